@@ -1,0 +1,173 @@
+//! The chart: everything to draw, placed in points, shared by every painter.
+//!
+//! Coordinates are hp2ps's graph coordinates: origin at the lower-left corner of the
+//! 648 × 432 pt border box, y upwards. The numbers are computed exactly as hp2ps computes
+//! them, so the PostScript painter can print them with `%f` and match byte for byte.
+
+/// Width and height of the border box.
+pub const BORDER_WIDTH: f64 = 648.0;
+pub const BORDER_HEIGHT: f64 = 432.0;
+/// Line width of every stroke.
+pub const LINE_WIDTH: f64 = 0.5;
+/// Font sizes: axes and key, title.
+pub const SMALL_FONT: f64 = 10.0;
+pub const TITLE_FONT: f64 = 12.0;
+/// Side of a key box, and the half-width of a mark caret.
+pub const KEY_BOX: f64 = 14.0;
+pub const MARK_HALF_WIDTH: f64 = 4.0;
+/// Length of an axis tick.
+pub const TICK_LENGTH: f64 = 4.0;
+
+/// How the border box is placed on the page.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Placement {
+    /// Rotated to landscape on a portrait page (hp2ps's default).
+    Landscape,
+    /// Portrait, unscaled, offset by one inch (`-g`).
+    Portrait,
+    /// Encapsulated: at the origin, scaled by `width / 648` (`-e`).
+    Eps { width: f64 },
+}
+
+/// A horizontal text alignment relative to the anchor point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+/// The title box, drawn on every page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Title {
+    /// Two rows (JOB above, area and date below) instead of one.
+    pub big: bool,
+    /// Lower-left corner and size of the box.
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    /// JOB, already cut to what fits (35 or 80 bytes).
+    pub job: Vec<u8>,
+    pub job_at: (f64, f64),
+    /// `<area> <VALUE_UNIT> x <SAMPLE_UNIT>`: centred (small box) or left-aligned (big).
+    pub area_text: Vec<u8>,
+    pub area_at: (f64, f64),
+    pub area_anchor: Anchor,
+    /// DATE, right-aligned.
+    pub date: Vec<u8>,
+    pub date_at: (f64, f64),
+}
+
+/// An axis tick with its label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tick {
+    /// Position along the axis in page points (x for the x axis, y for the y axis).
+    pub at: f64,
+    pub label: Vec<u8>,
+}
+
+/// The two axes of the graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axes {
+    /// Origin of the graph (where the axes meet).
+    pub x0: f64,
+    pub y0: f64,
+    /// Length of the x axis (the graph width) and the y axis (the graph height).
+    pub width: f64,
+    pub height: f64,
+    /// SAMPLE_UNIT, right-aligned to the end of the x axis, at baseline `x_legend_y`.
+    pub x_legend: Vec<u8>,
+    pub x_legend_y: f64,
+    /// x ticks: labels centred under the tick at baseline `x_legend_y`.
+    pub x_ticks: Vec<Tick>,
+    /// VALUE_UNIT, rotated to read upwards, ending at the top of the y axis, baseline at
+    /// x = `y_label_x`.
+    pub y_legend: Vec<u8>,
+    /// y ticks: labels right-aligned to `y_label_x`, baseline on the tick.
+    pub y_ticks: Vec<Tick>,
+    pub y_label_x: f64,
+}
+
+/// One entry of the key: a filled box and the band's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyEntry {
+    /// Lower-left corner of the box (its side is [`KEY_BOX`]).
+    pub box_x: f64,
+    pub box_y: f64,
+    pub shade: f64,
+    pub label: Vec<u8>,
+    pub label_x: f64,
+    pub label_y: f64,
+}
+
+/// One band: the area between the previous band's top (or the x axis) and its own top.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BandShape {
+    pub name: Vec<u8>,
+    pub shade: f64,
+    /// The top edge, one y per sample time, in page points.
+    pub top: Vec<f64>,
+}
+
+/// The stacked bands and marks of the graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Graph {
+    /// x of every sample, in page points.
+    pub xs: Vec<f64>,
+    /// y of the x axis, where the bottom band starts.
+    pub y0: f64,
+    pub bands: Vec<BandShape>,
+    /// x of every mark, in page points (drawn as a caret on the x axis).
+    pub marks: Vec<f64>,
+}
+
+impl Graph {
+    /// The bottom edge of band `i`: the top of the band below it, or the x axis.
+    pub fn bottom_of(&self, i: usize) -> Bottom<'_> {
+        match i.checked_sub(1) {
+            Some(b) => Bottom::Band(&self.bands[b].top),
+            None => Bottom::Axis(self.y0),
+        }
+    }
+}
+
+/// The bottom edge of a band: the x axis, or the top of the band below.
+#[derive(Debug, Clone, Copy)]
+pub enum Bottom<'a> {
+    Axis(f64),
+    Band(&'a [f64]),
+}
+
+impl Bottom<'_> {
+    pub fn at(&self, i: usize) -> f64 {
+        match self {
+            Bottom::Axis(y) => *y,
+            Bottom::Band(top) => top[i],
+        }
+    }
+}
+
+/// One page: the border and title always, then what the page holds, painted in this
+/// order: axes, key, bands, marks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub axes: Option<Axes>,
+    pub key: Vec<KeyEntry>,
+    pub graph: Option<Graph>,
+}
+
+/// A whole chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    pub placement: Placement,
+    /// Pages after the first use this placement (hp2ps drops the EPS scale there).
+    pub later_placement: Placement,
+    /// Shades are colours (`-c`) rather than greys.
+    pub colour: bool,
+    /// Full JOB and DATE, for document metadata.
+    pub job: Vec<u8>,
+    pub date: Vec<u8>,
+    pub title: Title,
+    pub pages: Vec<Page>,
+}

@@ -1,0 +1,62 @@
+//! The streaming `.hp` reader (spec §2): any `io::Read` in, statements out to a [`Sink`].
+//!
+//! It accepts everything hp2ps accepts and reads it the same way, and on top of that:
+//! real GHC data lines that hp2ps's tokens cannot read (names with spaces, TABs or keyword
+//! spellings), and profiles cut off by a program that is still running or was killed.
+
+mod error;
+mod parser;
+mod segments;
+mod sink;
+
+pub use error::{Pos, ReadError, Warning};
+pub use parser::{float_value, integer_value, MAX_NUMBER_LEN};
+pub use segments::SEGMENT_CAP;
+pub use sink::{HeaderField, Sink};
+
+use std::io::{BufRead, BufReader, Read};
+
+/// Limits of the reader. hp2ps splits identifiers after 4,999 bytes and misreads them; we
+/// accept far longer ones, but keep a limit so hostile input cannot exhaust memory.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// Longest identifier accepted, in bytes.
+    pub max_name_len: usize,
+    /// Longest header string accepted, in bytes.
+    pub max_string_len: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            max_name_len: 64 * 1024,
+            max_string_len: 1024 * 1024,
+        }
+    }
+}
+
+/// Reads a whole `.hp` input into `sink`. Returns the warnings about tolerated damage
+/// (a truncated end).
+pub fn read_into<R: Read, S: Sink>(
+    input: R,
+    opts: &ReadOptions,
+    sink: &mut S,
+) -> Result<Vec<Warning>, ReadError> {
+    read_buffered(BufReader::with_capacity(1 << 16, input), opts, sink)
+}
+
+/// Like [`read_into`], for input that is already buffered.
+pub fn read_buffered<R: BufRead, S: Sink>(
+    input: R,
+    opts: &ReadOptions,
+    sink: &mut S,
+) -> Result<Vec<Warning>, ReadError> {
+    let mut segments = segments::Segmenter::new(input);
+    let mut parser = parser::Parser::new(opts);
+    let mut buf = Vec::with_capacity(256);
+    while let Some(info) = segments.next_segment(&mut buf)? {
+        parser.feed(&buf, info, sink)?;
+    }
+    let (line, col) = segments.end_pos();
+    parser.finish(Pos { line, col }, sink)
+}

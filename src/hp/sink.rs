@@ -1,0 +1,50 @@
+//! The reader's output interface: statements, in file order, already checked.
+
+/// One of the four header strings of a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderField {
+    Job,
+    Date,
+    SampleUnit,
+    ValueUnit,
+}
+
+impl HeaderField {
+    pub const ALL: [HeaderField; 4] = [
+        HeaderField::Job,
+        HeaderField::Date,
+        HeaderField::SampleUnit,
+        HeaderField::ValueUnit,
+    ];
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            HeaderField::Job => "JOB",
+            HeaderField::Date => "DATE",
+            HeaderField::SampleUnit => "SAMPLE_UNIT",
+            HeaderField::ValueUnit => "VALUE_UNIT",
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Receives the statements of a `.hp` file as the reader accepts them.
+///
+/// The reader has already checked the grammar and the sample structure (BEGIN before END,
+/// times in order, MARK outside samples). Data points that arrive outside a sample belong
+/// to the next sample to be ended, as in hp2ps.
+pub trait Sink {
+    fn header(&mut self, field: HeaderField, text: &[u8]);
+    fn mark(&mut self, time: f64);
+    /// Sets the time of the current sample (a repeated BEGIN_SAMPLE overwrites it).
+    fn begin_sample(&mut self, time: f64);
+    /// Completes the current sample.
+    fn end_sample(&mut self);
+    fn data(&mut self, name: &[u8], value: f64);
+    /// The input ended before the current sample was complete: forget every data point
+    /// of it (and the identifiers that only it used). Returns whether anything was dropped.
+    fn discard_incomplete_sample(&mut self) -> bool;
+}

@@ -1,0 +1,386 @@
+//! From the aggregated bands to a [`Chart`]: hp2ps's page layout (spec §4), computed in
+//! the same floating-point steps so that every printed coordinate matches.
+
+use crate::aggregate::{c_trunc_i64, Aggregated};
+use crate::cfmt;
+use crate::chart::*;
+use crate::textwidth::estimated_width;
+
+/// Layout choices, from the command-line flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutOptions {
+    /// `-c`: colours instead of greys.
+    pub colour: bool,
+    /// `-b`: the big title box (wins over `-s`).
+    pub big_title: bool,
+    /// `-s`: the small title box even for a long JOB.
+    pub small_title: bool,
+    /// `-g`: portrait, unrotated page.
+    pub portrait: bool,
+    /// `-e`: encapsulated, this many points wide.
+    pub eps_width: Option<f64>,
+    /// `-M`: the key on pages of its own.
+    pub multipage: bool,
+    /// `-m`: the band limit (above 20 the key goes on its own pages; 0 means no key).
+    pub band_limit: i64,
+    /// `-t`: only needed because hp2ps's width table yields it for byte 0x14.
+    pub trace_percent: f64,
+    /// `-y` clears this: no marks.
+    pub marks: bool,
+}
+
+impl Default for LayoutOptions {
+    fn default() -> Self {
+        LayoutOptions {
+            colour: false,
+            big_title: false,
+            small_title: false,
+            portrait: false,
+            eps_width: None,
+            multipage: false,
+            band_limit: 20,
+            trace_percent: 1.0,
+            marks: true,
+        }
+    }
+}
+
+const BORDER_SPACE: f64 = 5.0;
+const TITLE_INSET: f64 = 6.0;
+const TITLE_WIDTH: f64 = BORDER_WIDTH - 2.0 * BORDER_SPACE;
+/// Space for the y labels left of the graph, and for the x labels below it.
+const Y_LABEL_SPACE: f64 = 35.0;
+const X_LABEL_SPACE: f64 = 10.0;
+const LEGEND_CLEARANCE: f64 = 15.0;
+const TARGET_TICKS: f64 = 7.0;
+const SMALL_TITLE_JOB_LIMIT: usize = 35;
+const BIG_TITLE_JOB_LIMIT: usize = 80;
+const KEYS_PER_PAGE: usize = 20;
+
+/// The graph origin.
+const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
+const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
+
+/// Lays out the chart. `shades` holds the shade of every band of `agg`, in order.
+pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
+    let multipage = opts.multipage || opts.band_limit > KEYS_PER_PAGE as i64;
+    let key_drawn = multipage || opts.band_limit != 0;
+    let key_on_graph = !multipage && opts.band_limit != 0;
+
+    let title = title(agg, opts);
+    let graph_height = ((BORDER_HEIGHT - title.height) - 10.0) - 20.0;
+    let key_width = agg
+        .bands
+        .iter()
+        .map(|b| estimated_width(&b.name, opts.trace_percent))
+        .fold(0.0, |m: f64, w| if w > m { w } else { m })
+        + LEGEND_CLEARANCE
+        + KEY_BOX;
+    let graph_width = if key_on_graph {
+        (TITLE_WIDTH - X0) - key_width
+    } else {
+        TITLE_WIDTH - X0
+    };
+
+    let key_left = if key_on_graph { X0 + graph_width } else { X0 };
+    let key_start = if key_on_graph { Y0 } else { 0.0 };
+    let key = if key_drawn {
+        key_entries(agg, shades, graph_height, key_left, key_start)
+    } else {
+        Vec::new()
+    };
+
+    let axes = axes(agg, graph_width, graph_height, opts.trace_percent);
+    let graph = graph(agg, shades, graph_width, graph_height, opts.marks);
+    let pages = if multipage {
+        let mut pages: Vec<Page> = key
+            .chunks(KEYS_PER_PAGE)
+            .map(|chunk| Page {
+                axes: None,
+                key: chunk.to_vec(),
+                graph: None,
+            })
+            .collect();
+        if pages.is_empty() {
+            pages.push(Page {
+                axes: None,
+                key: Vec::new(),
+                graph: None,
+            });
+        }
+        pages.push(Page {
+            axes: Some(axes),
+            key: Vec::new(),
+            graph: Some(graph),
+        });
+        pages
+    } else {
+        vec![Page {
+            axes: Some(axes),
+            key,
+            graph: Some(graph),
+        }]
+    };
+
+    let later_placement = if opts.portrait {
+        Placement::Portrait
+    } else {
+        Placement::Landscape
+    };
+    let placement = match opts.eps_width {
+        Some(width) => Placement::Eps { width },
+        None => later_placement,
+    };
+    Chart {
+        placement,
+        later_placement,
+        colour: opts.colour,
+        job: agg.job.clone(),
+        date: agg.date.clone(),
+        title,
+        pages,
+    }
+}
+
+fn title(agg: &Aggregated, opts: &LayoutOptions) -> Title {
+    let big = opts.big_title || (!opts.small_title && agg.job.len() > SMALL_TITLE_JOB_LIMIT);
+    let height = if big { 40.0 } else { 20.0 };
+    let limit = if big {
+        BIG_TITLE_JOB_LIMIT
+    } else {
+        SMALL_TITLE_JOB_LIMIT
+    };
+    let job = agg.job[..agg.job.len().min(limit)].to_vec();
+    let mut area_text = Vec::new();
+    cfmt::push_thousands(&mut area_text, c_trunc_i64(agg.area));
+    area_text.push(b' ');
+    area_text.extend_from_slice(&agg.value_unit);
+    area_text.extend_from_slice(b" x ");
+    area_text.extend_from_slice(&agg.sample_unit);
+
+    // Baselines of the upper and lower title rows.
+    let top_row = BORDER_HEIGHT - 20.0 - BORDER_SPACE + TITLE_INSET;
+    let bottom_row = BORDER_HEIGHT - 40.0 - BORDER_SPACE + TITLE_INSET;
+    let (area_at, area_anchor, date_y) = if big {
+        ((BORDER_SPACE + TITLE_INSET, bottom_row), Anchor::Start, bottom_row)
+    } else {
+        ((TITLE_WIDTH / 2.0, top_row), Anchor::Middle, top_row)
+    };
+    Title {
+        big,
+        x: BORDER_SPACE,
+        y: BORDER_HEIGHT - height - BORDER_SPACE,
+        width: TITLE_WIDTH,
+        height,
+        job,
+        job_at: (BORDER_SPACE + TITLE_INSET, top_row),
+        area_text,
+        area_at,
+        area_anchor,
+        date: agg.date.clone(),
+        date_at: (TITLE_WIDTH + BORDER_SPACE - TITLE_INSET, date_y),
+    }
+}
+
+/// hp2ps's "1-2-5" rounding of a tick step. Exact powers of ten round down to half
+/// (Round(10) = 5), as in hp2ps.
+pub fn round_step(y: f64) -> f64 {
+    if !(y.is_finite() && y > 0.0) {
+        return y;
+    }
+    let mut m = y;
+    let mut up = 0;
+    let mut down = 0;
+    if m > 10.0 {
+        while m > 10.0 {
+            m /= 10.0;
+            up += 1;
+        }
+    } else if m < 1.0 {
+        while m < 1.0 {
+            m *= 10.0;
+            down += 1;
+        }
+    }
+    let mut r = if m > 4.0 {
+        5.0
+    } else if m > 1.0 {
+        2.0
+    } else {
+        1.0
+    };
+    for _ in 0..up {
+        r *= 10.0;
+    }
+    for _ in 0..down {
+        r /= 10.0;
+    }
+    r
+}
+
+fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64) -> Axes {
+    Axes {
+        x0: X0,
+        y0: Y0,
+        width: gw,
+        height: gh,
+        x_legend: agg.sample_unit.clone(),
+        x_legend_y: BORDER_SPACE,
+        x_ticks: x_ticks(agg, gw, trace_percent),
+        y_legend: agg.value_unit.clone(),
+        y_ticks: y_ticks(agg, gh, trace_percent),
+        y_label_x: X0 - BORDER_SPACE,
+    }
+}
+
+/// x ticks start at the first sample time and stop before the last one.
+fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64) -> Vec<Tick> {
+    let (first, last) = (agg.first_time(), agg.last_time());
+    let step = round_step(agg.x_range / TARGET_TICKS);
+    let room = gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE);
+    let mut ticks = Vec::new();
+    let mut v = first;
+    while v < last {
+        let px = (v - first) * (gw / agg.x_range);
+        if px < room {
+            ticks.push(Tick {
+                at: X0 + px,
+                label: cfmt::fixed(v, 1).into_bytes(),
+            });
+        }
+        let next = v + step;
+        // hp2ps loops forever when the step vanishes next to huge times.
+        if next <= v {
+            break;
+        }
+        v = next;
+    }
+    ticks
+}
+
+fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
+    let raw = agg.y_range / TARGET_TICKS;
+    let step = round_step(if raw > 1.0 { raw } else { 1.0 });
+    let (divisor, suffix): (f64, &[u8]) = if step >= 1e6 {
+        (1e6, b"M")
+    } else if step >= 1e3 {
+        (1e3, b"k")
+    } else {
+        (1.0, b"")
+    };
+    let room = gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE);
+    let mut ticks = Vec::new();
+    let mut v = 0.0;
+    while v <= agg.y_range {
+        let py = v * (gh / agg.y_range);
+        if py < room {
+            let mut label = Vec::new();
+            cfmt::push_thousands(&mut label, c_trunc_i64(v / divisor + 0.5));
+            label.extend_from_slice(suffix);
+            ticks.push(Tick { at: Y0 + py, label });
+        }
+        let next = v + step;
+        if next <= v {
+            break;
+        }
+        v = next;
+    }
+    ticks
+}
+
+fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64) -> Vec<KeyEntry> {
+    let n = agg.bands.len();
+    let spacing = if n <= KEYS_PER_PAGE {
+        gh / (n as f64 + 1.0)
+    } else {
+        gh / KEYS_PER_PAGE as f64
+    };
+    let mut centre = start;
+    let mut entries = Vec::with_capacity(n);
+    for (i, (band, &shade)) in agg.bands.iter().zip(shades).enumerate() {
+        if i > 0 && i % KEYS_PER_PAGE == 0 {
+            // A new key page starts from the bottom.
+            centre = 0.0;
+        }
+        centre += spacing;
+        entries.push(KeyEntry {
+            box_x: left + BORDER_SPACE,
+            box_y: centre - KEY_BOX / 2.0,
+            shade,
+            label: band.name.clone(),
+            label_x: left + KEY_BOX + 2.0 * BORDER_SPACE,
+            label_y: centre - BORDER_SPACE,
+        });
+    }
+    entries
+}
+
+fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -> Graph {
+    let first = agg.first_time();
+    let xs: Vec<f64> = agg
+        .times
+        .iter()
+        .map(|&t| ((t - first) / agg.x_range) * gw + X0)
+        .collect();
+    let scale = gh / agg.y_range;
+    let n = agg.times.len();
+    let mut previous = vec![0.0; n];
+    let mut column = vec![0.0; n];
+    let mut bands = Vec::with_capacity(agg.bands.len());
+    for (band, &shade) in agg.bands.iter().zip(shades) {
+        column.iter_mut().for_each(|c| *c = 0.0);
+        for p in &band.points {
+            if let Some(c) = column.get_mut(p.sample as usize) {
+                *c += p.value * scale;
+            }
+        }
+        for (prev, c) in previous.iter_mut().zip(&column) {
+            *prev += *c;
+        }
+        bands.push(BandShape {
+            name: band.name.clone(),
+            shade,
+            top: previous.iter().map(|&y| y + Y0).collect(),
+        });
+    }
+    let marks = if with_marks {
+        agg.marks
+            .iter()
+            .map(|&m| ((m - first) / agg.x_range) * gw + X0)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Graph {
+        xs,
+        y0: Y0,
+        bands,
+        marks,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_step;
+
+    #[test]
+    fn round_step_follows_the_1_2_5_rule_with_hp2ps_powers_of_ten() {
+        let cases = [
+            (0.35, 0.2),
+            (1.0, 1.0),
+            (1.5, 2.0),
+            (4.0, 2.0),
+            (4.5, 5.0),
+            (10.0, 5.0),
+            (11.0, 2.0 * 10.0),
+            (100.0, 50.0),
+            (1000.0, 500.0),
+            (70.0 / 7.0, 5.0),
+            (7000.0 / 7.0, 500.0),
+            (49.71, 50.0),
+        ];
+        for (y, want) in cases {
+            assert_eq!(round_step(y), want, "Round({y})");
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Painters: one per output format, all drawing the same [`crate::chart::Chart`].
+
+pub mod ps;

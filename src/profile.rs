@@ -1,0 +1,166 @@
+//! The profile model: header strings, sample times, marks and one band per identifier.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
+
+use crate::hp::{self, HeaderField, ReadError, ReadOptions, Sink, Warning};
+
+/// A data point: the value of one identifier in one sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    /// Index of the sample (0-based, in file order).
+    pub sample: u32,
+    pub value: f64,
+}
+
+/// Everything recorded for one identifier, points in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub name: Vec<u8>,
+    pub points: Vec<Point>,
+}
+
+/// A whole `.hp` file. Bands are in the order their identifiers first appeared.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Profile {
+    pub job: Vec<u8>,
+    pub date: Vec<u8>,
+    pub sample_unit: Vec<u8>,
+    pub value_unit: Vec<u8>,
+    /// The time of every complete sample.
+    pub times: Vec<f64>,
+    pub marks: Vec<f64>,
+    pub bands: Vec<Band>,
+}
+
+impl Profile {
+    /// Reads a profile from any reader (a file, stdin, a byte slice).
+    pub fn read<R: Read>(input: R, opts: &ReadOptions) -> Result<(Profile, Vec<Warning>), ReadError> {
+        let mut builder = ProfileBuilder::default();
+        let warnings = hp::read_into(input, opts, &mut builder)?;
+        Ok((builder.finish(), warnings))
+    }
+
+    pub fn header(&self, field: HeaderField) -> &[u8] {
+        match field {
+            HeaderField::Job => &self.job,
+            HeaderField::Date => &self.date,
+            HeaderField::SampleUnit => &self.sample_unit,
+            HeaderField::ValueUnit => &self.value_unit,
+        }
+    }
+
+    pub fn sample_count(&self) -> usize {
+        self.times.len()
+    }
+}
+
+/// A cheap multiplicative hash: identifiers are interned once per data line, and the
+/// std SipHash is a large share of the reading time.
+#[derive(Default)]
+pub(crate) struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+
+/// Builds a [`Profile`] from the reader's statements.
+#[derive(Default)]
+pub struct ProfileBuilder {
+    profile: Profile,
+    index: HashMap<Vec<u8>, u32, FxBuild>,
+    /// Index of the sample being read (= number of complete samples).
+    current: u32,
+}
+
+impl ProfileBuilder {
+    pub fn finish(self) -> Profile {
+        self.profile
+    }
+}
+
+impl Sink for ProfileBuilder {
+    fn header(&mut self, field: HeaderField, text: &[u8]) {
+        let p = &mut self.profile;
+        let slot = match field {
+            HeaderField::Job => &mut p.job,
+            HeaderField::Date => &mut p.date,
+            HeaderField::SampleUnit => &mut p.sample_unit,
+            HeaderField::ValueUnit => &mut p.value_unit,
+        };
+        slot.clear();
+        slot.extend_from_slice(text);
+    }
+
+    fn mark(&mut self, time: f64) {
+        self.profile.marks.push(time);
+    }
+
+    fn begin_sample(&mut self, time: f64) {
+        let times = &mut self.profile.times;
+        match times.get_mut(self.current as usize) {
+            Some(t) => *t = time,
+            None => times.push(time),
+        }
+    }
+
+    fn end_sample(&mut self) {
+        self.current += 1;
+    }
+
+    fn data(&mut self, name: &[u8], value: f64) {
+        let sample = self.current;
+        let id = match self.index.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = self.profile.bands.len() as u32;
+                self.index.insert(name.to_vec(), id);
+                self.profile.bands.push(Band {
+                    name: name.to_vec(),
+                    points: Vec::new(),
+                });
+                id
+            }
+        };
+        self.profile.bands[id as usize]
+            .points
+            .push(Point { sample, value });
+    }
+
+    fn discard_incomplete_sample(&mut self) -> bool {
+        let complete = self.current;
+        let p = &mut self.profile;
+        let mut dropped = p.times.len() > complete as usize;
+        p.times.truncate(complete as usize);
+        for band in &mut p.bands {
+            while band.points.last().is_some_and(|pt| pt.sample >= complete) {
+                band.points.pop();
+                dropped = true;
+            }
+        }
+        // Identifiers seen only in the dropped sample disappear with it.
+        let before = p.bands.len();
+        p.bands.retain(|b| !b.points.is_empty());
+        if p.bands.len() != before {
+            self.index.clear();
+        }
+        dropped
+    }
+}

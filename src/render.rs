@@ -1,0 +1,64 @@
+//! The whole pipeline in one call: profile → aggregation → chart, plus the `.aux` data.
+
+use crate::aggregate::{aggregate, AggregateOptions, Aggregated};
+use crate::aux_file::Aux;
+use crate::chart::Chart;
+use crate::layout::{layout, LayoutOptions};
+use crate::profile::Profile;
+use crate::shade::ShadeMap;
+
+/// Every option of a render, stage by stage.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RenderOptions {
+    pub aggregate: AggregateOptions,
+    pub layout: LayoutOptions,
+}
+
+/// What the next run's `-p` reuses: the ranges, and each band's name and shade, bottom
+/// band first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuxOut {
+    pub x_range: f64,
+    pub y_range: f64,
+    pub bands: Vec<(Vec<u8>, f64)>,
+}
+
+impl AuxOut {
+    pub fn write<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
+        let bands: Vec<(&[u8], f64)> = self.bands.iter().map(|(n, s)| (n.as_slice(), *s)).collect();
+        crate::aux_file::write_aux(out, self.x_range, self.y_range, &bands)
+    }
+}
+
+/// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
+pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
+    let agg = aggregate(profile, previous, &opts.aggregate);
+    let mut layout_opts = opts.layout.clone();
+    layout_opts.band_limit = opts.aggregate.band_limit;
+    layout_opts.trace_percent = opts.aggregate.trace_percent;
+    chart_and_aux(&agg, previous, &layout_opts)
+}
+
+/// Lays out aggregated bands, handing out shades first-come-first-served from the
+/// bottom band up (after any shades the previous `.aux` fixed).
+pub fn chart_and_aux(agg: &Aggregated, previous: Option<&Aux>, opts: &LayoutOptions) -> (Chart, AuxOut) {
+    let mut shades = ShadeMap::new(opts.colour);
+    if let Some(aux) = previous {
+        for (name, shade) in &aux.shades {
+            shades.preload(name, *shade);
+        }
+    }
+    let band_shades: Vec<f64> = agg.bands.iter().map(|b| shades.shade_of(&b.name)).collect();
+    let chart = layout(agg, &band_shades, opts);
+    let aux = AuxOut {
+        x_range: agg.x_range,
+        y_range: agg.y_range,
+        bands: agg
+            .bands
+            .iter()
+            .zip(&band_shades)
+            .map(|(b, s)| (b.name.clone(), *s))
+            .collect(),
+    };
+    (chart, aux)
+}

@@ -1,0 +1,113 @@
+//! Band shades: hp2ps's two palettes, the name → shade map, and shade → colour.
+
+/// Grey levels for monochrome output, handed out in this order and cycled.
+pub const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
+
+/// Colour shades: each packs red, green and blue as decimal digit pairs (see [`rgb`]).
+pub const COLOUR_PALETTE: [f64; 27] = [
+    0.000000, 0.000010, 0.001000, 0.001010, 0.100000, 0.100010, 0.101000, 0.101010, 0.000005,
+    0.000500, 0.000510, 0.001005, 0.050000, 0.050010, 0.051000, 0.051010, 0.100005, 0.100500,
+    0.100510, 0.101005, 0.000505, 0.050005, 0.050500, 0.050510, 0.051005, 0.100505, 0.050505,
+];
+
+/// The colour hp2ps emits for a shade. Computed from the shade rather than looked up,
+/// because shades read back from an `.aux` file go through the same arithmetic; this is
+/// also why palette entry 15 comes out as (0.5, 0.9, 0): 0.051 × 10000 truncates to 509.
+/// Components can exceed 1 (a grey of 0.2 gives red 2.0); painters clamp.
+pub fn rgb(shade: f64) -> [f64; 3] {
+    [100.0, 10000.0, 1000000.0].map(|factor| {
+        let q = c_trunc_to_int(shade * factor);
+        (q % 100) as f64 / 10.0
+    })
+}
+
+/// C's conversion of a double to `int` (truncation); out-of-range values become
+/// `INT_MIN`, as on x86.
+fn c_trunc_to_int(x: f64) -> i32 {
+    if x.is_finite() && x > -2147483649.0 && x < 2147483648.0 {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// Hands out shades by band name, first come first served, like hp2ps: a name keeps its
+/// shade, names new to the map take the next palette entry.
+#[derive(Debug, Clone)]
+pub struct ShadeMap {
+    entries: Vec<(Vec<u8>, f64)>,
+    palette: &'static [f64],
+    next: usize,
+}
+
+impl ShadeMap {
+    pub fn new(colour: bool) -> Self {
+        ShadeMap {
+            entries: Vec::new(),
+            palette: if colour { &COLOUR_PALETTE } else { &MONO_PALETTE },
+            next: 0,
+        }
+    }
+
+    /// Preloads a shade (from an `.aux` SHADE line); it does not move the palette cursor.
+    /// Later entries for a name already present are never found, as in hp2ps.
+    pub fn preload(&mut self, name: &[u8], shade: f64) {
+        self.entries.push((name.to_vec(), shade));
+    }
+
+    pub fn shade_of(&mut self, name: &[u8]) -> f64 {
+        if let Some((_, s)) = self.entries.iter().find(|(n, _)| n == name) {
+            return *s;
+        }
+        let s = self.palette[self.next % self.palette.len()];
+        self.next += 1;
+        self.entries.push((name.to_vec(), s));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_palette_gives_the_observed_rgb_including_entry_15() {
+        let expect: [[f64; 3]; 27] = [
+            [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0],
+            [1.0, 0.0, 0.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0],
+            [0.0, 0.0, 0.5], [0.0, 0.5, 0.0], [0.0, 0.5, 1.0], [0.0, 1.0, 0.5],
+            [0.5, 0.0, 0.0], [0.5, 0.0, 1.0], [0.5, 0.9, 0.0], [0.5, 1.0, 1.0],
+            [1.0, 0.0, 0.5], [1.0, 0.5, 0.0], [1.0, 0.5, 1.0], [1.0, 1.0, 0.5],
+            [0.0, 0.5, 0.5], [0.5, 0.0, 0.5], [0.5, 0.5, 0.0], [0.5, 0.5, 1.0],
+            [0.5, 1.0, 0.5], [1.0, 0.5, 0.5], [0.5, 0.5, 0.5],
+        ];
+        for (s, e) in COLOUR_PALETTE.iter().zip(expect) {
+            assert_eq!(rgb(*s), e, "shade {s}");
+        }
+    }
+
+    #[test]
+    fn aux_shades_go_through_the_formula() {
+        assert_eq!(rgb(0.2), [2.0, 0.0, 0.0]);
+        assert_eq!(rgb(1.0), [0.0, 0.0, 0.0]);
+        assert_eq!(rgb(0.05), [0.5, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn names_keep_their_shade_and_the_palette_cycles() {
+        let mut m = ShadeMap::new(false);
+        let got: Vec<f64> = (0..12).map(|i| m.shade_of(format!("b{i}").as_bytes())).collect();
+        assert_eq!(&got[..10], &MONO_PALETTE);
+        assert_eq!(got[10], 0.0);
+        assert_eq!(m.shade_of(b"b3"), 0.3);
+    }
+
+    #[test]
+    fn preloaded_shades_do_not_move_the_cursor() {
+        let mut m = ShadeMap::new(false);
+        m.preload(b"x", 0.7);
+        m.preload(b"x", 0.1);
+        assert_eq!(m.shade_of(b"x"), 0.7);
+        assert_eq!(m.shade_of(b"y"), 0.0);
+    }
+}
