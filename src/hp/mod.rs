@@ -60,3 +60,5 @@ pub fn read_buffered<R: BufRead, S: Sink>(
     let (line, col) = segments.end_pos();
     parser.finish(Pos { line, col }, sink)
 }
+#[cfg(test)]
+mod tests;

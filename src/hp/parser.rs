@@ -199,6 +199,14 @@ impl<'o> Parser<'o> {
             });
         }
         if let Some(s) = self.string.take() {
+            if self.state.completed == 0 {
+                // Nothing to render: the unterminated string is the real problem.
+                return Err(ReadError::syntax(
+                    s.pos,
+                    "a string that is never closed (the file ends inside it)",
+                    "a closing \"",
+                ));
+            }
             self.warnings.push(Warning::TruncatedLastLine {
                 pos: s.pos,
                 detail: format!("unterminated string after {}", s.field.keyword()),
