@@ -143,4 +143,7 @@ golden! {
     edge_truncated_after_begin: "edge-truncated-after-begin" [];
     edge_truncated_mid_sample: "edge-truncated-mid-sample" [];
     edge_crlf: "edge-crlf" [];
+    edge_ident_tab: "edge-ident-tab" ["-c"];
+    edge_ident_space: "edge-ident-space" [];
+    edge_ident_keyword: "edge-ident-keyword" ["-m0", "-t0"];
 }

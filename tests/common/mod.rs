@@ -1,0 +1,37 @@
+//! Shared helpers for the tests that compare this crate's `hp2ps` with GHC's
+//! real `/usr/bin/hp2ps` (the reference): locating the programs, running them
+//! in scratch directories, comparing what they produce, classifying the cases
+//! that cannot be compared, and generating random profiles and command lines.
+//!
+//! Use from a test file with `mod common;`.
+
+// Each test crate uses a different subset of these helpers.
+#![allow(dead_code)]
+
+pub mod compare;
+pub mod gen;
+pub mod report;
+pub mod rng;
+pub mod runner;
+pub mod scan;
+pub mod tools;
+
+use std::path::PathBuf;
+
+/// The golden inputs shipped with the repository, sorted by file name.
+pub fn golden_inputs() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden/inputs");
+    let mut inputs: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("golden dir entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "hp"))
+        .map(|path| {
+            let name = path.file_name().expect("file name").to_string_lossy().into_owned();
+            let bytes = std::fs::read(&path).expect("read golden input");
+            (name, bytes)
+        })
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "no golden inputs in {}", dir.display());
+    inputs
+}
