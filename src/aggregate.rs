@@ -72,7 +72,10 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     hash_order(&mut bands);
     eliminate_traces(&mut bands, opts.trace_percent);
     if opts.by_deviation {
-        let keys = bands.iter().map(|b| f64_key(deviation(b, nsamples))).collect();
+        let keys = bands
+            .iter()
+            .map(|b| f64_key(deviation(b, nsamples)))
+            .collect();
         selection_sort(&mut bands, keys);
     }
     match opts.by_name {
@@ -81,7 +84,10 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
             selection_sort(&mut bands, keys);
         }
         Some(NameOrder::Descending) => {
-            let keys = bands.iter().map(|b| Some(Reverse(b.name.clone()))).collect();
+            let keys = bands
+                .iter()
+                .map(|b| Some(Reverse(b.name.clone())))
+                .collect();
             selection_sort(&mut bands, keys);
         }
         None => {}
@@ -97,13 +103,16 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     let first = times.first().copied().unwrap_or(0.0);
     let last = times.last().copied().unwrap_or(0.0);
     let x_range = nonzero(at_least(last - first, aux.and_then(|a| a.x_range)));
-    let y_max = heights.iter().skip(1).fold(heights.first().copied().unwrap_or(0.0), |m, &h| {
-        if h > m {
-            h
-        } else {
-            m
-        }
-    });
+    let y_max = heights
+        .iter()
+        .skip(1)
+        .fold(heights.first().copied().unwrap_or(0.0), |m, &h| {
+            if h > m {
+                h
+            } else {
+                m
+            }
+        });
     let y_range = nonzero(at_least(y_max, aux.and_then(|a| a.y_range)));
     let area = area(&times, &heights);
     Aggregated {
@@ -141,7 +150,7 @@ pub fn hash_bucket(name: &[u8]) -> u32 {
     for &b in name {
         h = h.wrapping_mul(3).wrapping_add(i32::from(b as i8));
     }
-    (h.unsigned_abs() % 513) as u32
+    h.unsigned_abs() % 513
 }
 
 /// Puts bands into hp2ps's initial order: hash bucket 0…512, and within a bucket the most
@@ -159,7 +168,9 @@ pub fn hash_order(bands: &mut Vec<Band>) {
 /// C's conversion of a double to int64: truncation, with everything out of range (and
 /// NaN) becoming INT64_MIN as on x86.
 pub fn c_trunc_i64(x: f64) -> i64 {
-    if x >= -9.223372036854775808e18 && x < 9.223372036854775808e18 {
+    // ±2^63: the range of int64.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if (-LIMIT..LIMIT).contains(&x) {
         x as i64
     } else {
         i64::MIN
@@ -289,10 +300,18 @@ mod tests {
 
     #[test]
     fn hash_buckets_of_the_man_page_example() {
-        let got: Vec<u32> = ["elim", "reduce", "intersect", "disin", "main", "SYSTEM", "insert"]
-            .iter()
-            .map(|n| hash_bucket(n.as_bytes()))
-            .collect();
+        let got: Vec<u32> = [
+            "elim",
+            "reduce",
+            "intersect",
+            "disin",
+            "main",
+            "SYSTEM",
+            "insert",
+        ]
+        .iter()
+        .map(|n| hash_bucket(n.as_bytes()))
+        .collect();
         assert_eq!(got, vec![19, 20, 80, 83, 137, 392, 422]);
     }
 

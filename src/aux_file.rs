@@ -109,7 +109,11 @@ impl<'a> Lexer<'a> {
                 self.i += 1;
             }
             let t = &self.text[start..self.i];
-            let tok = if t.contains(&b'.') { Tok::Float(t) } else { Tok::Int(t) };
+            let tok = if t.contains(&b'.') {
+                Tok::Float(t)
+            } else {
+                Tok::Int(t)
+            };
             return (tok, pos);
         }
         while self.i < self.text.len() && !is_space(self.text[self.i]) {

@@ -4,8 +4,9 @@
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
-use hp2ps::cfmt::{c_atof, c_atoi};
 use hp2ps::aggregate::NameOrder;
+use hp2ps::cfmt::{c_atof, c_atoi};
+use hp2ps::paint::Format;
 use hp2ps::render::RenderOptions;
 
 /// What the command line asks for.
@@ -24,6 +25,22 @@ pub struct Invocation {
     pub use_aux: bool,
     /// Input files; none means filter mode (stdin to stdout).
     pub files: Vec<OsString>,
+    /// `--format`.
+    pub format: Option<Format>,
+    /// `-o`/`--output`: the output file, `-` for stdout.
+    pub output: Option<OsString>,
+}
+
+impl Invocation {
+    /// The output format: `--format`, else the `-o` file's extension, else PostScript.
+    pub fn format(&self) -> Format {
+        let from_output = || {
+            let name = self.output.as_ref()?.as_bytes();
+            let dot = name.iter().rposition(|&b| b == b'.')?;
+            Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
+        };
+        self.format.or_else(from_output).unwrap_or(Format::Ps)
+    }
 }
 
 /// A command line we refuse (exit status 2).
@@ -33,18 +50,53 @@ pub enum UsageError {
     UnknownOption(String),
     #[error("invalid value in '{arg}': {why}")]
     BadValue { arg: String, why: String },
+    #[error("option '{0}' needs a value")]
+    MissingValue(String),
+    #[error("-o/--output names one output file, but {0} input files were given")]
+    OutputForManyFiles(usize),
 }
 
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
     let mut inv = Invocation::default();
-    for arg in args {
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
         let bytes = arg.as_bytes();
         let text = String::from_utf8_lossy(bytes).into_owned();
+        let (long, inline_value) = match text.split_once('=') {
+            Some((l, v)) if text.starts_with("--") => (l.to_string(), Some(OsString::from(v))),
+            _ => (text.clone(), None),
+        };
+        let mut value = |name: &str| match inline_value.clone() {
+            Some(v) => Ok(v),
+            None => args
+                .next()
+                .ok_or_else(|| UsageError::MissingValue(name.to_string())),
+        };
+        match long.as_str() {
+            "--help" => return Ok(Command::Help),
+            "--version" | "-V" => return Ok(Command::Version),
+            "--format" => {
+                let v = value("--format")?;
+                let name = v.to_string_lossy();
+                inv.format =
+                    Some(
+                        Format::from_name(&name).ok_or_else(|| UsageError::BadValue {
+                            arg: format!("--format {name}"),
+                            why: "the format must be ps, eps, svg or pdf".to_string(),
+                        })?,
+                    );
+                continue;
+            }
+            "--output" | "-o" => {
+                inv.output = Some(value(&long)?);
+                continue;
+            }
+            _ => {}
+        }
         match bytes {
-            b"--help" => return Ok(Command::Help),
-            b"--version" | b"-V" => return Ok(Command::Version),
             // hp2ps accepts a lone `-` and ignores it.
             b"-" => {}
+            [b'-', b'o', rest @ ..] => inv.output = Some(OsString::from_vec(rest.to_vec())),
             [b'-', b'-', ..] => return Err(UsageError::UnknownOption(text)),
             [b'-', flags @ ..] => {
                 if let Some(cmd) = short_flags(flags, &text, &mut inv)? {
@@ -53,6 +105,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             }
             _ => inv.files.push(OsString::from_vec(bytes.to_vec())),
         }
+    }
+    if inv.output.is_some() && inv.files.len() > 1 {
+        return Err(UsageError::OutputForManyFiles(inv.files.len()));
+    }
+    if inv.format() == Format::Eps && inv.render.layout.eps_width.is_none() {
+        // EPS without -e is hp2ps's graph box at scale 1, the same as -e648pt.
+        inv.render.layout.eps_width = Some(hp2ps::chart::BORDER_WIDTH);
     }
     Ok(Command::Render(inv))
 }
@@ -89,7 +148,14 @@ fn short_flags(
                     NameOrder::Ascending
                 })
             }
-            b'm' => agg.band_limit = i64::from(c_atoi(rest)),
+            b'm' => {
+                agg.band_limit = i64::from(c_atoi(rest));
+                // As in hp2ps, a limit above 20 switches multi-page output on for good:
+                // a later `-m5` does not switch it off.
+                if agg.band_limit > 20 {
+                    lay.multipage = true;
+                }
+            }
             // The GHC manual's `-l`: no band limit and no key, like `-m0`.
             b'l' => agg.band_limit = 0,
             b't' => agg.trace_percent = trace_percent(rest, arg)?,
@@ -152,6 +218,13 @@ otherwise renders each file.hp to ./file.ps and ./file.aux.
   -p        reuse scaling, shading and ordering from ./file.aux
   -t<f>     drop trace bands that sum below f% (default 1, at most 5)
   -y        do not draw marks
+
+Beyond hp2ps:
+  --format ps|eps|svg|pdf
+            output format (default: from the -o extension, else ps); EPS, SVG and PDF
+            are one unrotated picture, -e wide (default 648pt)
+  -o, --output FILE
+            write to FILE (- for stdout) instead of ./file.<format>
   -?, -h, --help
             show this help
   --version show the version
@@ -195,20 +268,58 @@ mod tests {
         assert_eq!(inv(&["-t1e-1"]).render.aggregate.trace_percent, 0.1);
         // Units are case-sensitive: "IN" is not inches, so this is 200 points.
         assert_eq!(inv(&["-e200IN"]).render.layout.eps_width, Some(200.0));
-        assert_eq!(inv(&["-e150mm"]).render.layout.eps_width, Some(150.0 * 2.834646));
-        assert_eq!(inv(&["-i-"]).render.aggregate.by_name, Some(NameOrder::Descending));
-        assert_eq!(inv(&["-i+"]).render.aggregate.by_name, Some(NameOrder::Ascending));
+        assert_eq!(
+            inv(&["-e150mm"]).render.layout.eps_width,
+            Some(150.0 * 2.834646)
+        );
+        assert_eq!(
+            inv(&["-i-"]).render.aggregate.by_name,
+            Some(NameOrder::Descending)
+        );
+        assert_eq!(
+            inv(&["-i+"]).render.aggregate.by_name,
+            Some(NameOrder::Ascending)
+        );
         assert_eq!(inv(&["-l"]).render.aggregate.band_limit, 0);
         assert_eq!(inv(&["-m3", "-m5"]).render.aggregate.band_limit, 5);
+        let sticky = inv(&["-m30", "-m5"]).render;
+        assert!(sticky.layout.multipage && sticky.aggregate.band_limit == 5);
         assert!(inv(&["-"]).files.is_empty());
     }
 
     #[test]
     fn bad_flags_and_values_are_usage_errors() {
-        for bad in ["-t6", "-t-1", "-tnan", "-e1in", "-e144", "-e", "-enan", "-einf", "-x", "--foo", "-pz", "-pt6"] {
+        for bad in [
+            "-t6", "-t-1", "-tnan", "-e1in", "-e144", "-e", "-enan", "-einf", "-x", "--foo", "-pz",
+            "-pt6",
+        ] {
             assert!(parse([OsString::from(bad)]).is_err(), "{bad}");
         }
         assert!(parse([OsString::from("-e145")]).is_ok());
+    }
+
+    #[test]
+    fn format_and_output() {
+        let i = inv(&["--format", "svg", "a.hp"]);
+        assert_eq!(i.format(), Format::Svg);
+        assert_eq!(inv(&["--format=PDF"]).format(), Format::Pdf);
+        assert_eq!(inv(&["-o", "x.pdf"]).format(), Format::Pdf);
+        assert_eq!(inv(&["-ox.svg"]).format(), Format::Svg);
+        assert_eq!(inv(&["--output=x.eps"]).format(), Format::Eps);
+        assert_eq!(inv(&["--format", "ps", "-o", "x.svg"]).format(), Format::Ps);
+        assert_eq!(inv(&["-o", "-"]).format(), Format::Ps);
+        assert_eq!(inv(&["-e6in", "x.hp"]).format(), Format::Ps);
+        assert_eq!(
+            inv(&["--format", "eps"]).render.layout.eps_width,
+            Some(648.0)
+        );
+        assert_eq!(
+            inv(&["--format", "eps", "-e6in"]).render.layout.eps_width,
+            Some(432.0)
+        );
+        assert!(parse(["--format", "gif"].map(OsString::from)).is_err());
+        assert!(parse(["--format"].map(OsString::from)).is_err());
+        assert!(parse(["-o", "x.ps", "a.hp", "b.hp"].map(OsString::from)).is_err());
     }
 
     #[test]

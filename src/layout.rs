@@ -162,7 +162,11 @@ fn title(agg: &Aggregated, opts: &LayoutOptions) -> Title {
     let top_row = BORDER_HEIGHT - 20.0 - BORDER_SPACE + TITLE_INSET;
     let bottom_row = BORDER_HEIGHT - 40.0 - BORDER_SPACE + TITLE_INSET;
     let (area_at, area_anchor, date_y) = if big {
-        ((BORDER_SPACE + TITLE_INSET, bottom_row), Anchor::Start, bottom_row)
+        (
+            (BORDER_SPACE + TITLE_INSET, bottom_row),
+            Anchor::Start,
+            bottom_row,
+        )
     } else {
         ((TITLE_WIDTH / 2.0, top_row), Anchor::Middle, top_row)
     };

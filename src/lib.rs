@@ -7,6 +7,7 @@
 
 pub mod aggregate;
 pub mod aux_file;
+pub mod bounds;
 pub mod cfmt;
 pub mod chart;
 pub mod hp;

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::hp::{ReadError, ReadOptions, Warning};
-use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::paint::{write_chart, Format};
 use hp2ps::profile::Profile;
 use hp2ps::render::prepare;
 
@@ -33,7 +33,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Version => {
-            println!("hp2ps {} (compatible with GHC's hp2ps 0.25)", env!("CARGO_PKG_VERSION"));
+            println!(
+                "hp2ps {} (compatible with GHC's hp2ps 0.25)",
+                env!("CARGO_PKG_VERSION")
+            );
             ExitCode::SUCCESS
         }
         Command::Render(inv) if inv.files.is_empty() => report(filter(&inv)),
@@ -62,15 +65,15 @@ fn report(result: Result<(), String>) -> ExitCode {
 }
 
 /// The files of one file-mode run (spec §1.4): `foo` and `foo.hp` both read `foo.hp`, and
-/// write `./foo.ps` and `./foo.aux` in the current directory.
+/// write `./foo.ps` (or `.eps`, `.svg`, `.pdf`) and `./foo.aux` in the current directory.
 struct FileNames {
     input: PathBuf,
-    ps: PathBuf,
+    output: PathBuf,
     aux: PathBuf,
 }
 
 impl FileNames {
-    fn for_argument(arg: &OsString) -> FileNames {
+    fn for_argument(arg: &OsString, format: Format) -> FileNames {
         let bytes = arg.as_bytes();
         let path = match bytes.iter().rposition(|&b| b == b'.') {
             Some(dot) if &bytes[dot..] == b".hp" => &bytes[..dot],
@@ -85,9 +88,11 @@ impl FileNames {
             v.extend_from_slice(ext);
             PathBuf::from(OsString::from_vec(v))
         };
+        let mut ext = b".".to_vec();
+        ext.extend_from_slice(format.extension().as_bytes());
         FileNames {
             input: with(path, b".hp"),
-            ps: with(base, b".ps"),
+            output: with(base, &ext),
             aux: with(base, b".aux"),
         }
     }
@@ -107,10 +112,10 @@ fn warn(name: &str, warnings: &[Warning]) {
 }
 
 fn render_file(inv: &Invocation, arg: &OsString) -> Result<(), String> {
-    let names = FileNames::for_argument(arg);
+    let format = inv.format();
+    let names = FileNames::for_argument(arg, format);
     let input_name = names.input.display().to_string();
-    let input =
-        File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
+    let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
     let (profile, warnings) =
         Profile::read(input, &ReadOptions::default()).map_err(|e| read_error(&input_name, e))?;
     warn(&input_name, &warnings);
@@ -122,17 +127,32 @@ fn render_file(inv: &Invocation, arg: &OsString) -> Result<(), String> {
     };
     let (chart, aux) = prepare(profile, previous.as_ref(), &inv.render);
 
-    let write_failed = |path: &PathBuf, e: io::Error| format!("cannot write {}: {e}", path.display());
-    let mut ps = AtomicFile::create(&names.ps).map_err(|e| write_failed(&names.ps, e))?;
-    write_ps(&chart, &PsOptions::default(), ps.writer()).map_err(|e| write_failed(&names.ps, e))?;
+    let write_failed =
+        |path: &PathBuf, e: io::Error| format!("cannot write {}: {e}", path.display());
     let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
     aux.write(aux_file.writer())
         .map_err(|e| write_failed(&names.aux, e))?;
-    ps.commit().map_err(|e| write_failed(&names.ps, e))?;
-    aux_file
-        .commit()
-        .map_err(|e| write_failed(&names.aux, e))?;
+    match inv.output.as_deref() {
+        Some(o) if o == "-" => {
+            write_stdout(&chart, format)?;
+        }
+        target => {
+            let path = target.map_or(names.output, PathBuf::from);
+            let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
+            write_chart(&chart, format, out.writer()).map_err(|e| write_failed(&path, e))?;
+            out.commit().map_err(|e| write_failed(&path, e))?;
+        }
+    }
+    aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
     Ok(())
+}
+
+fn write_stdout(chart: &hp2ps::chart::Chart, format: Format) -> Result<(), String> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    write_chart(chart, format, &mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to stdout: {e}"))
 }
 
 fn load_aux(path: &PathBuf) -> Result<Aux, String> {
@@ -141,16 +161,21 @@ fn load_aux(path: &PathBuf) -> Result<Aux, String> {
     read_aux(&text).map_err(|e| format!("{name}:{e}"))
 }
 
-/// Filter mode: stdin to stdout, no `.aux` read or written.
+/// Filter mode: stdin to stdout (or `-o`), no `.aux` read or written.
 fn filter(inv: &Invocation) -> Result<(), String> {
     let stdin = io::stdin().lock();
     let (profile, warnings) =
         Profile::read(stdin, &ReadOptions::default()).map_err(|e| read_error("stdin", e))?;
     warn("stdin", &warnings);
     let (chart, _) = prepare(profile, None, &inv.render);
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    write_ps(&chart, &PsOptions::default(), &mut out)
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write to stdout: {e}"))
+    match inv.output.as_deref() {
+        Some(o) if o != "-" => {
+            let path = PathBuf::from(o);
+            let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+            let mut out = AtomicFile::create(&path).map_err(failed)?;
+            write_chart(&chart, inv.format(), out.writer()).map_err(failed)?;
+            out.commit().map_err(failed)
+        }
+        _ => write_stdout(&chart, inv.format()),
+    }
 }

@@ -55,8 +55,9 @@ impl AtomicFile {
     /// Flushes and moves the file into place.
     pub fn commit(mut self) -> io::Result<()> {
         if let Some(w) = self.writer.take() {
-            let file = w.into_inner().map_err(|e| e.into_error())?;
-            file.sync_data()?;
+            // No fsync: the rename is what makes the replacement atomic for readers, and
+            // syncing costs more than the whole render on large outputs.
+            w.into_inner().map_err(|e| e.into_error())?;
         }
         fs::rename(&self.temp, &self.target)
     }

@@ -36,7 +36,10 @@ pub struct Profile {
 
 impl Profile {
     /// Reads a profile from any reader (a file, stdin, a byte slice).
-    pub fn read<R: Read>(input: R, opts: &ReadOptions) -> Result<(Profile, Vec<Warning>), ReadError> {
+    pub fn read<R: Read>(
+        input: R,
+        opts: &ReadOptions,
+    ) -> Result<(Profile, Vec<Warning>), ReadError> {
         let mut builder = ProfileBuilder::default();
         let warnings = hp::read_into(input, opts, &mut builder)?;
         Ok((builder.finish(), warnings))

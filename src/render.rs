@@ -41,7 +41,11 @@ pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -
 
 /// Lays out aggregated bands, handing out shades first-come-first-served from the
 /// bottom band up (after any shades the previous `.aux` fixed).
-pub fn chart_and_aux(agg: &Aggregated, previous: Option<&Aux>, opts: &LayoutOptions) -> (Chart, AuxOut) {
+pub fn chart_and_aux(
+    agg: &Aggregated,
+    previous: Option<&Aux>,
+    opts: &LayoutOptions,
+) -> (Chart, AuxOut) {
     let mut shades = ShadeMap::new(opts.colour);
     if let Some(aux) = previous {
         for (name, shade) in &aux.shades {

@@ -44,7 +44,11 @@ impl ShadeMap {
     pub fn new(colour: bool) -> Self {
         ShadeMap {
             entries: Vec::new(),
-            palette: if colour { &COLOUR_PALETTE } else { &MONO_PALETTE },
+            palette: if colour {
+                &COLOUR_PALETTE
+            } else {
+                &MONO_PALETTE
+            },
             next: 0,
         }
     }
@@ -73,13 +77,33 @@ mod tests {
     #[test]
     fn colour_palette_gives_the_observed_rgb_including_entry_15() {
         let expect: [[f64; 3]; 27] = [
-            [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0],
-            [1.0, 0.0, 0.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0],
-            [0.0, 0.0, 0.5], [0.0, 0.5, 0.0], [0.0, 0.5, 1.0], [0.0, 1.0, 0.5],
-            [0.5, 0.0, 0.0], [0.5, 0.0, 1.0], [0.5, 0.9, 0.0], [0.5, 1.0, 1.0],
-            [1.0, 0.0, 0.5], [1.0, 0.5, 0.0], [1.0, 0.5, 1.0], [1.0, 1.0, 0.5],
-            [0.0, 0.5, 0.5], [0.5, 0.0, 0.5], [0.5, 0.5, 0.0], [0.5, 0.5, 1.0],
-            [0.5, 1.0, 0.5], [1.0, 0.5, 0.5], [0.5, 0.5, 0.5],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 1.0, 1.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 0.0, 1.0],
+            [1.0, 1.0, 0.0],
+            [1.0, 1.0, 1.0],
+            [0.0, 0.0, 0.5],
+            [0.0, 0.5, 0.0],
+            [0.0, 0.5, 1.0],
+            [0.0, 1.0, 0.5],
+            [0.5, 0.0, 0.0],
+            [0.5, 0.0, 1.0],
+            [0.5, 0.9, 0.0],
+            [0.5, 1.0, 1.0],
+            [1.0, 0.0, 0.5],
+            [1.0, 0.5, 0.0],
+            [1.0, 0.5, 1.0],
+            [1.0, 1.0, 0.5],
+            [0.0, 0.5, 0.5],
+            [0.5, 0.0, 0.5],
+            [0.5, 0.5, 0.0],
+            [0.5, 0.5, 1.0],
+            [0.5, 1.0, 0.5],
+            [1.0, 0.5, 0.5],
+            [0.5, 0.5, 0.5],
         ];
         for (s, e) in COLOUR_PALETTE.iter().zip(expect) {
             assert_eq!(rgb(*s), e, "shade {s}");
@@ -96,7 +120,9 @@ mod tests {
     #[test]
     fn names_keep_their_shade_and_the_palette_cycles() {
         let mut m = ShadeMap::new(false);
-        let got: Vec<f64> = (0..12).map(|i| m.shade_of(format!("b{i}").as_bytes())).collect();
+        let got: Vec<f64> = (0..12)
+            .map(|i| m.shade_of(format!("b{i}").as_bytes()))
+            .collect();
         assert_eq!(&got[..10], &MONO_PALETTE);
         assert_eq!(got[10], 0.0);
         assert_eq!(m.shade_of(b"b3"), 0.3);

@@ -88,7 +88,12 @@ fn only_a_final_dot_hp_is_cut() {
 #[test]
 fn filter_mode_reads_stdin_writes_stdout_and_no_aux() {
     let dir = TempDir::new("cli-filter");
-    let out = run_program(env!("CARGO_BIN_EXE_hp2ps"), dir.path(), &["-c"], Some(&sample()));
+    let out = run_program(
+        env!("CARGO_BIN_EXE_hp2ps"),
+        dir.path(),
+        &["-c"],
+        Some(&sample()),
+    );
     assert!(out.status.success(), "{out:?}");
     assert!(out.stdout.starts_with(b"%!PS-Adobe-2.0\n"));
     assert!(out.stdout.ends_with(b"showpage\n"));
@@ -112,8 +117,14 @@ fn p_reuses_order_and_ranges_from_the_aux_file() {
     let out = run(dir.path(), &["-p", "t.hp"]);
     assert!(out.status.success(), "{out:?}");
     let new_aux = std::fs::read_to_string(dir.path().join("t.aux")).unwrap();
-    assert!(new_aux.starts_with("X_RANGE 10.00\nY_RANGE 1000.00\nORDER elim 1\nORDER disin 2\n"), "{new_aux}");
-    assert!(new_aux.contains("SHADE elim 0.90\nSHADE disin 0.00\n"), "{new_aux}");
+    assert!(
+        new_aux.starts_with("X_RANGE 10.00\nY_RANGE 1000.00\nORDER elim 1\nORDER disin 2\n"),
+        "{new_aux}"
+    );
+    assert!(
+        new_aux.contains("SHADE elim 0.90\nSHADE disin 0.00\n"),
+        "{new_aux}"
+    );
 }
 
 #[test]
@@ -128,8 +139,14 @@ fn p_round_trips_with_the_real_hp2ps_both_ways() {
             std::fs::write(d.path().join("t.hp"), sample()).unwrap();
         }
         // Both make an aux, then each reads the other's.
-        assert!(run(ours.path(), &[flags, &["t.hp"]].concat()).status.success());
-        assert!(run_program(REFERENCE, theirs.path(), &[flags, &["t.hp"]].concat(), None).status.success());
+        assert!(run(ours.path(), &[flags, &["t.hp"]].concat())
+            .status
+            .success());
+        assert!(
+            run_program(REFERENCE, theirs.path(), &[flags, &["t.hp"]].concat(), None)
+                .status
+                .success()
+        );
         let our_aux = std::fs::read(ours.path().join("t.aux")).unwrap();
         let their_aux = std::fs::read(theirs.path().join("t.aux")).unwrap();
         assert_eq!(our_aux, their_aux, "{flags:?}");
@@ -137,9 +154,15 @@ fn p_round_trips_with_the_real_hp2ps_both_ways() {
         std::fs::write(theirs.path().join("t.aux"), &our_aux).unwrap();
         let second = [&["-p"][..], flags, &["-y", "t.hp"]].concat();
         assert!(run(ours.path(), &second).status.success());
-        assert!(run_program(REFERENCE, theirs.path(), &second, None).status.success());
+        assert!(run_program(REFERENCE, theirs.path(), &second, None)
+            .status
+            .success());
         let read = |d: &TempDir, f: &str| std::fs::read(d.path().join(f)).unwrap();
-        assert_eq!(after_comments(&read(&ours, "t.ps")), after_comments(&read(&theirs, "t.ps")), "{flags:?}");
+        assert_eq!(
+            after_comments(&read(&ours, "t.ps")),
+            after_comments(&read(&theirs, "t.ps")),
+            "{flags:?}"
+        );
         assert_eq!(read(&ours, "t.aux"), read(&theirs, "t.aux"), "{flags:?}");
     }
 }
@@ -179,7 +202,9 @@ fn usage_errors_exit_2_with_a_hint_and_help_goes_to_stdout() {
 #[test]
 fn input_errors_exit_1_with_one_positioned_line_and_keep_earlier_output() {
     let dir = TempDir::new("cli-error");
-    let bad = String::from_utf8(sample()).unwrap().replace("  main 12\n", "  main 1.5\n");
+    let bad = String::from_utf8(sample())
+        .unwrap()
+        .replace("  main 12\n", "  main 1.5\n");
     std::fs::write(dir.path().join("t.hp"), bad).unwrap();
     std::fs::write(dir.path().join("t.ps"), "earlier ps").unwrap();
     std::fs::write(dir.path().join("t.aux"), "earlier aux").unwrap();
@@ -192,9 +217,19 @@ fn input_errors_exit_1_with_one_positioned_line_and_keep_earlier_output() {
             && err.contains(": number 1.5, expected an integer value after identifier \"main\""),
         "{err}"
     );
-    assert_eq!(std::fs::read_to_string(dir.path().join("t.ps")).unwrap(), "earlier ps");
-    assert_eq!(std::fs::read_to_string(dir.path().join("t.aux")).unwrap(), "earlier aux");
-    assert_eq!(files_in(dir.path()), ["t.aux", "t.hp", "t.ps"], "no temporary files left");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.ps")).unwrap(),
+        "earlier ps"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("t.aux")).unwrap(),
+        "earlier aux"
+    );
+    assert_eq!(
+        files_in(dir.path()),
+        ["t.aux", "t.hp", "t.ps"],
+        "no temporary files left"
+    );
     let out = run(dir.path(), &["missing.hp"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("hp2ps: cannot open missing.hp"));
@@ -209,7 +244,10 @@ fn a_successful_run_replaces_output_through_a_rename() {
     let before = std::fs::metadata(dir.path().join("t.ps")).unwrap().ino();
     assert!(run(dir.path(), &["t.hp"]).status.success());
     let after = std::fs::metadata(dir.path().join("t.ps")).unwrap().ino();
-    assert_ne!(before, after, "the old file was overwritten in place, not replaced");
+    assert_ne!(
+        before, after,
+        "the old file was overwritten in place, not replaced"
+    );
     assert_eq!(files_in(dir.path()), ["t.aux", "t.hp", "t.ps"]);
 }
 
@@ -228,5 +266,8 @@ fn several_files_render_each_and_one_failure_does_not_stop_the_others() {
     assert!(!names.contains(&"b.ps".to_string()));
     let a = std::fs::read(dir.path().join("a.ps")).unwrap();
     assert_eq!(a, std::fs::read(dir.path().join("c.ps")).unwrap());
-    assert!(a.windows(11).any(|w| w == b"setrgbcolor"), "flags apply to every file");
+    assert!(
+        a.windows(11).any(|w| w == b"setrgbcolor"),
+        "flags apply to every file"
+    );
 }

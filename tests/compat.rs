@@ -13,7 +13,9 @@ use common::tools::{ghostscript_accepts, require_ghostscript};
 const H: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
 
 fn golden(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/inputs")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -55,7 +57,10 @@ fn d1_bad_flags_exit_2_and_create_nothing() {
     for bad in ["-t6", "-e1in", "-x", "--foo", "-pz", "-e144"] {
         let (out, ps, aux) = render(golden("spec7-01-manpage.hp").as_bytes(), &[bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
-        assert!(out.stdout.is_empty(), "{bad}: usage goes to stderr, not stdout");
+        assert!(
+            out.stdout.is_empty(),
+            "{bad}: usage goes to stderr, not stdout"
+        );
         assert!(stderr(&out).contains("Try 'hp2ps --help'"), "{bad}");
         assert!(ps.is_empty() && aux.is_empty(), "{bad}");
     }
@@ -76,7 +81,10 @@ fn d2_l_is_m0() {
 // 3. PostScript strings are always valid.
 #[test]
 fn d3_job_backslashes_are_escaped() {
-    let input = format!("JOB \"a\\b(c)\"\n{}BEGIN_SAMPLE 0.0\nx 1\nEND_SAMPLE 0.0\n", &H[8..]);
+    let input = format!(
+        "JOB \"a\\b(c)\"\n{}BEGIN_SAMPLE 0.0\nx 1\nEND_SAMPLE 0.0\n",
+        &H[8..]
+    );
     let (out, ps, _) = render(input.as_bytes(), &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(contains(&ps, "(a\\\\b\\(c\\)) show\n"));
@@ -113,7 +121,9 @@ fn d3_title_and_creation_date_comments_stay_on_one_line() {
 //    tests/cli.rs (input_errors_exit_1_with_one_positioned_line_and_keep_earlier_output).
 #[test]
 fn d4_input_error_message_names_file_line_column_found_and_expected() {
-    let input = format!("{H}BEGIN_SAMPLE 0.0\nx 1\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 0.5\ny z\nEND_SAMPLE 0.5\n");
+    let input = format!(
+        "{H}BEGIN_SAMPLE 0.0\nx 1\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 0.5\ny z\nEND_SAMPLE 0.5\n"
+    );
     let (out, ps, aux) = render(input.as_bytes(), &[]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -134,7 +144,7 @@ fn d5_truncated_profile_renders_like_the_file_cut_at_its_last_complete_sample() 
     let last_end = full.rfind("END_SAMPLE").unwrap();
     // Every cut inside the last sample, from its BEGIN_SAMPLE line to its END_SAMPLE keyword.
     for cut in (last_begin + 1..last_end + 5).step_by(7) {
-        let (out, ps, aux) = render(full[..cut].as_bytes(), &[]);
+        let (out, ps, aux) = render(&full.as_bytes()[..cut], &[]);
         assert!(out.status.success(), "cut at {cut}: {}", stderr(&out));
         assert!(stderr(&out).contains("warning"), "cut at {cut}");
         assert_eq!(ps, want_ps, "cut at {cut}");
@@ -160,9 +170,15 @@ fn d6_huge_sample_times_terminate() {
     let start = Instant::now();
     let (out, ps, _) = render(input.as_bytes(), &[]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(start.elapsed() < Duration::from_secs(20), "it must not loop");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "it must not loop"
+    );
     assert!(ps.len() < 100_000, "no runaway output");
-    assert!(contains(&ps, "(100000000000000000.0)"), "one x tick at the first sample");
+    assert!(
+        contains(&ps, "(100000000000000000.0)"),
+        "one x tick at the first sample"
+    );
 }
 
 #[test]
@@ -205,7 +221,10 @@ fn d6_identifiers_longer_than_4999_bytes_render_whole() {
 
 #[test]
 fn d6_numbers_longer_than_32_digits_are_a_clean_error() {
-    let input = format!("{H}BEGIN_SAMPLE 0.0\nMAIN\t{}\nEND_SAMPLE 0.0\n", "1".repeat(33));
+    let input = format!(
+        "{H}BEGIN_SAMPLE 0.0\nMAIN\t{}\nEND_SAMPLE 0.0\n",
+        "1".repeat(33)
+    );
     let (out, ps, _) = render(input.as_bytes(), &[]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -237,8 +256,14 @@ fn d7_several_files_give_the_same_bytes_as_single_runs() {
 // 8. Real GHC output that hp2ps rejects.
 #[test]
 fn d8_names_with_tabs_spaces_and_keyword_spellings_render() {
-    for file in ["edge-ident-tab.hp", "edge-ident-space.hp", "edge-ident-keyword.hp"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs").join(file);
+    for file in [
+        "edge-ident-tab.hp",
+        "edge-ident-space.hp",
+        "edge-ident-keyword.hp",
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("golden/inputs")
+            .join(file);
         let text = match std::fs::read(&path) {
             Ok(t) => t,
             Err(e) => panic!("{}: {e}", path.display()),
@@ -254,7 +279,14 @@ fn d8_names_with_tabs_spaces_and_keyword_spellings_render() {
     let (out, _, aux) = render(input.as_bytes(), &["-m0", "-t0"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let aux = String::from_utf8_lossy(&aux);
-    for name in ["MAIN band", "MAIN\tband", "JOB", "END_SAMPLE", "MARK", "DATE"] {
+    for name in [
+        "MAIN band",
+        "MAIN\tband",
+        "JOB",
+        "END_SAMPLE",
+        "MARK",
+        "DATE",
+    ] {
         assert!(aux.contains(&format!("ORDER {name} ")), "{name:?} in {aux}");
     }
 }

@@ -26,8 +26,12 @@ fn check(case: &str, input: &str, flags: &[&str]) {
         ("aux", std::fs::read(dir.join("t.aux")).unwrap_or_default()),
         (
             "status",
-            format!("{}\n{}", out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr))
-                .into_bytes(),
+            format!(
+                "{}\n{}",
+                out.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&out.stderr)
+            )
+            .into_bytes(),
         ),
     ];
     let expected_dir = root().join("expected");
@@ -39,7 +43,10 @@ fn check(case: &str, input: &str, flags: &[&str]) {
             continue;
         }
         let want = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!("{}: {e} (bless new cases with HP2PS_BLESS=1)", path.display())
+            panic!(
+                "{}: {e} (bless new cases with HP2PS_BLESS=1)",
+                path.display()
+            )
         });
         if want != bytes {
             let got = dir.join(format!("actual.{ext}"));
@@ -56,11 +63,16 @@ fn check(case: &str, input: &str, flags: &[&str]) {
 }
 
 fn first_difference(a: &[u8], b: &[u8]) -> usize {
-    a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()))
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()))
 }
 
 fn tempdir(case: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden").join(case);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("golden")
+        .join(case);
     std::fs::remove_dir_all(&dir).ok();
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

@@ -29,7 +29,9 @@ pub enum ReadError {
     #[error("{pos}: end of file, expected a {field} line (the profile has none)")]
     MissingHeader { pos: Pos, field: &'static str },
     /// The input holds no complete sample.
-    #[error("{pos}: end of file, expected at least one complete sample (BEGIN_SAMPLE … END_SAMPLE)")]
+    #[error(
+        "{pos}: end of file, expected at least one complete sample (BEGIN_SAMPLE … END_SAMPLE)"
+    )]
     NoSamples { pos: Pos },
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),

@@ -354,10 +354,7 @@ impl<'o> Parser<'o> {
                 "a number with a decimal point (such as 1.0) after {}",
                 k.name()
             ),
-            Head::Data => format!(
-                "an integer value after identifier {}",
-                quote(&self.name)
-            ),
+            Head::Data => format!("an integer value after identifier {}", quote(&self.name)),
         }
     }
 
@@ -408,7 +405,10 @@ impl<'o> Parser<'o> {
                 if t < s.last_begin {
                     return Err(err(
                         pos,
-                        format!("BEGIN_SAMPLE {} (samples out of sequence)", crate::cfmt::fixed(t, 6)),
+                        format!(
+                            "BEGIN_SAMPLE {} (samples out of sequence)",
+                            crate::cfmt::fixed(t, 6)
+                        ),
                         format!(
                             "a time of at least {} (the previous BEGIN_SAMPLE)",
                             crate::cfmt::fixed(s.last_begin, 6)
@@ -445,7 +445,12 @@ impl<'o> Parser<'o> {
 
     /// Scans the open string from `seg[i]`; closes it (recording the header) when its
     /// closing quote is found. A doubled `""` stands for one `"`.
-    fn continue_string(&mut self, seg: &[u8], mut i: usize, last: bool) -> Result<usize, Incomplete> {
+    fn continue_string(
+        &mut self,
+        seg: &[u8],
+        mut i: usize,
+        last: bool,
+    ) -> Result<usize, Incomplete> {
         let max = self.opts.max_string_len;
         let Some(s) = self.string.as_mut() else {
             return Ok(i);
@@ -608,10 +613,7 @@ fn simple_data_line(seg: &[u8]) -> Option<(&[u8], &[u8])> {
 /// after its last TAB is an integer is a data line, and the identifier is everything
 /// before that TAB.
 fn tab_data_line(seg: &[u8], max_name_len: usize) -> Option<(&[u8], f64)> {
-    let end = seg
-        .iter()
-        .rposition(|&b| !is_space(b))
-        .map_or(0, |k| k + 1);
+    let end = seg.iter().rposition(|&b| !is_space(b)).map_or(0, |k| k + 1);
     let body = &seg[..end];
     let tab = body.iter().rposition(|&b| b == b'\t')?;
     let (name, digits) = (&body[..tab], &body[tab + 1..]);

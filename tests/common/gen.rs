@@ -94,12 +94,18 @@ pub fn random_flags(rng: &mut Rng, allow_p: bool) -> Vec<String> {
 
 fn random_option(rng: &mut Rng, allow_p: bool) -> String {
     let letters: &[&str] = if allow_p {
-        &["b", "s", "c", "d", "g", "y", "i", "M", "m", "m", "t", "t", "e", "p", "p"]
+        &[
+            "b", "s", "c", "d", "g", "y", "i", "M", "m", "m", "t", "t", "e", "p", "p",
+        ]
     } else {
-        &["b", "s", "c", "d", "g", "y", "i", "M", "m", "m", "t", "t", "e"]
+        &[
+            "b", "s", "c", "d", "g", "y", "i", "M", "m", "m", "t", "t", "e",
+        ]
     };
     match *rng.pick(letters) {
-        "i" => rng.pick(&["-i", "-i", "-i-", "-i-", "-i+", "-ix"]).to_string(),
+        "i" => rng
+            .pick(&["-i", "-i", "-i-", "-i-", "-i+", "-ix"])
+            .to_string(),
         "m" => format!(
             "-m{}",
             rng.pick(&[
@@ -150,7 +156,7 @@ impl Writer {
         for (i, part) in parts.iter().enumerate() {
             if i > 0 {
                 let sep: &[u8] = if rng.chance(self.layout.oddness, 100) {
-                    *rng.pick(&[b"\t" as &[u8], b"  ", b" \t ", b"\n", b"\r\n "])
+                    rng.choose(&[b"\t" as &[u8], b"  ", b" \t ", b"\n", b"\r\n "])
                 } else {
                     b" "
                 };
@@ -160,7 +166,15 @@ impl Writer {
         }
         let end: &[u8] = if rng.chance(self.layout.oddness, 100) {
             // Several statements on one line, blank lines, VT/FF, trailing blanks.
-            *rng.pick(&[b" " as &[u8], b"\t", b"\n\n", b"\r\n\r\n", b" \n", b"\x0b", b"\x0c\n"])
+            rng.choose(&[
+                b" " as &[u8],
+                b"\t",
+                b"\n\n",
+                b"\r\n\r\n",
+                b" \n",
+                b"\x0b",
+                b"\x0c\n",
+            ])
         } else {
             self.layout.eol
         };
@@ -266,10 +280,18 @@ fn random_job(rng: &mut Rng) -> Vec<u8> {
         rng.usize_in(30, 100)
     };
     let mut job = Vec::new();
-    let specials: &[&[u8]] = &[b"(", b")", b"\"", b" +RTS ", b" -hc", b"\xc3\xa9", b"\xe2\x82\xac"];
+    let specials: &[&[u8]] = &[
+        b"(",
+        b")",
+        b"\"",
+        b" +RTS ",
+        b" -hc",
+        b"\xc3\xa9",
+        b"\xe2\x82\xac",
+    ];
     while job.len() < len {
         if rng.chance(1, 10) {
-            job.extend_from_slice(*rng.pick(specials));
+            job.extend_from_slice(rng.choose(specials));
         } else {
             job.push(*rng.pick(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789 -_./=,:"));
         }
@@ -303,7 +325,7 @@ fn random_date(rng: &mut Rng) -> Vec<u8> {
     };
     if rng.chance(2, 100) {
         // Broken PostScript from hp2ps: a deliberate difference (skipped).
-        date.extend_from_slice(*rng.pick(&[b"(" as &[u8], b")", b"\\"]));
+        date.extend_from_slice(rng.choose(&[b"(" as &[u8], b")", b"\\"]));
     }
     date
 }
@@ -453,7 +475,11 @@ fn write_samples(w: &mut Writer, rng: &mut Rng, bands: &[Band], times: &[f64]) {
             w.statement(rng, &[b"BEGIN_SAMPLE", &stamp]);
         }
         // END_SAMPLE's value is ignored by hp2ps.
-        let end_stamp = if rng.chance(1, 20) { fmt(t + 0.5) } else { stamp };
+        let end_stamp = if rng.chance(1, 20) {
+            fmt(t + 0.5)
+        } else {
+            stamp
+        };
         w.statement(rng, &[b"END_SAMPLE", &end_stamp]);
     }
     if with_marks && rng.chance(1, 2) {
@@ -522,7 +548,16 @@ fn name_candidate(rng: &mut Rng) -> Vec<u8> {
             parts.join(*rng.pick(&[".", "/", "."])).into_bytes()
         }
         5 => rng
-            .pick(&["[]", "(,)", ":", "ARR_WORDS", "THUNK_1_0", "*", "->", "MUT_ARR_PTRS_CLEAN"])
+            .pick(&[
+                "[]",
+                "(,)",
+                ":",
+                "ARR_WORDS",
+                "THUNK_1_0",
+                "*",
+                "->",
+                "MUT_ARR_PTRS_CLEAN",
+            ])
             .as_bytes()
             .to_vec(),
         6..=7 => punctuated(rng),
@@ -533,8 +568,16 @@ fn name_candidate(rng: &mut Rng) -> Vec<u8> {
         }
         9 if rng.chance(1, 3) => rng
             .pick(&[
-                "ORDER", "SHADE", "X_RANGE", "Y_RANGE", "OTHER", "MAIN", "SYSTEM", "begin_sample",
-                "Job", "MARKER",
+                "ORDER",
+                "SHADE",
+                "X_RANGE",
+                "Y_RANGE",
+                "OTHER",
+                "MAIN",
+                "SYSTEM",
+                "begin_sample",
+                "Job",
+                "MARKER",
             ])
             .as_bytes()
             .to_vec(),
@@ -547,13 +590,17 @@ fn name_candidate(rng: &mut Rng) -> Vec<u8> {
             .collect(),
         12 if rng.chance(1, 3) => {
             let mut name = b"ctl".to_vec();
-            name.push(*rng.pick(&[0x01, 0x14, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x7f]));
+            name.push(*rng.pick(&[
+                0x01, 0x14, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x7f,
+            ]));
             name.extend_from_slice(b"x");
             name
         }
         13 => {
             let len = rng.usize_in(40, 300);
-            (0..len).map(|_| *rng.pick(b"abcdefghijklmnopqrstuvwxyz.ABC")).collect()
+            (0..len)
+                .map(|_| *rng.pick(b"abcdefghijklmnopqrstuvwxyz.ABC"))
+                .collect()
         }
         14 if rng.chance(1, 200) => vec![b'w'; 5000 + rng.usize_in(0, 20)],
         _ => {

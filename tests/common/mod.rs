@@ -26,7 +26,11 @@ pub fn golden_inputs() -> Vec<(String, Vec<u8>)> {
         .map(|entry| entry.expect("golden dir entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "hp"))
         .map(|path| {
-            let name = path.file_name().expect("file name").to_string_lossy().into_owned();
+            let name = path
+                .file_name()
+                .expect("file name")
+                .to_string_lossy()
+                .into_owned();
             let bytes = std::fs::read(&path).expect("read golden input");
             (name, bytes)
         })

@@ -53,6 +53,12 @@ impl Rng {
         &items[self.below(items.len() as u64) as usize]
     }
 
+    /// Like [`Rng::pick`], returning a copy (for slices of byte strings,
+    /// where a reference to a reference confuses type inference).
+    pub fn choose<T: Copy>(&mut self, items: &[T]) -> T {
+        *self.pick(items)
+    }
+
     /// Uniform float in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -154,8 +154,7 @@ fn scratch_base() -> PathBuf {
         return PathBuf::from(dir);
     }
     let shm = Path::new("/dev/shm");
-    let usable = shm.is_dir()
-        && std::fs::metadata(shm).is_ok_and(|m| !m.permissions().readonly());
+    let usable = shm.is_dir() && std::fs::metadata(shm).is_ok_and(|m| !m.permissions().readonly());
     if usable {
         shm.to_path_buf()
     } else {
@@ -239,7 +238,10 @@ pub fn run_command(mut cmd: Command, timeout: Duration) -> Outcome {
 
 /// Reads a pipe to the end (so the child never blocks on a full pipe),
 /// keeping at most the capture limit and flagging anything beyond it.
-fn spawn_reader(mut pipe: impl Read + Send + 'static, overflow: Arc<AtomicBool>) -> JoinHandle<Vec<u8>> {
+fn spawn_reader(
+    mut pipe: impl Read + Send + 'static,
+    overflow: Arc<AtomicBool>,
+) -> JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
         let mut kept = Vec::new();
         let mut buf = [0u8; 64 * 1024];
@@ -264,7 +266,9 @@ fn spawn_reader(mut pipe: impl Read + Send + 'static, overflow: Arc<AtomicBool>)
 /// Polls the child until it exits, the timeout passes or output overflows.
 fn wait_with_limits(child: &mut Child, timeout: Duration, overflow: &AtomicBool) -> Exit {
     let start = Instant::now();
-    let mut pause = Duration::from_micros(100);
+    // Most runs take a few milliseconds: poll finely so that thousands of
+    // runs do not each wait out a long sleep.
+    let mut pause = Duration::from_micros(50);
     loop {
         if let Some(status) = child.try_wait().expect("wait for child") {
             return match (status.code(), status.signal()) {
@@ -285,7 +289,7 @@ fn wait_with_limits(child: &mut Child, timeout: Duration, overflow: &AtomicBool)
             return exit;
         }
         std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(5));
+        pause = (pause * 2).min(Duration::from_millis(1));
     }
 }
 

@@ -1,5 +1,5 @@
 //! Recognising the inputs and command lines on which our tool deliberately
-//! differs from hp2ps (documented in the behaviour spec and the brief), so the
+//! differs from hp2ps (listed in `docs/compat.md`), so the
 //! differential tests can skip them with a reason instead of reporting them.
 //!
 //! The scanner follows the `.hp` lexical rules of the spec (§2) closely enough
@@ -77,8 +77,8 @@ pub fn c_atof(text: &str) -> f64 {
     if lower.starts_with("nan") {
         return f64::NAN;
     }
-    if lower.starts_with("0x") {
-        return sign * hex_float_prefix(&lower[2..]);
+    if let Some(hex) = lower.strip_prefix("0x") {
+        return sign * hex_float_prefix(hex);
     }
     let b = s.as_bytes();
     let mut end = 0;
@@ -304,6 +304,9 @@ pub fn deliberate_difference(input: &[u8], run: &super::runner::Run) -> Option<S
     for opt in scan_options(&run.args) {
         if opt.letter == 'e' && !c_atof(&opt.value).is_finite() {
             return Some("-e width nan/inf".into());
+        }
+        if opt.letter == 't' && c_atof(&opt.value).is_nan() {
+            return Some("-t threshold nan".into());
         }
         if opt.letter == 'l' {
             return Some("-l flag".into());

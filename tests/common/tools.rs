@@ -32,7 +32,10 @@ pub fn require_tool(path: &str, install_hint: &str) -> bool {
     }
     let message =
         format!("SKIPPED: {path} not found — {install_hint} to run the differential tests");
-    assert!(!in_ci(), "{message} (CI is set: a missing tool fails the test)");
+    assert!(
+        !in_ci(),
+        "{message} (CI is set: a missing tool fails the test)"
+    );
     eprintln!("{message}");
     false
 }
@@ -44,7 +47,10 @@ pub fn require_reference() -> bool {
 
 /// The skip/fail gate for every test that runs ghostscript.
 pub fn require_ghostscript() -> bool {
-    require_tool(GHOSTSCRIPT, "install ghostscript (apt-get install -y ghostscript)")
+    require_tool(
+        GHOSTSCRIPT,
+        "install ghostscript (apt-get install -y ghostscript)",
+    )
 }
 
 /// The binary under test: `$HP2PS_UNDER_TEST` if set, else this crate's `hp2ps`.
