@@ -93,7 +93,11 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         None => {}
     }
     if let Some(aux) = aux {
-        let keys = bands.iter().map(|b| Some(aux.order_of(&b.name))).collect();
+        let order = aux.order_map();
+        let keys = bands
+            .iter()
+            .map(|b| Some(order.get(b.name.as_slice()).copied().unwrap_or(0)))
+            .collect();
         selection_sort(&mut bands, keys);
     }
     apply_band_limit(&mut bands, opts.band_limit, nsamples);

@@ -25,6 +25,15 @@ impl Aux {
             .find(|(n, _)| n == name)
             .map_or(0, |(_, k)| *k)
     }
+
+    /// Every name's first ORDER entry, for looking up many bands.
+    pub fn order_map(&self) -> std::collections::HashMap<&[u8], i32> {
+        let mut map = std::collections::HashMap::with_capacity(self.order.len());
+        for (name, k) in &self.order {
+            map.entry(name.as_slice()).or_insert(*k);
+        }
+        map
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -1,5 +1,7 @@
 //! Band shades: hp2ps's two palettes, the name → shade map, and shade → colour.
 
+use std::collections::HashMap;
+
 /// Grey levels for monochrome output, handed out in this order and cycled.
 pub const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
 
@@ -35,7 +37,8 @@ fn c_trunc_to_int(x: f64) -> i32 {
 /// shade, names new to the map take the next palette entry.
 #[derive(Debug, Clone)]
 pub struct ShadeMap {
-    entries: Vec<(Vec<u8>, f64)>,
+    /// The first shade given to each name (later entries for a name are never found).
+    entries: HashMap<Vec<u8>, f64>,
     palette: &'static [f64],
     next: usize,
 }
@@ -43,7 +46,7 @@ pub struct ShadeMap {
 impl ShadeMap {
     pub fn new(colour: bool) -> Self {
         ShadeMap {
-            entries: Vec::new(),
+            entries: HashMap::new(),
             palette: if colour {
                 &COLOUR_PALETTE
             } else {
@@ -56,16 +59,16 @@ impl ShadeMap {
     /// Preloads a shade (from an `.aux` SHADE line); it does not move the palette cursor.
     /// Later entries for a name already present are never found, as in hp2ps.
     pub fn preload(&mut self, name: &[u8], shade: f64) {
-        self.entries.push((name.to_vec(), shade));
+        self.entries.entry(name.to_vec()).or_insert(shade);
     }
 
     pub fn shade_of(&mut self, name: &[u8]) -> f64 {
-        if let Some((_, s)) = self.entries.iter().find(|(n, _)| n == name) {
-            return *s;
+        if let Some(&s) = self.entries.get(name) {
+            return s;
         }
         let s = self.palette[self.next % self.palette.len()];
         self.next += 1;
-        self.entries.push((name.to_vec(), s));
+        self.entries.insert(name.to_vec(), s);
         s
     }
 }
