@@ -6,15 +6,17 @@
 
 mod error;
 mod parser;
+mod pipeline;
 mod segments;
 mod sink;
 
 pub use error::{Pos, ReadError, Warning};
 pub use parser::{float_value, integer_value, MAX_NUMBER_LEN};
+pub use pipeline::read_into_parallel;
 pub use segments::SEGMENT_CAP;
 pub use sink::{HeaderField, Sink};
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 
 /// Limits of the reader. hp2ps splits identifiers after 4,999 bytes and misreads them; we
 /// accept far longer ones, but keep a limit so hostile input cannot exhaust memory.
@@ -35,30 +37,22 @@ impl Default for ReadOptions {
     }
 }
 
-/// Reads a whole `.hp` input into `sink`. Returns the warnings about tolerated damage
-/// (a truncated end).
+/// Reads a whole `.hp` input into `sink`, streaming: memory does not grow with the input
+/// (only with what the sink keeps). Returns the warnings about tolerated damage (a
+/// truncated end).
 pub fn read_into<R: Read, S: Sink>(
-    input: R,
-    opts: &ReadOptions,
-    sink: &mut S,
-) -> Result<Vec<Warning>, ReadError> {
-    read_buffered(BufReader::with_capacity(1 << 16, input), opts, sink)
-}
-
-/// Like [`read_into`], for input that is already buffered.
-pub fn read_buffered<R: BufRead, S: Sink>(
     input: R,
     opts: &ReadOptions,
     sink: &mut S,
 ) -> Result<Vec<Warning>, ReadError> {
     let mut segments = segments::Segmenter::new(input);
     let mut parser = parser::Parser::new(opts);
-    let mut buf = Vec::with_capacity(256);
-    while let Some(info) = segments.next_segment(&mut buf)? {
-        parser.feed(&buf, info, sink)?;
+    while let Some((info, range)) = segments.next_segment()? {
+        parser.feed(segments.bytes(range), info, sink)?;
     }
     let (line, col) = segments.end_pos();
     parser.finish(Pos { line, col }, sink)
 }
+
 #[cfg(test)]
 mod tests;

@@ -137,9 +137,9 @@ impl<'o> Parser<'o> {
         let whole_line = info.starts_line && (info.ends_line || info.last);
         let at_statement_start = self.pending.is_none() && self.string.is_none();
         if whole_line && at_statement_start {
-            if let Some((name, digits)) = simple_data_line(seg) {
+            if let Some((name, value)) = simple_data_line(seg) {
                 if name.len() <= self.opts.max_name_len {
-                    sink.data(cut_at_nul(name), integer_value(digits));
+                    sink.data(name, value);
                     return Ok(());
                 }
             }
@@ -591,22 +591,55 @@ pub fn float_value(text: &[u8]) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// The common GHC line `name<TAB>digits`, read without the general machinery. Only
-/// taken when hp2ps's tokens would read it the same way.
-fn simple_data_line(seg: &[u8]) -> Option<(&[u8], &[u8])> {
-    let body = seg.strip_suffix(b"\n").unwrap_or(seg);
-    let body = body.strip_suffix(b"\r").unwrap_or(body);
-    let tab = body.iter().position(|&b| is_space(b))?;
-    if tab == 0 || body[tab] != b'\t' {
+/// The common GHC line `name<TAB>digits`, read in one pass without the general
+/// machinery. Only taken when hp2ps's tokens would read it the same way: the name holds
+/// no byte at or below space (so no whitespace and no NUL) and is not a keyword, and the
+/// value is 1 to 32 digits followed by the line end.
+fn simple_data_line(seg: &[u8]) -> Option<(&[u8], f64)> {
+    let tab = first_at_or_below_space(seg)?;
+    if tab == 0 || seg[tab] != b'\t' {
         return None;
     }
-    let (name, digits) = (&body[..tab], &body[tab + 1..]);
-    let simple = !digits.is_empty()
-        && digits.len() <= MAX_NUMBER_LEN
-        && digits.iter().all(u8::is_ascii_digit)
-        && name[0] != b'"'
-        && keyword(cut_at_nul(name)).is_none();
-    simple.then_some((name, digits))
+    let name = &seg[..tab];
+    let rest = &seg[tab + 1..];
+    let digits = rest
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(rest.len());
+    if !matches!(&rest[digits..], b"" | b"\n" | b"\r" | b"\r\n")
+        || digits == 0
+        || digits > MAX_NUMBER_LEN
+        || name[0] == b'"'
+        || keyword(name).is_some()
+    {
+        return None;
+    }
+    Some((name, integer_value(&rest[..digits])))
+}
+
+/// Index of the first byte <= 0x20 (every whitespace byte, NUL and most controls), eight
+/// bytes at a time: this scan runs over every data line of a profile.
+fn first_at_or_below_space(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // Sets the high bit of some byte iff a byte of `w` is below 0x21 (bytes >= 0x80
+        // are masked out by `!w`).
+        if w.wrapping_sub(ONES * 0x21) & !w & HIGHS != 0 {
+            return chunk.iter().position(|&b| b <= b' ').map(|i| offset + i);
+        }
+        offset += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b <= b' ')
+        .map(|i| offset + i)
 }
 
 /// The line rule for real GHC output that hp2ps's tokens cannot read: a line whose text
@@ -633,4 +666,55 @@ impl HeaderField {
         HeaderField::ValueUnit,
         HeaderField::SampleUnit,
     ];
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_first_byte_at_or_below_space() {
+        for len in 0..40 {
+            for at in 0..len {
+                for b in [0u8, b'\t', b' ', 0x14, b'\n'] {
+                    let mut v = vec![b'a'; len];
+                    v.iter_mut()
+                        .skip(at + 1)
+                        .for_each(|x| *x = 0x80 + (*x % 64));
+                    v[at] = b;
+                    assert_eq!(first_at_or_below_space(&v), Some(at), "{len} {at} {b}");
+                }
+            }
+            let high: Vec<u8> = (0..len)
+                .map(|i| 0x21 + (i as u8).wrapping_mul(37) % 0xde)
+                .collect();
+            assert_eq!(first_at_or_below_space(&high), None);
+        }
+    }
+
+    #[test]
+    fn simple_lines_are_exactly_the_token_readable_ones() {
+        assert_eq!(
+            simple_data_line(b"MAIN\t160\n"),
+            Some((&b"MAIN"[..], 160.0))
+        );
+        assert_eq!(
+            simple_data_line(b"(1)a.b\t7\r\n"),
+            Some((&b"(1)a.b"[..], 7.0))
+        );
+        assert_eq!(simple_data_line(b"x\t12"), Some((&b"x"[..], 12.0)));
+        for other in [
+            &b"JOB\t1\n"[..],
+            b"a b\t1\n",
+            b"a\t1.5\n",
+            b"\"a\t1\n",
+            b"a\x00b\t1\n",
+            b"\t1\n",
+            b"a\t\n",
+            b"a\t1 \n",
+            b"a\t1\n\n",
+        ] {
+            assert_eq!(simple_data_line(other), None, "{other:?}");
+        }
+    }
 }

@@ -5,11 +5,18 @@
 //! longer than [`SEGMENT_CAP`] (a whole profile may legally sit on one line) is cut after
 //! a whitespace byte, so that no token except a string is ever split; memory stays bounded
 //! whatever the input.
+//!
+//! Segments are slices of one large buffer that is refilled in big reads: no per-line
+//! copies or calls, which is most of the reading time on large profiles.
 
-use std::io::{self, BufRead};
+use std::io::{self, Read};
+use std::ops::Range;
 
 /// Largest segment handed to the parser.
 pub const SEGMENT_CAP: usize = 256 * 1024;
+
+/// Size of one read from the input.
+const READ_SIZE: usize = 1 << 20;
 
 pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
@@ -26,28 +33,33 @@ pub struct SegmentInfo {
     pub starts_line: bool,
     /// The segment ends with the line's LF.
     pub ends_line: bool,
-    /// Nothing follows this segment.
+    /// The segment ends the input without a final LF.
     pub last: bool,
 }
 
 pub struct Segmenter<R> {
     inner: R,
-    carry: Vec<u8>,
+    buf: Vec<u8>,
+    /// Unconsumed bytes are `buf[start..end]`.
+    start: usize,
+    end: usize,
+    eof: bool,
     line: u64,
     col: u64,
     at_line_start: bool,
-    eof: bool,
 }
 
-impl<R: BufRead> Segmenter<R> {
+impl<R: Read> Segmenter<R> {
     pub fn new(inner: R) -> Self {
         Segmenter {
             inner,
-            carry: Vec::new(),
+            buf: Vec::new(),
+            start: 0,
+            end: 0,
+            eof: false,
             line: 1,
             col: 1,
             at_line_start: true,
-            eof: false,
         }
     }
 
@@ -56,98 +68,113 @@ impl<R: BufRead> Segmenter<R> {
         (self.line, self.col)
     }
 
-    /// Fills `buf` with the next segment. Returns `None` at the end of the input.
-    pub fn next_segment(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<SegmentInfo>> {
-        buf.clear();
-        buf.append(&mut self.carry);
-        let mut ends_line = buf.last() == Some(&b'\n');
-        while !ends_line && !self.eof && buf.len() < SEGMENT_CAP {
-            let available = match self.inner.fill_buf() {
-                Ok(a) => a,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if available.is_empty() {
-                self.eof = true;
-                break;
+    /// The bytes of a segment returned by [`Segmenter::next_segment`].
+    pub fn bytes(&self, range: Range<usize>) -> &[u8] {
+        &self.buf[range]
+    }
+
+    /// Finds the next segment. Returns `None` at the end of the input.
+    pub fn next_segment(&mut self) -> io::Result<Option<(SegmentInfo, Range<usize>)>> {
+        let mut searched = 0;
+        loop {
+            let pending = &self.buf[self.start + searched..self.end];
+            if let Some(i) = memchr::memchr(b'\n', pending) {
+                let stop = self.start + searched + i + 1;
+                return Ok(Some(self.take(stop, true)));
             }
-            let room = SEGMENT_CAP - buf.len();
-            let window = &available[..available.len().min(room)];
-            let used = match memchr_lf(window) {
-                Some(i) => {
-                    ends_line = true;
-                    i + 1
+            searched = self.end - self.start;
+            if searched >= SEGMENT_CAP {
+                let stop = self.cut_point();
+                return Ok(Some(self.take(stop, false)));
+            }
+            if self.eof {
+                if self.start == self.end {
+                    return Ok(None);
                 }
-                None => window.len(),
-            };
-            buf.extend_from_slice(&window[..used]);
-            self.inner.consume(used);
+                return Ok(Some(self.take(self.end, false)));
+            }
+            self.fill()?;
         }
-        if buf.is_empty() {
-            return Ok(None);
+    }
+
+    /// Where to cut an over-long line: after the last whitespace byte within the cap, so
+    /// no token is split (a piece without whitespace holds one over-long token, which the
+    /// parser rejects, or part of a long string, which it accumulates).
+    fn cut_point(&self) -> usize {
+        let window = &self.buf[self.start..self.start + SEGMENT_CAP];
+        match window.iter().rposition(|&b| is_space(b)) {
+            Some(i) => self.start + i + 1,
+            None => self.start + SEGMENT_CAP,
         }
-        if !ends_line && buf.len() >= SEGMENT_CAP {
-            self.cut_after_last_space(buf);
-        }
+    }
+
+    fn take(&mut self, stop: usize, ends_line: bool) -> (SegmentInfo, Range<usize>) {
+        let range = self.start..stop;
         let info = SegmentInfo {
             line: self.line,
             col: self.col,
             starts_line: self.at_line_start,
             ends_line,
-            last: false,
+            last: !ends_line && self.eof && stop == self.end,
         };
         if ends_line {
             self.line += 1;
             self.col = 1;
         } else {
-            self.col += buf.len() as u64;
+            self.col += range.len() as u64;
         }
         self.at_line_start = ends_line;
-        let last = self.carry.is_empty() && self.peek_eof()?;
-        Ok(Some(SegmentInfo { last, ..info }))
+        self.start = stop;
+        (info, range)
     }
 
-    /// Keeps the tail after the last whitespace byte for the next segment, so that no
-    /// token is split (a segment without whitespace holds one over-long token, which the
-    /// parser rejects, or part of a long string, which it accumulates).
-    fn cut_after_last_space(&mut self, buf: &mut Vec<u8>) {
-        if let Some(i) = buf.iter().rposition(|&b| is_space(b)) {
-            self.carry.extend_from_slice(&buf[i + 1..]);
-            buf.truncate(i + 1);
-        }
-    }
-
-    fn peek_eof(&mut self) -> io::Result<bool> {
-        if self.eof {
-            return Ok(true);
+    /// Moves the unconsumed bytes to the front and reads more after them.
+    fn fill(&mut self) -> io::Result<()> {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        let want = self.end + READ_SIZE;
+        if self.buf.len() < want {
+            self.buf.resize(want, 0);
         }
         loop {
-            match self.inner.fill_buf() {
-                Ok(a) => {
-                    self.eof = a.is_empty();
-                    return Ok(self.eof);
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(());
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
         }
     }
-}
-
-fn memchr_lf(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Reads through a reader that returns at most 7 bytes per call.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(out.len()).min(7);
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
     fn segments(input: &[u8]) -> Vec<(Vec<u8>, SegmentInfo)> {
-        let mut s = Segmenter::new(io::BufReader::with_capacity(7, input));
+        let mut s = Segmenter::new(Trickle(input));
         let mut out = Vec::new();
-        let mut buf = Vec::new();
-        while let Some(info) = s.next_segment(&mut buf).unwrap() {
-            out.push((buf.clone(), info));
+        while let Some((info, range)) = s.next_segment().unwrap() {
+            out.push((s.bytes(range).to_vec(), info));
         }
         out
     }
@@ -176,7 +203,17 @@ mod tests {
             assert!(is_space(*b.last().unwrap()));
             assert!(b.len() <= SEGMENT_CAP);
             assert_eq!(info.line, 1);
+            assert!(!info.last);
         }
         assert_eq!(segs[1].1.col, segs[0].0.len() as u64 + 1);
+        assert!(segs.last().unwrap().1.last);
+    }
+
+    #[test]
+    fn a_token_longer_than_the_cap_comes_in_cap_sized_pieces() {
+        let input = vec![b'x'; SEGMENT_CAP + 10];
+        let segs = segments(&input);
+        assert_eq!(segs[0].0.len(), SEGMENT_CAP);
+        assert_eq!(segs[1].0.len(), 10);
     }
 }
