@@ -151,10 +151,7 @@ impl Painter<'_> {
             self.key_entry(entry);
         }
         if let Some(graph) = &page.graph {
-            for i in 0..graph.bands.len() {
-                self.band(graph, i);
-                self.flush_if_large(out)?;
-            }
+            self.bands(graph, out)?;
             for &x in &graph.marks {
                 self.mark(x, graph.y0);
             }
@@ -319,6 +316,48 @@ impl Painter<'_> {
         let label = escape(&e.label, Escape::Key, self.opts.valid_strings);
         self.string(&label);
         self.text(" show\n");
+    }
+
+    /// Writes every band. Large graphs format two bands at a time on two threads: the
+    /// numbers of the band polygons are nearly all of a big profile's output.
+    fn bands<W: Write>(&mut self, g: &Graph, out: &mut W) -> io::Result<()> {
+        const PARALLEL_POINTS: usize = 100_000;
+        let n = g.bands.len();
+        if g.xs.len() * n < PARALLEL_POINTS {
+            for i in 0..n {
+                self.band(g, i);
+                self.flush_if_large(out)?;
+            }
+            return Ok(());
+        }
+        out.write_all(&self.buf)?;
+        self.buf.clear();
+        let (chart, opts) = (self.chart, self.opts);
+        std::thread::scope(|scope| {
+            for i in (0..n).step_by(2) {
+                let next = (i + 1 < n).then(|| {
+                    scope.spawn(move || {
+                        let mut p = Painter {
+                            buf: Vec::new(),
+                            chart,
+                            opts,
+                        };
+                        p.band(g, i + 1);
+                        p.buf
+                    })
+                });
+                self.band(g, i);
+                out.write_all(&self.buf)?;
+                self.buf.clear();
+                if let Some(handle) = next {
+                    let text = handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    out.write_all(&text)?;
+                }
+            }
+            Ok(())
+        })
     }
 
     fn band(&mut self, g: &Graph, i: usize) {
