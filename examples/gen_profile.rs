@@ -46,7 +46,7 @@ Reference shapes (seed 1): --size 400M gives 88,988 samples and 9.7 M lines
 
 /// Parsed command line. Strings of the original size argument are kept so
 /// that the JOB line can echo exactly what was asked for.
-struct Options {
+pub struct Options {
     size: u64,
     size_text: String,
     samples: Option<u64>,
@@ -85,7 +85,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut o = Options {
         size: 100_000_000,
         size_text: "100M".to_string(),
@@ -787,7 +787,7 @@ impl Generator<'_> {
     }
 }
 
-fn generate(opts: &Options, out: &mut impl Write) -> io::Result<()> {
+pub fn generate(opts: &Options, out: &mut impl Write) -> io::Result<()> {
     let mut g = Generator {
         opts,
         bands: make_bands(opts.bands, opts.seed, opts.name_limit),

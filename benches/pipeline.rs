@@ -1,0 +1,108 @@
+//! Throughput of each stage on a generated profile (20 MB by default; set
+//! `HP2PS_BENCH_MB`): reading (MB/s), aggregation, PostScript writing, and end to end.
+//! Run with `cargo bench`. The side-by-side comparison with GHC's hp2ps on 10–400 MB
+//! profiles is `scripts/compare-hp2ps.sh`.
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+use divan::counter::BytesCount;
+use divan::Bencher;
+use hp2ps::aggregate::{aggregate, AggregateOptions};
+use hp2ps::hp::{read_into, ReadOptions};
+use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::profile::{Profile, ProfileBuilder};
+use hp2ps::render::{chart_and_aux, prepare, RenderOptions};
+
+#[path = "../examples/gen_profile.rs"]
+#[allow(dead_code)]
+mod gen_profile;
+
+fn main() {
+    divan::main();
+}
+
+/// The generated `.hp` text, made once.
+fn profile_text() -> &'static [u8] {
+    static TEXT: OnceLock<Vec<u8>> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mb = std::env::var("HP2PS_BENCH_MB").unwrap_or_else(|_| "20".to_string());
+        let args = [
+            "--size".to_string(),
+            format!("{mb}M"),
+            "--bands".into(),
+            "200".into(),
+        ];
+        let opts = gen_profile::parse_args(&args)
+            .expect("generator arguments")
+            .expect("not --help");
+        let mut text = Vec::new();
+        gen_profile::generate(&opts, &mut text).expect("generate");
+        text
+    })
+}
+
+fn profile() -> Profile {
+    Profile::read(profile_text(), &ReadOptions::default())
+        .expect("generated profile reads")
+        .0
+}
+
+fn colour() -> RenderOptions {
+    let mut opts = RenderOptions::default();
+    opts.layout.colour = true;
+    opts
+}
+
+/// The reader as used: parsing and building on two threads.
+#[divan::bench(sample_count = 10)]
+fn read(bencher: Bencher) {
+    let text = profile_text();
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .bench(|| Profile::read(text, &ReadOptions::default()).expect("reads"));
+}
+
+/// The reader on one thread, for comparison.
+#[divan::bench(sample_count = 10)]
+fn read_one_thread(bencher: Bencher) {
+    let text = profile_text();
+    bencher.counter(BytesCount::new(text.len())).bench(|| {
+        let mut builder = ProfileBuilder::default();
+        read_into(text, &ReadOptions::default(), &mut builder).expect("reads");
+        builder.finish()
+    });
+}
+
+/// Trace elimination, sorting, the band limit, ranges and area.
+#[divan::bench(sample_count = 10)]
+fn aggregation(bencher: Bencher) {
+    let p = profile();
+    bencher
+        .with_inputs(|| p.clone())
+        .bench_values(|p| aggregate(p, None, &AggregateOptions::default()));
+}
+
+/// Layout and PostScript of the aggregated bands.
+#[divan::bench(sample_count = 10)]
+fn postscript(bencher: Bencher) {
+    let agg = aggregate(profile(), None, &AggregateOptions::default());
+    let layout = colour().layout;
+    bencher.bench(|| {
+        let (chart, _) = chart_and_aux(&agg, None, &layout);
+        let mut out = std::io::sink();
+        write_ps(&chart, &PsOptions::default(), &mut out).expect("writes");
+        out.flush().expect("flush")
+    });
+}
+
+/// `hp2ps -c` without the file system: text in, PostScript out.
+#[divan::bench(sample_count = 10)]
+fn end_to_end(bencher: Bencher) {
+    let text = profile_text();
+    bencher.counter(BytesCount::new(text.len())).bench(|| {
+        let (p, _) = Profile::read(text, &ReadOptions::default()).expect("reads");
+        let (chart, _) = prepare(p, None, &colour());
+        write_ps(&chart, &PsOptions::default(), &mut std::io::sink()).expect("writes");
+    });
+}
