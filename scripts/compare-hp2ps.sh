@@ -16,7 +16,10 @@
 #   HP2PS_REF         the reference (default /usr/bin/hp2ps, from GHC)
 #   HP2PS_REF_MAX_MB  largest profile given to the reference (default 100:
 #                     GHC's hp2ps slows down quadratically with file size)
-#   HP2PS_TIMEOUT     seconds allowed per reference run (default 300)
+#   HP2PS_TIMEOUT     seconds allowed per reference run (default 600: on a
+#                     busy 2-CPU machine one run on 100 MB took 552 s)
+#   HP2PS_REF_BIG_RUNS  reference runs on profiles of 50 MB and more
+#                     (default 1; they take minutes each)
 #
 # Results go to stdout as Markdown; progress goes to stderr.
 set -euo pipefail
@@ -53,7 +56,8 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 ref=${HP2PS_REF:-/usr/bin/hp2ps}
 ref_max_mb=${HP2PS_REF_MAX_MB:-100}
-ref_timeout=${HP2PS_TIMEOUT:-300}
+ref_timeout=${HP2PS_TIMEOUT:-600}
+ref_big_runs=${HP2PS_REF_BIG_RUNS:-1}
 
 log() { printf '%s\n' "$*" >&2; }
 
@@ -223,7 +227,7 @@ for p in "${profiles[@]}"; do
     fi
     ref_runs=$runs
     if ((!quick)) && awk -v s="${size_mb[$name]}" 'BEGIN { exit !(s >= 50) }'; then
-        ref_runs=$((runs < 3 ? runs : 3))
+        ref_runs=$((runs < ref_big_runs ? runs : ref_big_runs))
     fi
     log "$name: reference, $ref_runs run(s)"
     measure "$ref_runs" "$work/ref" /dev/null /dev/null timeout "$ref_timeout" "$ref" -c "../$name"
