@@ -11,7 +11,9 @@
 //! except under `CI=true`, where they fail. `HP2PS_UNDER_TEST=/path` replaces
 //! the binary under test (e.g. `/usr/bin/hp2ps` itself, to test the harness).
 //! `HP2PS_DIFF_CASES=N` changes the number of random cases; `HP2PS_DIFF_SEED=S`
-//! reruns the single random case printed as `seed=S` in a failure.
+//! reruns the single random case printed as `seed=S` in a failure (every
+//! mismatching input is also saved under `<target>/tmp/differential-failures/`).
+//! Runs happen in `/dev/shm` when available (`HP2PS_DIFF_TMPDIR` overrides).
 
 mod common;
 

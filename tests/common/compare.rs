@@ -61,7 +61,8 @@ fn error_kind(stderr: &[u8]) -> String {
 }
 
 /// The part of a PostScript file that must be identical: everything after the
-/// first `%%EndComments` line (the header comments legitimately differ).
+/// first `%%EndComments` line (the header comments legitimately differ), and
+/// the number of lines before it (all of `ps` and 0 when there is none).
 pub fn ps_body(ps: &[u8]) -> (&[u8], usize) {
     let mut start = 0;
     let mut line_no = 0;
