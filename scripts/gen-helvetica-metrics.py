@@ -11,8 +11,9 @@ ghostscript uses for /Helvetica. Two tables are written:
 * WinAnsiEncoding: the glyph at each code of PDF's WinAnsiEncoding (PDF 32000-1:2008,
   Annex D.2), looked up by name. Codes WinAnsi leaves unassigned get 0.
 
-It also writes the Unicode scalar of every WinAnsi code from 0x80 to 0x9F (the only
-range where WinAnsi differs from Latin-1), taken from Python's cp1252 codec.
+It also writes the lowest and highest ink of the WinAnsi glyphs (for text extents), and
+the Unicode scalar of every WinAnsi code from 0x80 to 0x9F (the only range where
+WinAnsi differs from Latin-1), taken from Python's cp1252 codec.
 
 Usage (from the crate root):
     python3 scripts/gen-helvetica-metrics.py [AFM] > src/paint/helvetica_widths.rs
@@ -71,8 +72,8 @@ def winansi_names():
 
 
 def read_afm(path):
-    """Returns ({name: width}, {standard code: name})."""
-    by_name, by_code = {}, {}
+    """Returns ({name: width}, {standard code: name}, {name: (bottom, top)})."""
+    by_name, by_code, extent = {}, {}, {}
     with open(path, encoding="latin-1") as f:
         in_metrics = False
         for line in f:
@@ -90,22 +91,35 @@ def read_afm(path):
                     fields[words[0]] = words[1]
             code, width, name = int(fields["C"]), int(fields["WX"]), fields["N"]
             by_name[name] = width
+            bbox = part_after(line, "B")
+            extent[name] = (bbox[1], bbox[3])
             if code >= 0:
                 by_code[code] = name
-    return by_name, by_code
+    return by_name, by_code, extent
+
+
+def part_after(line, key):
+    """The numbers of the `key n n n n` part of an AFM metrics line."""
+    for part in line.split(";"):
+        words = part.split()
+        if words and words[0] == key:
+            return [int(w) for w in words[1:]]
+    raise ValueError(f"no {key} in {line!r}")
 
 
 def rust_table(name, doc, values, comments):
     out = [f"/// {doc}", f"pub const {name}: [u16; 256] = ["]
+    # Trailing comments aligned as rustfmt aligns them, so `cargo fmt` leaves it alone.
+    pad = max(len(str(v)) for v in values) + 1
     for code, (v, c) in enumerate(zip(values, comments)):
-        out.append(f"    {v}, // 0x{code:02X} {c}")
+        out.append(f"    {str(v) + ',':<{pad}} // 0x{code:02X} {c}")
     out.append("];")
     return "\n".join(out)
 
 
 def main():
     afm = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_AFM
-    widths, standard = read_afm(afm)
+    widths, standard, extent = read_afm(afm)
     notdef = widths[".notdef"]
 
     std_values, std_comments = [], []
@@ -123,6 +137,10 @@ def main():
             win_values.append(widths[glyph])  # KeyError = the font lacks a WinAnsi glyph
             win_comments.append(glyph)
 
+    shown = [g for g in winansi_names() if g is not None]
+    bottom = min(extent[g][0] for g in shown)
+    top = max(extent[g][1] for g in shown)
+
     high = []
     for code in range(0x80, 0xA0):
         try:
@@ -138,6 +156,10 @@ def main():
     print()
     print("/// Width of `.notdef`: what ghostscript advances for a code with no glyph.")
     print(f"pub const NOTDEF_WIDTH: u16 = {notdef};")
+    print()
+    print("/// Lowest and highest ink of any WinAnsi glyph, in 1/1000 em from the baseline.")
+    print(f"pub const WINANSI_INK_BOTTOM: i16 = {bottom};")
+    print(f"pub const WINANSI_INK_TOP: i16 = {top};")
     print()
     print(rust_table(
         "STANDARD_ENCODING_WIDTHS",

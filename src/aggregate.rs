@@ -302,6 +302,122 @@ mod tests {
             .collect()
     }
 
+    const MAN_PAGE: &str = "JOB \"a.out -p\"\nDATE \"Fri Apr 17 11:43:45 1992\"\n\
+        SAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+        BEGIN_SAMPLE 0.00\n SYSTEM 24\nEND_SAMPLE 0.00\n\
+        BEGIN_SAMPLE 1.00\n elim 180\n insert 24\n intersect 12\n disin 60\n main 12\n reduce 20\n SYSTEM 12\nEND_SAMPLE 1.00\n\
+        MARK 1.50\nMARK 1.75\nMARK 1.80\n\
+        BEGIN_SAMPLE 2.00\n elim 192\n insert 24\n intersect 12\n disin 84\n main 12\n SYSTEM 24\nEND_SAMPLE 2.00\n\
+        BEGIN_SAMPLE 2.82\nEND_SAMPLE 2.82\n";
+
+    fn man_page(opts: AggregateOptions, aux: Option<&Aux>) -> Aggregated {
+        let (p, _) = Profile::read(MAN_PAGE.as_bytes(), &Default::default()).expect("man page");
+        aggregate(p, aux, &opts)
+    }
+
+    #[test]
+    fn man_page_orders_for_each_sort() {
+        let default = man_page(AggregateOptions::default(), None);
+        assert_eq!(
+            names(&default.bands),
+            [
+                "reduce",
+                "intersect",
+                "main",
+                "insert",
+                "SYSTEM",
+                "disin",
+                "elim"
+            ]
+        );
+        assert_eq!(c_trunc_i64(default.area), 648);
+        assert_eq!((default.x_range, default.y_range), (2.82, 348.0));
+        let cases: [(AggregateOptions, [&str; 7]); 3] = [
+            (
+                AggregateOptions {
+                    by_deviation: true,
+                    ..Default::default()
+                },
+                [
+                    "intersect",
+                    "main",
+                    "SYSTEM",
+                    "reduce",
+                    "insert",
+                    "disin",
+                    "elim",
+                ],
+            ),
+            (
+                AggregateOptions {
+                    by_name: Some(NameOrder::Ascending),
+                    ..Default::default()
+                },
+                [
+                    "SYSTEM",
+                    "disin",
+                    "elim",
+                    "insert",
+                    "intersect",
+                    "main",
+                    "reduce",
+                ],
+            ),
+            (
+                AggregateOptions {
+                    by_name: Some(NameOrder::Descending),
+                    ..Default::default()
+                },
+                [
+                    "reduce",
+                    "main",
+                    "intersect",
+                    "insert",
+                    "elim",
+                    "disin",
+                    "SYSTEM",
+                ],
+            ),
+        ];
+        for (opts, want) in cases {
+            assert_eq!(names(&man_page(opts.clone(), None).bands), want, "{opts:?}");
+        }
+        let limited = man_page(
+            AggregateOptions {
+                band_limit: 3,
+                ..Default::default()
+            },
+            None,
+        );
+        assert_eq!(names(&limited.bands), ["OTHER", "disin", "elim"]);
+        let traced = man_page(
+            AggregateOptions {
+                trace_percent: 5.0,
+                ..Default::default()
+            },
+            None,
+        );
+        assert_eq!(
+            names(&traced.bands),
+            ["intersect", "main", "insert", "SYSTEM", "disin", "elim"]
+        );
+        assert_eq!(c_trunc_i64(traced.area), 628);
+    }
+
+    #[test]
+    fn aux_order_puts_unknown_names_at_the_bottom_and_widens_ranges() {
+        let aux = Aux {
+            x_range: Some(10.0),
+            y_range: Some(100.0),
+            order: vec![(b"elim".to_vec(), 1), (b"main".to_vec(), 2)],
+            shades: Vec::new(),
+        };
+        let agg = man_page(AggregateOptions::default(), Some(&aux));
+        let n = names(&agg.bands);
+        assert_eq!(&n[5..], ["elim", "main"]);
+        assert_eq!((agg.x_range, agg.y_range), (10.0, 348.0));
+    }
+
     #[test]
     fn hash_buckets_of_the_man_page_example() {
         let got: Vec<u32> = [

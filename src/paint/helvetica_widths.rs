@@ -6,6 +6,10 @@
 /// Width of `.notdef`: what ghostscript advances for a code with no glyph.
 pub const NOTDEF_WIDTH: u16 = 278;
 
+/// Lowest and highest ink of any WinAnsi glyph, in 1/1000 em from the baseline.
+pub const WINANSI_INK_BOTTOM: i16 = -220;
+pub const WINANSI_INK_TOP: i16 = 953;
+
 /// Widths by StandardEncoding code (`.notdef` width where no glyph is encoded).
 pub const STANDARD_ENCODING_WIDTHS: [u16; 256] = [
     278,  // 0x00 .notdef

@@ -8,12 +8,15 @@
 //!   decoded to characters and re-encoded with [`to_winansi`].
 //!
 //! The widths are Nimbus Sans Regular's (metric-compatible with Helvetica, and the font
-//! ghostscript substitutes for it), generated into `helvetica_widths.rs` by `scripts/gen-helvetica-metrics.py`.
+//! ghostscript substitutes for it), generated into `helvetica_widths.rs` by
+//! `scripts/gen-helvetica-metrics.py`.
 
 use super::helvetica_widths::{STANDARD_ENCODING_WIDTHS, WINANSI_80_9F, WINANSI_WIDTHS};
 
 /// What ghostscript advances, in 1/1000 em, for a byte with no glyph in its encoding.
 pub use super::helvetica_widths::NOTDEF_WIDTH;
+/// How far below and above the baseline the ink of WinAnsi text can reach, in 1/1000 em.
+pub use super::helvetica_widths::{WINANSI_INK_BOTTOM, WINANSI_INK_TOP};
 
 /// The character that stands for anything WinAnsi cannot show. WinAnsi has no U+FFFD,
 /// and `?` is visible in every viewer.
@@ -93,10 +96,34 @@ fn invalid_byte_to_winansi(b: u8) -> u8 {
     }
 }
 
+/// External tools for the painters' tests.
+#[cfg(test)]
+pub(crate) mod test_tools {
+    use std::process::Command;
+
+    /// Whether CI is set: there, the tools are installed and a missing one is a failure.
+    pub fn in_ci() -> bool {
+        std::env::var("CI")
+            .is_ok_and(|v| !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false")))
+    }
+
+    /// A command for `program` if it runs; otherwise says loudly that the test is
+    /// skipped, or panics under CI.
+    pub fn command_or_skip(program: &str) -> Option<Command> {
+        match Command::new(program).arg("--version").output() {
+            Ok(_) => Some(Command::new(program)),
+            Err(e) => {
+                assert!(!in_ci(), "{program} is required when CI is set: {e}");
+                eprintln!("SKIPPED: {program} not found ({e}); install it to run this test");
+                None
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::Command;
 
     #[test]
     fn ascii_and_latin1_map_to_themselves() {
@@ -158,22 +185,13 @@ mod tests {
     }
 
     /// Runs a PostScript program in ghostscript and returns the numbers it prints, or
-    /// `None` (after saying so) when gs is missing. With CI set, gs must be there.
+    /// `None` (after saying so) when gs is missing.
     fn gs_numbers(program: &str) -> Option<Vec<f64>> {
-        let output = Command::new("gs")
+        let mut gs = test_tools::command_or_skip("gs")?;
+        let output = gs
             .args(["-q", "-dNODISPLAY", "-dBATCH", "-dNOPAUSE", "-c", program])
-            .output();
-        let output = match output {
-            Ok(o) => o,
-            Err(e) => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "gs is required in CI: {e}"
-                );
-                eprintln!("SKIPPED: ghostscript (gs) not found: {e}");
-                return None;
-            }
-        };
+            .output()
+            .expect("gs runs");
         assert!(output.status.success(), "gs failed: {output:?}");
         let text = String::from_utf8_lossy(&output.stdout);
         Some(

@@ -1,10 +1,13 @@
 //! The PDF painter: the same picture as the EPS, one PDF page per chart page.
 //!
-//! * **Size.** Each page is the border box (648 × 432 pt) scaled to
-//!   [`PdfOptions::width`], grown by half the border's line width on every side so the
-//!   whole border stroke is on the page: the same box as the EPS `%%HiResBoundingBox`,
-//!   moved to the origin. Pages are unrotated, and every page has the same size (the
-//!   PostScript's quirk of dropping the EPS scale after page 1 is not copied).
+//! * **Size.** The border box (648 × 432 pt) is scaled to [`PdfOptions::width`]. The
+//!   page holds everything drawn: normally that is the border box grown by half the
+//!   border's line width on every side (so the whole stroke shows), but when hp2ps's
+//!   layout pushes drawing out of the box (key labels wider than its width estimate,
+//!   the graph of a negative graph width), the page grows to show it, as the EPS
+//!   bounding box does, by at most one box size on each side. Every page of a document
+//!   has the same size and scale (the PostScript's quirk of dropping the EPS scale after
+//!   page 1 is not copied), and pages are unrotated.
 //! * **Elements.** What the PostScript draws, in the same order and with the same
 //!   vertices: border, title box (plus the divider of the big box) and its three texts,
 //!   x axis with legend and ticks, y axis with its rotated legend and ticks, key entries,
@@ -97,29 +100,109 @@ fn pdf_bytes(chart: &Chart, opts: &PdfOptions) -> Vec<u8> {
         .title(TextStr(&String::from_utf8_lossy(&chart.job)))
         .creator(TextStr(&opts.creator));
 
-    // The page: the border box plus half a line width around it.
-    let margin = LINE_WIDTH / 2.0;
+    // Paint first: every page gets the size of what all of them draw.
+    let painted: Vec<(Vec<u8>, Extent)> = chart
+        .pages
+        .iter()
+        .map(|page| paint_page(chart, page))
+        .collect();
+    let extent = painted
+        .iter()
+        .fold(Extent::EMPTY, |all, (_, e)| all.union(e))
+        .limited();
     let media = Rect::new(
         0.0,
         0.0,
-        ((BORDER_WIDTH + 2.0 * margin) * s) as f32,
-        ((BORDER_HEIGHT + 2.0 * margin) * s) as f32,
+        ((extent.x1 - extent.x0) * s) as f32,
+        ((extent.y1 - extent.y0) * s) as f32,
     );
-    let to_page = [s, 0.0, 0.0, s, margin * s, margin * s].map(|v| v as f32);
-    for (i, page) in chart.pages.iter().enumerate() {
-        let mut painter = Painter::new(chart);
-        painter.content.transform(to_page);
-        painter.page(page);
-        let stream = painter.content.finish();
+    let to_page = [s, 0.0, 0.0, s, -extent.x0 * s, -extent.y0 * s].map(|v| v as f32);
+    for (i, (body, _)) in painted.iter().enumerate() {
         let mut p = pdf.page(page_ref(i));
         p.parent(PAGE_TREE)
             .media_box(media)
             .contents(content_ref(i));
         p.resources().fonts().pair(FONT, FONT_DICT);
         p.finish();
-        pdf.stream(content_ref(i), &stream);
+        pdf.stream(content_ref(i), &page_stream(to_page, body));
     }
     pdf.finish()
+}
+
+/// One page's drawing operators, and the extent of what they draw.
+fn paint_page(chart: &Chart, page: &Page) -> (Vec<u8>, Extent) {
+    let mut painter = Painter::new(chart);
+    painter.page(page);
+    (painter.content.finish().into_vec(), painter.extent)
+}
+
+/// A page's content stream: the chart-to-page transform, then the drawing.
+fn page_stream(to_page: [f32; 6], body: &[u8]) -> Vec<u8> {
+    let mut head = Content::new();
+    head.transform(to_page);
+    let mut stream = head.finish().into_vec();
+    stream.push(b'\n');
+    stream.extend_from_slice(body);
+    stream
+}
+
+/// A rectangle in chart points holding everything drawn so far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Extent {
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+}
+
+impl Extent {
+    const EMPTY: Extent = Extent {
+        x0: f64::INFINITY,
+        y0: f64::INFINITY,
+        x1: f64::NEG_INFINITY,
+        y1: f64::NEG_INFINITY,
+    };
+
+    /// Grows to hold a point; points that are not finite are never drawn.
+    fn add(&mut self, x: f64, y: f64) {
+        if x.is_finite() && y.is_finite() {
+            self.x0 = self.x0.min(x);
+            self.y0 = self.y0.min(y);
+            self.x1 = self.x1.max(x);
+            self.y1 = self.y1.max(y);
+        }
+    }
+
+    fn union(self, other: &Extent) -> Extent {
+        Extent {
+            x0: self.x0.min(other.x0),
+            y0: self.y0.min(other.y0),
+            x1: self.x1.max(other.x1),
+            y1: self.y1.max(other.y1),
+        }
+    }
+
+    /// Always the whole border (with its stroke), and at most one box size past it on
+    /// each side: that keeps the page under PDF's 14,400 pt limit for widths up to
+    /// 4,800 pt, while showing what hp2ps's layout pushes out of the box (key labels
+    /// wider than estimated, the graph of a negative graph width).
+    fn limited(self) -> Extent {
+        let h = LINE_WIDTH / 2.0;
+        let (w, ht) = (BORDER_WIDTH, BORDER_HEIGHT);
+        let border = Extent {
+            x0: -h,
+            y0: -h,
+            x1: w + h,
+            y1: ht + h,
+        };
+        let e = self.union(&border);
+        Extent {
+            x0: e.x0.max(-w),
+            y0: e.y0.max(-ht),
+            x1: e.x1.min(2.0 * w),
+            y1: e.y1.min(2.0 * ht),
+        }
+    }
 }
 
 /// Helvetica, base-14 and not embedded, with WinAnsi and explicit widths so viewers
@@ -162,6 +245,7 @@ enum Paint {
 struct Painter<'a> {
     content: Content,
     chart: &'a Chart,
+    extent: Extent,
 }
 
 impl<'a> Painter<'a> {
@@ -169,6 +253,7 @@ impl<'a> Painter<'a> {
         Painter {
             content: Content::new(),
             chart,
+            extent: Extent::EMPTY,
         }
     }
 
@@ -206,6 +291,12 @@ impl<'a> Painter<'a> {
         let Some((&(x0, y0), rest)) = pts.split_first() else {
             return;
         };
+        // Every path is stroked: its ink reaches half a line width past each vertex.
+        let h = LINE_WIDTH / 2.0;
+        for &(x, y) in points {
+            self.extent.add(x - h, y - h);
+            self.extent.add(x + h, y + h);
+        }
         let filled = !matches!(paint, Paint::Stroke);
         if filled {
             // Like the PostScript's gsave around `fill`: the colour must not leak into
@@ -249,28 +340,37 @@ impl<'a> Painter<'a> {
         self.path(&corners, true, paint);
     }
 
-    /// Text with its anchor at (x, y); `rotated` turns it to read upwards.
+    /// Text with its anchor at (x, y).
     fn text(&mut self, raw: &[u8], size: f64, (x, y): (f64, f64), anchor: Anchor) {
         let text = to_winansi(raw);
         let x = x - anchor_offset(&text, size, anchor);
-        let (Some(x), Some(y)) = (coord(x), coord(y)) else {
+        let (Some(px), Some(py)) = (coord(x), coord(y)) else {
             return;
         };
+        let (below, above) = ink_below_above(size);
+        let w = winansi_text_width(&text, size);
+        self.extent.add(x, y - below);
+        self.extent.add(x + w, y + above);
         self.content.begin_text();
         self.content.set_font(FONT, size as f32);
-        self.content.next_line(x, y);
+        self.content.next_line(px, py);
         self.content.show(Str(&text));
         self.content.end_text();
     }
 
     /// Text reading upwards, its baseline on x = `x`, starting at height `y`.
     fn text_upwards(&mut self, text: &[u8], size: f64, x: f64, y: f64) {
-        let (Some(x), Some(y)) = (coord(x), coord(y)) else {
+        let (Some(px), Some(py)) = (coord(x), coord(y)) else {
             return;
         };
+        // Turned a quarter left: the ascent points to -x, the descent to +x.
+        let (below, above) = ink_below_above(size);
+        self.extent.add(x - above, y);
+        self.extent
+            .add(x + below, y + winansi_text_width(text, size));
         self.content.begin_text();
         self.content.set_font(FONT, size as f32);
-        self.content.set_text_matrix([0.0, 1.0, -1.0, 0.0, x, y]);
+        self.content.set_text_matrix([0.0, 1.0, -1.0, 0.0, px, py]);
         self.content.show(Str(text));
         self.content.end_text();
     }
@@ -367,6 +467,15 @@ impl<'a> Painter<'a> {
     }
 }
 
+/// How far text ink can reach below and above the baseline, in points.
+fn ink_below_above(size: f64) -> (f64, f64) {
+    let em = size / 1000.0;
+    (
+        -f64::from(metrics::WINANSI_INK_BOTTOM) * em,
+        f64::from(metrics::WINANSI_INK_TOP) * em,
+    )
+}
+
 /// How far left of its anchor a text starts.
 fn anchor_offset(winansi: &[u8], size: f64, anchor: Anchor) -> f64 {
     match anchor {
@@ -398,6 +507,8 @@ mod tests {
     use std::path::{Path, PathBuf};
     use std::process::Command;
 
+    use crate::paint::metrics::test_tools::command_or_skip as tool;
+
     const PROFILE: &str = "JOB \"prog +RTS -hT\"\nDATE \"Thu Jan  1 00:00 1970\"\n\
         SAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
         BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\n\
@@ -418,21 +529,6 @@ mod tests {
         let mut out = Vec::new();
         write_pdf(chart, opts, &mut out).expect("writes to a Vec");
         out
-    }
-
-    /// Runs a tool, or says it is skipping (failing instead when CI is set).
-    fn tool(name: &str) -> Option<Command> {
-        match Command::new(name).arg("--version").output() {
-            Ok(_) => Some(Command::new(name)),
-            Err(e) => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "{name} is required in CI: {e}"
-                );
-                eprintln!("SKIPPED: {name} not found: {e}");
-                None
-            }
-        }
     }
 
     fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
@@ -497,6 +593,34 @@ mod tests {
     }
 
     #[test]
+    fn the_page_grows_to_show_a_label_wider_than_estimated() {
+        // hp2ps estimates 5.1 pt for `a`; Helvetica's is 5.56 pt, so this label ends
+        // past the border.
+        let name = "a".repeat(100);
+        let hp = PROFILE.replace("MAIN", &name);
+        let chart = chart_of(hp.as_bytes(), LayoutOptions::default());
+        let key = chart.pages[0]
+            .key
+            .iter()
+            .find(|k| k.label == name.as_bytes());
+        let key = key.expect("the long name is in the key");
+        let right = key.label_x + winansi_text_width(name.as_bytes(), SMALL_FONT);
+        assert!(right > BORDER_WIDTH + 20.0, "{right}");
+        let text = String::from_utf8_lossy(&pdf_of(&chart, &PdfOptions::default())).into_owned();
+        let media = format!("/MediaBox [0 0 {} 432.5]", (right + 0.25) as f32);
+        assert!(text.contains(&media), "{media} not in {text}");
+    }
+
+    #[test]
+    fn the_page_grows_by_at_most_one_box_size_per_side() {
+        let mut chart = chart_of(PROFILE.as_bytes(), LayoutOptions::default());
+        chart.pages[0].graph.as_mut().expect("graph").marks[0] = -1e300;
+        let text = String::from_utf8_lossy(&pdf_of(&chart, &PdfOptions::default())).into_owned();
+        assert!(text.contains("/MediaBox [0 0 1296.25 432.5]"), "{text}");
+        assert!(text.contains("1 0 0 1 648 0.25 cm"), "{text}");
+    }
+
+    #[test]
     fn names_outside_winansi_show_as_question_marks() {
         let chart = chart_of(PROFILE.as_bytes(), LayoutOptions::default());
         let pdf = pdf_of(&chart, &PdfOptions::default());
@@ -512,6 +636,47 @@ mod tests {
         assert_eq!(shown_job(&full[..2], full), b"a");
         assert_eq!(shown_job(b"caf\xe9", b"caf\xe9 au lait"), b"caf\xe9");
         assert_eq!(shown_job(full, full), full);
+    }
+
+    #[test]
+    fn non_finite_coordinates_leave_the_element_out() {
+        let mut chart = chart_of(PROFILE.as_bytes(), LayoutOptions::default());
+        let normal = pdf_of(&chart, &PdfOptions::default());
+        let page = &mut chart.pages[0];
+        let graph = page.graph.as_mut().expect("graph");
+        graph.bands[0].top[0] = f64::NAN;
+        graph.marks[0] = f64::INFINITY;
+        page.key[0].label_x = f64::NEG_INFINITY;
+        let pdf = pdf_of(&chart, &PdfOptions::default());
+        let text = String::from_utf8_lossy(&pdf);
+        let bad = ["NaN", "nan", "inf", "-inf"];
+        assert!(!text.split_whitespace().any(|w| bad.contains(&w)), "{text}");
+        let count = |pdf: &[u8], op: &str| String::from_utf8_lossy(pdf).matches(op).count();
+        // The broken band and the one above it (whose bottom is the broken top) are
+        // gone, and so are the mark and the key label.
+        assert_eq!(count(&pdf, "\nb\n"), count(&normal, "\nb\n") - 3);
+        assert_eq!(count(&pdf, " Tj"), count(&normal, " Tj") - 1);
+    }
+
+    #[test]
+    fn huge_coordinates_are_clamped_to_valid_numbers() {
+        let mut chart = chart_of(PROFILE.as_bytes(), LayoutOptions::default());
+        chart.pages[0].graph.as_mut().expect("graph").marks[0] = 1e300;
+        let text = String::from_utf8_lossy(&pdf_of(&chart, &PdfOptions::default())).into_owned();
+        assert!(text.contains("1000000 20 l"), "{text}");
+    }
+
+    #[test]
+    fn bad_widths_fall_back_to_648() {
+        let chart = chart_of(PROFILE.as_bytes(), LayoutOptions::default());
+        for width in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            let opts = PdfOptions {
+                width,
+                ..PdfOptions::default()
+            };
+            let text = String::from_utf8_lossy(&pdf_of(&chart, &opts)).into_owned();
+            assert!(text.contains("/MediaBox [0 0 648.5 432.5]"), "{width}");
+        }
     }
 
     #[test]

@@ -1,0 +1,227 @@
+//! The EPS and PDF figures in LaTeX: included with a bare `\includegraphics`, each must
+//! come out at the width it was made for, because that width is the whole point of
+//! `-e`.
+//!
+//! * EPS: `latex` + `dvips`, then ghostscript's `bbox` device measures what is drawn.
+//! * PDF: `pdflatex`, then the same measurement on its output.
+//!
+//! Both also report the box LaTeX reserved for the figure (`\wd`/`\ht` in the log).
+//! Needs `latex`, `dvips` and `pdflatex` (Debian: texlive-latex-base) and `gs`; without
+//! them the test says SKIPPED, and fails when CI is set.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use hp2ps::chart::Chart;
+use hp2ps::hp::ReadOptions;
+use hp2ps::layout::LayoutOptions;
+use hp2ps::paint::pdf::{write_pdf, PdfOptions};
+use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::profile::Profile;
+use hp2ps::render::{prepare, RenderOptions};
+
+/// The width asked for: 4 in.
+const WIDTH: f64 = 288.0;
+/// How far the measured width may be from it, in points.
+const TOLERANCE: f64 = 2.0;
+/// TeX points per PostScript point.
+const TEX_PT_PER_BP: f64 = 72.27 / 72.0;
+
+fn in_ci() -> bool {
+    std::env::var("CI")
+        .is_ok_and(|v| !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false")))
+}
+
+/// True when every tool runs; otherwise says SKIPPED (or fails under CI).
+fn tools_present(tools: &[&str]) -> bool {
+    for tool in tools {
+        if let Err(e) = Command::new(tool).arg("--version").output() {
+            let message = format!(
+                "SKIPPED: {tool} not found ({e}); install texlive-latex-base and ghostscript \
+                 to run the LaTeX tests"
+            );
+            assert!(
+                !in_ci(),
+                "{message} (CI is set: a missing tool is a failure)"
+            );
+            eprintln!("{message}");
+            return false;
+        }
+    }
+    true
+}
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hp2ps-latex-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The man-page profile laid out as an EPS of [`WIDTH`].
+fn chart() -> Chart {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs/spec7-01-manpage.hp");
+    let bytes = std::fs::read(&path).expect("read the man-page profile");
+    let (profile, _) = Profile::read(&bytes[..], &ReadOptions::default()).expect("profile reads");
+    let opts = RenderOptions {
+        layout: LayoutOptions {
+            eps_width: Some(WIDTH),
+            ..LayoutOptions::default()
+        },
+        ..RenderOptions::default()
+    };
+    prepare(profile, None, &opts).0
+}
+
+/// A page holding nothing but the figure, which reports its box in the log.
+fn document(figure: &str) -> String {
+    format!(
+        "\\documentclass{{article}}\n\\usepackage{{graphicx}}\n\\pagestyle{{empty}}\n\
+         \\begin{{document}}\n\\noindent\\sbox0{{\\includegraphics{{{figure}}}}}%\n\
+         \\typeout{{FIGURE-BOX: \\the\\wd0, \\the\\ht0}}\\usebox0\n\\end{{document}}\n"
+    )
+}
+
+/// Runs a command in `dir`, failing the test with its output when it fails.
+fn run(dir: &Path, program: &str, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} does not run: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{program} {args:?} failed:\n{text}");
+    text
+}
+
+/// The width and height in TeX points LaTeX printed for the figure's box.
+fn figure_box(log: &str) -> (f64, f64) {
+    let line = log
+        .lines()
+        .find_map(|l| l.strip_prefix("FIGURE-BOX: "))
+        .unwrap_or_else(|| panic!("no FIGURE-BOX line in:\n{log}"));
+    let dims: Vec<f64> = line
+        .split(',')
+        .map(|d| {
+            d.trim()
+                .trim_end_matches("pt")
+                .parse()
+                .expect("a TeX dimension")
+        })
+        .collect();
+    (dims[0], dims[1])
+}
+
+/// What ghostscript's bbox device finds drawn on the first page, as (x0, y0, x1, y1).
+fn drawn_box(dir: &Path, file: &str) -> [f64; 4] {
+    let text = run(
+        dir,
+        "gs",
+        &[
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dLastPage=1",
+            "-sDEVICE=bbox",
+            file,
+        ],
+    );
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("%%HiResBoundingBox: "))
+        .unwrap_or_else(|| panic!("no bounding box from gs:\n{text}"));
+    let v: Vec<f64> = line
+        .split_whitespace()
+        .map(|n| n.parse().expect("a number"))
+        .collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+fn assert_near(what: &str, got: f64, want: f64) {
+    assert!(
+        (got - want).abs() <= TOLERANCE,
+        "{what}: {got:.3} pt, wanted {want:.3} ± {TOLERANCE} pt"
+    );
+}
+
+/// Checks both the box LaTeX reserved and what was drawn, in PostScript points.
+fn check_sizes(kind: &str, log: &str, drawn: [f64; 4]) {
+    let height = WIDTH * 432.0 / 648.0;
+    let (wd, ht) = figure_box(log);
+    eprintln!(
+        "{kind}: LaTeX box {:.3} x {:.3} bp, drawn {:.3} x {:.3} pt",
+        wd / TEX_PT_PER_BP,
+        ht / TEX_PT_PER_BP,
+        drawn[2] - drawn[0],
+        drawn[3] - drawn[1]
+    );
+    assert_near(
+        &format!("{kind} LaTeX box width"),
+        wd / TEX_PT_PER_BP,
+        WIDTH,
+    );
+    assert_near(
+        &format!("{kind} LaTeX box height"),
+        ht / TEX_PT_PER_BP,
+        height,
+    );
+    assert_near(&format!("{kind} drawn width"), drawn[2] - drawn[0], WIDTH);
+    assert_near(&format!("{kind} drawn height"), drawn[3] - drawn[1], height);
+}
+
+#[test]
+fn eps_through_latex_and_dvips_has_the_asked_width() {
+    if !tools_present(&["latex", "dvips", "gs"]) {
+        return;
+    }
+    let dir = Scratch::new("eps");
+    let mut eps = Vec::new();
+    write_ps(&chart(), &PsOptions::default(), &mut eps).expect("write EPS");
+    std::fs::write(dir.0.join("fig.eps"), eps).expect("write fig.eps");
+    std::fs::write(dir.0.join("doc.tex"), document("fig.eps")).expect("write doc.tex");
+    let log = run(
+        &dir.0,
+        "latex",
+        &["-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+    );
+    run(&dir.0, "dvips", &["-q", "-o", "doc.ps", "doc.dvi"]);
+    check_sizes("EPS", &log, drawn_box(&dir.0, "doc.ps"));
+}
+
+#[test]
+fn pdf_through_pdflatex_has_the_asked_width() {
+    if !tools_present(&["pdflatex", "gs"]) {
+        return;
+    }
+    let dir = Scratch::new("pdf");
+    let mut pdf = Vec::new();
+    let opts = PdfOptions {
+        width: WIDTH,
+        ..PdfOptions::default()
+    };
+    write_pdf(&chart(), &opts, &mut pdf).expect("write PDF");
+    std::fs::write(dir.0.join("fig.pdf"), pdf).expect("write fig.pdf");
+    std::fs::write(dir.0.join("doc.tex"), document("fig.pdf")).expect("write doc.tex");
+    let log = run(
+        &dir.0,
+        "pdflatex",
+        &["-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+    );
+    check_sizes("PDF", &log, drawn_box(&dir.0, "doc.pdf"));
+}
