@@ -1,13 +1,23 @@
 //! The command line: hp2ps's flags, scanned as hp2ps scans them (values glued to the
 //! letter, `-p` combining with the next letter), plus long options.
+//!
+//! One definition, [`command`], describes every flag and option for `--help`, the man
+//! page and the shell completions. The hp2ps short flags cannot be parsed by clap (a
+//! value glued to its letter, `-p` bundling, a letter swallowing the rest of its
+//! argument), so [`parse`] scans them by hand; every other option goes to clap, which
+//! parses it from that same definition.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStrExt;
+use std::time::Duration;
 
+use clap::{value_parser, Arg, ArgAction, ArgMatches, ValueHint};
 use hp2ps::aggregate::NameOrder;
 use hp2ps::cfmt::{c_atof, c_atoi};
 use hp2ps::paint::Format;
 use hp2ps::render::RenderOptions;
+use hp2ps::summary::SummaryOptions;
+use hp2ps::window::WindowOptions;
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +25,8 @@ pub enum Command {
     Render(Invocation),
     Help,
     Version,
+    /// `--generate KIND [DIR]`: the man page or a shell's completions.
+    Generate(Generate),
 }
 
 /// A render request.
@@ -29,6 +41,80 @@ pub struct Invocation {
     pub format: Option<Format>,
     /// `-o`/`--output`: the output file, `-` for stdout.
     pub output: Option<OsString>,
+    /// `--output-dir`: where file mode writes, instead of the current directory.
+    pub output_dir: Option<OsString>,
+    /// `-j`/`--jobs`: how many files render at once (default: one per core).
+    pub jobs: Option<usize>,
+    /// `--watch`.
+    pub watch: Option<WatchOptions>,
+    /// `--from`, `--to`.
+    pub window: WindowOptions,
+    /// `--summary[=FORMAT]`.
+    pub summary: Option<SummaryFormat>,
+    /// `--top`.
+    pub summary_options: SummaryOptions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchOptions {
+    /// How often the file is looked at.
+    pub interval: Duration,
+    /// Stop after this many renders (a hidden option for tests and scripts).
+    pub max_renders: Option<u64>,
+}
+
+impl Default for WatchOptions {
+    fn default() -> Self {
+        WatchOptions {
+            interval: Duration::from_millis(200),
+            max_renders: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generate {
+    pub kind: GenerateKind,
+    /// Write the file into this directory instead of stdout.
+    pub dir: Option<OsString>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenerateKind {
+    Man,
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl GenerateKind {
+    pub const NAMES: [&'static str; 4] = ["man", "bash", "zsh", "fish"];
+
+    fn from_name(name: &str) -> Option<GenerateKind> {
+        match name {
+            "man" => Some(GenerateKind::Man),
+            "bash" => Some(GenerateKind::Bash),
+            "zsh" => Some(GenerateKind::Zsh),
+            "fish" => Some(GenerateKind::Fish),
+            _ => None,
+        }
+    }
+
+    /// The conventional file name: `hp2ps.1`, `hp2ps.bash`, `_hp2ps`, `hp2ps.fish`.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            GenerateKind::Man => "hp2ps.1",
+            GenerateKind::Bash => "hp2ps.bash",
+            GenerateKind::Zsh => "_hp2ps",
+            GenerateKind::Fish => "hp2ps.fish",
+        }
+    }
 }
 
 impl Invocation {
@@ -40,6 +126,24 @@ impl Invocation {
             Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
         };
         self.format.or_else(from_output).unwrap_or(Format::Ps)
+    }
+
+    /// Whether charts are drawn: always, except for `--summary` without any output option
+    /// (`-o`, `--format`, `--output-dir`).
+    pub fn renders(&self) -> bool {
+        self.summary.is_none()
+            || self.output.is_some()
+            || self.format.is_some()
+            || self.output_dir.is_some()
+    }
+
+    /// Whether the chart goes to stdout (filter mode, or `-o -`).
+    pub fn chart_on_stdout(&self) -> bool {
+        self.renders()
+            && match self.output.as_deref() {
+                Some(o) => o == "-",
+                None => self.files.is_empty(),
+            }
     }
 }
 
@@ -54,66 +158,372 @@ pub enum UsageError {
     MissingValue(String),
     #[error("-o/--output names one output file, but {0} input files were given")]
     OutputForManyFiles(usize),
+    /// A long option or `-o`/`-j` that clap refused; its first line.
+    #[error("{0}")]
+    Option(String),
+    #[error("{0}")]
+    Conflict(&'static str),
+}
+
+const HP2PS: &str = "hp2ps flags";
+const OUTPUT: &str = "Output";
+const BATCH: &str = "Batch and watch";
+const SELECTION: &str = "Selection";
+const SUMMARY: &str = "Summary";
+const OTHER: &str = "Other";
+
+/// Every flag and option, for `--help`, the man page, the completions, and for parsing
+/// the options that are not hp2ps short flags.
+pub fn command() -> clap::Command {
+    let flag = |id: &'static str, short: char, help: &'static str| {
+        Arg::new(id)
+            .short(short)
+            .action(ArgAction::SetTrue)
+            .help(help)
+            .help_heading(HP2PS)
+    };
+    clap::Command::new("hp2ps")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF.")
+        .long_about(
+            "Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF: a drop-in \
+             replacement for GHC's hp2ps (its output is byte-identical), plus batch \
+             rendering, watch mode, time windows and summaries for scripts.",
+        )
+        .override_usage("hp2ps [flags] [file[.hp] ...]")
+        .help_template(
+            "usage: {usage}\n{about}\n\n\
+             With no file, reads stdin and writes the chart to stdout. Otherwise renders\n\
+             each file.hp (or file) to ./file.ps and ./file.aux; several files render in\n\
+             parallel.\n\n{all-args}{after-help}",
+        )
+        .after_help(
+            "hp2ps flags take their value glued to the letter (-e6in -m5 -t0.5), and -p\n\
+             combines with the letter after it (-pc), exactly as in GHC's hp2ps.\n\
+             Exit status: 0 success, 1 a file failed, 2 a bad command line.",
+        )
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .args([
+            Arg::new("files")
+                .value_name("FILE")
+                .num_args(0..)
+                .action(ArgAction::Append)
+                .value_parser(value_parser!(OsString))
+                .value_hint(ValueHint::FilePath)
+                .help("Profiles to render: FILE and FILE.hp both read FILE.hp"),
+            flag("b", 'b', "Big title box (automatic when the JOB is over 35 bytes)"),
+            flag("s", 's', "Small title box"),
+            flag("c", 'c', "Colour instead of greys"),
+            flag("d", 'd', "Order bands by standard deviation"),
+            flag("i", 'i', "-i[+|-]: order bands by name (-i- descending)"),
+            flag("g", 'g', "Portrait page, not rotated (for ghostscript previewers)"),
+            flag(
+                "e",
+                'e',
+                "-e<W>[in|mm|pt]: Encapsulated PostScript W wide (above 2in), e.g. -e6in",
+            ),
+            flag("M", 'M', "Key on pages of its own"),
+            flag(
+                "m",
+                'm',
+                "-m<N>: at most N bands, the rest merge into OTHER (default 20); -m0: no limit, no key",
+            ),
+            flag("l", 'l', "No band limit and no key (the same as -m0)"),
+            flag("p", 'p', "Reuse scaling, order and shades from the previous run's .aux"),
+            flag(
+                "t",
+                't',
+                "-t<F>: drop trace bands that together stay below F% (default 1, at most 5)",
+            ),
+            flag("y", 'y', "Do not draw marks"),
+            Arg::new("format")
+                .long("format")
+                .value_name("FORMAT")
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    Format::ALL.map(Format::name),
+                ))
+                .ignore_case(true)
+                .hide_possible_values(true)
+                .help("ps, eps, svg or pdf (default: from the -o extension, else ps)")
+                .help_heading(OUTPUT),
+            Arg::new("output")
+                .short('o')
+                .long("output")
+                .value_name("FILE")
+                .value_parser(value_parser!(OsString))
+                .allow_hyphen_values(true)
+                .value_hint(ValueHint::FilePath)
+                .help("Write the chart to FILE (- for stdout) instead of ./file.<format>")
+                .help_heading(OUTPUT),
+            Arg::new("output-dir")
+                .long("output-dir")
+                .value_name("DIR")
+                .value_parser(value_parser!(OsString))
+                .value_hint(ValueHint::DirPath)
+                .help("Write file.<format> and file.aux into DIR (created if missing)")
+                .help_heading(OUTPUT),
+            Arg::new("jobs")
+                .short('j')
+                .long("jobs")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..))
+                .help("Render at most N files at once (default: one per core)")
+                .help_heading(BATCH),
+            Arg::new("watch")
+                .long("watch")
+                .action(ArgAction::SetTrue)
+                .help("Render the file, then again whenever it grows or is replaced")
+                .help_heading(BATCH),
+            Arg::new("interval")
+                .long("interval")
+                .value_name("SECONDS")
+                .value_parser(positive_seconds)
+                .help("How often --watch looks at the file (default 0.2)")
+                .help_heading(BATCH),
+            Arg::new("watch-max-renders")
+                .long("watch-max-renders")
+                .value_name("N")
+                .value_parser(value_parser!(u64).range(1..))
+                .hide(true)
+                .help("Stop watching after N renders"),
+            Arg::new("from")
+                .long("from")
+                .value_name("T")
+                .value_parser(time)
+                .allow_negative_numbers(true)
+                .help("Keep only the samples at or after time T (in SAMPLE_UNIT)")
+                .help_heading(SELECTION),
+            Arg::new("to")
+                .long("to")
+                .value_name("T")
+                .value_parser(time)
+                .allow_negative_numbers(true)
+                .help("Keep only the samples at or before time T (in SAMPLE_UNIT)")
+                .help_heading(SELECTION),
+            Arg::new("summary")
+                .long("summary")
+                .value_name("FORMAT")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("text")
+                .value_parser(["text", "json"])
+                .hide_possible_values(true)
+                .help(
+                    "Print sample count, peak, area and the biggest bands, as text or as\n\
+                     one JSON line per file; draws no chart unless -o, --format or\n\
+                     --output-dir is given",
+                )
+                .help_heading(SUMMARY),
+            Arg::new("top")
+                .long("top")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("How many bands the summary lists (default 10)")
+                .help_heading(SUMMARY),
+            Arg::new("help")
+                .short('h')
+                .long("help")
+                .action(ArgAction::SetTrue)
+                .help("Print this help (also -?)")
+                .help_heading(OTHER),
+            Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(ArgAction::SetTrue)
+                .help("Print the version")
+                .help_heading(OTHER),
+            Arg::new("generate")
+                .long("generate")
+                .value_name("KIND")
+                .value_parser(GenerateKind::NAMES)
+                .hide(true)
+                .help("Write the man page or a shell's completions (to DIR if a FILE is given)"),
+        ])
+}
+
+/// The `--help` text.
+pub fn help() -> String {
+    command().render_help().to_string()
+}
+
+fn positive_seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a number".to_string())?;
+    if s.is_finite() && (0.001..=86_400.0).contains(&s) {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err("the interval must be between 0.001 and 86400 seconds".to_string())
+    }
+}
+
+fn time(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if !t.is_nan() => Ok(t),
+        _ => Err("not a number".to_string()),
+    }
 }
 
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
     let mut inv = Invocation::default();
+    let definition = command();
+    // The options clap parses, in order, after the program name.
+    let mut for_clap: Vec<OsString> = vec![OsString::from("hp2ps")];
     let mut args = args.into_iter();
+    let mut after_summary = false;
     while let Some(arg) = args.next() {
         let bytes = arg.as_bytes();
+        let follows_summary = std::mem::replace(&mut after_summary, bytes == b"--summary");
         let text = String::from_utf8_lossy(bytes).into_owned();
-        let (long, inline_value) = match text.split_once('=') {
-            Some((l, v)) if text.starts_with("--") => (l.to_string(), Some(OsString::from(v))),
-            _ => (text.clone(), None),
-        };
-        let mut value = |name: &str| match inline_value.clone() {
-            Some(v) => Ok(v),
-            None => args
-                .next()
-                .ok_or_else(|| UsageError::MissingValue(name.to_string())),
-        };
-        match long.as_str() {
-            "--help" => return Ok(Command::Help),
-            "--version" | "-V" => return Ok(Command::Version),
-            "--format" => {
-                let v = value("--format")?;
-                let name = v.to_string_lossy();
-                inv.format =
-                    Some(
-                        Format::from_name(&name).ok_or_else(|| UsageError::BadValue {
-                            arg: format!("--format {name}"),
-                            why: "the format must be ps, eps, svg or pdf".to_string(),
-                        })?,
-                    );
-                continue;
-            }
-            "--output" | "-o" => {
-                inv.output = Some(value(&long)?);
-                continue;
-            }
-            _ => {}
-        }
         match bytes {
+            b"--help" => return Ok(Command::Help),
+            b"--version" | b"-V" => return Ok(Command::Version),
             // hp2ps accepts a lone `-` and ignores it.
             b"-" => {}
-            [b'-', b'o', rest @ ..] => inv.output = Some(OsString::from_vec(rest.to_vec())),
-            [b'-', b'-', ..] => return Err(UsageError::UnknownOption(text)),
+            // A long option: clap parses it, with the next argument as its value when
+            // the definition says it takes one and none is glued on with `=`.
+            [b'-', b'-', name @ ..] if !name.is_empty() => {
+                for_clap.push(arg.clone());
+                let glued = name.contains(&b'=');
+                let takes_separate_value = definition
+                    .get_arguments()
+                    .find(|a| a.get_long().is_some_and(|l| l.as_bytes() == name))
+                    .is_some_and(|a| {
+                        a.get_action().takes_values()
+                            && !a.is_require_equals_set()
+                            && a.get_num_args().map_or(true, |n| n.min_values() > 0)
+                    });
+                if !glued && takes_separate_value {
+                    let value = args
+                        .next()
+                        .ok_or_else(|| UsageError::MissingValue(text.clone()))?;
+                    for_clap.push(value);
+                }
+            }
+            // `-o` and `-j` are not hp2ps letters: clap parses them too, value glued on
+            // (`-ox.svg`, `-j4`) or in the next argument.
+            [b'-', b'o' | b'j', rest @ ..] => {
+                for_clap.push(arg.clone());
+                if rest.is_empty() {
+                    let value = args
+                        .next()
+                        .ok_or_else(|| UsageError::MissingValue(text.clone()))?;
+                    for_clap.push(value);
+                }
+            }
             [b'-', flags @ ..] => {
                 if let Some(cmd) = short_flags(flags, &text, &mut inv)? {
                     return Ok(cmd);
                 }
             }
-            _ => inv.files.push(OsString::from_vec(bytes.to_vec())),
+            // `--summary json` would read `json.hp`: the format needs `=`.
+            b"json" | b"text" if follows_summary => {
+                return Err(UsageError::BadValue {
+                    arg: format!("--summary {text}"),
+                    why: format!("write --summary={text} (the format is joined with =)"),
+                })
+            }
+            _ => inv.files.push(arg),
         }
     }
-    if inv.output.is_some() && inv.files.len() > 1 {
-        return Err(UsageError::OutputForManyFiles(inv.files.len()));
+    let matches = definition
+        .try_get_matches_from(for_clap)
+        .map_err(|e| UsageError::Option(first_line(&e.to_string())))?;
+    if let Some(cmd) = apply_options(&matches, &mut inv)? {
+        return Ok(cmd);
     }
+    check(&inv)?;
     if inv.format() == Format::Eps && inv.render.layout.eps_width.is_none() {
         // EPS without -e is hp2ps's graph box at scale 1, the same as -e648pt.
         inv.render.layout.eps_width = Some(hp2ps::chart::BORDER_WIDTH);
     }
     Ok(Command::Render(inv))
+}
+
+/// clap's message without its `error: ` prefix, usage and tips, on one line.
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("bad option");
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>, UsageError> {
+    if let Some(kind) = m.get_one::<String>("generate") {
+        let kind = GenerateKind::from_name(kind).unwrap_or(GenerateKind::Man);
+        if inv.files.len() > 1 {
+            return Err(UsageError::Conflict(
+                "--generate writes into at most one directory",
+            ));
+        }
+        return Ok(Some(Command::Generate(Generate {
+            kind,
+            dir: inv.files.first().cloned(),
+        })));
+    }
+    if let Some(f) = m.get_one::<String>("format") {
+        inv.format = Format::from_name(f);
+    }
+    inv.output = m.get_one::<OsString>("output").cloned();
+    inv.output_dir = m.get_one::<OsString>("output-dir").cloned();
+    inv.jobs = m.get_one::<u32>("jobs").map(|&j| j as usize);
+    if m.get_flag("watch") {
+        let mut watch = WatchOptions::default();
+        if let Some(&i) = m.get_one::<Duration>("interval") {
+            watch.interval = i;
+        }
+        watch.max_renders = m.get_one::<u64>("watch-max-renders").copied();
+        inv.watch = Some(watch);
+    } else if m.contains_id("interval") || m.contains_id("watch-max-renders") {
+        return Err(UsageError::Conflict(
+            "--interval and --watch-max-renders only go with --watch",
+        ));
+    }
+    inv.window = WindowOptions {
+        from: m.get_one::<f64>("from").copied(),
+        to: m.get_one::<f64>("to").copied(),
+    };
+    inv.summary = m.get_one::<String>("summary").map(|s| match s.as_str() {
+        "json" => SummaryFormat::Json,
+        _ => SummaryFormat::Text,
+    });
+    if let Some(&top) = m.get_one::<usize>("top") {
+        inv.summary_options.top = top;
+    }
+    Ok(None)
+}
+
+/// Combinations that cannot work.
+fn check(inv: &Invocation) -> Result<(), UsageError> {
+    if inv.output.is_some() && inv.files.len() > 1 {
+        return Err(UsageError::OutputForManyFiles(inv.files.len()));
+    }
+    if inv.output.is_some() && inv.output_dir.is_some() {
+        return Err(UsageError::Conflict(
+            "-o/--output and --output-dir cannot be used together",
+        ));
+    }
+    if inv.files.is_empty() && inv.output_dir.is_some() {
+        return Err(UsageError::Conflict(
+            "--output-dir names where files go, but no input file was given (filter mode)",
+        ));
+    }
+    if inv.watch.is_some() && inv.files.len() != 1 {
+        return Err(UsageError::Conflict("--watch needs exactly one input file"));
+    }
+    if let (Some(from), Some(to)) = (inv.window.from, inv.window.to) {
+        if from > to {
+            return Err(UsageError::Conflict(
+                "the time window is empty: --from is after --to",
+            ));
+        }
+    }
+    if inv.summary.is_some() && inv.chart_on_stdout() {
+        return Err(UsageError::Conflict(
+            "--summary and the chart cannot both go to stdout: name an output file with -o",
+        ));
+    }
+    Ok(())
 }
 
 /// Scans one `-xyz` argument. `p` combines with the letter after it; every other letter
@@ -198,37 +608,6 @@ fn eps_width(value: &[u8], arg: &str) -> Result<f64, UsageError> {
         })
     }
 }
-
-pub const USAGE: &str = "\
-usage: hp2ps [flags] [file[.hp] ...]
-Renders GHC heap profiles. With no file, reads stdin and writes PostScript to stdout;
-otherwise renders each file.hp to ./file.ps and ./file.aux.
-
-  -b        use the big title box
-  -s        use the small title box
-  -c        colour output
-  -d        sort bands by standard deviation
-  -i[+|-]   sort bands by identifier (-i- gives the greatest at the bottom)
-  -g        portrait page for ghostscript previewers (not rotated)
-  -e<f>[in|mm|pt]
-            Encapsulated PostScript, f units wide (f > 2 inches; default unit pt)
-  -M        multi-page output: the key on pages of its own
-  -m<n>     at most n bands (default 20); -m0 removes the limit and the key
-  -l        no band limit and no key (same as -m0)
-  -p        reuse scaling, shading and ordering from ./file.aux
-  -t<f>     drop trace bands that sum below f% (default 1, at most 5)
-  -y        do not draw marks
-
-Beyond hp2ps:
-  --format ps|eps|svg|pdf
-            output format (default: from the -o extension, else ps); EPS, SVG and PDF
-            are one unrotated picture, -e wide (default 648pt)
-  -o, --output FILE
-            write to FILE (- for stdout) instead of ./file.<format>
-  -?, -h, --help
-            show this help
-  --version show the version
-";
 
 #[cfg(test)]
 mod tests {
@@ -328,5 +707,138 @@ mod tests {
             assert_eq!(parse([OsString::from(h)]), Ok(Command::Help), "{h}");
         }
         assert_eq!(parse([OsString::from("--version")]), Ok(Command::Version));
+    }
+
+    #[test]
+    fn long_options_take_separate_or_glued_values() {
+        let i = inv(&[
+            "--output-dir",
+            "out",
+            "-j3",
+            "--from=1.5",
+            "--to",
+            "4",
+            "--top",
+            "3",
+            "--summary=json",
+            "a.hp",
+            "b",
+        ]);
+        assert_eq!(i.output_dir, Some(OsString::from("out")));
+        assert_eq!(i.jobs, Some(3));
+        assert_eq!(
+            i.window,
+            WindowOptions {
+                from: Some(1.5),
+                to: Some(4.0)
+            }
+        );
+        assert_eq!(i.summary, Some(SummaryFormat::Json));
+        assert_eq!(i.summary_options.top, 3);
+        assert_eq!(i.files, ["a.hp", "b"].map(OsString::from));
+        assert!(i.renders(), "--output-dir draws the charts too");
+        assert_eq!(inv(&["-j", "2"]).jobs, Some(2));
+        assert_eq!(inv(&["--from", "-1"]).window.from, Some(-1.0));
+        let s = inv(&["--summary", "x.hp"]);
+        assert_eq!(s.summary, Some(SummaryFormat::Text));
+        assert_eq!(s.files, [OsString::from("x.hp")]);
+        assert!(!s.renders());
+        assert!(inv(&["--summary", "--format", "pdf", "x.hp"]).renders());
+        // hp2ps flags mix freely with the long options.
+        let m = inv(&["-pc", "--watch", "--interval", "0.05", "-m5", "x"]);
+        assert!(m.use_aux && m.render.layout.colour && m.render.aggregate.band_limit == 5);
+        assert_eq!(
+            m.watch,
+            Some(WatchOptions {
+                interval: Duration::from_millis(50),
+                max_renders: None
+            })
+        );
+        assert_eq!(
+            inv(&["--watch", "--watch-max-renders=2", "x"])
+                .watch
+                .and_then(|w| w.max_renders),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn bad_long_options_and_combinations_are_usage_errors() {
+        for bad in [
+            &["--summary", "json", "x.hp"][..],
+            &["--summary=xml"],
+            &["-j0", "a"],
+            &["-j"],
+            &["--jobs", "many"],
+            &["--from", "nan"],
+            &["--from", "3", "--to", "2"],
+            &["--interval", "1", "x"],
+            &["--watch", "--interval", "0", "x"],
+            &["--watch"],
+            &["--watch", "a", "b"],
+            &["--output-dir", "d"],
+            &["--output-dir", "d", "-o", "x.ps", "a"],
+            &["--summary", "-o", "-", "a"],
+            &["--summary", "--format", "svg"],
+            &["--output-dir"],
+            &["--generate", "csh"],
+            &["--top", "-1"],
+        ] {
+            let args = bad.iter().map(OsString::from);
+            assert!(parse(args).is_err(), "{bad:?}");
+        }
+        // A summary on stdout with the chart in a file is fine, in filter mode too.
+        assert!(parse(["--summary", "-o", "x.ps"].map(OsString::from)).is_ok());
+        // A summary of stdin, without a chart.
+        assert!(!inv(&["--summary=text"]).renders());
+    }
+
+    #[test]
+    fn generate_takes_a_kind_and_an_optional_directory() {
+        let g = |args: &[&str]| parse(args.iter().map(OsString::from));
+        assert_eq!(
+            g(&["--generate", "man"]),
+            Ok(Command::Generate(Generate {
+                kind: GenerateKind::Man,
+                dir: None
+            }))
+        );
+        assert_eq!(
+            g(&["--generate=zsh", "out"]),
+            Ok(Command::Generate(Generate {
+                kind: GenerateKind::Zsh,
+                dir: Some(OsString::from("out"))
+            }))
+        );
+        assert!(g(&["--generate", "bash", "a", "b"]).is_err());
+    }
+
+    #[test]
+    fn help_comes_from_the_definition_and_lists_every_flag() {
+        let text = help();
+        assert!(
+            text.starts_with("usage: hp2ps [flags] [file[.hp] ...]\n"),
+            "{text}"
+        );
+        for heading in [
+            "hp2ps flags:",
+            "Output:",
+            "Batch and watch:",
+            "Selection:",
+            "Summary:",
+        ] {
+            assert!(text.contains(heading), "{heading}");
+        }
+        for flag in "bscdigeMmlpty".chars() {
+            assert!(text.contains(&format!("  -{flag}  ")), "-{flag}");
+        }
+        let cmd = command();
+        for a in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+            if let Some(long) = a.get_long() {
+                assert!(text.contains(&format!("--{long}")), "--{long}");
+            }
+        }
+        assert!(!text.contains("--generate") && !text.contains("--watch-max-renders"));
+        command().debug_assert();
     }
 }

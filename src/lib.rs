@@ -17,4 +17,6 @@ pub mod profile;
 pub mod render;
 pub mod shade;
 pub mod sort;
+pub mod summary;
 pub mod textwidth;
+pub mod window;

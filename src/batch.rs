@@ -1,0 +1,134 @@
+//! File mode: every file renders as a single-file run would, several at once on the
+//! cores, with a progress bar on a terminal. One bad file does not stop the others; the
+//! failures are listed at the end.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::Invocation;
+use crate::job::{self, Done, Failure, FileNames};
+
+/// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
+/// `./x.aux`) render one after the other in argument order, so the last one wins and a
+/// `-p` run reads the `.aux` its predecessor wrote, as when hp2ps runs once per file.
+/// Returns the groups, each a list of indices into `files`, in order of first appearance.
+pub fn groups(inv: &Invocation, files: &[OsString]) -> Vec<Vec<usize>> {
+    let mut by_aux: HashMap<PathBuf, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let key = FileNames::of(inv, f).aux;
+        match by_aux.get(&key) {
+            Some(&g) => groups[g].push(i),
+            None => {
+                by_aux.insert(key, groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
+    groups
+}
+
+/// The number of renders at once: `-j`, else one per core, never more than there is work.
+fn workers(inv: &Invocation, groups: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    inv.jobs.unwrap_or(cores).clamp(1, groups.max(1))
+}
+
+fn progress_bar(files: usize) -> ProgressBar {
+    if files < 2 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Renders every file of `inv`; prints warnings, summaries and failures; returns the exit
+/// status (1 if any file failed).
+pub fn run(inv: &Invocation) -> ExitCode {
+    let files = &inv.files;
+    if let Some(dir) = &inv.output_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("hp2ps: cannot create {}: {e}", PathBuf::from(dir).display());
+            return ExitCode::FAILURE;
+        }
+    }
+    let groups = groups(inv, files);
+    let bar = progress_bar(files.len());
+    let results: Mutex<Vec<Option<Result<Done, Failure>>>> =
+        Mutex::new(files.iter().map(|_| None).collect());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..workers(inv, groups.len()) {
+            scope.spawn(|| loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                let Some(group) = groups.get(g) else { break };
+                for &i in group {
+                    let file = &files[i];
+                    bar.set_message(file.to_string_lossy().into_owned());
+                    let result = job::render_file(inv, file);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(result);
+                    }
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    report(inv, files, results)
+}
+
+/// Prints, in argument order: each file's warnings on stderr and summary on stdout; then
+/// one line per failure. With several files, a last line counts the failures.
+fn report(
+    inv: &Invocation,
+    files: &[OsString],
+    results: Vec<Option<Result<Done, Failure>>>,
+) -> ExitCode {
+    let mut failures = Vec::new();
+    let mut status = ExitCode::SUCCESS;
+    for (file, result) in files.iter().zip(results) {
+        match result {
+            Some(Ok(done)) => {
+                for w in done.warning_lines() {
+                    eprintln!("{w}");
+                }
+                if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
+                    if let Err(e) = job::print_summary(summary, format) {
+                        eprintln!("hp2ps: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            Some(Err(failure)) => {
+                for w in &failure.warnings {
+                    eprintln!("{w}");
+                }
+                failures.push(failure.message);
+            }
+            None => failures.push(format!(
+                "{}: not rendered (a render thread failed)",
+                file.to_string_lossy()
+            )),
+        }
+    }
+    for f in &failures {
+        eprintln!("hp2ps: {f}");
+        status = ExitCode::FAILURE;
+    }
+    if files.len() > 1 && !failures.is_empty() {
+        eprintln!("hp2ps: {} of {} files failed", failures.len(), files.len());
+    }
+    status
+}
