@@ -47,8 +47,17 @@ pub fn read_into<R: Read, S: Sink>(
 ) -> Result<Vec<Warning>, ReadError> {
     let mut segments = segments::Segmenter::new(input);
     let mut parser = parser::Parser::new(opts);
-    while let Some((info, range)) = segments.next_segment()? {
-        parser.feed(segments.bytes(range), info, sink)?;
+    loop {
+        if parser.at_statement_start() {
+            if let Some((name, value)) = segments.data_line(opts.max_name_len) {
+                sink.data(segments.bytes(name), value);
+                continue;
+            }
+        }
+        match segments.next_segment()? {
+            Some((info, range)) => parser.feed(segments.bytes(range), info, sink)?,
+            None => break,
+        }
     }
     let (line, col) = segments.end_pos();
     parser.finish(Pos { line, col }, sink)

@@ -127,6 +127,12 @@ impl<'o> Parser<'o> {
         }
     }
 
+    /// Whether a line starting now may be read as a plain data line: no statement or
+    /// string is waiting to be completed.
+    pub fn at_statement_start(&self) -> bool {
+        self.pending.is_none() && self.string.is_none()
+    }
+
     /// Reads one segment. Statements take effect on the sink when the segment is done.
     pub fn feed<S: Sink>(
         &mut self,
@@ -596,25 +602,57 @@ pub fn float_value(text: &[u8]) -> f64 {
 /// no byte at or below space (so no whitespace and no NUL) and is not a keyword, and the
 /// value is 1 to 32 digits followed by the line end.
 fn simple_data_line(seg: &[u8]) -> Option<(&[u8], f64)> {
-    let tab = first_at_or_below_space(seg)?;
-    if tab == 0 || seg[tab] != b'\t' {
+    let line = scan_data_line(seg, true)?;
+    Some((&seg[..line.name_len], line.value))
+}
+
+/// A data line found by [`scan_data_line`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct DataLine {
+    pub name_len: usize,
+    pub value: f64,
+    /// Bytes up to and including the LF (or to the end of the bytes).
+    pub len: usize,
+}
+
+/// Scans `bytes` from the start of a line for `name<TAB>digits` and the line end (`\n`,
+/// `\r\n`, a lone `\r` before the end, or with `end_is_line_end` the end of `bytes`).
+pub(crate) fn scan_data_line(bytes: &[u8], end_is_line_end: bool) -> Option<DataLine> {
+    let tab = first_at_or_below_space(bytes)?;
+    if tab == 0 || bytes[tab] != b'\t' {
         return None;
     }
-    let name = &seg[..tab];
-    let rest = &seg[tab + 1..];
-    let digits = rest
-        .iter()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(rest.len());
-    if !matches!(&rest[digits..], b"" | b"\n" | b"\r" | b"\r\n")
-        || digits == 0
-        || digits > MAX_NUMBER_LEN
-        || name[0] == b'"'
-        || keyword(name).is_some()
-    {
+    let name = &bytes[..tab];
+    let mut i = tab + 1;
+    let mut value: u64 = 0;
+    while let Some(&d) = bytes.get(i) {
+        if !d.is_ascii_digit() {
+            break;
+        }
+        // Exact while it fits; longer numbers are re-read below.
+        value = value.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
+        i += 1;
+    }
+    let digits = i - tab - 1;
+    let len = match &bytes[i..] {
+        [b'\n', ..] => i + 1,
+        [b'\r', b'\n', ..] => i + 2,
+        [] | [b'\r'] if end_is_line_end => bytes.len(),
+        _ => return None,
+    };
+    if digits == 0 || digits > MAX_NUMBER_LEN || name[0] == b'"' || keyword(name).is_some() {
         return None;
     }
-    Some((name, integer_value(&rest[..digits])))
+    let value = if digits <= 19 {
+        value as f64
+    } else {
+        integer_value(&bytes[tab + 1..i])
+    };
+    Some(DataLine {
+        name_len: tab,
+        value,
+        len,
+    })
 }
 
 /// Index of the first byte <= 0x20 (every whitespace byte, NUL and most controls), eight
@@ -703,6 +741,18 @@ mod scan_tests {
             Some((&b"(1)a.b"[..], 7.0))
         );
         assert_eq!(simple_data_line(b"x\t12"), Some((&b"x"[..], 12.0)));
+        let long = b"x\t12345678901234567890123456789012\n";
+        assert_eq!(
+            simple_data_line(long),
+            Some((&b"x"[..], 12345678901234567890123456789012.0))
+        );
+        let line = scan_data_line(b"ab\t7\r\nnext", false).expect("line");
+        assert_eq!((line.name_len, line.value, line.len), (2, 7.0, 6));
+        assert_eq!(
+            scan_data_line(b"ab\t7", false),
+            None,
+            "the line end is not in sight"
+        );
         for other in [
             &b"JOB\t1\n"[..],
             b"a b\t1\n",

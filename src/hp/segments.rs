@@ -73,6 +73,23 @@ impl<R: Read> Segmenter<R> {
         &self.buf[range]
     }
 
+    /// Takes a whole `name<TAB>digits` line if one starts here and is already in the
+    /// buffer: the common GHC line, read without finding its end first. Returns the
+    /// name's range and the value.
+    pub fn data_line(&mut self, max_name_len: usize) -> Option<(Range<usize>, f64)> {
+        if !self.at_line_start {
+            return None;
+        }
+        let line = super::parser::scan_data_line(&self.buf[self.start..self.end], false)?;
+        if line.name_len > max_name_len {
+            return None;
+        }
+        let name = self.start..self.start + line.name_len;
+        self.start += line.len;
+        self.line += 1;
+        Some((name, line.value))
+    }
+
     /// Finds the next segment. Returns `None` at the end of the input.
     pub fn next_segment(&mut self) -> io::Result<Option<(SegmentInfo, Range<usize>)>> {
         let mut searched = 0;
