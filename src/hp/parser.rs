@@ -762,7 +762,6 @@ mod scan_tests {
             b"\t1\n",
             b"a\t\n",
             b"a\t1 \n",
-            b"a\t1\n\n",
         ] {
             assert_eq!(simple_data_line(other), None, "{other:?}");
         }
