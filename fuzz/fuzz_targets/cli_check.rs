@@ -1,0 +1,65 @@
+//! The `cli` target's body, shared with `tests/fuzz_regressions.rs`: NUL-separated
+//! arguments go through the binary's own parser (`src/cli.rs`, compiled in here), and
+//! every accepted command line runs the library the way `src/job.rs` does on a fixed
+//! profile: the `--from`/`--to` window, the summary, and the chart in its format with
+//! its flags (with `-p`, against a fixed `.aux`). Files are never touched: the binary's
+//! file handling is tested through the binary in `tests/atomic.rs` and `tests/hostile.rs`.
+
+#[allow(dead_code)]
+#[path = "../../src/cli.rs"]
+mod cli;
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+
+use hp2ps::aux_file::read_aux;
+use hp2ps::hp::ReadOptions;
+use hp2ps::paint::{write_chart, Format};
+use hp2ps::render::prepare;
+use hp2ps::summary::summarize;
+use hp2ps::window::read_profile;
+
+use super::{assert_one_line, pslex, EXAMPLE};
+
+const AUX: &[u8] = b"X_RANGE 5.00\nY_RANGE 400.00\nORDER main 1\nORDER elim 2\nSHADE elim 0.90\n";
+
+pub fn check(data: &[u8]) {
+    let args: Vec<OsString> = data
+        .split(|&b| b == 0)
+        .take(32)
+        .map(|a| OsString::from_vec(a.to_vec()))
+        .collect();
+    let command = match cli::parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            assert_one_line(&e.to_string());
+            return;
+        }
+    };
+    let cli::Command::Render(inv) = command else {
+        return;
+    };
+    let (profile, _) = match read_profile(EXAMPLE, &ReadOptions::default(), &inv.window) {
+        Ok(p) => p,
+        Err(e) => {
+            assert_one_line(&e.to_string());
+            return;
+        }
+    };
+    if inv.summary.is_some() {
+        let summary = summarize(&profile, &inv.summary_options);
+        let mut out = Vec::new();
+        summary.write_json(&mut out).expect("JSON to memory");
+        summary.write_text(&mut out).expect("text to memory");
+    }
+    let aux = inv.use_aux.then(|| read_aux(AUX).expect("fixed aux"));
+    let format = inv.format();
+    let (chart, _) = prepare(profile, aux.as_ref(), &inv.render);
+    let mut out = Vec::new();
+    write_chart(&chart, format, &mut out).expect("render to memory");
+    if matches!(format, Format::Ps | Format::Eps) {
+        if let Err(e) = pslex::check_postscript(&out, &chart) {
+            panic!("PostScript: {e}");
+        }
+    }
+}

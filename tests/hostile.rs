@@ -1,0 +1,562 @@
+//! Hostile input: every truncation of real profiles, seeded mutations of the golden
+//! inputs through the binary, and the resource cases of docs/robustness.md at sizes
+//! that keep the suite fast. Each case asserts its outcome: what renders, what is
+//! refused and how, what is left on disk, and how much memory the run took.
+
+mod common;
+
+#[path = "robust/pslex.rs"]
+mod pslex;
+#[path = "robust/run.rs"]
+mod run;
+
+use std::io::Write;
+use std::time::Duration;
+
+use common::rng::Rng;
+use hp2ps::hp::{ReadError, ReadOptions};
+use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::profile::Profile;
+use hp2ps::render::{prepare, RenderOptions};
+use run::{hp2ps, positioned_error_line, Input, Options, Scratch};
+
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
+
+fn golden(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{GOLDEN}/{name}")).expect("golden input")
+}
+
+/// The PostScript the library renders for `bytes`, with its warnings; or the error.
+fn render(bytes: &[u8]) -> Result<(Vec<u8>, usize), ReadError> {
+    let (profile, warnings) = Profile::read(bytes, &ReadOptions::default())?;
+    let (chart, _) = prepare(profile, None, &RenderOptions::default());
+    let mut ps = Vec::new();
+    write_ps(&chart, &PsOptions::default(), &mut ps).expect("PostScript to memory");
+    Ok((ps, warnings.len()))
+}
+
+// ---------------------------------------------------------------------------------------
+// Truncation at every byte offset.
+
+/// Whether a line (without its LF) is a whole statement of a GHC-style profile, as a
+/// program that stopped writing mid-line could leave it: `KEYWORD 1.5` (with a dot),
+/// `name value`, `JOB "closed"`, or only whitespace.
+fn is_whole_statement(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let words: Vec<&str> = text.split_ascii_whitespace().collect();
+    let float = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_digit())
+            && w.contains('.')
+            && w.chars().all(|c| c.is_ascii_digit() || c == '.')
+    };
+    match words.as_slice() {
+        [] => true,
+        ["MARK" | "BEGIN_SAMPLE" | "END_SAMPLE", t] => float(t),
+        ["JOB" | "DATE" | "SAMPLE_UNIT" | "VALUE_UNIT", ..] => {
+            text.matches('"').count() >= 2 && text.trim_end().ends_with('"')
+        }
+        [_, v] => v.chars().all(|c| c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// The reader's rule for a cut-off profile, computed from its lines: a half-written last
+/// line is dropped unless it is already a whole statement, then an unfinished last
+/// sample is dropped from its BEGIN_SAMPLE on (what precedes it, MARKs included, stays).
+fn cut_at_last_complete_sample(prefix: &[u8]) -> Vec<u8> {
+    let mut lines: Vec<&[u8]> = prefix.split_inclusive(|&b| b == b'\n').collect();
+    if let Some(last) = lines.last() {
+        if !last.ends_with(b"\n") && !is_whole_statement(last) {
+            lines.pop();
+        }
+    }
+    let first_word = |l: &[u8]| {
+        String::from_utf8_lossy(l)
+            .split_ascii_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let last_begin = lines.iter().rposition(|l| first_word(l) == "BEGIN_SAMPLE");
+    if let Some(b) = last_begin {
+        if !lines[b..].iter().any(|l| first_word(l) == "END_SAMPLE") {
+            lines.truncate(b);
+        }
+    }
+    lines.concat()
+}
+
+fn check_every_truncation(name: &str) {
+    let full = golden(name);
+    let mut rendered = 0;
+    for n in 0..=full.len() {
+        let prefix = &full[..n];
+        let cut = cut_at_last_complete_sample(prefix);
+        match (render(prefix), render(&cut)) {
+            (Ok((ps, warnings)), Ok((want, _))) => {
+                assert!(
+                    ps == want,
+                    "{name} cut at {n}: differs from the cut at its last complete sample"
+                );
+                assert_eq!(
+                    warnings > 0,
+                    cut.len() < prefix.len(),
+                    "{name} cut at {n}: a warning iff something was dropped"
+                );
+                rendered += 1;
+            }
+            (Err(e), Err(_)) => {
+                let pos = e.pos().expect("positioned");
+                assert!(pos.line >= 1 && pos.col >= 1, "{name} cut at {n}: {e}");
+                assert!(!e.to_string().contains('\n'), "{name} cut at {n}: {e}");
+            }
+            (Ok(_), Err(e)) => panic!("{name} cut at {n} renders, but its cut is refused: {e}"),
+            (Err(e), Ok(_)) => panic!("{name} cut at {n} is refused ({e}), but its cut renders"),
+        }
+    }
+    assert!(
+        rendered > full.len() / 2,
+        "{name}: only {rendered} prefixes rendered"
+    );
+}
+
+#[test]
+fn every_truncation_of_a_real_ghc_profile_renders_like_its_last_complete_sample() {
+    check_every_truncation("arrays-O1-hc.hp");
+}
+
+#[test]
+fn every_truncation_of_the_man_page_example_keeps_marks_before_the_cut() {
+    // Space-separated data lines, trailing spaces and MARKs between samples.
+    check_every_truncation("spec7-01-manpage.hp");
+}
+
+#[test]
+fn the_truncation_rule_itself() {
+    let cut = |s: &str| String::from_utf8(cut_at_last_complete_sample(s.as_bytes())).unwrap();
+    let head = "JOB \"j\"\nBEGIN_SAMPLE 0.0\na\t1\nEND_SAMPLE 0.0\nMARK 0.5\n";
+    assert_eq!(cut(&format!("{head}BEGIN_SAMPLE 1.0\na\t2\n")), head);
+    assert_eq!(cut(&format!("{head}MARK 0.")), format!("{head}MARK 0."));
+    assert_eq!(cut(&format!("{head}MARK 0")), head);
+    assert_eq!(cut(&format!("{head}BEGIN_SAMPLE 1.0\nEND_SAMPLE 1")), head);
+    let done = format!("{head}BEGIN_SAMPLE 1.0\nEND_SAMPLE 1.");
+    assert_eq!(cut(&done), done);
+}
+
+// ---------------------------------------------------------------------------------------
+// Seeded mutations through the binary.
+
+const KEYWORD_LINES: &[&[u8]] = &[
+    b"BEGIN_SAMPLE 1.0\n",
+    b"BEGIN_SAMPLE 0.0\n",
+    b"END_SAMPLE 0.0\n",
+    b"MARK 0.5\n",
+    b"MARK 1e5\n",
+    b"JOB \"x\"\n",
+    b"DATE \"(\"\n",
+    b"VALUE_UNIT \"\\\"\n",
+    b"SAMPLE_UNIT\n",
+    b"\"\n",
+    b"JOB \"unterminated\n",
+    b"x\t99999999999999999999999999999999\n",
+    b"y 1.5\n",
+    b"END_SAMPLE\n",
+    b"BEGIN_SAMPLE 100000000000000000.0\n",
+    b"\0\xff\xfe\n",
+];
+
+fn random_line_start(rng: &mut Rng, data: &[u8]) -> usize {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(
+            data.iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
+        .collect();
+    *rng.pick(&starts)
+}
+
+fn random_huge_number(rng: &mut Rng) -> Vec<u8> {
+    let digits = *rng.pick(&[20usize, 32, 33, 40, 400, 10_000]);
+    let mut n: Vec<u8> = (0..digits).map(|_| b'0' + rng.below(10) as u8).collect();
+    n[0] = b'1' + rng.below(9) as u8;
+    if rng.chance(1, 2) {
+        let at = rng.usize_in(1, n.len() - 1);
+        n.insert(at, b'.');
+    }
+    n
+}
+
+/// One mutation: a byte flip, an inserted keyword line, a deleted or repeated line, a
+/// huge number, or a cut.
+fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
+    if data.is_empty() {
+        data.extend_from_slice(rng.choose(KEYWORD_LINES));
+        return;
+    }
+    match rng.below(7) {
+        0 => {
+            let i = rng.below(data.len() as u64) as usize;
+            data[i] = rng.below(256) as u8;
+        }
+        1 => {
+            let at = random_line_start(rng, data);
+            let line = rng.choose(KEYWORD_LINES);
+            data.splice(at..at, line.iter().copied());
+        }
+        2 | 3 => {
+            let at = random_line_start(rng, data);
+            let end = data[at..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(data.len(), |k| at + k + 1);
+            if rng.chance(1, 2) {
+                data.drain(at..end);
+            } else {
+                let line = data[at..end].to_vec();
+                data.splice(at..at, line);
+            }
+        }
+        4 | 5 => {
+            // Replace a run of digits (a value or a time) with a huge number.
+            let digits: Vec<usize> = (0..data.len())
+                .filter(|&i| data[i].is_ascii_digit() && (i == 0 || !data[i - 1].is_ascii_digit()))
+                .collect();
+            if let Some(&at) = (!digits.is_empty()).then(|| rng.pick(&digits)) {
+                let end = data[at..]
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .map_or(data.len(), |k| at + k);
+                let huge = random_huge_number(rng);
+                data.splice(at..end, huge);
+            }
+        }
+        _ => {
+            let n = rng.below(data.len() as u64 + 1) as usize;
+            data.truncate(n);
+        }
+    }
+}
+
+const OLD_PS: &[u8] = b"%!PS-Adobe-2.0\n% an earlier render, to be kept on failure\n";
+// Not what a render could write (no profile has a band named "earlier").
+const OLD_AUX: &[u8] = b"X_RANGE 1.00\nY_RANGE 1.00\nORDER earlier 1\n";
+
+/// Runs one mutated input in file mode over earlier outputs, and checks the outcome
+/// against the library: rendered exactly as the library renders it, or refused with
+/// the library's positioned error, earlier files untouched and no temporary left.
+fn check_mutant(case: usize, input: &[u8], gs_sample: &mut Vec<Vec<u8>>) {
+    let dir = Scratch::new("mutant");
+    std::fs::write(dir.join("t.hp"), input).unwrap();
+    std::fs::write(dir.join("t.ps"), OLD_PS).unwrap();
+    std::fs::write(dir.join("t.aux"), OLD_AUX).unwrap();
+    let before = dir.snapshot();
+    let ran = hp2ps(dir.path(), &["t.hp"], Input::Null);
+    let what = format!("mutant {case}: {}", ran.describe());
+    assert!(!ran.timed_out && ran.signal.is_none(), "{what}");
+    let names: Vec<String> = dir
+        .snapshot()
+        .iter()
+        .map(|(n, _)| n.to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["t.aux", "t.hp", "t.ps"], "{what}: files left");
+    match render(input) {
+        Ok((want, _)) => {
+            assert_eq!(ran.code, Some(0), "{what}");
+            let ps = std::fs::read(dir.join("t.ps")).unwrap();
+            assert!(
+                ps == want,
+                "{what}: the binary's PostScript differs from the library's"
+            );
+            assert!(
+                std::fs::read(dir.join("t.aux")).unwrap() != OLD_AUX,
+                "{what}"
+            );
+            if let Err(e) = pslex::lex(&ps) {
+                panic!("{what}: {e}");
+            }
+            gs_sample.push(ps);
+        }
+        Err(e) => {
+            assert_eq!(ran.code, Some(1), "{what}");
+            let (line, col) = positioned_error_line(&ran.stderr, "t.hp")
+                .unwrap_or_else(|m| panic!("{what}: {m}"));
+            let pos = e.pos().expect("positioned");
+            assert_eq!((line, col), (pos.line, pos.col), "{what}: library says {e}");
+            assert_eq!(dir.snapshot(), before, "{what}: a failed run changed files");
+        }
+    }
+}
+
+#[test]
+fn seeded_mutations_of_the_golden_inputs_render_or_are_refused_cleanly() {
+    let inputs: Vec<(String, Vec<u8>)> = common::golden_inputs()
+        .into_iter()
+        .filter(|(_, b)| b.len() < 20_000)
+        .collect();
+    let mut rng = Rng::new(0x5eed_0005);
+    let mut gs_sample = Vec::new();
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..300 {
+        let (_, original) = rng.pick(&inputs);
+        let mut data = original.clone();
+        for _ in 0..rng.usize_in(1, 3) {
+            mutate(&mut rng, &mut data);
+        }
+        let before = gs_sample.len();
+        check_mutant(case, &data, &mut gs_sample);
+        if gs_sample.len() > before {
+            ok += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    // Both outcomes must be well represented for the test to mean anything.
+    assert!(ok > 50 && refused > 50, "{ok} rendered, {refused} refused");
+    if common::tools::require_ghostscript() {
+        for (i, ps) in gs_sample.iter().step_by(8).enumerate() {
+            if let Err(e) = common::tools::ghostscript_accepts(ps) {
+                panic!("rendered mutant #{i} (of the sample): {e}");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Resource cases: streamed input, the child's peak RSS, an address-space cap so that a
+// regression fails instead of eating the machine.
+
+const HEADER: &[u8] = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n";
+/// Every run below stays far under this; exceeding it aborts the child.
+const ADDRESS_SPACE: u64 = 1 << 30;
+
+fn filter_run(args: &[&str], input: Input) -> run::Ran {
+    let dir = Scratch::new("resource");
+    let opts = Options {
+        timeout: Duration::from_secs(240),
+        address_space: Some(ADDRESS_SPACE),
+        stdout_cap: 1 << 20,
+    };
+    run::run(&run::binary(), dir.path(), args, input, &opts)
+}
+
+/// Writes `total` bytes made of `unit` repeated, in large chunks.
+fn repeat(w: &mut dyn Write, unit: &[u8], total: usize) -> std::io::Result<()> {
+    // Whole units per chunk, so that chunk boundaries do not cut a unit.
+    let units = ((1 << 20) / unit.len()).max(1);
+    let chunk: Vec<u8> = unit
+        .iter()
+        .copied()
+        .cycle()
+        .take(units * unit.len())
+        .collect();
+    let mut left = total;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        w.write_all(&chunk[..n])?;
+        left -= n;
+    }
+    Ok(())
+}
+
+fn assert_rss_below(ran: &run::Ran, mib: i64, what: &str) {
+    assert!(
+        ran.max_rss_kib < mib * 1024,
+        "{what}: peak RSS {} KiB, expected under {mib} MiB",
+        ran.max_rss_kib
+    );
+}
+
+fn assert_renders(ran: &run::Ran, what: &str) {
+    assert_eq!(ran.code, Some(0), "{what}: {}", ran.describe());
+    assert!(ran.stdout.starts_with(b"%!PS-Adobe-2.0\n"), "{what}");
+}
+
+fn assert_refused_with(ran: &run::Ran, needle: &str, what: &str) {
+    assert_eq!(ran.code, Some(1), "{what}: {}", ran.describe());
+    positioned_error_line(&ran.stderr, "stdin").unwrap_or_else(|m| panic!("{what}: {m}"));
+    assert!(
+        ran.stderr_text().contains(needle),
+        "{what}: {:?} lacks {needle:?}",
+        ran.stderr_text()
+    );
+}
+
+#[test]
+fn a_long_line_without_newline_is_read_in_bounded_memory() {
+    // 128 MiB of blanks inside one line, between statements: all of it must be read.
+    let ran = filter_run(
+        &[],
+        Input::Stream(Box::new(|w| {
+            w.write_all(HEADER)?;
+            w.write_all(b"BEGIN_SAMPLE 0.0 a 1 END_SAMPLE 0.0")?;
+            repeat(w, b" \t", 128 << 20)?;
+            w.write_all(b"BEGIN_SAMPLE 1.0 a 2 END_SAMPLE 1.0")
+        })),
+    );
+    assert_renders(&ran, "128 MiB line");
+    assert_rss_below(&ran, 48, "128 MiB line");
+}
+
+#[test]
+fn a_huge_identifier_is_refused_naming_the_limit() {
+    for (what, prefix, needle) in [
+        (
+            "at statement start",
+            b"BEGIN_SAMPLE 0.0\n".as_slice(),
+            "65536",
+        ),
+        (
+            "after a name",
+            b"BEGIN_SAMPLE 0.0\nname ".as_slice(),
+            "expected an integer",
+        ),
+        ("after JOB", b"JOB ".as_slice(), "expected a string"),
+    ] {
+        let ran = filter_run(
+            &[],
+            Input::Stream(Box::new(move |w| {
+                w.write_all(HEADER)?;
+                w.write_all(prefix)?;
+                repeat(w, b"x", 64 << 20)?;
+                w.write_all(b"\t5\nEND_SAMPLE 0.0\n")
+            })),
+        );
+        let what = format!("64 MiB identifier {what}");
+        assert_refused_with(&ran, needle, &what);
+        assert_rss_below(&ran, 48, &what);
+    }
+}
+
+#[test]
+fn a_huge_string_is_refused_naming_the_limit() {
+    let ran = filter_run(
+        &[],
+        Input::Stream(Box::new(|w| {
+            w.write_all(b"JOB \"")?;
+            repeat(w, b"a b\n", 32 << 20)?;
+            w.write_all(b"\"\n")
+        })),
+    );
+    assert_refused_with(&ran, "1048576", "32 MiB string");
+    assert_rss_below(&ran, 48, "32 MiB string");
+}
+
+#[test]
+fn many_distinct_identifiers_take_memory_in_proportion() {
+    let n = 200_000;
+    let profile = move |w: &mut dyn Write| -> std::io::Result<()> {
+        w.write_all(HEADER)?;
+        w.write_all(b"BEGIN_SAMPLE 0.0\n")?;
+        let mut buf = Vec::with_capacity(1 << 20);
+        for i in 0..n {
+            writeln!(buf, "(id{i})name/of/a/cost/centre\t{}", 1000 + i % 977)?;
+        }
+        w.write_all(&buf)?;
+        w.write_all(b"END_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n")
+    };
+    let ran = filter_run(&[], Input::Stream(Box::new(profile)));
+    assert_renders(&ran, "200,000 identifiers");
+    // About 9 MB of names: the kept data, several times over, but not more.
+    assert_rss_below(&ran, 200, "200,000 identifiers");
+    let key_entries = count(&ran.stdout, b") show\n");
+    assert!(key_entries >= 20, "the key lists the 19 biggest and OTHER");
+}
+
+fn count(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).filter(|w| *w == needle).count()
+}
+
+#[test]
+fn many_marks_are_kept_as_numbers() {
+    let n = 1_000_000;
+    let profile = move |w: &mut dyn Write| -> std::io::Result<()> {
+        w.write_all(HEADER)?;
+        w.write_all(b"BEGIN_SAMPLE 0.0\na\t1\nEND_SAMPLE 0.0\n")?;
+        repeat(w, b"MARK 0.5\n", 9 * n)?;
+        w.write_all(b"BEGIN_SAMPLE 1.0\na\t2\nEND_SAMPLE 1.0\n")
+    };
+    let ran = filter_run(&["-y"], Input::Stream(Box::new(profile)));
+    assert_renders(&ran, "10^6 marks with -y");
+    assert_rss_below(&ran, 80, "10^6 marks");
+    // Drawn, every mark is a caret: the output grows with them, the memory does not.
+    let ran = filter_run(
+        &[],
+        Input::Stream(Box::new(|w| {
+            w.write_all(HEADER)?;
+            w.write_all(b"BEGIN_SAMPLE 0.0\na\t1\nEND_SAMPLE 0.0\n")?;
+            repeat(w, b"MARK 0.5\n", 9 * 50_000)?;
+            w.write_all(b"BEGIN_SAMPLE 1.0\na\t2\nEND_SAMPLE 1.0\n")
+        })),
+    );
+    assert_renders(&ran, "50,000 marks");
+}
+
+#[test]
+fn numbers_with_ten_thousand_digits_are_refused_naming_the_limit() {
+    let digits = "7".repeat(10_000);
+    for (what, text) in [
+        (
+            "value",
+            format!("BEGIN_SAMPLE 0.0\na {digits}\nEND_SAMPLE 0.0\n"),
+        ),
+        ("time", format!("BEGIN_SAMPLE {digits}.0\nEND_SAMPLE 0.0\n")),
+        ("mark", format!("MARK 1.{digits}\n")),
+    ] {
+        let mut input = HEADER.to_vec();
+        input.extend_from_slice(text.as_bytes());
+        let ran = filter_run(&[], Input::Bytes(input));
+        assert_refused_with(&ran, "at most 32 characters in a number", what);
+    }
+    // At the start of a statement, digits are an identifier (as in hp2ps): it renders.
+    let mut input = HEADER.to_vec();
+    input.extend_from_slice(format!("BEGIN_SAMPLE 0.0\n{digits}\t5\nEND_SAMPLE 0.0\n").as_bytes());
+    assert_renders(&filter_run(&[], Input::Bytes(input)), "digit identifier");
+}
+
+#[test]
+fn repeated_begin_sample_lines_overwrite_one_sample() {
+    let ran = filter_run(
+        &[],
+        Input::Stream(Box::new(|w| {
+            w.write_all(HEADER)?;
+            repeat(w, b"BEGIN_SAMPLE 1.0\na\t1\n", 21 * 1_000_000)?;
+            w.write_all(b"END_SAMPLE 1.0\n")
+        })),
+    );
+    assert_renders(&ran, "10^6 BEGIN_SAMPLE lines");
+    // One sample, one band with 10^6 points (16 bytes each).
+    assert_rss_below(&ran, 120, "10^6 BEGIN_SAMPLE lines");
+}
+
+#[test]
+fn nul_bytes_and_invalid_utf8_render_or_are_refused_with_a_position() {
+    // NUL cuts a name or string, as in hp2ps; other bytes are kept.
+    let mut input =
+        b"JOB \"a\0hidden\"\nDATE \"\xff\xfe\"\nSAMPLE_UNIT \"\xc3\x28\"\nVALUE_UNIT \"b\"\n"
+            .to_vec();
+    input.extend_from_slice(b"BEGIN_SAMPLE 0.0\n\xe2\x82\t5\nna\0me\t6\nEND_SAMPLE 0.0\n");
+    let ran = filter_run(&[], Input::Bytes(input));
+    assert_renders(&ran, "NUL and invalid UTF-8");
+    assert!(
+        count(&ran.stdout, b"hidden") == 0,
+        "text after a NUL is dropped"
+    );
+    if common::tools::require_ghostscript() {
+        common::tools::ghostscript_accepts(&ran.stdout).expect("gs accepts it");
+    }
+    // Random bytes: refused at the first bad token.
+    let mut rng = Rng::new(42);
+    for round in 0..20 {
+        let junk: Vec<u8> = (0..rng.usize_in(1, 100_000))
+            .map(|_| rng.below(256) as u8)
+            .collect();
+        let ran = filter_run(&[], Input::Bytes(junk));
+        assert!(
+            ran.code == Some(1) && positioned_error_line(&ran.stderr, "stdin").is_ok(),
+            "junk {round}: {}",
+            ran.describe()
+        );
+    }
+}
