@@ -1,0 +1,255 @@
+//! `--summary` and `--summary=json`: the numbers a script needs, without parsing
+//! PostScript. Schema and values are checked on the GHC manual's example profile.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use common::runner::TempDir;
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
+
+fn golden(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/inputs")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn run(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("wait")
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn json_lines(out: &Output) -> Vec<Value> {
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout.clone())
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    k.sort();
+    k
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    a.as_f64().is_some_and(|a| (a - b).abs() < 1e-9)
+}
+
+#[test]
+fn json_schema_and_values_on_the_manual_example() {
+    let dir = TempDir::new("summary-json");
+    std::fs::write(dir.path().join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    let out = run(dir.path(), &["--summary=json", "t.hp"], None);
+    let docs = json_lines(&out);
+    assert_eq!(docs.len(), 1);
+    let s = &docs[0];
+    assert_eq!(
+        keys(s),
+        [
+            "area",
+            "bands",
+            "date",
+            "end",
+            "file",
+            "job",
+            "peak",
+            "sample_unit",
+            "samples",
+            "span",
+            "start",
+            "top",
+            "value_unit"
+        ]
+    );
+    assert_eq!(s["file"], "t.hp");
+    assert_eq!(s["job"], "a.out -p");
+    assert_eq!(s["date"], "Fri Apr 17 11:43:45 1992");
+    assert_eq!(s["sample_unit"], "seconds");
+    assert_eq!(s["value_unit"], "bytes");
+    assert_eq!(s["samples"], 4);
+    assert!(close(&s["start"], 0.0) && close(&s["end"], 2.82) && close(&s["span"], 2.82));
+    assert_eq!(keys(&s["peak"]), ["time", "total"]);
+    assert_eq!(s["peak"]["total"], 348, "values are integers");
+    assert!(s["peak"]["total"].is_u64());
+    assert!(close(&s["peak"]["time"], 2.0));
+    // 24 + 296/2, 320 + 28/2, and 348 down to 0 over 0.82 s: 648.68, the title's "648".
+    assert!(close(&s["area"], 648.68), "{}", s["area"]);
+    assert_eq!(s["bands"], 7);
+    let top = s["top"].as_array().expect("top is an array");
+    assert_eq!(top.len(), 7, "every band: fewer than --top");
+    for b in top {
+        assert_eq!(keys(b), ["area", "name", "peak", "peak_time", "share"]);
+    }
+    let names: Vec<&str> = top.iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "elim",
+            "disin",
+            "SYSTEM",
+            "insert",
+            "intersect",
+            "main",
+            "reduce"
+        ],
+        "by area, ties by name"
+    );
+    assert_eq!(top[0]["peak"], 192);
+    assert!(close(&top[0]["peak_time"], 2.0));
+    assert!(close(&top[0]["area"], 90.0 + 186.0 + 78.72));
+    assert!(close(&top[0]["share"], 354.72 / 648.68));
+    let total: f64 = top.iter().map(|b| b["area"].as_f64().unwrap()).sum();
+    assert!((total - 648.68).abs() < 1e-9);
+    assert_eq!(top[6]["peak"], 20);
+    assert!(close(&top[6]["area"], 20.0));
+    // No chart without an output option.
+    assert_eq!(files_in(dir.path()), ["t.hp"]);
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn the_area_is_the_one_in_the_title() {
+    let dir = TempDir::new("summary-title");
+    std::fs::write(dir.path().join("t.hp"), golden("manycc-O0-hc.hp")).unwrap();
+    let out = run(
+        dir.path(),
+        &["--summary=json", "-t0", "--format", "ps", "t.hp"],
+        None,
+    );
+    let s = &json_lines(&out)[0];
+    let ps = String::from_utf8_lossy(&std::fs::read(dir.path().join("t.ps")).unwrap()).into_owned();
+    let area = s["area"].as_f64().unwrap().trunc() as i64;
+    let mut digits = area.to_string();
+    let mut grouped = String::new();
+    while digits.len() > 3 {
+        let tail = digits.split_off(digits.len() - 3);
+        grouped = format!(",{tail}{grouped}");
+    }
+    let title = format!("({digits}{grouped} bytes x seconds)");
+    assert!(ps.contains(&title), "{title} in the chart");
+}
+
+#[test]
+fn text_summary() {
+    let dir = TempDir::new("summary-text");
+    std::fs::write(dir.path().join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    let out = run(dir.path(), &["--summary", "--top", "3", "t"], None);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "t.hp\n\
+         \x20 job      a.out -p\n\
+         \x20 date     Fri Apr 17 11:43:45 1992\n\
+         \x20 samples  4, from 0 to 2.82 seconds (span 2.82)\n\
+         \x20 peak     348 bytes at 2 seconds\n\
+         \x20 area     648.68 bytes x seconds\n\
+         \x20 bands    7, the 3 biggest by area:\n\
+         \x20     area  share  peak  at  name\n\
+         \x20   354.72  54.7%   192   2  elim\n\
+         \x20   136.44  21.0%    84   2  disin\n\
+         \x20    45.84   7.1%    24   0  SYSTEM\n"
+    );
+}
+
+#[test]
+fn with_an_output_option_it_renders_too() {
+    let dir = TempDir::new("summary-render");
+    std::fs::write(dir.path().join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    let out = run(
+        dir.path(),
+        &["--summary=json", "--format", "svg", "t.hp"],
+        None,
+    );
+    assert_eq!(json_lines(&out).len(), 1);
+    assert_eq!(files_in(dir.path()), ["t.aux", "t.hp", "t.svg"]);
+    let out = run(dir.path(), &["--summary", "-o", "chart.pdf", "t.hp"], None);
+    assert!(out.status.success() && out.stdout.starts_with(b"t.hp\n"));
+    assert!(dir.path().join("chart.pdf").is_file());
+    let out = run(
+        dir.path(),
+        &["--summary", "--output-dir", "out", "t.hp"],
+        None,
+    );
+    assert!(out.status.success());
+    assert!(dir.path().join("out/t.ps").is_file());
+    // The chart and the summary cannot share stdout.
+    let out = run(dir.path(), &["--summary", "-o", "-", "t.hp"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn several_files_give_one_json_line_each_in_order_and_stdin_has_no_name() {
+    let dir = TempDir::new("summary-many");
+    std::fs::write(dir.path().join("a.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    std::fs::write(dir.path().join("b.hp"), golden("unicode-O0-hc.hp")).unwrap();
+    std::fs::write(dir.path().join("c.hp"), golden("manycc-O0-hc.hp")).unwrap();
+    let out = run(
+        dir.path(),
+        &["--summary=json", "-j3", "c.hp", "a", "b.hp"],
+        None,
+    );
+    let docs = json_lines(&out);
+    let files: Vec<&str> = docs.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["c.hp", "a.hp", "b.hp"]);
+    assert_eq!(
+        docs[0]["top"].as_array().unwrap().len(),
+        10,
+        "--top defaults to 10"
+    );
+
+    let out = run(
+        dir.path(),
+        &["--summary=json", "--top=1", "--from", "1", "--to", "2"],
+        Some(&golden("spec7-01-manpage.hp")),
+    );
+    let s = &json_lines(&out)[0];
+    assert!(s["file"].is_null());
+    assert_eq!(s["samples"], 2);
+    assert!(close(&s["area"], 334.0) && close(&s["span"], 1.0));
+    assert_eq!(s["top"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_bad_file_fails_without_a_summary() {
+    let dir = TempDir::new("summary-bad");
+    std::fs::write(dir.path().join("a.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    std::fs::write(dir.path().join("b.hp"), "JOB \"x\"\n").unwrap();
+    let out = run(dir.path(), &["--summary=json", "a.hp", "b.hp"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("b.hp"));
+}
