@@ -284,7 +284,11 @@ fn check_mutant(case: usize, input: &[u8], gs_sample: &mut Vec<Vec<u8>>) {
                 .unwrap_or_else(|m| panic!("{what}: {m}"));
             let pos = e.pos().expect("positioned");
             assert_eq!((line, col), (pos.line, pos.col), "{what}: library says {e}");
-            assert_eq!(dir.snapshot(), before, "{what}: a failed run changed files");
+            run::assert_same_files(
+                &before,
+                &dir.snapshot(),
+                &format!("{what}: a failed run changed files"),
+            );
         }
     }
 }

@@ -52,8 +52,10 @@ pub fn render_and_check(profile: Profile, previous: Option<&Aux>, opts: &RenderO
 
     let mut ps = Vec::new();
     write_chart(&chart, Format::Ps, &mut ps).expect("PostScript to memory");
-    if let Err(e) = pslex::check_postscript(&ps, &chart) {
-        panic!("PostScript: {e}");
+    if !has_known_ps_bug(&chart, &texts) {
+        if let Err(e) = pslex::check_postscript(&ps, &chart) {
+            panic!("PostScript: {e}");
+        }
     }
 
     let mut svg = Vec::new();
@@ -79,6 +81,16 @@ pub fn render_and_check(profile: Profile, previous: Option<&Aux>, opts: &RenderO
         }
         Err(e) => panic!("the .aux we wrote does not read back: {e}"),
     }
+}
+
+/// Charts the PostScript painter is known to get wrong (reported bugs, pinned by the
+/// ignored tests in `tests/injection.rs`): a form feed in JOB or DATE ends the header
+/// comment it is copied into, and a CR inside a string reads back as LF. Until they are
+/// fixed, the PostScript check skips such charts so that fuzzing goes on past them.
+pub fn has_known_ps_bug(chart: &hp2ps::chart::Chart, texts: &[Vec<u8>]) -> bool {
+    chart.job.contains(&0x0c)
+        || chart.date.contains(&0x0c)
+        || texts.iter().any(|t| t.contains(&b'\r'))
 }
 
 /// Names the `.aux` reader cannot read back (a reported bug, pinned by the ignored test

@@ -66,6 +66,10 @@ pub fn lex(ps: &[u8]) -> Result<Vec<Token>, String> {
             let end = word_end(ps, i + 1);
             out.push(Token::Literal(ps[i + 1..end].to_vec()));
             i = end;
+        } else if b == b'<' && ps.get(i + 1) != Some(&b'<') {
+            let (s, next) = hex_string(ps, i + 1)?;
+            out.push(Token::Str(s));
+            i = next;
         } else if is_delimiter(b) {
             out.push(Token::Delimiter(b));
             i += 1;
@@ -83,6 +87,28 @@ fn word_end(ps: &[u8], from: usize) -> usize {
         .iter()
         .position(|&c| is_white(c) || is_delimiter(c))
         .map_or(ps.len(), |k| from + k)
+}
+
+/// Decodes a `<hex>` string (PDF writes those for bytes outside ASCII) whose body starts
+/// at `i`; returns it and the index after its `>`.
+fn hex_string(ps: &[u8], i: usize) -> Result<(Vec<u8>, usize), String> {
+    let end = ps[i..]
+        .iter()
+        .position(|&c| c == b'>')
+        .ok_or_else(|| format!("hex string at byte {i} never ends"))?;
+    let mut digits: Vec<u8> = Vec::new();
+    for &c in &ps[i..i + end] {
+        match (c as char).to_digit(16) {
+            Some(d) => digits.push(d as u8),
+            None if is_white(c) => {}
+            None => return Err(format!("bad hex digit {:?} at byte {i}", c as char)),
+        }
+    }
+    if digits.len() % 2 == 1 {
+        digits.push(0);
+    }
+    let bytes = digits.chunks(2).map(|p| p[0] * 16 + p[1]).collect();
+    Ok((bytes, i + end + 1))
 }
 
 /// Decodes a string literal whose body starts at `i`; returns it and the index after

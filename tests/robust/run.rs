@@ -240,12 +240,39 @@ impl Drop for Scratch {
     }
 }
 
+/// The closing line of a run over several files: `hp2ps: 1 of 2 files failed`.
+fn is_batch_summary(line: &str) -> bool {
+    let words: Vec<&str> = line.split(' ').collect();
+    matches!(words.as_slice(), ["hp2ps:", n, "of", m, "files", "failed"]
+        if n.parse::<u64>().is_ok() && m.parse::<u64>().is_ok())
+}
+
+/// Compares two directory snapshots, naming the differing entries (not their bytes).
+pub fn assert_same_files(
+    before: &[(OsString, Vec<u8>)],
+    after: &[(OsString, Vec<u8>)],
+    what: &str,
+) {
+    if before != after {
+        let list = |s: &[(OsString, Vec<u8>)]| {
+            s.iter()
+                .map(|(n, b)| format!("{} ({} bytes)", n.to_string_lossy(), b.len()))
+                .collect::<Vec<_>>()
+        };
+        panic!(
+            "{what}: files changed: before {:?}, after {:?}",
+            list(before),
+            list(after)
+        );
+    }
+}
+
 /// The one line `hp2ps: FILE:LINE:COL: …` a refused input must give, or why not.
 pub fn positioned_error_line(stderr: &[u8], file: &str) -> Result<(u64, u64), String> {
     let text = String::from_utf8_lossy(stderr);
     let errors: Vec<&str> = text
         .lines()
-        .filter(|l| !l.starts_with("hp2ps: warning:"))
+        .filter(|l| !l.starts_with("hp2ps: warning:") && !is_batch_summary(l))
         .collect();
     let [line] = errors.as_slice() else {
         return Err(format!("expected one error line, got {text:?}"));

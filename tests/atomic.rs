@@ -1,0 +1,514 @@
+//! Nothing on disk is lost: a failed run leaves every output as it was, a successful
+//! one replaces its outputs through a rename, in every format and output mode; and the
+//! failures of the disk itself (read-only, full, an unwritable stdout) are refused in
+//! one line, without a temporary file left behind.
+//!
+//! The read-only and full file systems are small tmpfs mounts, which need root (as in
+//! CI); without the privilege those tests skip loudly, and the library-level test with
+//! a failing writer still covers the error path.
+
+#[allow(dead_code)]
+mod common;
+
+#[path = "robust/run.rs"]
+mod run;
+
+use std::io::{self, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use hp2ps::hp::ReadOptions;
+use hp2ps::paint::{write_chart, Format};
+use hp2ps::profile::Profile;
+use hp2ps::render::{prepare, RenderOptions};
+use run::{hp2ps, positioned_error_line, Input, Scratch};
+
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
+
+fn golden(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{GOLDEN}/{name}")).expect("golden input")
+}
+
+/// A profile the reader refuses (line 5: a MARK without a dot).
+const BAD: &[u8] = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\nMARK 1\n";
+const OLD: &[u8] = b"an earlier output that must survive a failed run\n";
+
+fn inode(path: &Path) -> u64 {
+    std::fs::metadata(path).expect("metadata").ino()
+}
+
+/// Names in `dir` that look like our temporary files (`.NAME.PID.N.tmp`).
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") || n.starts_with('.'))
+        .collect()
+}
+
+fn one_error_line(ran: &run::Ran) -> String {
+    let text = ran.stderr_text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "one line on stderr: {text:?}");
+    assert!(lines[0].starts_with("hp2ps: "), "{text:?}");
+    lines[0].to_string()
+}
+
+// ---------------------------------------------------------------------------------------
+// Failed runs keep, successful runs rename, in every output mode.
+
+/// The output modes: arguments before the input name, and the chart file they write.
+const MODES: &[(&[&str], &str)] = &[
+    (&[], "t.ps"),
+    (&["-e6in"], "t.ps"),
+    (&["--format", "eps"], "t.eps"),
+    (&["--format", "svg"], "t.svg"),
+    (&["--format", "pdf"], "t.pdf"),
+    (&["-o", "out.ps"], "out.ps"),
+    (&["-o", "chart.svg"], "chart.svg"),
+    (&["-o", "sub/chart.pdf"], "sub/chart.pdf"),
+];
+
+#[test]
+fn a_failed_run_leaves_every_output_as_it_was_in_every_mode() {
+    for (flags, chart) in MODES {
+        let dir = Scratch::new("keep");
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("t.hp"), BAD).unwrap();
+        std::fs::write(dir.join(chart), OLD).unwrap();
+        std::fs::write(dir.join("t.aux"), OLD).unwrap();
+        let before = run::snapshot(dir.path());
+        let sub_before = run::snapshot(&dir.join("sub"));
+        let mut args = flags.to_vec();
+        args.push("t.hp");
+        let ran = hp2ps(dir.path(), &args, Input::Null);
+        assert_eq!(ran.code, Some(1), "{flags:?}: {}", ran.describe());
+        positioned_error_line(&ran.stderr, "t.hp").unwrap_or_else(|m| panic!("{flags:?}: {m}"));
+        run::assert_same_files(&before, &run::snapshot(dir.path()), &format!("{flags:?}"));
+        run::assert_same_files(
+            &sub_before,
+            &run::snapshot(&dir.join("sub")),
+            &format!("{flags:?}"),
+        );
+    }
+}
+
+#[test]
+fn a_successful_run_replaces_its_outputs_by_renaming_in_every_mode() {
+    for (flags, chart) in MODES {
+        let dir = Scratch::new("replace");
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
+        std::fs::write(dir.join(chart), OLD).unwrap();
+        std::fs::write(dir.join("t.aux"), OLD).unwrap();
+        // A second name for the old files: replaced by a rename, they keep the old bytes
+        // (written in place, they would change too).
+        std::fs::hard_link(dir.join(chart), dir.join("old-chart")).unwrap();
+        std::fs::hard_link(dir.join("t.aux"), dir.join("old-aux")).unwrap();
+        let mut args = flags.to_vec();
+        args.push("t.hp");
+        let ran = hp2ps(dir.path(), &args, Input::Null);
+        assert_eq!(ran.code, Some(0), "{flags:?}: {}", ran.describe());
+        assert!(ran.stderr.is_empty(), "{flags:?}: {}", ran.describe());
+        assert_ne!(std::fs::read(dir.join(chart)).unwrap(), OLD, "{flags:?}");
+        assert_ne!(std::fs::read(dir.join("t.aux")).unwrap(), OLD, "{flags:?}");
+        assert_eq!(
+            std::fs::read(dir.join("old-chart")).unwrap(),
+            OLD,
+            "{flags:?}"
+        );
+        assert_eq!(
+            std::fs::read(dir.join("old-aux")).unwrap(),
+            OLD,
+            "{flags:?}"
+        );
+        assert_ne!(inode(&dir.join(chart)), inode(&dir.join("old-chart")));
+        assert!(temporaries(dir.path()).is_empty(), "{flags:?}");
+        assert!(temporaries(&dir.join("sub")).is_empty(), "{flags:?}");
+    }
+}
+
+#[test]
+fn filter_mode_prints_nothing_before_the_input_is_read_whole() {
+    // A refused profile on stdin: nothing on stdout (a redirection keeps no partial
+    // chart), one positioned line on stderr.
+    let dir = Scratch::new("filter");
+    let ran = hp2ps(dir.path(), &[] as &[&str], Input::Bytes(BAD.to_vec()));
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    assert!(ran.stdout.is_empty());
+    positioned_error_line(&ran.stderr, "stdin").unwrap();
+    // `-o FILE` in filter mode keeps FILE on failure, and renames on success.
+    std::fs::write(dir.join("x.svg"), OLD).unwrap();
+    let ran = hp2ps(dir.path(), &["-o", "x.svg"], Input::Bytes(BAD.to_vec()));
+    assert_eq!(ran.code, Some(1));
+    assert_eq!(std::fs::read(dir.join("x.svg")).unwrap(), OLD);
+    let good = golden("spec7-01-manpage.hp");
+    let ran = hp2ps(dir.path(), &["-o", "x.svg"], Input::Bytes(good));
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    assert!(std::fs::read(dir.join("x.svg"))
+        .unwrap()
+        .starts_with(b"<?xml"));
+    assert_eq!(run::snapshot(dir.path()).len(), 1, "only x.svg");
+}
+
+#[test]
+fn one_failing_file_keeps_its_outputs_and_the_others_render() {
+    let dir = Scratch::new("several");
+    std::fs::write(dir.join("good.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    std::fs::write(dir.join("bad.hp"), BAD).unwrap();
+    std::fs::write(dir.join("bad.ps"), OLD).unwrap();
+    std::fs::write(dir.join("bad.aux"), OLD).unwrap();
+    let ran = hp2ps(dir.path(), &["bad.hp", "good.hp"], Input::Null);
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    positioned_error_line(&ran.stderr, "bad.hp").unwrap();
+    assert_eq!(std::fs::read(dir.join("bad.ps")).unwrap(), OLD);
+    assert_eq!(std::fs::read(dir.join("bad.aux")).unwrap(), OLD);
+    assert!(std::fs::read(dir.join("good.ps"))
+        .unwrap()
+        .ends_with(b"showpage\n"));
+    assert!(temporaries(dir.path()).is_empty());
+}
+
+#[test]
+fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
+    // A large chart takes long enough to write that the kills land mid-render.
+    let mut big = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
+    for (s, t) in ["0.0", "1.0", "2.0"].iter().enumerate() {
+        big.extend_from_slice(format!("BEGIN_SAMPLE {t}\n").as_bytes());
+        for i in 0..40_000 {
+            big.extend_from_slice(format!("band{i}\t{}\n", 100 + i + s).as_bytes());
+        }
+        big.extend_from_slice(format!("END_SAMPLE {t}\n").as_bytes());
+    }
+    for delay_ms in [20u64, 100, 300, 700, 1500] {
+        let dir = Scratch::new("killed");
+        std::fs::write(dir.join("t.hp"), &big).unwrap();
+        std::fs::write(dir.join("t.ps"), OLD).unwrap();
+        let mut child = Command::new(run::binary())
+            .args(["-m0", "-t0", "t.hp"])
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let ps = std::fs::read(dir.join("t.ps")).unwrap();
+        assert!(
+            ps == OLD || (ps.starts_with(b"%!PS-Adobe") && ps.ends_with(b"showpage\n")),
+            "killed after {delay_ms} ms: t.ps is neither the old file nor a whole chart"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Input and output the same file.
+
+fn assert_refused_and_input_kept(ran: &run::Ran, dir: &Scratch, input: &[u8], what: &str) {
+    assert!(
+        matches!(ran.code, Some(1 | 2)),
+        "{what}: the run must be refused: {}",
+        ran.describe()
+    );
+    one_error_line(ran);
+    assert_eq!(
+        std::fs::read(dir.join("t.hp")).unwrap(),
+        input,
+        "{what}: the input was lost"
+    );
+    assert!(temporaries(dir.path()).is_empty(), "{what}");
+}
+
+#[test]
+#[ignore = "bug: `hp2ps -o t.hp t.hp` and `hp2ps -o t.hp < t.hp` replace the profile with the chart, reported"]
+fn an_output_that_is_the_input_file_is_refused() {
+    let input = golden("spec7-01-manpage.hp");
+    for args in [
+        &["-o", "t.hp", "t.hp"][..],
+        &["-o", "./t.hp", "t.hp"],
+        &["--format", "svg", "-o", "t.hp", "t.hp"],
+    ] {
+        let dir = Scratch::new("same");
+        std::fs::write(dir.join("t.hp"), &input).unwrap();
+        let ran = hp2ps(dir.path(), args, Input::Null);
+        assert_refused_and_input_kept(&ran, &dir, &input, &format!("{args:?}"));
+    }
+    // Filter mode: stdin is the file that `-o` names.
+    let dir = Scratch::new("same-filter");
+    std::fs::write(dir.join("t.hp"), &input).unwrap();
+    let stdin = std::fs::File::open(dir.join("t.hp")).unwrap();
+    let out = Command::new(run::binary())
+        .args(["-o", "t.hp"])
+        .current_dir(dir.path())
+        .stdin(stdin)
+        .output()
+        .unwrap();
+    let ran = run::Ran {
+        code: out.status.code(),
+        signal: None,
+        timed_out: false,
+        stdout: out.stdout,
+        stderr: out.stderr,
+        max_rss_kib: 0,
+        elapsed: Duration::ZERO,
+    };
+    assert_refused_and_input_kept(&ran, &dir, &input, "-o t.hp < t.hp");
+}
+
+#[test]
+#[ignore = "bug: `hp2ps -o t.aux t.hp` writes the chart to t.aux, then the .aux over it: the chart is lost and the run exits 0, reported"]
+fn an_output_that_is_the_aux_file_is_refused() {
+    let dir = Scratch::new("same-aux");
+    let input = golden("spec7-01-manpage.hp");
+    std::fs::write(dir.join("t.hp"), &input).unwrap();
+    let ran = hp2ps(dir.path(), &["-o", "t.aux", "t.hp"], Input::Null);
+    assert_refused_and_input_kept(&ran, &dir, &input, "-o t.aux");
+}
+
+#[test]
+fn outputs_that_are_links_to_the_input_replace_the_link_not_the_input() {
+    let input = golden("spec7-01-manpage.hp");
+    let dir = Scratch::new("links");
+    std::fs::write(dir.join("t.hp"), &input).unwrap();
+    std::os::unix::fs::symlink("t.hp", dir.join("t.ps")).unwrap();
+    std::fs::hard_link(dir.join("t.hp"), dir.join("t.aux")).unwrap();
+    let ran = hp2ps(dir.path(), &["t.hp"], Input::Null);
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    assert_eq!(std::fs::read(dir.join("t.hp")).unwrap(), input);
+    assert!(std::fs::read(dir.join("t.ps"))
+        .unwrap()
+        .starts_with(b"%!PS"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Unwritable destinations.
+
+#[test]
+fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
+    let dir = Scratch::new("devfull");
+    let input = golden("spec7-01-manpage.hp");
+    std::fs::write(dir.join("t.hp"), &input).unwrap();
+    for args in [
+        &[][..],
+        &["--format", "svg"],
+        &["--format", "pdf"],
+        &["--help"],
+        &["--version"],
+    ] {
+        let status = Command::new(run::binary())
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(std::fs::File::open(dir.join("t.hp")).unwrap())
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(status.status.code(), Some(1), "{args:?} > /dev/full");
+        let text = String::from_utf8_lossy(&status.stderr);
+        assert!(
+            text.starts_with("hp2ps: ") && text.lines().count() == 1,
+            "{args:?}: {text:?}"
+        );
+    }
+    // `-o -` in file mode writes the chart to stdout, and writes the .aux only then.
+    let out = Command::new(run::binary())
+        .args(["-o", "-", "t.hp"])
+        .current_dir(dir.path())
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+#[ignore = "bug: when stderr cannot be written (2>/dev/full), the error message panics in eprintln! and the exit status is 101, reported"]
+fn stderr_that_cannot_be_written_still_gives_exit_status_1() {
+    let dir = Scratch::new("stderr-full");
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for args in [&["missing.hp"][..], &["-x"]] {
+        let status = Command::new(run::binary())
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stderr(full())
+            .status()
+            .unwrap();
+        assert!(
+            matches!(status.code(), Some(1 | 2)),
+            "{args:?} 2>/dev/full: {status:?}"
+        );
+    }
+}
+
+/// A tmpfs mounted for one test, unmounted on drop; `None` without the privilege.
+struct Mount(PathBuf);
+
+impl Mount {
+    fn tmpfs(dir: &Path, options: &str) -> Option<Mount> {
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!(
+                "SKIPPED: cannot mount a tmpfs at {} (needs root): the library-level \
+                 failing-writer test still covers the error path",
+                dir.display()
+            );
+        }
+        ok.then(|| Mount(dir.to_path_buf()))
+    }
+
+    fn remount_read_only(&self) {
+        let ok = Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.0)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "remount read-only");
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_read_only_output_directory_is_refused_in_one_line_and_changes_nothing() {
+    let scratch = Scratch::new("ro");
+    let out = scratch.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let Some(mount) = Mount::tmpfs(&out, "size=1m") else {
+        return;
+    };
+    std::fs::write(out.join("t.ps"), OLD).unwrap();
+    std::fs::write(out.join("t.aux"), OLD).unwrap();
+    mount.remount_read_only();
+    let input = scratch.join("t.hp");
+    std::fs::write(&input, golden("spec7-01-manpage.hp")).unwrap();
+    let before = run::snapshot(&out);
+    for args in [&[][..], &["--format", "svg"], &["-o", "x.pdf"]] {
+        let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        all.push(input.as_os_str());
+        let ran = hp2ps(&out, &all, Input::Null);
+        assert_eq!(ran.code, Some(1), "{args:?}: {}", ran.describe());
+        let line = one_error_line(&ran);
+        assert!(line.contains("Read-only"), "{args:?}: {line}");
+        run::assert_same_files(&before, &run::snapshot(&out), &format!("{args:?}"));
+    }
+}
+
+/// Outputs big enough to fill the 64 KiB file system.
+fn fill_disk_case(flags: &[&str], chart: &str) {
+    let scratch = Scratch::new("full");
+    let out = scratch.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let Some(_mount) = Mount::tmpfs(&out, "size=64k") else {
+        return;
+    };
+    std::fs::write(out.join(chart), OLD).unwrap();
+    std::fs::write(out.join("longrun-O1-hc.aux"), OLD).unwrap();
+    let before = run::snapshot(&out);
+    let input = PathBuf::from(GOLDEN).join("longrun-O1-hc.hp");
+    let mut args: Vec<&std::ffi::OsStr> = flags.iter().map(|a| a.as_ref()).collect();
+    args.push(input.as_os_str());
+    let ran = hp2ps(&out, &args, Input::Null);
+    assert_eq!(ran.code, Some(1), "{flags:?}: {}", ran.describe());
+    let line = one_error_line(&ran);
+    assert!(line.contains("No space left"), "{flags:?}: {line}");
+    let what = format!("{flags:?}: a full disk must leave the directory as it was");
+    run::assert_same_files(&before, &run::snapshot(&out), &what);
+}
+
+#[test]
+#[ignore = "bug: when the disk fills up, the failed output's temporary file (.NAME.PID.N.tmp) is left behind, filling the disk for good, reported"]
+fn a_full_disk_is_refused_in_one_line_and_leaves_no_temporary_file() {
+    fill_disk_case(&[], "longrun-O1-hc.ps");
+    fill_disk_case(&["--format", "svg"], "longrun-O1-hc.svg");
+    fill_disk_case(&["-o", "chart.pdf"], "chart.pdf");
+}
+
+#[test]
+#[ignore = "bug: when the final rename fails (here: -o names a directory), the temporary file is left behind, reported"]
+fn a_failed_rename_leaves_no_temporary_file() {
+    let dir = Scratch::new("rename");
+    std::fs::write(dir.join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    std::fs::create_dir(dir.join("taken")).unwrap();
+    std::fs::write(dir.join("taken/inside"), OLD).unwrap();
+    let ran = hp2ps(dir.path(), &["-o", "taken", "t.hp"], Input::Null);
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    one_error_line(&ran);
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+    assert_eq!(std::fs::read(dir.join("taken/inside")).unwrap(), OLD);
+}
+
+// ---------------------------------------------------------------------------------------
+// The library's painters under a failing writer.
+
+/// Accepts `left` bytes, then fails every write as a full disk would.
+struct FailingWriter {
+    left: usize,
+}
+
+impl Write for FailingWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+        }
+        let n = buf.len().min(self.left);
+        self.left -= n;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn every_painter_reports_a_failing_writer_as_an_error() {
+    let (profile, _) = Profile::read(
+        golden("longrun-O1-hc.hp").as_slice(),
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    let (chart, aux) = prepare(profile, None, &RenderOptions::default());
+    for format in [Format::Ps, Format::Svg, Format::Pdf] {
+        let mut full = Vec::new();
+        write_chart(&chart, format, &mut full).unwrap();
+        for left in [0, 1, 100, 65_535, 65_536, full.len() / 2, full.len() - 1] {
+            let e = write_chart(&chart, format, &mut FailingWriter { left })
+                .expect_err("a failing writer fails the paint");
+            assert_eq!(e.raw_os_error(), Some(libc::ENOSPC), "{}", format.name());
+        }
+        write_chart(&chart, format, &mut FailingWriter { left: full.len() })
+            .expect("exactly enough room");
+    }
+    assert!(aux.write(&mut FailingWriter { left: 10 }).is_err());
+}
