@@ -174,11 +174,10 @@ fn read_lines(text: &[u8]) -> Option<Aux> {
             b"X_RANGE" => aux.x_range = Some(float_arg(rest)?),
             b"Y_RANGE" => aux.y_range = Some(float_arg(rest)?),
             b"ORDER" | b"SHADE" => {
+                // The name is everything up to the last space: it may be empty (a name
+                // cut at a NUL) or hold whitespace (a name read by the TAB line rule).
                 let cut = rest.iter().rposition(|&b| b == b' ')?;
                 let (name, value) = (&rest[..cut], &rest[cut + 1..]);
-                if name.is_empty() || name.first().is_some_and(|&b| is_space(b)) {
-                    return None;
-                }
                 if kw == b"ORDER" {
                     if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
                         return None;

@@ -499,7 +499,7 @@ proptest! {
 }
 
 #[test]
-#[ignore = "bug: escape() leaves a CR byte raw, and a PostScript string reads a raw CR as LF, reported"]
+
 fn ghostscript_shows_a_carriage_return_as_given() {
     if common::tools::require_ghostscript() {
         let cases = vec![

@@ -396,13 +396,18 @@ pub enum Escape {
 }
 
 /// Escapes text for a PostScript string literal as hp2ps does. With `valid`, the result
-/// is always a valid string: the JOB gets its backslashes escaped too, and raw strings
-/// are escaped fully when they are not already valid (unbalanced parentheses, or a
-/// backslash). Strings that hp2ps writes correctly come out unchanged.
+/// always shows exactly the bytes given: the JOB gets its backslashes escaped too, a CR
+/// becomes `\r` (a raw CR in a string reads as LF), and raw strings are escaped fully
+/// when they are not already valid (unbalanced parentheses, a backslash or a CR). Strings
+/// that hp2ps writes correctly come out unchanged.
 pub fn escape(text: &[u8], rule: Escape, valid: bool) -> Vec<u8> {
     let escaped = |specials: &[u8]| {
         let mut out = Vec::with_capacity(text.len() + 8);
         for &b in text {
+            if b == b'\r' && valid {
+                out.extend_from_slice(b"\\r");
+                continue;
+            }
             if specials.contains(&b) {
                 out.push(b'\\');
             }
@@ -419,13 +424,13 @@ pub fn escape(text: &[u8], rule: Escape, valid: bool) -> Vec<u8> {
     }
 }
 
-/// Whether bytes can sit between `(` and `)` as they are: parentheses balanced and no
-/// backslash.
+/// Whether bytes can sit between `(` and `)` as they are and show as themselves:
+/// parentheses balanced, no backslash and no CR.
 pub fn is_valid_ps_string(text: &[u8]) -> bool {
     let mut depth = 0i64;
     for &b in text {
         match b {
-            b'\\' => return false,
+            b'\\' | b'\r' => return false,
             b'(' => depth += 1,
             b')' => {
                 depth -= 1;
@@ -439,10 +444,10 @@ pub fn is_valid_ps_string(text: &[u8]) -> bool {
     depth == 0
 }
 
-/// Header comments must stay on one line.
+/// Header comments must stay on one line: LF, CR and FF all end a PostScript comment.
 fn one_line(text: &[u8]) -> Vec<u8> {
     text.iter()
-        .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b })
+        .map(|&b| if matches!(b, b'\n' | b'\r' | 0x0c) { b' ' } else { b })
         .collect()
 }
 
@@ -460,5 +465,8 @@ mod tests {
         assert_eq!(escape(b"(", Escape::Raw, false), b"(");
         assert_eq!(escape(b")(", Escape::Raw, true), b"\\)\\(");
         assert_eq!(escape(b"a\\b", Escape::Raw, true), b"a\\\\b");
+        assert_eq!(escape(b"a\rb", Escape::Key, true), b"a\\rb");
+        assert_eq!(escape(b"a\rb", Escape::Raw, true), b"a\\rb");
+        assert_eq!(escape(b"a\rb", Escape::Raw, false), b"a\rb");
     }
 }
