@@ -29,10 +29,20 @@ pub fn check(data: &[u8]) {
         .take(32)
         .map(|a| OsString::from_vec(a.to_vec()))
         .collect();
+    // Messages echo arguments raw, so an argument with a line break breaks the message
+    // in lines (a reported bug, pinned by the ignored test
+    // `messages_stay_on_one_line_whatever_the_arguments` in tests/fuzz_regressions.rs).
+    let echoes_a_line_break = args.iter().any(|a| {
+        a.as_encoded_bytes()
+            .iter()
+            .any(|&b| b == b'\n' || b == b'\r')
+    });
     let command = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => {
-            assert_one_line(&e.to_string());
+            if !echoes_a_line_break {
+                assert_one_line(&e.to_string());
+            }
             return;
         }
     };
