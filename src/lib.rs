@@ -4,6 +4,7 @@
 //! Data flows one way: [`hp`] (the streaming reader) → [`profile::Profile`] →
 //! [`aggregate`] → [`layout`] builds a [`chart::Chart`] → a painter in [`paint`].
 //! [`render::prepare`] runs the middle of the pipeline in one call.
+#![doc = include_str!("../docs/library.md")]
 
 pub mod aggregate;
 pub mod aux_file;

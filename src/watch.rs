@@ -84,8 +84,9 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
                         " (the last sample is still being written)"
                     };
                     format!(
-                        "hp2ps: render {renders}: {} samples{target}{partial}",
-                        done.samples
+                        "hp2ps: render {renders}: {} sample{}{target}{partial}",
+                        done.samples,
+                        if done.samples == 1 { "" } else { "s" }
                     )
                 }
                 Err(failure) => format!("hp2ps: {} (waiting for a change)", failure.message),

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Regenerates the pictures of docs/guide.md (docs/images/*.png) from profiles in
+# golden/inputs, with this repository's hp2ps and ghostscript (and rsvg-convert for the
+# SVG example). Usage: scripts/make-guide-images.sh [path/to/hp2ps]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+hp2ps="${1:-}"
+if [ -z "$hp2ps" ]; then
+  cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+  hp2ps="${CARGO_TARGET_DIR:-$root/target}/release/hp2ps"
+fi
+hp2ps="$(cd "$(dirname "$hp2ps")" && pwd)/$(basename "$hp2ps")"
+out="$root/docs/images"
+inputs="$root/golden/inputs"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+cd "$work"
+
+cp "$inputs/leakmap-O0-hc-bio-dragvoid.hp" leak.hp
+cp "$inputs/arrays-O1-hc.hp" many.hp
+cp "$inputs/edge-marks.hp" marks.hp
+
+gs_png() { # gs_png IN OUT DPI [extra gs args]
+  local in="$1" png="$2" dpi="$3"
+  shift 3
+  gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=png16m -r"$dpi" \
+     -dTextAlphaBits=4 -dGraphicsAlphaBits=4 "$@" -sOutputFile="$png" "$in"
+}
+
+# One picture per flag: the chart as EPS (`--format eps`, the same drawing as the page,
+# cropped and unrotated), 60 dpi. Each name says what it shows.
+eps() { # eps NAME INPUT FLAGS...
+  local name="$1" input="$2"
+  shift 2
+  "$hp2ps" "$@" --format eps -o "$name.eps" "$input"
+  gs_png "$name.eps" "$out/$name.png" 60 -dEPSCrop
+}
+
+eps default leak.hp
+eps flag-c leak.hp -c
+eps flag-s leak.hp -c -s
+eps many many.hp -c
+eps flag-d many.hp -c -d
+eps flag-i many.hp -c -i
+eps flag-i-minus many.hp -c -i-
+eps flag-t0 many.hp -c -t0
+eps flag-t5 many.hp -c -t5
+eps flag-m5 many.hp -c -t0 -m5
+eps flag-m0 many.hp -c -t0 -m0
+eps marks marks.hp -c
+eps flag-y marks.hp -c -y
+eps window leak.hp -c --from 0.5 --to 1.0
+
+# -e: the width of the picture (same 60 dpi: a 3-inch chart is a smaller image).
+"$hp2ps" -c -e3in -o flag-e3in.eps leak.hp
+gs_png flag-e3in.eps "$out/flag-e3in.png" 60 -dEPSCrop
+
+# -p: a zoomed-in window drawn with the scale, order and shades of the whole profile.
+"$hp2ps" leak.hp
+"$hp2ps" -p --to 0.6 --format eps leak.hp
+gs_png leak.eps "$out/flag-p.png" 60 -dEPSCrop
+
+# Whole pages: the default landscape page (rotated on the paper), -g portrait, -M pages.
+"$hp2ps" -c -o page.ps leak.hp
+gs_png page.ps "$out/page-default.png" 30
+"$hp2ps" -c -g -o page-g.ps leak.hp
+gs_png page-g.ps "$out/page-g.png" 30
+"$hp2ps" -c -M -o page-M.ps leak.hp
+gs_png page-M.ps "$out/page-M-%d.png" 30
+
+# docs/profiling.md: the example program's profile.
+"$hp2ps" -c --format eps -o leak-example.eps "$root/docs/examples/leak.hp"
+gs_png leak-example.eps "$out/profiling-leak.png" 60 -dEPSCrop
+
+# SVG, through rsvg-convert: the same picture as the EPS.
+if command -v rsvg-convert >/dev/null; then
+  "$hp2ps" -c --format svg -o leak.svg leak.hp
+  rsvg-convert --zoom 0.8333 -o "$out/format-svg.png" leak.svg
+fi
+ls -l "$out"
