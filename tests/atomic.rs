@@ -7,7 +7,6 @@
 //! CI); without the privilege those tests skip loudly, and the library-level test with
 //! a failing writer still covers the error path.
 
-#[allow(dead_code)]
 mod common;
 
 #[path = "robust/run.rs"]

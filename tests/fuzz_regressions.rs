@@ -3,7 +3,6 @@
 //! (`fuzz/fuzz_targets/common.rs`), so a crash found once stays fixed without running
 //! the fuzzer. Fuzzing itself never runs here: see docs/robustness.md.
 
-#[allow(dead_code)]
 #[path = "../fuzz/fuzz_targets/common.rs"]
 mod common;
 
@@ -83,8 +82,10 @@ fn messages_stay_on_one_line_whatever_the_arguments() {
     }
 }
 
+type Names = Vec<Vec<u8>>;
+
 /// The bands' names in the `.aux` a render of `hp` writes, and what reading it back gives.
-fn aux_round_trip(hp: &[u8]) -> (Vec<Vec<u8>>, Result<Vec<Vec<u8>>, String>) {
+fn aux_round_trip(hp: &[u8]) -> (Names, Result<Names, String>) {
     let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("profile reads");
     let (_, aux) = prepare(profile, None, &RenderOptions::default());
     let mut text = Vec::new();

@@ -26,14 +26,16 @@ use proptest::test_runner::TestCaseError;
 // ---------------------------------------------------------------------------------------
 // Reader round trip.
 
+/// One sample as written: its time in micro-units, its data points (name index,
+/// value), and the marks written after it, in micro-units.
+type Sample = (u64, Vec<(usize, u64)>, Vec<u64>);
+
 /// A profile as a writer produces it: header strings, then samples with their data
 /// lines and the marks written after each sample.
 #[derive(Debug, Clone)]
 struct Written {
     header: [Vec<u8>; 4],
-    /// (time in micro-units, data points (name index, value), marks after it in
-    /// micro-units).
-    samples: Vec<(u64, Vec<(usize, u64)>, Vec<u64>)>,
+    samples: Vec<Sample>,
     names: Vec<Vec<u8>>,
 }
 

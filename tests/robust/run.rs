@@ -12,12 +12,15 @@ use std::process::{Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Writes a generated input to the child's stdin.
+pub type Generator = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + Send>;
+
 /// What goes to the child's stdin.
 pub enum Input {
     Null,
     Bytes(Vec<u8>),
     /// Called with the pipe; write errors (the child stopped reading) end it.
-    Stream(Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + Send>),
+    Stream(Generator),
 }
 
 /// How a run ended, with what it printed and its peak memory.
@@ -117,6 +120,8 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(
         });
     }
     let start = Instant::now();
+    // Reaped below by `wait4`, which also gives the child's own peak RSS.
+    #[allow(clippy::zombie_processes)]
     let mut child = cmd.spawn().expect("spawn hp2ps");
     let writer = child.stdin.take().map(|mut pipe| {
         std::thread::spawn(move || {
