@@ -171,6 +171,46 @@ fn one_failing_file_keeps_its_outputs_and_the_others_render() {
 }
 
 #[test]
+fn a_parallel_batch_into_an_output_dir_keeps_the_failed_files_outputs() {
+    let dir = Scratch::new("batch");
+    std::fs::create_dir(dir.join("out")).unwrap();
+    for k in 0..6 {
+        let input = if k % 2 == 0 {
+            golden("spec7-01-manpage.hp")
+        } else {
+            BAD.to_vec()
+        };
+        std::fs::write(dir.join(&format!("f{k}.hp")), input).unwrap();
+        std::fs::write(dir.join(&format!("out/f{k}.svg")), OLD).unwrap();
+    }
+    let args = [
+        "-j2",
+        "--format",
+        "svg",
+        "--output-dir",
+        "out",
+        "f0.hp",
+        "f1.hp",
+        "f2.hp",
+        "f3.hp",
+        "f4.hp",
+        "f5.hp",
+    ];
+    let ran = hp2ps(dir.path(), &args, Input::Null);
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    for k in 0..6 {
+        let svg = std::fs::read(dir.join(&format!("out/f{k}.svg"))).unwrap();
+        if k % 2 == 0 {
+            assert!(svg.starts_with(b"<?xml"), "f{k} rendered");
+        } else {
+            assert_eq!(svg, OLD, "f{k} failed: its earlier output stays");
+            assert!(!dir.join(&format!("out/f{k}.aux")).exists());
+        }
+    }
+    assert!(temporaries(&dir.join("out")).is_empty());
+}
+
+#[test]
 fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
     // A large chart takes long enough to write that the kills land mid-render.
     let mut big = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
