@@ -349,6 +349,58 @@ fn seeded_mutations_of_the_golden_inputs_render_or_are_refused_cleanly() {
     }
 }
 
+/// `-p` with a mutated `.aux`: renders as the library renders with that `.aux`, or is
+/// refused with the `.aux` reader's positioned error, every file kept.
+#[test]
+fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
+    let aux = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/golden/expected/manpage.aux"
+    ))
+    .expect("golden aux");
+    let profile = golden("spec7-01-manpage.hp");
+    let mut rng = Rng::new(0xa0c5);
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..80 {
+        let mut data = aux.clone();
+        for _ in 0..rng.usize_in(1, 3) {
+            mutate(&mut rng, &mut data);
+        }
+        let dir = Scratch::new("aux-mutant");
+        std::fs::write(dir.join("t.hp"), &profile).unwrap();
+        std::fs::write(dir.join("t.aux"), &data).unwrap();
+        std::fs::write(dir.join("t.ps"), OLD_PS).unwrap();
+        let before = dir.snapshot();
+        let ran = hp2ps(dir.path(), &["-p", "t.hp"], Input::Null);
+        let what = format!("aux mutant {case}: {}", ran.describe());
+        match hp2ps::aux_file::read_aux(&data) {
+            Ok(previous) => {
+                assert_eq!(ran.code, Some(0), "{what}");
+                let (p, _) = Profile::read(profile.as_slice(), &ReadOptions::default()).unwrap();
+                let (chart, _) = prepare(p, Some(&previous), &RenderOptions::default());
+                let mut want = Vec::new();
+                write_ps(&chart, &PsOptions::default(), &mut want).unwrap();
+                let got = std::fs::read(dir.join("t.ps")).unwrap();
+                assert!(got == want, "{what}: differs from the library's render");
+                ok += 1;
+            }
+            Err(e) => {
+                assert_eq!(ran.code, Some(1), "{what}");
+                let (line, col) = positioned_error_line(&ran.stderr, "t.aux")
+                    .unwrap_or_else(|m| panic!("{what}: {m}"));
+                assert_eq!(
+                    (line, col),
+                    (e.pos.line, e.pos.col),
+                    "{what}: library says {e}"
+                );
+                run::assert_same_files(&before, &dir.snapshot(), &what);
+                refused += 1;
+            }
+        }
+    }
+    assert!(ok > 10 && refused > 10, "{ok} rendered, {refused} refused");
+}
+
 // ---------------------------------------------------------------------------------------
 // Resource cases: streamed input, the child's peak RSS, an address-space cap so that a
 // regression fails instead of eating the machine.
