@@ -154,6 +154,7 @@ impl Painter<'_> {
             self.bands(graph, out)?;
             for &x in &graph.marks {
                 self.mark(x, graph.y0);
+                self.flush_if_large(out)?;
             }
         }
         Ok(())
