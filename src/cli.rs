@@ -511,6 +511,11 @@ fn check(inv: &Invocation) -> Result<(), UsageError> {
     if inv.watch.is_some() && inv.files.len() != 1 {
         return Err(UsageError::Conflict("--watch needs exactly one input file"));
     }
+    if inv.watch.is_some() && inv.chart_on_stdout() {
+        return Err(UsageError::Conflict(
+            "--watch writes the chart again and again: name a file, not stdout",
+        ));
+    }
     if let (Some(from), Some(to)) = (inv.window.from, inv.window.to) {
         if from > to {
             return Err(UsageError::Conflict(
@@ -776,6 +781,7 @@ mod tests {
             &["--watch", "--interval", "0", "x"],
             &["--watch"],
             &["--watch", "a", "b"],
+            &["--watch", "-o", "-", "a"],
             &["--output-dir", "d"],
             &["--output-dir", "d", "-o", "x.ps", "a"],
             &["--summary", "-o", "-", "a"],
