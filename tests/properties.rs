@@ -410,7 +410,10 @@ const SHOW_PROBE: &str = "/hexdigits (0123456789abcdef) def\n\
 
 /// What gs shows for `(escaped) show` of each text, in order.
 fn ghostscript_shows(escaped: &[Vec<u8>]) -> Vec<Vec<u8>> {
-    let dir = std::env::temp_dir().join(format!("hp2ps-prop-gs-{}", std::process::id()));
+    // One directory per call: tests run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("hp2ps-prop-gs-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut ps = SHOW_PROBE.as_bytes().to_vec();
     for e in escaped {
