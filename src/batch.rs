@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::IsTerminal;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -75,7 +76,15 @@ pub fn run(inv: &Invocation) -> ExitCode {
                 for &i in group {
                     let file = &files[i];
                     bar.set_message(file.to_string_lossy().into_owned());
-                    let result = job::render_file(inv, file);
+                    // A bug must not take the other files down: it fails this one.
+                    let result =
+                        std::panic::catch_unwind(AssertUnwindSafe(|| job::render_file(inv, file)))
+                            .unwrap_or_else(|_| {
+                                Err(Failure::from(format!(
+                                    "{}: internal error (please report it with this file)",
+                                    file.to_string_lossy()
+                                )))
+                            });
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(result);
                     }
