@@ -204,6 +204,8 @@ pub fn command() -> clap::Command {
         )
         .disable_help_flag(true)
         .disable_version_flag(true)
+        // As with the hp2ps flags, a repeated option's last value wins.
+        .args_override_self(true)
         .args([
             Arg::new("files")
                 .value_name("FILE")
@@ -743,6 +745,11 @@ mod tests {
         assert_eq!(i.files, ["a.hp", "b"].map(OsString::from));
         assert!(i.renders(), "--output-dir draws the charts too");
         assert_eq!(inv(&["-j", "2"]).jobs, Some(2));
+        assert_eq!(inv(&["-j2", "--jobs=3"]).jobs, Some(3));
+        assert_eq!(
+            inv(&["--format=svg", "--format", "pdf"]).format(),
+            Format::Pdf
+        );
         assert_eq!(inv(&["--from", "-1"]).window.from, Some(-1.0));
         let s = inv(&["--summary", "x.hp"]);
         assert_eq!(s.summary, Some(SummaryFormat::Text));
