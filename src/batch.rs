@@ -59,7 +59,7 @@ pub fn run(inv: &Invocation) -> ExitCode {
     let files = &inv.files;
     if let Some(dir) = &inv.output_dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("hp2ps: cannot create {}: {e}", PathBuf::from(dir).display());
+            say!("hp2ps: cannot create {}: {e}", PathBuf::from(dir).display());
             return ExitCode::FAILURE;
         }
     }
@@ -111,18 +111,18 @@ fn report(
         match result {
             Some(Ok(done)) => {
                 for w in done.warning_lines() {
-                    eprintln!("{w}");
+                    say!("{w}");
                 }
                 if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
                     if let Err(e) = job::print_summary(summary, format) {
-                        eprintln!("hp2ps: {e}");
+                        say!("hp2ps: {e}");
                         return ExitCode::FAILURE;
                     }
                 }
             }
             Some(Err(failure)) => {
                 for w in &failure.warnings {
-                    eprintln!("{w}");
+                    say!("{w}");
                 }
                 failures.push(failure.message);
             }
@@ -133,11 +133,11 @@ fn report(
         }
     }
     for f in &failures {
-        eprintln!("hp2ps: {f}");
+        say!("hp2ps: {f}");
         status = ExitCode::FAILURE;
     }
     if files.len() > 1 && !failures.is_empty() {
-        eprintln!("hp2ps: {} of {} files failed", failures.len(), files.len());
+        say!("hp2ps: {} of {} files failed", failures.len(), files.len());
     }
     status
 }

@@ -129,9 +129,61 @@ impl From<String> for Failure {
     }
 }
 
+/// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
+/// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.
+fn same_entry(a: &Path, b: &Path) -> bool {
+    fn key(p: &Path) -> Option<PathBuf> {
+        let name = p.file_name()?;
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(parent).ok()?.join(name))
+    }
+    match (key(a), key(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Refuses an `-o` that would replace the input or be replaced by the `.aux`.
+fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
+    let Some(output) = inv.output.as_deref().filter(|o| *o != "-") else {
+        return Ok(());
+    };
+    let output = Path::new(output);
+    if same_entry(output, &names.input) {
+        return Err(format!(
+            "the output {} is the input profile: name another output file",
+            output.display()
+        ));
+    }
+    if inv.renders() && same_entry(output, &names.aux) {
+        return Err(format!(
+            "the output {} is where the .aux file goes: name another output file",
+            output.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether stdin is the regular file at `path` (filter mode with `-o` naming its input).
+fn stdin_is(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    match (File::from(fd).metadata(), std::fs::metadata(path)) {
+        (Ok(i), Ok(o)) => i.is_file() && i.dev() == o.dev() && i.ino() == o.ino(),
+        _ => false,
+    }
+}
+
 /// Renders one file argument as a single-file run would.
 pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     let names = FileNames::of(inv, arg);
+    check_output(inv, &names)?;
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
     let (profile, mut done) = read(inv, input, &input_name)?;
@@ -202,6 +254,14 @@ fn load_aux(path: &Path) -> Result<Aux, String> {
 
 /// Filter mode: stdin to stdout (or `-o`), no `.aux` read or written.
 pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
+    if let Some(o) = inv.output.as_deref().filter(|o| *o != "-") {
+        if inv.renders() && stdin_is(Path::new(o)) {
+            return Err(Failure::from(format!(
+                "the output {} is the input profile (stdin): name another output file",
+                Path::new(o).display()
+            )));
+        }
+    }
     let stdin = io::stdin().lock();
     let (profile, mut done) = read(inv, stdin, "stdin")?;
     if !inv.renders() {

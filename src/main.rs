@@ -1,5 +1,14 @@
 //! The `hp2ps` command: files, stdin and exit codes. Everything else is in the library.
 
+/// Writes a line to stderr. Unlike `eprintln!`, it does not panic when stderr cannot be
+/// written (`2>/dev/full`, a closed pipe): the exit status still tells what happened.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod batch;
 mod cli;
 mod job;
@@ -17,7 +26,7 @@ fn main() -> ExitCode {
     let command = match cli::parse(std::env::args_os().skip(1)) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("hp2ps: {e}\nTry 'hp2ps --help' for more information.");
+            say!("hp2ps: {e}\nTry 'hp2ps --help' for more information.");
             return ExitCode::from(2);
         }
     };
@@ -52,7 +61,7 @@ fn report(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("hp2ps: {message}");
+            say!("hp2ps: {message}");
             ExitCode::FAILURE
         }
     }
@@ -63,7 +72,7 @@ fn filter(inv: &Invocation) -> ExitCode {
     match job::filter(inv) {
         Ok(done) => {
             for w in done.warning_lines() {
-                eprintln!("{w}");
+                say!("{w}");
             }
             match (&done.summary, inv.summary) {
                 (Some(summary), Some(format)) => report(job::print_summary(summary, format)),
@@ -72,7 +81,7 @@ fn filter(inv: &Invocation) -> ExitCode {
         }
         Err(failure) => {
             for w in &failure.warnings {
-                eprintln!("{w}");
+                say!("{w}");
             }
             report(Err(failure.message))
         }

@@ -1,5 +1,10 @@
 //! Output files that appear whole or not at all: written to a temporary file beside the
 //! target, then renamed over it.
+//!
+//! A special file (`/dev/null`, `/dev/stdout`, a FIFO, a terminal, or a link to one) is
+//! written in place instead: renaming over it would put a regular file where the device
+//! was. A link to a regular file is replaced, not followed, so an output that is a link to
+//! the input never destroys the input.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -9,12 +14,25 @@ use std::path::{Path, PathBuf};
 /// dropped, uncommitted file removes its temporary.
 pub struct AtomicFile {
     target: PathBuf,
-    temp: PathBuf,
+    /// The temporary file, or `None` when writing a special file in place.
+    temp: Option<PathBuf>,
     writer: Option<BufWriter<File>>,
 }
 
 impl AtomicFile {
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        // `metadata` follows symbolic links: this is what the target really is.
+        if let Ok(meta) = fs::metadata(target) {
+            if !meta.is_file() && !meta.is_dir() {
+                let file = fs::OpenOptions::new().write(true).open(target)?;
+                return Ok(AtomicFile {
+                    target: target.to_path_buf(),
+                    temp: None,
+                    writer: Some(BufWriter::with_capacity(1 << 20, file)),
+                });
+            }
+        }
+        let target = target.to_path_buf();
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -33,8 +51,8 @@ impl AtomicFile {
             {
                 Ok(file) => {
                     return Ok(AtomicFile {
-                        target: target.to_path_buf(),
-                        temp,
+                        target,
+                        temp: Some(temp),
                         writer: Some(BufWriter::with_capacity(1 << 20, file)),
                     })
                 }
@@ -59,14 +77,87 @@ impl AtomicFile {
             // syncing costs more than the whole render on large outputs.
             w.into_inner().map_err(|e| e.into_error())?;
         }
-        fs::rename(&self.temp, &self.target)
+        match self.temp.take() {
+            Some(temp) => fs::rename(&temp, &self.target).inspect_err(|_| {
+                let _ = fs::remove_file(&temp);
+            }),
+            None => Ok(()),
+        }
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.writer.is_some() {
-            let _ = fs::remove_file(&self.temp);
+        if let Some(temp) = &self.temp {
+            let _ = fs::remove_file(temp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hp2ps-output-{}-{tag}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    fn write(target: &Path, text: &str) -> io::Result<()> {
+        let mut f = AtomicFile::create(target)?;
+        f.writer().write_all(text.as_bytes())?;
+        f.commit()
+    }
+
+    #[test]
+    fn a_file_is_replaced_through_a_rename_and_no_temporary_is_left() {
+        let dir = scratch("rename");
+        let target = dir.join("out.ps");
+        fs::write(&target, "old").unwrap();
+        let before = fs::metadata(&target).unwrap().ino();
+        write(&target, "new").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        assert_ne!(fs::metadata(&target).unwrap().ino(), before);
+        let uncommitted = AtomicFile::create(&target).unwrap();
+        drop(uncommitted);
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A FIFO stands for every special file (`/dev/null` is not touched by tests: a bug
+    /// here would replace it for the whole machine).
+    #[test]
+    fn a_special_file_is_written_in_place() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("pipe.ps");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+        };
+        write(&fifo, "through the pipe").unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_symbolic_link_to_a_file_is_replaced_not_followed() {
+        let dir = scratch("link");
+        let real = dir.join("real.hp");
+        let link = dir.join("link.ps");
+        fs::write(&real, "the input").unwrap();
+        std::os::unix::fs::symlink("real.hp", &link).unwrap();
+        write(&link, "new").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().is_file());
+        assert_eq!(fs::read_to_string(&link).unwrap(), "new");
+        assert_eq!(fs::read_to_string(&real).unwrap(), "the input");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -41,7 +41,7 @@ fn stop_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&stop)) {
-            eprintln!("hp2ps: warning: Ctrl-C will not stop --watch cleanly: {e}");
+            say!("hp2ps: warning: Ctrl-C will not stop --watch cleanly: {e}");
         }
     }
     stop
@@ -52,11 +52,11 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
     let input = FileNames::of(inv, file).input;
     if let Some(dir) = &inv.output_dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("hp2ps: cannot create {}: {e}", Path::new(dir).display());
+            say!("hp2ps: cannot create {}: {e}", Path::new(dir).display());
             return ExitCode::FAILURE;
         }
     }
-    eprintln!("hp2ps: watching {} (Ctrl-C to stop)", input.display());
+    say!("hp2ps: watching {} (Ctrl-C to stop)", input.display());
     let mut rendered: Option<Version> = None;
     let mut last_message = String::new();
     let mut renders = 0u64;
@@ -70,7 +70,7 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
                     renders += 1;
                     if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
                         if let Err(e) = job::print_summary(summary, format) {
-                            eprintln!("hp2ps: {e}");
+                            say!("hp2ps: {e}");
                             return ExitCode::FAILURE;
                         }
                     }
@@ -92,7 +92,7 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
                 Err(failure) => format!("hp2ps: {} (waiting for a change)", failure.message),
             };
             if message != last_message {
-                eprintln!("{message}");
+                say!("{message}");
                 last_message = message;
             }
             if opts.max_renders.is_some_and(|m| renders >= m) {
@@ -103,7 +103,7 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
                 "hp2ps: {} does not exist yet (waiting for it)",
                 input.display()
             );
-            eprintln!("{last_message}");
+            say!("{last_message}");
         }
         sleep_unless_stopped(opts.interval, &stop);
     }
