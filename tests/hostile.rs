@@ -572,7 +572,6 @@ fn many_marks_are_kept_as_numbers() {
 }
 
 #[test]
-#[ignore = "bug: the PostScript and SVG painters keep every mark's output in memory until the end (no flush in the marks loop): 10^7 marks take 1.35 GB, reported"]
 fn drawing_many_marks_streams_the_output() {
     // 500,000 marks: 4 MB kept, 65 MB of PostScript (32 MB of SVG) written.
     for format in ["ps", "svg"] {

@@ -16,15 +16,26 @@
 //!   (plus the divider of the big box) and its three texts, x axis with legend and ticks,
 //!   y axis with its rotated legend and ticks, key entries, bands (fill then stroke, the
 //!   same vertex sequence), marks. Strokes are black, 0.5 wide, with PostScript's default
-//!   joins (miter, miter limit 10, where SVG's default is 4) and butt caps. Text positions
-//!   are anchors; widths come from the viewer's font (`text-anchor` stands in for the
-//!   PostScript's `stringwidth` arithmetic), as Helvetica or a metric-compatible font.
+//!   joins (miter, miter limit 10, where SVG's default is 4) and butt caps. The full JOB
+//!   is the document's `<title>` (like `%%Title`; not drawn).
+//! * **Text.** Helvetica at 10 pt (axes, key) and 12 pt (title). PostScript's `show` does
+//!   not kern, SVG renderers do, so text whose characters all have Helvetica widths (ASCII,
+//!   Latin-1 and the rest of WinAnsi) is placed glyph by glyph, each glyph in its own
+//!   `<tspan x>` exactly where `show` puts it, and centred or right-aligned with the
+//!   widths `stringwidth` uses. Other text (CJK, Greek, ...; PostScript cannot show it
+//!   anyway, it prints the UTF-8 bytes as Latin glyphs) is aligned with `text-anchor`
+//!   and laid out by the viewer. Spaces are kept (`xml:space="preserve"`).
+//! * **Fonts.** `'Nimbus Sans', 'Nimbus Sans L', Helvetica, Arial, 'Liberation Sans',
+//!   sans-serif`. Nimbus Sans (URW's Helvetica, the font ghostscript draws the EPS with)
+//!   comes first because Chromium on Linux resolves `Helvetica` to Liberation Sans (an
+//!   Arial design) even when Nimbus Sans is installed; where Nimbus is missing, Helvetica
+//!   (macOS) or Arial (Windows) follow. All have Helvetica's widths.
+//! * **Names.** Names are bytes. Valid UTF-8 shows as its characters; invalid sequences
+//!   (GHC writes `-hd`/`-hy` names in Latin-1, `-L` cuts UTF-8 names mid-character) show
+//!   as U+FFFD, one per bad sequence. See [`escape`] for the XML side.
 //! * **Colours.** Greys and colour shades are clamped to [0, 1] as PostScript clamps them
 //!   (hp2ps's colour formula can give components above 1), then written as `#rrggbb`
 //!   (every rasteriser works in 8 bits; hex is the most portable colour syntax).
-//! * **Text.** Names are bytes. Valid UTF-8 shows as its characters; invalid sequences
-//!   (GHC writes `-hd`/`-hy` names in Latin-1, `-L` cuts UTF-8 names mid-character) show
-//!   as U+FFFD, one per bad sequence. See [`escape`] for the XML side.
 //! * **Numbers** are written with at most 3 decimals (1/1000 pt), trailing zeros trimmed,
 //!   so the output is deterministic and compact. An element with a coordinate that is not
 //!   finite (hp2ps's arithmetic gives NaN for some degenerate profiles) is left out: the
@@ -56,8 +67,10 @@ impl Default for SvgOptions {
     }
 }
 
-/// The font list: Helvetica as in the PostScript, then metric-compatible fonts.
-const FONT_FAMILY: &str = "Helvetica, Arial, 'Liberation Sans', 'Nimbus Sans', sans-serif";
+/// The font list: Helvetica's URW clone first (see the module doc), then Helvetica and
+/// the fonts with its widths.
+const FONT_FAMILY: &str =
+    "'Nimbus Sans', 'Nimbus Sans L', Helvetica, Arial, 'Liberation Sans', sans-serif";
 
 /// Writes the chart as an SVG document.
 pub fn write_svg<W: Write>(chart: &Chart, opts: &SvgOptions, out: &mut W) -> io::Result<()> {
@@ -139,10 +152,10 @@ fn helvetica_advance(c: char) -> Option<u16> {
     known.then(|| metrics::winansi_width(code))
 }
 
-/// The x of every glyph of `text` shown with Helvetica at `size`, aligned at `x` like
-/// PostScript's `show` after a `stringwidth` shift, as an attribute value. `None` when a
-/// character has no Helvetica width (or the bytes are not UTF-8).
-fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<String> {
+/// Every character of `text` with the x of its glyph when shown with Helvetica at
+/// `size` and aligned at `x`, as PostScript's `show` after a `stringwidth` shift places
+/// it. `None` when a character has no Helvetica width (or the bytes are not UTF-8).
+fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<Vec<(f64, char)>> {
     let text = std::str::from_utf8(text).ok()?;
     let advances: Vec<u16> = text.chars().map(helvetica_advance).collect::<Option<_>>()?;
     let total: u32 = advances.iter().map(|&a| u32::from(a)).sum();
@@ -152,13 +165,17 @@ fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<Str
         Anchor::Middle => x - f64::from(total) * em / 2.0,
         Anchor::End => x - f64::from(total) * em,
     };
-    let mut xs = Vec::with_capacity(advances.len());
     let mut advanced = 0u32;
-    for a in advances {
-        xs.push(number(start + f64::from(advanced) * em));
-        advanced += u32::from(a);
-    }
-    Some(xs.join(" "))
+    let glyphs = text
+        .chars()
+        .zip(advances)
+        .map(|(c, a)| {
+            let at = start + f64::from(advanced) * em;
+            advanced += u32::from(a);
+            (at, c)
+        })
+        .collect();
+    Some(glyphs)
 }
 
 struct Painter<'a> {
@@ -232,14 +249,16 @@ impl Painter<'_> {
             }
             for &x in &graph.marks {
                 self.mark(x, graph.y0);
+                self.flush_if_large(out)?;
             }
         }
         self.raw("</g>\n");
         self.flush_if_large(out)
     }
 
-    /// Writes `numbers` as `name="a b c …"`-style pairs, flipping every second one (a y).
-    /// Returns `None` when one is not finite, so the caller can leave the element out.
+    /// A `points` attribute value: the chart points as `x,y` pairs, y flipped to SVG's
+    /// downward axis. `None` when a number is not finite, so the caller can leave the
+    /// element out.
     fn points(pairs: &[(f64, f64)]) -> Option<String> {
         let mut s = String::with_capacity(pairs.len() * 16);
         for (i, &(x, y)) in pairs.iter().enumerate() {
@@ -287,26 +306,24 @@ impl Painter<'_> {
     }
 
     /// A text: `size` is the font size, `anchor` the alignment at (x, y), `rotate` turns
-    /// it to read upwards. Spaces are preserved as PostScript's `show` keeps them.
+    /// it to read upwards about (x, y). Spaces are kept, as PostScript's `show` keeps them.
     ///
-    /// PostScript's `show` places each glyph at the previous one's advance, without
-    /// kerning; SVG renderers kern (rsvg always, browsers by default), which moves text by
-    /// up to a few points. So when every character has a Helvetica width, each glyph gets
-    /// its own x, computed as `show` and `stringwidth` compute them; the alignment is then
-    /// done here. Other text (which PostScript cannot show anyway: it prints the UTF-8
-    /// bytes as Latin glyphs) is laid out by the viewer, aligned with `text-anchor`.
+    /// `show` places each glyph at the previous one's advance, without kerning; SVG
+    /// renderers kern (rsvg always, browsers by default), which moves text by up to a few
+    /// points (`AVATAR To` comes out 4 pt shorter). So text with Helvetica widths gets an
+    /// x for every glyph, and its alignment is done here as `stringwidth` does it. Other
+    /// text is laid out by the viewer and aligned with `text-anchor`.
     fn text(&mut self, text: &[u8], (x, y): (f64, f64), size: f64, anchor: Anchor, rotate: bool) {
         let y = BORDER_HEIGHT - y;
         if text.is_empty() || !(x.is_finite() && y.is_finite()) {
             return;
         }
-        let shown = escape(text);
         // Rotated text is placed in its own frame, whose origin is the anchor point.
         let origin = if rotate { 0.0 } else { x };
-        let glyph_xs = glyph_positions(text, origin, size, anchor);
+        let glyphs = glyph_positions(text, origin, size, anchor);
         self.raw("<text xml:space=\"preserve\" stroke=\"none\" fill=\"#000\"");
         self.raw(&format!(" font-size=\"{}\"", number(size)));
-        if glyph_xs.is_none() {
+        if glyphs.is_none() {
             match anchor {
                 Anchor::Start => {}
                 Anchor::Middle => self.raw(" text-anchor=\"middle\""),
@@ -320,16 +337,34 @@ impl Painter<'_> {
                 number(y)
             ));
         }
-        match glyph_xs {
-            Some(xs) => self.raw(&format!(" x=\"{xs}\"")),
-            None => self.raw(&format!(" x=\"{}\"", number(origin))),
-        }
+        let first_x = glyphs
+            .as_ref()
+            .and_then(|g| g.first())
+            .map_or(origin, |g| g.0);
+        self.raw(&format!(" x=\"{}\"", number(first_x)));
         if !rotate {
             self.raw(&format!(" y=\"{}\"", number(y)));
         }
         self.raw(">");
-        self.raw(&shown);
+        match glyphs {
+            Some(glyphs) => self.glyphs(&glyphs),
+            None => self.raw(&escape(text)),
+        }
         self.raw("</text>\n");
+    }
+
+    /// The characters of a text, each after the first in a `<tspan>` at its own x. One
+    /// `x` list on the `<text>` would say the same, but rsvg uses only its first value.
+    fn glyphs(&mut self, glyphs: &[(f64, char)]) {
+        let mut utf8 = [0u8; 4];
+        for (i, &(x, c)) in glyphs.iter().enumerate() {
+            let shown = escape(c.encode_utf8(&mut utf8).as_bytes());
+            if i == 0 {
+                self.raw(&shown);
+            } else {
+                self.raw(&format!("<tspan x=\"{}\">{shown}</tspan>", number(x)));
+            }
+        }
     }
 
     fn border(&mut self) {
@@ -510,59 +545,62 @@ mod tests {
         // The y legend "bytes" (2390 units wide) reads upwards and ends at the top of the
         // y axis (y = 432 − 402 = 30): in its rotated frame it starts at −23.9.
         assert!(svg.contains(
-            " transform=\"translate(40 30) rotate(-90)\" x=\"-23.9 -18.34 -13.34 -10.56 -5\">bytes<"
+            " transform=\"translate(40 30) rotate(-90)\" x=\"-23.9\">b<tspan x=\"-18.34\">y\
+             </tspan><tspan x=\"-13.34\">t</tspan><tspan x=\"-10.56\">e</tspan>\
+             <tspan x=\"-5\">s</tspan></text>"
         ));
         // The y tick label "50": right-aligned to 40 (digits are 556 wide), its baseline on
         // the tick.
         let tick = &axes.y_ticks[1];
         assert_eq!(tick.label, b"50");
-        let want = format!(
-            "x=\"28.88 34.44\" y=\"{}\">50</text>",
-            number(432.0 - tick.at)
-        );
+        let y = number(432.0 - tick.at);
+        let want = format!("x=\"28.88\" y=\"{y}\">5<tspan x=\"34.44\">0</tspan></text>");
         assert!(svg.contains(&want), "{want}");
         // The area text "648 bytes x seconds" (9116 units at 12 pt) is centred on 319.
-        assert!(
-            svg.contains(" x=\"264.304 270.976 "),
-            "area text centred on 319"
-        );
+        assert!(svg.contains(" x=\"264.304\" y=\"19\">6<tspan x=\"270.976\">4</tspan>"));
         assert!(
             !svg.contains("text-anchor"),
             "every text here has Helvetica widths"
         );
     }
 
+    fn xs(glyphs: Option<Vec<(f64, char)>>) -> Option<Vec<f64>> {
+        glyphs.map(|g| g.iter().map(|&(x, _)| x).collect())
+    }
+
     #[test]
     fn glyph_positions_follow_helvetica_widths() {
+        let close = |got: Option<Vec<f64>>, want: &[f64]| {
+            let got = got.expect("positions");
+            got.len() == want.len() && got.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9)
+        };
         // "AV": 667 + 667, no kerning.
-        assert_eq!(
-            glyph_positions(b"AV", 10.0, 10.0, Anchor::Start).as_deref(),
-            Some("10 16.67")
-        );
-        assert_eq!(
-            glyph_positions(b"AV", 10.0, 10.0, Anchor::End).as_deref(),
-            Some("-3.34 3.33")
-        );
-        assert_eq!(
-            glyph_positions(b"AV", 10.0, 10.0, Anchor::Middle).as_deref(),
-            Some("3.33 10")
-        );
-        // Latin-1 and WinAnsi's extras have widths; a space too.
-        assert_eq!(
-            glyph_positions("é €".as_bytes(), 0.0, 10.0, Anchor::Start).as_deref(),
-            Some("0 5.56 8.34")
-        );
+        let at = |anchor| xs(glyph_positions(b"AV", 10.0, 10.0, anchor));
+        assert!(close(at(Anchor::Start), &[10.0, 16.67]));
+        assert!(close(at(Anchor::End), &[-3.34, 3.33]));
+        assert!(close(at(Anchor::Middle), &[3.33, 10.0]));
+        // Latin-1 and WinAnsi's extras have widths; a space too; so has a real `?`.
+        let latin = xs(glyph_positions("é €?".as_bytes(), 0.0, 10.0, Anchor::Start));
+        assert!(close(latin, &[0.0, 5.56, 8.34, 13.9]));
         // Characters outside Helvetica, controls and bad UTF-8 leave it to the viewer.
         assert_eq!(
             glyph_positions("a→b".as_bytes(), 0.0, 10.0, Anchor::Start),
             None
         );
         assert_eq!(glyph_positions(b"a\tb", 0.0, 10.0, Anchor::Start), None);
+        assert_eq!(glyph_positions(b"a\x7f", 0.0, 10.0, Anchor::Start), None);
         assert_eq!(glyph_positions(b"caf\xe9", 0.0, 10.0, Anchor::Start), None);
-        assert_eq!(
-            glyph_positions(b"what?", 0.0, 10.0, Anchor::Start).map(|s| s.len() > 0),
-            Some(true)
-        );
+    }
+
+    #[test]
+    fn glyphs_are_escaped_one_by_one() {
+        let mut chart = chart_of(MANPAGE, &RenderOptions::default());
+        chart.pages[0].key[0].label = b"a<&".to_vec();
+        let svg = svg_of(&chart);
+        // The key label starts at 45 + 512.976 + 24; `a` is 556 wide, `<` 584.
+        let want = "x=\"581.976\" y=\"369.25\">a<tspan x=\"587.536\">&lt;</tspan>\
+                    <tspan x=\"593.376\">&amp;</tspan></text>";
+        assert!(svg.contains(want), "{want}");
     }
 
     #[test]
@@ -651,7 +689,7 @@ mod tests {
         let svg = svg_of(&chart_of(hp, &RenderOptions::default()));
         assert!(svg.contains(">caf\u{fffd}</text>"));
         assert!(svg.contains(">x\u{fffd}</text>"));
-        assert!(svg.contains(">a&lt;b&gt;&amp;&quot;&apos;</text>"));
+        assert!(svg.contains("\">&apos;</tspan></text>"));
         assert!(svg.contains("<title>a&lt;&amp;&gt;&quot;b\u{fffd}</title>"));
         xmllint_accepts(&svg, "bad-bytes");
     }
