@@ -1,12 +1,30 @@
 //! The `hp2ps` command: files, stdin and exit codes. Everything else is in the library.
 
-/// Writes a line to stderr. Unlike `eprintln!`, it does not panic when stderr cannot be
+/// Writes one line to stderr. Unlike `eprintln!`, it does not panic when stderr cannot be
 /// written (`2>/dev/full`, a closed pipe): the exit status still tells what happened.
+/// Control characters (from file names or arguments) are escaped, so a message is always
+/// exactly one line.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", crate::one_line(&text));
     }};
+}
+
+/// `text` with every control character written as an escape (`\n`, `\x1b`, …).
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 mod batch;
@@ -26,7 +44,8 @@ fn main() -> ExitCode {
     let command = match cli::parse(std::env::args_os().skip(1)) {
         Ok(c) => c,
         Err(e) => {
-            say!("hp2ps: {e}\nTry 'hp2ps --help' for more information.");
+            say!("hp2ps: {e}");
+            say!("Try 'hp2ps --help' for more information.");
             return ExitCode::from(2);
         }
     };

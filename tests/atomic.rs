@@ -262,7 +262,6 @@ fn assert_refused_and_input_kept(ran: &run::Ran, dir: &Scratch, input: &[u8], wh
 }
 
 #[test]
-#[ignore = "bug: `hp2ps -o t.hp t.hp` and `hp2ps -o t.hp < t.hp` replace the profile with the chart, reported"]
 fn an_output_that_is_the_input_file_is_refused() {
     let input = golden("spec7-01-manpage.hp");
     for args in [
@@ -298,7 +297,6 @@ fn an_output_that_is_the_input_file_is_refused() {
 }
 
 #[test]
-#[ignore = "bug: `hp2ps -o t.aux t.hp` writes the chart to t.aux, then the .aux over it: the chart is lost and the run exits 0, reported"]
 fn an_output_that_is_the_aux_file_is_refused() {
     let dir = Scratch::new("same-aux");
     let input = golden("spec7-01-manpage.hp");
@@ -374,7 +372,6 @@ fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
 }
 
 #[test]
-#[ignore = "bug: when stderr cannot be written (2>/dev/full), the error message panics in eprintln! and the exit status is 101, reported"]
 fn stderr_that_cannot_be_written_still_gives_exit_status_1() {
     let dir = Scratch::new("stderr-full");
     let full = || {
@@ -483,7 +480,6 @@ fn fill_disk_case(flags: &[&str], chart: &str) {
 }
 
 #[test]
-#[ignore = "bug: when the disk fills up, the failed output's temporary file (.NAME.PID.N.tmp) is left behind, filling the disk for good, reported"]
 fn a_full_disk_is_refused_in_one_line_and_leaves_no_temporary_file() {
     fill_disk_case(&[], "longrun-O1-hc.ps");
     fill_disk_case(&["--format", "svg"], "longrun-O1-hc.svg");
@@ -491,7 +487,6 @@ fn a_full_disk_is_refused_in_one_line_and_leaves_no_temporary_file() {
 }
 
 #[test]
-#[ignore = "bug: when the final rename fails (here: -o names a directory), the temporary file is left behind, reported"]
 fn a_failed_rename_leaves_no_temporary_file() {
     let dir = Scratch::new("rename");
     std::fs::write(dir.join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
