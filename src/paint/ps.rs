@@ -448,7 +448,13 @@ pub fn is_valid_ps_string(text: &[u8]) -> bool {
 /// Header comments must stay on one line: LF, CR and FF all end a PostScript comment.
 fn one_line(text: &[u8]) -> Vec<u8> {
     text.iter()
-        .map(|&b| if matches!(b, b'\n' | b'\r' | 0x0c) { b' ' } else { b })
+        .map(|&b| {
+            if matches!(b, b'\n' | b'\r' | 0x0c) {
+                b' '
+            } else {
+                b
+            }
+        })
         .collect()
 }
 
