@@ -63,8 +63,8 @@ impl Profile {
     }
 }
 
-/// A cheap multiplicative hash: identifiers are interned once per data line, and the
-/// std SipHash is a large share of the reading time.
+/// A cheap multiplicative hash with a strong finaliser: identifiers are interned once per
+/// data line, and the std SipHash is a large share of the reading time.
 #[derive(Default)]
 pub(crate) struct FxHasher(u64);
 
@@ -82,7 +82,15 @@ impl Hasher for FxHasher {
         }
     }
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply only carries upwards, so names that differ only in their high
+        // bytes (`id1234`, `id1235`, …) would share their low bits, which pick the
+        // bucket: mix every bit into every other before use (murmur3's finaliser).
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
