@@ -150,7 +150,10 @@ impl<R: Read> Segmenter<R> {
         self.buf.copy_within(self.start..self.end, 0);
         self.end -= self.start;
         self.start = 0;
-        let want = self.end + READ_SIZE;
+        // Start small (a short profile should not pay for zeroing a big buffer) and grow
+        // to READ_SIZE reads for large inputs.
+        let read = (2 * self.buf.len()).clamp(64 * 1024, READ_SIZE);
+        let want = self.end + read;
         if self.buf.len() < want {
             self.buf.resize(want, 0);
         }
