@@ -322,9 +322,11 @@ impl Painter<'_> {
     /// Writes every band. Large graphs format two bands at a time on two threads: the
     /// numbers of the band polygons are nearly all of a big profile's output.
     fn bands<W: Write>(&mut self, g: &Graph, out: &mut W) -> io::Result<()> {
-        const PARALLEL_POINTS: usize = 100_000;
+        // A thread per pair of bands only pays when each band is long; many short bands
+        // (a profile with few samples and `-m0`) stay on this thread.
+        const PARALLEL_SAMPLES: usize = 2_000;
         let n = g.bands.len();
-        if g.xs.len() * n < PARALLEL_POINTS {
+        if g.xs.len() < PARALLEL_SAMPLES || n < 2 {
             for i in 0..n {
                 self.band(g, i);
                 self.flush_if_large(out)?;
