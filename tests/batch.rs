@@ -11,15 +11,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::runner::TempDir;
+use common::{files_in, golden};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
-
-fn golden(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/inputs")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
@@ -28,15 +22,6 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("run hp2ps")
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// The chart and `.aux` a single-file run writes for `input` under `flags`.

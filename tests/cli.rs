@@ -4,10 +4,11 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::runner::TempDir;
 use common::tools::{require_reference, REFERENCE};
+use common::{files_in, run_in};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 
@@ -16,34 +17,7 @@ fn sample() -> Vec<u8> {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    run_program(env!("CARGO_BIN_EXE_hp2ps"), dir, args, None)
-}
-
-fn run_program(prog: &str, dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(prog)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("wait")
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+    run_in(env!("CARGO_BIN_EXE_hp2ps"), dir, args, None)
 }
 
 fn after_comments(ps: &[u8]) -> &[u8] {
@@ -88,7 +62,7 @@ fn only_a_final_dot_hp_is_cut() {
 #[test]
 fn filter_mode_reads_stdin_writes_stdout_and_no_aux() {
     let dir = TempDir::new("cli-filter");
-    let out = run_program(
+    let out = run_in(
         env!("CARGO_BIN_EXE_hp2ps"),
         dir.path(),
         &["-c"],
@@ -143,7 +117,7 @@ fn p_round_trips_with_the_real_hp2ps_both_ways() {
             .status
             .success());
         assert!(
-            run_program(REFERENCE, theirs.path(), &[flags, &["t.hp"]].concat(), None)
+            run_in(REFERENCE, theirs.path(), &[flags, &["t.hp"]].concat(), None)
                 .status
                 .success()
         );
@@ -154,7 +128,7 @@ fn p_round_trips_with_the_real_hp2ps_both_ways() {
         std::fs::write(theirs.path().join("t.aux"), &our_aux).unwrap();
         let second = [&["-p"][..], flags, &["-y", "t.hp"]].concat();
         assert!(run(ours.path(), &second).status.success());
-        assert!(run_program(REFERENCE, theirs.path(), &second, None)
+        assert!(run_in(REFERENCE, theirs.path(), &second, None)
             .status
             .success());
         let read = |d: &TempDir, f: &str| std::fs::read(d.path().join(f)).unwrap();

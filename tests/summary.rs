@@ -4,45 +4,16 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::runner::TempDir;
+use common::{files_in, golden};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
-fn golden(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/inputs")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn run(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("wait")
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+    common::run_in(BIN, dir, args, stdin)
 }
 
 fn json_lines(out: &Output) -> Vec<Value> {

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::files_in;
 use common::runner::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
@@ -138,15 +139,6 @@ fn append(path: &Path, text: &str) {
         .open(path)
         .expect("open for append");
     f.write_all(text.as_bytes()).expect("append");
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// Reads `path` over and over on another thread, checking that every read sees a whole

@@ -39,3 +39,47 @@ pub fn golden_inputs() -> Vec<(String, Vec<u8>)> {
     assert!(!inputs.is_empty(), "no golden inputs in {}", dir.display());
     inputs
 }
+
+/// One golden input, by file name (`golden/inputs/<name>`).
+pub fn golden(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/inputs")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The names of the entries of `dir`, sorted.
+pub fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Runs `prog` (this crate's binary: `env!("CARGO_BIN_EXE_hp2ps")`) in `dir` with `args`,
+/// feeding `stdin` when given (an empty stdin otherwise), and waits for it.
+pub fn run_in(
+    prog: &str,
+    dir: &std::path::Path,
+    args: &[&str],
+    stdin: Option<&[u8]>,
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(prog)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("wait")
+}
