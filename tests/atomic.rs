@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::golden;
+
 #[path = "robust/run.rs"]
 mod run;
 
@@ -25,10 +27,6 @@ use hp2ps::render::{prepare, RenderOptions};
 use run::{hp2ps, positioned_error_line, Input, Scratch};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
-
-fn golden(name: &str) -> Vec<u8> {
-    std::fs::read(format!("{GOLDEN}/{name}")).expect("golden input")
-}
 
 /// A profile the reader refuses (line 5: a MARK without a dot).
 const BAD: &[u8] = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\nMARK 1\n";

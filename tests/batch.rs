@@ -16,12 +16,7 @@ use common::{files_in, golden};
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hp2ps")
+    common::run_in(BIN, dir, args, None)
 }
 
 /// The chart and `.aux` a single-file run writes for `input` under `flags`.

@@ -13,10 +13,7 @@ use common::tools::{ghostscript_accepts, require_ghostscript};
 const H: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
 
 fn golden(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/inputs")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    String::from_utf8(common::golden(name)).expect("a UTF-8 golden input")
 }
 
 /// Runs `hp2ps <args> t.hp` on `input` in a fresh directory; returns the output and the

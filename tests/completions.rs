@@ -3,7 +3,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use common::runner::TempDir;
 use common::tools::require_tool;
@@ -11,12 +11,7 @@ use common::tools::require_tool;
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hp2ps")
+    common::run_in(BIN, dir, args, None)
 }
 
 /// Every visible long option, read from `--help`.

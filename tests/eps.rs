@@ -3,18 +3,13 @@
 
 mod common;
 
+use common::golden;
+
 use std::path::Path;
 use std::process::Command;
 
 use common::runner::TempDir;
 use common::tools::require_ghostscript;
-
-fn golden(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/inputs")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 fn render_eps(dir: &Path, input: &[u8], args: &[&str]) -> Vec<u8> {
     std::fs::write(dir.join("t.hp"), input).unwrap();

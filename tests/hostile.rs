@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::golden;
+
 #[path = "robust/pslex.rs"]
 mod pslex;
 #[path = "robust/run.rs"]
@@ -20,11 +22,6 @@ use hp2ps::profile::Profile;
 use hp2ps::render::{prepare, RenderOptions};
 use run::{hp2ps, positioned_error_line, Input, Options, Scratch};
 
-const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
-
-fn golden(name: &str) -> Vec<u8> {
-    std::fs::read(format!("{GOLDEN}/{name}")).expect("golden input")
-}
 
 /// The PostScript the library renders for `bytes`, with its warnings; or the error.
 fn render(bytes: &[u8]) -> Result<(Vec<u8>, usize), ReadError> {

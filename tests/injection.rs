@@ -47,19 +47,6 @@ const HOSTILE: &[&[u8]] = &[
     b"tab\there",
 ];
 
-/// A `.hp` string: `"` doubled, as the reader undoes it.
-fn quoted(text: &[u8]) -> Vec<u8> {
-    let mut out = vec![b'"'];
-    for &b in text {
-        out.push(b);
-        if b == b'"' {
-            out.push(b'"');
-        }
-    }
-    out.push(b'"');
-    out
-}
-
 /// An identifier as a data line: GHC writes `name<TAB>value`, and names with spaces
 /// are read whole by the TAB rule. A name cannot hold a line feed, nor start with
 /// whitespace; NUL ends it, as in hp2ps.
@@ -89,7 +76,7 @@ fn hostile_profile(k: usize) -> Vec<u8> {
         let text = pick(i);
         hp.extend_from_slice(field.as_bytes());
         hp.push(b' ');
-        hp.extend_from_slice(&quoted(text));
+        hp.extend_from_slice(&common::hp_quoted(text));
         hp.push(b'\n');
     }
     for (s, time) in ["0.0", "1.0", "2.5"].iter().enumerate() {

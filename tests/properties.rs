@@ -115,18 +115,6 @@ fn micro(t: u64) -> String {
     format!("{}.{:06}", t / 1_000_000, t % 1_000_000)
 }
 
-fn quoted(text: &[u8]) -> Vec<u8> {
-    let mut out = vec![b'"'];
-    for &b in text {
-        out.push(b);
-        if b == b'"' {
-            out.push(b'"');
-        }
-    }
-    out.push(b'"');
-    out
-}
-
 fn to_text(w: &Written, layout: Layout) -> Vec<u8> {
     let end: &[u8] = match layout {
         Layout::Ghc => b"\n",
@@ -151,7 +139,7 @@ fn to_text(w: &Written, layout: Layout) -> Vec<u8> {
         .iter()
         .zip(&w.header)
     {
-        statement(&[field.as_bytes(), &quoted(text)]);
+        statement(&[field.as_bytes(), &common::hp_quoted(text)]);
     }
     for (time, points, marks) in &w.samples {
         let t = micro(*time);

@@ -13,10 +13,7 @@ use common::tools::{require_reference, REFERENCE};
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn golden(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/inputs")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    String::from_utf8(common::golden(name)).expect("a UTF-8 golden input")
 }
 
 /// Cuts a GHC-style profile (one statement per line) by hand, as the GHC manual tells:

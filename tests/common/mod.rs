@@ -83,3 +83,16 @@ pub fn run_in(
     drop(pipe);
     child.wait_with_output().expect("wait")
 }
+
+/// `text` as a `.hp` string: in quotes, with every `"` doubled (the reader undoes that).
+pub fn hp_quoted(text: &[u8]) -> Vec<u8> {
+    let mut out = vec![b'"'];
+    for &b in text {
+        out.push(b);
+        if b == b'"' {
+            out.push(b'"');
+        }
+    }
+    out.push(b'"');
+    out
+}
