@@ -1,7 +1,8 @@
 //! From the aggregated bands to a [`Chart`]: hp2ps's page layout (spec §4), computed in
 //! the same floating-point steps so that every printed coordinate matches.
 
-use crate::aggregate::{c_trunc_i64, Aggregated};
+use crate::aggregate::Aggregated;
+use crate::num::c_trunc_i64;
 use crate::cfmt;
 use crate::chart::*;
 use crate::textwidth::estimated_width;

@@ -27,18 +27,14 @@ fn one_line(text: &str) -> String {
     out
 }
 
-mod batch;
 mod cli;
-mod job;
-mod output;
-mod watch;
+mod run;
 
 use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
-use cli::{Command, Generate, GenerateKind, Invocation};
-use output::AtomicFile;
+use cli::Command;
+use run::report;
 
 fn main() -> ExitCode {
     let command = match cli::parse(std::env::args_os().skip(1)) {
@@ -58,11 +54,11 @@ fn main() -> ExitCode {
             )
             .as_bytes(),
         ),
-        Command::Generate(g) => report(generate(&g)),
-        Command::Render(inv) if inv.files.is_empty() => filter(&inv),
+        Command::Generate(g) => report(run::generate(&g)),
+        Command::Render(inv) if inv.files.is_empty() => run::filter(&inv),
         Command::Render(inv) => match (&inv.watch, inv.files.as_slice()) {
-            (Some(opts), [file]) => watch::run(&inv, file, opts),
-            _ => batch::run(&inv),
+            (Some(opts), [file]) => run::watch::run(&inv, file, opts),
+            _ => run::batch::run(&inv),
         },
     }
 }
@@ -74,68 +70,4 @@ fn print_or_fail(text: &[u8]) -> ExitCode {
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write to stdout: {e}")),
     )
-}
-
-fn report(result: Result<(), String>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            say!("hp2ps: {message}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Filter mode: stdin to stdout (or `-o`), no `.aux`.
-fn filter(inv: &Invocation) -> ExitCode {
-    match job::filter(inv) {
-        Ok(done) => {
-            for w in done.warning_lines() {
-                say!("{w}");
-            }
-            match (&done.summary, inv.summary) {
-                (Some(summary), Some(format)) => report(job::print_summary(summary, format)),
-                _ => ExitCode::SUCCESS,
-            }
-        }
-        Err(failure) => {
-            for w in &failure.warnings {
-                say!("{w}");
-            }
-            report(Err(failure.message))
-        }
-    }
-}
-
-/// `--generate KIND [DIR]`: the man page or completions, from the same definition as
-/// `--help`.
-fn generate(g: &Generate) -> Result<(), String> {
-    let mut bytes = Vec::new();
-    let mut cmd = cli::command();
-    let shell = match g.kind {
-        GenerateKind::Man => None,
-        GenerateKind::Bash => Some(clap_complete::Shell::Bash),
-        GenerateKind::Zsh => Some(clap_complete::Shell::Zsh),
-        GenerateKind::Fish => Some(clap_complete::Shell::Fish),
-    };
-    match shell {
-        None => clap_mangen::Man::new(cmd)
-            .render(&mut bytes)
-            .map_err(|e| format!("cannot render the man page: {e}"))?,
-        Some(shell) => clap_complete::generate(shell, &mut cmd, "hp2ps", &mut bytes),
-    }
-    let Some(dir) = &g.dir else {
-        let mut out = io::stdout().lock();
-        return out
-            .write_all(&bytes)
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot write to stdout: {e}"));
-    };
-    let dir = Path::new(dir);
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let path = dir.join(g.kind.file_name());
-    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
-    let mut file = AtomicFile::create(&path).map_err(failed)?;
-    file.writer().write_all(&bytes).map_err(failed)?;
-    file.commit().map_err(failed)
 }

@@ -29,17 +29,22 @@ use std::io::{self, Write};
 use serde::{Serialize, Serializer};
 
 use crate::aggregate::{area, stack_heights};
+use crate::defaults;
 use crate::profile::{Band, Profile};
 
+/// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SummaryOptions {
-    /// How many bands to list, biggest area first.
+    /// How many bands to list, biggest area first. Default: 10 ([`defaults::SUMMARY_TOP`]).
     pub top: usize,
 }
 
 impl Default for SummaryOptions {
     fn default() -> Self {
-        SummaryOptions { top: 10 }
+        SummaryOptions {
+            top: defaults::SUMMARY_TOP,
+        }
     }
 }
 
@@ -339,7 +344,7 @@ fn number(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hp::ReadOptions;
+    use crate::read::hp::ReadOptions;
 
     fn profile(body: &str) -> Profile {
         let text = format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n{body}");

@@ -14,7 +14,8 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::Invocation;
-use crate::job::{self, Done, Failure, FileNames};
+use super::names::FileNames;
+use super::render::{self, Done, Failure};
 
 /// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
 /// `./x.aux`) render one after the other in argument order, so the last one wins and a
@@ -78,7 +79,7 @@ pub fn run(inv: &Invocation) -> ExitCode {
                     bar.set_message(file.to_string_lossy().into_owned());
                     // A bug must not take the other files down: it fails this one.
                     let result =
-                        std::panic::catch_unwind(AssertUnwindSafe(|| job::render_file(inv, file)))
+                        std::panic::catch_unwind(AssertUnwindSafe(|| render::render_file(inv, file)))
                             .unwrap_or_else(|_| {
                                 Err(Failure::from(format!(
                                     "{}: internal error (please report it with this file)",
@@ -114,7 +115,7 @@ fn report(
                     say!("{w}");
                 }
                 if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
-                    if let Err(e) = job::print_summary(summary, format) {
+                    if let Err(e) = super::summary::print_summary(summary, format) {
                         say!("hp2ps: {e}");
                         return ExitCode::FAILURE;
                     }

@@ -1,100 +1,11 @@
-//! The profile model: header strings, sample times, marks and one band per identifier.
+//! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
+//! interning each identifier once.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::io::Read;
 
-use crate::hp::{self, HeaderField, ReadError, ReadOptions, Sink, Warning};
-
-/// A data point: the value of one identifier in one sample.
-///
-/// Packed to 12 bytes: a large profile holds tens of millions of points, and the padding
-/// of an aligned layout would cost a quarter of the memory.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(C, packed(4))]
-pub struct Point {
-    /// Index of the sample (0-based, in file order).
-    pub sample: u32,
-    pub value: f64,
-}
-
-/// Everything recorded for one identifier, points in file order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Band {
-    pub name: Vec<u8>,
-    pub points: Vec<Point>,
-}
-
-/// A whole `.hp` file. Bands are in the order their identifiers first appeared.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Profile {
-    pub job: Vec<u8>,
-    pub date: Vec<u8>,
-    pub sample_unit: Vec<u8>,
-    pub value_unit: Vec<u8>,
-    /// The time of every complete sample.
-    pub times: Vec<f64>,
-    pub marks: Vec<f64>,
-    pub bands: Vec<Band>,
-}
-
-impl Profile {
-    /// Reads a profile from any reader (a file, stdin, a byte slice).
-    pub fn read<R: Read>(
-        input: R,
-        opts: &ReadOptions,
-    ) -> Result<(Profile, Vec<Warning>), ReadError> {
-        let mut builder = ProfileBuilder::default();
-        let warnings = hp::read_into_parallel(input, opts, &mut builder)?;
-        Ok((builder.finish(), warnings))
-    }
-
-    pub fn header(&self, field: HeaderField) -> &[u8] {
-        match field {
-            HeaderField::Job => &self.job,
-            HeaderField::Date => &self.date,
-            HeaderField::SampleUnit => &self.sample_unit,
-            HeaderField::ValueUnit => &self.value_unit,
-        }
-    }
-
-    pub fn sample_count(&self) -> usize {
-        self.times.len()
-    }
-}
-
-/// A cheap multiplicative hash with a strong finaliser: identifiers are interned once per
-/// data line, and the std SipHash is a large share of the reading time.
-#[derive(Default)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
-    }
-    fn finish(&self) -> u64 {
-        // The multiply only carries upwards, so names that differ only in their high
-        // bytes (`id1234`, `id1235`, …) would share their low bits, which pick the
-        // bucket: mix every bit into every other before use (murmur3's finaliser).
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+use super::hasher::FxBuild;
+use super::{Band, Point, Profile};
+use crate::read::{HeaderField, Sink};
 
 /// Builds a [`Profile`] from the reader's statements.
 #[derive(Default)]

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cli::{Invocation, WatchOptions};
-use crate::job::{self, FileNames};
+use super::names::FileNames;
+use super::render;
 
 /// What identifies one version of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,11 +66,11 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
         let now = version(&input);
         if now.is_some() && now != rendered {
             rendered = now;
-            let message = match job::render_file(inv, file) {
+            let message = match render::render_file(inv, file) {
                 Ok(done) => {
                     renders += 1;
                     if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
-                        if let Err(e) = job::print_summary(summary, format) {
+                        if let Err(e) = super::summary::print_summary(summary, format) {
                             say!("hp2ps: {e}");
                             return ExitCode::FAILURE;
                         }

@@ -4,17 +4,19 @@
 //! real GHC data lines that hp2ps's tokens cannot read (names with spaces, TABs or keyword
 //! spellings), and profiles cut off by a program that is still running or was killed.
 
+mod data_line;
 mod error;
 mod parser;
 mod pipeline;
 mod segments;
-mod sink;
+mod tokens;
 
 pub use error::{Pos, ReadError, Warning};
-pub use parser::{float_value, integer_value, MAX_NUMBER_LEN};
 pub use pipeline::read_into_parallel;
 pub use segments::SEGMENT_CAP;
-pub use sink::{HeaderField, Sink};
+pub use tokens::MAX_NUMBER_LEN;
+
+use super::Sink;
 
 use std::io::Read;
 

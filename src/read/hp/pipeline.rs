@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-use super::sink::{HeaderField, Sink};
+use crate::read::{HeaderField, Sink};
 use super::{read_into, ReadError, ReadOptions, Warning};
 
 /// Statements per batch: large enough to make the channel cheap, small enough to keep

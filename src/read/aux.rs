@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use crate::cfmt;
-use crate::hp::Pos;
+use crate::num;
+use crate::read::hp::Pos;
 
 /// What an `.aux` file says.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -53,9 +53,9 @@ pub fn write_aux<W: Write>(
 ) -> io::Result<()> {
     let mut buf = Vec::new();
     buf.extend_from_slice(b"X_RANGE ");
-    cfmt::push_fixed(&mut buf, x_range, 2);
+    num::push_fixed(&mut buf, x_range, 2);
     buf.extend_from_slice(b"\nY_RANGE ");
-    cfmt::push_fixed(&mut buf, y_range, 2);
+    num::push_fixed(&mut buf, y_range, 2);
     buf.push(b'\n');
     for (i, (name, _)) in bands.iter().enumerate() {
         buf.extend_from_slice(b"ORDER ");
@@ -66,7 +66,7 @@ pub fn write_aux<W: Write>(
         buf.extend_from_slice(b"SHADE ");
         buf.extend_from_slice(name);
         buf.push(b' ');
-        cfmt::push_fixed(&mut buf, *shade, 2);
+        num::push_fixed(&mut buf, *shade, 2);
         buf.push(b'\n');
     }
     out.write_all(&buf)
@@ -112,7 +112,7 @@ impl<'a> Lexer<'a> {
         };
         if b.is_ascii_digit() {
             while self.i < self.text.len()
-                && self.i - start < crate::hp::MAX_NUMBER_LEN
+                && self.i - start < crate::read::hp::MAX_NUMBER_LEN
                 && (self.text[self.i].is_ascii_digit() || self.text[self.i] == b'.')
             {
                 self.i += 1;
@@ -182,7 +182,7 @@ fn read_lines(text: &[u8]) -> Option<Aux> {
                     if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
                         return None;
                     }
-                    aux.order.push((name.to_vec(), cfmt::c_atoi(value)));
+                    aux.order.push((name.to_vec(), num::c_atoi(value)));
                 } else {
                     aux.shades.push((name.to_vec(), float_arg(value)?));
                 }
@@ -201,11 +201,11 @@ fn split_once(line: &[u8], sep: u8) -> Option<(&[u8], &[u8])> {
 /// A float argument of a whole-line statement: digits with a dot, nothing else.
 fn float_arg(text: &[u8]) -> Option<f64> {
     let ok = !text.is_empty()
-        && text.len() <= crate::hp::MAX_NUMBER_LEN
+        && text.len() <= crate::read::hp::MAX_NUMBER_LEN
         && text[0].is_ascii_digit()
         && text.contains(&b'.')
         && text.iter().all(|&b| b.is_ascii_digit() || b == b'.');
-    ok.then(|| crate::hp::float_value(text))
+    ok.then(|| crate::num::float_value(text))
 }
 
 fn read_tokens(text: &[u8]) -> Result<Aux, AuxError> {
@@ -231,7 +231,7 @@ fn read_tokens(text: &[u8]) -> Result<Aux, AuxError> {
                         &format!("a number with a decimal point after {what}"),
                     ));
                 };
-                let v = Some(crate::hp::float_value(f));
+                let v = Some(crate::num::float_value(f));
                 if is_x {
                     aux.x_range = v;
                 } else {
@@ -249,9 +249,9 @@ fn read_tokens(text: &[u8]) -> Result<Aux, AuxError> {
                 };
                 let (arg, apos) = lx.next();
                 match (is_order, arg) {
-                    (true, Tok::Int(v)) => aux.order.push((name.to_vec(), cfmt::c_atoi(v))),
+                    (true, Tok::Int(v)) => aux.order.push((name.to_vec(), num::c_atoi(v))),
                     (false, Tok::Float(v)) => {
-                        aux.shades.push((name.to_vec(), crate::hp::float_value(v)))
+                        aux.shades.push((name.to_vec(), crate::num::float_value(v)))
                     }
                     (true, other) => {
                         return Err(error(apos, other, "an integer position after ORDER <name>"))

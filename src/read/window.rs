@@ -34,7 +34,8 @@
 
 use std::io::Read;
 
-use crate::hp::{self, HeaderField, ReadError, ReadOptions, Sink, Warning};
+use crate::read::hp::{self, ReadError, ReadOptions, Warning};
+use crate::read::{HeaderField, Sink};
 use crate::profile::{Profile, ProfileBuilder};
 
 /// The window, in SAMPLE_UNIT. `None` leaves that side open.

@@ -5,19 +5,20 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use hp2ps::aux_file::{read_aux, Aux};
-use hp2ps::hp::{ReadError, ReadOptions, Warning};
+use hp2ps::chart::Chart;
 use hp2ps::paint::{write_chart, Format};
+use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
-use hp2ps::render::prepare;
+use hp2ps::read::aux::{read_aux, Aux};
+use hp2ps::read::hp::{ReadError, ReadOptions, Warning};
+use hp2ps::read::window::{read_profile, WindowError};
 use hp2ps::summary::{summarize, Summary};
-use hp2ps::window::{read_profile, WindowError};
 
+use super::atomic::AtomicFile;
+use super::names::{check_output, stdin_is, FileNames};
 use crate::cli::Invocation;
-use crate::output::AtomicFile;
 
 /// What a successful render has to report.
 #[derive(Debug, Default)]
@@ -39,49 +40,19 @@ impl Done {
     }
 }
 
-/// The files of one file-mode run (spec §1.4): `foo` and `foo.hp` both read `foo.hp`, and
-/// write `./foo.ps` (or `.eps`, `.svg`, `.pdf`) and `./foo.aux` in the current directory,
-/// or in `--output-dir`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileNames {
-    pub input: PathBuf,
-    pub output: PathBuf,
-    pub aux: PathBuf,
+/// A failed render: the one-line message, and the warnings printed before it.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub warnings: Vec<String>,
 }
 
-impl FileNames {
-    pub fn for_argument(arg: &OsString, format: Format, dir: Option<&Path>) -> FileNames {
-        let bytes = arg.as_bytes();
-        let path = match bytes.iter().rposition(|&b| b == b'.') {
-            Some(dot) if &bytes[dot..] == b".hp" => &bytes[..dot],
-            _ => bytes,
-        };
-        let base = match path.iter().rposition(|&b| b == b'/') {
-            Some(slash) => &path[slash + 1..],
-            None => path,
-        };
-        let with = |stem: &[u8], ext: &[u8]| {
-            let mut v = stem.to_vec();
-            v.extend_from_slice(ext);
-            PathBuf::from(OsString::from_vec(v))
-        };
-        let in_dir = |name: PathBuf| match dir {
-            Some(d) => d.join(name),
-            None => name,
-        };
-        let mut ext = b".".to_vec();
-        ext.extend_from_slice(format.extension().as_bytes());
-        FileNames {
-            input: with(path, b".hp"),
-            output: in_dir(with(base, &ext)),
-            aux: in_dir(with(base, b".aux")),
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure {
+            message,
+            warnings: Vec::new(),
         }
-    }
-
-    /// The names for `arg` under this invocation's format and `--output-dir`.
-    pub fn of(inv: &Invocation, arg: &OsString) -> FileNames {
-        let dir = inv.output_dir.as_ref().map(Path::new);
-        FileNames::for_argument(arg, inv.format(), dir)
     }
 }
 
@@ -111,73 +82,6 @@ fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, 
         samples: profile.times.len(),
     };
     Ok((profile, done))
-}
-
-/// A failed render: the one-line message, and the warnings printed before it.
-#[derive(Debug)]
-pub struct Failure {
-    pub message: String,
-    pub warnings: Vec<String>,
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure {
-            message,
-            warnings: Vec::new(),
-        }
-    }
-}
-
-/// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
-/// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.
-fn same_entry(a: &Path, b: &Path) -> bool {
-    fn key(p: &Path) -> Option<PathBuf> {
-        let name = p.file_name()?;
-        let parent = match p.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        Some(std::fs::canonicalize(parent).ok()?.join(name))
-    }
-    match (key(a), key(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    }
-}
-
-/// Refuses an `-o` that would replace the input or be replaced by the `.aux`.
-fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
-    let Some(output) = inv.output.as_deref().filter(|o| *o != "-") else {
-        return Ok(());
-    };
-    let output = Path::new(output);
-    if same_entry(output, &names.input) {
-        return Err(format!(
-            "the output {} is the input profile: name another output file",
-            output.display()
-        ));
-    }
-    if inv.renders() && same_entry(output, &names.aux) {
-        return Err(format!(
-            "the output {} is where the .aux file goes: name another output file",
-            output.display()
-        ));
-    }
-    Ok(())
-}
-
-/// Whether stdin is the regular file at `path` (filter mode with `-o` naming its input).
-fn stdin_is(path: &Path) -> bool {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::MetadataExt;
-    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
-        return false;
-    };
-    match (File::from(fd).metadata(), std::fs::metadata(path)) {
-        (Ok(i), Ok(o)) => i.is_file() && i.dev() == o.dev() && i.ino() == o.ino(),
-        _ => false,
-    }
 }
 
 /// Renders one file argument as a single-file run would.
@@ -238,7 +142,7 @@ fn draw_file(
     Ok(output)
 }
 
-fn write_stdout(chart: &hp2ps::chart::Chart, format: Format) -> Result<(), String> {
+fn write_stdout(chart: &Chart, format: Format) -> Result<(), String> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
     write_chart(chart, format, &mut out)
@@ -288,18 +192,4 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
             warnings: done.warning_lines().collect(),
         }),
     }
-}
-
-/// Prints a summary to stdout in the requested form.
-pub fn print_summary(summary: &Summary, format: crate::cli::SummaryFormat) -> Result<(), String> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    match format {
-        crate::cli::SummaryFormat::Json => summary
-            .write_json(&mut out)
-            .and_then(|()| out.write_all(b"\n")),
-        crate::cli::SummaryFormat::Text => summary.write_text(&mut out),
-    }
-    .and_then(|()| out.flush())
-    .map_err(|e| format!("cannot write to stdout: {e}"))
 }

@@ -1,6 +1,6 @@
 //! Reader tests: every statement and every error of spec §2, and the tolerated damage.
 
-use crate::hp::{ReadError, ReadOptions, Warning};
+use crate::read::hp::{ReadError, ReadOptions, Warning};
 use crate::profile::Profile;
 
 const H: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n";

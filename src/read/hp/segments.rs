@@ -12,15 +12,13 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
+use super::tokens::is_space;
+
 /// Largest segment handed to the parser.
 pub const SEGMENT_CAP: usize = 256 * 1024;
 
 /// Size of one read from the input.
 const READ_SIZE: usize = 1 << 20;
-
-pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
-}
 
 /// Where a segment sits in its line.
 #[derive(Debug, Clone, Copy)]
@@ -80,7 +78,7 @@ impl<R: Read> Segmenter<R> {
         if !self.at_line_start {
             return None;
         }
-        let line = super::parser::scan_data_line(&self.buf[self.start..self.end], false)?;
+        let line = super::data_line::scan_data_line(&self.buf[self.start..self.end], false)?;
         if line.name_len > max_name_len {
             return None;
         }

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 ///
 /// `None` is a key that compares false with everything (a NaN): it is never picked as a
 /// smaller key, and when it sits at position i nothing is swapped into i.
-pub fn selection_sort<T, K: Ord + Clone>(items: &mut [T], mut keys: Vec<Option<K>>) {
+pub(crate) fn selection_sort<T, K: Ord + Clone>(items: &mut [T], mut keys: Vec<Option<K>>) {
     assert_eq!(items.len(), keys.len(), "one key per item");
     // The first (smallest key, then smallest position) among the unsorted positions is
     // exactly the element the linear scan keeps: only strictly smaller keys replace it.
@@ -35,7 +35,8 @@ pub fn selection_sort<T, K: Ord + Clone>(items: &mut [T], mut keys: Vec<Option<K
 }
 
 /// The plain O(n²) selection sort, the reference for tests.
-pub fn selection_sort_naive<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
+#[cfg(test)]
+fn selection_sort_naive<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
     let n = items.len();
     for i in 0..n.saturating_sub(1) {
         let mut m = i;
@@ -50,7 +51,7 @@ pub fn selection_sort_naive<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
 
 /// An `f64` key for [`selection_sort`]: NaN becomes `None`, the rest a totally ordered
 /// integer image (with -0.0 equal to 0.0, as `<` has it).
-pub fn f64_key(x: f64) -> Option<i64> {
+pub(crate) fn f64_key(x: f64) -> Option<i64> {
     if x.is_nan() {
         return None;
     }

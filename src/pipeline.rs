@@ -1,7 +1,8 @@
-//! The whole pipeline in one call: profile → aggregation → chart, plus the `.aux` data.
+//! The middle of the pipeline in one call: profile → aggregation → layout, giving the
+//! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
 use crate::aggregate::{aggregate, AggregateOptions, Aggregated};
-use crate::aux_file::Aux;
+use crate::read::aux::Aux;
 use crate::chart::Chart;
 use crate::layout::{layout, LayoutOptions};
 use crate::profile::Profile;
@@ -9,8 +10,11 @@ use crate::shade::ShadeMap;
 
 /// Every option of a render, stage by stage.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct RenderOptions {
+    /// Which bands, in which order. Default: [`AggregateOptions::default`].
     pub aggregate: AggregateOptions,
+    /// How the page looks. Default: [`LayoutOptions::default`].
     pub layout: LayoutOptions,
 }
 
@@ -18,15 +22,19 @@ pub struct RenderOptions {
 /// band first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuxOut {
+    /// The time span the chart was scaled to.
     pub x_range: f64,
+    /// The stack height the chart was scaled to.
     pub y_range: f64,
+    /// Every drawn band's name and shade, bottom band first.
     pub bands: Vec<(Vec<u8>, f64)>,
 }
 
 impl AuxOut {
+    /// Writes the `.aux` text, byte-identical to hp2ps's.
     pub fn write<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
         let bands: Vec<(&[u8], f64)> = self.bands.iter().map(|(n, s)| (n.as_slice(), *s)).collect();
-        crate::aux_file::write_aux(out, self.x_range, self.y_range, &bands)
+        crate::read::aux::write_aux(out, self.x_range, self.y_range, &bands)
     }
 }
 

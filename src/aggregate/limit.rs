@@ -1,0 +1,38 @@
+//! The band limit and the OTHER band (`-m`, hp2ps step 7; §3.7 of
+//! `docs/reference/hp2ps-behaviour.md`).
+
+use crate::profile::{Band, Point};
+
+/// Step 7: keeps `limit` bands by merging the bottom ones into OTHER.
+pub(crate) fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) {
+    let n = bands.len() as i64;
+    if limit == 0 || n <= limit {
+        return;
+    }
+    if limit < 0 {
+        bands.clear();
+        return;
+    }
+    let merged = (n - limit + 1) as usize;
+    let mut sums = vec![0.0; nsamples];
+    for band in &bands[..merged] {
+        for p in &band.points {
+            if let Some(s) = sums.get_mut(p.sample as usize) {
+                *s += p.value;
+            }
+        }
+    }
+    let other = Band {
+        name: b"OTHER".to_vec(),
+        points: sums
+            .into_iter()
+            .enumerate()
+            .map(|(i, value)| Point {
+                sample: i as u32,
+                value,
+            })
+            .collect(),
+    };
+    bands.splice(..merged, [other]);
+}
+

@@ -1,0 +1,150 @@
+//! From a [`Profile`] to the bands that are drawn, in hp2ps's step order
+//! (`docs/reference/hp2ps-behaviour.md` §3.2–3.9): the initial hash-bucket order, trace
+//! elimination (`-t`), the `-d`, `-i` and `-p` orders, the band limit with OTHER (`-m`),
+//! the ranges and the area. One file per pass.
+
+mod limit;
+mod order;
+mod selection_sort;
+mod stack;
+mod traces;
+
+pub(crate) use stack::{area, stack_heights};
+
+use crate::defaults;
+use crate::profile::{Band, Profile};
+use crate::read::aux::Aux;
+
+/// Direction of the `-i` name order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameOrder {
+    /// `-i`, `-i+`: smallest name at the bottom.
+    Ascending,
+    /// `-i-`: greatest name at the bottom.
+    Descending,
+}
+
+/// How the bands of a profile are chosen and ordered: hp2ps's `-t`, `-d`, `-i` and `-m`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AggregateOptions {
+    /// `-t`: bands whose combined share stays below this percentage are dropped.
+    /// Default: 1.0 ([`defaults::TRACE_PERCENT`]).
+    pub trace_percent: f64,
+    /// `-d`: order by standard deviation. Default: `false`.
+    pub by_deviation: bool,
+    /// `-i`: order by name. Default: `None`.
+    pub by_name: Option<NameOrder>,
+    /// `-m`: the band limit N; 0 means none, a negative value drops every band.
+    /// Default: 20 ([`defaults::BAND_LIMIT`]).
+    pub band_limit: i64,
+}
+
+impl Default for AggregateOptions {
+    fn default() -> Self {
+        AggregateOptions {
+            trace_percent: defaults::TRACE_PERCENT,
+            by_deviation: false,
+            by_name: None,
+            band_limit: defaults::BAND_LIMIT,
+        }
+    }
+}
+
+/// The bands to draw, bottom band first, with the numbers the layout needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aggregated {
+    pub job: Vec<u8>,
+    pub date: Vec<u8>,
+    pub sample_unit: Vec<u8>,
+    pub value_unit: Vec<u8>,
+    pub times: Vec<f64>,
+    pub marks: Vec<f64>,
+    pub bands: Vec<Band>,
+    /// Time span (at least the aux X_RANGE; 1.0 instead of 0).
+    pub x_range: f64,
+    /// Highest stack (at least the aux Y_RANGE; 1.0 instead of 0).
+    pub y_range: f64,
+    /// The "bytes x seconds" integral of the stacked bands.
+    pub area: f64,
+}
+
+impl Aggregated {
+    pub fn first_time(&self) -> f64 {
+        self.times.first().copied().unwrap_or(0.0)
+    }
+    pub fn last_time(&self) -> f64 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+}
+
+/// Runs the passes in hp2ps's step order (§3.2). `aux` is the previous run's `.aux` (`-p`).
+pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -> Aggregated {
+    let nsamples = profile.times.len();
+    let mut bands = profile.bands;
+    order::hash_order(&mut bands);
+    traces::eliminate_traces(&mut bands, opts.trace_percent);
+    if opts.by_deviation {
+        order::sort_by_deviation(&mut bands, nsamples);
+    }
+    if let Some(name_order) = opts.by_name {
+        order::sort_by_name(&mut bands, name_order);
+    }
+    if let Some(aux) = aux {
+        order::sort_by_aux(&mut bands, aux);
+    }
+    limit::apply_band_limit(&mut bands, opts.band_limit, nsamples);
+
+    let heights = stack::stack_heights(&bands, nsamples);
+    let times = profile.times;
+    let first = times.first().copied().unwrap_or(0.0);
+    let last = times.last().copied().unwrap_or(0.0);
+    let x_range = nonzero(at_least(last - first, aux.and_then(|a| a.x_range)));
+    // A fold with `>` rather than `f64::max`: hp2ps keeps the first of equal or NaN
+    // heights, and `max` would not.
+    let y_max = heights
+        .iter()
+        .skip(1)
+        .fold(heights.first().copied().unwrap_or(0.0), |m, &h| {
+            if h > m {
+                h
+            } else {
+                m
+            }
+        });
+    let y_range = nonzero(at_least(y_max, aux.and_then(|a| a.y_range)));
+    let area = stack::area(&times, &heights);
+    Aggregated {
+        job: profile.job,
+        date: profile.date,
+        sample_unit: profile.sample_unit,
+        value_unit: profile.value_unit,
+        times,
+        marks: profile.marks,
+        bands,
+        x_range,
+        y_range,
+        area,
+    }
+}
+
+/// §3.8: a range is at least the one the `.aux` recorded.
+fn at_least(x: f64, floor: Option<f64>) -> f64 {
+    match floor {
+        Some(f) if f > x => f,
+        _ => x,
+    }
+}
+
+/// §3.8: a zero range would divide by zero in the scaling; hp2ps uses 1.
+fn nonzero(x: f64) -> f64 {
+    if x == 0.0 {
+        1.0
+    } else {
+        x
+    }
+}
+
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,79 @@
+//! The band orders: hp2ps's initial hash-bucket order (§3.1), which breaks every later
+//! tie, and the `-d` (§3.4), `-i` (§3.5) and `-p` (§3.6) sorts. Section numbers refer to
+//! `docs/reference/hp2ps-behaviour.md`.
+
+use std::cmp::Reverse;
+
+use super::selection_sort::{f64_key, selection_sort};
+use super::NameOrder;
+use crate::profile::Band;
+use crate::read::aux::Aux;
+
+/// hp2ps's identifier hash (spec §3.1): h = 3h + b over signed bytes, 32-bit.
+pub(crate) fn hash_bucket(name: &[u8]) -> u32 {
+    let mut h: i32 = 0;
+    for &b in name {
+        h = h.wrapping_mul(3).wrapping_add(i32::from(b as i8));
+    }
+    h.unsigned_abs() % 513
+}
+
+/// Puts bands into hp2ps's initial order: hash bucket 0…512, and within a bucket the most
+/// recently created identifier first. Every later sort breaks ties by this order.
+pub(crate) fn hash_order(bands: &mut Vec<Band>) {
+    let mut keyed: Vec<(u32, Reverse<usize>, Band)> = std::mem::take(bands)
+        .into_iter()
+        .enumerate()
+        .map(|(created, b)| (hash_bucket(&b.name), Reverse(created), b))
+        .collect();
+    keyed.sort_by_key(|(bucket, created, _)| (*bucket, *created));
+    bands.extend(keyed.into_iter().map(|(_, _, b)| b));
+}
+
+/// The `-d` key: absent samples count as zeros in the mean but not in the sum of squares.
+pub(crate) fn deviation(band: &Band, nsamples: usize) -> f64 {
+    let n = nsamples as f64;
+    let sum = band.points.iter().fold(0.0, |s, p| s + p.value);
+    let mean = sum / n;
+    let sumsq = band
+        .points
+        .iter()
+        .fold(0.0, |s, p| s + (p.value - mean) * (p.value - mean));
+    (sumsq / (n - 1.0)).sqrt()
+}
+
+/// §3.4, `-d`: by standard deviation, smallest at the bottom.
+pub(crate) fn sort_by_deviation(bands: &mut [Band], nsamples: usize) {
+    let keys = bands
+        .iter()
+        .map(|b| f64_key(deviation(b, nsamples)))
+        .collect();
+    selection_sort(bands, keys);
+}
+
+/// §3.5, `-i`: by name, in byte order.
+pub(crate) fn sort_by_name(bands: &mut [Band], order: NameOrder) {
+    match order {
+        NameOrder::Ascending => {
+            let keys = bands.iter().map(|b| Some(b.name.clone())).collect();
+            selection_sort(bands, keys);
+        }
+        NameOrder::Descending => {
+            let keys = bands
+                .iter()
+                .map(|b| Some(Reverse(b.name.clone())))
+                .collect();
+            selection_sort(bands, keys);
+        }
+    }
+}
+
+/// §3.6, `-p`: in the order of the previous run's `.aux`; names it lacks sort as 0.
+pub(crate) fn sort_by_aux(bands: &mut [Band], aux: &Aux) {
+    let order = aux.order_map();
+    let keys = bands
+        .iter()
+        .map(|b| Some(order.get(b.name.as_slice()).copied().unwrap_or(0)))
+        .collect();
+    selection_sort(bands, keys);
+}

@@ -1,0 +1,31 @@
+//! Stacking and the area in the title (§3.8–3.9 of `docs/reference/hp2ps-behaviour.md`).
+
+use crate::profile::Band;
+
+/// The height of the stack at every sample, summed band by band.
+pub(crate) fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
+    let mut h = vec![0.0; nsamples];
+    for band in bands {
+        for p in &band.points {
+            if let Some(s) = h.get_mut(p.sample as usize) {
+                *s += p.value;
+            }
+        }
+    }
+    h
+}
+
+/// The trapezoid integral of the stack, in hp2ps's exact arithmetic.
+pub(crate) fn area(times: &[f64], heights: &[f64]) -> f64 {
+    let mut area = 0.0;
+    for i in 1..times.len().min(heights.len()) {
+        let base = times[i] - times[i - 1];
+        let (lower, diff) = if heights[i] > heights[i - 1] {
+            (heights[i - 1], heights[i] - heights[i - 1])
+        } else {
+            (heights[i], heights[i - 1] - heights[i])
+        };
+        area += base * lower + (base * diff) / 2.0;
+    }
+    area
+}

@@ -1,0 +1,233 @@
+//! Tests of the aggregation passes against hand-worked profiles.
+
+use super::limit::apply_band_limit;
+use super::order::{deviation, hash_bucket, hash_order};
+use super::stack::area;
+use super::traces::{band_total, eliminate_traces};
+use super::*;
+use crate::num::c_trunc_i64;
+use crate::profile::Point;
+
+fn band(name: &str, values: &[(u32, f64)]) -> Band {
+    Band {
+        name: name.as_bytes().to_vec(),
+        points: values
+            .iter()
+            .map(|&(sample, value)| Point { sample, value })
+            .collect(),
+    }
+}
+
+fn names(bands: &[Band]) -> Vec<String> {
+    bands
+        .iter()
+        .map(|b| String::from_utf8_lossy(&b.name).into_owned())
+        .collect()
+}
+
+const MAN_PAGE: &str = "JOB \"a.out -p\"\nDATE \"Fri Apr 17 11:43:45 1992\"\n\
+    SAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+    BEGIN_SAMPLE 0.00\n SYSTEM 24\nEND_SAMPLE 0.00\n\
+    BEGIN_SAMPLE 1.00\n elim 180\n insert 24\n intersect 12\n disin 60\n main 12\n reduce 20\n SYSTEM 12\nEND_SAMPLE 1.00\n\
+    MARK 1.50\nMARK 1.75\nMARK 1.80\n\
+    BEGIN_SAMPLE 2.00\n elim 192\n insert 24\n intersect 12\n disin 84\n main 12\n SYSTEM 24\nEND_SAMPLE 2.00\n\
+    BEGIN_SAMPLE 2.82\nEND_SAMPLE 2.82\n";
+
+fn man_page(opts: AggregateOptions, aux: Option<&Aux>) -> Aggregated {
+    let (p, _) = Profile::read(MAN_PAGE.as_bytes(), &Default::default()).expect("man page");
+    aggregate(p, aux, &opts)
+}
+
+#[test]
+fn man_page_orders_for_each_sort() {
+    let default = man_page(AggregateOptions::default(), None);
+    assert_eq!(
+        names(&default.bands),
+        [
+            "reduce",
+            "intersect",
+            "main",
+            "insert",
+            "SYSTEM",
+            "disin",
+            "elim"
+        ]
+    );
+    assert_eq!(c_trunc_i64(default.area), 648);
+    assert_eq!((default.x_range, default.y_range), (2.82, 348.0));
+    let cases: [(AggregateOptions, [&str; 7]); 3] = [
+        (
+            AggregateOptions {
+                by_deviation: true,
+                ..Default::default()
+            },
+            [
+                "intersect",
+                "main",
+                "SYSTEM",
+                "reduce",
+                "insert",
+                "disin",
+                "elim",
+            ],
+        ),
+        (
+            AggregateOptions {
+                by_name: Some(NameOrder::Ascending),
+                ..Default::default()
+            },
+            [
+                "SYSTEM",
+                "disin",
+                "elim",
+                "insert",
+                "intersect",
+                "main",
+                "reduce",
+            ],
+        ),
+        (
+            AggregateOptions {
+                by_name: Some(NameOrder::Descending),
+                ..Default::default()
+            },
+            [
+                "reduce",
+                "main",
+                "intersect",
+                "insert",
+                "elim",
+                "disin",
+                "SYSTEM",
+            ],
+        ),
+    ];
+    for (opts, want) in cases {
+        assert_eq!(names(&man_page(opts.clone(), None).bands), want, "{opts:?}");
+    }
+    let limited = man_page(
+        AggregateOptions {
+            band_limit: 3,
+            ..Default::default()
+        },
+        None,
+    );
+    assert_eq!(names(&limited.bands), ["OTHER", "disin", "elim"]);
+    let traced = man_page(
+        AggregateOptions {
+            trace_percent: 5.0,
+            ..Default::default()
+        },
+        None,
+    );
+    assert_eq!(
+        names(&traced.bands),
+        ["intersect", "main", "insert", "SYSTEM", "disin", "elim"]
+    );
+    assert_eq!(c_trunc_i64(traced.area), 628);
+}
+
+#[test]
+fn aux_order_puts_unknown_names_at_the_bottom_and_widens_ranges() {
+    let aux = Aux {
+        x_range: Some(10.0),
+        y_range: Some(100.0),
+        order: vec![(b"elim".to_vec(), 1), (b"main".to_vec(), 2)],
+        shades: Vec::new(),
+    };
+    let agg = man_page(AggregateOptions::default(), Some(&aux));
+    let n = names(&agg.bands);
+    assert_eq!(&n[5..], ["elim", "main"]);
+    assert_eq!((agg.x_range, agg.y_range), (10.0, 348.0));
+}
+
+#[test]
+fn hash_buckets_of_the_man_page_example() {
+    let got: Vec<u32> = [
+        "elim",
+        "reduce",
+        "intersect",
+        "disin",
+        "main",
+        "SYSTEM",
+        "insert",
+    ]
+    .iter()
+    .map(|n| hash_bucket(n.as_bytes()))
+    .collect();
+    assert_eq!(got, vec![19, 20, 80, 83, 137, 392, 422]);
+}
+
+#[test]
+fn hash_order_puts_newer_identifiers_first_in_a_bucket() {
+    // "a" and "ǀ"-free: find two names in one bucket.
+    let a = "b";
+    let mut other = None;
+    for i in 0..100000u32 {
+        let n = format!("x{i}");
+        if hash_bucket(n.as_bytes()) == hash_bucket(a.as_bytes()) {
+            other = Some(n);
+            break;
+        }
+    }
+    let other = other.expect("a colliding name");
+    let mut bands = vec![band(a, &[]), band(&other, &[])];
+    hash_order(&mut bands);
+    assert_eq!(names(&bands), vec![other, a.to_string()]);
+}
+
+#[test]
+fn totals_saturate_like_c() {
+    let b = band("a", &[(0, 6.28e31), (1, 1.0)]);
+    assert_eq!(band_total(&b), i64::MIN);
+    assert_eq!(c_trunc_i64(f64::NAN), i64::MIN);
+    assert_eq!(c_trunc_i64(-2.7), -2);
+}
+
+#[test]
+fn trace_elimination_drops_the_smallest_share() {
+    let mut bands = vec![
+        band("big", &[(0, 950.0)]),
+        band("tiny", &[(0, 20.0)]),
+        band("small", &[(0, 30.0)]),
+    ];
+    eliminate_traces(&mut bands, 5.0);
+    assert_eq!(names(&bands), vec!["small", "big"]);
+    let mut zero = vec![band("z", &[(0, 0.0)])];
+    eliminate_traces(&mut zero, 1.0);
+    assert!(zero.is_empty());
+    let mut keep = vec![band("z", &[(0, 1.0)]), band("y", &[(0, 1000.0)])];
+    eliminate_traces(&mut keep, 0.0);
+    assert_eq!(keep.len(), 2);
+}
+
+#[test]
+fn other_sums_the_bottom_bands_at_every_sample() {
+    let mut bands = vec![
+        band("a", &[(0, 1.0)]),
+        band("b", &[(1, 2.0), (1, 3.0)]),
+        band("c", &[(0, 10.0)]),
+        band("d", &[(2, 7.0)]),
+    ];
+    apply_band_limit(&mut bands, 3, 3);
+    assert_eq!(names(&bands), vec!["OTHER", "c", "d"]);
+    let other: Vec<f64> = bands[0].points.iter().map(|p| p.value).collect();
+    assert_eq!(other, vec![1.0, 5.0, 0.0]);
+    let mut neg = vec![band("a", &[(0, 1.0)])];
+    apply_band_limit(&mut neg, -3, 1);
+    assert!(neg.is_empty());
+}
+
+#[test]
+fn deviation_counts_absent_samples_in_the_mean_only() {
+    let b = band("a", &[(0, 4.0)]);
+    // mean 2 over 2 samples; sumsq only over the present point: (4-2)^2 = 4.
+    assert_eq!(deviation(&b, 2), 2.0);
+    assert!(deviation(&b, 1).is_nan());
+}
+
+#[test]
+fn area_is_the_trapezoid_integral() {
+    assert_eq!(area(&[0.0, 1.0, 3.0], &[0.0, 10.0, 10.0]), 5.0 + 20.0);
+    assert_eq!(area(&[2.0], &[5.0]), 0.0);
+}

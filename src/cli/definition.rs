@@ -1,0 +1,227 @@
+//! The one definition of every flag and option: `--help`, the man page, the completions,
+//! and clap's parsing of the long options all come from [`command`].
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use clap::{value_parser, Arg, ArgAction, ValueHint};
+use hp2ps::defaults;
+use hp2ps::paint::Format;
+
+use super::GenerateKind;
+
+const HP2PS: &str = "hp2ps flags";
+const OUTPUT: &str = "Output";
+const BATCH: &str = "Batch and watch";
+const SELECTION: &str = "Selection";
+const SUMMARY: &str = "Summary";
+const OTHER: &str = "Other";
+
+/// Every flag and option, for `--help`, the man page, the completions, and for parsing
+/// the options that are not hp2ps short flags.
+pub(crate) fn command() -> clap::Command {
+    let flag = |id: &'static str, short: char, help: &str| {
+        Arg::new(id)
+            .short(short)
+            .action(ArgAction::SetTrue)
+            .help(help.to_string())
+            .help_heading(HP2PS)
+    };
+    clap::Command::new("hp2ps")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF.")
+        .long_about(
+            "Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF: a drop-in \
+             replacement for GHC's hp2ps (its output is byte-identical), plus batch \
+             rendering, watch mode, time windows and summaries for scripts.",
+        )
+        .override_usage("hp2ps [flags] [file[.hp] ...]")
+        .help_template(
+            "usage: {usage}\n{about}\n\n\
+             With no file, reads stdin and writes the chart to stdout. Otherwise renders\n\
+             each file.hp (or file) to ./file.ps and ./file.aux; several files render in\n\
+             parallel.\n\n{all-args}{after-help}",
+        )
+        .after_help(
+            "hp2ps flags take their value glued to the letter (-e6in -m5 -t0.5), and -p\n\
+             combines with the letter after it (-pc), exactly as in GHC's hp2ps.\n\
+             Exit status: 0 success, 1 a file failed, 2 a bad command line.",
+        )
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        // As with the hp2ps flags, a repeated option's last value wins.
+        .args_override_self(true)
+        .args([
+            Arg::new("files")
+                .value_name("FILE")
+                .num_args(0..)
+                .action(ArgAction::Append)
+                .value_parser(value_parser!(OsString))
+                .value_hint(ValueHint::FilePath)
+                .help("Profiles to render: FILE and FILE.hp both read FILE.hp"),
+            flag("b", 'b', "Big title box (automatic when the JOB is over 35 bytes)"),
+            flag("s", 's', "Small title box"),
+            flag("c", 'c', "Colour instead of greys"),
+            flag("d", 'd', "Order bands by standard deviation"),
+            flag("i", 'i', "-i[+|-]: order bands by name (-i- descending)"),
+            flag("g", 'g', "Portrait page, not rotated (for ghostscript previewers)"),
+            flag(
+                "e",
+                'e',
+                "-e<W>[in|mm|pt]: Encapsulated PostScript W wide (above 2in), e.g. -e6in",
+            ),
+            flag("M", 'M', "Key on pages of its own"),
+            flag(
+                "m",
+                'm',
+                &format!(
+                    "-m<N>: at most N bands, the rest merge into OTHER (default {}); -m0: no limit, no key",
+                    defaults::BAND_LIMIT
+                ),
+            ),
+            flag("l", 'l', "No band limit and no key (the same as -m0)"),
+            flag("p", 'p', "Reuse scaling, order and shades from the previous run's .aux"),
+            flag(
+                "t",
+                't',
+                &format!(
+                    "-t<F>: drop trace bands that together stay below F% (default {}, at most 5)",
+                    defaults::TRACE_PERCENT
+                ),
+            ),
+            flag("y", 'y', "Do not draw marks"),
+            Arg::new("format")
+                .long("format")
+                .value_name("FORMAT")
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    Format::ALL.map(Format::name),
+                ))
+                .ignore_case(true)
+                .hide_possible_values(true)
+                .help("ps, eps, svg or pdf (default: from the -o extension, else ps)")
+                .help_heading(OUTPUT),
+            Arg::new("output")
+                .short('o')
+                .long("output")
+                .value_name("FILE")
+                .value_parser(value_parser!(OsString))
+                .allow_hyphen_values(true)
+                .value_hint(ValueHint::FilePath)
+                .help("Write the chart to FILE (- for stdout) instead of ./file.<format>")
+                .help_heading(OUTPUT),
+            Arg::new("output-dir")
+                .long("output-dir")
+                .value_name("DIR")
+                .value_parser(value_parser!(OsString))
+                .value_hint(ValueHint::DirPath)
+                .help("Write file.<format> and file.aux into DIR (created if missing)")
+                .help_heading(OUTPUT),
+            Arg::new("jobs")
+                .short('j')
+                .long("jobs")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..))
+                .help("Render at most N files at once (default: one per core)")
+                .help_heading(BATCH),
+            Arg::new("watch")
+                .long("watch")
+                .action(ArgAction::SetTrue)
+                .help("Render the file, then again whenever it grows or is replaced")
+                .help_heading(BATCH),
+            Arg::new("interval")
+                .long("interval")
+                .value_name("SECONDS")
+                .value_parser(positive_seconds)
+                .help(format!(
+                    "How often --watch looks at the file (default {})",
+                    defaults::WATCH_INTERVAL_MS as f64 / 1000.0
+                ))
+                .help_heading(BATCH),
+            Arg::new("watch-max-renders")
+                .long("watch-max-renders")
+                .value_name("N")
+                .value_parser(value_parser!(u64).range(1..))
+                .hide(true)
+                .help("Stop watching after N renders"),
+            Arg::new("from")
+                .long("from")
+                .value_name("T")
+                .value_parser(time)
+                .allow_negative_numbers(true)
+                .help("Keep only the samples at or after time T (in SAMPLE_UNIT)")
+                .help_heading(SELECTION),
+            Arg::new("to")
+                .long("to")
+                .value_name("T")
+                .value_parser(time)
+                .allow_negative_numbers(true)
+                .help("Keep only the samples at or before time T (in SAMPLE_UNIT)")
+                .help_heading(SELECTION),
+            Arg::new("summary")
+                .long("summary")
+                .value_name("FORMAT")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("text")
+                .value_parser(["text", "json"])
+                .hide_possible_values(true)
+                .help(
+                    "Print sample count, peak, area and the biggest bands, as text or as\n\
+                     one JSON line per file; draws no chart unless -o, --format or\n\
+                     --output-dir is given",
+                )
+                .help_heading(SUMMARY),
+            Arg::new("top")
+                .long("top")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help(format!(
+                    "How many bands the summary lists (default {})",
+                    defaults::SUMMARY_TOP
+                ))
+                .help_heading(SUMMARY),
+            Arg::new("help")
+                .short('h')
+                .long("help")
+                .action(ArgAction::SetTrue)
+                .help("Print this help (also -?)")
+                .help_heading(OTHER),
+            Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(ArgAction::SetTrue)
+                .help("Print the version")
+                .help_heading(OTHER),
+            Arg::new("generate")
+                .long("generate")
+                .value_name("KIND")
+                .value_parser(GenerateKind::NAMES)
+                .hide(true)
+                .help("Write the man page or a shell's completions (to DIR if a FILE is given)"),
+        ])
+}
+
+/// The `--help` text.
+pub(crate) fn help() -> String {
+    command().render_help().to_string()
+}
+
+fn positive_seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a number".to_string())?;
+    if s.is_finite() && (0.001..=86_400.0).contains(&s) {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err("the interval must be between 0.001 and 86400 seconds".to_string())
+    }
+}
+
+fn time(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if !t.is_nan() => Ok(t),
+        _ => Err("not a number".to_string()),
+    }
+}
+

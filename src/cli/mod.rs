@@ -1,0 +1,175 @@
+//! The command line: hp2ps's flags, scanned as hp2ps scans them (values glued to the
+//! letter, `-p` combining with the next letter), plus long options.
+//!
+//! One definition ([`definition::command`]) describes every flag and option for `--help`,
+//! the man page and the shell completions. The hp2ps short flags cannot be parsed by clap (a
+//! value glued to its letter, `-p` bundling, a letter swallowing the rest of its argument),
+//! so [`parse`] scans them by hand ([`short_flags`]); every other option goes to clap, which
+//! parses it from that same definition. [`rules`] refuses the combinations that cannot work.
+
+mod definition;
+mod parse;
+mod rules;
+mod short_flags;
+
+pub(crate) use definition::{command, help};
+pub(crate) use parse::parse;
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+use std::time::Duration;
+
+use hp2ps::defaults;
+use hp2ps::paint::Format;
+use hp2ps::pipeline::RenderOptions;
+use hp2ps::read::window::WindowOptions;
+use hp2ps::summary::SummaryOptions;
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    Render(Invocation),
+    Help,
+    Version,
+    /// `--generate KIND [DIR]`: the man page or a shell's completions.
+    Generate(Generate),
+}
+
+/// A render request.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Invocation {
+    pub render: RenderOptions,
+    /// `-p`: reuse the previous run's `.aux`.
+    pub use_aux: bool,
+    /// Input files; none means filter mode (stdin to stdout).
+    pub files: Vec<OsString>,
+    /// `--format`.
+    pub format: Option<Format>,
+    /// `-o`/`--output`: the output file, `-` for stdout.
+    pub output: Option<OsString>,
+    /// `--output-dir`: where file mode writes, instead of the current directory.
+    pub output_dir: Option<OsString>,
+    /// `-j`/`--jobs`: how many files render at once (default: one per core).
+    pub jobs: Option<usize>,
+    /// `--watch`.
+    pub watch: Option<WatchOptions>,
+    /// `--from`, `--to`.
+    pub window: WindowOptions,
+    /// `--summary[=FORMAT]`.
+    pub summary: Option<SummaryFormat>,
+    /// `--top`.
+    pub summary_options: SummaryOptions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchOptions {
+    /// How often the file is looked at.
+    pub interval: Duration,
+    /// Stop after this many renders (a hidden option for tests and scripts).
+    pub max_renders: Option<u64>,
+}
+
+impl Default for WatchOptions {
+    fn default() -> Self {
+        WatchOptions {
+            interval: Duration::from_millis(defaults::WATCH_INTERVAL_MS),
+            max_renders: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generate {
+    pub kind: GenerateKind,
+    /// Write the file into this directory instead of stdout.
+    pub dir: Option<OsString>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenerateKind {
+    Man,
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl GenerateKind {
+    pub const NAMES: [&'static str; 4] = ["man", "bash", "zsh", "fish"];
+
+    fn from_name(name: &str) -> Option<GenerateKind> {
+        match name {
+            "man" => Some(GenerateKind::Man),
+            "bash" => Some(GenerateKind::Bash),
+            "zsh" => Some(GenerateKind::Zsh),
+            "fish" => Some(GenerateKind::Fish),
+            _ => None,
+        }
+    }
+
+    /// The conventional file name: `hp2ps.1`, `hp2ps.bash`, `_hp2ps`, `hp2ps.fish`.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            GenerateKind::Man => "hp2ps.1",
+            GenerateKind::Bash => "hp2ps.bash",
+            GenerateKind::Zsh => "_hp2ps",
+            GenerateKind::Fish => "hp2ps.fish",
+        }
+    }
+}
+
+impl Invocation {
+    /// The output format: `--format`, else the `-o` file's extension, else PostScript.
+    pub fn format(&self) -> Format {
+        let from_output = || {
+            let name = self.output.as_ref()?.as_bytes();
+            let dot = name.iter().rposition(|&b| b == b'.')?;
+            Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
+        };
+        self.format.or_else(from_output).unwrap_or(Format::Ps)
+    }
+
+    /// Whether charts are drawn: always, except for `--summary` without any output option
+    /// (`-o`, `--format`, `--output-dir`).
+    pub fn renders(&self) -> bool {
+        self.summary.is_none()
+            || self.output.is_some()
+            || self.format.is_some()
+            || self.output_dir.is_some()
+    }
+
+    /// Whether the chart goes to stdout (filter mode, or `-o -`).
+    pub fn chart_on_stdout(&self) -> bool {
+        self.renders()
+            && match self.output.as_deref() {
+                Some(o) => o == "-",
+                None => self.files.is_empty(),
+            }
+    }
+}
+
+/// A command line we refuse (exit status 2).
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum UsageError {
+    #[error("unknown option '{0}'")]
+    UnknownOption(String),
+    #[error("invalid value in '{arg}': {why}")]
+    BadValue { arg: String, why: String },
+    #[error("option '{0}' needs a value")]
+    MissingValue(String),
+    #[error("-o/--output names one output file, but {0} input files were given")]
+    OutputForManyFiles(usize),
+    /// A long option or `-o`/`-j` that clap refused; its first line.
+    #[error("{0}")]
+    Option(String),
+    #[error("{0}")]
+    Conflict(&'static str),
+}
+
+#[cfg(test)]
+mod tests;

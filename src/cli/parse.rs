@@ -1,0 +1,143 @@
+//! From argv to a [`Command`]: hp2ps's short flags by hand, the rest through clap.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+use std::time::Duration;
+
+use clap::ArgMatches;
+use hp2ps::paint::Format;
+use hp2ps::read::window::WindowOptions;
+
+use super::definition::command;
+use super::rules::check;
+use super::short_flags::short_flags;
+use super::{Command, Generate, GenerateKind, Invocation, SummaryFormat, UsageError, WatchOptions};
+
+/// Reads the arguments after the program name.
+pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut inv = Invocation::default();
+    let definition = command();
+    // The options clap parses, in order, after the program name.
+    let mut for_clap: Vec<OsString> = vec![OsString::from("hp2ps")];
+    let mut args = args.into_iter();
+    let mut after_summary = false;
+    while let Some(arg) = args.next() {
+        let bytes = arg.as_bytes();
+        let follows_summary = std::mem::replace(&mut after_summary, bytes == b"--summary");
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        match bytes {
+            b"--help" => return Ok(Command::Help),
+            b"--version" | b"-V" => return Ok(Command::Version),
+            // hp2ps accepts a lone `-` and ignores it.
+            b"-" => {}
+            // A long option: clap parses it, with the next argument as its value when
+            // the definition says it takes one and none is glued on with `=`.
+            [b'-', b'-', name @ ..] if !name.is_empty() => {
+                for_clap.push(arg.clone());
+                let glued = name.contains(&b'=');
+                let takes_separate_value = definition
+                    .get_arguments()
+                    .find(|a| a.get_long().is_some_and(|l| l.as_bytes() == name))
+                    .is_some_and(|a| {
+                        a.get_action().takes_values()
+                            && !a.is_require_equals_set()
+                            && a.get_num_args().map_or(true, |n| n.min_values() > 0)
+                    });
+                if !glued && takes_separate_value {
+                    let value = args
+                        .next()
+                        .ok_or_else(|| UsageError::MissingValue(text.clone()))?;
+                    for_clap.push(value);
+                }
+            }
+            // `-o` and `-j` are not hp2ps letters: clap parses them too, value glued on
+            // (`-ox.svg`, `-j4`) or in the next argument.
+            [b'-', b'o' | b'j', rest @ ..] => {
+                for_clap.push(arg.clone());
+                if rest.is_empty() {
+                    let value = args
+                        .next()
+                        .ok_or_else(|| UsageError::MissingValue(text.clone()))?;
+                    for_clap.push(value);
+                }
+            }
+            [b'-', flags @ ..] => {
+                if let Some(cmd) = short_flags(flags, &text, &mut inv)? {
+                    return Ok(cmd);
+                }
+            }
+            // `--summary json` would read `json.hp`: the format needs `=`.
+            b"json" | b"text" if follows_summary => {
+                return Err(UsageError::BadValue {
+                    arg: format!("--summary {text}"),
+                    why: format!("write --summary={text} (the format is joined with =)"),
+                })
+            }
+            _ => inv.files.push(arg),
+        }
+    }
+    let matches = definition
+        .try_get_matches_from(for_clap)
+        .map_err(|e| UsageError::Option(first_line(&e.to_string())))?;
+    if let Some(cmd) = apply_options(&matches, &mut inv)? {
+        return Ok(cmd);
+    }
+    check(&inv)?;
+    if inv.format() == Format::Eps && inv.render.layout.eps_width.is_none() {
+        // EPS without -e is hp2ps's graph box at scale 1, the same as -e648pt.
+        inv.render.layout.eps_width = Some(hp2ps::chart::BORDER_WIDTH);
+    }
+    Ok(Command::Render(inv))
+}
+
+/// clap's message without its `error: ` prefix, usage and tips, on one line.
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("bad option");
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>, UsageError> {
+    if let Some(kind) = m.get_one::<String>("generate") {
+        let kind = GenerateKind::from_name(kind).unwrap_or(GenerateKind::Man);
+        if inv.files.len() > 1 {
+            return Err(UsageError::Conflict(
+                "--generate writes into at most one directory",
+            ));
+        }
+        return Ok(Some(Command::Generate(Generate {
+            kind,
+            dir: inv.files.first().cloned(),
+        })));
+    }
+    if let Some(f) = m.get_one::<String>("format") {
+        inv.format = Format::from_name(f);
+    }
+    inv.output = m.get_one::<OsString>("output").cloned();
+    inv.output_dir = m.get_one::<OsString>("output-dir").cloned();
+    inv.jobs = m.get_one::<u32>("jobs").map(|&j| j as usize);
+    if m.get_flag("watch") {
+        let mut watch = WatchOptions::default();
+        if let Some(&i) = m.get_one::<Duration>("interval") {
+            watch.interval = i;
+        }
+        watch.max_renders = m.get_one::<u64>("watch-max-renders").copied();
+        inv.watch = Some(watch);
+    } else if m.contains_id("interval") || m.contains_id("watch-max-renders") {
+        return Err(UsageError::Conflict(
+            "--interval and --watch-max-renders only go with --watch",
+        ));
+    }
+    inv.window = WindowOptions {
+        from: m.get_one::<f64>("from").copied(),
+        to: m.get_one::<f64>("to").copied(),
+    };
+    inv.summary = m.get_one::<String>("summary").map(|s| match s.as_str() {
+        "json" => SummaryFormat::Json,
+        _ => SummaryFormat::Text,
+    });
+    if let Some(&top) = m.get_one::<usize>("top") {
+        inv.summary_options.top = top;
+    }
+    Ok(None)
+}
+

@@ -1,0 +1,42 @@
+//! The combinations of options that cannot work, refused before anything is read.
+
+use super::{Invocation, UsageError};
+
+/// Combinations that cannot work.
+pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
+    if inv.output.is_some() && inv.files.len() > 1 {
+        return Err(UsageError::OutputForManyFiles(inv.files.len()));
+    }
+    if inv.output.is_some() && inv.output_dir.is_some() {
+        return Err(UsageError::Conflict(
+            "-o/--output and --output-dir cannot be used together",
+        ));
+    }
+    if inv.files.is_empty() && inv.output_dir.is_some() {
+        return Err(UsageError::Conflict(
+            "--output-dir names where files go, but no input file was given (filter mode)",
+        ));
+    }
+    if inv.watch.is_some() && inv.files.len() != 1 {
+        return Err(UsageError::Conflict("--watch needs exactly one input file"));
+    }
+    if inv.watch.is_some() && inv.chart_on_stdout() {
+        return Err(UsageError::Conflict(
+            "--watch writes the chart again and again: name a file, not stdout",
+        ));
+    }
+    if let (Some(from), Some(to)) = (inv.window.from, inv.window.to) {
+        if from > to {
+            return Err(UsageError::Conflict(
+                "the time window is empty: --from is after --to",
+            ));
+        }
+    }
+    if inv.summary.is_some() && inv.chart_on_stdout() {
+        return Err(UsageError::Conflict(
+            "--summary and the chart cannot both go to stdout: name an output file with -o",
+        ));
+    }
+    Ok(())
+}
+

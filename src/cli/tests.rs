@@ -1,0 +1,238 @@
+//! Tests of the command-line scanner and its rules.
+
+use super::*;
+
+fn inv(args: &[&str]) -> Invocation {
+    match parse(args.iter().map(OsString::from)) {
+        Ok(Command::Render(inv)) => inv,
+        other => panic!("{args:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn glued_values_and_p_bundling() {
+    let i = inv(&["-e8in", "-m5", "-t0.5", "-pc", "x.hp"]);
+    assert_eq!(i.render.layout.eps_width, Some(576.0));
+    assert_eq!(i.render.aggregate.band_limit, 5);
+    assert_eq!(i.render.aggregate.trace_percent, 0.5);
+    assert!(i.use_aux && i.render.layout.colour);
+    assert_eq!(i.files, vec![OsString::from("x.hp")]);
+}
+
+#[test]
+fn a_letter_other_than_p_swallows_the_rest() {
+    let i = inv(&["-cp", "-bz", "-dy"]);
+    assert!(!i.use_aux && i.render.layout.colour && i.render.layout.big_title);
+    assert!(i.render.aggregate.by_deviation && i.render.layout.marks);
+}
+
+#[test]
+fn atoi_and_atof_values() {
+    assert_eq!(inv(&["-m3x"]).render.aggregate.band_limit, 3);
+    assert_eq!(inv(&["-mabc"]).render.aggregate.band_limit, 0);
+    assert_eq!(inv(&["-m"]).render.aggregate.band_limit, 0);
+    assert_eq!(inv(&["-m-3"]).render.aggregate.band_limit, -3);
+    assert_eq!(inv(&["-t"]).render.aggregate.trace_percent, 0.0);
+    assert_eq!(inv(&["-t1e-1"]).render.aggregate.trace_percent, 0.1);
+    // Units are case-sensitive: "IN" is not inches, so this is 200 points.
+    assert_eq!(inv(&["-e200IN"]).render.layout.eps_width, Some(200.0));
+    assert_eq!(
+        inv(&["-e150mm"]).render.layout.eps_width,
+        Some(150.0 * 2.834646)
+    );
+    assert_eq!(
+        inv(&["-i-"]).render.aggregate.by_name,
+        Some(NameOrder::Descending)
+    );
+    assert_eq!(
+        inv(&["-i+"]).render.aggregate.by_name,
+        Some(NameOrder::Ascending)
+    );
+    assert_eq!(inv(&["-l"]).render.aggregate.band_limit, 0);
+    assert_eq!(inv(&["-m3", "-m5"]).render.aggregate.band_limit, 5);
+    let sticky = inv(&["-m30", "-m5"]).render;
+    assert!(sticky.layout.multipage && sticky.aggregate.band_limit == 5);
+    assert!(inv(&["-"]).files.is_empty());
+}
+
+#[test]
+fn bad_flags_and_values_are_usage_errors() {
+    for bad in [
+        "-t6", "-t-1", "-tnan", "-e1in", "-e144", "-e", "-enan", "-einf", "-x", "--foo", "-pz",
+        "-pt6",
+    ] {
+        assert!(parse([OsString::from(bad)]).is_err(), "{bad}");
+    }
+    assert!(parse([OsString::from("-e145")]).is_ok());
+}
+
+#[test]
+fn format_and_output() {
+    let i = inv(&["--format", "svg", "a.hp"]);
+    assert_eq!(i.format(), Format::Svg);
+    assert_eq!(inv(&["--format=PDF"]).format(), Format::Pdf);
+    assert_eq!(inv(&["-o", "x.pdf"]).format(), Format::Pdf);
+    assert_eq!(inv(&["-ox.svg"]).format(), Format::Svg);
+    assert_eq!(inv(&["--output=x.eps"]).format(), Format::Eps);
+    assert_eq!(inv(&["--format", "ps", "-o", "x.svg"]).format(), Format::Ps);
+    assert_eq!(inv(&["-o", "-"]).format(), Format::Ps);
+    assert_eq!(inv(&["-e6in", "x.hp"]).format(), Format::Ps);
+    assert_eq!(
+        inv(&["--format", "eps"]).render.layout.eps_width,
+        Some(648.0)
+    );
+    assert_eq!(
+        inv(&["--format", "eps", "-e6in"]).render.layout.eps_width,
+        Some(432.0)
+    );
+    assert!(parse(["--format", "gif"].map(OsString::from)).is_err());
+    assert!(parse(["--format"].map(OsString::from)).is_err());
+    assert!(parse(["-o", "x.ps", "a.hp", "b.hp"].map(OsString::from)).is_err());
+}
+
+#[test]
+fn help_and_version() {
+    for h in ["-?", "-h", "--help", "-p?"] {
+        assert_eq!(parse([OsString::from(h)]), Ok(Command::Help), "{h}");
+    }
+    assert_eq!(parse([OsString::from("--version")]), Ok(Command::Version));
+}
+
+#[test]
+fn long_options_take_separate_or_glued_values() {
+    let i = inv(&[
+        "--output-dir",
+        "out",
+        "-j3",
+        "--from=1.5",
+        "--to",
+        "4",
+        "--top",
+        "3",
+        "--summary=json",
+        "a.hp",
+        "b",
+    ]);
+    assert_eq!(i.output_dir, Some(OsString::from("out")));
+    assert_eq!(i.jobs, Some(3));
+    assert_eq!(
+        i.window,
+        WindowOptions {
+            from: Some(1.5),
+            to: Some(4.0)
+        }
+    );
+    assert_eq!(i.summary, Some(SummaryFormat::Json));
+    assert_eq!(i.summary_options.top, 3);
+    assert_eq!(i.files, ["a.hp", "b"].map(OsString::from));
+    assert!(i.renders(), "--output-dir draws the charts too");
+    assert_eq!(inv(&["-j", "2"]).jobs, Some(2));
+    assert_eq!(inv(&["-j2", "--jobs=3"]).jobs, Some(3));
+    assert_eq!(
+        inv(&["--format=svg", "--format", "pdf"]).format(),
+        Format::Pdf
+    );
+    assert_eq!(inv(&["--from", "-1"]).window.from, Some(-1.0));
+    let s = inv(&["--summary", "x.hp"]);
+    assert_eq!(s.summary, Some(SummaryFormat::Text));
+    assert_eq!(s.files, [OsString::from("x.hp")]);
+    assert!(!s.renders());
+    assert!(inv(&["--summary", "--format", "pdf", "x.hp"]).renders());
+    // hp2ps flags mix freely with the long options.
+    let m = inv(&["-pc", "--watch", "--interval", "0.05", "-m5", "x"]);
+    assert!(m.use_aux && m.render.layout.colour && m.render.aggregate.band_limit == 5);
+    assert_eq!(
+        m.watch,
+        Some(WatchOptions {
+            interval: Duration::from_millis(50),
+            max_renders: None
+        })
+    );
+    assert_eq!(
+        inv(&["--watch", "--watch-max-renders=2", "x"])
+            .watch
+            .and_then(|w| w.max_renders),
+        Some(2)
+    );
+}
+
+#[test]
+fn bad_long_options_and_combinations_are_usage_errors() {
+    for bad in [
+        &["--summary", "json", "x.hp"][..],
+        &["--summary=xml"],
+        &["-j0", "a"],
+        &["-j"],
+        &["--jobs", "many"],
+        &["--from", "nan"],
+        &["--from", "3", "--to", "2"],
+        &["--interval", "1", "x"],
+        &["--watch", "--interval", "0", "x"],
+        &["--watch"],
+        &["--watch", "a", "b"],
+        &["--watch", "-o", "-", "a"],
+        &["--output-dir", "d"],
+        &["--output-dir", "d", "-o", "x.ps", "a"],
+        &["--summary", "-o", "-", "a"],
+        &["--summary", "--format", "svg"],
+        &["--output-dir"],
+        &["--generate", "csh"],
+        &["--top", "-1"],
+    ] {
+        let args = bad.iter().map(OsString::from);
+        assert!(parse(args).is_err(), "{bad:?}");
+    }
+    // A summary on stdout with the chart in a file is fine, in filter mode too.
+    assert!(parse(["--summary", "-o", "x.ps"].map(OsString::from)).is_ok());
+    // A summary of stdin, without a chart.
+    assert!(!inv(&["--summary=text"]).renders());
+}
+
+#[test]
+fn generate_takes_a_kind_and_an_optional_directory() {
+    let g = |args: &[&str]| parse(args.iter().map(OsString::from));
+    assert_eq!(
+        g(&["--generate", "man"]),
+        Ok(Command::Generate(Generate {
+            kind: GenerateKind::Man,
+            dir: None
+        }))
+    );
+    assert_eq!(
+        g(&["--generate=zsh", "out"]),
+        Ok(Command::Generate(Generate {
+            kind: GenerateKind::Zsh,
+            dir: Some(OsString::from("out"))
+        }))
+    );
+    assert!(g(&["--generate", "bash", "a", "b"]).is_err());
+}
+
+#[test]
+fn help_comes_from_the_definition_and_lists_every_flag() {
+    let text = help();
+    assert!(
+        text.starts_with("usage: hp2ps [flags] [file[.hp] ...]\n"),
+        "{text}"
+    );
+    for heading in [
+        "hp2ps flags:",
+        "Output:",
+        "Batch and watch:",
+        "Selection:",
+        "Summary:",
+    ] {
+        assert!(text.contains(heading), "{heading}");
+    }
+    for flag in "bscdigeMmlpty".chars() {
+        assert!(text.contains(&format!("  -{flag}  ")), "-{flag}");
+    }
+    let cmd = command();
+    for a in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+        if let Some(long) = a.get_long() {
+            assert!(text.contains(&format!("--{long}")), "--{long}");
+        }
+    }
+    assert!(!text.contains("--generate") && !text.contains("--watch-max-renders"));
+    command().debug_assert();
+}

@@ -1,0 +1,24 @@
+//! The default of every option, in one place: the `Default` impls of the option structs and
+//! the command line's `--help` text both read them, so they cannot disagree.
+
+/// `-t`: trace bands that together stay below this percentage of the total are dropped.
+pub const TRACE_PERCENT: f64 = 1.0;
+
+/// `-m`: at most this many bands are drawn; the rest merge into OTHER.
+pub const BAND_LIMIT: i64 = 20;
+
+/// A key of more entries than this goes on pages of its own (hp2ps's `-m` above 20 turns
+/// multi-page on).
+pub const KEYS_PER_PAGE: usize = 20;
+
+/// `--top`: how many bands `--summary` lists.
+pub const SUMMARY_TOP: usize = 10;
+
+/// `--interval`: how often `--watch` looks at the file, in milliseconds.
+pub const WATCH_INTERVAL_MS: u64 = 200;
+
+/// Whether a band limit puts the key on pages of its own, as hp2ps's `-m` does above 20
+/// (the one place this rule lives; the command line keeps it on for good once seen).
+pub fn key_needs_own_pages(band_limit: i64) -> bool {
+    band_limit > KEYS_PER_PAGE as i64
+}

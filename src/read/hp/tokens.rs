@@ -1,0 +1,48 @@
+//! The words of the `.hp` language: keywords, whitespace, and the longest number token.
+
+use crate::read::HeaderField;
+
+/// C's `isspace` in the "C" locale, which hp2ps's tokens split on.
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// hp2ps splits numbers after 32 characters; we refuse longer ones instead of misreading
+/// them (a 33-digit heap size is not real data).
+pub const MAX_NUMBER_LEN: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keyword {
+    Header(HeaderField),
+    Mark,
+    Begin,
+    End,
+}
+
+impl Keyword {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Keyword::Header(f) => f.keyword(),
+            Keyword::Mark => "MARK",
+            Keyword::Begin => "BEGIN_SAMPLE",
+            Keyword::End => "END_SAMPLE",
+        }
+    }
+}
+
+pub(crate) fn keyword(word: &[u8]) -> Option<Keyword> {
+    // Only words starting with an upper-case letter can be keywords (as in hp2ps).
+    if !word.first().is_some_and(u8::is_ascii_uppercase) {
+        return None;
+    }
+    Some(match word {
+        b"BEGIN_SAMPLE" => Keyword::Begin,
+        b"END_SAMPLE" => Keyword::End,
+        b"JOB" => Keyword::Header(HeaderField::Job),
+        b"DATE" => Keyword::Header(HeaderField::Date),
+        b"SAMPLE_UNIT" => Keyword::Header(HeaderField::SampleUnit),
+        b"VALUE_UNIT" => Keyword::Header(HeaderField::ValueUnit),
+        b"MARK" => Keyword::Mark,
+        _ => return None,
+    })
+}

@@ -1,0 +1,84 @@
+//! The edge of the program: files, stdin and stdout. One render ([`render`]), file naming
+//! and the checks that an output never replaces its input ([`names`]), atomic files
+//! ([`atomic`]), batch runs ([`batch`]), watching a growing file ([`watch`]), the summary
+//! on stdout ([`summary`]) and the generated man page and completions ([`generate`]).
+
+mod atomic;
+pub(crate) mod batch;
+mod names;
+mod render;
+mod summary;
+pub(crate) mod watch;
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::cli::{self, Generate, GenerateKind, Invocation};
+use atomic::AtomicFile;
+
+/// Turns a result into an exit status, printing the error.
+pub(crate) fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            say!("hp2ps: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+
+/// Filter mode: stdin to stdout (or `-o`), no `.aux`.
+pub(crate) fn filter(inv: &Invocation) -> ExitCode {
+    match render::filter(inv) {
+        Ok(done) => {
+            for w in done.warning_lines() {
+                say!("{w}");
+            }
+            match (&done.summary, inv.summary) {
+                (Some(summary), Some(format)) => report(summary::print_summary(summary, format)),
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        Err(failure) => {
+            for w in &failure.warnings {
+                say!("{w}");
+            }
+            report(Err(failure.message))
+        }
+    }
+}
+
+/// `--generate KIND [DIR]`: the man page or completions, from the same definition as
+/// `--help`.
+pub(crate) fn generate(g: &Generate) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    let mut cmd = cli::command();
+    let shell = match g.kind {
+        GenerateKind::Man => None,
+        GenerateKind::Bash => Some(clap_complete::Shell::Bash),
+        GenerateKind::Zsh => Some(clap_complete::Shell::Zsh),
+        GenerateKind::Fish => Some(clap_complete::Shell::Fish),
+    };
+    match shell {
+        None => clap_mangen::Man::new(cmd)
+            .render(&mut bytes)
+            .map_err(|e| format!("cannot render the man page: {e}"))?,
+        Some(shell) => clap_complete::generate(shell, &mut cmd, "hp2ps", &mut bytes),
+    }
+    let Some(dir) = &g.dir else {
+        let mut out = io::stdout().lock();
+        return out
+            .write_all(&bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write to stdout: {e}"));
+    };
+    let dir = Path::new(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(g.kind.file_name());
+    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    let mut file = AtomicFile::create(&path).map_err(failed)?;
+    file.writer().write_all(&bytes).map_err(failed)?;
+    file.commit().map_err(failed)
+}
