@@ -2,9 +2,9 @@
 //! the same floating-point steps so that every printed coordinate matches.
 
 use crate::aggregate::Aggregated;
-use crate::num::c_trunc_i64;
 use crate::cfmt;
 use crate::chart::*;
+use crate::num::c_trunc_i64;
 use crate::textwidth::estimated_width;
 
 /// Layout choices, from the command-line flags.

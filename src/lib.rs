@@ -5,6 +5,8 @@
 //! [`aggregate`] → [`layout`] builds a [`chart::Chart`] → a painter in [`paint`].
 //! [`pipeline::prepare`] runs the middle of the pipeline in one call.
 #![doc = include_str!("../docs/library.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod aggregate;
 pub mod bounds;

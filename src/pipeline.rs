@@ -2,10 +2,10 @@
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
 use crate::aggregate::{aggregate, AggregateOptions, Aggregated};
-use crate::read::aux::Aux;
 use crate::chart::Chart;
 use crate::layout::{layout, LayoutOptions};
 use crate::profile::Profile;
+use crate::read::aux::Aux;
 use crate::shade::ShadeMap;
 
 /// Every option of a render, stage by stage.

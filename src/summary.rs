@@ -54,9 +54,13 @@ impl Default for SummaryOptions {
 pub struct Summary {
     /// The input's name, set by the caller (`null` in JSON for stdin or when unset).
     pub file: Option<String>,
+    /// The profile's `JOB`.
     pub job: String,
+    /// The profile's `DATE`.
     pub date: String,
+    /// The profile's `SAMPLE_UNIT`.
     pub sample_unit: String,
+    /// The profile's `VALUE_UNIT`.
     pub value_unit: String,
     /// The number of complete samples.
     pub samples: usize,
@@ -79,13 +83,17 @@ pub struct Summary {
 /// A highest value and when it happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Peak {
+    /// The highest total, in VALUE_UNIT.
     #[serde(serialize_with = "integer_if_exact")]
     pub total: f64,
+    /// The time of the first sample with that total.
     pub time: f64,
 }
 
+/// One band's numbers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BandSummary {
+    /// The band's identifier.
     pub name: String,
     /// The band's highest value in one sample.
     #[serde(serialize_with = "integer_if_exact")]
@@ -108,6 +116,7 @@ fn integer_if_exact<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
+/// The numbers of a profile (see the module docs for what is counted).
 pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
     let times = &profile.times;
     let n = times.len();

@@ -35,4 +35,3 @@ pub(crate) fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usiz
     };
     bands.splice(..merged, [other]);
 }
-

@@ -54,12 +54,19 @@ impl Default for AggregateOptions {
 /// The bands to draw, bottom band first, with the numbers the layout needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Aggregated {
+    /// The profile's `JOB`.
     pub job: Vec<u8>,
+    /// The profile's `DATE`.
     pub date: Vec<u8>,
+    /// The profile's `SAMPLE_UNIT`.
     pub sample_unit: Vec<u8>,
+    /// The profile's `VALUE_UNIT`.
     pub value_unit: Vec<u8>,
+    /// The time of every sample.
     pub times: Vec<f64>,
+    /// The time of every mark.
     pub marks: Vec<f64>,
+    /// The bands to draw, bottom band first (OTHER, if any, at the bottom).
     pub bands: Vec<Band>,
     /// Time span (at least the aux X_RANGE; 1.0 instead of 0).
     pub x_range: f64,
@@ -70,9 +77,11 @@ pub struct Aggregated {
 }
 
 impl Aggregated {
+    /// The time of the first sample (0 without samples).
     pub fn first_time(&self) -> f64 {
         self.times.first().copied().unwrap_or(0.0)
     }
+    /// The time of the last sample (0 without samples).
     pub fn last_time(&self) -> f64 {
         self.times.last().copied().unwrap_or(0.0)
     }
@@ -144,7 +153,6 @@ fn nonzero(x: f64) -> f64 {
         x
     }
 }
-
 
 #[cfg(test)]
 mod tests;

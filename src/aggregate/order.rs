@@ -9,7 +9,7 @@ use super::NameOrder;
 use crate::profile::Band;
 use crate::read::aux::Aux;
 
-/// hp2ps's identifier hash (spec §3.1): h = 3h + b over signed bytes, 32-bit.
+/// hp2ps's identifier hash (§3.1): h = 3h + b over signed bytes, 32-bit.
 pub(crate) fn hash_bucket(name: &[u8]) -> u32 {
     let mut h: i32 = 0;
     for &b in name {

@@ -30,4 +30,3 @@ pub(crate) fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
     }
     bands.extend(pairs.into_iter().skip(keep_from).map(|(b, _)| b));
 }
-

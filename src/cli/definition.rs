@@ -224,4 +224,3 @@ fn time(text: &str) -> Result<f64, String> {
         _ => Err("not a number".to_string()),
     }
 }
-

@@ -140,4 +140,3 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     }
     Ok(None)
 }
-

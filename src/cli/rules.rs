@@ -39,4 +39,3 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
     }
     Ok(())
 }
-

@@ -88,4 +88,3 @@ fn eps_width(value: &[u8], arg: &str) -> Result<f64, UsageError> {
         })
     }
 }
-

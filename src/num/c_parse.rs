@@ -25,7 +25,6 @@ pub fn c_atof(s: &[u8]) -> f64 {
     }
 }
 
-
 /// C `isspace` in the "C" locale; unlike `u8::is_ascii_whitespace` it includes '\v'.
 fn is_c_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')

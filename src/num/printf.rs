@@ -303,4 +303,3 @@ fn write_digits_backward(buf: &mut [u8], end: usize, mut n: u64) -> usize {
 fn ascii_to_string(bytes: Vec<u8>) -> String {
     bytes.into_iter().map(char::from).collect()
 }
-

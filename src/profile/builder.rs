@@ -56,6 +56,7 @@ impl ProfileBuilder {
 }
 
 impl ProfileBuilder {
+    /// The profile built so far.
     pub fn finish(self) -> Profile {
         self.profile
     }

@@ -18,26 +18,35 @@ use crate::read::hp::{self, ReadError, ReadOptions, Warning};
 pub struct Point {
     /// Index of the sample (0-based, in file order).
     pub sample: u32,
+    /// The value, in VALUE_UNIT (bytes for GHC's profiles).
     pub value: f64,
 }
 
 /// Everything recorded for one identifier, points in file order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Band {
+    /// The identifier, as the profile spells it.
     pub name: Vec<u8>,
+    /// The samples it appears in, in file order.
     pub points: Vec<Point>,
 }
 
 /// A whole `.hp` file. Bands are in the order their identifiers first appeared.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Profile {
+    /// The `JOB` string: the program's command line.
     pub job: Vec<u8>,
+    /// The `DATE` string: when the program ran.
     pub date: Vec<u8>,
+    /// The `SAMPLE_UNIT` string: the unit of the x axis ("seconds").
     pub sample_unit: Vec<u8>,
+    /// The `VALUE_UNIT` string: the unit of the y axis ("bytes").
     pub value_unit: Vec<u8>,
     /// The time of every complete sample.
     pub times: Vec<f64>,
+    /// The time of every `MARK`, in file order.
     pub marks: Vec<f64>,
+    /// One band per identifier, in order of first appearance.
     pub bands: Vec<Band>,
 }
 
@@ -52,6 +61,7 @@ impl Profile {
         Ok((builder.finish(), warnings))
     }
 
+    /// The number of complete samples.
     pub fn sample_count(&self) -> usize {
         self.times.len()
     }

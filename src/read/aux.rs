@@ -1,5 +1,6 @@
-//! The `.aux` file (spec §3.12): ranges, band order and shades, written after every
-//! file-mode run and read back with `-p`.
+//! The `.aux` file (§3.12 of `docs/reference/hp2ps-behaviour.md`): ranges, band order and
+//! shades, written after every file-mode run and read back with `-p`. Both directions live
+//! here so the format is defined once.
 
 use std::io::{self, Write};
 
@@ -9,7 +10,9 @@ use crate::read::hp::Pos;
 /// What an `.aux` file says.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Aux {
+    /// `X_RANGE`: the time span of the earlier chart, if the file gives one.
     pub x_range: Option<f64>,
+    /// `Y_RANGE`: the stack height of the earlier chart, if the file gives one.
     pub y_range: Option<f64>,
     /// (name, position) in file order; lookups take the first entry of a name.
     pub order: Vec<(Vec<u8>, i32)>,
@@ -36,11 +39,15 @@ impl Aux {
     }
 }
 
+/// Why an `.aux` file could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("{pos}: {found}, expected {expected}")]
 pub struct AuxError {
+    /// Where the bad token starts.
     pub pos: Pos,
+    /// What was there.
     pub found: String,
+    /// What the format allows there.
     pub expected: String,
 }
 

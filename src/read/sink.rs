@@ -1,15 +1,22 @@
-//! The reader's output interface: statements, in file order, already checked.
+//! The readers' output interface: statements, in file order, already checked. Every
+//! reader (`.hp`, and anything that stands between a reader and the model, such as the
+//! time window) speaks it, so the profile model is built one way.
 
 /// One of the four header strings of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeaderField {
+    /// `JOB`: the program's command line.
     Job,
+    /// `DATE`: when the program ran.
     Date,
+    /// `SAMPLE_UNIT`: the unit of the sample times.
     SampleUnit,
+    /// `VALUE_UNIT`: the unit of the values.
     ValueUnit,
 }
 
 impl HeaderField {
+    /// Every field, in the order the fields are stored.
     pub const ALL: [HeaderField; 4] = [
         HeaderField::Job,
         HeaderField::Date,
@@ -17,6 +24,7 @@ impl HeaderField {
         HeaderField::ValueUnit,
     ];
 
+    /// The field's keyword in a `.hp` file.
     pub fn keyword(self) -> &'static str {
         match self {
             HeaderField::Job => "JOB",
@@ -37,12 +45,15 @@ impl HeaderField {
 /// times in order, MARK outside samples). Data points that arrive outside a sample belong
 /// to the next sample to be ended, as in hp2ps.
 pub trait Sink {
+    /// A header string (a repeated field overwrites the earlier one).
     fn header(&mut self, field: HeaderField, text: &[u8]);
+    /// A mark at `time`, drawn as a caret above the graph.
     fn mark(&mut self, time: f64);
     /// Sets the time of the current sample (a repeated BEGIN_SAMPLE overwrites it).
     fn begin_sample(&mut self, time: f64);
     /// Completes the current sample.
     fn end_sample(&mut self);
+    /// The value of identifier `name` in the current sample.
     fn data(&mut self, name: &[u8], value: f64);
     /// The input ended before the current sample was complete: forget every data point
     /// of it (and the identifiers that only it used). Returns whether anything was dropped.

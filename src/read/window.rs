@@ -34,9 +34,9 @@
 
 use std::io::Read;
 
+use crate::profile::{Profile, ProfileBuilder};
 use crate::read::hp::{self, ReadError, ReadOptions, Warning};
 use crate::read::{HeaderField, Sink};
-use crate::profile::{Profile, ProfileBuilder};
 
 /// The window, in SAMPLE_UNIT. `None` leaves that side open.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -72,12 +72,18 @@ pub enum WindowError {
     Read(#[from] ReadError),
     /// `from` is after `to` (or one of them is NaN).
     #[error("the window {window} is empty: its start is after its end")]
-    Inverted { window: String },
+    Inverted {
+        /// The window, as `[from, to]`.
+        window: String,
+    },
     /// The profile is fine, but none of its samples lies inside the window.
     #[error("no sample lies in the window {window}: the samples run from {first} to {last}")]
     NoSampleInside {
+        /// The window, as `[from, to]`.
         window: String,
+        /// The time of the profile's first sample.
         first: f64,
+        /// The time of the profile's last sample.
         last: f64,
     },
 }
@@ -140,6 +146,7 @@ pub struct Window<S> {
 }
 
 impl<S: Sink> Window<S> {
+    /// A window in front of `inner`.
     pub fn new(inner: S, window: WindowOptions) -> Window<S> {
         Window {
             inner,
@@ -154,11 +161,7 @@ impl<S: Sink> Window<S> {
         }
     }
 
-    /// The number of samples passed on so far.
-    pub fn kept(&self) -> usize {
-        self.kept
-    }
-
+    /// The sink behind the window.
     pub fn into_inner(self) -> S {
         self.inner
     }

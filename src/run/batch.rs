@@ -13,9 +13,9 @@ use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::Invocation;
 use super::names::FileNames;
 use super::render::{self, Done, Failure};
+use crate::cli::Invocation;
 
 /// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
 /// `./x.aux`) render one after the other in argument order, so the last one wins and a
@@ -78,14 +78,15 @@ pub fn run(inv: &Invocation) -> ExitCode {
                     let file = &files[i];
                     bar.set_message(file.to_string_lossy().into_owned());
                     // A bug must not take the other files down: it fails this one.
-                    let result =
-                        std::panic::catch_unwind(AssertUnwindSafe(|| render::render_file(inv, file)))
-                            .unwrap_or_else(|_| {
-                                Err(Failure::from(format!(
-                                    "{}: internal error (please report it with this file)",
-                                    file.to_string_lossy()
-                                )))
-                            });
+                    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        render::render_file(inv, file)
+                    }))
+                    .unwrap_or_else(|_| {
+                        Err(Failure::from(format!(
+                            "{}: internal error (please report it with this file)",
+                            file.to_string_lossy()
+                        )))
+                    });
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(result);
                     }

@@ -28,7 +28,6 @@ pub(crate) fn report(result: Result<(), String>) -> ExitCode {
     }
 }
 
-
 /// Filter mode: stdin to stdout (or `-o`), no `.aux`.
 pub(crate) fn filter(inv: &Invocation) -> ExitCode {
     match render::filter(inv) {

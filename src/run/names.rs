@@ -11,7 +11,7 @@ use hp2ps::paint::Format;
 
 use crate::cli::Invocation;
 
-/// The files of one file-mode run (spec §1.4): `foo` and `foo.hp` both read `foo.hp`, and
+/// The files of one file-mode run (§1.4 of `docs/reference/hp2ps-behaviour.md`): `foo` and `foo.hp` both read `foo.hp`, and
 /// write `./foo.ps` (or `.eps`, `.svg`, `.pdf`) and `./foo.aux` in the current directory,
 /// or in `--output-dir`.
 #[derive(Debug, Clone, PartialEq)]

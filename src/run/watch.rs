@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::cli::{Invocation, WatchOptions};
 use super::names::FileNames;
 use super::render;
+use crate::cli::{Invocation, WatchOptions};
 
 /// What identifies one version of the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,9 @@ use std::fmt;
 /// A 1-based position in the input: line (counting every LF) and byte column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Pos {
+    /// The line, from 1.
     pub line: u64,
+    /// The byte column, from 1.
     pub col: u64,
 }
 
@@ -21,18 +23,30 @@ pub enum ReadError {
     /// A token that does not fit the grammar at this point.
     #[error("{pos}: {found}, expected {expected}")]
     Syntax {
+        /// Where the token starts.
         pos: Pos,
+        /// What was there, quoted.
         found: String,
+        /// What the grammar allows there.
         expected: String,
     },
     /// A header field that never appeared (reported at the end of the input).
     #[error("{pos}: end of file, expected a {field} line (the profile has none)")]
-    MissingHeader { pos: Pos, field: &'static str },
+    MissingHeader {
+        /// The end of the input.
+        pos: Pos,
+        /// The keyword of the missing field (`JOB`, `DATE`, …).
+        field: &'static str,
+    },
     /// The input holds no complete sample.
     #[error(
         "{pos}: end of file, expected at least one complete sample (BEGIN_SAMPLE … END_SAMPLE)"
     )]
-    NoSamples { pos: Pos },
+    NoSamples {
+        /// The end of the input.
+        pos: Pos,
+    },
+    /// The input could not be read.
     #[error("read error: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -62,9 +76,19 @@ impl ReadError {
 pub enum Warning {
     /// The input ended inside a sample (the profiled program is still running or was
     /// killed): that sample was dropped.
-    IncompleteLastSample { pos: Pos, samples_kept: usize },
+    IncompleteLastSample {
+        /// The end of the input.
+        pos: Pos,
+        /// How many complete samples were kept.
+        samples_kept: usize,
+    },
     /// The input ended in the middle of a statement or line: it was dropped.
-    TruncatedLastLine { pos: Pos, detail: String },
+    TruncatedLastLine {
+        /// Where the half-written statement starts.
+        pos: Pos,
+        /// What was half-written.
+        detail: String,
+    },
 }
 
 impl fmt::Display for Warning {

@@ -1,4 +1,4 @@
-//! The streaming `.hp` reader (spec §2): any `io::Read` in, statements out to a [`Sink`].
+//! The streaming `.hp` reader (§2 of `docs/reference/hp2ps-behaviour.md`): any `io::Read` in, statements out to a [`Sink`].
 //!
 //! It accepts everything hp2ps accepts and reads it the same way, and on top of that:
 //! real GHC data lines that hp2ps's tokens cannot read (names with spaces, TABs or keyword

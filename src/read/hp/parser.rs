@@ -1,12 +1,12 @@
-//! The statement machine of the `.hp` language (spec §2), fed one segment at a time.
+//! The statement machine of the `.hp` language (§2 of `docs/reference/hp2ps-behaviour.md`), fed one segment at a time.
 
-use super::error::{quote, Pos, ReadError, Warning};
 use super::data_line::{simple_data_line, tab_data_line};
+use super::error::{quote, Pos, ReadError, Warning};
 use super::segments::SegmentInfo;
 use super::tokens::{is_space, keyword, Keyword, MAX_NUMBER_LEN};
+use super::ReadOptions;
 use crate::num::{float_value, integer_value};
 use crate::read::{HeaderField, Sink};
-use super::ReadOptions;
 
 /// A statement head waiting for its argument.
 #[derive(Debug, Clone, Copy)]
@@ -53,7 +53,7 @@ enum Effect {
     Data(std::ops::Range<usize>, f64),
 }
 
-pub struct Parser<'o> {
+pub(super) struct Parser<'o> {
     opts: &'o ReadOptions,
     state: State,
     pending: Option<Pending>,
@@ -72,7 +72,7 @@ enum Incomplete {
 }
 
 impl<'o> Parser<'o> {
-    pub fn new(opts: &'o ReadOptions) -> Self {
+    pub(super) fn new(opts: &'o ReadOptions) -> Self {
         Parser {
             opts,
             state: State {
@@ -92,12 +92,12 @@ impl<'o> Parser<'o> {
 
     /// Whether a line starting now may be read as a plain data line: no statement or
     /// string is waiting to be completed.
-    pub fn at_statement_start(&self) -> bool {
+    pub(super) fn at_statement_start(&self) -> bool {
         self.pending.is_none() && self.string.is_none()
     }
 
     /// Reads one segment. Statements take effect on the sink when the segment is done.
-    pub fn feed<S: Sink>(
+    pub(super) fn feed<S: Sink>(
         &mut self,
         seg: &[u8],
         info: SegmentInfo,
@@ -160,7 +160,11 @@ impl<'o> Parser<'o> {
     }
 
     /// Called after the last segment: handles an incomplete end, then checks the header.
-    pub fn finish<S: Sink>(mut self, end: Pos, sink: &mut S) -> Result<Vec<Warning>, ReadError> {
+    pub(super) fn finish<S: Sink>(
+        mut self,
+        end: Pos,
+        sink: &mut S,
+    ) -> Result<Vec<Warning>, ReadError> {
         if let Some(p) = self.pending.take() {
             self.warnings.push(Warning::TruncatedLastLine {
                 pos: p.pos,

@@ -6,8 +6,8 @@
 use std::io::Read;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-use crate::read::{HeaderField, Sink};
 use super::{read_into, ReadError, ReadOptions, Warning};
+use crate::read::{HeaderField, Sink};
 
 /// Statements per batch: large enough to make the channel cheap, small enough to keep
 /// both threads busy.

@@ -22,7 +22,7 @@ const READ_SIZE: usize = 1 << 20;
 
 /// Where a segment sits in its line.
 #[derive(Debug, Clone, Copy)]
-pub struct SegmentInfo {
+pub(super) struct SegmentInfo {
     /// 1-based line number of the segment.
     pub line: u64,
     /// 1-based column of its first byte.
@@ -35,7 +35,7 @@ pub struct SegmentInfo {
     pub last: bool,
 }
 
-pub struct Segmenter<R> {
+pub(super) struct Segmenter<R> {
     inner: R,
     buf: Vec<u8>,
     /// Unconsumed bytes are `buf[start..end]`.
@@ -48,7 +48,7 @@ pub struct Segmenter<R> {
 }
 
 impl<R: Read> Segmenter<R> {
-    pub fn new(inner: R) -> Self {
+    pub(super) fn new(inner: R) -> Self {
         Segmenter {
             inner,
             buf: Vec::new(),
@@ -62,19 +62,19 @@ impl<R: Read> Segmenter<R> {
     }
 
     /// Position just past everything read so far.
-    pub fn end_pos(&self) -> (u64, u64) {
+    pub(super) fn end_pos(&self) -> (u64, u64) {
         (self.line, self.col)
     }
 
     /// The bytes of a segment returned by [`Segmenter::next_segment`].
-    pub fn bytes(&self, range: Range<usize>) -> &[u8] {
+    pub(super) fn bytes(&self, range: Range<usize>) -> &[u8] {
         &self.buf[range]
     }
 
     /// Takes a whole `name<TAB>digits` line if one starts here and is already in the
     /// buffer: the common GHC line, read without finding its end first. Returns the
     /// name's range and the value.
-    pub fn data_line(&mut self, max_name_len: usize) -> Option<(Range<usize>, f64)> {
+    pub(super) fn data_line(&mut self, max_name_len: usize) -> Option<(Range<usize>, f64)> {
         if !self.at_line_start {
             return None;
         }
@@ -89,7 +89,7 @@ impl<R: Read> Segmenter<R> {
     }
 
     /// Finds the next segment. Returns `None` at the end of the input.
-    pub fn next_segment(&mut self) -> io::Result<Option<(SegmentInfo, Range<usize>)>> {
+    pub(super) fn next_segment(&mut self) -> io::Result<Option<(SegmentInfo, Range<usize>)>> {
         let mut searched = 0;
         loop {
             let pending = &self.buf[self.start + searched..self.end];

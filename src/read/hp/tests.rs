@@ -1,7 +1,7 @@
-//! Reader tests: every statement and every error of spec §2, and the tolerated damage.
+//! Reader tests: every statement and every error of §2 of `docs/reference/hp2ps-behaviour.md`, and the tolerated damage.
 
-use crate::read::hp::{ReadError, ReadOptions, Warning};
 use crate::profile::Profile;
+use crate::read::hp::{ReadError, ReadOptions, Warning};
 
 const H: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n";
 
