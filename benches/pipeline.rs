@@ -9,10 +9,10 @@ use std::sync::OnceLock;
 use divan::counter::BytesCount;
 use divan::Bencher;
 use hp2ps::aggregate::{aggregate, AggregateOptions};
-use hp2ps::hp::{read_into, ReadOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::pipeline::{chart_and_aux, prepare, RenderOptions};
 use hp2ps::profile::{Profile, ProfileBuilder};
-use hp2ps::render::{chart_and_aux, prepare, RenderOptions};
+use hp2ps::read::hp::{read_into, ReadOptions};
 
 #[path = "../examples/gen_profile.rs"]
 #[allow(dead_code)]

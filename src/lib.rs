@@ -34,6 +34,7 @@ pub(crate) use read::hp;
 /// API: anything here may change without notice.
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::aggregate::{apply_band_limit, band_total, eliminate_traces, stack_heights};
     pub use crate::num::{
         c_atof, c_atoi, c_trunc_i64, fixed, float_value, integer_value, push_f6, push_fixed,
         push_thousands, thousands,

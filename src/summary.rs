@@ -11,7 +11,7 @@
 //! The JSON form (`serde`) is documented field by field in `docs/guide.md`.
 //!
 //! ```
-//! use hp2ps::hp::ReadOptions;
+//! use hp2ps::read::hp::ReadOptions;
 //! use hp2ps::profile::Profile;
 //! use hp2ps::summary::{summarize, SummaryOptions};
 //!

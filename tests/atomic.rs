@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hp2ps::hp::ReadOptions;
 use hp2ps::paint::{write_chart, Format};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::hp::ReadOptions;
 use run::{hp2ps, positioned_error_line, Input, Scratch};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");

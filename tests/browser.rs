@@ -13,10 +13,10 @@ use std::process::Command;
 use std::time::Duration;
 
 use hp2ps::chart::Chart;
-use hp2ps::hp::ReadOptions;
 use hp2ps::paint::svg::{write_svg, SvgOptions};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::hp::ReadOptions;
 
 /// CSS pixels per inch: a standalone SVG of 648 × 432 pt is 864 × 576 CSS pixels, which
 /// rsvg-convert gives at 96 dpi.

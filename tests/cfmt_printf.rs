@@ -1,10 +1,10 @@
-//! Checks `hp2ps::cfmt` against glibc itself: `snprintf` is the oracle for the `%f` family,
+//! Checks `hp2ps::internals` against glibc itself: `snprintf` is the oracle for the `%f` family,
 //! `atoi`/`atof` for parsing. Everything is compared byte for byte (bit for bit for doubles).
 
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int};
 
-use hp2ps::cfmt;
+use hp2ps::internals as cfmt;
 
 /// A tiny xorshift64* generator, so the tests need no extra dependency.
 struct Rng(u64);

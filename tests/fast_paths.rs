@@ -2,8 +2,8 @@
 //! the one-thread reader, and the one-pass data-line reading against the general
 //! tokenizer, on a generated profile and on every golden input.
 
-use hp2ps::hp::{read_into, read_into_parallel, ReadOptions};
 use hp2ps::profile::{Profile, ProfileBuilder};
+use hp2ps::read::hp::{read_into, read_into_parallel, ReadOptions};
 
 #[path = "../examples/gen_profile.rs"]
 #[allow(dead_code)]

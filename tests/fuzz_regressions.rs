@@ -8,10 +8,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use hp2ps::aux_file::read_aux;
-use hp2ps::hp::ReadOptions;
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::aux::read_aux;
+use hp2ps::read::hp::ReadOptions;
 
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -16,10 +16,10 @@ use std::io::Write;
 use std::time::Duration;
 
 use common::rng::Rng;
-use hp2ps::hp::{ReadError, ReadOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::hp::{ReadError, ReadOptions};
 use run::{hp2ps, positioned_error_line, Input, Options, Scratch};
 
 /// The PostScript the library renders for `bytes`, with its warnings; or the error.
@@ -369,7 +369,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
         let before = dir.snapshot();
         let ran = hp2ps(dir.path(), &["-p", "t.hp"], Input::Null);
         let what = format!("aux mutant {case}: {}", ran.describe());
-        match hp2ps::aux_file::read_aux(&data) {
+        match hp2ps::read::aux::read_aux(&data) {
             Ok(previous) => {
                 assert_eq!(ran.code, Some(0), "{what}");
                 let (p, _) = Profile::read(profile.as_slice(), &ReadOptions::default()).unwrap();

@@ -17,11 +17,11 @@ use std::path::Path;
 use std::process::Command;
 
 use hp2ps::chart::Chart;
-use hp2ps::hp::ReadOptions;
 use hp2ps::paint::metrics::to_winansi;
 use hp2ps::paint::{write_chart, Format};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::hp::ReadOptions;
 use run::Scratch;
 
 /// Texts that would end or break a string, a comment or an element if written raw.

@@ -13,12 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hp2ps::chart::Chart;
-use hp2ps::hp::ReadOptions;
-use hp2ps::layout::LayoutOptions;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::hp::ReadOptions;
 
 /// The width asked for: 4 in.
 const WIDTH: f64 = 288.0;
@@ -74,13 +73,8 @@ fn chart() -> Chart {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs/spec7-01-manpage.hp");
     let bytes = std::fs::read(&path).expect("read the man-page profile");
     let (profile, _) = Profile::read(&bytes[..], &ReadOptions::default()).expect("profile reads");
-    let opts = RenderOptions {
-        layout: LayoutOptions {
-            eps_width: Some(WIDTH),
-            ..LayoutOptions::default()
-        },
-        ..RenderOptions::default()
-    };
+    let mut opts = RenderOptions::default();
+    opts.layout.eps_width = Some(WIDTH);
     prepare(profile, None, &opts).0
 }
 

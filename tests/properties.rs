@@ -12,14 +12,12 @@ mod pslex;
 
 use std::io::{self, Read};
 
-use hp2ps::aggregate::{
-    aggregate, apply_band_limit, band_total, eliminate_traces, stack_heights, AggregateOptions,
-    NameOrder,
-};
-use hp2ps::aux_file::Aux;
-use hp2ps::hp::ReadOptions;
+use hp2ps::aggregate::{aggregate, AggregateOptions, NameOrder};
+use hp2ps::internals::{apply_band_limit, band_total, eliminate_traces, stack_heights};
 use hp2ps::paint::ps::{escape, Escape};
 use hp2ps::profile::{Band, Point, Profile};
+use hp2ps::read::aux::Aux;
+use hp2ps::read::hp::ReadOptions;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -345,12 +343,11 @@ proptest! {
         limit in prop_oneof![Just(0i64), 1i64..25],
         with_aux in any::<bool>(),
     ) {
-        let opts = AggregateOptions {
-            trace_percent: 0.0,
-            by_deviation,
-            by_name,
-            band_limit: limit,
-        };
+        let mut opts = AggregateOptions::default();
+        opts.trace_percent = 0.0;
+        opts.by_deviation = by_deviation;
+        opts.by_name = by_name;
+        opts.band_limit = limit;
         let aux = with_aux.then(|| Aux {
             order: bands
                 .iter()

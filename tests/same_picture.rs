@@ -31,12 +31,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use hp2ps::chart::{Chart, Placement};
-use hp2ps::hp::ReadOptions;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::hp::ReadOptions;
 
 use raster::{compare, Comparison, Image};
 

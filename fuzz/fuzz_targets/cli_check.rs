@@ -1,23 +1,23 @@
 //! The `cli` target's body, shared with `tests/fuzz_regressions.rs`: NUL-separated
-//! arguments go through the binary's own parser (`src/cli.rs`, compiled in here), and
-//! every accepted command line runs the library the way `src/job.rs` does on a fixed
+//! arguments go through the binary's own parser (`src/cli/`, compiled in here), and
+//! every accepted command line runs the library the way `src/run/render.rs` does on a fixed
 //! profile: the `--from`/`--to` window, the summary, and the chart in its format with
 //! its flags (with `-p`, against a fixed `.aux`). Files are never touched: the binary's
 //! file handling is tested through the binary in `tests/atomic.rs` and `tests/hostile.rs`.
 
 #[allow(dead_code)]
-#[path = "../../src/cli.rs"]
+#[path = "../../src/cli/mod.rs"]
 mod cli;
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
-use hp2ps::aux_file::read_aux;
-use hp2ps::hp::ReadOptions;
 use hp2ps::paint::{write_chart, Format};
-use hp2ps::render::prepare;
+use hp2ps::pipeline::prepare;
+use hp2ps::read::aux::read_aux;
+use hp2ps::read::hp::ReadOptions;
+use hp2ps::read::window::read_profile;
 use hp2ps::summary::summarize;
-use hp2ps::window::read_profile;
 
 use super::{assert_one_line, pslex, EXAMPLE};
 

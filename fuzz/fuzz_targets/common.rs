@@ -11,10 +11,10 @@ pub mod pslex;
 pub mod xmlcheck;
 
 use hp2ps::aggregate::NameOrder;
-use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::paint::{write_chart, Format};
+use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::render::{prepare, RenderOptions};
+use hp2ps::read::aux::{read_aux, Aux};
 
 /// Render options from one byte, so the corpus explores the flags too.
 pub fn options(byte: u8) -> RenderOptions {
@@ -85,7 +85,7 @@ pub fn hp_reader(data: &[u8]) {
     let Some((&flags, input)) = data.split_first() else {
         return;
     };
-    match Profile::read(input, &hp2ps::hp::ReadOptions::default()) {
+    match Profile::read(input, &hp2ps::read::hp::ReadOptions::default()) {
         Ok((profile, warnings)) => {
             for w in &warnings {
                 assert_one_line(&w.to_string());
@@ -93,7 +93,7 @@ pub fn hp_reader(data: &[u8]) {
             assert!(profile.sample_count() > 0, "a profile without samples read");
             render_and_check(profile, None, &options(flags));
         }
-        Err(hp2ps::hp::ReadError::Io(e)) => panic!("I/O error reading memory: {e}"),
+        Err(hp2ps::read::hp::ReadError::Io(e)) => panic!("I/O error reading memory: {e}"),
         Err(e) => {
             let pos = e.pos().expect("every syntax error has a position");
             assert!(pos.line >= 1 && pos.col >= 1, "position {pos}");
@@ -129,7 +129,7 @@ BEGIN_SAMPLE 2.00\nelim 192\ninsert 24\nintersect 12\ndisin 84\nmain 12\nSYSTEM 
 BEGIN_SAMPLE 2.82\nEND_SAMPLE 2.82\n";
 
 pub fn example() -> Profile {
-    Profile::read(EXAMPLE, &hp2ps::hp::ReadOptions::default())
+    Profile::read(EXAMPLE, &hp2ps::read::hp::ReadOptions::default())
         .expect("the example reads")
         .0
 }

@@ -4,7 +4,7 @@
 use crate::profile::{Band, Point};
 
 /// Step 7: keeps `limit` bands by merging the bottom ones into OTHER.
-pub(crate) fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) {
+pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) {
     let n = bands.len() as i64;
     if limit == 0 || n <= limit {
         return;

@@ -9,7 +9,9 @@ mod selection_sort;
 mod stack;
 mod traces;
 
-pub(crate) use stack::{area, stack_heights};
+pub use limit::apply_band_limit;
+pub use stack::{area, stack_heights};
+pub use traces::{band_total, eliminate_traces};
 
 use crate::defaults;
 use crate::profile::{Band, Profile};

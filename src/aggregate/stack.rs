@@ -3,7 +3,7 @@
 use crate::profile::Band;
 
 /// The height of the stack at every sample, summed band by band.
-pub(crate) fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
+pub fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
     let mut h = vec![0.0; nsamples];
     for band in bands {
         for p in &band.points {
@@ -16,7 +16,7 @@ pub(crate) fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
 }
 
 /// The trapezoid integral of the stack, in hp2ps's exact arithmetic.
-pub(crate) fn area(times: &[f64], heights: &[f64]) -> f64 {
+pub fn area(times: &[f64], heights: &[f64]) -> f64 {
     let mut area = 0.0;
     for i in 1..times.len().min(heights.len()) {
         let base = times[i] - times[i - 1];

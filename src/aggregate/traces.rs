@@ -5,7 +5,7 @@ use crate::num::c_trunc_i64;
 use crate::profile::Band;
 
 /// A band's total as hp2ps sums it: in a 64-bit integer, through a double at every step.
-pub(crate) fn band_total(band: &Band) -> i64 {
+pub fn band_total(band: &Band) -> i64 {
     band.points
         .iter()
         .fold(0i64, |t, p| c_trunc_i64(t as f64 + p.value))
@@ -13,7 +13,7 @@ pub(crate) fn band_total(band: &Band) -> i64 {
 
 /// Step 3: sorts by total and drops the smallest bands whose combined share of the grand
 /// total stays below `percent`. An all-zero profile (or a NaN threshold) loses every band.
-pub(crate) fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
+pub fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
     let totals: Vec<i64> = bands.iter().map(band_total).collect();
     let mut pairs: Vec<(Band, i64)> = std::mem::take(bands).into_iter().zip(totals).collect();
     let keys = pairs.iter().map(|(_, t)| Some(*t)).collect();

@@ -127,10 +127,10 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             "--interval and --watch-max-renders only go with --watch",
         ));
     }
-    inv.window = WindowOptions {
-        from: m.get_one::<f64>("from").copied(),
-        to: m.get_one::<f64>("to").copied(),
-    };
+    inv.window = WindowOptions::new(
+        m.get_one::<f64>("from").copied(),
+        m.get_one::<f64>("to").copied(),
+    );
     inv.summary = m.get_one::<String>("summary").map(|s| match s.as_str() {
         "json" => SummaryFormat::Json,
         _ => SummaryFormat::Text,

@@ -1,6 +1,7 @@
 //! Tests of the command-line scanner and its rules.
 
 use super::*;
+use hp2ps::aggregate::NameOrder;
 
 fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
@@ -115,13 +116,7 @@ fn long_options_take_separate_or_glued_values() {
     ]);
     assert_eq!(i.output_dir, Some(OsString::from("out")));
     assert_eq!(i.jobs, Some(3));
-    assert_eq!(
-        i.window,
-        WindowOptions {
-            from: Some(1.5),
-            to: Some(4.0)
-        }
-    );
+    assert_eq!(i.window, WindowOptions::new(Some(1.5), Some(4.0)));
     assert_eq!(i.summary, Some(SummaryFormat::Json));
     assert_eq!(i.summary_options.top, 3);
     assert_eq!(i.files, ["a.hp", "b"].map(OsString::from));

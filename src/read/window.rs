@@ -20,13 +20,13 @@
 //!   hp2ps, and are kept or dropped with it.
 //!
 //! ```
-//! use hp2ps::hp::ReadOptions;
-//! use hp2ps::window::{read_profile, WindowOptions};
+//! use hp2ps::read::hp::ReadOptions;
+//! use hp2ps::read::window::{read_profile, WindowOptions};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
 //!            BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nMARK 0.5\n\
 //!            BEGIN_SAMPLE 1.0\na 2\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2.0\nb 3\nEND_SAMPLE 2.0\n";
-//! let window = WindowOptions { from: Some(1.0), to: None };
+//! let window = WindowOptions::new(Some(1.0), None);
 //! let (profile, _warnings) = read_profile(&hp[..], &ReadOptions::default(), &window).unwrap();
 //! assert_eq!(profile.times, [1.0, 2.0]);
 //! assert!(profile.marks.is_empty()); // the mark stood before the first kept sample
@@ -40,14 +40,20 @@ use crate::read::{HeaderField, Sink};
 
 /// The window, in SAMPLE_UNIT. `None` leaves that side open.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[non_exhaustive]
 pub struct WindowOptions {
-    /// Keep samples at or after this time.
+    /// Keep samples at or after this time. Default: `None`.
     pub from: Option<f64>,
-    /// Keep samples at or before this time.
+    /// Keep samples at or before this time. Default: `None`.
     pub to: Option<f64>,
 }
 
 impl WindowOptions {
+    /// The window from `from` to `to`; `None` leaves a side open.
+    pub fn new(from: Option<f64>, to: Option<f64>) -> WindowOptions {
+        WindowOptions { from, to }
+    }
+
     /// Whether every sample is inside (no `from`, no `to`).
     pub fn is_everything(&self) -> bool {
         self.from.is_none() && self.to.is_none()

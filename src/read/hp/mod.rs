@@ -23,10 +23,11 @@ use std::io::Read;
 /// Limits of the reader. hp2ps splits identifiers after 4,999 bytes and misreads them; we
 /// accept far longer ones, but keep a limit so hostile input cannot exhaust memory.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ReadOptions {
-    /// Longest identifier accepted, in bytes.
+    /// Longest identifier accepted, in bytes. Default: 65,536.
     pub max_name_len: usize,
-    /// Longest header string accepted, in bytes.
+    /// Longest header string accepted, in bytes. Default: 1,048,576.
     pub max_string_len: usize,
 }
 
