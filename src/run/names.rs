@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
@@ -11,31 +11,66 @@ use hp2ps::paint::Format;
 
 use crate::cli::Invocation;
 
-/// The files of one file-mode run (§1.4 of `docs/reference/hp2ps-behaviour.md`): `foo` and `foo.hp` both read `foo.hp`, and
-/// write `./foo.ps` (or `.eps`, `.svg`, `.pdf`) and `./foo.aux` in the current directory,
-/// or in `--output-dir`.
+/// The files of one file-mode run (§1.4 of `docs/reference/hp2ps-behaviour.md`): `foo` and
+/// `foo.hp` both read `foo.hp`, and write `./foo.ps` (or `.eps`, `.svg`, `.pdf`) and
+/// `./foo.aux` in the current directory, or in `--output-dir`. An eventlog takes the same
+/// names: `foo.eventlog` writes `./foo.ps` and `./foo.aux`, and `foo` reads `foo.eventlog`
+/// when there is no `foo.hp`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FileNames {
-    pub input: PathBuf,
-    pub output: PathBuf,
-    pub aux: PathBuf,
+pub(crate) struct FileNames {
+    /// The profile to read.
+    pub(crate) input: PathBuf,
+    /// The chart to write.
+    pub(crate) output: PathBuf,
+    /// The `.aux` to write (and to read with `-p`).
+    pub(crate) aux: PathBuf,
 }
 
+/// The extensions a profile may carry: hp2ps's own, then the eventlog's.
+const HP: &[u8] = b".hp";
+const EVENTLOG: &[u8] = b".eventlog";
+
 impl FileNames {
-    pub fn for_argument(arg: &OsString, format: Format, dir: Option<&Path>) -> FileNames {
+    /// The names for `arg` as hp2ps forms them. Only when `arg` has neither extension are
+    /// the files looked at: `exists` tells which are there, `is_eventlog` whether a file
+    /// starts as an eventlog does.
+    pub(crate) fn for_argument(
+        arg: &OsString,
+        format: Format,
+        dir: Option<&Path>,
+        exists: impl Fn(&Path) -> bool,
+        is_eventlog: impl Fn(&Path) -> bool,
+    ) -> FileNames {
         let bytes = arg.as_bytes();
-        let path = match bytes.iter().rposition(|&b| b == b'.') {
-            Some(dot) if &bytes[dot..] == b".hp" => &bytes[..dot],
-            _ => bytes,
-        };
-        let base = match path.iter().rposition(|&b| b == b'/') {
-            Some(slash) => &path[slash + 1..],
-            None => path,
-        };
         let with = |stem: &[u8], ext: &[u8]| {
             let mut v = stem.to_vec();
             v.extend_from_slice(ext);
             PathBuf::from(OsString::from_vec(v))
+        };
+        let (stem, input) = if let Some(stem) = bytes.strip_suffix(HP) {
+            (stem, PathBuf::from(arg))
+        } else if let Some(stem) = bytes.strip_suffix(EVENTLOG) {
+            (stem, PathBuf::from(arg))
+        } else {
+            let hp = with(bytes, HP);
+            let eventlog = with(bytes, EVENTLOG);
+            // hp2ps reads `foo.hp`; only when it is missing do the other spellings count:
+            // `foo.eventlog`, then `foo` itself if it is an eventlog (a `.hp` text under
+            // another name still fails as in hp2ps).
+            let input = if exists(&hp) {
+                hp
+            } else if exists(&eventlog) {
+                eventlog
+            } else if is_eventlog(Path::new(arg)) {
+                PathBuf::from(arg)
+            } else {
+                hp
+            };
+            (bytes, input)
+        };
+        let base = match stem.iter().rposition(|&b| b == b'/') {
+            Some(slash) => &stem[slash + 1..],
+            None => stem,
         };
         let in_dir = |name: PathBuf| match dir {
             Some(d) => d.join(name),
@@ -44,18 +79,29 @@ impl FileNames {
         let mut ext = b".".to_vec();
         ext.extend_from_slice(format.extension().as_bytes());
         FileNames {
-            input: with(path, b".hp"),
+            input,
             output: in_dir(with(base, &ext)),
             aux: in_dir(with(base, b".aux")),
         }
     }
 
     /// The names for `arg` under this invocation's format and `--output-dir`.
-    pub fn of(inv: &Invocation, arg: &OsString) -> FileNames {
+    pub(crate) fn of(inv: &Invocation, arg: &OsString) -> FileNames {
         let dir = inv.output_dir.as_ref().map(Path::new);
-        FileNames::for_argument(arg, inv.format(), dir)
+        FileNames::for_argument(arg, inv.format(), dir, Path::is_file, starts_as_eventlog)
     }
 }
+
+/// Whether the file at `path` begins with the eventlog magic (`hdrb`).
+fn starts_as_eventlog(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == *EVENTLOG_MAGIC)
+}
+
+/// The first bytes of every GHC eventlog.
+pub(crate) const EVENTLOG_MAGIC: &[u8; 4] = b"hdrb";
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
 /// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.
@@ -105,5 +151,49 @@ pub(crate) fn stdin_is(path: &Path) -> bool {
     match (File::from(fd).metadata(), std::fs::metadata(path)) {
         (Ok(i), Ok(o)) => i.is_file() && i.dev() == o.dev() && i.ino() == o.ino(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names with `present` files there, of which those ending in `log` are eventlogs.
+    fn names(arg: &str, present: &[&str]) -> FileNames {
+        let there = |p: &Path| present.iter().any(|f| Path::new(f) == p);
+        let eventlog = |p: &Path| there(p) && p.to_string_lossy().ends_with("log");
+        FileNames::for_argument(&OsString::from(arg), Format::Ps, None, there, eventlog)
+    }
+
+    #[test]
+    fn an_hp_argument_is_read_as_given() {
+        let n = names("d/prog.hp", &[]);
+        assert_eq!(n.input, PathBuf::from("d/prog.hp"));
+        assert_eq!(n.output, PathBuf::from("prog.ps"));
+        assert_eq!(n.aux, PathBuf::from("prog.aux"));
+    }
+
+    #[test]
+    fn an_eventlog_argument_writes_the_names_of_its_hp() {
+        let n = names("d/prog.eventlog", &[]);
+        assert_eq!(n.input, PathBuf::from("d/prog.eventlog"));
+        assert_eq!(n.output, PathBuf::from("prog.ps"));
+        assert_eq!(n.aux, PathBuf::from("prog.aux"));
+    }
+
+    #[test]
+    fn a_bare_name_prefers_the_hp_then_the_eventlog_then_itself() {
+        let both = names("prog", &["prog.hp", "prog.eventlog", "prog"]);
+        assert_eq!(both.input, PathBuf::from("prog.hp"));
+        let eventlog = names("prog", &["prog.eventlog", "prog"]);
+        assert_eq!(eventlog.input, PathBuf::from("prog.eventlog"));
+        assert_eq!(eventlog.output, PathBuf::from("prog.ps"));
+        let itself = names("run.log", &["run.log"]);
+        assert_eq!(itself.input, PathBuf::from("run.log"));
+        assert_eq!(itself.output, PathBuf::from("run.log.ps"));
+        // Nothing there, or a file that is not an eventlog: hp2ps's name, so the error
+        // names the file hp2ps would open.
+        assert_eq!(names("prog", &[]).input, PathBuf::from("prog.hp"));
+        assert_eq!(names("prog", &["prog"]).input, PathBuf::from("prog.hp"));
     }
 }
