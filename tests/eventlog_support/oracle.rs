@@ -127,14 +127,45 @@ pub struct Event {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
-    Block { end_time: u64, cap: i64, size: u32 },
-    Begin { era: u64 },
-    BioBegin { era: u64, census_time: u64 },
-    End { era: u64 },
-    CcSample { prof_id: u8, residency: u64, depth: u8, stack: Vec<u32> },
-    StrSample { prof_id: u8, residency: u64, label: Vec<u8> },
-    CostCentre { id: u32, label: Vec<u8>, module: Vec<u8>, srcloc: Vec<u8>, flags: u8 },
-    HeapProfBegin { prof_id: u8, period: u64, breakdown: u32, filters: Vec<Vec<u8>> },
+    Block {
+        end_time: u64,
+        cap: i64,
+        size: u32,
+    },
+    Begin {
+        era: u64,
+    },
+    BioBegin {
+        era: u64,
+        census_time: u64,
+    },
+    End {
+        era: u64,
+    },
+    CcSample {
+        prof_id: u8,
+        residency: u64,
+        depth: u8,
+        stack: Vec<u32>,
+    },
+    StrSample {
+        prof_id: u8,
+        residency: u64,
+        label: Vec<u8>,
+    },
+    CostCentre {
+        id: u32,
+        label: Vec<u8>,
+        module: Vec<u8>,
+        srcloc: Vec<u8>,
+        flags: u8,
+    },
+    HeapProfBegin {
+        prof_id: u8,
+        period: u64,
+        breakdown: u32,
+        filters: Vec<Vec<u8>>,
+    },
     Ipe {
         info: u64,
         table_name: Vec<u8>,
@@ -146,16 +177,41 @@ pub enum Kind {
     },
     Marker(Vec<u8>),
     Message(Vec<u8>),
-    Args { capset: u32, args: Vec<Vec<u8>> },
-    Env { capset: u32, vars: Vec<Vec<u8>> },
-    RtsId { capset: u32, text: Vec<u8> },
-    WallClock { capset: u32, sec: u64, nsec: u32 },
-    Pid { capset: u32, pid: u32 },
+    Args {
+        capset: u32,
+        args: Vec<Vec<u8>>,
+    },
+    Env {
+        capset: u32,
+        vars: Vec<Vec<u8>>,
+    },
+    RtsId {
+        capset: u32,
+        text: Vec<u8>,
+    },
+    WallClock {
+        capset: u32,
+        sec: u64,
+        nsec: u32,
+    },
+    Pid {
+        capset: u32,
+        pid: u32,
+    },
     GcStart,
     GcEnd,
-    HeapSize { capset: u32, bytes: u64 },
-    HeapLive { capset: u32, bytes: u64 },
-    HeapAllocated { capset: u32, bytes: u64 },
+    HeapSize {
+        capset: u32,
+        bytes: u64,
+    },
+    HeapLive {
+        capset: u32,
+        bytes: u64,
+    },
+    HeapAllocated {
+        capset: u32,
+        bytes: u64,
+    },
     Unknown(u16),
     /// Any other constructor, by name.
     Other(String),
@@ -519,7 +575,9 @@ pub fn parse_dump(out: &str) -> Result<Dump, String> {
                 });
             }
             "done" => dump.outcome = Outcome::Done(num(f.get(1))?),
-            "error" => dump.outcome = Outcome::Error(String::from_utf8_lossy(&text(f.get(1))?).into()),
+            "error" => {
+                dump.outcome = Outcome::Error(String::from_utf8_lossy(&text(f.get(1))?).into())
+            }
             "exception" => {
                 dump.outcome = Outcome::Exception(String::from_utf8_lossy(&text(f.get(1))?).into())
             }

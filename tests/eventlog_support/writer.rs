@@ -384,7 +384,11 @@ pub struct InfoTable {
 
 #[derive(Debug, Clone)]
 enum Item {
-    Event { id: u16, ts: u64, payload: Vec<u8> },
+    Event {
+        id: u16,
+        ts: u64,
+        payload: Vec<u8>,
+    },
     /// Raw bytes placed as they are (to build corrupt files).
     Bytes(Vec<u8>),
 }
@@ -507,8 +511,18 @@ impl EventlogWriter {
         self.raw_event(Stream::Global, id::CAPSET_CREATE, ts, &capset_type(1, 3));
         for cap in 0..caps {
             self.raw_event(Stream::Global, id::CAP_CREATE, ts, &cap.to_be_bytes());
-            self.raw_event(Stream::Global, id::CAPSET_ASSIGN_CAP, ts, &capset_cap(0, cap));
-            self.raw_event(Stream::Global, id::CAPSET_ASSIGN_CAP, ts, &capset_cap(1, cap));
+            self.raw_event(
+                Stream::Global,
+                id::CAPSET_ASSIGN_CAP,
+                ts,
+                &capset_cap(0, cap),
+            );
+            self.raw_event(
+                Stream::Global,
+                id::CAPSET_ASSIGN_CAP,
+                ts,
+                &capset_cap(1, cap),
+            );
         }
         self
     }
@@ -516,8 +530,18 @@ impl EventlogWriter {
     /// The shutdown events (28, 46, 26) that end a 9.0.2 global block.
     pub fn shutdown(&mut self, ts: u64, caps: u16) -> &mut Self {
         for cap in 0..caps {
-            self.raw_event(Stream::Global, id::CAPSET_REMOVE_CAP, ts, &capset_cap(0, cap));
-            self.raw_event(Stream::Global, id::CAPSET_REMOVE_CAP, ts, &capset_cap(1, cap));
+            self.raw_event(
+                Stream::Global,
+                id::CAPSET_REMOVE_CAP,
+                ts,
+                &capset_cap(0, cap),
+            );
+            self.raw_event(
+                Stream::Global,
+                id::CAPSET_REMOVE_CAP,
+                ts,
+                &capset_cap(1, cap),
+            );
             self.raw_event(Stream::Global, id::CAP_DELETE, ts, &cap.to_be_bytes());
         }
         self.raw_event(Stream::Global, id::CAPSET_DELETE, ts, &0u32.to_be_bytes());
@@ -557,7 +581,12 @@ impl EventlogWriter {
 
     /// HEAP_PROF_SAMPLE_BEGIN (162).
     pub fn sample_begin(&mut self, ts: u64, era: u64) -> &mut Self {
-        self.raw_event(Stream::Global, id::HEAP_PROF_SAMPLE_BEGIN, ts, &era.to_be_bytes())
+        self.raw_event(
+            Stream::Global,
+            id::HEAP_PROF_SAMPLE_BEGIN,
+            ts,
+            &era.to_be_bytes(),
+        )
     }
 
     /// HEAP_BIO_PROF_SAMPLE_BEGIN (166): `ts` is when it was written (program exit for
@@ -571,7 +600,12 @@ impl EventlogWriter {
     /// HEAP_PROF_SAMPLE_END (165). Written even for 8.2 layouts if called (it is then
     /// declared on the fly); the census helpers leave it out there.
     pub fn sample_end(&mut self, ts: u64, era: u64) -> &mut Self {
-        self.raw_event(Stream::Global, id::HEAP_PROF_SAMPLE_END, ts, &era.to_be_bytes())
+        self.raw_event(
+            Stream::Global,
+            id::HEAP_PROF_SAMPLE_END,
+            ts,
+            &era.to_be_bytes(),
+        )
     }
 
     /// HEAP_PROF_SAMPLE_COST_CENTRE (163); `stack` innermost first, empty = MAIN. Stacks
@@ -680,7 +714,12 @@ impl EventlogWriter {
 
     /// HEAP_ALLOCATED (49), capset 0.
     pub fn heap_allocated(&mut self, cap: u16, ts: u64, bytes: u64) -> &mut Self {
-        self.raw_event(Stream::Cap(cap), id::HEAP_ALLOCATED, ts, &capset_u64(0, bytes))
+        self.raw_event(
+            Stream::Cap(cap),
+            id::HEAP_ALLOCATED,
+            ts,
+            &capset_u64(0, bytes),
+        )
     }
 
     /// Serialises the file.
@@ -942,7 +981,9 @@ pub fn parse_hp(hp: &[u8]) -> Result<HpProfile, HpParseError> {
                 }
             }
             b"END_SAMPLE" => {
-                let s = current.take().ok_or_else(|| err("END_SAMPLE outside a sample"))?;
+                let s = current
+                    .take()
+                    .ok_or_else(|| err("END_SAMPLE outside a sample"))?;
                 p.samples.push(s);
             }
             b"MARK" => {
@@ -976,7 +1017,10 @@ fn is_blank(b: u8) -> bool {
 
 fn trim(s: &[u8]) -> &[u8] {
     let start = s.iter().position(|&b| !is_blank(b)).unwrap_or(s.len());
-    let end = s.iter().rposition(|&b| !is_blank(b)).map_or(start, |e| e + 1);
+    let end = s
+        .iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(start, |e| e + 1);
     &s[start..end.max(start)]
 }
 
@@ -1012,7 +1056,10 @@ fn split_data_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
     let cut = line.iter().rposition(|&b| is_blank(b))?;
     // Blanks between name and value are a separator, not part of the name.
     let name = &line[..cut];
-    let end = name.iter().rposition(|&b| !is_blank(b)).map_or(0, |e| e + 1);
+    let end = name
+        .iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(0, |e| e + 1);
     Some((&name[..end], &line[cut + 1..]))
 }
 
@@ -1205,8 +1252,7 @@ pub enum Loss {
     InexactValue { name: Vec<u8>, value: f64 },
     /// A band name with a NUL byte (cut there) or longer than a 164 event can hold.
     NameNotRepresentable(Vec<u8>),
-    /// JOB cannot be rebuilt by [`job_from_args`] (argv[0] with a `/`, a final `-RTS`,
-    /// or a NUL byte).
+    /// JOB cannot be rebuilt by [`job_from_args`] (argv[0] with a `/`, or a NUL byte).
     Job,
     /// DATE is not a `%a %b %d %H:%M %Y` string of a time after 1970: the wall clock is
     /// written as 0, which a reader shows as `Thu Jan 01 00:00 1970`.
@@ -1261,7 +1307,8 @@ pub fn convert_hp(hp: &[u8], opts: &ConvertOptions) -> Result<Converted, HpParse
 /// * Each MARK becomes a USER_MARKER (58) in capability 0's block (written before the
 ///   global block, as GHC ≤ 9.0 does), at the mark's time.
 /// * JOB → argv: JOB split at every single space (so double spaces give empty words),
-///   argv[0] the first word; [`job_from_args`] rebuilds JOB. DATE → wall clock: see
+///   argv[0] the first word, plus one extra `-RTS` when JOB itself ends with `-RTS`;
+///   [`job_from_args`] rebuilds JOB. DATE → wall clock: see
 ///   [`parse_hp_date`] / [`format_hp_date`].
 pub fn convert_profile(p: &HpProfile, opts: &ConvertOptions) -> Converted {
     let mut losses = Vec::new();
@@ -1309,7 +1356,11 @@ pub fn convert_profile(p: &HpProfile, opts: &ConvertOptions) -> Converted {
     };
 
     // --- header data ---
-    let args: Vec<Vec<u8>> = p.job.split(|&b| b == b' ').map(<[u8]>::to_vec).collect();
+    let mut args: Vec<Vec<u8>> = p.job.split(|&b| b == b' ').map(<[u8]>::to_vec).collect();
+    if args.len() > 1 && args.last().is_some_and(|a| a == b"-RTS") {
+        // The reader drops one final `-RTS` (GHC's closing one); give it one to drop.
+        args.push(b"-RTS".to_vec());
+    }
     if job_from_args(&args) != p.job || p.job.contains(&0) {
         losses.push(Loss::Job);
     }
