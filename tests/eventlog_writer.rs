@@ -823,3 +823,22 @@ fn real_ghc_9_0_2_eventlogs_decode_with_the_readme_sample_counts() {
         }
     }
 }
+
+/// Not a check: writes every golden conversion to `CARGO_TARGET_TMPDIR/converted/` for
+/// inspection with other tools, e.g. the corpus's `read_eventlog.py NAME.eventlog
+/// --samples 3 --compare golden/inputs/NAME.hp`.
+/// Run with `cargo test --test eventlog_writer -- --ignored write_converted`.
+#[test]
+#[ignore]
+fn write_converted_golden_eventlogs() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("converted");
+    std::fs::create_dir_all(&dir).unwrap();
+    for path in golden_inputs() {
+        let hp = std::fs::read(&path).unwrap();
+        if let Ok(c) = convert_hp(&hp, &ConvertOptions::default()) {
+            let out = dir.join(name(&path).replace(".hp", ".eventlog"));
+            std::fs::write(&out, c.eventlog).unwrap();
+        }
+    }
+    eprintln!("written to {}", dir.display());
+}

@@ -37,7 +37,13 @@ pub fn oracle() -> Option<&'static Path> {
             if std::env::var("CI").as_deref() == Ok("true") {
                 panic!("{msg} (CI=true: missing tools are a failure)");
             }
-            eprintln!("\n!!!!!!!! {msg} !!!!!!!!\n");
+            // Once per process, and past libtest's output capture (which only catches
+            // the print macros), so the skip is visible in a normal `cargo test` run.
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "\n!!!!!!!! {msg} !!!!!!!!\n");
+            });
             None
         }
     }
