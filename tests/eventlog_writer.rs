@@ -314,6 +314,37 @@ fn check_conversion(exe: &Path, file: &str, hp: &[u8]) -> Result<(), String> {
 }
 
 #[test]
+fn conversions_in_every_layout_decode() {
+    let Some(exe) = oracle::oracle() else { return };
+    let hp = std::fs::read(manifest().join("golden/inputs/arrays-O1-hT.hp")).unwrap();
+    let reference = convert_hp(&hp, &ConvertOptions::default()).unwrap();
+    let want = oracle::dump_bytes(exe, &reference.eventlog).censuses();
+    assert_eq!(want.len(), 16);
+    for layout in [Layout::ghc_8_2(), Layout::ghc_9_2(), Layout::ghc_9_10()] {
+        let version = layout.version;
+        let opts = ConvertOptions {
+            layout,
+            ..ConvertOptions::default()
+        };
+        let c = convert_hp(&hp, &opts).unwrap();
+        assert!(c.losses.is_empty(), "{version:?}: {:?}", c.losses);
+        let d = oracle::dump_bytes(exe, &c.eventlog);
+        assert!(
+            matches!(d.outcome, Outcome::Done(_)),
+            "{version:?}: {:?}",
+            d.outcome
+        );
+        let got = d.censuses();
+        assert_eq!(got.len(), want.len(), "{version:?}");
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!((g.time, &g.bands), (w.time, &w.bands), "{version:?}");
+            assert_eq!(g.ended, version.has_sample_end(), "{version:?}");
+        }
+        assert_eq!(d.max_time(), Some(c.end_ns), "{version:?}");
+    }
+}
+
+#[test]
 fn every_golden_profile_converts_to_an_eventlog_ghc_events_reads_back() {
     let Some(exe) = oracle::oracle() else { return };
     let mut failures = Vec::new();
@@ -673,7 +704,12 @@ fn block_caps(bytes: &[u8]) -> Vec<u16> {
 fn cost_centre_profile_decodes() {
     let Some(exe) = oracle::oracle() else { return };
     let mut w = EventlogWriter::new(Layout::ghc_9_0());
-    w.heap_prof_begin(1, &HeapProfBegin::new(breakdown::COST_CENTRE, 20_000_000));
+    // The filters of leakmap-hy-filtered's run (`-hmMain` and `-hc…` land in slots 1 and 4).
+    let mut begin = HeapProfBegin::new(breakdown::COST_CENTRE, 20_000_000);
+    begin.filters[0] = b"Main".to_vec();
+    begin.filters[3] = b"countWords,countWords.step".to_vec();
+    begin.filters[6] = b"drag,void".to_vec();
+    w.heap_prof_begin(1, &begin);
     w.cost_centre(2, 3, b"CAF", b"Main", b"<entire-module>", true)
         .cost_centre(
             2,
@@ -697,6 +733,10 @@ fn cost_centre_profile_decodes() {
             _ => None,
         })
         .collect();
+    assert_eq!(
+        d.heap_prof_begin(),
+        Some((20_000_000, 1, begin.filters.to_vec()))
+    );
     assert_eq!(
         ccs,
         vec![

@@ -9,6 +9,39 @@
 //! big-endian; header `hdrb hetb {etb\0 id:u16 size:i16 desc_len:u32 desc extra_len:u32 extra
 //! ete\0}* hete hdre`, then `datb`, events `type:u16 time:u64 [len:u16] payload`, and the
 //! terminator u16 0xFFFF. Events are grouped into blocks, each opened by a BLOCK_MARKER (18).
+//!
+//! # What a reader must do to give back the `.hp` exactly (for differential tests)
+//!
+//! [`convert_profile`] writes a file that a reader following these rules turns back into
+//! the `.hp`'s own profile; [`Converted::losses`] lists what does not round-trip.
+//!
+//! * **Samples.** Censuses are 162 … 164* … 165 in the global block, in `.hp` order, band
+//!   order kept. The `.hp`'s empty first sample (at 0) and empty last sample are not
+//!   written: the reader synthesises an empty sample at 0 and one at the **latest
+//!   timestamp in the file** (the shutdown events carry the last sample's time, and each
+//!   block's `end_time` is the latest timestamp in it, so counting block end times or not
+//!   gives the same). There are no GC events, so elapsed time = mutator time.
+//! * **Times.** `ns = round(t·1e9)` adjusted by ±1 so that `ns as f64 / 1e9 == t`
+//!   ([`seconds_to_ns`]). Readers must convert with exactly `ns as f64 / 1e9` (float
+//!   division, not `ns as f64 * 1e-9`, which differs in the last bit for some values).
+//!   Exact for every time with ≤ 9 decimals below 2⁵³ ns (≈104 days), so for all that GHC
+//!   writes (6 decimals).
+//! * **Names / values.** Breakdown 7 (`-hT`): the 164 label is the `.hp` name byte for
+//!   byte, the residency the decimal value (u64; `.hp` values that are not u64 integers
+//!   are a loss). Names are raw bytes; non-UTF-8 names are written as they are (a reader
+//!   must keep bytes; ghc-events stops at them).
+//! * **Markers.** Each `MARK t` is a USER_MARKER (58) with empty text at `ns(t)` in
+//!   capability 0's block, which precedes the global block: merge by timestamp.
+//! * **JOB.** argv = JOB split at each single space (+ one extra `-RTS` if JOB ends with
+//!   `-RTS`); the reader's JOB is [`job_from_args`]: basename(argv[0]) and the rest joined
+//!   by single spaces, a final `-RTS` dropped. The RTS identifier is `GHC-9.0.2 rts_p`
+//!   (profiled: JOB keeps the arguments). A first word containing `/` is a loss.
+//! * **DATE.** Wall clock (43) at timestamp 0, `sec` = the DATE's minute in UTC, `nsec`
+//!   0; the reader's DATE is [`format_hp_date`]`(sec)` = `strftime("%a %b %d %H:%M %Y")`
+//!   in UTC. Any other DATE (GHC < 9 wrote seconds, synthetic `"d"`, empty) is a loss:
+//!   `sec` = 0 is written and the reader shows `Thu Jan 01 00:00 1970`.
+//! * SAMPLE_UNIT/VALUE_UNIT other than `seconds`/`bytes` are a loss (the eventlog has
+//!   neither).
 #![allow(dead_code)] // Each test binary that mounts this module uses a different part of it.
 
 use std::fmt;
