@@ -1205,7 +1205,12 @@ pub fn parse_hp_date(date: &[u8]) -> Option<u64> {
     let (hh, mm) = parts[3].split_once(':')?;
     let (hh, mm): (i64, i64) = (hh.parse().ok()?, mm.parse().ok()?);
     let year: i64 = parts[4].parse().ok()?;
-    if !(1..=31).contains(&day) || !(0..24).contains(&hh) || !(0..60).contains(&mm) {
+    // The year bound keeps the day arithmetic far from i64 overflow.
+    if !(1..=31).contains(&day)
+        || !(0..24).contains(&hh)
+        || !(0..60).contains(&mm)
+        || !(1970..=999_999).contains(&year)
+    {
         return None;
     }
     let secs = days_from_civil(year, month, day) * 86_400 + hh * 3600 + mm * 60;
