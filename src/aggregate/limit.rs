@@ -4,14 +4,15 @@
 use crate::profile::{Band, Point};
 
 /// Step 7: keeps `limit` bands by merging the bottom ones into OTHER.
-pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) {
+/// Returns whether an OTHER band was made (it is then the bottom band).
+pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) -> bool {
     let n = bands.len() as i64;
     if limit == 0 || n <= limit {
-        return;
+        return false;
     }
     if limit < 0 {
         bands.clear();
-        return;
+        return false;
     }
     let merged = (n - limit + 1) as usize;
     let mut sums = vec![0.0; nsamples];
@@ -34,4 +35,5 @@ pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) {
             .collect(),
     };
     bands.splice(..merged, [other]);
+    true
 }

@@ -3,13 +3,16 @@
 //! elimination (`-t`), the `-d`, `-i` and `-p` orders, the band limit with OTHER (`-m`),
 //! the ranges and the area. One file per pass.
 
+mod filter;
 mod limit;
 mod order;
 mod selection_sort;
 mod stack;
 mod traces;
 
+pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
+pub use order::growth;
 pub use stack::{area, stack_heights};
 pub use traces::{band_total, eliminate_traces};
 
@@ -40,6 +43,20 @@ pub struct AggregateOptions {
     /// `-m`: the band limit N; 0 means none, a negative value drops every band.
     /// Default: 20 ([`defaults::BAND_LIMIT`]).
     pub band_limit: i64,
+    /// `--include`, `--exclude`: the bands kept, decided before anything else.
+    /// Default: every band.
+    pub filter: BandFilter,
+    /// `--sort growth`: order by [`growth`], after `-d` and `-i`. Default: `false`.
+    pub by_growth: bool,
+    /// `--reverse`: stack the drawn bands the other way up (OTHER stays at the bottom; which
+    /// bands merge into it does not change). Default: `false`.
+    pub reverse: bool,
+    /// The time span is at least this (`--uniform-scale`: charts of several profiles share
+    /// their x axis), as an `.aux` X_RANGE would make it. Default: `None`.
+    pub min_x_range: Option<f64>,
+    /// The stack height is at least this (`--uniform-scale`: charts share their y axis), as
+    /// an `.aux` Y_RANGE would make it. Default: `None`.
+    pub min_y_range: Option<f64>,
 }
 
 impl Default for AggregateOptions {
@@ -49,6 +66,11 @@ impl Default for AggregateOptions {
             by_deviation: false,
             by_name: None,
             band_limit: defaults::BAND_LIMIT,
+            filter: BandFilter::default(),
+            by_growth: false,
+            reverse: false,
+            min_x_range: None,
+            min_y_range: None,
         }
     }
 }
@@ -93,6 +115,7 @@ impl Aggregated {
 pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
+    opts.filter.apply(&mut bands);
     order::hash_order(&mut bands);
     traces::eliminate_traces(&mut bands, opts.trace_percent);
     if opts.by_deviation {
@@ -101,16 +124,26 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     if let Some(name_order) = opts.by_name {
         order::sort_by_name(&mut bands, name_order);
     }
+    if opts.by_growth {
+        order::sort_by_growth(&mut bands, &profile.times);
+    }
     if let Some(aux) = aux {
         order::sort_by_aux(&mut bands, aux);
     }
-    limit::apply_band_limit(&mut bands, opts.band_limit, nsamples);
+    let other = limit::apply_band_limit(&mut bands, opts.band_limit, nsamples);
+    if opts.reverse {
+        let first_drawn = usize::from(other);
+        bands[first_drawn..].reverse();
+    }
 
     let heights = stack::stack_heights(&bands, nsamples);
     let times = profile.times;
     let first = times.first().copied().unwrap_or(0.0);
     let last = times.last().copied().unwrap_or(0.0);
-    let x_range = nonzero(at_least(last - first, aux.and_then(|a| a.x_range)));
+    let x_range = nonzero(at_least(
+        at_least(last - first, aux.and_then(|a| a.x_range)),
+        opts.min_x_range,
+    ));
     // A fold with `>` rather than `f64::max`: hp2ps keeps the first of equal or NaN
     // heights, and `max` would not.
     let y_max = heights
@@ -123,7 +156,10 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
                 m
             }
         });
-    let y_range = nonzero(at_least(y_max, aux.and_then(|a| a.y_range)));
+    let y_range = nonzero(at_least(
+        at_least(y_max, aux.and_then(|a| a.y_range)),
+        opts.min_y_range,
+    ));
     let area = stack::area(&times, &heights);
     Aggregated {
         job: profile.job,

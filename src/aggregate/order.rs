@@ -42,6 +42,40 @@ pub(crate) fn deviation(band: &Band, nsamples: usize) -> f64 {
     (sumsq / (n - 1.0)).sqrt()
 }
 
+/// The slope of the least-squares line through a band's values over the sample times, in
+/// VALUE_UNIT per SAMPLE_UNIT (eventlog2html's "gradient"). Absent samples count as 0, as
+/// in the chart; a profile with fewer than two distinct times has slope 0.
+pub fn growth(band: &Band, times: &[f64]) -> f64 {
+    let n = times.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let mut values = vec![0.0; n];
+    for p in &band.points {
+        if let Some(v) = values.get_mut(p.sample as usize) {
+            *v += p.value;
+        }
+    }
+    let mean_t = times.iter().sum::<f64>() / n as f64;
+    let mean_v = values.iter().sum::<f64>() / n as f64;
+    let (mut num, mut den) = (0.0, 0.0);
+    for (t, v) in times.iter().zip(&values) {
+        num += (t - mean_t) * (v - mean_v);
+        den += (t - mean_t) * (t - mean_t);
+    }
+    if den > 0.0 {
+        num / den
+    } else {
+        0.0
+    }
+}
+
+/// `--sort growth`: by [`growth`], the fastest-growing band on top of the stack.
+pub(crate) fn sort_by_growth(bands: &mut [Band], times: &[f64]) {
+    let keys = bands.iter().map(|b| f64_key(growth(b, times))).collect();
+    selection_sort(bands, keys);
+}
+
 /// §3.4, `-d`: by standard deviation, smallest at the bottom.
 pub(crate) fn sort_by_deviation(bands: &mut [Band], nsamples: usize) {
     let keys = bands

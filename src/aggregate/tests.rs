@@ -231,3 +231,78 @@ fn area_is_the_trapezoid_integral() {
     assert_eq!(area(&[0.0, 1.0, 3.0], &[0.0, 10.0, 10.0]), 5.0 + 20.0);
     assert_eq!(area(&[2.0], &[5.0]), 0.0);
 }
+
+/// Three bands over five samples: `leak` grows steadily, `big` is large and flat, `wave`
+/// goes up and down.
+fn growth_profile() -> Profile {
+    let times = vec![0.0, 1.0, 2.0, 3.0, 4.0];
+    let series = |name: &str, f: &dyn Fn(f64) -> f64| band_of(name, &times, f);
+    Profile {
+        bands: vec![
+            series("big", &|_| 1000.0),
+            series("leak", &|t| 10.0 + 50.0 * t),
+            series("wave", &|t| if t as i64 % 2 == 0 { 100.0 } else { 300.0 }),
+        ],
+        times,
+        ..Profile::default()
+    }
+}
+
+fn band_of(name: &str, times: &[f64], f: &dyn Fn(f64) -> f64) -> Band {
+    Band {
+        name: name.as_bytes().to_vec(),
+        points: times
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| Point {
+                sample: i as u32,
+                value: f(t),
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn growth_puts_the_leaking_band_on_top() {
+    let mut opts = AggregateOptions::default();
+    opts.by_growth = true;
+    let agg = aggregate(growth_profile(), None, &opts);
+    // Bottom first: the top of the stack is the last band.
+    assert_eq!(names(&agg.bands).last().map(String::as_str), Some("leak"));
+    assert_eq!(super::order::growth(&agg.bands[2], &agg.times), 50.0);
+    assert_eq!(super::order::growth(&agg.bands[0], &agg.times), 0.0);
+}
+
+#[test]
+fn reverse_flips_the_drawn_bands_and_keeps_other_at_the_bottom() {
+    let mut opts = AggregateOptions::default();
+    opts.trace_percent = 0.0;
+    let plain = names(&aggregate(growth_profile(), None, &opts).bands);
+    opts.reverse = true;
+    let mut reversed = names(&aggregate(growth_profile(), None, &opts).bands);
+    reversed.reverse();
+    assert_eq!(plain, reversed);
+
+    opts.band_limit = 2;
+    let limited = names(&aggregate(growth_profile(), None, &opts).bands);
+    opts.reverse = false;
+    let unreversed = names(&aggregate(growth_profile(), None, &opts).bands);
+    assert_eq!(limited[0], "OTHER");
+    assert_eq!(unreversed[0], "OTHER");
+    assert_eq!(limited[1], unreversed[1]);
+}
+
+#[test]
+fn the_filter_runs_before_trace_elimination_and_other() {
+    let mut opts = AggregateOptions::default();
+    opts.band_limit = 1;
+    opts.filter.exclude("^big$").unwrap();
+    let agg = aggregate(growth_profile(), None, &opts);
+    // Without `big`, OTHER holds `wave` and `leak` only.
+    assert_eq!(names(&agg.bands), ["OTHER"]);
+    let sum: f64 = agg.bands[0].points.iter().map(|p| p.value).sum();
+    assert_eq!(
+        sum,
+        10.0 + 60.0 + 110.0 + 160.0 + 210.0 + 100.0 * 3.0 + 300.0 * 2.0
+    );
+}

@@ -116,6 +116,16 @@ pub(crate) fn command() -> clap::Command {
                 .value_hint(ValueHint::DirPath)
                 .help("Write file.<format> and file.aux into DIR (created if missing)")
                 .help_heading(OUTPUT),
+            Arg::new("uniform-scale")
+                .long("uniform-scale")
+                .value_name("AXES")
+                .value_parser(["time", "memory", "both"])
+                .hide_possible_values(true)
+                .help(
+                    "Give every chart of the run the same time, memory or both axes, so\n\
+                     charts of several files can be compared side by side",
+                )
+                .help_heading(BATCH),
             Arg::new("jobs")
                 .short('j')
                 .long("jobs")
@@ -156,6 +166,33 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(time)
                 .allow_negative_numbers(true)
                 .help("Keep only the samples at or before time T (in SAMPLE_UNIT)")
+                .help_heading(SELECTION),
+            Arg::new("include")
+                .long("include")
+                .value_name("REGEX")
+                .action(ArgAction::Append)
+                .help("Draw only the bands whose name matches REGEX (repeatable: any of them)")
+                .help_heading(SELECTION),
+            Arg::new("exclude")
+                .long("exclude")
+                .value_name("REGEX")
+                .action(ArgAction::Append)
+                .help("Leave out the bands whose name matches REGEX (repeatable)")
+                .help_heading(SELECTION),
+            Arg::new("sort")
+                .long("sort")
+                .value_name("KEY")
+                .value_parser(["size", "stddev", "name", "growth"])
+                .hide_possible_values(true)
+                .help(
+                    "Order the bands by size (hp2ps's default), stddev (-d), name (-i) or\n\
+                     growth (the slope of each band, the fastest-growing on top)",
+                )
+                .help_heading(SELECTION),
+            Arg::new("reverse")
+                .long("reverse")
+                .action(ArgAction::SetTrue)
+                .help("Stack the bands the other way up (OTHER stays at the bottom)")
                 .help_heading(SELECTION),
             Arg::new("summary")
                 .long("summary")

@@ -59,6 +59,31 @@ pub struct Invocation {
     pub summary: Option<SummaryFormat>,
     /// `--top`.
     pub summary_options: SummaryOptions,
+    /// `--uniform-scale`: which axes the charts of a batch share.
+    pub uniform_scale: Option<UniformScale>,
+}
+
+/// The axes `--uniform-scale` shares between the charts of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UniformScale {
+    /// The x axis (time).
+    Time,
+    /// The y axis (memory).
+    Memory,
+    /// Both axes.
+    Both,
+}
+
+impl UniformScale {
+    /// Whether the x axis is shared.
+    pub fn time(self) -> bool {
+        matches!(self, UniformScale::Time | UniformScale::Both)
+    }
+
+    /// Whether the y axis is shared.
+    pub fn memory(self) -> bool {
+        matches!(self, UniformScale::Memory | UniformScale::Both)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,13 +5,17 @@ use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
 use clap::ArgMatches;
+use hp2ps::aggregate::{BandFilter, NameOrder};
 use hp2ps::paint::Format;
 use hp2ps::read::window::WindowOptions;
 
 use super::definition::command;
 use super::rules::check;
 use super::short_flags::short_flags;
-use super::{Command, Generate, GenerateKind, Invocation, SummaryFormat, UsageError, WatchOptions};
+use super::{
+    Command, Generate, GenerateKind, Invocation, SummaryFormat, UniformScale, UsageError,
+    WatchOptions,
+};
 
 /// Reads the arguments after the program name.
 pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
@@ -138,5 +142,47 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     if let Some(&top) = m.get_one::<usize>("top") {
         inv.summary_options.top = top;
     }
+    inv.uniform_scale = m
+        .get_one::<String>("uniform-scale")
+        .map(|axes| match axes.as_str() {
+            "time" => UniformScale::Time,
+            "memory" => UniformScale::Memory,
+            _ => UniformScale::Both,
+        });
+    apply_selection(m, inv)?;
     Ok(None)
+}
+
+/// `--include`, `--exclude`, `--sort` and `--reverse`.
+fn apply_selection(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageError> {
+    let agg = &mut inv.render.aggregate;
+    let patterns = |id: &str| m.get_many::<String>(id).into_iter().flatten();
+    for (id, add) in [
+        (
+            "include",
+            BandFilter::include as fn(&mut BandFilter, &str) -> _,
+        ),
+        ("exclude", BandFilter::exclude),
+    ] {
+        for pattern in patterns(id) {
+            add(&mut agg.filter, pattern).map_err(|e| UsageError::BadValue {
+                arg: format!("--{id} {pattern}"),
+                // The last line of regex's message says what is wrong.
+                why: e
+                    .to_string()
+                    .lines()
+                    .last()
+                    .map_or_else(String::new, |l| l.trim_start_matches("error: ").to_string()),
+            })?;
+        }
+    }
+    // `--sort` names the one order, so it replaces `-d` and `-i`.
+    if let Some(key) = m.get_one::<String>("sort") {
+        agg.by_deviation = key == "stddev";
+        agg.by_name = (key == "name").then_some(NameOrder::Ascending);
+        agg.by_growth = key == "growth";
+    }
+    agg.reverse = m.get_flag("reverse");
+    inv.summary_options.slopes = inv.render.aggregate.by_growth;
+    Ok(())
 }

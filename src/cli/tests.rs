@@ -231,3 +231,51 @@ fn help_comes_from_the_definition_and_lists_every_flag() {
     assert!(!text.contains("--generate") && !text.contains("--watch-max-renders"));
     command().debug_assert();
 }
+
+#[test]
+fn selection_options_build_the_filter_and_the_order() {
+    let i = inv(&[
+        "--include",
+        "^Data",
+        "--include=Map",
+        "--exclude",
+        "Internal",
+        "x",
+    ]);
+    let f = &i.render.aggregate.filter;
+    assert!(f.keeps(b"Data.Set") && f.keeps(b"my.Map") && !f.keeps(b"main"));
+    assert!(!f.keeps(b"Data.Map.Internal"));
+    let g = inv(&["-d", "--sort", "growth", "--reverse", "x"]);
+    assert!(g.render.aggregate.by_growth && g.render.aggregate.reverse);
+    assert!(!g.render.aggregate.by_deviation, "--sort replaces -d");
+    assert!(g.summary_options.slopes);
+    assert!(inv(&["--sort=stddev", "x"]).render.aggregate.by_deviation);
+    assert_eq!(
+        inv(&["--sort=name", "x"]).render.aggregate.by_name,
+        Some(NameOrder::Ascending)
+    );
+    assert_eq!(inv(&["x"]).render.aggregate, Default::default());
+}
+
+#[test]
+fn bad_selection_values_are_usage_errors() {
+    for args in [
+        &["--include", "(", "x"][..],
+        &["--sort", "size-ish", "x"],
+        &["--uniform-scale", "space", "x"],
+    ] {
+        assert!(
+            parse(args.iter().map(OsString::from)).is_err(),
+            "{args:?} was accepted"
+        );
+    }
+}
+
+#[test]
+fn uniform_scale_names_its_axes() {
+    let both = inv(&["--uniform-scale", "both", "a", "b"]).uniform_scale;
+    assert_eq!(both, Some(UniformScale::Both));
+    assert!(both.is_some_and(|u| u.time() && u.memory()));
+    let time = inv(&["--uniform-scale=time", "a"]).uniform_scale;
+    assert!(time.is_some_and(|u| u.time() && !u.memory()));
+}

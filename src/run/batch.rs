@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::names::FileNames;
 use super::render::{self, Done, Failure};
-use crate::cli::Invocation;
+use crate::cli::{Invocation, UniformScale};
 
 /// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
 /// `./x.aux`) render one after the other in argument order, so the last one wins and a
@@ -64,6 +64,14 @@ pub fn run(inv: &Invocation) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    let uniform;
+    let inv = match inv.uniform_scale {
+        Some(axes) if files.len() > 1 => {
+            uniform = with_shared_ranges(inv, axes);
+            &uniform
+        }
+        _ => inv,
+    };
     let groups = groups(inv, files);
     let bar = progress_bar(files.len());
     let results: Mutex<Vec<Option<Result<Done, Failure>>>> =
@@ -98,6 +106,39 @@ pub fn run(inv: &Invocation) -> ExitCode {
     bar.finish_and_clear();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     report(inv, files, results)
+}
+
+/// `--uniform-scale`: a first pass over every file finds the largest time span and stack
+/// height; the charts are then drawn with those as their least ranges, as an `.aux` from a
+/// bigger run would make them.
+fn with_shared_ranges(inv: &Invocation, axes: UniformScale) -> Invocation {
+    let files = &inv.files;
+    let next = AtomicUsize::new(0);
+    let found: Mutex<(Option<f64>, Option<f64>)> = Mutex::new((None, None));
+    std::thread::scope(|scope| {
+        for _ in 0..workers(inv, files.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(file) = files.get(i) else { break };
+                let ranges =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| render::ranges(inv, file)));
+                if let (Ok(Some((x, y))), Ok(mut found)) = (ranges, found.lock()) {
+                    found.0 = Some(found.0.map_or(x, |m: f64| m.max(x)));
+                    found.1 = Some(found.1.map_or(y, |m: f64| m.max(y)));
+                }
+            });
+        }
+    });
+    let (x, y) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut shared = inv.clone();
+    let agg = &mut shared.render.aggregate;
+    if axes.time() {
+        agg.min_x_range = x;
+    }
+    if axes.memory() {
+        agg.min_y_range = y;
+    }
+    shared
 }
 
 /// Prints, in argument order: each file's warnings on stderr and summary on stdout; then

@@ -65,11 +65,15 @@ fn read_error(name: &str, e: WindowError) -> String {
 }
 
 fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, Done), String> {
-    let (profile, warnings) = read_profile(input, &ReadOptions::default(), &inv.window)
+    let (mut profile, warnings) = read_profile(input, &ReadOptions::default(), &inv.window)
         .map_err(|e| read_error(name, e))?;
+    // Filtered here already, so that the summary describes what the chart shows.
+    let filter = &inv.render.aggregate.filter;
+    let filtered = (!filter.is_empty()).then(|| filter.take_out(&mut profile));
     let summary = inv.summary.map(|_| {
         let mut s = summarize(&profile, &inv.summary_options);
         s.file = Some(name.to_string()).filter(|_| name != "stdin");
+        s.filtered = filtered;
         s
     });
     let done = Done {
@@ -82,6 +86,21 @@ fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, 
         samples: profile.times.len(),
     };
     Ok((profile, done))
+}
+
+/// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;
+/// `None` when the file cannot be read (its render reports why).
+pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
+    let names = FileNames::of(inv, arg);
+    let input = File::open(&names.input).ok()?;
+    let (profile, _) = read(inv, input, "").ok()?;
+    let previous = if inv.use_aux {
+        Some(load_aux(&names.aux).ok()?)
+    } else {
+        None
+    };
+    let (_, aux) = prepare(profile, previous.as_ref(), &inv.render);
+    Some((aux.x_range, aux.y_range))
 }
 
 /// Renders one file argument as a single-file run would.

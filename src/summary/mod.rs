@@ -28,7 +28,7 @@ use std::io::{self, Write};
 
 use serde::{Serialize, Serializer};
 
-use crate::aggregate::{area, stack_heights};
+use crate::aggregate::{area, growth, stack_heights, FilteredOut};
 use crate::defaults;
 use crate::profile::{Band, Profile};
 
@@ -38,12 +38,15 @@ use crate::profile::{Band, Profile};
 pub struct SummaryOptions {
     /// How many bands to list, biggest area first. Default: 10 ([`defaults::SUMMARY_TOP`]).
     pub top: usize,
+    /// Whether each listed band reports its growth (`--sort growth`). Default: `false`.
+    pub slopes: bool,
 }
 
 impl Default for SummaryOptions {
     fn default() -> Self {
         SummaryOptions {
             top: defaults::SUMMARY_TOP,
+            slopes: false,
         }
     }
 }
@@ -78,6 +81,10 @@ pub struct Summary {
     pub bands: usize,
     /// The `top` biggest bands by area (ties: higher peak, then name).
     pub top: Vec<BandSummary>,
+    /// What `--include`/`--exclude` took out before these numbers were made (absent when
+    /// no filter was given; set by the caller).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filtered: Option<FilteredOut>,
 }
 
 /// A highest value and when it happened.
@@ -104,6 +111,10 @@ pub struct BandSummary {
     pub area: f64,
     /// `area` as a share of the total area, 0 to 1 (0 when the total area is 0).
     pub share: f64,
+    /// The slope of the least-squares line through the band's values, in VALUE_UNIT per
+    /// SAMPLE_UNIT (only with [`SummaryOptions::slopes`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slope: Option<f64>,
 }
 
 /// Values in a `.hp` file are integers: write them without a fraction when they are exact.
@@ -130,7 +141,11 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
     let mut bands: Vec<BandSummary> = profile
         .bands
         .iter()
-        .map(|b| band_summary(b, times, &weights, total_area))
+        .map(|b| {
+            let mut s = band_summary(b, times, &weights, total_area);
+            s.slope = opts.slopes.then(|| growth(b, times));
+            s
+        })
         .collect();
     bands.sort_by(|a, b| {
         b.area
@@ -158,6 +173,7 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
         area: total_area,
         bands: profile.bands.len(),
         top: bands,
+        filtered: None,
     }
 }
 
@@ -227,6 +243,7 @@ fn band_summary(band: &Band, times: &[f64], weights: &[f64], total_area: f64) ->
         } else {
             0.0
         },
+        slope: None,
     }
 }
 

@@ -35,6 +35,15 @@ impl Summary {
             number(self.peak.time)
         )?;
         writeln!(out, "  area     {}{vu} x{su}", number(self.area))?;
+        if let Some(f) = &self.filtered {
+            writeln!(
+                out,
+                "  filtered {} band(s) left out, {}{vu} x{su} ({:.1}% of the area)",
+                f.bands,
+                number(f.area),
+                f.share * 100.0
+            )?;
+        }
         let shown = if self.top.len() < self.bands {
             format!(", the {} biggest by area:", self.top.len())
         } else if self.top.is_empty() {
@@ -46,49 +55,58 @@ impl Summary {
         if self.top.is_empty() {
             return Ok(());
         }
-        let rows: Vec<[String; 5]> = self
+        let slopes = self.top.iter().any(|b| b.slope.is_some());
+        let mut head = vec!["area", "share", "peak", "at"];
+        if slopes {
+            head.push("slope/s");
+        }
+        head.push("name");
+        let rows: Vec<Vec<String>> = self
             .top
             .iter()
             .map(|b| {
-                [
+                let mut row = vec![
                     number(b.area),
                     format!("{:.1}%", b.share * 100.0),
                     number(b.peak),
                     number(b.peak_time),
-                    b.name.clone(),
-                ]
+                ];
+                if slopes {
+                    row.push(b.slope.map_or_else(String::new, number));
+                }
+                row.push(b.name.clone());
+                row
             })
             .collect();
-        let head = ["area", "share", "peak", "at", "name"];
-        let width = |i: usize| {
+        table(out, &head, &rows)
+    }
+}
+
+/// Right-aligned columns, the last (the name) left as it is, four spaces in.
+fn table<W: Write>(out: &mut W, head: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
+    let numbers = head.len() - 1;
+    let widths: Vec<usize> = (0..numbers)
+        .map(|i| {
             rows.iter()
                 .map(|r| r[i].chars().count())
                 .chain([head[i].len()])
                 .max()
                 .unwrap_or(0)
-        };
-        let w: Vec<usize> = (0..4).map(width).collect();
-        let line = |out: &mut W, r: [&str; 5]| {
-            writeln!(
-                out,
-                "    {:>w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {}",
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                w0 = w[0],
-                w1 = w[1],
-                w2 = w[2],
-                w3 = w[3]
-            )
-        };
-        line(out, head)?;
-        for r in &rows {
-            line(out, [&r[0], &r[1], &r[2], &r[3], &r[4]])?;
+        })
+        .collect();
+    let line = |out: &mut W, cells: &[&str]| {
+        write!(out, "    ")?;
+        for (cell, width) in cells.iter().zip(&widths) {
+            write!(out, "{cell:>width$}  ")?;
         }
-        Ok(())
+        writeln!(out, "{}", cells[numbers])
+    };
+    line(out, head)?;
+    for row in rows {
+        let cells: Vec<&str> = row.iter().map(String::as_str).collect();
+        line(out, &cells)?;
     }
+    Ok(())
 }
 
 /// A number for people: thousands separated by commas (as in the chart's title), at most
