@@ -264,8 +264,10 @@ fn band_of(name: &str, times: &[f64], f: &dyn Fn(f64) -> f64) -> Band {
 
 #[test]
 fn growth_puts_the_leaking_band_on_top() {
-    let mut opts = AggregateOptions::default();
-    opts.by_growth = true;
+    let opts = AggregateOptions {
+        by_growth: true,
+        ..AggregateOptions::default()
+    };
     let agg = aggregate(growth_profile(), None, &opts);
     // Bottom first: the top of the stack is the last band.
     assert_eq!(names(&agg.bands).last().map(String::as_str), Some("leak"));
@@ -275,8 +277,10 @@ fn growth_puts_the_leaking_band_on_top() {
 
 #[test]
 fn reverse_flips_the_drawn_bands_and_keeps_other_at_the_bottom() {
-    let mut opts = AggregateOptions::default();
-    opts.trace_percent = 0.0;
+    let mut opts = AggregateOptions {
+        trace_percent: 0.0,
+        ..AggregateOptions::default()
+    };
     let plain = names(&aggregate(growth_profile(), None, &opts).bands);
     opts.reverse = true;
     let mut reversed = names(&aggregate(growth_profile(), None, &opts).bands);
@@ -294,8 +298,10 @@ fn reverse_flips_the_drawn_bands_and_keeps_other_at_the_bottom() {
 
 #[test]
 fn the_filter_runs_before_trace_elimination_and_other() {
-    let mut opts = AggregateOptions::default();
-    opts.band_limit = 1;
+    let mut opts = AggregateOptions {
+        band_limit: 1,
+        ..AggregateOptions::default()
+    };
     opts.filter.exclude("^big$").unwrap();
     let agg = aggregate(growth_profile(), None, &opts);
     // Without `big`, OTHER holds `wave` and `leak` only.

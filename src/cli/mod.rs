@@ -28,7 +28,7 @@ use hp2ps::summary::SummaryOptions;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
-    Render(Invocation),
+    Render(Box<Invocation>),
     Help,
     Version,
     /// `--generate KIND [DIR]`: the man page or a shell's completions.

@@ -91,7 +91,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         // EPS without -e is hp2ps's graph box at scale 1, the same as -e648pt.
         inv.render.layout.eps_width = Some(hp2ps::chart::BORDER_WIDTH);
     }
-    Ok(Command::Render(inv))
+    Ok(Command::Render(Box::new(inv)))
 }
 
 /// clap's message without its `error: ` prefix, usage and tips, on one line.

@@ -5,7 +5,7 @@ use hp2ps::aggregate::NameOrder;
 
 fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
-        Ok(Command::Render(inv)) => inv,
+        Ok(Command::Render(inv)) => *inv,
         other => panic!("{args:?}: {other:?}"),
     }
 }

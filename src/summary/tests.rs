@@ -30,7 +30,11 @@ fn band_areas_add_up_to_the_total() {
 #[test]
 fn top_limits_the_list_and_ties_sort_by_name() {
     let p = profile("BEGIN_SAMPLE 0.0\nz 1\ny 1\nx 1\nEND_SAMPLE 0.0\n");
-    let s = summarize(&p, &SummaryOptions { top: 2 });
+    let top2 = SummaryOptions {
+        top: 2,
+        ..SummaryOptions::default()
+    };
+    let s = summarize(&p, &top2);
     assert_eq!(s.bands, 3);
     let names: Vec<&str> = s.top.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["x", "y"]);
