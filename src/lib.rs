@@ -15,6 +15,7 @@ pub mod defaults;
 pub mod layout;
 mod num;
 pub mod paint;
+pub mod palettes;
 pub mod pipeline;
 pub mod profile;
 pub mod read;
