@@ -98,7 +98,7 @@ impl Palette {
 
     /// How many slots the palette has before its colours repeat in a lighter or darker
     /// round (viridis: as many as there are names, in practice).
-    pub fn len(self) -> usize {
+    pub fn round_length(self) -> usize {
         match self {
             Palette::OkabeIto => OKABE_ITO.len(),
             Palette::TolBright => TOL_BRIGHT.len(),
@@ -175,7 +175,7 @@ mod tests {
             // and still visibly beyond.
             for slot in 0..40 {
                 let d = difference(p.colour(slot), p.colour(slot + 1));
-                let least = if slot < 2 * p.len().min(10) {
+                let least = if slot < 2 * p.round_length().min(10) {
                     10.0
                 } else {
                     6.0
@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn later_rounds_are_new_colours() {
         for p in [Palette::OkabeIto, Palette::TolBright, Palette::TolMuted] {
-            let n = p.len();
+            let n = p.round_length();
             for slot in 0..n {
                 let d = difference(p.colour(slot), p.colour(slot + n));
                 assert!(
