@@ -14,7 +14,7 @@ use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::profile::{Profile, ProfileBuilder};
 use hp2ps::render::{chart_and_aux, prepare, RenderOptions};
 
-#[path = "../examples/gen_profile.rs"]
+#[path = "../tests/support/gen/realistic.rs"]
 #[allow(dead_code)]
 mod gen_profile;
 
