@@ -3,7 +3,7 @@
 //! at the same pixel size under the comparison of `support::raster`.
 //!
 //! Needs `chromium` (Debian: `apt-get install chromium`) and `rsvg-convert`
-//! (`librsvg2-bin`). Without them the test is skipped loudly, or fails when `CI` is set.
+//! (`librsvg2-bin`). Without them the test is skipped loudly, or fails when `CI=true`.
 
 mod support;
 

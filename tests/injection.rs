@@ -2,7 +2,7 @@
 //! PDF syntax and control bytes never leave their string, in any backend, and the text
 //! shown is the text given. Checked with the real consumers: ghostscript (`-dSAFER`,
 //! with `show` redefined to print what it is asked to show), xmllint, qpdf and
-//! pdftotext; and with this crate's own strict lexers (tests/robust/).
+//! pdftotext; and with this crate's own strict lexers (`support::pslex`, `support::xmlcheck`).
 
 mod support;
 
