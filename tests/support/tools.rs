@@ -10,10 +10,12 @@
 //! SKIPPED: <suite>::<test>: <tool> not found (install <debian package>)
 //! ```
 //!
-//! and returns false, so the test returns early and passes, except under CI
+//! on the test process's stderr (not captured by the harness, so it shows in a normal
+//! `cargo test` run) and returns false, so the test returns early and passes, except under CI
 //! ([`in_ci`]), where a missing tool panics: CI installs every tool (`.ci/run`), so
 //! a green CI run means every comparison really ran.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -112,7 +114,9 @@ pub fn require_all(tools: &[&str]) -> bool {
         !in_ci(),
         "{message}\nCI=true: a missing tool fails the test"
     );
-    eprintln!("\n*** {message} ***\n");
+    // Straight to the process's stderr, not through `eprintln!`, which the test
+    // harness captures (and hides) for a test that passes.
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
     false
 }
 
