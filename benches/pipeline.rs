@@ -14,7 +14,7 @@ use hp2ps::pipeline::{chart_and_aux, prepare, RenderOptions};
 use hp2ps::profile::{Profile, ProfileBuilder};
 use hp2ps::read::hp::{read_into, ReadOptions};
 
-#[path = "../examples/gen_profile.rs"]
+#[path = "../tests/support/gen/realistic.rs"]
 #[allow(dead_code)]
 mod gen_profile;
 

@@ -7,24 +7,22 @@
 //! CI); without the privilege those tests skip loudly, and the library-level test with
 //! a failing writer still covers the error path.
 
-mod common;
+mod support;
 
-use common::golden;
-
-#[path = "robust/run.rs"]
-mod run;
+use support::errors::positioned_error_line;
+use support::run::{self, hp2ps, Input, Sink};
+use support::scratch::{assert_same_files, snapshot};
+use support::{golden, Cmd, TempDir};
 
 use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
 use hp2ps::read::hp::ReadOptions;
-use run::{hp2ps, positioned_error_line, Input, Scratch};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 
@@ -71,22 +69,22 @@ const MODES: &[(&[&str], &str)] = &[
 #[test]
 fn a_failed_run_leaves_every_output_as_it_was_in_every_mode() {
     for (flags, chart) in MODES {
-        let dir = Scratch::new("keep");
+        let dir = TempDir::in_tmp("keep");
         std::fs::create_dir(dir.join("sub")).unwrap();
         std::fs::write(dir.join("t.hp"), BAD).unwrap();
         std::fs::write(dir.join(chart), OLD).unwrap();
         std::fs::write(dir.join("t.aux"), OLD).unwrap();
-        let before = run::snapshot(dir.path());
-        let sub_before = run::snapshot(&dir.join("sub"));
+        let before = snapshot(dir.path());
+        let sub_before = snapshot(&dir.join("sub"));
         let mut args = flags.to_vec();
         args.push("t.hp");
         let ran = hp2ps(dir.path(), &args, Input::Null);
         assert_eq!(ran.code, Some(1), "{flags:?}: {}", ran.describe());
         positioned_error_line(&ran.stderr, "t.hp").unwrap_or_else(|m| panic!("{flags:?}: {m}"));
-        run::assert_same_files(&before, &run::snapshot(dir.path()), &format!("{flags:?}"));
-        run::assert_same_files(
+        assert_same_files(&before, &snapshot(dir.path()), &format!("{flags:?}"));
+        assert_same_files(
             &sub_before,
-            &run::snapshot(&dir.join("sub")),
+            &snapshot(&dir.join("sub")),
             &format!("{flags:?}"),
         );
     }
@@ -95,7 +93,7 @@ fn a_failed_run_leaves_every_output_as_it_was_in_every_mode() {
 #[test]
 fn a_successful_run_replaces_its_outputs_by_renaming_in_every_mode() {
     for (flags, chart) in MODES {
-        let dir = Scratch::new("replace");
+        let dir = TempDir::in_tmp("replace");
         std::fs::create_dir(dir.join("sub")).unwrap();
         std::fs::write(dir.join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
         std::fs::write(dir.join(chart), OLD).unwrap();
@@ -131,7 +129,7 @@ fn a_successful_run_replaces_its_outputs_by_renaming_in_every_mode() {
 fn filter_mode_prints_nothing_before_the_input_is_read_whole() {
     // A refused profile on stdin: nothing on stdout (a redirection keeps no partial
     // chart), one positioned line on stderr.
-    let dir = Scratch::new("filter");
+    let dir = TempDir::in_tmp("filter");
     let ran = hp2ps(dir.path(), &[] as &[&str], Input::Bytes(BAD.to_vec()));
     assert_eq!(ran.code, Some(1), "{}", ran.describe());
     assert!(ran.stdout.is_empty());
@@ -147,12 +145,12 @@ fn filter_mode_prints_nothing_before_the_input_is_read_whole() {
     assert!(std::fs::read(dir.join("x.svg"))
         .unwrap()
         .starts_with(b"<?xml"));
-    assert_eq!(run::snapshot(dir.path()).len(), 1, "only x.svg");
+    assert_eq!(snapshot(dir.path()).len(), 1, "only x.svg");
 }
 
 #[test]
 fn one_failing_file_keeps_its_outputs_and_the_others_render() {
-    let dir = Scratch::new("several");
+    let dir = TempDir::in_tmp("several");
     std::fs::write(dir.join("good.hp"), golden("spec7-01-manpage.hp")).unwrap();
     std::fs::write(dir.join("bad.hp"), BAD).unwrap();
     std::fs::write(dir.join("bad.ps"), OLD).unwrap();
@@ -170,7 +168,7 @@ fn one_failing_file_keeps_its_outputs_and_the_others_render() {
 
 #[test]
 fn a_parallel_batch_into_an_output_dir_keeps_the_failed_files_outputs() {
-    let dir = Scratch::new("batch");
+    let dir = TempDir::in_tmp("batch");
     std::fs::create_dir(dir.join("out")).unwrap();
     for k in 0..6 {
         let input = if k % 2 == 0 {
@@ -220,16 +218,15 @@ fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
         big.extend_from_slice(format!("END_SAMPLE {t}\n").as_bytes());
     }
     for delay_ms in [20u64, 100, 300, 700, 1500] {
-        let dir = Scratch::new("killed");
+        let dir = TempDir::in_tmp("killed");
         std::fs::write(dir.join("t.hp"), &big).unwrap();
         std::fs::write(dir.join("t.ps"), OLD).unwrap();
-        let mut child = Command::new(run::binary())
+        let mut child = Cmd::hp2ps()
             .args(["-m0", "-t0", "t.hp"])
             .current_dir(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+            .stdout(Sink::Null)
+            .stderr(Sink::Null)
+            .spawn();
         std::thread::sleep(Duration::from_millis(delay_ms));
         let _ = child.kill();
         let _ = child.wait();
@@ -244,7 +241,7 @@ fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
 // ---------------------------------------------------------------------------------------
 // Input and output the same file.
 
-fn assert_refused_and_input_kept(ran: &run::Ran, dir: &Scratch, input: &[u8], what: &str) {
+fn assert_refused_and_input_kept(ran: &run::Ran, dir: &TempDir, input: &[u8], what: &str) {
     assert!(
         matches!(ran.code, Some(1 | 2)),
         "{what}: the run must be refused: {}",
@@ -267,36 +264,25 @@ fn an_output_that_is_the_input_file_is_refused() {
         &["-o", "./t.hp", "t.hp"],
         &["--format", "svg", "-o", "t.hp", "t.hp"],
     ] {
-        let dir = Scratch::new("same");
+        let dir = TempDir::in_tmp("same");
         std::fs::write(dir.join("t.hp"), &input).unwrap();
         let ran = hp2ps(dir.path(), args, Input::Null);
         assert_refused_and_input_kept(&ran, &dir, &input, &format!("{args:?}"));
     }
     // Filter mode: stdin is the file that `-o` names.
-    let dir = Scratch::new("same-filter");
+    let dir = TempDir::in_tmp("same-filter");
     std::fs::write(dir.join("t.hp"), &input).unwrap();
-    let stdin = std::fs::File::open(dir.join("t.hp")).unwrap();
-    let out = Command::new(run::binary())
+    let ran = Cmd::hp2ps()
         .args(["-o", "t.hp"])
         .current_dir(dir.path())
-        .stdin(stdin)
-        .output()
-        .unwrap();
-    let ran = run::Ran {
-        code: out.status.code(),
-        signal: None,
-        timed_out: false,
-        stdout: out.stdout,
-        stderr: out.stderr,
-        max_rss_kib: 0,
-        elapsed: Duration::ZERO,
-    };
+        .stdin_file(dir.join("t.hp"))
+        .run();
     assert_refused_and_input_kept(&ran, &dir, &input, "-o t.hp < t.hp");
 }
 
 #[test]
 fn an_output_that_is_the_aux_file_is_refused() {
-    let dir = Scratch::new("same-aux");
+    let dir = TempDir::in_tmp("same-aux");
     let input = golden("spec7-01-manpage.hp");
     std::fs::write(dir.join("t.hp"), &input).unwrap();
     let ran = hp2ps(dir.path(), &["-o", "t.aux", "t.hp"], Input::Null);
@@ -306,7 +292,7 @@ fn an_output_that_is_the_aux_file_is_refused() {
 #[test]
 fn outputs_that_are_links_to_the_input_replace_the_link_not_the_input() {
     let input = golden("spec7-01-manpage.hp");
-    let dir = Scratch::new("links");
+    let dir = TempDir::in_tmp("links");
     std::fs::write(dir.join("t.hp"), &input).unwrap();
     std::os::unix::fs::symlink("t.hp", dir.join("t.ps")).unwrap();
     std::fs::hard_link(dir.join("t.hp"), dir.join("t.aux")).unwrap();
@@ -323,7 +309,7 @@ fn outputs_that_are_links_to_the_input_replace_the_link_not_the_input() {
 
 #[test]
 fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
-    let dir = Scratch::new("devfull");
+    let dir = TempDir::in_tmp("devfull");
     let input = golden("spec7-01-manpage.hp");
     std::fs::write(dir.join("t.hp"), &input).unwrap();
     for args in [
@@ -333,19 +319,17 @@ fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
         &["--help"],
         &["--version"],
     ] {
-        let status = Command::new(run::binary())
+        let status = Cmd::hp2ps()
             .args(args)
             .current_dir(dir.path())
-            .stdin(std::fs::File::open(dir.join("t.hp")).unwrap())
-            .stdout(
+            .stdin_file(dir.join("t.hp"))
+            .stdout(Sink::File(
                 std::fs::OpenOptions::new()
                     .write(true)
                     .open("/dev/full")
                     .unwrap(),
-            )
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
+            ))
+            .output();
         assert_eq!(status.status.code(), Some(1), "{args:?} > /dev/full");
         let text = String::from_utf8_lossy(&status.stderr);
         assert!(
@@ -354,24 +338,22 @@ fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
         );
     }
     // `-o -` in file mode writes the chart to stdout, and writes the .aux only then.
-    let out = Command::new(run::binary())
+    let out = Cmd::hp2ps()
         .args(["-o", "-", "t.hp"])
         .current_dir(dir.path())
-        .stdout(
+        .stdout(Sink::File(
             std::fs::OpenOptions::new()
                 .write(true)
                 .open("/dev/full")
                 .unwrap(),
-        )
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+        ))
+        .output();
     assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]
 fn stderr_that_cannot_be_written_still_gives_exit_status_1() {
-    let dir = Scratch::new("stderr-full");
+    let dir = TempDir::in_tmp("stderr-full");
     let full = || {
         std::fs::OpenOptions::new()
             .write(true)
@@ -379,13 +361,11 @@ fn stderr_that_cannot_be_written_still_gives_exit_status_1() {
             .unwrap()
     };
     for args in [&["missing.hp"][..], &["-x"]] {
-        let status = Command::new(run::binary())
+        let status = Cmd::hp2ps()
             .args(args)
             .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stderr(full())
-            .status()
-            .unwrap();
+            .stderr(Sink::File(full()))
+            .status();
         assert!(
             matches!(status.code(), Some(1 | 2)),
             "{args:?} 2>/dev/full: {status:?}"
@@ -398,12 +378,12 @@ struct Mount(PathBuf);
 
 impl Mount {
     fn tmpfs(dir: &Path, options: &str) -> Option<Mount> {
-        let ok = Command::new("mount")
+        let ok = Cmd::new("mount")
             .args(["-t", "tmpfs", "-o", options, "tmpfs"])
             .arg(dir)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
+            .stderr(Sink::Null)
+            .try_run()
+            .is_ok_and(|r| r.status.success());
         if !ok {
             eprintln!(
                 "SKIPPED: cannot mount a tmpfs at {} (needs root): the library-level \
@@ -415,24 +395,24 @@ impl Mount {
     }
 
     fn remount_read_only(&self) {
-        let ok = Command::new("mount")
+        let ok = Cmd::new("mount")
             .args(["-o", "remount,ro"])
             .arg(&self.0)
-            .status()
-            .is_ok_and(|s| s.success());
+            .try_run()
+            .is_ok_and(|r| r.status.success());
         assert!(ok, "remount read-only");
     }
 }
 
 impl Drop for Mount {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
+        let _ = Cmd::new("umount").arg(&self.0).try_run();
     }
 }
 
 #[test]
 fn a_read_only_output_directory_is_refused_in_one_line_and_changes_nothing() {
-    let scratch = Scratch::new("ro");
+    let scratch = TempDir::in_tmp("ro");
     let out = scratch.join("out");
     std::fs::create_dir(&out).unwrap();
     let Some(mount) = Mount::tmpfs(&out, "size=1m") else {
@@ -443,7 +423,7 @@ fn a_read_only_output_directory_is_refused_in_one_line_and_changes_nothing() {
     mount.remount_read_only();
     let input = scratch.join("t.hp");
     std::fs::write(&input, golden("spec7-01-manpage.hp")).unwrap();
-    let before = run::snapshot(&out);
+    let before = snapshot(&out);
     for args in [&[][..], &["--format", "svg"], &["-o", "x.pdf"]] {
         let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
         all.push(input.as_os_str());
@@ -451,13 +431,13 @@ fn a_read_only_output_directory_is_refused_in_one_line_and_changes_nothing() {
         assert_eq!(ran.code, Some(1), "{args:?}: {}", ran.describe());
         let line = one_error_line(&ran);
         assert!(line.contains("Read-only"), "{args:?}: {line}");
-        run::assert_same_files(&before, &run::snapshot(&out), &format!("{args:?}"));
+        assert_same_files(&before, &snapshot(&out), &format!("{args:?}"));
     }
 }
 
 /// Outputs big enough to fill the 64 KiB file system.
 fn fill_disk_case(flags: &[&str], chart: &str) {
-    let scratch = Scratch::new("full");
+    let scratch = TempDir::in_tmp("full");
     let out = scratch.join("out");
     std::fs::create_dir(&out).unwrap();
     let Some(_mount) = Mount::tmpfs(&out, "size=64k") else {
@@ -465,7 +445,7 @@ fn fill_disk_case(flags: &[&str], chart: &str) {
     };
     std::fs::write(out.join(chart), OLD).unwrap();
     std::fs::write(out.join("longrun-O1-hc.aux"), OLD).unwrap();
-    let before = run::snapshot(&out);
+    let before = snapshot(&out);
     let input = PathBuf::from(GOLDEN).join("longrun-O1-hc.hp");
     let mut args: Vec<&std::ffi::OsStr> = flags.iter().map(|a| a.as_ref()).collect();
     args.push(input.as_os_str());
@@ -474,7 +454,7 @@ fn fill_disk_case(flags: &[&str], chart: &str) {
     let line = one_error_line(&ran);
     assert!(line.contains("No space left"), "{flags:?}: {line}");
     let what = format!("{flags:?}: a full disk must leave the directory as it was");
-    run::assert_same_files(&before, &run::snapshot(&out), &what);
+    assert_same_files(&before, &snapshot(&out), &what);
 }
 
 #[test]
@@ -486,7 +466,7 @@ fn a_full_disk_is_refused_in_one_line_and_leaves_no_temporary_file() {
 
 #[test]
 fn a_failed_rename_leaves_no_temporary_file() {
-    let dir = Scratch::new("rename");
+    let dir = TempDir::in_tmp("rename");
     std::fs::write(dir.join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
     std::fs::create_dir(dir.join("taken")).unwrap();
     std::fs::write(dir.join("taken/inside"), OLD).unwrap();

@@ -1,22 +1,22 @@
 //! Batch mode: several files render in parallel, each to the same bytes as a single-file
 //! run; a bad file does not stop the others; failures are listed at the end.
 
-mod common;
+mod support;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use common::runner::TempDir;
-use common::{files_in, golden};
+use support::run::Sink;
+use support::{files_in, golden, Cmd, TempDir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    common::run_in(BIN, dir, args, None)
+    support::run_in(BIN, dir, args, None)
 }
 
 /// The chart and `.aux` a single-file run writes for `input` under `flags`.
@@ -214,14 +214,12 @@ fn files_render_in_parallel_up_to_j() {
         let (a, b) = (dir.path().join("a.hp"), dir.path().join("b.hp"));
         mkfifo(&a);
         mkfifo(&b);
-        let child = Command::new(BIN)
+        let child = Cmd::new(BIN)
             .args([jobs, "a.hp", "b.hp"])
             .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
+            .stdout(Sink::Null)
+            .stderr(Sink::Null)
+            .spawn();
         let mut child = Running(child);
         let deadline = Instant::now() + Duration::from_secs(20);
         let (a_text, b_text) = (golden("spec7-01-manpage.hp"), golden("unicode-O0-hc.hp"));

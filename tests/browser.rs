@@ -1,15 +1,17 @@
 //! A real browser draws our SVG as rsvg-convert does: headless Chromium takes a
 //! screenshot of the SVG file opened directly, and it must match rsvg-convert's rendering
-//! at the same pixel size under the comparison of `common/raster.rs`.
+//! at the same pixel size under the comparison of `support::raster`.
 //!
 //! Needs `chromium` (Debian: `apt-get install chromium`) and `rsvg-convert`
-//! (`librsvg2-bin`). Without them the test is skipped loudly, or fails when `CI` is set.
+//! (`librsvg2-bin`). Without them the test is skipped loudly, or fails when `CI=true`.
 
-#[path = "common/raster.rs"]
-mod raster;
+mod support;
+
+use support::raster;
+use support::tools::{find_tool, require};
+use support::{Cmd, TempDir};
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use hp2ps::chart::Chart;
@@ -47,7 +49,7 @@ fn chromium() -> Option<&'static str> {
         "google-chrome-stable",
     ]
     .into_iter()
-    .find(|name| raster::find_tool(name).is_some())
+    .find(|name| find_tool(name).is_some())
 }
 
 /// Screenshots `svg` opened directly as a file, in a window of its CSS size.
@@ -56,31 +58,31 @@ fn screenshot(
     browser: &str,
     (width, height): (u32, u32),
 ) -> Result<raster::Image, String> {
-    let dir = raster::Scratch::new("chromium");
+    let dir = TempDir::in_tmp("chromium");
     let page = dir.write("chart.svg", svg);
     let shot = dir.path().join("shot.png");
     let profile = dir.path().join("profile");
-    let mut cmd = Command::new(browser);
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        "--force-device-scale-factor=1",
-    ])
-    .arg(format!("--user-data-dir={}", profile.display()))
-    .arg(format!("--window-size={width},{height}"))
-    .arg(format!("--screenshot={}", shot.display()))
-    .arg(format!("file://{}", page.display()))
-    // Keep the browser's caches and settings out of the real home directory.
-    .env("HOME", dir.path())
-    .env("XDG_CONFIG_HOME", dir.path().join("config"))
-    .env("XDG_CACHE_HOME", dir.path().join("cache"));
+    let cmd = Cmd::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        // Keep the browser's caches and settings out of the real home directory.
+        .env("HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .env("XDG_CACHE_HOME", dir.path().join("cache"));
     raster::run(cmd, dir.path(), CHROMIUM_TIMEOUT)?;
     let bytes = std::fs::read(&shot).map_err(|e| format!("no screenshot: {e}"))?;
     raster::decode_png(&bytes)
@@ -88,10 +90,10 @@ fn screenshot(
 
 fn compare_in_browser(input: &str, multipage: bool) {
     let Some(browser) = chromium() else {
-        raster::require_tools(&["chromium"], "apt-get install chromium");
+        require("chromium");
         return;
     };
-    if !raster::require_tools(&["rsvg-convert"], "apt-get install librsvg2-bin") {
+    if !require("rsvg-convert") {
         return;
     }
     let chart = chart_of(input, multipage);

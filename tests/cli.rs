@@ -1,14 +1,14 @@
 //! The command line as a user meets it: file naming, filter mode, `-p`, several files,
 //! exit codes, and the guarantee that a failed run leaves earlier output untouched.
 
-mod common;
+mod support;
 
 use std::path::Path;
 use std::process::Output;
 
-use common::runner::TempDir;
-use common::tools::{require_reference, REFERENCE};
-use common::{files_in, run_in};
+use support::tools::{require_reference, REFERENCE};
+use support::TempDir;
+use support::{files_in, run_in};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 

@@ -1,20 +1,18 @@
 //! One test per deliberate difference from GHC's hp2ps, as listed in docs/compat.md.
 //! Each shows the behaviour a user gets instead of hp2ps's crash, hang or broken output.
 
-mod common;
+mod support;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::runner::TempDir;
-use common::tools::{ghostscript_accepts, require_ghostscript};
+use support::tools::{ghostscript_accepts, require_ghostscript};
+use support::{Cmd, TempDir};
 
 const H: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
 
-fn golden(name: &str) -> String {
-    String::from_utf8(common::golden(name)).expect("a UTF-8 golden input")
-}
+use support::golden_text as golden;
 
 /// Runs `hp2ps <args> t.hp` on `input` in a fresh directory; returns the output and the
 /// `.ps` and `.aux` it left (empty when absent).
@@ -28,13 +26,11 @@ fn render_with_aux(input: &[u8], aux: Option<&str>, args: &[&str]) -> (Output, V
     if let Some(aux) = aux {
         std::fs::write(dir.path().join("t.aux"), aux).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_hp2ps"))
+    let out = Cmd::hp2ps()
         .args(args)
         .arg("t.hp")
         .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hp2ps");
+        .output();
     let read = |f: &str| std::fs::read(dir.path().join(f)).unwrap_or_default();
     (out, read("t.ps"), read("t.aux"))
 }
@@ -240,11 +236,10 @@ fn d7_several_files_give_the_same_bytes_as_single_runs() {
     let b = golden("unicode-O0-hc.hp");
     std::fs::write(dir.path().join("a.hp"), &a).unwrap();
     std::fs::write(dir.path().join("b.hp"), &b).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hp2ps"))
+    let out = Cmd::hp2ps()
         .args(["-c", "a.hp", "b.hp"])
         .current_dir(dir.path())
-        .output()
-        .unwrap();
+        .output();
     assert!(out.status.success());
     let (_, single_b, _) = render(b.as_bytes(), &["-c"]);
     assert_eq!(std::fs::read(dir.path().join("b.ps")).unwrap(), single_b);

@@ -1,17 +1,17 @@
 //! The man page and the shell completions come from the same definition as `--help`.
 
-mod common;
+mod support;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::runner::TempDir;
-use common::tools::require_tool;
+use support::tools::require;
+use support::{Cmd, TempDir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    common::run_in(BIN, dir, args, None)
+    support::run_in(BIN, dir, args, None)
 }
 
 /// Every visible long option, read from `--help`.
@@ -58,15 +58,11 @@ fn the_man_page_documents_every_flag_and_renders_cleanly() {
     assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
     let page = dir.path().join("share/man/man1/hp2ps.1");
     assert_eq!(std::fs::read_to_string(&page).unwrap(), man);
-    if require_tool(
-        "/usr/bin/groff",
-        "install groff-base (apt-get install -y groff-base)",
-    ) {
-        let out = Command::new("groff")
+    if require("/usr/bin/groff") {
+        let out = Cmd::new("groff")
             .args(["-man", "-Tutf8", "-P-cbou", "-ww"])
             .arg(&page)
-            .output()
-            .expect("groff");
+            .output();
         assert!(out.status.success(), "{out:?}");
         assert!(
             out.stderr.is_empty(),
@@ -107,7 +103,7 @@ fn completions_for_bash_zsh_and_fish() {
 
 #[test]
 fn bash_completes_long_options_and_format_names() {
-    if !require_tool("/bin/bash", "install bash") {
+    if !require("/bin/bash") {
         return;
     }
     let dir = TempDir::new("compl-bash");
@@ -120,11 +116,10 @@ fn bash_completes_long_options_and_format_names() {
              _hp2ps hp2ps \"${{COMP_WORDS[$COMP_CWORD]}}\" \"${{COMP_WORDS[$COMP_CWORD-1]}}\"; \
              echo \"${{COMPREPLY[@]}}\""
         );
-        let out = Command::new("bash")
+        let out = Cmd::new("bash")
             .args(["-c", &script])
             .current_dir(dir.path())
-            .output()
-            .expect("bash");
+            .output();
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };

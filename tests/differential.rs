@@ -15,13 +15,13 @@
 //! mismatching input is also saved under `<target>/tmp/differential-failures/`).
 //! Runs happen in `/dev/shm` when available (`HP2PS_DIFF_TMPDIR` overrides).
 
-mod common;
+mod support;
 
-use common::compare::{self, Verdict};
-use common::gen::{self, RandomCase};
-use common::report::Tally;
-use common::runner::{self, Exit, Run, OURS_TIMEOUT};
-use common::tools::{self, Programs};
+use support::case::{self as runner, Exit, Run, OURS_TIMEOUT};
+use support::compare::{self, Verdict};
+use support::gen::random::{self as gen, RandomCase};
+use support::report::Tally;
+use support::tools::{self, Programs};
 
 /// Flag sets every golden input is rendered with (file mode).
 const GOLDEN_FLAG_SETS: &[&[&str]] = &[
@@ -172,7 +172,7 @@ fn differential_golden_inputs_all_flag_sets() {
         return;
     }
     let progs = Programs::new();
-    let inputs = common::golden_inputs();
+    let inputs = support::golden_inputs();
     let mut cases = Vec::new();
     for (name, input) in &inputs {
         for flags in GOLDEN_FLAG_SETS {
@@ -258,7 +258,7 @@ fn differential_previous_parameters_round_trips() {
         return;
     }
     let progs = Programs::new();
-    let inputs = common::golden_inputs();
+    let inputs = support::golden_inputs();
     let mut cases: Vec<RoundTrip> = Vec::new();
     for (name, input) in &inputs {
         for (first, second) in ROUND_TRIPS {
@@ -287,7 +287,7 @@ fn differential_previous_parameters_round_trips() {
     let random: Vec<RandomCase> = (0..RANDOM_ROUND_TRIPS)
         .map(|i| gen::random_case(gen::case_seed(ROUND_TRIP_SERIES, i)))
         .collect();
-    let mut flag_rng = common::rng::Rng::new(ROUND_TRIP_SERIES);
+    let mut flag_rng = support::rng::Rng::new(ROUND_TRIP_SERIES);
     for case in &random {
         let first = Run::file(&gen::random_flags(&mut flag_rng, false));
         let mut flags = gen::random_flags(&mut flag_rng, false);
@@ -323,7 +323,7 @@ fn differential_flag_spellings() {
         return;
     }
     let progs = Programs::new();
-    let inputs = common::golden_inputs();
+    let inputs = support::golden_inputs();
     let mut cases: Vec<(String, &[u8], Run)> = Vec::new();
     for wanted in SPELLING_INPUTS {
         let (name, input) = inputs
@@ -345,7 +345,7 @@ fn differential_flag_spellings() {
             // Filter mode never reads or writes an aux file: an unreadable
             // one lying in the directory must not matter (nor change).
             compare::single(&progs, input, Some(UNREADABLE_AUX), run)
-        } else if common::scan::has_previous_flag(&run.args) {
+        } else if support::scan::has_previous_flag(&run.args) {
             compare::round_trip(&progs, input, &Run::file::<&str>(&[]), run)
         } else {
             compare::single(&progs, input, None, run)
@@ -373,7 +373,7 @@ struct GsCase {
 /// Every 20th golden case and every 20th single-run random case.
 fn gs_cases() -> Vec<GsCase> {
     let mut all = Vec::new();
-    for (name, input) in common::golden_inputs() {
+    for (name, input) in support::golden_inputs() {
         for flags in GOLDEN_FLAG_SETS {
             let run = Run::file(flags);
             all.push(GsCase {

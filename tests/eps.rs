@@ -1,24 +1,20 @@
 //! EPS output: a real EPSF-3.0 header whose bounding box contains everything drawn
 //! (checked against ghostscript's bbox device), and that `gs -dEPSCrop` crops to.
 
-mod common;
-
-use common::golden;
+mod support;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::runner::TempDir;
-use common::tools::require_ghostscript;
+use support::tools::require_ghostscript;
+use support::{golden, Cmd, TempDir};
 
 fn render_eps(dir: &Path, input: &[u8], args: &[&str]) -> Vec<u8> {
     std::fs::write(dir.join("t.hp"), input).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hp2ps"))
+    let out = Cmd::hp2ps()
         .args(args)
         .args(["-o", "t.eps", "t.hp"])
         .current_dir(dir)
-        .output()
-        .expect("run hp2ps");
+        .output();
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -43,7 +39,7 @@ fn comment_box(text: &str, name: &str) -> [f64; 4] {
 
 /// What ghostscript's bbox device measures: the ink of the first page.
 fn ink_box(dir: &Path) -> [f64; 4] {
-    let out = Command::new("gs")
+    let out = Cmd::new("gs")
         .args([
             "-q",
             "-dSAFER",
@@ -53,8 +49,7 @@ fn ink_box(dir: &Path) -> [f64; 4] {
             "t.eps",
         ])
         .current_dir(dir)
-        .output()
-        .expect("gs");
+        .output();
     let text = String::from_utf8_lossy(&out.stderr).into_owned();
     comment_box(&text, "HiResBoundingBox")
 }
@@ -120,7 +115,7 @@ fn eps_crop_gives_the_bounding_box_size() {
     let dir = TempDir::new("eps-crop");
     let eps = render_eps(dir.path(), &golden("spec7-01-manpage.hp"), &["-e6in"]);
     let hires = comment_box(&String::from_utf8_lossy(&eps), "HiResBoundingBox");
-    let out = Command::new("gs")
+    let out = Cmd::new("gs")
         .args([
             "-q",
             "-dSAFER",
@@ -132,8 +127,7 @@ fn eps_crop_gives_the_bounding_box_size() {
         ])
         .args(["-sOutputFile=crop.png", "t.eps"])
         .current_dir(dir.path())
-        .output()
-        .expect("gs");
+        .output();
     assert!(
         out.status.success(),
         "{}",

@@ -5,9 +5,10 @@
 use hp2ps::profile::{Profile, ProfileBuilder};
 use hp2ps::read::hp::{read_into, read_into_parallel, ReadOptions};
 
-#[path = "../examples/gen_profile.rs"]
-#[allow(dead_code)]
-mod gen_profile;
+mod support;
+
+use support::gen::realistic as gen_profile;
+use support::golden_inputs;
 
 fn generated(args: &[&str]) -> Vec<u8> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
@@ -29,17 +30,6 @@ fn two_threads(text: &[u8]) -> String {
     let mut b = ProfileBuilder::default();
     let r = read_into_parallel(text, &ReadOptions::default(), &mut b);
     format!("{:?}", r.map(|w| (b.finish(), w)))
-}
-
-fn golden_inputs() -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs");
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .expect("golden inputs")
-        .map(|e| e.expect("entry").path())
-        .map(|p| (p.display().to_string(), std::fs::read(&p).expect("read")))
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

@@ -3,8 +3,17 @@
 //! (`fuzz/fuzz_targets/common.rs`), so a crash found once stays fixed without running
 //! the fuzzer. Fuzzing itself never runs here: see docs/robustness.md.
 
+mod support;
+
+// The fuzz targets' own checks: the code under test here, not a test helper, so it is
+// mounted from the fuzz crate as it is.
+// It mounts `support/pslex.rs` and `support/xmlcheck.rs` too (the fuzz crate has no
+// `support`), hence the second copy of those two modules in this test crate.
 #[path = "../fuzz/fuzz_targets/common.rs"]
-mod common;
+#[allow(clippy::duplicate_mod)]
+mod fuzz_targets;
+
+use support::Cmd;
 
 use std::path::PathBuf;
 
@@ -49,20 +58,20 @@ fn replay(kind: &str, target: &str, check: fn(&[u8])) -> usize {
 
 #[test]
 fn hp_reader_seeds_and_regressions_pass_the_target_checks() {
-    assert!(replay("seeds", "hp_reader", common::hp_reader) > 10);
-    replay("regressions", "hp_reader", common::hp_reader);
+    assert!(replay("seeds", "hp_reader", fuzz_targets::hp_reader) > 10);
+    replay("regressions", "hp_reader", fuzz_targets::hp_reader);
 }
 
 #[test]
 fn aux_reader_seeds_and_regressions_pass_the_target_checks() {
-    assert!(replay("seeds", "aux_reader", common::aux_reader) > 10);
-    replay("regressions", "aux_reader", common::aux_reader);
+    assert!(replay("seeds", "aux_reader", fuzz_targets::aux_reader) > 10);
+    replay("regressions", "aux_reader", fuzz_targets::aux_reader);
 }
 
 #[test]
 fn cli_seeds_and_regressions_pass_the_target_checks() {
-    assert!(replay("seeds", "cli", common::cli_check::check) > 5);
-    replay("regressions", "cli", common::cli_check::check);
+    assert!(replay("seeds", "cli", fuzz_targets::cli_check::check) > 5);
+    replay("regressions", "cli", fuzz_targets::cli_check::check);
 }
 
 #[test]
@@ -75,12 +84,7 @@ fn messages_stay_on_one_line_whatever_the_arguments() {
         // A file that cannot be opened: one line.
         (vec!["no\nsuch.hp"], 1),
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hp2ps"))
-            .args(&args)
-            .current_dir(&dir)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .expect("run hp2ps");
+        let out = Cmd::hp2ps().args(&args).current_dir(&dir).output();
         let text = String::from_utf8_lossy(&out.stderr);
         assert_eq!(text.lines().count(), lines, "{args:?}: {text:?}");
         assert!(!text.contains('\r'), "{args:?}: {text:?}");

@@ -2,8 +2,11 @@
 //! `golden/expected/`, one test per case. A change in any output byte fails its test.
 //! Re-bless on purpose only: `HP2PS_BLESS=1 cargo test --test golden`.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use support::Cmd;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden")
@@ -15,12 +18,11 @@ fn check(case: &str, input: &str, flags: &[&str]) {
     let dir = tempdir(case);
     let src = root().join("inputs").join(format!("{input}.hp"));
     std::fs::copy(&src, dir.join("t.hp")).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-    let out = Command::new(env!("CARGO_BIN_EXE_hp2ps"))
+    let out = Cmd::hp2ps()
         .args(flags)
         .arg("t.hp")
         .current_dir(&dir)
-        .output()
-        .expect("run hp2ps");
+        .output();
     let actual = [
         ("ps", std::fs::read(dir.join("t.ps")).unwrap_or_default()),
         ("aux", std::fs::read(dir.join("t.aux")).unwrap_or_default()),

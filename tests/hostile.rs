@@ -3,24 +3,21 @@
 //! that keep the suite fast. Each case asserts its outcome: what renders, what is
 //! refused and how, what is left on disk, and how much memory the run took.
 
-mod common;
+mod support;
 
-use common::golden;
-
-#[path = "robust/pslex.rs"]
-mod pslex;
-#[path = "robust/run.rs"]
-mod run;
+use support::errors::positioned_error_line;
+use support::run::{self, hp2ps, Input, Overflow};
+use support::scratch::assert_same_files;
+use support::{golden, pslex, Cmd, TempDir};
 
 use std::io::Write;
 use std::time::Duration;
 
-use common::rng::Rng;
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
 use hp2ps::read::hp::{ReadError, ReadOptions};
-use run::{hp2ps, positioned_error_line, Input, Options, Scratch};
+use support::rng::Rng;
 
 /// The PostScript the library renders for `bytes`, with its warnings; or the error.
 fn render(bytes: &[u8]) -> Result<(Vec<u8>, usize), ReadError> {
@@ -265,7 +262,7 @@ const OLD_AUX: &[u8] = b"X_RANGE 1.00\nY_RANGE 1.00\nORDER earlier 1\n";
 /// against the library: rendered exactly as the library renders it, or refused with
 /// the library's positioned error, earlier files untouched and no temporary left.
 fn check_mutant(case: usize, input: &[u8], gs_sample: &mut Vec<Vec<u8>>) {
-    let dir = Scratch::new("mutant");
+    let dir = TempDir::in_tmp("mutant");
     std::fs::write(dir.join("t.hp"), input).unwrap();
     std::fs::write(dir.join("t.ps"), OLD_PS).unwrap();
     std::fs::write(dir.join("t.aux"), OLD_AUX).unwrap();
@@ -302,7 +299,7 @@ fn check_mutant(case: usize, input: &[u8], gs_sample: &mut Vec<Vec<u8>>) {
                 .unwrap_or_else(|m| panic!("{what}: {m}"));
             let pos = e.pos().expect("positioned");
             assert_eq!((line, col), (pos.line, pos.col), "{what}: library says {e}");
-            run::assert_same_files(
+            assert_same_files(
                 &before,
                 &dir.snapshot(),
                 &format!("{what}: a failed run changed files"),
@@ -313,7 +310,7 @@ fn check_mutant(case: usize, input: &[u8], gs_sample: &mut Vec<Vec<u8>>) {
 
 #[test]
 fn seeded_mutations_of_the_golden_inputs_render_or_are_refused_cleanly() {
-    let inputs: Vec<(String, Vec<u8>)> = common::golden_inputs()
+    let inputs: Vec<(String, Vec<u8>)> = support::golden_inputs()
         .into_iter()
         .filter(|(_, b)| b.len() < 20_000)
         .collect();
@@ -336,9 +333,9 @@ fn seeded_mutations_of_the_golden_inputs_render_or_are_refused_cleanly() {
     }
     // Both outcomes must be well represented for the test to mean anything.
     assert!(ok > 50 && refused > 50, "{ok} rendered, {refused} refused");
-    if common::tools::require_ghostscript() {
+    if support::tools::require_ghostscript() {
         for (i, ps) in gs_sample.iter().step_by(8).enumerate() {
-            if let Err(e) = common::tools::ghostscript_accepts(ps) {
+            if let Err(e) = support::tools::ghostscript_accepts(ps) {
                 panic!("rendered mutant #{i} (of the sample): {e}");
             }
         }
@@ -362,7 +359,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
         for _ in 0..rng.usize_in(1, 3) {
             mutate(&mut rng, &mut data);
         }
-        let dir = Scratch::new("aux-mutant");
+        let dir = TempDir::in_tmp("aux-mutant");
         std::fs::write(dir.join("t.hp"), &profile).unwrap();
         std::fs::write(dir.join("t.aux"), &data).unwrap();
         std::fs::write(dir.join("t.ps"), OLD_PS).unwrap();
@@ -389,7 +386,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
                     (e.pos.line, e.pos.col),
                     "{what}: library says {e}"
                 );
-                run::assert_same_files(&before, &dir.snapshot(), &what);
+                assert_same_files(&before, &dir.snapshot(), &what);
                 refused += 1;
             }
         }
@@ -406,13 +403,15 @@ const HEADER: &[u8] = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b
 const ADDRESS_SPACE: u64 = 1 << 30;
 
 fn filter_run(args: &[&str], input: Input) -> run::Ran {
-    let dir = Scratch::new("resource");
-    let opts = Options {
-        timeout: Duration::from_secs(240),
-        address_space: Some(ADDRESS_SPACE),
-        stdout_cap: 1 << 20,
-    };
-    run::run(&run::binary(), dir.path(), args, input, &opts)
+    let dir = TempDir::in_tmp("resource");
+    Cmd::hp2ps()
+        .args(args)
+        .current_dir(dir.path())
+        .stdin(input)
+        .timeout(Duration::from_secs(240))
+        .address_space(Some(ADDRESS_SPACE))
+        .capture_limits(1 << 20, 1 << 20, Overflow::Truncate)
+        .run()
 }
 
 /// Writes `total` bytes made of `unit` repeated, in large chunks.
@@ -635,8 +634,8 @@ fn nul_bytes_and_invalid_utf8_render_or_are_refused_with_a_position() {
         count(&ran.stdout, b"hidden") == 0,
         "text after a NUL is dropped"
     );
-    if common::tools::require_ghostscript() {
-        common::tools::ghostscript_accepts(&ran.stdout).expect("gs accepts it");
+    if support::tools::require_ghostscript() {
+        support::tools::ghostscript_accepts(&ran.stdout).expect("gs accepts it");
     }
     // Random bytes: refused at the first bad token.
     let mut rng = Rng::new(42);

@@ -2,19 +2,14 @@
 //! PDF syntax and control bytes never leave their string, in any backend, and the text
 //! shown is the text given. Checked with the real consumers: ghostscript (`-dSAFER`,
 //! with `show` redefined to print what it is asked to show), xmllint, qpdf and
-//! pdftotext; and with this crate's own strict lexers (tests/robust/).
+//! pdftotext; and with this crate's own strict lexers (`support::pslex`, `support::xmlcheck`).
 
-mod common;
-
-#[path = "robust/pslex.rs"]
-mod pslex;
-#[path = "robust/run.rs"]
-mod run;
-#[path = "robust/xmlcheck.rs"]
-mod xmlcheck;
+mod support;
 
 use std::path::Path;
-use std::process::Command;
+
+use support::run::{self, Cmd};
+use support::{pslex, xmlcheck, TempDir};
 
 use hp2ps::chart::Chart;
 use hp2ps::paint::metrics::to_winansi;
@@ -22,7 +17,6 @@ use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
 use hp2ps::read::hp::ReadOptions;
-use run::Scratch;
 
 /// Texts that would end or break a string, a comment or an element if written raw.
 const HOSTILE: &[&[u8]] = &[
@@ -76,7 +70,7 @@ fn hostile_profile(k: usize) -> Vec<u8> {
         let text = pick(i);
         hp.extend_from_slice(field.as_bytes());
         hp.push(b' ');
-        hp.extend_from_slice(&common::hp_quoted(text));
+        hp.extend_from_slice(&support::hp_quoted(text));
         hp.push(b'\n');
     }
     for (s, time) in ["0.0", "1.0", "2.5"].iter().enumerate() {
@@ -150,15 +144,14 @@ const SHOW_PROBE: &str = "/hexdigits (0123456789abcdef) def\n\
 /// What ghostscript shows for each `show` of `ps`, in order; an error for anything else
 /// it prints (an injected `print`, an error report).
 fn ghostscript_shows(ps: &[u8]) -> Result<Vec<Vec<u8>>, String> {
-    let dir = Scratch::new("gs-show");
+    let dir = TempDir::in_tmp("gs-show");
     std::fs::write(dir.join("probe.ps"), SHOW_PROBE).unwrap();
     std::fs::write(dir.join("chart.ps"), ps).unwrap();
-    let out = Command::new(common::tools::GHOSTSCRIPT)
+    let out = Cmd::new(support::tools::GHOSTSCRIPT)
         .args(["-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=nullpage", "-q"])
         .args(["probe.ps", "chart.ps"])
         .current_dir(dir.path())
-        .output()
-        .expect("run gs");
+        .output();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() || !out.stderr.is_empty() {
         return Err(format!(
@@ -183,7 +176,7 @@ fn ghostscript_shows(ps: &[u8]) -> Result<Vec<Vec<u8>>, String> {
 
 #[test]
 fn ghostscript_shows_exactly_the_texts_given_and_runs_nothing_else() {
-    if !common::tools::require_ghostscript() {
+    if !support::tools::require_ghostscript() {
         return;
     }
     for (i, chart) in charts().iter().enumerate() {
@@ -191,7 +184,7 @@ fn ghostscript_shows_exactly_the_texts_given_and_runs_nothing_else() {
         let mut shown = ghostscript_shows(&ps).unwrap_or_else(|e| panic!("profile {i}: {e}"));
         shown.sort();
         assert_eq!(shown, sorted_texts(chart), "profile {i}");
-        common::tools::ghostscript_accepts(&ps).unwrap_or_else(|e| panic!("profile {i}: {e}"));
+        support::tools::ghostscript_accepts(&ps).unwrap_or_else(|e| panic!("profile {i}: {e}"));
     }
 }
 
@@ -203,7 +196,7 @@ fn a_form_feed_in_job_or_date_does_not_end_the_header_comment() {
     let chart = chart_of(hp, false);
     let ps = paint(&chart, Format::Ps);
     pslex::check_postscript(&ps, &chart).expect("nothing outside strings and comments");
-    if common::tools::require_ghostscript() {
+    if support::tools::require_ghostscript() {
         let shown = ghostscript_shows(&ps).expect("gs prints only what is shown");
         assert!(!shown.is_empty());
     }
@@ -220,10 +213,7 @@ fn a_carriage_return_in_a_text_is_shown_as_itself() {
 
 #[test]
 fn svg_is_well_formed_and_shows_the_texts_given() {
-    let xmllint = common::tools::require_tool(
-        "/usr/bin/xmllint",
-        "install libxml2-utils (apt-get install -y libxml2-utils)",
-    );
+    let xmllint = support::tools::require("/usr/bin/xmllint");
     for (i, chart) in charts().iter().enumerate() {
         let svg = paint(chart, Format::Svg);
         let got = xmlcheck::parse_svg(&svg).unwrap_or_else(|e| panic!("profile {i}: {e}"));
@@ -242,14 +232,13 @@ fn svg_is_well_formed_and_shows_the_texts_given() {
             "profile {i}"
         );
         if xmllint {
-            let dir = Scratch::new("xmllint");
+            let dir = TempDir::in_tmp("xmllint");
             let file = dir.join("chart.svg");
             std::fs::write(&file, &svg).unwrap();
-            let out = Command::new("/usr/bin/xmllint")
+            let out = Cmd::new("/usr/bin/xmllint")
                 .arg("--noout")
                 .arg(&file)
-                .output()
-                .expect("run xmllint");
+                .output();
             assert!(
                 out.status.success() && out.stderr.is_empty(),
                 "profile {i}: xmllint: {}",
@@ -310,7 +299,7 @@ fn pdf_shown(pdf: &[u8]) -> Result<Vec<Vec<u8>>, String> {
 }
 
 fn tool_output(program: &str, args: &[&std::ffi::OsStr]) -> (bool, String) {
-    let out = Command::new(program).args(args).output().expect("run tool");
+    let out = Cmd::new(program).args(args).output();
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     (out.status.success(), text)
@@ -318,12 +307,8 @@ fn tool_output(program: &str, args: &[&std::ffi::OsStr]) -> (bool, String) {
 
 #[test]
 fn pdf_is_valid_and_shows_the_texts_given() {
-    let qpdf =
-        common::tools::require_tool("/usr/bin/qpdf", "install qpdf (apt-get install -y qpdf)");
-    let pdftotext = common::tools::require_tool(
-        "/usr/bin/pdftotext",
-        "install poppler-utils (apt-get install -y poppler-utils)",
-    );
+    let qpdf = support::tools::require("/usr/bin/qpdf");
+    let pdftotext = support::tools::require("/usr/bin/pdftotext");
     for (i, chart) in charts().iter().enumerate() {
         let pdf = paint(chart, Format::Pdf);
         let mut shown = pdf_shown(&pdf).unwrap_or_else(|e| panic!("profile {i}: {e}"));
@@ -336,7 +321,7 @@ fn pdf_is_valid_and_shows_the_texts_given() {
             .collect();
         want.sort();
         assert_eq!(shown, want, "profile {i}");
-        let dir = Scratch::new("pdf");
+        let dir = TempDir::in_tmp("pdf");
         let file = dir.join("chart.pdf");
         std::fs::write(&file, &pdf).unwrap();
         if qpdf {
@@ -377,7 +362,7 @@ fn check_pdftotext(i: usize, chart: &Chart, file: &Path) {
 #[test]
 fn the_binary_writes_the_same_safe_output_in_every_format() {
     // The library checks above hold for what the binary writes: same bytes.
-    let dir = Scratch::new("inject-bin");
+    let dir = TempDir::in_tmp("inject-bin");
     let hp = hostile_profile(0);
     std::fs::write(dir.join("t.hp"), &hp).unwrap();
     for format in [Format::Ps, Format::Svg, Format::Pdf] {
@@ -398,5 +383,41 @@ fn the_binary_writes_the_same_safe_output_in_every_format() {
             "{}: the binary differs from the library",
             format.name()
         );
+    }
+}
+
+// The PostScript lexer's own tests (`support::pslex` is an oracle of this suite).
+mod pslex_self_tests {
+    use super::support::pslex::*;
+
+    #[test]
+    fn strings_follow_the_plrm() {
+        let toks = lex(b"(a\\(b\\)\\\\c) (x(y)z) (\\101\\7a) (l\\\nm) (c\rd)").unwrap();
+        let strs: Vec<Vec<u8>> = toks
+            .into_iter()
+            .map(|t| match t {
+                Token::Str(s) => s,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            strs,
+            vec![
+                b"a(b)\\c".to_vec(),
+                b"x(y)z".to_vec(),
+                b"A\x07a".to_vec(),
+                b"lm".to_vec(),
+                b"c\nd".to_vec()
+            ]
+        );
+        assert!(lex(b"(open").is_err());
+        assert!(lex(b"a) show").is_err());
+    }
+
+    #[test]
+    fn a_form_feed_ends_a_comment() {
+        let toks = lex(b"%%Title: a\x0cshowpage\n").unwrap();
+        assert_eq!(toks.len(), 2);
+        assert_eq!(toks[1], Token::Word(b"showpage".to_vec()));
     }
 }

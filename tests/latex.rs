@@ -7,10 +7,14 @@
 //!
 //! Both also report the box LaTeX reserved for the figure (`\wd`/`\ht` in the log).
 //! Needs `latex`, `dvips` and `pdflatex` (Debian: texlive-latex-base) and `gs`; without
-//! them the test says SKIPPED, and fails when CI is set.
+//! them the test says SKIPPED, and fails when `CI=true` (see `support::tools`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
+
+use std::path::Path;
+
+use support::tools::require_all;
+use support::{Cmd, TempDir};
 
 use hp2ps::chart::Chart;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
@@ -25,48 +29,6 @@ const WIDTH: f64 = 288.0;
 const TOLERANCE: f64 = 2.0;
 /// TeX points per PostScript point.
 const TEX_PT_PER_BP: f64 = 72.27 / 72.0;
-
-fn in_ci() -> bool {
-    std::env::var("CI")
-        .is_ok_and(|v| !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false")))
-}
-
-/// True when every tool runs; otherwise says SKIPPED (or fails under CI).
-fn tools_present(tools: &[&str]) -> bool {
-    for tool in tools {
-        if let Err(e) = Command::new(tool).arg("--version").output() {
-            let message = format!(
-                "SKIPPED: {tool} not found ({e}); install texlive-latex-base and ghostscript \
-                 to run the LaTeX tests"
-            );
-            assert!(
-                !in_ci(),
-                "{message} (CI is set: a missing tool is a failure)"
-            );
-            eprintln!("{message}");
-            return false;
-        }
-    }
-    true
-}
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("hp2ps-latex-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create scratch dir");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The man-page profile laid out as an EPS of [`WIDTH`].
 fn chart() -> Chart {
@@ -89,11 +51,7 @@ fn document(figure: &str) -> String {
 
 /// Runs a command in `dir`, failing the test with its output when it fails.
 fn run(dir: &Path, program: &str, args: &[&str]) -> String {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{program} does not run: {e}"));
+    let out = Cmd::new(program).args(args).current_dir(dir).output();
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -181,41 +139,41 @@ fn check_sizes(kind: &str, log: &str, drawn: [f64; 4]) {
 
 #[test]
 fn eps_through_latex_and_dvips_has_the_asked_width() {
-    if !tools_present(&["latex", "dvips", "gs"]) {
+    if !require_all(&["latex", "dvips", "gs"]) {
         return;
     }
-    let dir = Scratch::new("eps");
+    let dir = TempDir::in_tmp("eps");
     let mut eps = Vec::new();
     write_ps(&chart(), &PsOptions::default(), &mut eps).expect("write EPS");
-    std::fs::write(dir.0.join("fig.eps"), eps).expect("write fig.eps");
-    std::fs::write(dir.0.join("doc.tex"), document("fig.eps")).expect("write doc.tex");
+    std::fs::write(dir.path().join("fig.eps"), eps).expect("write fig.eps");
+    std::fs::write(dir.path().join("doc.tex"), document("fig.eps")).expect("write doc.tex");
     let log = run(
-        &dir.0,
+        dir.path(),
         "latex",
         &["-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
     );
-    run(&dir.0, "dvips", &["-q", "-o", "doc.ps", "doc.dvi"]);
-    check_sizes("EPS", &log, drawn_box(&dir.0, "doc.ps"));
+    run(dir.path(), "dvips", &["-q", "-o", "doc.ps", "doc.dvi"]);
+    check_sizes("EPS", &log, drawn_box(dir.path(), "doc.ps"));
 }
 
 #[test]
 fn pdf_through_pdflatex_has_the_asked_width() {
-    if !tools_present(&["pdflatex", "gs"]) {
+    if !require_all(&["pdflatex", "gs"]) {
         return;
     }
-    let dir = Scratch::new("pdf");
+    let dir = TempDir::in_tmp("pdf");
     let mut pdf = Vec::new();
     let opts = PdfOptions {
         width: WIDTH,
         ..PdfOptions::default()
     };
     write_pdf(&chart(), &opts, &mut pdf).expect("write PDF");
-    std::fs::write(dir.0.join("fig.pdf"), pdf).expect("write fig.pdf");
-    std::fs::write(dir.0.join("doc.tex"), document("fig.pdf")).expect("write doc.tex");
+    std::fs::write(dir.path().join("fig.pdf"), pdf).expect("write fig.pdf");
+    std::fs::write(dir.path().join("doc.tex"), document("fig.pdf")).expect("write doc.tex");
     let log = run(
-        &dir.0,
+        dir.path(),
         "pdflatex",
         &["-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
     );
-    check_sizes("PDF", &log, drawn_box(&dir.0, "doc.pdf"));
+    check_sizes("PDF", &log, drawn_box(dir.path(), "doc.pdf"));
 }

@@ -5,10 +5,9 @@
 //!   elimination drops only the smallest bands, and every order is total;
 //! * the PostScript string escaper: ghostscript shows exactly the bytes given.
 
-mod common;
+mod support;
 
-#[path = "robust/pslex.rs"]
-mod pslex;
+use support::{pslex, Cmd};
 
 use std::io::{self, Read};
 
@@ -137,7 +136,7 @@ fn to_text(w: &Written, layout: Layout) -> Vec<u8> {
         .iter()
         .zip(&w.header)
     {
-        statement(&[field.as_bytes(), &common::hp_quoted(text)]);
+        statement(&[field.as_bytes(), &support::hp_quoted(text)]);
     }
     for (time, points, marks) in &w.samples {
         let t = micro(*time);
@@ -407,7 +406,7 @@ fn ghostscript_shows(escaped: &[Vec<u8>]) -> Vec<Vec<u8>> {
         ps.extend_from_slice(b") show\n");
     }
     std::fs::write(dir.join("s.ps"), &ps).unwrap();
-    let out = std::process::Command::new(common::tools::GHOSTSCRIPT)
+    let out = Cmd::new(support::tools::GHOSTSCRIPT)
         .args([
             "-dSAFER",
             "-dBATCH",
@@ -417,8 +416,7 @@ fn ghostscript_shows(escaped: &[Vec<u8>]) -> Vec<Vec<u8>> {
             "s.ps",
         ])
         .current_dir(&dir)
-        .output()
-        .expect("run gs");
+        .output();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success() && out.stderr.is_empty(),
@@ -482,7 +480,7 @@ proptest! {
     fn ghostscript_shows_exactly_the_bytes_the_escaper_was_given(
         cases in proptest::collection::vec((ps_text(false), rule()), 64),
     ) {
-        if common::tools::require_ghostscript() {
+        if support::tools::require_ghostscript() {
             escaper_round_trip(&cases)?;
         }
     }
@@ -491,7 +489,7 @@ proptest! {
 #[test]
 
 fn ghostscript_shows_a_carriage_return_as_given() {
-    if common::tools::require_ghostscript() {
+    if support::tools::require_ghostscript() {
         let cases = vec![
             (b"a\rb".to_vec(), Escape::Key),
             (b"\r\n".to_vec(), Escape::Job),

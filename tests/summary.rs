@@ -1,19 +1,18 @@
 //! `--summary` and `--summary=json`: the numbers a script needs, without parsing
 //! PostScript. Schema and values are checked on the GHC manual's example profile.
 
-mod common;
+mod support;
 
 use std::path::Path;
 use std::process::Output;
 
-use common::runner::TempDir;
-use common::{files_in, golden};
 use serde_json::Value;
+use support::{files_in, golden, TempDir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn run(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    common::run_in(BIN, dir, args, stdin)
+    support::run_in(BIN, dir, args, stdin)
 }
 
 fn json_lines(out: &Output) -> Vec<Value> {

@@ -2,18 +2,18 @@
 //! change, each time to the bytes a single run on the file's current content gives; every
 //! output appears through an atomic rename; Ctrl-C ends the watcher with status 0.
 
-mod common;
+mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::files_in;
-use common::runner::TempDir;
+use support::run::Sink;
+use support::{files_in, Cmd, TempDir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 /// Generous: a slow CI machine must not fail, and a passing run never waits this long.
@@ -42,14 +42,11 @@ struct Watcher {
 
 impl Watcher {
     fn start(dir: &Path, args: &[&str]) -> Watcher {
-        let mut child = Command::new(BIN)
+        let mut child = Cmd::new(BIN)
             .args(args)
             .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn hp2ps --watch");
+            .stdout(Sink::Null)
+            .spawn();
         let pipe = child.stderr.take().expect("stderr");
         let stderr = Arc::new(Mutex::new(String::new()));
         let sink = stderr.clone();
@@ -109,12 +106,11 @@ impl Drop for Watcher {
 fn expected(content: &str, flags: &[&str]) -> (Vec<u8>, Vec<u8>) {
     let dir = TempDir::new("watch-expected");
     std::fs::write(dir.path().join("t.hp"), content).unwrap();
-    let out = Command::new(BIN)
+    let out = Cmd::new(BIN)
         .args(flags)
         .arg("t.hp")
         .current_dir(dir.path())
-        .output()
-        .expect("single run");
+        .output();
     assert!(out.status.success(), "{out:?}");
     let read = |f: &str| std::fs::read(dir.path().join(f)).unwrap();
     (read("t.ps"), read("t.aux"))

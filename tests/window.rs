@@ -2,19 +2,14 @@
 //! samples deleted by hand (the GHC manual's recipe), byte for byte: marks, the area in the
 //! title and the axes follow the window.
 
-mod common;
+mod support;
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-use common::runner::TempDir;
-use common::tools::{require_reference, REFERENCE};
+use support::tools::{require_reference, REFERENCE};
+use support::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
-fn golden(name: &str) -> String {
-    String::from_utf8(common::golden(name)).expect("a UTF-8 golden input")
-}
+use support::golden_text as golden;
 
 /// Cuts a GHC-style profile (one statement per line) by hand, as the GHC manual tells:
 /// the header stays; the samples outside [from, to] are deleted from their BEGIN_SAMPLE
@@ -64,20 +59,11 @@ fn hand_cut(text: &str, from: f64, to: f64) -> String {
     out
 }
 
-fn run_in(prog: &str, dir: &Path, args: &[&str]) -> Output {
-    Command::new(prog)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run")
-}
-
 /// The chart and .aux of `prog flags t.hp` on `input`.
 fn render(prog: &str, input: &str, flags: &[&str], ext: &str) -> (Vec<u8>, Vec<u8>) {
     let dir = TempDir::new("window");
     std::fs::write(dir.path().join("t.hp"), input).unwrap();
-    let out = run_in(prog, dir.path(), &[flags, &["t.hp"]].concat());
+    let out = support::run_in(prog, dir.path(), &[flags, &["t.hp"]].concat(), None);
     assert!(out.status.success(), "{prog} {flags:?}: {out:?}");
     let read = |f: &str| std::fs::read(dir.path().join(f)).unwrap();
     (read(&format!("t.{ext}")), read("t.aux"))
@@ -167,7 +153,7 @@ fn the_real_hp2ps_draws_the_hand_cut_file_the_same() {
             let ours = render(BIN, &text, &window, "ps");
             let theirs = render(REFERENCE, &cut, flags, "ps");
             assert!(
-                common::compare::ps_body(&ours.0).0 == common::compare::ps_body(&theirs.0).0,
+                support::compare::ps_body(&ours.0).0 == support::compare::ps_body(&theirs.0).0,
                 "{name} [{from}, {to}] {flags:?}: hp2ps on the hand-cut file differs"
             );
             assert_eq!(ours.1, theirs.1, "{name} [{from}, {to}] {flags:?}: aux");
@@ -179,7 +165,7 @@ fn the_real_hp2ps_draws_the_hand_cut_file_the_same() {
 fn empty_and_inverted_windows() {
     let dir = TempDir::new("window-errors");
     std::fs::write(dir.path().join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
-    let out = run_in(BIN, dir.path(), &["--from", "5", "t.hp"]);
+    let out = support::run_in(BIN, dir.path(), &["--from", "5", "t.hp"], None);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -187,9 +173,9 @@ fn empty_and_inverted_windows() {
             && err.contains("from 0 to 2.82"),
         "{err}"
     );
-    let out = run_in(BIN, dir.path(), &["--from", "2", "--to", "1", "t.hp"]);
+    let out = support::run_in(BIN, dir.path(), &["--from", "2", "--to", "1", "t.hp"], None);
     assert_eq!(out.status.code(), Some(2));
-    let out = run_in(BIN, dir.path(), &["--from", "soon", "t.hp"]);
+    let out = support::run_in(BIN, dir.path(), &["--from", "soon", "t.hp"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--from"));
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

@@ -5,9 +5,9 @@
 
 #[path = "cli_check.rs"]
 pub mod cli_check;
-#[path = "../../tests/robust/pslex.rs"]
+#[path = "../../tests/support/pslex.rs"]
 pub mod pslex;
-#[path = "../../tests/robust/xmlcheck.rs"]
+#[path = "../../tests/support/xmlcheck.rs"]
 pub mod xmlcheck;
 
 use hp2ps::aggregate::NameOrder;

@@ -2,9 +2,10 @@
 //! property tests. Everything derives from one seed, so a failing case is
 //! reproduced by its seed alone.
 
-use super::rng::Rng;
-use super::runner::Run;
-use super::scan::has_previous_flag;
+use super::super::case::Run;
+use super::super::hp_quoted as quoted;
+use super::super::rng::Rng;
+use super::super::scan::has_previous_flag;
 
 /// Identifiers that are keywords of the `.hp` language: never generated as
 /// band names (they would change the statement structure).
@@ -180,19 +181,6 @@ impl Writer {
         };
         self.out.extend_from_slice(end);
     }
-}
-
-/// A `.hp` string literal: quotes around, inner `"` doubled.
-fn quoted(text: &[u8]) -> Vec<u8> {
-    let mut out = vec![b'"'];
-    for &b in text {
-        if b == b'"' {
-            out.push(b'"');
-        }
-        out.push(b);
-    }
-    out.push(b'"');
-    out
 }
 
 /// A profile from spec §2's language: 1–45 bands, 1–30 samples, odd names,

@@ -282,39 +282,3 @@ fn show(bytes: &[u8]) -> String {
     let s: String = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
     format!("{s:?}")
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strings_follow_the_plrm() {
-        let toks = lex(b"(a\\(b\\)\\\\c) (x(y)z) (\\101\\7a) (l\\\nm) (c\rd)").unwrap();
-        let strs: Vec<Vec<u8>> = toks
-            .into_iter()
-            .map(|t| match t {
-                Token::Str(s) => s,
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(
-            strs,
-            vec![
-                b"a(b)\\c".to_vec(),
-                b"x(y)z".to_vec(),
-                b"A\x07a".to_vec(),
-                b"lm".to_vec(),
-                b"c\nd".to_vec()
-            ]
-        );
-        assert!(lex(b"(open").is_err());
-        assert!(lex(b"a) show").is_err());
-    }
-
-    #[test]
-    fn a_form_feed_ends_a_comment() {
-        let toks = lex(b"%%Title: a\x0cshowpage\n").unwrap();
-        assert_eq!(toks.len(), 2);
-        assert_eq!(toks[1], Token::Word(b"showpage".to_vec()));
-    }
-}

@@ -2,7 +2,7 @@
 //! rsvg-convert for SVG, pdftocairo for PDF, chromium in `tests/browser.rs`) and deciding
 //! whether two renderings are the same picture.
 //!
-//! Include with `#[path = "common/raster.rs"] mod raster;`.
+//! `support::raster`; its own tests (of the comparison) are in `tests/same_picture.rs`.
 //!
 //! # The renderings
 //!
@@ -40,11 +40,11 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use super::run::{Cmd, Sink};
+use super::scratch::TempDir as Scratch;
 
 /// Resolution of every rendering: 648 × 432 pt becomes 1350 × 900 pixels.
 pub const DPI: u32 = 150;
@@ -449,143 +449,27 @@ fn densest_window(pixels: &[usize], w: usize, h: usize, side: usize) -> (usize, 
 // ---------------------------------------------------------------------------------------
 // Tools
 
-/// CI installs every tool, so there a missing one fails instead of skipping.
-pub fn in_ci() -> bool {
-    match std::env::var("CI") {
-        Ok(v) => !(v.is_empty() || v == "0" || v.eq_ignore_ascii_case("false")),
-        Err(_) => false,
-    }
-}
-
-/// Finds a program on `PATH`.
-pub fn find_tool(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-}
-
-/// Whether every tool is there; if not, prints a loud skip message, or panics under CI.
-pub fn require_tools(names: &[&str], install_hint: &str) -> bool {
-    let missing: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| find_tool(n).is_none())
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let message = format!("SKIPPED: {} not found ({install_hint})", missing.join(", "));
-    assert!(
-        !in_ci(),
-        "{message}; CI is set, so a missing tool fails the test"
-    );
-    eprintln!("\n*** {message} ***\n");
-    false
-}
-
-/// A fresh directory under the system temp dir, removed on drop.
-pub struct Scratch(PathBuf);
-
-impl Scratch {
-    pub fn new(tag: &str) -> Scratch {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        loop {
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let dir =
-                std::env::temp_dir().join(format!("hp2ps-raster-{}-{tag}-{n}", std::process::id()));
-            match std::fs::create_dir(&dir) {
-                Ok(()) => return Scratch(dir),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => panic!("cannot create {}: {e}", dir.display()),
-            }
-        }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-
-    pub fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-        path
-    }
-
-    /// The PNG files in the directory whose names start with `prefix`, in name order
-    /// (the page numbers that renderers append are zero-padded to equal width).
-    pub fn pngs(&self, prefix: &str) -> Result<Vec<Image>, String> {
-        self.images(prefix, ".png", decode_png)
-    }
-
-    /// The files named `<prefix>…<suffix>`, in name order, decoded.
-    pub fn images(
-        &self,
-        prefix: &str,
-        suffix: &str,
-        decode: fn(&[u8]) -> Result<Image, String>,
-    ) -> Result<Vec<Image>, String> {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(&self.0)
-            .map_err(|e| e.to_string())?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-                name.is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix))
-            })
-            .collect();
-        names.sort();
-        names
-            .iter()
-            .map(|p| {
-                let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-                decode(&bytes).map_err(|e| format!("{}: {e}", p.display()))
-            })
-            .collect()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Runs a command in its own process group with stdout/stderr in files of `dir`, and
-/// kills that group (by our child's id) if it outlives `timeout`. Returns its stderr
-/// on failure.
-pub fn run(mut cmd: Command, dir: &Path, timeout: Duration) -> Result<(), String> {
-    let program = format!("{:?}", cmd.get_program());
+/// Runs a tool with stdout/stderr in files of `dir` (chromium's chatter can be large),
+/// killing its process group if it outlives `timeout`. Returns its stderr on failure.
+pub fn run(cmd: Cmd, dir: &Path, timeout: Duration) -> Result<(), String> {
     let log = |name: &str| std::fs::File::create(dir.join(name)).map_err(|e| e.to_string());
-    cmd.stdin(Stdio::null())
-        .stdout(log("stdout.log")?)
-        .stderr(log("stderr.log")?);
-    // Its own group: chromium forks helpers, which must die with it.
-    cmd.process_group(0);
-    let mut child = cmd
-        .spawn()
+    let program = format!("{:?}", cmd.program());
+    let ran = cmd
+        .stdout(Sink::File(log("stdout.log")?))
+        .stderr(Sink::File(log("stderr.log")?))
+        .timeout(timeout)
+        .try_run()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            break status;
-        }
-        if start.elapsed() > timeout {
-            let group = child.id() as i32;
-            // SAFETY: plain kill(2) of the process group we created for our child.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
-            let _ = child.wait();
-            return Err(format!("{program} timed out after {timeout:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    if status.success() {
+    if ran.timed_out {
+        return Err(format!("{program} timed out after {timeout:?}"));
+    }
+    if ran.status.success() {
         Ok(())
     } else {
         let stderr = std::fs::read(dir.join("stderr.log")).unwrap_or_default();
         Err(format!(
-            "{program} failed ({status}): {}",
+            "{program} failed ({}): {}",
+            ran.status,
             String::from_utf8_lossy(&stderr)
         ))
     }
@@ -624,32 +508,32 @@ pub fn eps_to_pngs(eps: &[u8]) -> Result<Vec<Image>, String> {
 /// long run) the widened lines darken whole areas. This changes the rasterisation only,
 /// not the picture.
 pub fn eps_to_pngs_on(eps: &[u8], page: PageGeometry) -> Result<Vec<Image>, String> {
-    let dir = Scratch::new("gs");
+    let dir = Scratch::in_tmp("gs");
     let input = dir.write("in.eps", eps);
     let (x, y) = page.origin;
     let begin_page =
         format!("<< /BeginPage {{ pop 0 0 .setfilladjust2 {x} {y} translate }} >> setpagedevice");
-    let mut cmd = Command::new("gs");
-    cmd.args([
-        "-q",
-        "-dSAFER",
-        "-dBATCH",
-        "-dNOPAUSE",
-        // Raw PPM: decoding PNG is most of the run time in unoptimised test builds.
-        "-sDEVICE=ppmraw",
-        &format!("-r{DPI}"),
-        &format!("-dDEVICEWIDTHPOINTS={}", page.width),
-        &format!("-dDEVICEHEIGHTPOINTS={}", page.height),
-        "-dFIXEDMEDIA",
-        "-dTextAlphaBits=4",
-        "-dGraphicsAlphaBits=4",
-    ])
-    .arg(format!(
-        "-sOutputFile={}",
-        dir.path().join("page-%04d.ppm").display()
-    ))
-    .args(["-c", &begin_page, "-f"])
-    .arg(&input);
+    let cmd = Cmd::new("gs")
+        .args([
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            // Raw PPM: decoding PNG is most of the run time in unoptimised test builds.
+            "-sDEVICE=ppmraw",
+            &format!("-r{DPI}"),
+            &format!("-dDEVICEWIDTHPOINTS={}", page.width),
+            &format!("-dDEVICEHEIGHTPOINTS={}", page.height),
+            "-dFIXEDMEDIA",
+            "-dTextAlphaBits=4",
+            "-dGraphicsAlphaBits=4",
+        ])
+        .arg(format!(
+            "-sOutputFile={}",
+            dir.path().join("page-%04d.ppm").display()
+        ))
+        .args(["-c", &begin_page, "-f"])
+        .arg(&input);
     run(cmd, dir.path(), TOOL_TIMEOUT)?;
     dir.images("page-", ".ppm", decode_ppm)
 }
@@ -660,10 +544,10 @@ pub fn svg_to_png(svg: &[u8]) -> Result<Image, String> {
 }
 
 pub fn svg_to_png_at(svg: &[u8], dpi: u32) -> Result<Image, String> {
-    let dir = Scratch::new("rsvg");
+    let dir = Scratch::in_tmp("rsvg");
     let input = dir.write("in.svg", svg);
-    let mut cmd = Command::new("rsvg-convert");
-    cmd.args(["--dpi-x", &dpi.to_string(), "--dpi-y", &dpi.to_string()])
+    let cmd = Cmd::new("rsvg-convert")
+        .args(["--dpi-x", &dpi.to_string(), "--dpi-y", &dpi.to_string()])
         .args(["-f", "png", "-o"])
         .arg(dir.path().join("out.png"))
         .arg(&input);
@@ -684,10 +568,10 @@ pub fn svg_to_png_at(svg: &[u8], dpi: u32) -> Result<Image, String> {
 /// (poppler-utils) and draws exact coverage, as long as lines are at least one pixel
 /// wide (below that poppler widens them to one pixel; at 150 dpi 0.5 pt is 1.04 pixels).
 pub fn pdf_to_pngs(pdf: &[u8]) -> Result<Vec<Image>, String> {
-    let dir = Scratch::new("pdftocairo");
+    let dir = Scratch::in_tmp("pdftocairo");
     let input = dir.write("in.pdf", pdf);
-    let mut cmd = Command::new("pdftocairo");
-    cmd.args(["-png", "-r", &DPI.to_string()])
+    let cmd = Cmd::new("pdftocairo")
+        .args(["-png", "-r", &DPI.to_string()])
         .arg(&input)
         .arg(dir.path().join("page"));
     run(cmd, dir.path(), TOOL_TIMEOUT)?;
@@ -727,85 +611,4 @@ pub fn save_images(tag: &str, images: &[(&str, &Image)]) -> PathBuf {
         }
     }
     dir
-}
-
-#[cfg(test)]
-mod self_tests {
-    use super::*;
-
-    fn blank(w: u32, h: u32) -> Image {
-        Image {
-            width: w,
-            height: h,
-            rgb: vec![255; (3 * w * h) as usize],
-        }
-    }
-
-    fn paint(img: &mut Image, x0: u32, y0: u32, w: u32, h: u32, c: [u8; 3]) {
-        for y in y0..y0 + h {
-            for x in x0..x0 + w {
-                let i = 3 * (y * img.width + x) as usize;
-                img.rgb[i..i + 3].copy_from_slice(&c);
-            }
-        }
-    }
-
-    #[test]
-    fn one_pixel_shift_passes_and_a_moved_block_fails() {
-        let mut a = blank(100, 60);
-        paint(&mut a, 20, 20, 10, 10, [0, 0, 0]);
-        let mut shifted = blank(100, 60);
-        paint(&mut shifted, 21, 20, 10, 10, [0, 0, 0]);
-        assert!(compare(&a, &shifted).expect("same size").same_picture());
-        let mut moved = blank(100, 60);
-        paint(&mut moved, 24, 20, 10, 10, [0, 0, 0]);
-        let c = compare(&a, &moved).expect("same size");
-        assert!(!c.same_picture(), "{}", c.summary());
-    }
-
-    #[test]
-    fn a_slightly_different_fill_fails() {
-        let mut a = blank(100, 60);
-        paint(&mut a, 10, 10, 40, 30, [51, 51, 51]);
-        let mut b = blank(100, 60);
-        paint(&mut b, 10, 10, 40, 30, [77, 77, 77]);
-        let c = compare(&a, &b).expect("same size");
-        assert!(!c.same_picture(), "{}", c.summary());
-        assert_eq!(c.shape_differing, 0, "too small for the shape test");
-        // One level of rounding is no difference.
-        let mut d = blank(100, 60);
-        paint(&mut d, 10, 10, 40, 30, [52, 52, 52]);
-        assert_eq!(compare(&a, &d).expect("same size").differing, 0);
-    }
-
-    #[test]
-    fn ppm_with_a_comment() {
-        let mut ppm = b"P6\n# Image generated by GPL Ghostscript\n2 1\n255\n".to_vec();
-        ppm.extend_from_slice(&[1, 2, 3, 4, 5, 6]);
-        let img = decode_ppm(&ppm).expect("decode");
-        assert_eq!(
-            (img.width, img.height, img.rgb),
-            (2, 1, vec![1, 2, 3, 4, 5, 6])
-        );
-        assert!(
-            decode_ppm(&ppm[..ppm.len() - 1]).is_err(),
-            "short pixel data"
-        );
-    }
-
-    #[test]
-    fn png_round_trip_and_alpha_over_white() {
-        let mut a = blank(4, 3);
-        paint(&mut a, 1, 1, 2, 1, [10, 20, 30]);
-        assert_eq!(decode_png(&encode_png(&a)).expect("decode"), a);
-        let mut rgba = Vec::new();
-        {
-            let mut e = png::Encoder::new(&mut rgba, 1, 1);
-            e.set_color(png::ColorType::Rgba);
-            e.set_depth(png::BitDepth::Eight);
-            let mut w = e.write_header().expect("header");
-            w.write_image_data(&[0, 0, 0, 0]).expect("data");
-        }
-        assert_eq!(decode_png(&rgba).expect("decode").rgb, vec![255, 255, 255]);
-    }
 }

@@ -297,7 +297,7 @@ fn unsafe_raw_ps_string(s: &[u8]) -> bool {
 /// The reason our tool deliberately differs from hp2ps on this case, if any.
 /// Only consulted after hp2ps itself succeeded (its own failures are
 /// classified first, from what it observably did).
-pub fn deliberate_difference(input: &[u8], run: &super::runner::Run) -> Option<String> {
+pub fn deliberate_difference(input: &[u8], run: &super::case::Run) -> Option<String> {
     if !args_after_file(&run.args).is_empty() {
         return Some("arguments after the file name (ours renders every file)".into());
     }

@@ -1,7 +1,7 @@
 //! Deciding whether our output equals hp2ps's, and driving single runs and
 //! `-p` round trips through that decision.
 
-use super::runner::{self, Exit, Outcome, Run, AUX, OURS_TIMEOUT, REFERENCE_TIMEOUT};
+use super::case::{self, Exit, Outcome, Run, AUX, OURS_TIMEOUT, REFERENCE_TIMEOUT};
 use super::scan;
 use super::tools::Programs;
 
@@ -204,11 +204,11 @@ pub fn compare_outcomes_as(
 }
 
 fn run_reference(progs: &Programs, input: &[u8], aux: Option<&[u8]>, run: &Run) -> Outcome {
-    runner::run_program(&progs.reference, input, aux, run, REFERENCE_TIMEOUT)
+    case::run_program(&progs.reference, input, aux, run, REFERENCE_TIMEOUT)
 }
 
 fn run_ours(progs: &Programs, input: &[u8], aux: Option<&[u8]>, run: &Run) -> Outcome {
-    runner::run_program(&progs.ours, input, aux, run, OURS_TIMEOUT)
+    case::run_program(&progs.ours, input, aux, run, OURS_TIMEOUT)
 }
 
 /// Classifies hp2ps's outcome first, then the documented deliberate

@@ -1,0 +1,109 @@
+//! What the integration tests share. Every test file mounts it with `mod support;`
+//! (see `tests/README.md` for the suites and the tools they need).
+//!
+//! - [`run`]: the one process runner ([`run::Cmd`]): timeouts, process groups,
+//!   limits, streamed stdin, capture caps, peak RSS.
+//! - [`tools`]: the external tools, [`tools::in_ci`] and the one "tool missing"
+//!   policy ([`tools::require`]).
+//! - [`scratch`]: scratch directories ([`scratch::TempDir`]) and directory snapshots.
+//! - [`gen`]: the profile generators (random differential cases; large realistic
+//!   profiles, shared with `examples/gen_profile.rs` and the benchmark).
+//! - [`rng`]: the deterministic RNG of the random cases.
+//! - [`case`], [`compare`], [`scan`], [`report`]: the differential tests against
+//!   GHC's hp2ps (one case in a fresh directory, comparing outcomes, classifying the
+//!   inputs that cannot be compared, the tally).
+//! - [`raster`]: rasterising EPS/SVG/PDF with external renderers and comparing pictures.
+//! - [`pslex`], [`xmlcheck`]: PostScript lexer and XML checker oracles (also compiled
+//!   into the `fuzz/` targets through `#[path]`, so they only depend on the library).
+//! - [`errors`]: the shape of hp2ps's error messages.
+//! - here: the golden inputs and `.hp` string quoting.
+
+// Each test crate uses a different subset of these helpers.
+#![allow(dead_code)]
+
+pub mod case;
+pub mod compare;
+pub mod errors;
+pub mod gen;
+pub mod pslex;
+pub mod raster;
+pub mod report;
+pub mod rng;
+pub mod run;
+pub mod scan;
+pub mod scratch;
+pub mod tools;
+pub mod xmlcheck;
+
+use std::path::PathBuf;
+
+#[allow(unused_imports)]
+pub use run::{Cmd, Input, Ran};
+#[allow(unused_imports)]
+pub use scratch::{files_in, TempDir};
+
+/// `golden/inputs/`, the profiles shipped with the repository.
+pub fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden/inputs")
+}
+
+/// The golden inputs, sorted by file name.
+pub fn golden_inputs() -> Vec<(String, Vec<u8>)> {
+    let dir = golden_dir();
+    let mut inputs: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("golden dir entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "hp"))
+        .map(|path| {
+            let name = path
+                .file_name()
+                .expect("file name")
+                .to_string_lossy()
+                .into_owned();
+            let bytes = std::fs::read(&path).expect("read golden input");
+            (name, bytes)
+        })
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "no golden inputs in {}", dir.display());
+    inputs
+}
+
+/// One golden input, by file name (`golden/inputs/<name>`).
+pub fn golden(name: &str) -> Vec<u8> {
+    let path = golden_dir().join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// One golden input as text (they are all UTF-8).
+pub fn golden_text(name: &str) -> String {
+    String::from_utf8(golden(name)).expect("a UTF-8 golden input")
+}
+
+/// Runs `prog` in `dir` with `args`, feeding `stdin` when given (an empty stdin
+/// otherwise), and waits for it.
+pub fn run_in(
+    prog: &str,
+    dir: &std::path::Path,
+    args: &[&str],
+    stdin: Option<&[u8]>,
+) -> std::process::Output {
+    Cmd::new(prog)
+        .args(args)
+        .current_dir(dir)
+        .stdin_bytes(stdin.unwrap_or_default())
+        .output()
+}
+
+/// `text` as a `.hp` string: in quotes, with every `"` doubled (the reader undoes that).
+pub fn hp_quoted(text: &[u8]) -> Vec<u8> {
+    let mut out = vec![b'"'];
+    for &b in text {
+        out.push(b);
+        if b == b'"' {
+            out.push(b'"');
+        }
+    }
+    out.push(b'"');
+    out
+}
