@@ -1,5 +1,5 @@
-//! Proves the test-side eventlog writer (`tests/eventlog_support/writer.rs`) right, with
-//! GHC's own reference parser, ghc-events, as the judge (`tests/eventlog_support/oracle.rs`):
+//! Proves the test-side eventlog writer (`tests/support/eventlog/writer.rs`) right, with
+//! GHC's own reference parser, ghc-events, as the judge (`tests/support/eventlog/oracle.rs`):
 //!
 //! * every golden `.hp` converted with `hp_to_eventlog` decodes to the censuses, band
 //!   names, residencies, times, markers, argv and wall clock the `.hp` says;
@@ -12,18 +12,15 @@
 //!
 //! Without ghc/ghc-events the oracle tests print `SKIPPED:` and pass, unless `CI=true`.
 
-#[path = "eventlog_support/oracle.rs"]
-mod oracle;
-#[path = "eventlog_support/writer.rs"]
-mod writer;
+mod support;
 
 use std::path::{Path, PathBuf};
 
-use oracle::{Band, Dump, Kind, Outcome};
-use writer::{
-    breakdown, convert_hp, format_hp_date, job_from_args, ns_to_seconds, parse_hp, parse_hp_date,
-    seconds_to_ns, ConvertOptions, EventlogWriter, GhcVersion, HeapProfBegin, InfoTable, Layout,
-    Loss, TypeDecl,
+use support::eventlog::oracle::{self, Band, Dump, Kind, Outcome};
+use support::eventlog::writer::{
+    self, breakdown, convert_hp, format_hp_date, job_from_args, ns_to_seconds, parse_hp,
+    parse_hp_date, seconds_to_ns, ConvertOptions, EventlogWriter, GhcVersion, HeapProfBegin,
+    InfoTable, Layout, Loss, TypeDecl,
 };
 
 fn manifest() -> PathBuf {

@@ -16,6 +16,7 @@
 //! - [`pslex`], [`xmlcheck`]: PostScript lexer and XML checker oracles (also compiled
 //!   into the `fuzz/` targets through `#[path]`, so they only depend on the library).
 //! - [`errors`]: the shape of hp2ps's error messages.
+//! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - here: the golden inputs and `.hp` string quoting.
 
 // Each test crate uses a different subset of these helpers.
@@ -24,6 +25,7 @@
 pub mod case;
 pub mod compare;
 pub mod errors;
+pub mod eventlog;
 pub mod gen;
 pub mod pslex;
 pub mod raster;

@@ -3,7 +3,7 @@
 //! written ([`hp_to_eventlog`]).
 //!
 //! Self-contained (std only) so it can be mounted from any test with
-//! `#[path = "eventlog_support/writer.rs"] mod writer;`.
+//! `support::eventlog::writer`.
 //!
 //! Format reference: `/work/shared/spec/eventlog.md` §1–§2 and the corpus FINDINGS. In short:
 //! big-endian; header `hdrb hetb {etb\0 id:u16 size:i16 desc_len:u32 desc extra_len:u32 extra

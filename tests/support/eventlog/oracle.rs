@@ -34,7 +34,7 @@ pub fn oracle() -> Option<&'static Path> {
                 "SKIPPED: ghc-events oracle unavailable ({why}); \
                  install it with `apt-get install -y ghc libghc-ghc-events-dev`"
             );
-            if std::env::var("CI").as_deref() == Ok("true") {
+            if crate::support::tools::in_ci() {
                 panic!("{msg} (CI=true: missing tools are a failure)");
             }
             // Once per process, and past libtest's output capture (which only catches
