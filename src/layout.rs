@@ -238,9 +238,10 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64) -> Axes {
     }
 }
 
-/// x ticks start at the first sample time and stop before the last one.
+/// x ticks start at the first sample time and stop before the last one (or before the end
+/// of a shared range).
 fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64) -> Vec<Tick> {
-    let (first, last) = (agg.first_time(), agg.last_time());
+    let (first, last) = (agg.first_time(), agg.x_axis_end);
     let step = round_step(agg.x_range / TARGET_TICKS);
     let room = gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE);
     let mut ticks = Vec::new();

@@ -98,6 +98,10 @@ pub struct Aggregated {
     pub y_range: f64,
     /// The "bytes x seconds" integral of the stacked bands.
     pub area: f64,
+    /// Where the x axis's ticks stop: before the last sample, as in hp2ps, or, when
+    /// [`AggregateOptions::min_x_range`] widened the range, before the end of that range
+    /// (so that charts sharing a scale share their labels too).
+    pub x_axis_end: f64,
 }
 
 impl Aggregated {
@@ -161,6 +165,10 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         opts.min_y_range,
     ));
     let area = stack::area(&times, &heights);
+    let x_axis_end = match opts.min_x_range {
+        Some(shared) if shared > last - first => first + x_range,
+        _ => last,
+    };
     Aggregated {
         job: profile.job,
         date: profile.date,
@@ -172,6 +180,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         x_range,
         y_range,
         area,
+        x_axis_end,
     }
 }
 
