@@ -11,6 +11,7 @@ pub mod aux_file;
 pub mod bounds;
 pub mod cfmt;
 pub mod chart;
+pub mod eventlog;
 pub mod hp;
 pub mod layout;
 pub mod paint;

@@ -1,0 +1,262 @@
+//! The end of reading: choose the time axis, name the bands, and hand the profile to the
+//! sink in `.hp` order (header strings, marks, the empty first sample, one sample per
+//! census, the empty last sample).
+
+use super::localtime::hp_date;
+use super::model::{End, Model};
+use super::names::{
+    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, stack_path,
+};
+use super::timeaxis::{elapsed_seconds, MutatorClock};
+use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
+use crate::hp::{HeaderField, Sink};
+
+/// The clock chosen for the whole profile.
+struct Axis {
+    mutator: Option<MutatorClock>,
+}
+
+impl Axis {
+    fn seconds(&self, t: u64) -> f64 {
+        match &self.mutator {
+            Some(c) => c.mutator_seconds(t),
+            None => elapsed_seconds(t),
+        }
+    }
+}
+
+impl Model<'_> {
+    pub(crate) fn finish<S: Sink>(
+        mut self,
+        end: End,
+        sink: &mut S,
+    ) -> Result<EventlogReport, EventlogError> {
+        let dropped_sample = self.end_data(&end);
+        match end {
+            End::Complete => {}
+            End::Truncated(offset) => self.warn(EventlogWarning::Truncated {
+                offset,
+                dropped_sample,
+            }),
+            End::Undeclared(offset, id) => {
+                self.warn(EventlogWarning::UndeclaredEvent { offset, id })
+            }
+        }
+        if self.censuses.is_empty() {
+            return Err(EventlogError::NoSamples {
+                why: self.why_empty(),
+            });
+        }
+        if self.stray > 0 {
+            let count = self.stray;
+            self.warn(EventlogWarning::StrayBands { count });
+        }
+        let breakdown = self.breakdown.map(Breakdown::from_code);
+        if breakdown == Some(Breakdown::Retainer) {
+            self.warn(EventlogWarning::NoManyBand);
+        }
+
+        let mut report = EventlogReport {
+            breakdown,
+            sampling_period: self.breakdown.map(|_| self.period as f64 / 1e9),
+            rts: self
+                .rts
+                .as_deref()
+                .map(|r| String::from_utf8_lossy(r).into_owned()),
+            censuses: self.censuses.len(),
+            bands: self.keys.len(),
+            ..EventlogReport::default()
+        };
+
+        // The axis: mutator time needs GC events.
+        let use_mutator = self.opts.time == TimeAxis::Mutator && self.gc.any();
+        if self.opts.time == TimeAxis::Mutator && !self.gc.any() {
+            self.warn(EventlogWarning::NoGcEvents);
+        }
+        report.time_axis = if use_mutator {
+            TimeAxis::Mutator
+        } else {
+            TimeAxis::Elapsed
+        };
+        let gc = std::mem::take(&mut self.gc);
+        let axis = Axis {
+            mutator: use_mutator.then(|| gc.finish(self.max_time)),
+        };
+        let profiled = match &self.rts {
+            Some(r) => is_profiled_rts(r),
+            None => !self.ccs.is_empty(),
+        };
+        let mut end_time = axis.seconds(self.max_time);
+        if let (Some(clock), true) = (&axis.mutator, profiled) {
+            // A profiling runtime's exit time counts the census work as mutator time.
+            let bio = breakdown == Some(Breakdown::Biography);
+            let work: u64 = self
+                .censuses
+                .iter()
+                .map(|c| clock.census_work(c.time, bio))
+                .sum();
+            end_time += work as f64 / 1e9;
+        }
+        let mut times: Vec<f64> = self.censuses.iter().map(|c| axis.seconds(c.time)).collect();
+        if self.ldv_filtered || (breakdown == Some(Breakdown::Biography) && self.all_same_time()) {
+            // Every census was stamped at exit: spread them by the sampling period.
+            let period = if self.period > 0 {
+                self.period as f64 / 1e9
+            } else {
+                0.1
+            };
+            for (i, t) in times.iter_mut().enumerate() {
+                *t = (i + 1) as f64 * period;
+            }
+            report.estimated_times = true;
+            self.warn(EventlogWarning::TimesUnavailable { period });
+        }
+
+        // Header strings.
+        let args_raw = self.args.take().unwrap_or_default();
+        let args = argv(&args_raw);
+        sink.header(HeaderField::Job, &job(&args, profiled));
+        match self.wall {
+            Some(sec) => {
+                let (date, why) = hp_date(i64::try_from(sec).unwrap_or(i64::MAX / 2));
+                if let Some(why) = why {
+                    self.warn(EventlogWarning::DateInUtc { why });
+                }
+                sink.header(HeaderField::Date, date.as_bytes());
+            }
+            None => {
+                self.warn(EventlogWarning::NoDate);
+                sink.header(HeaderField::Date, b"");
+            }
+        }
+        sink.header(HeaderField::SampleUnit, b"seconds");
+        sink.header(HeaderField::ValueUnit, b"bytes");
+
+        // Marks, in time order.
+        let mut marks: Vec<f64> = self.marks.iter().map(|&t| axis.seconds(t)).collect();
+        marks.sort_by(f64::total_cmp);
+        for &m in &marks {
+            sink.mark(m);
+        }
+        report.markers = self
+            .texts
+            .drain(..)
+            .map(|(t, text)| Marker {
+                time: axis.seconds(t),
+                text,
+            })
+            .collect();
+        report.markers.sort_by(|a, b| a.time.total_cmp(&b.time));
+        if self.marks_dropped > 0 || self.texts_dropped > 0 {
+            let count = self.marks_dropped + self.texts_dropped;
+            self.warn(EventlogWarning::MarkerTextsDropped { count });
+        }
+        report.heap_size = self
+            .heap_size
+            .iter()
+            .map(|&(t, b)| (axis.seconds(t), b))
+            .collect();
+        report.heap_live = self
+            .heap_live
+            .iter()
+            .map(|&(t, b)| (axis.seconds(t), b))
+            .collect();
+
+        // Samples: times never run backwards, as the .hp reader guarantees.
+        let names = self.band_names(breakdown, &args);
+        sink.begin_sample(0.0);
+        sink.end_sample();
+        let mut last = 0.0f64;
+        for (i, c) in self.censuses.iter().enumerate() {
+            let t = times[i].max(last);
+            last = t;
+            sink.begin_sample(t);
+            let stop = self
+                .censuses
+                .get(i + 1)
+                .map_or(self.points.len(), |n| n.first);
+            for &(key, value) in &self.points[c.first..stop] {
+                sink.data(&names[key as usize], value as f64);
+            }
+            sink.end_sample();
+        }
+        sink.begin_sample(end_time.max(last));
+        sink.end_sample();
+
+        report.warnings = std::mem::take(&mut self.warnings);
+        Ok(report)
+    }
+
+    /// Whether every census has the same timestamp (an LDV profile written at exit).
+    fn all_same_time(&self) -> bool {
+        self.censuses.len() > 1
+            && self
+                .censuses
+                .iter()
+                .all(|c| c.time == self.censuses[0].time)
+    }
+
+    /// One name per band key, unique.
+    fn band_names(&self, breakdown: Option<Breakdown>, args: &[&[u8]]) -> Vec<Vec<u8>> {
+        let cut = (!self.opts.full_names).then(|| ccs_length(args));
+        let mut names: Vec<Vec<u8>> = self
+            .keys
+            .iter()
+            .map(|k| {
+                if k.is_stack {
+                    let mut n = Vec::new();
+                    stack_path(&k.bytes, &self.ccs, &mut n);
+                    if let Some(max) = cut {
+                        cut_like_rts(&mut n, max);
+                    }
+                    n
+                } else if breakdown == Some(Breakdown::InfoTable) {
+                    self.ipe_name(&k.bytes)
+                } else {
+                    k.bytes.to_vec()
+                }
+            })
+            .collect();
+        disambiguate(&mut names);
+        names
+    }
+
+    /// A `-hi` label (`0x4c8b10`) named by its IPE entry: `table_name (0x4c8b10)`.
+    fn ipe_name(&self, label: &[u8]) -> Vec<u8> {
+        let hex = label.strip_prefix(b"0x").unwrap_or(label);
+        let entry = std::str::from_utf8(hex)
+            .ok()
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .and_then(|a| self.ipe.get(&a));
+        match entry {
+            Some(name) => {
+                let mut n = name.to_vec();
+                n.extend_from_slice(b" (");
+                n.extend_from_slice(label);
+                n.push(b')');
+                n
+            }
+            None => label.to_vec(),
+        }
+    }
+
+    /// Why there is no sample, and what to do about it.
+    fn why_empty(&self) -> String {
+        if self.breakdown.is_some() {
+            return "the heap profile began but no census completed (the run was shorter \
+                    than the sampling interval, or the log is cut): run longer or with a \
+                    smaller -i"
+                .to_string();
+        }
+        if !self.saw_global_block && self.rts.is_none() {
+            return "the log has no global-buffer data, as when the program was killed: \
+                    GHC up to 9.0 writes heap samples only at exit, so stop the program \
+                    with Ctrl-C (SIGINT), or on GHC 9.2+ run with \
+                    --eventlog-flush-interval=1"
+                .to_string();
+        }
+        "the run made no heap profile: run the program with +RTS -hT -l (or another \
+         -h breakdown; -hc etc. need a -prof build)"
+            .to_string()
+    }
+}
