@@ -111,13 +111,17 @@ impl MutatorClock {
     /// GC_DONE to `t`, or for `-hb` (`t` = census start) from `t` to the GC's end.
     pub(crate) fn census_work(&self, t: u64, bio: bool) -> u64 {
         let n = self.raw.partition_point(|&(s, _, _)| s <= t);
-        // Nearby GCs only: with N capabilities at most N GCs overlap.
-        for &(_, e, d) in self.raw[..n].iter().rev().take(64) {
-            if e >= t {
-                return if bio { e - t } else { t.saturating_sub(d) };
-            }
-        }
-        0
+        // Nearby GCs only: with N capabilities about N GCs overlap. Each capability's
+        // GC ends its copying at its own GC_DONE; the census follows the last one, so
+        // the least work among the GCs containing `t` is the census's.
+        self.raw[..n]
+            .iter()
+            .rev()
+            .take(64)
+            .filter(|&&(_, e, _)| e >= t)
+            .map(|&(_, e, d)| if bio { e - t } else { t.saturating_sub(d) })
+            .min()
+            .unwrap_or(0)
     }
 
     /// Mutator seconds at elapsed nanoseconds `t`.
@@ -154,6 +158,7 @@ mod tests {
         assert!((c.mutator_seconds(300) - 150e-9).abs() < 1e-15);
         assert_eq!(c.census_work(190, false), 10);
         assert_eq!(c.census_work(190, true), 10);
+        assert_eq!(c.census_work(220, false), 70);
         assert_eq!(c.census_work(300, false), 0);
     }
 
