@@ -2,67 +2,14 @@
 //! both files): the eventlog reader must give the `.hp`'s samples, band values in the
 //! same order, names, JOB, DATE, marks, and times within 5 ms.
 
+mod eventlog_common;
+
 use std::fs::File;
 use std::io::BufReader;
-use std::path::{Path, PathBuf};
 
+use eventlog_common::{dir, names, Recorder};
 use hp2ps::eventlog::{read_eventlog, EventlogOptions};
-use hp2ps::hp::{read_into, HeaderField, ReadOptions, Sink};
-
-/// Everything a reader said, in order.
-#[derive(Default, Debug)]
-struct Recorder {
-    header: [Vec<u8>; 4],
-    marks: Vec<f64>,
-    samples: Vec<(f64, Vec<(Vec<u8>, f64)>)>,
-    open: Option<(f64, Vec<(Vec<u8>, f64)>)>,
-}
-
-impl Sink for Recorder {
-    fn header(&mut self, field: HeaderField, text: &[u8]) {
-        let i = HeaderField::ALL.iter().position(|&f| f == field).unwrap();
-        self.header[i] = text.to_vec();
-    }
-    fn mark(&mut self, time: f64) {
-        self.marks.push(time);
-    }
-    fn begin_sample(&mut self, time: f64) {
-        match &mut self.open {
-            Some((t, _)) => *t = time,
-            None => self.open = Some((time, Vec::new())),
-        }
-    }
-    fn end_sample(&mut self) {
-        if let Some(s) = self.open.take() {
-            self.samples.push(s);
-        }
-    }
-    fn data(&mut self, name: &[u8], value: f64) {
-        self.open
-            .get_or_insert((f64::NAN, Vec::new()))
-            .1
-            .push((name.to_vec(), value));
-    }
-    fn discard_incomplete_sample(&mut self) -> bool {
-        self.open.take().is_some()
-    }
-}
-
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/eventlog")
-}
-
-fn names() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir())
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.unwrap().path();
-            (p.extension()? == "eventlog").then(|| p.file_stem()?.to_str().map(String::from))?
-        })
-        .collect();
-    v.sort();
-    v
-}
+use hp2ps::hp::{read_into, ReadOptions};
 
 /// `(295)Main.CAF` → `Main.CAF` (the .hp's cost-centre-stack id).
 fn strip_id(name: &[u8]) -> &[u8] {

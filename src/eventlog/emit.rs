@@ -94,7 +94,7 @@ impl Model<'_> {
                 .censuses
                 .iter()
                 .map(|c| clock.census_work(c.time, bio))
-                .sum();
+                .fold(0u64, u64::saturating_add);
             end_time += work as f64 / 1e9;
         }
         let mut times: Vec<f64> = self.censuses.iter().map(|c| axis.seconds(c.time)).collect();
