@@ -251,7 +251,9 @@ impl<'o> Model<'o> {
             }
             _ => {
                 let dropped = self.open.take().is_some();
-                self.points.truncate(self.open_first);
+                if dropped {
+                    self.points.truncate(self.open_first);
+                }
                 dropped
             }
         }
