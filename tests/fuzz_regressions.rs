@@ -54,6 +54,12 @@ fn hp_reader_seeds_and_regressions_pass_the_target_checks() {
 }
 
 #[test]
+fn eventlog_reader_seeds_and_regressions_pass_the_target_checks() {
+    assert!(replay("seeds", "eventlog_reader", common::eventlog_reader) >= 5);
+    replay("regressions", "eventlog_reader", common::eventlog_reader);
+}
+
+#[test]
 fn aux_reader_seeds_and_regressions_pass_the_target_checks() {
     assert!(replay("seeds", "aux_reader", common::aux_reader) > 10);
     replay("regressions", "aux_reader", common::aux_reader);
