@@ -150,7 +150,10 @@ pub fn eventlog_reader(data: &[u8]) {
                 assert_one_line(&w.to_string());
             }
             // The empty first sample, at least one census, the empty last sample.
-            assert!(profile.sample_count() >= 3, "a profile without censuses read");
+            assert!(
+                profile.sample_count() >= 3,
+                "a profile without censuses read"
+            );
             assert!(
                 profile.times.windows(2).all(|w| w[0] <= w[1]),
                 "sample times run backwards"
