@@ -199,7 +199,7 @@ fn cost_centre_names_cut_at_l_stay_distinct() {
 fn info_table_bands_are_named_by_ipe() {
     let mut w = Writer::new(TYPES);
     let mut ipe = 0x4c8b10u64.to_be_bytes().to_vec();
-    ipe.extend_from_slice(b"sat_s154_info\0021\0Integer -> IO ()\0main\0Main\0T.hs:5:1\0");
+    ipe.extend_from_slice(b"sat_s154_info\x0021\0Integer -> IO ()\0main\0Main\0T.hs:5:1\0");
     w.var(169, 0, &ipe);
     w.prof_begin(1, 8, 20 * MS);
     w.fixed(162, 10 * MS, &[0; 8]);
