@@ -9,6 +9,8 @@
 //! The behaviour reference is the project's eventlog spec and the corpus FINDINGS:
 //! `tests/data/eventlog/FINDINGS.md`.
 
+#![warn(missing_docs)]
+
 mod container;
 mod emit;
 mod error;

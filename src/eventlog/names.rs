@@ -56,32 +56,46 @@ pub(crate) fn argv(raw: &[u8]) -> Vec<&[u8]> {
     raw.split(|&b| b == 0).collect()
 }
 
-/// The `-L` value among the RTS options (`+RTS … -RTS`), the last one winning.
-pub(crate) fn ccs_length(args: &[&[u8]]) -> usize {
+/// Splits argv (without argv[0]) into the program's arguments and the RTS options:
+/// those between `+RTS` and `-RTS` (or the end); after `--RTS` everything is the
+/// program's.
+pub(crate) fn split_args<'a>(args: &[&'a [u8]]) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
+    let (mut prog, mut rts) = (Vec::new(), Vec::new());
     let mut in_rts = false;
-    let mut length = DEFAULT_CCS_LENGTH;
-    for a in args.iter().skip(1) {
-        match *a {
+    let mut rest = args.iter().skip(1);
+    for &a in rest.by_ref() {
+        match a {
+            b"--RTS" => break,
             b"+RTS" => in_rts = true,
             b"-RTS" => in_rts = false,
-            _ if in_rts => {
-                if let Some(n) = a.strip_prefix(b"-L") {
-                    if let Some(v) = std::str::from_utf8(n)
-                        .ok()
-                        .and_then(|s| s.parse::<usize>().ok())
-                    {
-                        length = v;
-                    }
-                }
-            }
-            _ => {}
+            _ if in_rts => rts.push(a),
+            _ => prog.push(a),
+        }
+    }
+    prog.extend(rest.copied());
+    (prog, rts)
+}
+
+/// The `-L` value among the RTS options, the last one winning.
+pub(crate) fn ccs_length(args: &[&[u8]]) -> usize {
+    let (_, rts) = split_args(args);
+    let mut length = DEFAULT_CCS_LENGTH;
+    for a in rts {
+        if let Some(v) = a
+            .strip_prefix(b"-L")
+            .and_then(|n| std::str::from_utf8(n).ok())
+            .and_then(|s| s.parse::<usize>().ok())
+        {
+            length = v;
         }
     }
     length
 }
 
-/// The `.hp` JOB: the program's base name, then (profiled runtimes only) the other
-/// arguments, without a closing `-RTS` at the end.
+/// The `.hp` JOB: the program's base name, then (profiling runtimes only) its arguments
+/// and ` +RTS` with the RTS options, as the runtime writes it. On the corpus this is
+/// the argv without the closing `-RTS`. RTS options from `GHCRTS` or `-with-rtsopts`
+/// are not in the eventlog, so they are missing here.
 pub(crate) fn job(args: &[&[u8]], profiled: bool) -> Vec<u8> {
     let Some(first) = args.first() else {
         return Vec::new();
@@ -92,15 +106,17 @@ pub(crate) fn job(args: &[&[u8]], profiled: bool) -> Vec<u8> {
     };
     let mut job = base.to_vec();
     if profiled {
-        let mut rest = &args[1..];
-        if let Some((last, init)) = rest.split_last() {
-            if *last == b"-RTS" {
-                rest = init;
-            }
-        }
-        for a in rest {
+        let (prog, rts) = split_args(args);
+        for a in prog {
             job.push(b' ');
             job.extend_from_slice(a);
+        }
+        if !rts.is_empty() {
+            job.extend_from_slice(b" +RTS");
+            for a in rts {
+                job.push(b' ');
+                job.extend_from_slice(a);
+            }
         }
     }
     job
@@ -203,6 +219,10 @@ mod tests {
         assert_eq!(job(&a, true), b"leakmap +RTS -hc -L7 -l");
         assert_eq!(job(&a, false), b"leakmap");
         assert_eq!(ccs_length(&argv(b"./x\0-L3\0")), 25);
+        let a = argv(b"./p\0in.txt\0+RTS\0-hc\0-RTS\0-v\0+RTS\0-L9\0--RTS\0+RTS\0");
+        // After `--RTS`, `+RTS` is the program's own argument.
+        assert_eq!(job(&a, true), b"p in.txt -v +RTS +RTS -hc -L9");
+        assert_eq!(ccs_length(&a), 9);
         assert!(is_profiled_rts(b"GHC-9.0.2 rts_p"));
         assert!(is_profiled_rts(b"GHC-8.2.0 rts_thr_p"));
         assert!(!is_profiled_rts(b"GHC-9.0.2 rts_l"));
