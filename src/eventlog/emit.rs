@@ -5,7 +5,7 @@
 use super::localtime::hp_date;
 use super::model::{End, Model};
 use super::names::{
-    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, stack_path,
+    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, stack_path,
 };
 use super::timeaxis::{elapsed_seconds, MutatorClock};
 use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
@@ -115,7 +115,9 @@ impl Model<'_> {
         // Header strings.
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
-        sink.header(HeaderField::Job, &job(&args, profiled));
+        let mut job = job(&args, profiled);
+        one_line(&mut job);
+        sink.header(HeaderField::Job, &job);
         match self.wall {
             Some(sec) => {
                 let (date, why) = hp_date(i64::try_from(sec).unwrap_or(i64::MAX / 2));
@@ -217,6 +219,9 @@ impl Model<'_> {
                 }
             })
             .collect();
+        for n in &mut names {
+            one_line(n);
+        }
         disambiguate(&mut names);
         names
     }

@@ -131,6 +131,17 @@ pub(crate) fn is_profiled_rts(id: &[u8]) -> bool {
     way.split(|&b| b == b'_').skip(1).any(|w| w == b"p")
 }
 
+/// Turns line breaks into spaces. A `.hp` name or JOB can hold none (the format is made
+/// of lines), and what reads a profile relies on that (the `.aux` file is written one
+/// name per line); eventlog labels and arguments are arbitrary bytes.
+pub(crate) fn one_line(text: &mut [u8]) {
+    for b in text {
+        if *b == b'\n' || *b == b'\r' {
+            *b = b' ';
+        }
+    }
+}
+
 /// Makes names unique: stacks that the `-L` cut (or equal labels) make equal must stay
 /// separate bands. Every name of such a group gets ` #k` appended, k = 1, 2, … in order
 /// of first appearance (skipping any suffix that would equal another name).
@@ -226,6 +237,13 @@ mod tests {
         assert!(is_profiled_rts(b"GHC-9.0.2 rts_p"));
         assert!(is_profiled_rts(b"GHC-8.2.0 rts_thr_p"));
         assert!(!is_profiled_rts(b"GHC-9.0.2 rts_l"));
+    }
+
+    #[test]
+    fn line_breaks_become_spaces() {
+        let mut n = b"a\nb\rc".to_vec();
+        one_line(&mut n);
+        assert_eq!(n, b"a b c");
     }
 
     #[test]
