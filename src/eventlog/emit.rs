@@ -26,6 +26,7 @@ impl Axis {
 }
 
 impl Model<'_> {
+    /// Ends reading: reports the damage, then hands everything to `sink`.
     pub(crate) fn finish<S: Sink>(
         mut self,
         end: End,
@@ -55,55 +56,93 @@ impl Model<'_> {
         if breakdown == Some(Breakdown::Retainer) {
             self.warn(EventlogWarning::NoManyBand);
         }
-
         let mut report = EventlogReport {
             breakdown,
             sampling_period: self.breakdown.map(|_| self.period as f64 / 1e9),
-            rts: self
-                .rts
-                .as_deref()
-                .map(|r| String::from_utf8_lossy(r).into_owned()),
+            rts: (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned()),
             censuses: self.censuses.len(),
             bands: self.keys.len(),
             ..EventlogReport::default()
-        };
-
-        // The axis: mutator time needs GC events.
-        let use_mutator = self.opts.time == TimeAxis::Mutator && self.gc.any();
-        if self.opts.time == TimeAxis::Mutator && !self.gc.any() {
-            self.warn(EventlogWarning::NoGcEvents);
-        }
-        report.time_axis = if use_mutator {
-            TimeAxis::Mutator
-        } else {
-            TimeAxis::Elapsed
-        };
-        let gc = std::mem::take(&mut self.gc);
-        let axis = Axis {
-            mutator: use_mutator.then(|| gc.finish(self.max_time)),
         };
         let profiled = match &self.rts {
             Some(r) => is_profiled_rts(r),
             None => !self.ccs.is_empty(),
         };
+        let axis = self.axis(&mut report);
+        let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
+
+        let args_raw = self.args.take().unwrap_or_default();
+        let args = argv(&args_raw);
+        self.header(sink, &args, profiled);
+        self.marks(sink, &axis, &mut report);
+        report.heap_size = (self.heap_size.iter())
+            .map(|&(t, b)| (axis.seconds(t), b))
+            .collect();
+        report.heap_live = (self.heap_live.iter())
+            .map(|&(t, b)| (axis.seconds(t), b))
+            .collect();
+
+        // Samples: times never run backwards, as the .hp reader guarantees.
+        let names = self.band_names(breakdown, &args);
+        sink.begin_sample(0.0);
+        sink.end_sample();
+        let mut last = 0.0f64;
+        for (i, c) in self.censuses.iter().enumerate() {
+            let t = times[i].max(last);
+            last = t;
+            sink.begin_sample(t);
+            let stop = (self.censuses.get(i + 1)).map_or(self.points.len(), |n| n.first);
+            for &(key, value) in &self.points[c.first..stop] {
+                sink.data(&names[key as usize], value as f64);
+            }
+            sink.end_sample();
+        }
+        sink.begin_sample(end_time.max(last));
+        sink.end_sample();
+
+        report.warnings = std::mem::take(&mut self.warnings);
+        Ok(report)
+    }
+
+    /// The axis: mutator time needs GC events.
+    fn axis(&mut self, report: &mut EventlogReport) -> Axis {
+        let mutator = self.opts.time == TimeAxis::Mutator;
+        if mutator && !self.gc.any() {
+            self.warn(EventlogWarning::NoGcEvents);
+        }
+        let gc = std::mem::take(&mut self.gc);
+        let axis = Axis {
+            mutator: (mutator && gc.any()).then(|| gc.finish(self.max_time)),
+        };
+        report.time_axis = match axis.mutator {
+            Some(_) => TimeAxis::Mutator,
+            None => TimeAxis::Elapsed,
+        };
+        axis
+    }
+
+    /// Each census's time and the end's.
+    fn sample_times(
+        &mut self,
+        axis: &Axis,
+        profiled: bool,
+        report: &mut EventlogReport,
+    ) -> (Vec<f64>, f64) {
         let mut end_time = axis.seconds(self.max_time);
+        let bio = report.breakdown == Some(Breakdown::Biography);
         if let (Some(clock), true) = (&axis.mutator, profiled) {
             // A profiling runtime's exit time counts the census work as mutator time.
-            let bio = breakdown == Some(Breakdown::Biography);
-            let work: u64 = self
-                .censuses
-                .iter()
+            let work = (self.censuses.iter())
                 .map(|c| clock.census_work(c.time, bio))
                 .fold(0u64, u64::saturating_add);
             end_time += work as f64 / 1e9;
         }
         let mut times: Vec<f64> = self.censuses.iter().map(|c| axis.seconds(c.time)).collect();
-        if self.ldv_filtered || (breakdown == Some(Breakdown::Biography) && self.all_same_time()) {
+        if self.ldv_filtered || (bio && self.all_same_time()) {
             // Every census was stamped at exit: spread them by the sampling period.
-            let period = if self.period > 0 {
-                self.period as f64 / 1e9
-            } else {
-                0.1
+            let period = match self.period {
+                0 => 0.1,
+                p => p as f64 / 1e9,
             };
             for (i, t) in times.iter_mut().enumerate() {
                 *t = (i + 1) as f64 * period;
@@ -111,11 +150,12 @@ impl Model<'_> {
             report.estimated_times = true;
             self.warn(EventlogWarning::TimesUnavailable { period });
         }
+        (times, end_time)
+    }
 
-        // Header strings.
-        let args_raw = self.args.take().unwrap_or_default();
-        let args = argv(&args_raw);
-        let mut job = job(&args, profiled);
+    /// JOB, DATE and the units, as the `.hp` of the same run has them.
+    fn header<S: Sink>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
+        let mut job = job(args, profiled);
         one_line(&mut job);
         sink.header(HeaderField::Job, &job);
         match self.wall {
@@ -133,16 +173,16 @@ impl Model<'_> {
         }
         sink.header(HeaderField::SampleUnit, b"seconds");
         sink.header(HeaderField::ValueUnit, b"bytes");
+    }
 
-        // Marks, in time order.
+    /// Marks to the sink and marker texts to the report, in time order.
+    fn marks<S: Sink>(&mut self, sink: &mut S, axis: &Axis, report: &mut EventlogReport) {
         let mut marks: Vec<f64> = self.marks.iter().map(|&t| axis.seconds(t)).collect();
         marks.sort_by(f64::total_cmp);
         for &m in &marks {
             sink.mark(m);
         }
-        report.markers = self
-            .texts
-            .drain(..)
+        report.markers = (self.texts.drain(..))
             .map(|(t, text)| Marker {
                 time: axis.seconds(t),
                 text,
@@ -153,40 +193,6 @@ impl Model<'_> {
             let count = self.marks_dropped + self.texts_dropped;
             self.warn(EventlogWarning::MarkerTextsDropped { count });
         }
-        report.heap_size = self
-            .heap_size
-            .iter()
-            .map(|&(t, b)| (axis.seconds(t), b))
-            .collect();
-        report.heap_live = self
-            .heap_live
-            .iter()
-            .map(|&(t, b)| (axis.seconds(t), b))
-            .collect();
-
-        // Samples: times never run backwards, as the .hp reader guarantees.
-        let names = self.band_names(breakdown, &args);
-        sink.begin_sample(0.0);
-        sink.end_sample();
-        let mut last = 0.0f64;
-        for (i, c) in self.censuses.iter().enumerate() {
-            let t = times[i].max(last);
-            last = t;
-            sink.begin_sample(t);
-            let stop = self
-                .censuses
-                .get(i + 1)
-                .map_or(self.points.len(), |n| n.first);
-            for &(key, value) in &self.points[c.first..stop] {
-                sink.data(&names[key as usize], value as f64);
-            }
-            sink.end_sample();
-        }
-        sink.begin_sample(end_time.max(last));
-        sink.end_sample();
-
-        report.warnings = std::mem::take(&mut self.warnings);
-        Ok(report)
     }
 
     /// Whether every census has the same timestamp (an LDV profile written at exit).
