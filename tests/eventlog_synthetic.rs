@@ -88,6 +88,11 @@ fn mutator_time_markers_and_heap_size_across_two_capabilities() {
     assert_eq!(rec.header[2], b"seconds");
     assert_eq!(rec.header[3], b"bytes");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    // DATE follows TZ, as the runtime's localtime does (a POSIX rule needs no file).
+    std::env::set_var("TZ", "CET-1CEST,M3.5.0,M10.5.0/3");
+    let (_, rec) = read(&w.bytes);
+    assert_eq!(rec.header[1], b"Tue Nov 14 23:13 2023");
+    std::env::set_var("TZ", "UTC");
 
     // The same log on the elapsed axis.
     let mut opts = EventlogOptions::default();

@@ -368,6 +368,27 @@ mod tests {
         assert!(Rule::parse(b"x").is_none());
     }
 
+    /// The zone files of this machine, when it has them, agree with `date`.
+    #[test]
+    fn real_zone_files() {
+        let cases = [
+            ("Europe/Berlin", 1_782_000_000, "Sun Jun 21 02:00 2026"),
+            ("Europe/Berlin", 1_766_000_000, "Wed Dec 17 20:33 2025"),
+            ("America/New_York", 1_782_000_000, "Sat Jun 20 20:00 2026"),
+            ("Australia/Sydney", 1_782_000_000, "Sun Jun 21 10:00 2026"),
+            // Far beyond the transitions: the footer's rule decides.
+            ("Europe/Berlin", 4_117_996_800, "Wed Jun 30 02:00 2100"),
+        ];
+        for (name, t, want) in cases {
+            let Ok(bytes) = std::fs::read(Path::new("/usr/share/zoneinfo").join(name)) else {
+                continue;
+            };
+            let zone = parse_tzif(&bytes).expect(name);
+            let off = zone.offset_at(t).expect(name);
+            assert_eq!(format_date(t + off), want, "{name} at {t}");
+        }
+    }
+
     #[test]
     fn tzif_garbage_is_rejected_not_a_panic() {
         assert!(parse_tzif(b"TZif2").is_none());
