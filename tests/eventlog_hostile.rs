@@ -216,3 +216,30 @@ fn no_samples_says_why() {
         Err(EventlogError::NotEventlog { .. })
     ));
 }
+
+#[test]
+fn cuts_of_a_cost_centre_log_keep_whole_stacks() {
+    let full = corpus("unicode-hc-L7.eventlog");
+    let mut opts = EventlogOptions::default();
+    // Whole stacks: names do not depend on which stacks the cut left.
+    opts.full_names = true;
+    let read_full = |b: &[u8]| {
+        let mut rec = Recorder::default();
+        (read_eventlog(b, &opts, &mut rec), rec)
+    };
+    let (r, whole) = read_full(&full);
+    r.unwrap();
+    let mut kept = 0;
+    for cut in (full.len() - 14_000..full.len()).step_by(37) {
+        let (r, rec) = read_full(&full[..cut]);
+        if r.is_err() {
+            continue;
+        }
+        kept += 1;
+        let k = rec.samples.len();
+        for i in 1..k - 1 {
+            assert_eq!(rec.samples[i], whole.samples[i], "cut {cut}: sample {i}");
+        }
+    }
+    assert!(kept > 100, "{kept}");
+}
