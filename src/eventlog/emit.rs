@@ -218,7 +218,10 @@ impl Model<'_> {
                         cut_like_rts(&mut n, max);
                     }
                     n
-                } else if breakdown == Some(Breakdown::InfoTable) {
+                } else if breakdown == Some(Breakdown::InfoTable)
+                    || (breakdown.is_none() && !self.ipe.is_empty())
+                {
+                    // Without HEAP_PROF_BEGIN (a hand-cut log), IPE entries imply -hi.
                     self.ipe_name(&k.bytes)
                 } else {
                     k.bytes.to_vec()
