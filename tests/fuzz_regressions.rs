@@ -63,6 +63,16 @@ fn hp_reader_seeds_and_regressions_pass_the_target_checks() {
 }
 
 #[test]
+fn eventlog_reader_seeds_and_regressions_pass_the_target_checks() {
+    assert!(replay("seeds", "eventlog_reader", fuzz_targets::eventlog_reader) >= 5);
+    replay(
+        "regressions",
+        "eventlog_reader",
+        fuzz_targets::eventlog_reader,
+    );
+}
+
+#[test]
 fn aux_reader_seeds_and_regressions_pass_the_target_checks() {
     assert!(replay("seeds", "aux_reader", fuzz_targets::aux_reader) > 10);
     replay("regressions", "aux_reader", fuzz_targets::aux_reader);

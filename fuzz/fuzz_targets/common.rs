@@ -133,3 +133,34 @@ pub fn example() -> Profile {
         .expect("the example reads")
         .0
 }
+
+/// The `eventlog_reader` target: the first byte picks the render flags; the rest is the
+/// eventlog. Any bytes either read (and then render in every format) or give one
+/// one-line error; warnings are one line each.
+pub fn eventlog_reader(data: &[u8]) {
+    use hp2ps::read::eventlog::{read_eventlog_profile, EventlogError, EventlogOptions};
+    let Some((&flags, input)) = data.split_first() else {
+        return;
+    };
+    let mut opts = EventlogOptions::default();
+    opts.full_names = flags & 0x10 != 0;
+    match read_eventlog_profile(input, &opts) {
+        Ok((profile, report)) => {
+            for w in &report.warnings {
+                assert_one_line(&w.to_string());
+            }
+            // The empty first sample, at least one census, the empty last sample.
+            assert!(
+                profile.sample_count() >= 3,
+                "a profile without censuses read"
+            );
+            assert!(
+                profile.times.windows(2).all(|w| w[0] <= w[1]),
+                "sample times run backwards"
+            );
+            render_and_check(profile, None, &options(flags));
+        }
+        Err(EventlogError::Io(e)) => panic!("I/O error reading memory: {e}"),
+        Err(e) => assert_one_line(&e.to_string()),
+    }
+}

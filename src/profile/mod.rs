@@ -4,6 +4,7 @@ mod builder;
 mod hasher;
 
 pub use builder::ProfileBuilder;
+pub(crate) use hasher::FxBuild;
 
 use std::io::Read;
 

@@ -6,6 +6,7 @@
 //! reader feeds the same [`Sink`], so the profile model and everything after it are shared.
 
 pub mod aux;
+pub mod eventlog;
 pub mod hp;
 mod sink;
 pub mod window;

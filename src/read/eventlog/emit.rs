@@ -1,0 +1,276 @@
+//! The end of reading: choose the time axis, name the bands, and hand the profile to the
+//! sink in `.hp` order (header strings, marks, the empty first sample, one sample per
+//! census, the empty last sample).
+
+use super::localtime::hp_date;
+use super::model::{End, Model};
+use super::names::{
+    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, stack_path,
+};
+use super::timeaxis::{elapsed_seconds, MutatorClock};
+use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
+use crate::read::{HeaderField, Sink};
+
+/// The clock chosen for the whole profile.
+struct Axis {
+    mutator: Option<MutatorClock>,
+}
+
+impl Axis {
+    fn seconds(&self, t: u64) -> f64 {
+        match &self.mutator {
+            Some(c) => c.mutator_seconds(t),
+            None => elapsed_seconds(t),
+        }
+    }
+}
+
+impl Model<'_> {
+    /// Ends reading: reports the damage, then hands everything to `sink`.
+    pub(crate) fn finish<S: Sink>(
+        mut self,
+        end: End,
+        sink: &mut S,
+    ) -> Result<EventlogReport, EventlogError> {
+        let dropped_sample = self.end_data(&end);
+        match end {
+            End::Complete => {}
+            End::Truncated(offset) => self.warn(EventlogWarning::Truncated {
+                offset,
+                dropped_sample,
+            }),
+            End::Undeclared(offset, id) => {
+                self.warn(EventlogWarning::UndeclaredEvent { offset, id })
+            }
+        }
+        if self.censuses.is_empty() {
+            return Err(EventlogError::NoSamples {
+                why: self.why_empty(),
+            });
+        }
+        if self.stray > 0 {
+            let count = self.stray;
+            self.warn(EventlogWarning::StrayBands { count });
+        }
+        let breakdown = self.breakdown.map(Breakdown::from_code);
+        if breakdown == Some(Breakdown::Retainer) {
+            self.warn(EventlogWarning::NoManyBand);
+        }
+        let mut report = EventlogReport {
+            breakdown,
+            sampling_period: self.breakdown.map(|_| self.period as f64 / 1e9),
+            rts: (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned()),
+            censuses: self.censuses.len(),
+            bands: self.keys.len(),
+            ..EventlogReport::default()
+        };
+        let profiled = match &self.rts {
+            Some(r) => is_profiled_rts(r),
+            None => !self.ccs.is_empty(),
+        };
+        let axis = self.axis(&mut report);
+        let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
+
+        let args_raw = self.args.take().unwrap_or_default();
+        let args = argv(&args_raw);
+        self.header(sink, &args, profiled);
+        self.marks(sink, &axis, &mut report);
+        report.heap_size = (self.heap_size.iter())
+            .map(|&(t, b)| (axis.seconds(t), b))
+            .collect();
+        report.heap_live = (self.heap_live.iter())
+            .map(|&(t, b)| (axis.seconds(t), b))
+            .collect();
+
+        // Samples: times never run backwards, as the .hp reader guarantees.
+        let names = self.band_names(breakdown, &args);
+        sink.begin_sample(0.0);
+        sink.end_sample();
+        let mut last = 0.0f64;
+        for (i, c) in self.censuses.iter().enumerate() {
+            let t = times[i].max(last);
+            last = t;
+            sink.begin_sample(t);
+            let stop = (self.censuses.get(i + 1)).map_or(self.points.len(), |n| n.first);
+            for &(key, value) in &self.points[c.first..stop] {
+                sink.data(&names[key as usize], value as f64);
+            }
+            sink.end_sample();
+        }
+        sink.begin_sample(end_time.max(last));
+        sink.end_sample();
+
+        report.warnings = std::mem::take(&mut self.warnings);
+        Ok(report)
+    }
+
+    /// The axis: mutator time needs GC events.
+    fn axis(&mut self, report: &mut EventlogReport) -> Axis {
+        let mutator = self.opts.time == TimeAxis::Mutator;
+        if mutator && !self.gc.any() {
+            self.warn(EventlogWarning::NoGcEvents);
+        }
+        let gc = std::mem::take(&mut self.gc);
+        let axis = Axis {
+            mutator: (mutator && gc.any()).then(|| gc.finish(self.max_time)),
+        };
+        report.time_axis = match axis.mutator {
+            Some(_) => TimeAxis::Mutator,
+            None => TimeAxis::Elapsed,
+        };
+        axis
+    }
+
+    /// Each census's time and the end's.
+    fn sample_times(
+        &mut self,
+        axis: &Axis,
+        profiled: bool,
+        report: &mut EventlogReport,
+    ) -> (Vec<f64>, f64) {
+        let mut end_time = axis.seconds(self.max_time);
+        let bio = report.breakdown == Some(Breakdown::Biography);
+        if let (Some(clock), true) = (&axis.mutator, profiled) {
+            // A profiling runtime's exit time counts the census work as mutator time.
+            let work = (self.censuses.iter())
+                .map(|c| clock.census_work(c.time, bio))
+                .fold(0u64, u64::saturating_add);
+            end_time += work as f64 / 1e9;
+        }
+        let mut times: Vec<f64> = self.censuses.iter().map(|c| axis.seconds(c.time)).collect();
+        if self.ldv_filtered || (bio && self.all_same_time()) {
+            // Every census was stamped at exit: spread them by the sampling period.
+            let period = match self.period {
+                0 => 0.1,
+                p => p as f64 / 1e9,
+            };
+            for (i, t) in times.iter_mut().enumerate() {
+                *t = (i + 1) as f64 * period;
+            }
+            report.estimated_times = true;
+            self.warn(EventlogWarning::TimesUnavailable { period });
+        }
+        (times, end_time)
+    }
+
+    /// JOB, DATE and the units, as the `.hp` of the same run has them.
+    fn header<S: Sink>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
+        let mut job = job(args, profiled);
+        one_line(&mut job);
+        sink.header(HeaderField::Job, &job);
+        match self.wall {
+            Some(sec) => {
+                let (date, why) = hp_date(i64::try_from(sec).unwrap_or(i64::MAX / 2));
+                if let Some(why) = why {
+                    self.warn(EventlogWarning::DateInUtc { why });
+                }
+                sink.header(HeaderField::Date, date.as_bytes());
+            }
+            None => {
+                self.warn(EventlogWarning::NoDate);
+                sink.header(HeaderField::Date, b"");
+            }
+        }
+        sink.header(HeaderField::SampleUnit, b"seconds");
+        sink.header(HeaderField::ValueUnit, b"bytes");
+    }
+
+    /// Marks to the sink and marker texts to the report, in time order.
+    fn marks<S: Sink>(&mut self, sink: &mut S, axis: &Axis, report: &mut EventlogReport) {
+        let mut marks: Vec<f64> = self.marks.iter().map(|&t| axis.seconds(t)).collect();
+        marks.sort_by(f64::total_cmp);
+        for &m in &marks {
+            sink.mark(m);
+        }
+        report.markers = (self.texts.drain(..))
+            .map(|(t, text)| Marker {
+                time: axis.seconds(t),
+                text,
+            })
+            .collect();
+        report.markers.sort_by(|a, b| a.time.total_cmp(&b.time));
+        if self.marks_dropped > 0 || self.texts_dropped > 0 {
+            let count = self.marks_dropped + self.texts_dropped;
+            self.warn(EventlogWarning::MarkerTextsDropped { count });
+        }
+    }
+
+    /// Whether every census has the same timestamp (an LDV profile written at exit).
+    fn all_same_time(&self) -> bool {
+        self.censuses.len() > 1
+            && self
+                .censuses
+                .iter()
+                .all(|c| c.time == self.censuses[0].time)
+    }
+
+    /// One name per band key, unique.
+    fn band_names(&self, breakdown: Option<Breakdown>, args: &[&[u8]]) -> Vec<Vec<u8>> {
+        let cut = (!self.opts.full_names).then(|| ccs_length(args));
+        let mut names: Vec<Vec<u8>> = self
+            .keys
+            .iter()
+            .map(|k| {
+                if k.is_stack {
+                    let mut n = Vec::new();
+                    stack_path(&k.bytes, &self.ccs, &mut n);
+                    if let Some(max) = cut {
+                        cut_like_rts(&mut n, max);
+                    }
+                    n
+                } else if breakdown == Some(Breakdown::InfoTable)
+                    || (breakdown.is_none() && !self.ipe.is_empty())
+                {
+                    // Without HEAP_PROF_BEGIN (a hand-cut log), IPE entries imply -hi.
+                    self.ipe_name(&k.bytes)
+                } else {
+                    k.bytes.to_vec()
+                }
+            })
+            .collect();
+        for n in &mut names {
+            one_line(n);
+        }
+        disambiguate(&mut names);
+        names
+    }
+
+    /// A `-hi` label (`0x4c8b10`) named by its IPE entry: `table_name (0x4c8b10)`.
+    fn ipe_name(&self, label: &[u8]) -> Vec<u8> {
+        let hex = label.strip_prefix(b"0x").unwrap_or(label);
+        let entry = std::str::from_utf8(hex)
+            .ok()
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .and_then(|a| self.ipe.get(&a));
+        match entry {
+            Some(name) => {
+                let mut n = name.to_vec();
+                n.extend_from_slice(b" (");
+                n.extend_from_slice(label);
+                n.push(b')');
+                n
+            }
+            None => label.to_vec(),
+        }
+    }
+
+    /// Why there is no sample, and what to do about it.
+    fn why_empty(&self) -> String {
+        if self.breakdown.is_some() {
+            return "the heap profile began but no census completed (the run was shorter \
+                    than the sampling interval, or the log is cut): run longer or with a \
+                    smaller -i"
+                .to_string();
+        }
+        if !self.saw_global_block && self.rts.is_none() {
+            return "the log has no global-buffer data, as when the program was killed: \
+                    GHC up to 9.0 writes heap samples only at exit, so stop the program \
+                    with Ctrl-C (SIGINT), or on GHC 9.2+ run with \
+                    --eventlog-flush-interval=1"
+                .to_string();
+        }
+        "the run made no heap profile: run the program with +RTS -hT -l (or another \
+         -h breakdown; -hc etc. need a -prof build)"
+            .to_string()
+    }
+}

@@ -1,0 +1,167 @@
+//! Why an eventlog could not be read, and what was tolerated while reading it.
+
+use std::fmt;
+
+/// Why an eventlog gave no profile. Every message is one line: what was found, what was
+/// expected, and where (byte offset from the start of the input) when that helps.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EventlogError {
+    /// The input could not be read.
+    #[error("reading the eventlog: {0}")]
+    Io(#[from] std::io::Error),
+    /// The first bytes are not an eventlog's (`hdrb` `hetb`).
+    #[error("byte 0: not a GHC eventlog (found {found}, expected the magic \"hdrb\")")]
+    NotEventlog {
+        /// The first bytes, quoted.
+        found: String,
+    },
+    /// The header (event-type declarations) is cut or malformed.
+    #[error("byte {offset}: bad eventlog header: found {found}, expected {expected}")]
+    BadHeader {
+        /// Where the problem starts.
+        offset: u64,
+        /// What was there.
+        found: String,
+        /// What should have been there.
+        expected: &'static str,
+    },
+    /// The log was read, but it holds no complete heap-profile sample.
+    #[error("no heap profile samples: {why}")]
+    NoSamples {
+        /// What the log holds instead, and how to get samples.
+        why: String,
+    },
+}
+
+impl EventlogError {
+    /// The byte offset the error refers to, if any.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            EventlogError::NotEventlog { .. } => Some(0),
+            EventlogError::BadHeader { offset, .. } => Some(*offset),
+            _ => None,
+        }
+    }
+}
+
+/// Damage or a limitation that the reader worked around. Each prints as one line.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EventlogWarning {
+    /// The input ended inside an event or without the end marker.
+    Truncated {
+        /// Where the input ended.
+        offset: u64,
+        /// Whether an unfinished census was dropped.
+        dropped_sample: bool,
+    },
+    /// An event id the header does not declare: its size is unknown, so reading stopped.
+    UndeclaredEvent {
+        /// Where the event starts.
+        offset: u64,
+        /// Its id.
+        id: u16,
+    },
+    /// A known event too short for its layout; it was skipped.
+    ShortEvent {
+        /// Where the event starts.
+        offset: u64,
+        /// Its id.
+        id: u16,
+    },
+    /// Bytes after the end marker, ignored.
+    TrailingBytes {
+        /// Where the end marker ended.
+        offset: u64,
+    },
+    /// Band events outside any census, dropped.
+    StrayBands {
+        /// How many.
+        count: u64,
+    },
+    /// The log has no GC events (`-l-a`), so times are elapsed, not mutator, seconds.
+    NoGcEvents,
+    /// An LDV-filtered profile: every census is stamped at exit, so sample times are
+    /// spread by the sampling period instead.
+    TimesUnavailable {
+        /// The sampling period used, in seconds.
+        period: f64,
+    },
+    /// A `-hr` profile: the `MANY` retainer set is never written to eventlogs.
+    NoManyBand,
+    /// More marker texts than kept; the extra ones are marks without text in the report.
+    MarkerTextsDropped {
+        /// How many texts were not kept.
+        count: u64,
+    },
+    /// No wall-clock event: the DATE is empty.
+    NoDate,
+    /// The local-time zone could not be read; the DATE is in UTC.
+    DateInUtc {
+        /// Why.
+        why: String,
+    },
+}
+
+impl fmt::Display for EventlogWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EventlogWarning::Truncated {
+                offset,
+                dropped_sample,
+            } => {
+                write!(
+                    f,
+                    "byte {offset}: the eventlog is cut short (no end marker)"
+                )?;
+                if *dropped_sample {
+                    write!(f, "; the unfinished last census was dropped")?;
+                }
+                Ok(())
+            }
+            EventlogWarning::UndeclaredEvent { offset, id } => write!(
+                f,
+                "byte {offset}: event id {id} is not declared in the header \
+                 (corrupt data); reading stopped, earlier samples are kept"
+            ),
+            EventlogWarning::ShortEvent { offset, id } => write!(
+                f,
+                "byte {offset}: event {id} is shorter than its layout; skipped"
+            ),
+            EventlogWarning::TrailingBytes { offset } => {
+                write!(f, "byte {offset}: bytes after the end marker, ignored")
+            }
+            EventlogWarning::StrayBands { count } => {
+                write!(f, "{count} band events outside any census, dropped")
+            }
+            EventlogWarning::NoGcEvents => write!(
+                f,
+                "no GC events in the eventlog (run with -l, not -l-a): times are \
+                 elapsed seconds, not mutator seconds as in the .hp"
+            ),
+            EventlogWarning::TimesUnavailable { period } => write!(
+                f,
+                "LDV-filtered profile: the eventlog stamps every census at exit, so \
+                 samples are placed every {period} s (the sampling period)"
+            ),
+            EventlogWarning::NoManyBand => write!(
+                f,
+                "-hr profile: the MANY retainer set is never written to eventlogs, so \
+                 totals may be below the .hp's"
+            ),
+            EventlogWarning::MarkerTextsDropped { count } => {
+                write!(f, "{count} marker texts not kept (too many markers)")
+            }
+            EventlogWarning::NoDate => {
+                write!(f, "no wall-clock event in the eventlog: DATE is empty")
+            }
+            EventlogWarning::DateInUtc { why } => {
+                write!(
+                    f,
+                    "DATE is in UTC: the local time zone is unreadable ({why})"
+                )
+            }
+        }
+    }
+}

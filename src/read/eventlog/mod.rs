@@ -1,0 +1,203 @@
+//! The streaming GHC eventlog reader: a `prog.eventlog` written by `prog +RTS -h… -l`
+//! gives the same profile model as the run's `prog.hp`, through the same [`Sink`].
+//!
+//! Reading is one pass over any [`Read`] with a buffer of at most one event plus a
+//! chunk; memory grows only with what is kept (cost centres, bands, samples, GC
+//! intervals, marks). Samples are handed to the sink at the end, because their times
+//! need the GC intervals, which may come later in the file than the census itself.
+//!
+//! The behaviour reference is the project's eventlog spec and the corpus FINDINGS:
+//! `tests/data/eventlog/FINDINGS.md`.
+
+#![warn(missing_docs)]
+
+mod container;
+mod emit;
+mod error;
+mod localtime;
+mod model;
+mod names;
+mod payload;
+mod timeaxis;
+
+use std::io::Read;
+
+use crate::profile::{Profile, ProfileBuilder};
+use crate::read::Sink;
+
+pub use container::is_eventlog;
+pub use error::{EventlogError, EventlogWarning};
+
+/// Which x axis samples, marks and heap-size points are placed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum TimeAxis {
+    /// Mutator seconds, as the `.hp` has them: elapsed time minus the GC time before
+    /// it. Falls back to elapsed seconds (with a warning) when the log has no GC events.
+    #[default]
+    Mutator,
+    /// Elapsed (wall-clock) seconds since the program started.
+    Elapsed,
+}
+
+/// How the eventlog is turned into a profile.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct EventlogOptions {
+    /// The x axis. Default: `Mutator`.
+    pub time: TimeAxis,
+    /// For `-hc`: name each band by its whole cost-centre stack instead of cutting it
+    /// at the run's `-L` as the `.hp` does. Default: `false`.
+    pub full_names: bool,
+    /// Most marks (event 58) handed to the sink; later ones are counted in a warning.
+    /// Default: `1048576`.
+    pub max_marks: usize,
+    /// Most bytes of marker text kept in the report (a text that does not fit is not
+    /// kept; its mark still is). Default: `16777216`.
+    pub max_marker_text_bytes: usize,
+}
+
+impl Default for EventlogOptions {
+    fn default() -> Self {
+        EventlogOptions {
+            time: TimeAxis::Mutator,
+            full_names: false,
+            max_marks: 1 << 20,
+            max_marker_text_bytes: 16 << 20,
+        }
+    }
+}
+
+/// The kind of heap profile, from HEAP_PROF_BEGIN (160).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Breakdown {
+    /// `-hc` (code 1).
+    CostCentreStack,
+    /// `-hm` (2).
+    Module,
+    /// `-hd` (3).
+    ClosureDescription,
+    /// `-hy` (4).
+    TypeDescription,
+    /// `-hr` (5).
+    Retainer,
+    /// `-hb` (6).
+    Biography,
+    /// `-hT` (7).
+    ClosureType,
+    /// `-hi` (8).
+    InfoTable,
+    /// `-he` (9).
+    Era,
+    /// A code this reader does not know.
+    Unknown(u32),
+}
+
+impl Breakdown {
+    /// The breakdown of a 160 code.
+    pub fn from_code(code: u32) -> Breakdown {
+        match code {
+            1 => Breakdown::CostCentreStack,
+            2 => Breakdown::Module,
+            3 => Breakdown::ClosureDescription,
+            4 => Breakdown::TypeDescription,
+            5 => Breakdown::Retainer,
+            6 => Breakdown::Biography,
+            7 => Breakdown::ClosureType,
+            8 => Breakdown::InfoTable,
+            9 => Breakdown::Era,
+            n => Breakdown::Unknown(n),
+        }
+    }
+
+    /// The RTS flag that selects it (`-hc`, …; `-h?` for an unknown code).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Breakdown::CostCentreStack => "-hc",
+            Breakdown::Module => "-hm",
+            Breakdown::ClosureDescription => "-hd",
+            Breakdown::TypeDescription => "-hy",
+            Breakdown::Retainer => "-hr",
+            Breakdown::Biography => "-hb",
+            Breakdown::ClosureType => "-hT",
+            Breakdown::InfoTable => "-hi",
+            Breakdown::Era => "-he",
+            Breakdown::Unknown(_) => "-h?",
+        }
+    }
+}
+
+/// A marker (event 58) whose text was kept, at its time on the chosen axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    /// Seconds on the report's axis.
+    pub time: f64,
+    /// The text, decoded lossily from its bytes.
+    pub text: String,
+}
+
+/// What the reader learnt besides the samples.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct EventlogReport {
+    /// Tolerated damage and limitations, one line each, in the order found.
+    pub warnings: Vec<EventlogWarning>,
+    /// Markers with their texts, in time order.
+    pub markers: Vec<Marker>,
+    /// HEAP_SIZE (50) points: (seconds on the axis, bytes), one per GC and capability.
+    pub heap_size: Vec<(f64, u64)>,
+    /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs.
+    pub heap_live: Vec<(f64, u64)>,
+    /// The profile kind; `None` if the log has no HEAP_PROF_BEGIN.
+    pub breakdown: Option<Breakdown>,
+    /// The sampling interval (`-i`) in seconds, from HEAP_PROF_BEGIN.
+    pub sampling_period: Option<f64>,
+    /// The RTS identifier, e.g. `GHC-9.0.2 rts_p`.
+    pub rts: Option<String>,
+    /// The axis the times are on (after any fallback).
+    pub time_axis: TimeAxis,
+    /// Whether sample times are estimates (index × sampling period: LDV-filtered logs).
+    pub estimated_times: bool,
+    /// Number of censuses read (the profile has two more: the empty first and last).
+    pub censuses: usize,
+    /// Number of distinct bands.
+    pub bands: usize,
+}
+
+/// Reads an eventlog into `sink`: header strings, marks, then the samples (an empty one
+/// at 0, one per complete census, an empty one at the program's end).
+pub fn read_eventlog<R: Read, S: Sink>(
+    input: R,
+    opts: &EventlogOptions,
+    sink: &mut S,
+) -> Result<EventlogReport, EventlogError> {
+    let mut input = container::Input::new(input);
+    let types = container::read_header(&mut input)?;
+    let mut m = model::Model::new(opts);
+    let end = loop {
+        match container::next_event(&mut input, &types)? {
+            container::Next::Event(raw) => m.event(&raw),
+            container::Next::End => {
+                let offset = input.offset();
+                if !input.at_end()? {
+                    m.warn(EventlogWarning::TrailingBytes { offset });
+                }
+                break model::End::Complete;
+            }
+            container::Next::Truncated { offset } => break model::End::Truncated(offset),
+            container::Next::Undeclared { offset, id } => break model::End::Undeclared(offset, id),
+        }
+    };
+    m.finish(end, sink)
+}
+
+/// Reads an eventlog into a [`Profile`].
+pub fn read_eventlog_profile<R: Read>(
+    input: R,
+    opts: &EventlogOptions,
+) -> Result<(Profile, EventlogReport), EventlogError> {
+    let mut builder = ProfileBuilder::default();
+    let report = read_eventlog(input, opts, &mut builder)?;
+    Ok((builder.finish(), report))
+}

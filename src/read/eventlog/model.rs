@@ -1,0 +1,261 @@
+//! Collects, event by event, the compact state a profile needs: censuses and their band
+//! values, band keys, cost centres, IPE names, GC intervals, marks, heap-size points and
+//! the metadata for JOB and DATE. Scheduler events are never kept.
+
+use std::collections::HashMap;
+
+use super::container::RawEvent;
+use super::names::CostCentre;
+use super::payload::{decode, Event};
+use super::timeaxis::GcIntervals;
+use super::{EventlogOptions, EventlogWarning};
+use crate::profile::FxBuild;
+
+/// How the data section ended.
+pub(crate) enum End {
+    /// At the 0xFFFF end marker.
+    Complete,
+    /// The input ran out at this offset.
+    Truncated(u64),
+    /// An undeclared id at this offset.
+    Undeclared(u64, u16),
+}
+
+/// A finished census: its time (ns, event clock) and where its points start.
+pub(crate) struct Census {
+    pub(crate) time: u64,
+    pub(crate) first: usize,
+}
+
+/// A band's identity: a 164 label, or a 163 stack (raw big-endian ccids).
+pub(crate) struct Key {
+    pub(crate) is_stack: bool,
+    pub(crate) bytes: Box<[u8]>,
+}
+
+/// The reader's state.
+pub(crate) struct Model<'o> {
+    pub(crate) opts: &'o EventlogOptions,
+    pub(crate) warnings: Vec<EventlogWarning>,
+    /// Capability of the current block, and where that block ends.
+    cap: u16,
+    block_end: u64,
+    pub(crate) saw_global_block: bool,
+    pub(crate) max_time: u64,
+    pub(crate) gc: GcIntervals,
+    pub(crate) heap_size: Vec<(u64, u64)>,
+    pub(crate) heap_live: Vec<(u64, u64)>,
+    pub(crate) marks: Vec<u64>,
+    pub(crate) marks_dropped: u64,
+    pub(crate) texts: Vec<(u64, String)>,
+    text_bytes: usize,
+    pub(crate) texts_dropped: u64,
+    pub(crate) args: Option<Vec<u8>>,
+    pub(crate) rts: Option<Vec<u8>>,
+    /// Unix seconds at RTS start-up, from WALL_CLOCK.
+    pub(crate) wall: Option<u64>,
+    pub(crate) breakdown: Option<u32>,
+    pub(crate) period: u64,
+    pub(crate) ldv_filtered: bool,
+    pub(crate) ccs: HashMap<u32, CostCentre>,
+    pub(crate) ipe: HashMap<u64, Box<[u8]>, FxBuild>,
+    labels: HashMap<Box<[u8]>, u32, FxBuild>,
+    stacks: HashMap<Box<[u8]>, u32, FxBuild>,
+    pub(crate) keys: Vec<Key>,
+    pub(crate) censuses: Vec<Census>,
+    /// (band key, bytes) of every census, in event order.
+    pub(crate) points: Vec<(u32, u64)>,
+    /// The open census's time.
+    open: Option<u64>,
+    /// Where the open census's points start.
+    open_first: usize,
+    pub(crate) stray: u64,
+    short_warned: bool,
+}
+
+impl<'o> Model<'o> {
+    pub(crate) fn new(opts: &'o EventlogOptions) -> Self {
+        Model {
+            opts,
+            warnings: Vec::new(),
+            cap: u16::MAX,
+            block_end: 0,
+            saw_global_block: false,
+            max_time: 0,
+            gc: GcIntervals::default(),
+            heap_size: Vec::new(),
+            heap_live: Vec::new(),
+            marks: Vec::new(),
+            marks_dropped: 0,
+            texts: Vec::new(),
+            text_bytes: 0,
+            texts_dropped: 0,
+            args: None,
+            rts: None,
+            wall: None,
+            breakdown: None,
+            period: 0,
+            ldv_filtered: false,
+            ccs: HashMap::new(),
+            ipe: HashMap::default(),
+            labels: HashMap::default(),
+            stacks: HashMap::default(),
+            keys: Vec::new(),
+            censuses: Vec::new(),
+            points: Vec::new(),
+            open: None,
+            open_first: 0,
+            stray: 0,
+            short_warned: false,
+        }
+    }
+
+    pub(crate) fn warn(&mut self, w: EventlogWarning) {
+        self.warnings.push(w);
+    }
+
+    /// The capability whose buffer holds an event at `offset` (0xFFFE outside blocks).
+    fn cap_at(&self, offset: u64) -> u16 {
+        if offset < self.block_end {
+            self.cap
+        } else {
+            0xFFFE
+        }
+    }
+
+    pub(crate) fn event(&mut self, raw: &RawEvent<'_>) {
+        let t = raw.time;
+        self.max_time = self.max_time.max(t);
+        match decode(raw) {
+            Event::BlockMarker { size, cap } => {
+                self.cap = cap;
+                self.block_end = raw.offset.saturating_add(u64::from(size));
+                self.saw_global_block |= cap == u16::MAX;
+            }
+            Event::GcStart => self.gc.start(self.cap_at(raw.offset), t),
+            Event::GcEnd => self.gc.end(self.cap_at(raw.offset), t),
+            Event::GcDone => self.gc.done(self.cap_at(raw.offset), t),
+            Event::HeapSize(b) => self.heap_size.push((t, b)),
+            Event::HeapLive(b) => self.heap_live.push((t, b)),
+            Event::RtsId(s) => self.rts = Some(s.to_vec()),
+            Event::ProgramArgs(a) => self.args = Some(a.to_vec()),
+            // Taken at RTS start-up, when the .hp header gets its DATE too.
+            Event::WallClock { sec, .. } => self.wall = Some(sec),
+            Event::UserMarker(text) => self.marker(t, text),
+            Event::HeapProfBegin {
+                period,
+                breakdown,
+                bio_filter,
+            } => {
+                self.period = period;
+                self.breakdown = Some(breakdown);
+                self.ldv_filtered = !bio_filter.is_empty() && breakdown != 6;
+            }
+            Event::CostCentre {
+                ccid,
+                label,
+                module,
+                flags,
+            } => {
+                let cc = CostCentre {
+                    label: label.into(),
+                    module: module.into(),
+                    is_caf: flags & 1 != 0 || label == b"CAF",
+                };
+                self.ccs.insert(ccid, cc);
+            }
+            Event::SampleBegin => self.begin(t),
+            Event::BioSampleBegin { census_time } => self.begin(census_time),
+            Event::SampleEnd => self.close(),
+            Event::CcsSample { residency, stack } => self.point(true, stack, residency),
+            Event::StringSample { residency, label } => self.point(false, label, residency),
+            Event::Ipe { info, table_name } => {
+                self.ipe.insert(info, table_name.into());
+            }
+            Event::Short => {
+                if !self.short_warned {
+                    self.short_warned = true;
+                    self.warn(EventlogWarning::ShortEvent {
+                        offset: raw.offset,
+                        id: raw.id,
+                    });
+                }
+            }
+            Event::Other => {}
+        }
+    }
+
+    fn marker(&mut self, t: u64, text: &[u8]) {
+        if self.marks.len() >= self.opts.max_marks {
+            self.marks_dropped += 1;
+            return;
+        }
+        self.marks.push(t);
+        if self.text_bytes + text.len() <= self.opts.max_marker_text_bytes {
+            self.text_bytes += text.len();
+            self.texts
+                .push((t, String::from_utf8_lossy(text).into_owned()));
+        } else {
+            self.texts_dropped += 1;
+        }
+    }
+
+    fn begin(&mut self, t: u64) {
+        // Before GHC 8.10 (no 165) a census ends where the next one begins.
+        self.close();
+        self.open = Some(t);
+        self.open_first = self.points.len();
+    }
+
+    fn close(&mut self) {
+        if let Some(time) = self.open.take() {
+            self.censuses.push(Census {
+                time,
+                first: self.open_first,
+            });
+        }
+    }
+
+    fn point(&mut self, is_stack: bool, bytes: &[u8], value: u64) {
+        if self.open.is_none() {
+            self.stray += 1;
+            return;
+        }
+        let map = if is_stack {
+            &mut self.stacks
+        } else {
+            &mut self.labels
+        };
+        let key = match map.get(bytes) {
+            Some(&k) => k,
+            None => {
+                let k = self.keys.len() as u32;
+                map.insert(bytes.into(), k);
+                self.keys.push(Key {
+                    is_stack,
+                    bytes: bytes.into(),
+                });
+                k
+            }
+        };
+        self.points.push((key, value));
+    }
+
+    /// Ends the data: keeps an open census only if the data ended cleanly; returns
+    /// whether one was dropped.
+    pub(crate) fn end_data(&mut self, end: &End) -> bool {
+        match end {
+            End::Complete => {
+                self.close();
+                false
+            }
+            _ => {
+                let dropped = self.open.take().is_some();
+                if dropped {
+                    self.points.truncate(self.open_first);
+                }
+                dropped
+            }
+        }
+    }
+}

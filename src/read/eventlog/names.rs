@@ -1,0 +1,264 @@
+//! Band names and the JOB line, built as the `.hp` of the same run has them.
+
+use std::collections::HashMap;
+
+/// The `-L` default of the RTS.
+pub(crate) const DEFAULT_CCS_LENGTH: usize = 25;
+
+/// A cost centre as the band names need it.
+pub(crate) struct CostCentre {
+    pub(crate) label: Box<[u8]>,
+    pub(crate) module: Box<[u8]>,
+    pub(crate) is_caf: bool,
+}
+
+/// Appends the `.hp` path of a raw 163 stack (big-endian ccids, innermost first):
+/// levels joined by `/`, a CAF level as `Module.CAF`, the empty stack as `MAIN`, an
+/// undefined ccid as `?<id>`.
+pub(crate) fn stack_path(raw: &[u8], ccs: &HashMap<u32, CostCentre>, out: &mut Vec<u8>) {
+    if raw.len() < 4 {
+        out.extend_from_slice(b"MAIN");
+        return;
+    }
+    for (i, c) in raw.chunks_exact(4).enumerate() {
+        if i > 0 {
+            out.push(b'/');
+        }
+        let id = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        match ccs.get(&id) {
+            Some(cc) if cc.is_caf => {
+                out.extend_from_slice(&cc.module);
+                out.extend_from_slice(b".CAF");
+            }
+            Some(cc) => out.extend_from_slice(&cc.label),
+            None => out.extend_from_slice(format!("?{id}").as_bytes()),
+        }
+    }
+}
+
+/// Cuts a path as the RTS does for `-L max`: its buffer holds `max + 1` bytes, so a path
+/// longer than `max` bytes becomes its first `max - 4` bytes and `...` (`max - 1`
+/// bytes). The cut is in bytes and may split a UTF-8 character, exactly as in the `.hp`.
+pub(crate) fn cut_like_rts(path: &mut Vec<u8>, max: usize) {
+    if path.len() > max {
+        path.truncate(max.saturating_sub(4));
+        path.extend_from_slice(b"...");
+    }
+}
+
+/// The argv strings of a PROGRAM_ARGS payload (NUL-separated; a last string without NUL
+/// still counts).
+pub(crate) fn argv(raw: &[u8]) -> Vec<&[u8]> {
+    let raw = raw.strip_suffix(b"\0").unwrap_or(raw);
+    if raw.is_empty() {
+        return Vec::new();
+    }
+    raw.split(|&b| b == 0).collect()
+}
+
+/// Splits argv (without argv[0]) into the program's arguments and the RTS options:
+/// those between `+RTS` and `-RTS` (or the end); after `--RTS` everything is the
+/// program's.
+pub(crate) fn split_args<'a>(args: &[&'a [u8]]) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
+    let (mut prog, mut rts) = (Vec::new(), Vec::new());
+    let mut in_rts = false;
+    let mut rest = args.iter().skip(1);
+    for &a in rest.by_ref() {
+        match a {
+            b"--RTS" => break,
+            b"+RTS" => in_rts = true,
+            b"-RTS" => in_rts = false,
+            _ if in_rts => rts.push(a),
+            _ => prog.push(a),
+        }
+    }
+    prog.extend(rest.copied());
+    (prog, rts)
+}
+
+/// The `-L` value among the RTS options, the last one winning.
+pub(crate) fn ccs_length(args: &[&[u8]]) -> usize {
+    let (_, rts) = split_args(args);
+    let mut length = DEFAULT_CCS_LENGTH;
+    for a in rts {
+        if let Some(v) = a
+            .strip_prefix(b"-L")
+            .and_then(|n| std::str::from_utf8(n).ok())
+            .and_then(|s| s.parse::<usize>().ok())
+        {
+            length = v;
+        }
+    }
+    length
+}
+
+/// The `.hp` JOB: the program's base name, then (profiling runtimes only) its arguments
+/// and ` +RTS` with the RTS options, as the runtime writes it. On the corpus this is
+/// the argv without the closing `-RTS`. RTS options from `GHCRTS` or `-with-rtsopts`
+/// are not in the eventlog, so they are missing here.
+pub(crate) fn job(args: &[&[u8]], profiled: bool) -> Vec<u8> {
+    let Some(first) = args.first() else {
+        return Vec::new();
+    };
+    let base = match memchr::memrchr(b'/', first) {
+        Some(i) => &first[i + 1..],
+        None => first,
+    };
+    let mut job = base.to_vec();
+    if profiled {
+        let (prog, rts) = split_args(args);
+        for a in prog {
+            job.push(b' ');
+            job.extend_from_slice(a);
+        }
+        if !rts.is_empty() {
+            job.extend_from_slice(b" +RTS");
+            for a in rts {
+                job.push(b' ');
+                job.extend_from_slice(a);
+            }
+        }
+    }
+    job
+}
+
+/// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) names a profiling runtime.
+pub(crate) fn is_profiled_rts(id: &[u8]) -> bool {
+    let way = match memchr::memrchr(b' ', id) {
+        Some(i) => &id[i + 1..],
+        None => return false,
+    };
+    way.split(|&b| b == b'_').skip(1).any(|w| w == b"p")
+}
+
+/// Turns line breaks into spaces. A `.hp` name or JOB can hold none (the format is made
+/// of lines), and what reads a profile relies on that (the `.aux` file is written one
+/// name per line); eventlog labels and arguments are arbitrary bytes.
+pub(crate) fn one_line(text: &mut [u8]) {
+    for b in text {
+        if *b == b'\n' || *b == b'\r' {
+            *b = b' ';
+        }
+    }
+}
+
+/// Makes names unique: stacks that the `-L` cut (or equal labels) make equal must stay
+/// separate bands. Every name of such a group gets ` #k` appended, k = 1, 2, … in order
+/// of first appearance (skipping any suffix that would equal another name).
+pub(crate) fn disambiguate(names: &mut [Vec<u8>]) {
+    let mut count: HashMap<Vec<u8>, u32> = HashMap::new();
+    for n in names.iter() {
+        *count.entry(n.clone()).or_insert(0) += 1;
+    }
+    if count.values().all(|&c| c == 1) {
+        return;
+    }
+    let mut next: HashMap<Vec<u8>, u32> = HashMap::new();
+    for n in names.iter_mut() {
+        if count.get(n.as_slice()).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        let k = next.entry(n.clone()).or_insert(0);
+        loop {
+            *k += 1;
+            let mut cand = n.clone();
+            cand.extend_from_slice(format!(" #{k}").as_bytes());
+            if !count.contains_key(&cand) {
+                count.insert(cand.clone(), 1);
+                *n = cand;
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> HashMap<u32, CostCentre> {
+        let mut t = HashMap::new();
+        let mut add = |id, label: &[u8], module: &[u8], caf| {
+            t.insert(
+                id,
+                CostCentre {
+                    label: label.into(),
+                    module: module.into(),
+                    is_caf: caf,
+                },
+            );
+        };
+        add(2, b"countWords", b"Main", false);
+        add(6, b"main.m", b"Main", false);
+        add(5, b"main", b"Main", false);
+        add(10, b"CAF", b"Main", true);
+        t
+    }
+
+    fn stack(ids: &[u32]) -> Vec<u8> {
+        ids.iter().flat_map(|i| i.to_be_bytes()).collect()
+    }
+
+    #[test]
+    fn paths_and_cut() {
+        let t = table();
+        let mut p = Vec::new();
+        stack_path(&stack(&[2, 6, 5, 10]), &t, &mut p);
+        assert_eq!(p, b"countWords/main.m/main/Main.CAF");
+        cut_like_rts(&mut p, 25);
+        assert_eq!(p, b"countWords/main.m/mai...");
+        let mut p = Vec::new();
+        stack_path(&[], &t, &mut p);
+        assert_eq!(p, b"MAIN");
+        let mut p = Vec::new();
+        stack_path(&stack(&[99, 10]), &t, &mut p);
+        assert_eq!(p, b"?99/Main.CAF");
+        // Exactly L bytes stays whole; L + 1 is cut; the cut splits UTF-8 bytes.
+        let mut p = b"abcde".to_vec();
+        cut_like_rts(&mut p, 5);
+        assert_eq!(p, b"abcde");
+        let mut p = "größeBerechnen".as_bytes().to_vec();
+        cut_like_rts(&mut p, 7);
+        assert_eq!(p, b"gr\xc3...");
+    }
+
+    #[test]
+    fn args_job_and_l() {
+        let raw = b"./leakmap\0+RTS\0-hc\0-L7\0-l\0-RTS\0";
+        let a = argv(raw);
+        assert_eq!(ccs_length(&a), 7);
+        assert_eq!(job(&a, true), b"leakmap +RTS -hc -L7 -l");
+        assert_eq!(job(&a, false), b"leakmap");
+        assert_eq!(ccs_length(&argv(b"./x\0-L3\0")), 25);
+        let a = argv(b"./p\0in.txt\0+RTS\0-hc\0-RTS\0-v\0+RTS\0-L9\0--RTS\0+RTS\0");
+        // After `--RTS`, `+RTS` is the program's own argument.
+        assert_eq!(job(&a, true), b"p in.txt -v +RTS +RTS -hc -L9");
+        assert_eq!(ccs_length(&a), 9);
+        assert!(is_profiled_rts(b"GHC-9.0.2 rts_p"));
+        assert!(is_profiled_rts(b"GHC-8.2.0 rts_thr_p"));
+        assert!(!is_profiled_rts(b"GHC-9.0.2 rts_l"));
+    }
+
+    #[test]
+    fn line_breaks_become_spaces() {
+        let mut n = b"a\nb\rc".to_vec();
+        one_line(&mut n);
+        assert_eq!(n, b"a b c");
+    }
+
+    #[test]
+    fn unique_names() {
+        let mut n = vec![b"a...".to_vec(), b"b".to_vec(), b"a...".to_vec()];
+        disambiguate(&mut n);
+        assert_eq!(
+            n,
+            vec![b"a... #1".to_vec(), b"b".to_vec(), b"a... #2".to_vec()]
+        );
+        let mut n = vec![b"x".to_vec(), b"x #1".to_vec(), b"x".to_vec()];
+        disambiguate(&mut n);
+        assert_eq!(
+            n,
+            vec![b"x #2".to_vec(), b"x #1".to_vec(), b"x #3".to_vec()]
+        );
+    }
+}

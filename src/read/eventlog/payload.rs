@@ -1,0 +1,242 @@
+//! Event payloads that matter for heap profiles, decoded without copying.
+//!
+//! Fields are read by id, never by description. A payload longer than the known layout
+//! is read by its prefix (fields are only ever appended); one shorter than the layout is
+//! [`Event::Short`]. No decoder reads past its payload: strings without a NUL run to
+//! the payload's end.
+
+use super::container::{u64_at, RawEvent};
+
+/// A decoded event. Everything else is [`Event::Other`].
+#[derive(Debug, PartialEq)]
+pub(crate) enum Event<'a> {
+    /// 18: the start of a block of one buffer. `cap` 0xFFFF is the global buffer.
+    BlockMarker { size: u32, cap: u16 },
+    /// 9
+    GcStart,
+    /// 10
+    GcEnd,
+    /// 22: this capability finished its share of the GC's copying work.
+    GcDone,
+    /// 50
+    HeapSize(u64),
+    /// 51
+    HeapLive(u64),
+    /// 29: `GHC-9.0.2 rts_p`.
+    RtsId(&'a [u8]),
+    /// 30: NUL-separated argv.
+    ProgramArgs(&'a [u8]),
+    /// 43: Unix time when this event was posted.
+    WallClock { sec: u64, nsec: u32 },
+    /// 58
+    UserMarker(&'a [u8]),
+    /// 160
+    HeapProfBegin {
+        period: u64,
+        breakdown: u32,
+        /// The 7th filter string (biography, `-hb…`): non-empty means LDV-filtered.
+        bio_filter: &'a [u8],
+    },
+    /// 161
+    CostCentre {
+        ccid: u32,
+        label: &'a [u8],
+        module: &'a [u8],
+        flags: u8,
+    },
+    /// 162
+    SampleBegin,
+    /// 166
+    BioSampleBegin { census_time: u64 },
+    /// 165
+    SampleEnd,
+    /// 163: `stack` is the raw big-endian ccids, innermost first.
+    CcsSample { residency: u64, stack: &'a [u8] },
+    /// 164
+    StringSample { residency: u64, label: &'a [u8] },
+    /// 169
+    Ipe { info: u64, table_name: &'a [u8] },
+    /// A known event too short for its layout.
+    Short,
+    /// Anything else.
+    Other,
+}
+
+/// The bytes up to the first NUL (or the end), and the rest after the NUL.
+fn cstr(b: &[u8]) -> (&[u8], &[u8]) {
+    match memchr::memchr(0, b) {
+        Some(i) => (&b[..i], &b[i + 1..]),
+        None => (b, &[]),
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Decodes `raw`'s payload.
+pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
+    let p = raw.payload;
+    // Minimum payload length of each decoded id.
+    let need = match raw.id {
+        18 => 14,
+        9 | 10 | 22 => 0,
+        50 | 51 => 12,
+        29 | 30 => 4,
+        43 => 16,
+        58 => 0,
+        160 => 13,
+        161 => 4,
+        162 | 165 => 0,
+        166 => 16,
+        163 => 10,
+        164 => 9,
+        169 => 8,
+        _ => return Event::Other,
+    };
+    if p.len() < need {
+        return Event::Short;
+    }
+    match raw.id {
+        18 => Event::BlockMarker {
+            size: u32_at(p, 0),
+            cap: u16::from_be_bytes([p[12], p[13]]),
+        },
+        9 => Event::GcStart,
+        10 => Event::GcEnd,
+        22 => Event::GcDone,
+        50 => Event::HeapSize(u64_at(p, 4)),
+        51 => Event::HeapLive(u64_at(p, 4)),
+        29 => Event::RtsId(cstr(&p[4..]).0),
+        30 => Event::ProgramArgs(&p[4..]),
+        43 => Event::WallClock {
+            sec: u64_at(p, 4),
+            nsec: u32_at(p, 12),
+        },
+        58 => Event::UserMarker(p),
+        160 => {
+            let mut rest = &p[13..];
+            let mut bio_filter: &[u8] = &[];
+            for _ in 0..7 {
+                let (s, r) = cstr(rest);
+                bio_filter = s;
+                rest = r;
+            }
+            Event::HeapProfBegin {
+                period: u64_at(p, 1),
+                breakdown: u32_at(p, 9),
+                bio_filter,
+            }
+        }
+        161 => {
+            let (label, rest) = cstr(&p[4..]);
+            let (module, rest) = cstr(rest);
+            let (_srcloc, rest) = cstr(rest);
+            Event::CostCentre {
+                ccid: u32_at(p, 0),
+                label,
+                module,
+                flags: rest.first().copied().unwrap_or(0),
+            }
+        }
+        162 => Event::SampleBegin,
+        165 => Event::SampleEnd,
+        166 => Event::BioSampleBegin {
+            census_time: u64_at(p, 8),
+        },
+        163 => {
+            let depth = usize::from(p[9]);
+            match p.get(10..10 + 4 * depth) {
+                Some(stack) => Event::CcsSample {
+                    residency: u64_at(p, 1),
+                    stack,
+                },
+                None => Event::Short,
+            }
+        }
+        164 => Event::StringSample {
+            residency: u64_at(p, 1),
+            label: cstr(&p[9..]).0,
+        },
+        169 => Event::Ipe {
+            info: u64_at(p, 0),
+            table_name: cstr(&p[8..]).0,
+        },
+        _ => Event::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(id: u16, payload: &[u8]) -> Event<'_> {
+        decode(&RawEvent {
+            id,
+            time: 0,
+            offset: 0,
+            payload,
+        })
+    }
+
+    #[test]
+    fn heap_events() {
+        let mut p = vec![0u8];
+        p.extend_from_slice(&20_000_000u64.to_be_bytes());
+        p.extend_from_slice(&1u32.to_be_bytes());
+        p.extend_from_slice(b"\0\0\0\0\0\0drag\0");
+        assert_eq!(
+            ev(160, &p),
+            Event::HeapProfBegin {
+                period: 20_000_000,
+                breakdown: 1,
+                bio_filter: b"drag"
+            }
+        );
+        let mut p = vec![0u8];
+        p.extend_from_slice(&56u64.to_be_bytes());
+        p.push(2);
+        p.extend_from_slice(&[0, 0, 0, 2, 0, 0, 0, 6]);
+        assert_eq!(
+            ev(163, &p),
+            Event::CcsSample {
+                residency: 56,
+                stack: &[0, 0, 0, 2, 0, 0, 0, 6]
+            }
+        );
+        // Depth larger than the payload: short, never read past the end.
+        assert_eq!(ev(163, &p[..14]), Event::Short);
+        let mut p = vec![0u8];
+        p.extend_from_slice(&7u64.to_be_bytes());
+        p.extend_from_slice(b"ARR_WORDS");
+        assert_eq!(
+            ev(164, &p),
+            Event::StringSample {
+                residency: 7,
+                label: b"ARR_WORDS"
+            }
+        );
+        let mut p = 3u32.to_be_bytes().to_vec();
+        p.extend_from_slice(b"CAF\0Main\0<entire-module>\0c");
+        assert_eq!(
+            ev(161, &p),
+            Event::CostCentre {
+                ccid: 3,
+                label: b"CAF",
+                module: b"Main",
+                flags: b'c'
+            }
+        );
+    }
+
+    #[test]
+    fn longer_and_shorter_layouts() {
+        let mut p = vec![0u8; 16];
+        p[15] = 9;
+        p.extend_from_slice(b"future");
+        assert_eq!(ev(166, &p), Event::BioSampleBegin { census_time: 9 });
+        assert_eq!(ev(166, &p[..15]), Event::Short);
+        assert_eq!(ev(50, &[0; 11]), Event::Short);
+        assert_eq!(ev(1234, &[]), Event::Other);
+    }
+}

@@ -1,0 +1,245 @@
+//! Damaged and hostile eventlogs: every cut of a real log, seeded random mutations, and
+//! the damage the spec lists (undeclared ids, short and long layouts, no end marker).
+//! Nothing may panic; complete samples survive a cut.
+
+mod support;
+
+use hp2ps::read::eventlog::{
+    read_eventlog, read_eventlog_profile, EventlogError, EventlogOptions, EventlogReport,
+    EventlogWarning,
+};
+use support::eventlog::recorder::{dir, Recorder, Writer, TYPES};
+
+fn read(bytes: &[u8]) -> (Result<EventlogReport, EventlogError>, Recorder) {
+    let mut rec = Recorder::default();
+    let r = read_eventlog(bytes, &EventlogOptions::default(), &mut rec);
+    if let Ok(report) = &r {
+        for w in &report.warnings {
+            assert!(!w.to_string().contains('\n'), "{w}");
+        }
+    }
+    if let Err(e) = &r {
+        assert!(!e.to_string().contains('\n'), "{e}");
+        assert!(
+            !matches!(e, EventlogError::Io(_)),
+            "I/O error from memory: {e}"
+        );
+    }
+    (r, rec)
+}
+
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(dir().join(name)).unwrap()
+}
+
+/// Offsets to cut at: every byte of the header, every `dense`-th byte of the last
+/// `tail` bytes (the global block with the samples: events there are 11 to 60 bytes
+/// long, so each is cut at several places), every `stride`-th byte elsewhere, and the
+/// last 64 bytes each.
+fn cuts(len: usize, header: usize, tail: usize, dense: usize, stride: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..header.min(len)).collect();
+    v.extend((header..len.saturating_sub(tail)).step_by(stride));
+    v.extend((len.saturating_sub(tail)..len.saturating_sub(64)).step_by(dense));
+    v.extend(len.saturating_sub(64)..=len);
+    v
+}
+
+#[test]
+fn every_cut_keeps_the_complete_samples() {
+    let full = corpus("keywords-hd.eventlog");
+    let (r, whole) = read(&full);
+    r.unwrap();
+    let n = whole.samples.len();
+    let mut kept_some = 0;
+    for cut in cuts(full.len(), 2800, 8_000, 5, 257) {
+        let (r, rec) = read(&full[..cut]);
+        match r {
+            Ok(report) => {
+                kept_some += 1;
+                assert!(
+                    cut == full.len()
+                        || report
+                            .warnings
+                            .iter()
+                            .any(|w| matches!(w, EventlogWarning::Truncated { .. })),
+                    "cut {cut}: no truncation warning"
+                );
+                let k = rec.samples.len();
+                assert!(k >= 3 && k <= n, "cut {cut}: {k} samples");
+                assert!(rec.samples[0].1.is_empty() && rec.samples[k - 1].1.is_empty());
+                // Every census kept is the whole log's census, band for band.
+                for i in 1..k - 1 {
+                    assert_eq!(
+                        rec.samples[i].1, whole.samples[i].1,
+                        "cut {cut}: sample {i}"
+                    );
+                    assert_eq!(rec.samples[i].0, whole.samples[i].0, "cut {cut}: time {i}");
+                }
+            }
+            Err(EventlogError::NoSamples { .. })
+            | Err(EventlogError::BadHeader { .. })
+            | Err(EventlogError::NotEventlog { .. }) => {}
+            Err(e) => panic!("cut {cut}: {e}"),
+        }
+    }
+    assert!(kept_some > 500, "{kept_some}");
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn random_mutations_never_panic() {
+    let full = corpus("keywords-hd.eventlog");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..300 {
+        let mut b = full.clone();
+        // Mostly the global block (the samples) and the header; sometimes anywhere.
+        for _ in 0..1 + rng.below(16) {
+            let at = match rng.below(4) {
+                0 => rng.below(2800),
+                1 => rng.below(b.len()),
+                _ => b.len() - 1 - rng.below(12_000),
+            };
+            match rng.below(3) {
+                0 => b[at] = rng.next() as u8,
+                1 => b[at] ^= 1 << rng.below(8),
+                _ => b[at] = [0, 0xFF, 0x7F, 0x80][rng.below(4)],
+            }
+        }
+        if round % 10 == 0 {
+            let l = rng.below(b.len());
+            b.truncate(l);
+        }
+        let (r, _) = read(&b);
+        // A profile read from damaged input still renders.
+        if r.is_ok() {
+            let (p, _) = read_eventlog_profile(&b[..], &EventlogOptions::default()).unwrap();
+            let _ = hp2ps::pipeline::prepare(p, None, &hp2ps::pipeline::RenderOptions::default());
+        }
+    }
+}
+
+fn census(w: &mut Writer, t: u64, bands: &[(&[u8], u64)]) {
+    w.fixed(162, t, &0u64.to_be_bytes());
+    for (label, v) in bands {
+        w.string(t, label, *v);
+    }
+    w.fixed(165, t + 1, &0u64.to_be_bytes());
+}
+
+#[test]
+fn undeclared_id_keeps_earlier_samples() {
+    let mut w = Writer::new(TYPES);
+    w.prof_begin(1, 7, 20_000_000);
+    census(&mut w, 10, &[(b"A", 8)]);
+    w.fixed(77, 20, &[]); // undeclared
+    census(&mut w, 30, &[(b"B", 8)]);
+    let (r, rec) = read(&w.bytes);
+    let report = r.unwrap();
+    assert_eq!(rec.samples.len(), 3);
+    assert!(report
+        .warnings
+        .iter()
+        .any(|w| matches!(w, EventlogWarning::UndeclaredEvent { id: 77, .. })));
+    assert!(report
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("byte ")));
+}
+
+#[test]
+fn longer_layouts_unknown_types_and_no_end() {
+    // 162 declared with 12 bytes instead of 8: the extra bytes are skipped.
+    let mut types: Vec<(u16, u16)> = TYPES.iter().filter(|t| t.0 != 162).copied().collect();
+    types.push((162, 12));
+    types.push((300, 5));
+    types.push((301, 0xFFFF));
+    let mut w = Writer::new(&types);
+    w.prof_begin(1, 7, 20_000_000);
+    w.fixed(300, 2, b"12345").var(301, 3, b"whatever");
+    w.fixed(162, 10, &[0; 12]).string(10, b"A", 8);
+    w.fixed(300, 2, b"12345");
+    w.fixed(165, 11, &[0; 8]);
+    // A pre-8.10 style census without END, then the end marker: kept.
+    w.fixed(162, 20, &[0; 12]).string(20, b"B", 9).end();
+    let (r, rec) = read(&w.bytes);
+    r.unwrap();
+    assert_eq!(rec.samples.len(), 4);
+    assert_eq!(rec.samples[2].1, vec![(b"B".to_vec(), 9.0)]);
+    // Without the end marker the unfinished census is dropped, with a warning.
+    let cut = w.bytes.len() - 2;
+    let (r, rec) = read(&w.bytes[..cut]);
+    let report = r.unwrap();
+    assert_eq!(rec.samples.len(), 3);
+    assert!(report.warnings.iter().any(|w| matches!(
+        w,
+        EventlogWarning::Truncated {
+            dropped_sample: true,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn no_samples_says_why() {
+    let header_only = Writer::new(TYPES).bytes;
+    match read(&header_only).0 {
+        Err(EventlogError::NoSamples { why }) => assert!(why.contains("Ctrl-C"), "{why}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    let mut w = Writer::new(TYPES);
+    w.fixed(18, 0, &[0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF]);
+    w.var(29, 1, b"\0\0\0\0GHC-9.0.2 rts_l").end();
+    match read(&w.bytes).0 {
+        Err(EventlogError::NoSamples { why }) => assert!(why.contains("-hT -l"), "{why}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    assert!(matches!(
+        read(b"").0,
+        Err(EventlogError::NotEventlog { .. })
+    ));
+    assert!(matches!(
+        read(b"JOB \"x\"").0,
+        Err(EventlogError::NotEventlog { .. })
+    ));
+}
+
+#[test]
+fn cuts_of_a_cost_centre_log_keep_whole_stacks() {
+    let full = corpus("unicode-hc-L7.eventlog");
+    let mut opts = EventlogOptions::default();
+    // Whole stacks: names do not depend on which stacks the cut left.
+    opts.full_names = true;
+    let read_full = |b: &[u8]| {
+        let mut rec = Recorder::default();
+        (read_eventlog(b, &opts, &mut rec), rec)
+    };
+    let (r, whole) = read_full(&full);
+    r.unwrap();
+    let mut kept = 0;
+    for cut in (full.len() - 14_000..full.len()).step_by(37) {
+        let (r, rec) = read_full(&full[..cut]);
+        if r.is_err() {
+            continue;
+        }
+        kept += 1;
+        let k = rec.samples.len();
+        for i in 1..k - 1 {
+            assert_eq!(rec.samples[i], whole.samples[i], "cut {cut}: sample {i}");
+        }
+    }
+    assert!(kept > 100, "{kept}");
+}
