@@ -18,17 +18,6 @@ pub const MARK_HALF_WIDTH: f64 = 4.0;
 /// Length of an axis tick.
 pub const TICK_LENGTH: f64 = 4.0;
 
-/// How the border box is placed on the page.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Placement {
-    /// Rotated to landscape on a portrait page (hp2ps's default).
-    Landscape,
-    /// Portrait, unscaled, offset by one inch (`-g`).
-    Portrait,
-    /// Encapsulated: at the origin, scaled by `width / 648` (`-e`).
-    Eps { width: f64 },
-}
-
 /// A horizontal text alignment relative to the anchor point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
@@ -160,9 +149,10 @@ pub struct Page {
 /// A whole chart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
-    pub placement: Placement,
-    /// Pages after the first use this placement (hp2ps drops the EPS scale there).
-    pub later_placement: Placement,
+    /// The page is portrait, the chart unrotated (`-g`); otherwise the chart is turned
+    /// to landscape. Only PostScript pages have an orientation: the other formats and
+    /// EPS are pictures the size of the chart.
+    pub portrait: bool,
     /// Shades are colours (`-c`) rather than greys.
     pub colour: bool,
     /// Full JOB and DATE, for document metadata.

@@ -14,7 +14,7 @@ use std::time::Duration;
 use clap::{value_parser, Arg, ArgAction, ArgMatches, ValueHint};
 use hp2ps::aggregate::NameOrder;
 use hp2ps::cfmt::{c_atof, c_atoi};
-use hp2ps::paint::Format;
+use hp2ps::paint::{Format, PaintOptions};
 use hp2ps::render::RenderOptions;
 use hp2ps::summary::SummaryOptions;
 use hp2ps::window::WindowOptions;
@@ -33,6 +33,8 @@ pub enum Command {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Invocation {
     pub render: RenderOptions,
+    /// How the chart is painted (`-e`).
+    pub paint: PaintOptions,
     /// `-p`: reuse the previous run's `.aux`.
     pub use_aux: bool,
     /// Input files; none means filter mode (stdin to stdout).
@@ -437,10 +439,6 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         return Ok(cmd);
     }
     check(&inv)?;
-    if inv.format() == Format::Eps && inv.render.layout.eps_width.is_none() {
-        // EPS without -e is hp2ps's graph box at scale 1, the same as -e648pt.
-        inv.render.layout.eps_width = Some(hp2ps::chart::BORDER_WIDTH);
-    }
     Ok(Command::Render(inv))
 }
 
@@ -576,7 +574,7 @@ fn short_flags(
             // The GHC manual's `-l`: no band limit and no key, like `-m0`.
             b'l' => agg.band_limit = 0,
             b't' => agg.trace_percent = trace_percent(rest, arg)?,
-            b'e' => lay.eps_width = Some(eps_width(rest, arg)?),
+            b'e' => inv.paint.eps_width = Some(eps_width(rest, arg)?),
             b'?' | b'h' => return Ok(Some(Command::Help)),
             _ => return Err(UsageError::UnknownOption(arg.to_string())),
         }
@@ -630,7 +628,7 @@ mod tests {
     #[test]
     fn glued_values_and_p_bundling() {
         let i = inv(&["-e8in", "-m5", "-t0.5", "-pc", "x.hp"]);
-        assert_eq!(i.render.layout.eps_width, Some(576.0));
+        assert_eq!(i.paint.eps_width, Some(576.0));
         assert_eq!(i.render.aggregate.band_limit, 5);
         assert_eq!(i.render.aggregate.trace_percent, 0.5);
         assert!(i.use_aux && i.render.layout.colour);
@@ -653,9 +651,9 @@ mod tests {
         assert_eq!(inv(&["-t"]).render.aggregate.trace_percent, 0.0);
         assert_eq!(inv(&["-t1e-1"]).render.aggregate.trace_percent, 0.1);
         // Units are case-sensitive: "IN" is not inches, so this is 200 points.
-        assert_eq!(inv(&["-e200IN"]).render.layout.eps_width, Some(200.0));
+        assert_eq!(inv(&["-e200IN"]).paint.eps_width, Some(200.0));
         assert_eq!(
-            inv(&["-e150mm"]).render.layout.eps_width,
+            inv(&["-e150mm"]).paint.eps_width,
             Some(150.0 * 2.834646)
         );
         assert_eq!(
@@ -696,11 +694,11 @@ mod tests {
         assert_eq!(inv(&["-o", "-"]).format(), Format::Ps);
         assert_eq!(inv(&["-e6in", "x.hp"]).format(), Format::Ps);
         assert_eq!(
-            inv(&["--format", "eps"]).render.layout.eps_width,
-            Some(648.0)
+            inv(&["--format", "eps"]).paint.eps_width,
+            None
         );
         assert_eq!(
-            inv(&["--format", "eps", "-e6in"]).render.layout.eps_width,
+            inv(&["--format", "eps", "-e6in"]).paint.eps_width,
             Some(432.0)
         );
         assert!(parse(["--format", "gif"].map(OsString::from)).is_err());

@@ -4,7 +4,7 @@
 use crate::aggregate::{c_trunc_i64, Aggregated};
 use crate::cfmt;
 use crate::chart::*;
-use crate::textwidth::estimated_width;
+use crate::paint::fonts::estimated_width;
 
 /// Layout choices, from the command-line flags.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,8 +17,6 @@ pub struct LayoutOptions {
     pub small_title: bool,
     /// `-g`: portrait, unrotated page.
     pub portrait: bool,
-    /// `-e`: encapsulated, this many points wide.
-    pub eps_width: Option<f64>,
     /// `-M`: the key on pages of its own.
     pub multipage: bool,
     /// `-m`: the band limit (above 20 the key goes on its own pages; 0 means no key).
@@ -36,7 +34,6 @@ impl Default for LayoutOptions {
             big_title: false,
             small_title: false,
             portrait: false,
-            eps_width: None,
             multipage: false,
             band_limit: 20,
             trace_percent: 1.0,
@@ -122,18 +119,8 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         }]
     };
 
-    let later_placement = if opts.portrait {
-        Placement::Portrait
-    } else {
-        Placement::Landscape
-    };
-    let placement = match opts.eps_width {
-        Some(width) => Placement::Eps { width },
-        None => later_placement,
-    };
     Chart {
-        placement,
-        later_placement,
+        portrait: opts.portrait,
         colour: opts.colour,
         job: agg.job.clone(),
         date: agg.date.clone(),

@@ -8,7 +8,6 @@
 
 pub mod aggregate;
 pub mod aux_file;
-pub mod bounds;
 pub mod cfmt;
 pub mod chart;
 pub mod hp;
@@ -19,5 +18,4 @@ pub mod render;
 pub mod shade;
 pub mod sort;
 pub mod summary;
-pub mod textwidth;
 pub mod window;
