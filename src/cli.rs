@@ -652,10 +652,7 @@ mod tests {
         assert_eq!(inv(&["-t1e-1"]).render.aggregate.trace_percent, 0.1);
         // Units are case-sensitive: "IN" is not inches, so this is 200 points.
         assert_eq!(inv(&["-e200IN"]).paint.eps_width, Some(200.0));
-        assert_eq!(
-            inv(&["-e150mm"]).paint.eps_width,
-            Some(150.0 * 2.834646)
-        );
+        assert_eq!(inv(&["-e150mm"]).paint.eps_width, Some(150.0 * 2.834646));
         assert_eq!(
             inv(&["-i-"]).render.aggregate.by_name,
             Some(NameOrder::Descending)
@@ -693,10 +690,7 @@ mod tests {
         assert_eq!(inv(&["--format", "ps", "-o", "x.svg"]).format(), Format::Ps);
         assert_eq!(inv(&["-o", "-"]).format(), Format::Ps);
         assert_eq!(inv(&["-e6in", "x.hp"]).format(), Format::Ps);
-        assert_eq!(
-            inv(&["--format", "eps"]).paint.eps_width,
-            None
-        );
+        assert_eq!(inv(&["--format", "eps"]).paint.eps_width, None);
         assert_eq!(
             inv(&["--format", "eps", "-e6in"]).paint.eps_width,
             Some(432.0)

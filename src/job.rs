@@ -229,7 +229,8 @@ fn draw_file(
         target => {
             let path = target.map_or_else(|| names.output.clone(), PathBuf::from);
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
-            write_chart_with(&chart, format, &inv.paint, out.writer()).map_err(|e| write_failed(&path, e))?;
+            write_chart_with(&chart, format, &inv.paint, out.writer())
+                .map_err(|e| write_failed(&path, e))?;
             out.commit().map_err(|e| write_failed(&path, e))?;
             Some(path)
         }

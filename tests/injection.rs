@@ -18,7 +18,7 @@ use std::process::Command;
 
 use hp2ps::chart::Chart;
 use hp2ps::hp::ReadOptions;
-use hp2ps::paint::metrics::to_winansi;
+use hp2ps::paint::fonts::to_winansi;
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::profile::Profile;
 use hp2ps::render::{prepare, RenderOptions};

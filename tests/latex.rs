@@ -14,7 +14,6 @@ use std::process::Command;
 
 use hp2ps::chart::Chart;
 use hp2ps::hp::ReadOptions;
-use hp2ps::layout::LayoutOptions;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::profile::Profile;
@@ -69,19 +68,12 @@ impl Drop for Scratch {
     }
 }
 
-/// The man-page profile laid out as an EPS of [`WIDTH`].
+/// The man-page profile, laid out.
 fn chart() -> Chart {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs/spec7-01-manpage.hp");
     let bytes = std::fs::read(&path).expect("read the man-page profile");
     let (profile, _) = Profile::read(&bytes[..], &ReadOptions::default()).expect("profile reads");
-    let opts = RenderOptions {
-        layout: LayoutOptions {
-            eps_width: Some(WIDTH),
-            ..LayoutOptions::default()
-        },
-        ..RenderOptions::default()
-    };
-    prepare(profile, None, &opts).0
+    prepare(profile, None, &RenderOptions::default()).0
 }
 
 /// A page holding nothing but the figure, which reports its box in the log.
@@ -192,7 +184,9 @@ fn eps_through_latex_and_dvips_has_the_asked_width() {
     }
     let dir = Scratch::new("eps");
     let mut eps = Vec::new();
-    write_ps(&chart(), &PsOptions::default(), &mut eps).expect("write EPS");
+    let mut opts = PsOptions::default();
+    opts.eps_width = Some(WIDTH);
+    write_ps(&chart(), &opts, &mut eps).expect("write EPS");
     std::fs::write(dir.0.join("fig.eps"), eps).expect("write fig.eps");
     std::fs::write(dir.0.join("doc.tex"), document("fig.eps")).expect("write doc.tex");
     let log = run(

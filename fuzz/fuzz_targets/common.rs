@@ -31,7 +31,6 @@ pub fn options(byte: u8) -> RenderOptions {
     o.aggregate.trace_percent = if byte & 0x80 != 0 { 0.0 } else { 1.0 };
     o.layout.trace_percent = o.aggregate.trace_percent;
     o.layout.multipage = byte & 0x40 != 0 && byte & 1 != 0;
-    o.layout.eps_width = (byte & 0x20 != 0 && byte & 2 != 0).then_some(300.0);
     o.layout.marks = byte & 0x08 == 0;
     o
 }
@@ -54,6 +53,12 @@ pub fn render_and_check(profile: Profile, previous: Option<&Aux>, opts: &RenderO
     write_chart(&chart, Format::Ps, &mut ps).expect("PostScript to memory");
     if let Err(e) = pslex::check_postscript(&ps, &chart) {
         panic!("PostScript: {e}");
+    }
+
+    let mut eps = Vec::new();
+    write_chart(&chart, Format::Eps, &mut eps).expect("EPS to memory");
+    if let Err(e) = pslex::check_postscript(&eps, &chart) {
+        panic!("EPS: {e}");
     }
 
     let mut svg = Vec::new();

@@ -37,7 +37,10 @@ pub(crate) fn band_outline(
     }
     let bottom = g.bottom_of(i);
     let start = std::iter::once((g.xs[0], bottom.at(0)));
-    let along_bottom = g.xs.iter().enumerate().map(move |(k, &x)| (x, bottom.at(k)));
+    let along_bottom =
+        g.xs.iter()
+            .enumerate()
+            .map(move |(k, &x)| (x, bottom.at(k)));
     let up = std::iter::once((g.xs[n - 1], top[n - 1]));
     let along_top = (0..n).rev().map(move |k| (g.xs[k], top[k]));
     Some(Outline {

@@ -5,8 +5,8 @@
 //! the mark caret, a band's outline, the extent of what is drawn) are computed once, in
 //! `geometry.rs`. [`write_chart_with`] picks the painter for a [`Format`].
 
-mod format;
 pub mod fonts;
+mod format;
 mod geometry;
 pub mod pdf;
 pub mod ps;

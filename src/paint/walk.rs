@@ -187,7 +187,13 @@ fn walk_page(chart: &Chart, page: &Page, p: &mut impl Painter) -> io::Result<()>
             height: KEY_BOX,
         };
         p.fill_box(rect, e.shade);
-        text(p, TextRole::Key, &e.label, (e.label_x, e.label_y), Anchor::Start);
+        text(
+            p,
+            TextRole::Key,
+            &e.label,
+            (e.label_x, e.label_y),
+            Anchor::Start,
+        );
     }
     if let Some(graph) = &page.graph {
         p.bands(graph)?;

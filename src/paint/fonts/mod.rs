@@ -19,8 +19,7 @@ mod tests;
 
 use super::geometry::Ink;
 use helvetica_widths::{
-    STANDARD_ENCODING_WIDTHS, WINANSI_80_9F, WINANSI_INK_BOTTOM, WINANSI_INK_TOP,
-    WINANSI_WIDTHS,
+    STANDARD_ENCODING_WIDTHS, WINANSI_80_9F, WINANSI_INK_BOTTOM, WINANSI_INK_TOP, WINANSI_WIDTHS,
 };
 
 pub(crate) use estimate::estimated_width;
@@ -117,4 +116,3 @@ fn invalid_byte_to_winansi(b: u8) -> u8 {
         REPLACEMENT
     }
 }
-

@@ -368,6 +368,5 @@ fn shown_job<'t>(cut: &'t [u8], full: &[u8]) -> &'t [u8] {
     }
 }
 
-
 #[cfg(test)]
 mod tests;

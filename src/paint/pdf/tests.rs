@@ -5,10 +5,6 @@ use crate::hp::ReadOptions;
 use crate::layout::LayoutOptions;
 use crate::profile::Profile;
 use crate::render::{prepare, RenderOptions};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use crate::paint::metrics::test_tools::command_or_skip as tool;
 
 const PROFILE: &str = "JOB \"prog +RTS -hT\"\nDATE \"Thu Jan  1 00:00 1970\"\n\
     SAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
@@ -30,26 +26,6 @@ fn pdf_of(chart: &Chart, opts: &PdfOptions) -> Vec<u8> {
     let mut out = Vec::new();
     write_pdf(chart, opts, &mut out).expect("writes to a Vec");
     out
-}
-
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hp2ps-pdf-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("temp file");
-    path
-}
-
-/// The `.hp` files of the repository's golden tests.
-fn real_profiles() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("golden/inputs exists")
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hp"))
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]
@@ -177,71 +153,5 @@ fn bad_widths_fall_back_to_648() {
         };
         let text = String::from_utf8_lossy(&pdf_of(&chart, &opts)).into_owned();
         assert!(text.contains("/MediaBox [0 0 648.5 432.5]"), "{width}");
-    }
-}
-
-#[test]
-fn qpdf_accepts_real_profiles() {
-    let Some(_) = tool("qpdf") else { return };
-    let files = real_profiles();
-    assert!(!files.is_empty());
-    for (n, file) in files.iter().enumerate() {
-        let Ok(bytes) = std::fs::read(file) else {
-            continue;
-        };
-        let Ok((profile, _)) = Profile::read(&bytes[..], &ReadOptions::default()) else {
-            continue; // profiles hp2ps rejects have no chart
-        };
-        let colour = n % 2 == 1;
-        let layout = LayoutOptions {
-            colour,
-            multipage: n % 3 == 0,
-            ..LayoutOptions::default()
-        };
-        let opts = RenderOptions {
-            layout,
-            ..RenderOptions::default()
-        };
-        let chart = prepare(profile, None, &opts).0;
-        let path = temp_file("check.pdf", &pdf_of(&chart, &PdfOptions::default()));
-        let out = Command::new("qpdf")
-            .arg("--check")
-            .arg(&path)
-            .output()
-            .expect("qpdf runs");
-        assert!(
-            out.status.success(),
-            "{}: {}{}",
-            file.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
-#[test]
-fn pdftotext_finds_the_title_and_key_labels() {
-    let Some(mut pdftotext) = tool("pdftotext") else {
-        return;
-    };
-    let chart = chart_of(PROFILE.as_bytes(), LayoutOptions::default());
-    let path = temp_file("text.pdf", &pdf_of(&chart, &PdfOptions::default()));
-    let out = pdftotext
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs");
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
-    for want in [
-        "prog +RTS -hT",
-        "Thu Jan 1 00:00 1970",
-        "MAIN",
-        "café",
-        "foo?bar",
-        "seconds",
-    ] {
-        let squeezed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(squeezed.contains(want), "{want:?} not in {text}");
     }
 }

@@ -278,7 +278,11 @@ impl<W: Write> Painter for PsPainter<'_, W> {
                 }
             }
             TextRole::Date | TextRole::XLegend => {
-                let font = if t.role == TextRole::Date { "HE12" } else { "HE10" };
+                let font = if t.role == TextRole::Date {
+                    "HE12"
+                } else {
+                    "HE10"
+                };
                 self.raw(font);
                 self.raw(" setfont\n");
                 self.string(t.bytes, Some(Escape::Raw));

@@ -272,7 +272,14 @@ impl<W: Write> SvgPainter<'_, W> {
     /// points (`AVATAR To` comes out 4 pt shorter). So text with Helvetica widths gets an
     /// x for every glyph, and its alignment is done here as `stringwidth` does it. Other
     /// text is laid out by the viewer and aligned with `text-anchor`.
-    fn write_text(&mut self, text: &[u8], (x, y): (f64, f64), size: f64, anchor: Anchor, rotate: bool) {
+    fn write_text(
+        &mut self,
+        text: &[u8],
+        (x, y): (f64, f64),
+        size: f64,
+        anchor: Anchor,
+        rotate: bool,
+    ) {
         let y = BORDER_HEIGHT - y;
         if text.is_empty() || !(x.is_finite() && y.is_finite()) {
             return;
