@@ -205,10 +205,8 @@ fn pdf_through_pdflatex_has_the_asked_width() {
     }
     let dir = Scratch::new("pdf");
     let mut pdf = Vec::new();
-    let opts = PdfOptions {
-        width: WIDTH,
-        ..PdfOptions::default()
-    };
+    let mut opts = PdfOptions::default();
+    opts.width = WIDTH;
     write_pdf(&chart(), &opts, &mut pdf).expect("write PDF");
     std::fs::write(dir.0.join("fig.pdf"), pdf).expect("write fig.pdf");
     std::fs::write(dir.0.join("doc.tex"), document("fig.pdf")).expect("write doc.tex");

@@ -161,3 +161,68 @@ pub(crate) fn text_left(x: f64, width: f64, anchor: crate::chart::Anchor) -> f64
         Anchor::End => x - width,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::BandShape;
+
+    fn graph(tops: &[&[f64]]) -> Graph {
+        Graph {
+            xs: vec![10.0, 20.0],
+            y0: 5.0,
+            bands: tops
+                .iter()
+                .map(|top| BandShape {
+                    name: b"b".to_vec(),
+                    shade: 0.5,
+                    top: top.to_vec(),
+                })
+                .collect(),
+            marks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn band_outline_has_hp2ps_vertex_sequence() {
+        let g = graph(&[&[7.0, 8.0], &[9.0, 11.0]]);
+        let bottom: Vec<_> = band_outline(&g, 0).expect("drawn").collect();
+        let want = [
+            (10.0, 5.0),
+            (10.0, 5.0),
+            (20.0, 5.0),
+            (20.0, 8.0),
+            (20.0, 8.0),
+            (10.0, 7.0),
+        ];
+        assert_eq!(bottom, want);
+        let upper = band_outline(&g, 1).expect("drawn");
+        assert_eq!(upper.len(), 6);
+        let upper: Vec<_> = upper.collect();
+        assert_eq!(upper[..3], [(10.0, 7.0), (10.0, 7.0), (20.0, 8.0)]);
+    }
+
+    #[test]
+    fn band_outline_guards_short_tops_and_missing_bands() {
+        let g = graph(&[&[7.0], &[9.0, 11.0]]);
+        assert!(band_outline(&g, 0).is_none(), "too few tops");
+        assert!(
+            band_outline(&g, 1).is_none(),
+            "the band below has too few tops"
+        );
+        assert!(band_outline(&g, 2).is_none(), "no such band");
+        let mut empty = graph(&[&[]]);
+        empty.xs.clear();
+        assert!(band_outline(&empty, 0).is_none(), "no samples");
+    }
+
+    #[test]
+    fn extent_ignores_points_that_are_not_finite() {
+        let mut e = Extent::EMPTY;
+        e.add(f64::NAN, 1.0);
+        assert_eq!(e, Extent::EMPTY);
+        e.add_stroked(1.0, 2.0);
+        assert_eq!((e.x0, e.y0, e.x1, e.y1), (0.75, 1.75, 1.25, 2.25));
+        assert_eq!(caret(10.0, 5.0), [(6.0, 5.0), (10.0, 1.0), (14.0, 5.0)]);
+    }
+}

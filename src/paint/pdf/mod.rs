@@ -38,11 +38,12 @@ use crate::shade;
 
 /// PDF output settings.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct PdfOptions {
     /// Width in points of the border box (648 pt scaled to this; the `-e` width). Values
-    /// that are not finite and positive fall back to 648.
+    /// that are not finite and positive fall back to 648. Default: `648.0`.
     pub width: f64,
-    /// The document's `/Creator`.
+    /// The document's `/Creator`. Default: `hp2ps <version>`.
     pub creator: String,
 }
 

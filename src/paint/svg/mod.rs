@@ -55,9 +55,10 @@ use crate::shade;
 
 /// SVG output settings.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SvgOptions {
-    /// Width of the picture in points (the border box's 648 pt scaled to this). Values
-    /// that are not finite and positive fall back to 648.
+    /// Width of the picture in points (the border box's 648 pt scaled to this; the `-e`
+    /// width). Values that are not finite and positive fall back to 648. Default: `648.0`.
     pub width: f64,
 }
 
