@@ -32,7 +32,7 @@ fn units(b: u8, trace_percent: f64) -> f64 {
 }
 
 /// hp2ps's estimated width of `text` in points (Helvetica 10-ish).
-pub fn estimated_width(text: &[u8], trace_percent: f64) -> f64 {
+pub(crate) fn estimated_width(text: &[u8], trace_percent: f64) -> f64 {
     let total = text
         .iter()
         .fold(0.0, |sum, &b| sum + units(b, trace_percent));

@@ -1,5 +1,5 @@
 //! Helvetica text metrics: the real widths, for painters that place text themselves,
-//! and hp2ps's estimate ([`estimated_width`]), which the layout uses.
+//! and hp2ps's estimate (`estimated_width`), which the layout uses.
 //!
 //! Two encodings matter:
 //! * The PostScript painter writes the raw bytes of a name and shows them with

@@ -17,7 +17,7 @@
 //!   [`shade::rgb`]; components are clamped to [0, 1] as PostScript clamps them.
 //! * **Text.** The base-14 `Helvetica`, not embedded, with WinAnsiEncoding and its
 //!   widths written out, so centred and right-aligned texts are placed with the same
-//!   widths the viewer uses. Names are re-encoded by [`metrics::to_winansi`]: characters
+//!   widths the viewer uses. Names are re-encoded by [`fonts::to_winansi`]: characters
 //!   WinAnsi lacks become a visible `?`.
 //! * **Numbers.** An element with a coordinate that is not finite (hp2ps's arithmetic
 //!   gives NaN for some degenerate profiles) is left out, as in the SVG; finite

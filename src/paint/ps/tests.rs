@@ -41,8 +41,9 @@ fn format_eps_always_writes_eps() {
     assert!(eps.starts_with("%!PS-Adobe-3.0 EPSF-3.0\n"), "{eps}");
     assert!(eps.contains("\n1.000000 1.000000 scale\n"));
     assert!(eps.ends_with("showpage\n%%EOF\n"));
-    let mut opts = PaintOptions::default();
-    opts.eps_width = Some(324.0);
+    let opts = PaintOptions {
+        eps_width: Some(324.0),
+    };
     let half = painted(&chart, Format::Eps, &opts);
     assert!(half.contains("\n0.500000 0.500000 scale\n"));
 }
@@ -57,8 +58,9 @@ fn format_ps_is_a_page_unless_an_eps_width_is_given() {
     assert!(plain.contains("\n-90 rotate\n"));
     assert!(!plain.contains("%%EOF") && !plain.contains("BoundingBox"));
     // hp2ps's `-e`: the same picture, Encapsulated.
-    let mut opts = PaintOptions::default();
-    opts.eps_width = Some(324.0);
+    let opts = PaintOptions {
+        eps_width: Some(324.0),
+    };
     let eps = painted(&chart, Format::Ps, &opts);
     assert_eq!(eps, painted(&chart, Format::Eps, &opts));
 }
@@ -70,8 +72,9 @@ fn later_eps_pages_lose_the_scale_as_in_hp2ps() {
     render.layout.multipage = true;
     render.layout.portrait = true;
     let chart = prepare(profile, None, &render).0;
-    let mut opts = PaintOptions::default();
-    opts.eps_width = Some(324.0);
+    let opts = PaintOptions {
+        eps_width: Some(324.0),
+    };
     let eps = painted(&chart, Format::Eps, &opts);
     let placements: Vec<&str> = eps
         .lines()
