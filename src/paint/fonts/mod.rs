@@ -24,20 +24,35 @@ use helvetica_widths::{
 
 pub(crate) use estimate::estimated_width;
 
-/// How far any glyph of Helvetica's can reach below and above the baseline: its font
-/// bounding box (AFM `FontBBox`, in em). The EPS bounding box uses it, since a
-/// PostScript string can show any byte.
-pub(crate) const FONT_BBOX_INK: Ink = Ink {
-    bottom: -0.225,
-    top: 0.931,
+/// Helvetica's font bounding box (AFM `FontBBox`), bottom and top, in 1/1000 em.
+const FONT_BBOX_BOTTOM: i16 = -225;
+const FONT_BBOX_TOP: i16 = 931;
+
+/// How far the ink of any text a painter shows can reach below and above the baseline,
+/// in em: for the extent of what is drawn (the EPS bounding box, the PDF page). It holds
+/// both the font bounding box (a PostScript string can show any byte) and the ink of
+/// every WinAnsi glyph (what the PDF shows), whose accented capitals reach above the
+/// bounding box.
+pub(crate) const INK: Ink = Ink {
+    bottom: min(FONT_BBOX_BOTTOM, WINANSI_INK_BOTTOM) as f64 / 1000.0,
+    top: max(FONT_BBOX_TOP, WINANSI_INK_TOP) as f64 / 1000.0,
 };
 
-/// How far the ink of WinAnsi text reaches below and above the baseline, in em: what the
-/// PDF painter shows.
-pub(crate) const WINANSI_INK: Ink = Ink {
-    bottom: WINANSI_INK_BOTTOM as f64 / 1000.0,
-    top: WINANSI_INK_TOP as f64 / 1000.0,
-};
+const fn min(a: i16, b: i16) -> i16 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+const fn max(a: i16, b: i16) -> i16 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
 
 /// The character that stands for anything WinAnsi cannot show. WinAnsi has no U+FFFD,
 /// and `?` is visible in every viewer.

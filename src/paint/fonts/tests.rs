@@ -171,3 +171,9 @@ fn command_or_skip(program: &str) -> Option<Command> {
         }
     }
 }
+
+#[test]
+fn one_ink_range_holds_the_font_box_and_every_winansi_glyph() {
+    assert_eq!(INK.bottom, -0.225);
+    assert_eq!(INK.top, 0.953);
+}

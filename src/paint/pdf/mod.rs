@@ -30,7 +30,7 @@ use std::io::{self, Write};
 
 use pdf_writer::{Content, Finish, Name, Pdf, Ref, Str, TextStr};
 
-use super::fonts::{self, to_winansi, winansi_text_width, WINANSI_INK};
+use super::fonts::{self, to_winansi, winansi_text_width, INK};
 use super::geometry::{band_outline, box_corners, caret, text_left, Extent};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Text, TextRole};
 use crate::chart::*;
@@ -277,7 +277,7 @@ impl PdfPainter<'_> {
         let (Some(px), Some(py)) = (coord(x), coord(y)) else {
             return;
         };
-        self.extent.add_text(x, y, w, size, WINANSI_INK);
+        self.extent.add_text(x, y, w, size, INK);
         self.content.begin_text();
         self.content.set_font(FONT, size as f32);
         self.content.next_line(px, py);
@@ -291,7 +291,7 @@ impl PdfPainter<'_> {
             return;
         };
         let end = y + winansi_text_width(text, size);
-        self.extent.add_text_upwards(x, (y, end), size, WINANSI_INK);
+        self.extent.add_text_upwards(x, (y, end), size, INK);
         self.content.begin_text();
         self.content.set_font(FONT, size as f32);
         self.content.set_text_matrix([0.0, 1.0, -1.0, 0.0, px, py]);

@@ -9,7 +9,7 @@
 use std::io;
 
 use crate::chart::{Chart, Graph, BORDER_WIDTH};
-use crate::paint::fonts::{ps_text_width, FONT_BBOX_INK};
+use crate::paint::fonts::{ps_text_width, INK};
 use crate::paint::geometry::{band_outline, box_corners, caret, text_left, Extent};
 use crate::paint::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
 
@@ -62,11 +62,10 @@ impl Painter for Measure {
         let w = ps_text_width(t.bytes, size);
         if t.role.upwards() {
             // Only the y legend reads upwards, and it ends at its anchor.
-            self.extent
-                .add_text_upwards(x, (y - w, y), size, FONT_BBOX_INK);
+            self.extent.add_text_upwards(x, (y - w, y), size, INK);
         } else {
             let left = text_left(x, w, t.anchor);
-            self.extent.add_text(left, y, w, size, FONT_BBOX_INK);
+            self.extent.add_text(left, y, w, size, INK);
         }
     }
 
