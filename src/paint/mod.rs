@@ -5,6 +5,7 @@
 //! the mark caret, a band's outline, the extent of what is drawn) are computed once, in
 //! `geometry.rs`. [`write_chart_with`] picks the painter for a [`Format`].
 
+mod buffer;
 pub mod fonts;
 mod format;
 mod geometry;

@@ -8,8 +8,8 @@
 //!   bounding box does, by at most one box size on each side. Every page of a document
 //!   has the same size and scale (the PostScript's quirk of dropping the EPS scale after
 //!   page 1 is not copied), and pages are unrotated.
-//! * **Elements.** What the PostScript draws, in the same order and with the same
-//!   vertices: border, title box (plus the divider of the big box) and its three texts,
+//! * **Elements.** What the PostScript draws, in the same order (the page walk both
+//!   follow) and with the same vertices: border, title box (plus the divider of the big box) and its three texts,
 //!   x axis with legend and ticks, y axis with its rotated legend and ticks, key entries,
 //!   bands (filled, then stroked black), marks (white carets). Line width 0.5; PDF's
 //!   default joins and caps are PostScript's.

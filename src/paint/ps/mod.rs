@@ -9,6 +9,7 @@ mod tests;
 
 use std::io::{self, Write};
 
+use super::buffer::Buffered;
 use super::geometry::band_outline;
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text, TextRole};
 use crate::cfmt::push_f6;
@@ -47,17 +48,16 @@ impl Default for PsOptions {
 /// Writes the chart as PostScript, or as EPS when [`PsOptions::eps_width`] is set.
 pub fn write_ps<W: Write>(chart: &Chart, opts: &PsOptions, out: &mut W) -> io::Result<()> {
     let mut p = PsPainter {
-        buf: Vec::with_capacity(1 << 16),
         chart,
         opts,
-        out,
+        out: Buffered::new(out),
     };
     p.header();
     walk(chart, &mut p)?;
     if opts.eps_width.is_some() {
         p.raw("%%EOF\n");
     }
-    p.out.write_all(&p.buf)
+    p.out.pass_on()
 }
 
 /// How the border box is placed on a page.
@@ -71,27 +71,25 @@ enum Placement {
     Eps { width: f64 },
 }
 
-/// Buffers the output and passes it on in large pieces: hp2ps's many short lines
-/// would otherwise be many small writes.
+/// Writes each item the walk hands it as hp2ps writes it.
 struct PsPainter<'a, W> {
-    buf: Vec<u8>,
     chart: &'a Chart,
     opts: &'a PsOptions,
-    out: &'a mut W,
+    out: Buffered<'a, W>,
 }
 
 impl<W: Write> PsPainter<'_, W> {
     fn raw(&mut self, s: &str) {
-        self.buf.extend_from_slice(s.as_bytes());
+        self.out.buf.extend_from_slice(s.as_bytes());
     }
 
     fn num(&mut self, x: f64) {
-        push_f6(&mut self.buf, x);
+        push_f6(&mut self.out.buf, x);
     }
 
     /// `<x> <y> <op>\n` with both numbers as `%f`.
     fn xy(&mut self, x: f64, y: f64, op: &str) {
-        xy(&mut self.buf, x, y, op);
+        xy(&mut self.out.buf, x, y, op);
     }
 
     /// Page 1's placement: scaled for EPS. hp2ps drops the scale on later pages.
@@ -118,12 +116,12 @@ impl<W: Write> PsPainter<'_, W> {
             "%!PS-Adobe-2.0\n"
         });
         self.raw("%%Title: ");
-        self.buf.extend_from_slice(&one_line(&self.chart.job));
+        self.out.buf.extend_from_slice(&one_line(&self.chart.job));
         self.raw("\n%%Creator: ");
-        self.buf.extend_from_slice(self.opts.creator.as_bytes());
+        self.out.buf.extend_from_slice(self.opts.creator.as_bytes());
         self.raw("\n%%CreationDate: ");
-        self.buf.extend_from_slice(&one_line(&self.chart.date));
-        self.buf.push(b'\n');
+        self.out.buf.extend_from_slice(&one_line(&self.chart.date));
+        self.out.buf.push(b'\n');
         if let Some(width) = eps {
             let [x0, y0, x1, y1] = eps_bounding_box(self.chart, width);
             self.raw(&format!(
@@ -161,15 +159,15 @@ impl<W: Write> PsPainter<'_, W> {
 
     /// `(<bytes>)`, escaped by `rule` (or written as they are).
     fn string(&mut self, text: &[u8], rule: Option<Escape>) {
-        self.buf.push(b'(');
+        self.out.buf.push(b'(');
         match rule {
             Some(rule) => {
                 let escaped = escape(text, rule, self.opts.valid_strings);
-                self.buf.extend_from_slice(&escaped);
+                self.out.buf.extend_from_slice(&escaped);
             }
-            None => self.buf.extend_from_slice(text),
+            None => self.out.buf.extend_from_slice(text),
         }
-        self.buf.push(b')');
+        self.out.buf.push(b')');
     }
 
     /// hp2ps's right-alignment: `stringwidth` subtracted from the anchor's x.
@@ -179,14 +177,6 @@ impl<W: Write> PsPainter<'_, W> {
         self.raw("\nexch sub\n");
         self.num(y);
         self.raw(" moveto\nshow\n");
-    }
-
-    fn flush_if_large(&mut self) -> io::Result<()> {
-        if self.buf.len() >= 1 << 16 {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
     }
 }
 
@@ -246,7 +236,7 @@ impl<W: Write> Painter for PsPainter<'_, W> {
     fn fill_box(&mut self, r: Rect, shade: f64) {
         self.xy(r.x, r.y, "moveto");
         self.raw("0 14 rlineto\n14 0 rlineto\n0 -14 rlineto\n");
-        fill_and_stroke(&mut self.buf, shade, self.chart.colour);
+        fill_and_stroke(&mut self.out.buf, shade, self.chart.colour);
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -330,13 +320,12 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         let colour = self.chart.colour;
         if g.xs.len() < PARALLEL_SAMPLES || n < 2 {
             for i in 0..n {
-                band(&mut self.buf, g, i, colour);
-                self.flush_if_large()?;
+                band(&mut self.out.buf, g, i, colour);
+                self.out.flush_if_large()?;
             }
             return Ok(());
         }
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
+        self.out.pass_on()?;
         std::thread::scope(|scope| {
             for i in (0..n).step_by(2) {
                 let next = (i + 1 < n).then(|| {
@@ -346,14 +335,13 @@ impl<W: Write> Painter for PsPainter<'_, W> {
                         buf
                     })
                 });
-                band(&mut self.buf, g, i, colour);
-                self.out.write_all(&self.buf)?;
-                self.buf.clear();
+                band(&mut self.out.buf, g, i, colour);
+                self.out.pass_on()?;
                 if let Some(handle) = next {
                     let text = handle
                         .join()
                         .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    self.out.write_all(&text)?;
+                    self.out.write_through(&text)?;
                 }
             }
             Ok(())
@@ -366,7 +354,7 @@ impl<W: Write> Painter for PsPainter<'_, W> {
     }
 
     fn checkpoint(&mut self) -> io::Result<()> {
-        self.flush_if_large()
+        self.out.flush_if_large()
     }
 }
 

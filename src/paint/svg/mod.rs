@@ -12,7 +12,8 @@
 //!   rows `432·k … 432·(k+1)` and the height attribute grows accordingly. The PostScript's
 //!   placement quirk (the EPS scale is lost after page 1) has no equivalent here: every
 //!   page has the same scale.
-//! * **Elements.** Exactly what the PostScript draws, in the same order: border, title box
+//! * **Elements.** Exactly what the PostScript draws, in the same order (the page walk
+//!   both follow): border, title box
 //!   (plus the divider of the big box) and its three texts, x axis with legend and ticks,
 //!   y axis with its rotated legend and ticks, key entries, bands (fill then stroke, the
 //!   same vertex sequence), marks. Strokes are black, 0.5 wide, with PostScript's default
@@ -47,6 +48,7 @@
 
 use std::io::{self, Write};
 
+use super::buffer::Buffered;
 use super::fonts;
 use super::geometry::{band_outline, box_corners, caret};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
@@ -78,14 +80,13 @@ const FONT_FAMILY: &str =
 /// Writes the chart as an SVG document.
 pub fn write_svg<W: Write>(chart: &Chart, opts: &SvgOptions, out: &mut W) -> io::Result<()> {
     let mut p = SvgPainter {
-        buf: Vec::with_capacity(1 << 16),
         chart,
-        out,
+        out: Buffered::new(out),
     };
     p.header(opts);
     walk(chart, &mut p)?;
     p.raw("</g>\n</svg>\n");
-    p.out.write_all(&p.buf)
+    p.out.pass_on()
 }
 
 /// Escapes text for XML character data and attribute values (both quote kinds), from
@@ -180,16 +181,15 @@ fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<Vec
     Some(glyphs)
 }
 
-/// Buffers the document and passes it on in large pieces.
+/// Writes each item the walk hands it as an SVG element.
 struct SvgPainter<'a, W> {
-    buf: Vec<u8>,
     chart: &'a Chart,
-    out: &'a mut W,
+    out: Buffered<'a, W>,
 }
 
 impl<W: Write> SvgPainter<'_, W> {
     fn raw(&mut self, s: &str) {
-        self.buf.extend_from_slice(s.as_bytes());
+        self.out.buf.extend_from_slice(s.as_bytes());
     }
 
     fn header(&mut self, opts: &SvgOptions) {
@@ -385,11 +385,7 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 
     fn checkpoint(&mut self) -> io::Result<()> {
-        if self.buf.len() >= 1 << 16 {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
+        self.out.flush_if_large()
     }
 }
 
