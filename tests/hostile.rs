@@ -22,6 +22,7 @@ use hp2ps::profile::Profile;
 use hp2ps::render::{prepare, RenderOptions};
 use run::{hp2ps, positioned_error_line, Input, Options, Scratch};
 
+
 /// The PostScript the library renders for `bytes`, with its warnings; or the error.
 fn render(bytes: &[u8]) -> Result<(Vec<u8>, usize), ReadError> {
     let (profile, warnings) = Profile::read(bytes, &ReadOptions::default())?;
