@@ -2,34 +2,21 @@
 //! hp2ps 0.25, plus EPS, SVG and PDF.
 //!
 //! Data flows one way: [`read`] (the streaming readers) → [`profile::Profile`] →
-//! [`aggregate`] → [`layout`] builds a [`chart::Chart`] → a painter in [`paint`].
+//! [`aggregate`] → [`layout`] builds a [`layout::chart::Chart`] → a painter in [`paint`].
 //! [`pipeline::prepare`] runs the middle of the pipeline in one call.
 #![doc = include_str!("../docs/library.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod aggregate;
-pub mod bounds;
-pub mod chart;
 pub mod defaults;
 pub mod layout;
 mod num;
 pub mod paint;
-pub mod palettes;
 pub mod pipeline;
 pub mod profile;
 pub mod read;
-pub mod shade;
 pub mod summary;
-pub mod textwidth;
-
-// Old paths still used by the paint stage (moved in a parallel branch); removed after merge.
-#[allow(unused_imports)]
-pub(crate) use num as cfmt;
-#[allow(unused_imports)]
-pub(crate) use pipeline as render;
-#[allow(unused_imports)]
-pub(crate) use read::hp;
 
 /// Internals that the tests, benchmarks and fuzz targets exercise directly. Not part of the
 /// API: anything here may change without notice.

@@ -2,11 +2,11 @@
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
 use crate::aggregate::{aggregate, AggregateOptions, Aggregated};
-use crate::chart::Chart;
+use crate::layout::chart::Chart;
+use crate::layout::shade::ShadeMap;
 use crate::layout::{layout, LayoutOptions};
 use crate::profile::Profile;
 use crate::read::aux::Aux;
-use crate::shade::ShadeMap;
 
 /// Every option of a render, stage by stage.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -41,10 +41,7 @@ impl AuxOut {
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
     let agg = aggregate(profile, previous, &opts.aggregate);
-    let mut layout_opts = opts.layout.clone();
-    layout_opts.band_limit = opts.aggregate.band_limit;
-    layout_opts.trace_percent = opts.aggregate.trace_percent;
-    chart_and_aux(&agg, previous, &layout_opts)
+    chart_and_aux(&agg, previous, &opts.layout)
 }
 
 /// Lays out aggregated bands, handing out shades first-come-first-served from the

@@ -14,7 +14,7 @@ use support::{Cmd, TempDir};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hp2ps::chart::Chart;
+use hp2ps::layout::chart::Chart;
 use hp2ps::paint::svg::{write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;

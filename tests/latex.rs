@@ -16,7 +16,7 @@ use std::path::Path;
 use support::tools::require_all;
 use support::{Cmd, TempDir};
 
-use hp2ps::chart::Chart;
+use hp2ps::layout::chart::Chart;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
@@ -30,14 +30,12 @@ const TOLERANCE: f64 = 2.0;
 /// TeX points per PostScript point.
 const TEX_PT_PER_BP: f64 = 72.27 / 72.0;
 
-/// The man-page profile laid out as an EPS of [`WIDTH`].
+/// The man-page profile, laid out.
 fn chart() -> Chart {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs/spec7-01-manpage.hp");
     let bytes = std::fs::read(&path).expect("read the man-page profile");
     let (profile, _) = Profile::read(&bytes[..], &ReadOptions::default()).expect("profile reads");
-    let mut opts = RenderOptions::default();
-    opts.layout.eps_width = Some(WIDTH);
-    prepare(profile, None, &opts).0
+    prepare(profile, None, &RenderOptions::default()).0
 }
 
 /// A page holding nothing but the figure, which reports its box in the log.
@@ -144,7 +142,9 @@ fn eps_through_latex_and_dvips_has_the_asked_width() {
     }
     let dir = TempDir::in_tmp("eps");
     let mut eps = Vec::new();
-    write_ps(&chart(), &PsOptions::default(), &mut eps).expect("write EPS");
+    let mut opts = PsOptions::default();
+    opts.eps_width = Some(WIDTH);
+    write_ps(&chart(), &opts, &mut eps).expect("write EPS");
     std::fs::write(dir.path().join("fig.eps"), eps).expect("write fig.eps");
     std::fs::write(dir.path().join("doc.tex"), document("fig.eps")).expect("write doc.tex");
     let log = run(
@@ -163,10 +163,8 @@ fn pdf_through_pdflatex_has_the_asked_width() {
     }
     let dir = TempDir::in_tmp("pdf");
     let mut pdf = Vec::new();
-    let opts = PdfOptions {
-        width: WIDTH,
-        ..PdfOptions::default()
-    };
+    let mut opts = PdfOptions::default();
+    opts.width = WIDTH;
     write_pdf(&chart(), &opts, &mut pdf).expect("write PDF");
     std::fs::write(dir.path().join("fig.pdf"), pdf).expect("write fig.pdf");
     std::fs::write(dir.path().join("doc.tex"), document("fig.pdf")).expect("write doc.tex");

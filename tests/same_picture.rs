@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::chart::{Chart, Placement};
+use hp2ps::layout::chart::Chart;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
@@ -58,10 +58,9 @@ fn chart_of(hp: &[u8], colour: bool) -> Option<Chart> {
     chart_with(hp, opts)
 }
 
-/// Reads a profile and lays it out with `opts`, as a 648 pt EPS.
-fn chart_with(hp: &[u8], mut opts: RenderOptions) -> Option<Chart> {
+/// Reads a profile and lays it out with `opts`.
+fn chart_with(hp: &[u8], opts: RenderOptions) -> Option<Chart> {
     let (profile, _) = Profile::read(hp, &ReadOptions::default()).ok()?;
-    opts.layout.eps_width = Some(648.0);
     Some(prepare(profile, None, &opts).0)
 }
 
@@ -157,15 +156,22 @@ fn printable_ascii(chart: &Chart) -> Chart {
     chart
 }
 
-fn eps_of(chart: &Chart) -> Vec<u8> {
-    // Every page at the EPS scale, at the origin (hp2ps turns pages after the first to
-    // landscape, off the EPS page; the other painters keep the scale).
-    let mut chart = chart.clone();
-    chart.later_placement = chart.placement;
-    assert!(matches!(chart.placement, Placement::Eps { .. }));
-    let mut out = Vec::new();
-    write_ps(&chart, &PsOptions::default(), &mut out).expect("write EPS");
-    out
+/// Every page rendered by ghostscript as a 648 pt EPS (`-e648pt`) on `page`. Each page
+/// is its own EPS, so every page is at the EPS scale, at the origin (in one EPS, hp2ps
+/// turns pages after the first to landscape, off the EPS page; the other painters keep
+/// the scale).
+fn eps_pngs_on(chart: &Chart, page: raster::PageGeometry) -> Result<Vec<Image>, String> {
+    let mut images = Vec::new();
+    for one in &chart.pages {
+        let mut single = chart.clone();
+        single.pages = vec![one.clone()];
+        let mut opts = PsOptions::default();
+        opts.eps_width = Some(648.0);
+        let mut eps = Vec::new();
+        write_ps(&single, &opts, &mut eps).expect("write EPS");
+        images.extend(raster::eps_to_pngs_on(&eps, page)?);
+    }
+    Ok(images)
 }
 
 fn svg_of(chart: &Chart) -> Vec<u8> {
@@ -266,7 +272,7 @@ fn eps_vs_pdf(tag: &str, chart: &Chart) -> Result<Comparison, String> {
     let pdf = raster::pdf_to_pngs(&pdf_bytes)?;
     let first = pdf.first().ok_or("pdftocairo rendered no page")?;
     let page = pixel_aligned(pdf_page_geometry(&pdf_bytes)?, first.height);
-    let eps = raster::eps_to_pngs_on(&eps_of(chart), page)?;
+    let eps = eps_pngs_on(chart, page)?;
     // The renderers round a fractional page width differently (by one column).
     let width = first.width.min(eps.first().map_or(0, |p| p.width));
     let cut = |pages: &[Image]| -> Vec<Image> {
@@ -298,7 +304,7 @@ fn pixel_aligned(page: raster::PageGeometry, rows: u32) -> raster::PageGeometry 
 
 /// EPS against SVG for one chart.
 fn eps_vs_svg(tag: &str, eps_chart: &Chart, svg_chart: &Chart) -> Result<Comparison, String> {
-    let eps = raster::eps_to_pngs(&eps_of(eps_chart))?;
+    let eps = eps_pngs_on(eps_chart, raster::BORDER_PAGE)?;
     let svg = svg_pages(svg_chart)?;
     compare_pages(tag, &eps, &svg, ("eps", "svg"))
 }

@@ -12,7 +12,7 @@ mod cli;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
-use hp2ps::paint::{write_chart, Format};
+use hp2ps::paint::{write_chart_with, Format};
 use hp2ps::pipeline::prepare;
 use hp2ps::read::aux::read_aux;
 use hp2ps::read::hp::ReadOptions;
@@ -66,7 +66,7 @@ pub fn check(data: &[u8]) {
     let format = inv.format();
     let (chart, _) = prepare(profile, aux.as_ref(), &inv.render);
     let mut out = Vec::new();
-    write_chart(&chart, format, &mut out).expect("render to memory");
+    write_chart_with(&chart, format, &inv.paint, &mut out).expect("render to memory");
     if matches!(format, Format::Ps | Format::Eps) {
         if let Err(e) = pslex::check_postscript(&out, &chart) {
             panic!("PostScript: {e}");

@@ -27,11 +27,8 @@ pub fn options(byte: u8) -> RenderOptions {
         _ => None,
     };
     o.aggregate.band_limit = [20, 0, 3, -1, 25, 1, 21, 2][usize::from((byte >> 4) & 7)];
-    o.layout.band_limit = o.aggregate.band_limit;
     o.aggregate.trace_percent = if byte & 0x80 != 0 { 0.0 } else { 1.0 };
-    o.layout.trace_percent = o.aggregate.trace_percent;
     o.layout.multipage = byte & 0x40 != 0 && byte & 1 != 0;
-    o.layout.eps_width = (byte & 0x20 != 0 && byte & 2 != 0).then_some(300.0);
     o.layout.marks = byte & 0x08 == 0;
     o
 }
@@ -54,6 +51,12 @@ pub fn render_and_check(profile: Profile, previous: Option<&Aux>, opts: &RenderO
     write_chart(&chart, Format::Ps, &mut ps).expect("PostScript to memory");
     if let Err(e) = pslex::check_postscript(&ps, &chart) {
         panic!("PostScript: {e}");
+    }
+
+    let mut eps = Vec::new();
+    write_chart(&chart, Format::Eps, &mut eps).expect("EPS to memory");
+    if let Err(e) = pslex::check_postscript(&eps, &chart) {
+        panic!("EPS: {e}");
     }
 
     let mut svg = Vec::new();

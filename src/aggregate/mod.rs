@@ -102,6 +102,12 @@ pub struct Aggregated {
     /// [`AggregateOptions::min_x_range`] widened the range, before the end of that range
     /// (so that charts sharing a scale share their labels too).
     pub x_axis_end: f64,
+    /// The `-m` band limit the bands were chosen with; the layout needs it too (no key
+    /// for `-m0`, a key on pages of its own above 20).
+    pub band_limit: i64,
+    /// The `-t` threshold the bands were chosen with; hp2ps's width table yields it for
+    /// byte 0x14, so the layout needs it too.
+    pub trace_percent: f64,
 }
 
 impl Aggregated {
@@ -181,6 +187,8 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         y_range,
         area,
         x_axis_end,
+        band_limit: opts.band_limit,
+        trace_percent: opts.trace_percent,
     }
 }
 

@@ -20,7 +20,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
 use hp2ps::defaults;
-use hp2ps::paint::Format;
+use hp2ps::paint::{Format, PaintOptions};
 use hp2ps::pipeline::RenderOptions;
 use hp2ps::read::window::WindowOptions;
 use hp2ps::summary::SummaryOptions;
@@ -39,6 +39,8 @@ pub enum Command {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Invocation {
     pub render: RenderOptions,
+    /// How the chart is painted (`-e`).
+    pub paint: PaintOptions,
     /// `-p`: reuse the previous run's `.aux`.
     pub use_aux: bool,
     /// Input files; none means filter mode (stdin to stdout).

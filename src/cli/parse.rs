@@ -87,10 +87,6 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         return Ok(cmd);
     }
     check(&inv)?;
-    if inv.format() == Format::Eps && inv.render.layout.eps_width.is_none() {
-        // EPS without -e is hp2ps's graph box at scale 1, the same as -e648pt.
-        inv.render.layout.eps_width = Some(hp2ps::chart::BORDER_WIDTH);
-    }
     Ok(Command::Render(Box::new(inv)))
 }
 

@@ -49,7 +49,7 @@ pub(super) fn short_flags(
             // The GHC manual's `-l`: no band limit and no key, like `-m0`.
             b'l' => agg.band_limit = 0,
             b't' => agg.trace_percent = trace_percent(rest, arg)?,
-            b'e' => lay.eps_width = Some(eps_width(rest, arg)?),
+            b'e' => inv.paint.eps_width = Some(eps_width(rest, arg)?),
             b'?' | b'h' => return Ok(Some(Command::Help)),
             _ => return Err(UsageError::UnknownOption(arg.to_string())),
         }

@@ -13,7 +13,7 @@ fn inv(args: &[&str]) -> Invocation {
 #[test]
 fn glued_values_and_p_bundling() {
     let i = inv(&["-e8in", "-m5", "-t0.5", "-pc", "x.hp"]);
-    assert_eq!(i.render.layout.eps_width, Some(576.0));
+    assert_eq!(i.paint.eps_width, Some(576.0));
     assert_eq!(i.render.aggregate.band_limit, 5);
     assert_eq!(i.render.aggregate.trace_percent, 0.5);
     assert!(i.use_aux && i.render.layout.colour);
@@ -36,11 +36,8 @@ fn atoi_and_atof_values() {
     assert_eq!(inv(&["-t"]).render.aggregate.trace_percent, 0.0);
     assert_eq!(inv(&["-t1e-1"]).render.aggregate.trace_percent, 0.1);
     // Units are case-sensitive: "IN" is not inches, so this is 200 points.
-    assert_eq!(inv(&["-e200IN"]).render.layout.eps_width, Some(200.0));
-    assert_eq!(
-        inv(&["-e150mm"]).render.layout.eps_width,
-        Some(150.0 * 2.834646)
-    );
+    assert_eq!(inv(&["-e200IN"]).paint.eps_width, Some(200.0));
+    assert_eq!(inv(&["-e150mm"]).paint.eps_width, Some(150.0 * 2.834646));
     assert_eq!(
         inv(&["-i-"]).render.aggregate.by_name,
         Some(NameOrder::Descending)
@@ -78,12 +75,9 @@ fn format_and_output() {
     assert_eq!(inv(&["--format", "ps", "-o", "x.svg"]).format(), Format::Ps);
     assert_eq!(inv(&["-o", "-"]).format(), Format::Ps);
     assert_eq!(inv(&["-e6in", "x.hp"]).format(), Format::Ps);
+    assert_eq!(inv(&["--format", "eps"]).paint.eps_width, None);
     assert_eq!(
-        inv(&["--format", "eps"]).render.layout.eps_width,
-        Some(648.0)
-    );
-    assert_eq!(
-        inv(&["--format", "eps", "-e6in"]).render.layout.eps_width,
+        inv(&["--format", "eps", "-e6in"]).paint.eps_width,
         Some(432.0)
     );
     assert!(parse(["--format", "gif"].map(OsString::from)).is_err());

@@ -1,26 +1,32 @@
-//! The output formats and the one place that picks a painter for each.
+//! The output formats, their options, and the one place that picks a painter for each.
 
 use std::io::{self, Write};
 
 use super::pdf::{write_pdf, PdfOptions};
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
-use crate::chart::{Chart, Placement, BORDER_WIDTH};
+use crate::layout::chart::{Chart, BORDER_WIDTH};
 
+/// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// PostScript; Encapsulated when the chart was laid out with an EPS width (`-e`), as
-    /// in hp2ps.
+    /// PostScript, as hp2ps writes it: a landscape page (portrait with `-g`), or
+    /// Encapsulated when [`PaintOptions::eps_width`] is set (hp2ps's `-e`).
     Ps,
-    /// Encapsulated PostScript.
+    /// Encapsulated PostScript, always: [`PaintOptions::eps_width`] wide, else at the
+    /// border box's own width.
     Eps,
+    /// One standalone SVG picture, pages stacked top to bottom.
     Svg,
+    /// A PDF document, one page per chart page.
     Pdf,
 }
 
 impl Format {
+    /// Every format, in the order the help lists them.
     pub const ALL: [Format; 4] = [Format::Ps, Format::Eps, Format::Svg, Format::Pdf];
 
+    /// The name: `ps`, `eps`, `svg` or `pdf`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Ps => "ps",
@@ -41,34 +47,51 @@ impl Format {
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(name))
     }
-
-    /// Whether the chart is a single unrotated picture (so it needs a width).
-    pub fn is_picture(self) -> bool {
-        self != Format::Ps
-    }
 }
 
-/// The width in points of the picture formats: the `-e` width, else hp2ps's border box.
-pub fn picture_width(chart: &Chart) -> f64 {
-    match chart.placement {
-        Placement::Eps { width } => width,
-        _ => BORDER_WIDTH,
-    }
+/// How a chart is painted, whatever the format.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PaintOptions {
+    /// The width in points that the 648 pt border box is scaled to (hp2ps's `-e`): of
+    /// the EPS, SVG and PDF pictures, which are otherwise 648 pt wide. With
+    /// [`Format::Ps`] it also makes the output Encapsulated, as `-e` does in hp2ps.
+    /// Default: `None`.
+    pub eps_width: Option<f64>,
 }
 
-/// Paints `chart` in `format`. For [`Format::Eps`], lay the chart out with an EPS width.
+/// Paints `chart` in `format` with the default [`PaintOptions`].
 pub fn write_chart<W: Write>(chart: &Chart, format: Format, out: &mut W) -> io::Result<()> {
-    let width = picture_width(chart);
+    write_chart_with(chart, format, &PaintOptions::default(), out)
+}
+
+/// Paints `chart` in `format`.
+pub fn write_chart_with<W: Write>(
+    chart: &Chart,
+    format: Format,
+    opts: &PaintOptions,
+    out: &mut W,
+) -> io::Result<()> {
+    let width = opts.eps_width.unwrap_or(BORDER_WIDTH);
     match format {
-        Format::Ps | Format::Eps => write_ps(chart, &PsOptions::default(), out),
+        Format::Ps | Format::Eps => {
+            let eps_width = match format {
+                Format::Eps => Some(width),
+                _ => opts.eps_width,
+            };
+            let ps = PsOptions {
+                eps_width,
+                ..PsOptions::default()
+            };
+            write_ps(chart, &ps, out)
+        }
         Format::Svg => write_svg(chart, &SvgOptions { width }, out),
-        Format::Pdf => write_pdf(
-            chart,
-            &PdfOptions {
+        Format::Pdf => {
+            let pdf = PdfOptions {
                 width,
                 ..PdfOptions::default()
-            },
-            out,
-        ),
+            };
+            write_pdf(chart, &pdf, out)
+        }
     }
 }

@@ -1,10 +1,17 @@
-//! Painters: one per output format, all drawing the same [`crate::chart::Chart`].
+//! Painters: one per output format, all drawing the same [`crate::layout::chart::Chart`].
+//!
+//! The order of the items on a page is defined once, in the page walk (`walk.rs`), which
+//! hands each item to a format's painter; the shapes the formats share (box corners,
+//! the mark caret, a band's outline, the extent of what is drawn) are computed once, in
+//! `geometry.rs`. [`write_chart_with`] picks the painter for a [`Format`].
 
+mod buffer;
+pub mod fonts;
 mod format;
-mod helvetica_widths;
-pub mod metrics;
+mod geometry;
 pub mod pdf;
 pub mod ps;
 pub mod svg;
+mod walk;
 
-pub use format::{picture_width, write_chart, Format};
+pub use format::{write_chart, write_chart_with, Format, PaintOptions};

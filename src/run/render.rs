@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::chart::Chart;
-use hp2ps::paint::{write_chart, Format};
+use hp2ps::layout::chart::Chart;
+use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
 use hp2ps::read::aux::{read_aux, Aux};
@@ -146,13 +146,14 @@ fn draw_file(
         .map_err(|e| write_failed(&names.aux, e))?;
     let output = match inv.output.as_deref() {
         Some(o) if o == "-" => {
-            write_stdout(&chart, format)?;
+            write_stdout(&chart, format, &inv.paint)?;
             None
         }
         target => {
             let path = target.map_or_else(|| names.output.clone(), PathBuf::from);
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
-            write_chart(&chart, format, out.writer()).map_err(|e| write_failed(&path, e))?;
+            write_chart_with(&chart, format, &inv.paint, out.writer())
+                .map_err(|e| write_failed(&path, e))?;
             out.commit().map_err(|e| write_failed(&path, e))?;
             Some(path)
         }
@@ -161,10 +162,10 @@ fn draw_file(
     Ok(output)
 }
 
-fn write_stdout(chart: &Chart, format: Format) -> Result<(), String> {
+fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    write_chart(chart, format, &mut out)
+    write_chart_with(chart, format, opts, &mut out)
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write to stdout: {e}"))
 }
@@ -196,10 +197,10 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
             let path = PathBuf::from(o);
             let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
             let mut out = AtomicFile::create(&path).map_err(failed)?;
-            write_chart(&chart, inv.format(), out.writer()).map_err(failed)?;
+            write_chart_with(&chart, inv.format(), &inv.paint, out.writer()).map_err(failed)?;
             out.commit().map_err(failed).map(|()| Some(path))
         }
-        _ => write_stdout(&chart, inv.format()).map(|()| None),
+        _ => write_stdout(&chart, inv.format(), &inv.paint).map(|()| None),
     };
     match drawn {
         Ok(output) => {

@@ -44,6 +44,7 @@ pub struct ShadeMap {
 }
 
 impl ShadeMap {
+    /// An empty map handing out colour shades (`-c`) or greys.
     pub fn new(colour: bool) -> Self {
         ShadeMap {
             entries: HashMap::new(),
@@ -62,6 +63,8 @@ impl ShadeMap {
         self.entries.entry(name.to_vec()).or_insert(shade);
     }
 
+    /// The shade of `name`: its own if it has one, else the next palette entry, which
+    /// becomes its own.
     pub fn shade_of(&mut self, name: &[u8]) -> f64 {
         if let Some(&s) = self.entries.get(name) {
             return s;

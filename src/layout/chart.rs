@@ -4,36 +4,31 @@
 //! 648 × 432 pt border box, y upwards. The numbers are computed exactly as hp2ps computes
 //! them, so the PostScript painter can print them with `%f` and match byte for byte.
 
-/// Width and height of the border box.
+/// Width of the border box.
 pub const BORDER_WIDTH: f64 = 648.0;
+/// Height of the border box.
 pub const BORDER_HEIGHT: f64 = 432.0;
 /// Line width of every stroke.
 pub const LINE_WIDTH: f64 = 0.5;
-/// Font sizes: axes and key, title.
+/// Font size of the axes and the key.
 pub const SMALL_FONT: f64 = 10.0;
+/// Font size of the title.
 pub const TITLE_FONT: f64 = 12.0;
-/// Side of a key box, and the half-width of a mark caret.
+/// Side of a key box.
 pub const KEY_BOX: f64 = 14.0;
+/// Half the width (and the depth) of a mark caret.
 pub const MARK_HALF_WIDTH: f64 = 4.0;
 /// Length of an axis tick.
 pub const TICK_LENGTH: f64 = 4.0;
 
-/// How the border box is placed on the page.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Placement {
-    /// Rotated to landscape on a portrait page (hp2ps's default).
-    Landscape,
-    /// Portrait, unscaled, offset by one inch (`-g`).
-    Portrait,
-    /// Encapsulated: at the origin, scaled by `width / 648` (`-e`).
-    Eps { width: f64 },
-}
-
 /// A horizontal text alignment relative to the anchor point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
+    /// The text starts at the anchor.
     Start,
+    /// The text is centred on the anchor.
     Middle,
+    /// The text ends at the anchor.
     End,
 }
 
@@ -42,20 +37,27 @@ pub enum Anchor {
 pub struct Title {
     /// Two rows (JOB above, area and date below) instead of one.
     pub big: bool,
-    /// Lower-left corner and size of the box.
+    /// Left edge of the box.
     pub x: f64,
+    /// Bottom edge of the box.
     pub y: f64,
+    /// Width of the box.
     pub width: f64,
+    /// Height of the box.
     pub height: f64,
     /// JOB, already cut to what fits (35 or 80 bytes).
     pub job: Vec<u8>,
+    /// Where the JOB starts, on its baseline.
     pub job_at: (f64, f64),
     /// `<area> <VALUE_UNIT> x <SAMPLE_UNIT>`: centred (small box) or left-aligned (big).
     pub area_text: Vec<u8>,
+    /// The area text's anchor point, on its baseline.
     pub area_at: (f64, f64),
+    /// How the area text is aligned at `area_at`.
     pub area_anchor: Anchor,
     /// DATE, right-aligned.
     pub date: Vec<u8>,
+    /// Where the DATE ends, on its baseline.
     pub date_at: (f64, f64),
 }
 
@@ -64,20 +66,24 @@ pub struct Title {
 pub struct Tick {
     /// Position along the axis in page points (x for the x axis, y for the y axis).
     pub at: f64,
+    /// The label's text.
     pub label: Vec<u8>,
 }
 
 /// The two axes of the graph.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Axes {
-    /// Origin of the graph (where the axes meet).
+    /// x of the graph's origin (where the axes meet).
     pub x0: f64,
+    /// y of the graph's origin.
     pub y0: f64,
-    /// Length of the x axis (the graph width) and the y axis (the graph height).
+    /// Length of the x axis (the graph width).
     pub width: f64,
+    /// Length of the y axis (the graph height).
     pub height: f64,
     /// SAMPLE_UNIT, right-aligned to the end of the x axis, at baseline `x_legend_y`.
     pub x_legend: Vec<u8>,
+    /// Baseline of the x legend and the x tick labels.
     pub x_legend_y: f64,
     /// x ticks: labels centred under the tick at baseline `x_legend_y`.
     pub x_ticks: Vec<Tick>,
@@ -86,25 +92,33 @@ pub struct Axes {
     pub y_legend: Vec<u8>,
     /// y ticks: labels right-aligned to `y_label_x`, baseline on the tick.
     pub y_ticks: Vec<Tick>,
+    /// Where the y tick labels end, and the baseline of the turned y legend.
     pub y_label_x: f64,
 }
 
 /// One entry of the key: a filled box and the band's name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyEntry {
-    /// Lower-left corner of the box (its side is [`KEY_BOX`]).
+    /// Left edge of the box (its side is [`KEY_BOX`]).
     pub box_x: f64,
+    /// Bottom edge of the box.
     pub box_y: f64,
+    /// The band's shade (see [`crate::layout::shade`]).
     pub shade: f64,
+    /// The band's name.
     pub label: Vec<u8>,
+    /// Where the name starts, on its baseline: x.
     pub label_x: f64,
+    /// Where the name starts, on its baseline: y.
     pub label_y: f64,
 }
 
 /// One band: the area between the previous band's top (or the x axis) and its own top.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BandShape {
+    /// The band's name.
     pub name: Vec<u8>,
+    /// The band's shade (see [`crate::layout::shade`]).
     pub shade: f64,
     /// The top edge, one y per sample time, in page points.
     pub top: Vec<f64>,
@@ -117,6 +131,7 @@ pub struct Graph {
     pub xs: Vec<f64>,
     /// y of the x axis, where the bottom band starts.
     pub y0: f64,
+    /// The bands, bottom band first.
     pub bands: Vec<BandShape>,
     /// x of every mark, in page points (drawn as a caret on the x axis).
     pub marks: Vec<f64>,
@@ -135,11 +150,14 @@ impl Graph {
 /// The bottom edge of a band: the x axis, or the top of the band below.
 #[derive(Debug, Clone, Copy)]
 pub enum Bottom<'a> {
+    /// The x axis, at this y.
     Axis(f64),
+    /// The top of the band below, one y per sample.
     Band(&'a [f64]),
 }
 
 impl Bottom<'_> {
+    /// The bottom's y at sample `i`.
     pub fn at(&self, i: usize) -> f64 {
         match self {
             Bottom::Axis(y) => *y,
@@ -152,22 +170,29 @@ impl Bottom<'_> {
 /// order: axes, key, bands, marks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
+    /// The axes, on the page with the graph.
     pub axes: Option<Axes>,
+    /// The key entries on this page (none without a key).
     pub key: Vec<KeyEntry>,
+    /// The graph, on one page only.
     pub graph: Option<Graph>,
 }
 
 /// A whole chart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
-    pub placement: Placement,
-    /// Pages after the first use this placement (hp2ps drops the EPS scale there).
-    pub later_placement: Placement,
+    /// The page is portrait, the chart unrotated (`-g`); otherwise the chart is turned
+    /// to landscape. Only PostScript pages have an orientation: the other formats and
+    /// EPS are pictures the size of the chart.
+    pub portrait: bool,
     /// Shades are colours (`-c`) rather than greys.
     pub colour: bool,
-    /// Full JOB and DATE, for document metadata.
+    /// The full JOB, for document metadata.
     pub job: Vec<u8>,
+    /// The full DATE, for document metadata.
     pub date: Vec<u8>,
+    /// The title box, the same on every page.
     pub title: Title,
+    /// The pages, in order.
     pub pages: Vec<Page>,
 }

@@ -1,32 +1,34 @@
-//! From the aggregated bands to a [`Chart`]: hp2ps's page layout (spec §4), computed in
+//! From the aggregated bands to a [`Chart`]: hp2ps's page layout (§4 of
+//! `docs/reference/hp2ps-behaviour.md`), computed in
 //! the same floating-point steps so that every printed coordinate matches.
 
-use crate::aggregate::Aggregated;
-use crate::cfmt;
-use crate::chart::*;
-use crate::num::c_trunc_i64;
-use crate::textwidth::estimated_width;
+pub mod chart;
+pub mod palettes;
+pub mod shade;
+mod width_estimate;
 
-/// Layout choices, from the command-line flags.
+use crate::aggregate::Aggregated;
+use crate::defaults;
+use crate::num::{self as cfmt, c_trunc_i64};
+use chart::*;
+use width_estimate::estimated_width;
+
+/// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
+/// reads them from [`Aggregated`], which was made with them.)
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LayoutOptions {
-    /// `-c`: colours instead of greys.
+    /// `-c`: colours instead of greys. Default: `false`.
     pub colour: bool,
-    /// `-b`: the big title box (wins over `-s`).
+    /// `-b`: the big title box (wins over `-s`). Default: `false`.
     pub big_title: bool,
-    /// `-s`: the small title box even for a long JOB.
+    /// `-s`: the small title box even for a long JOB. Default: `false`.
     pub small_title: bool,
-    /// `-g`: portrait, unrotated page.
+    /// `-g`: portrait, unrotated page. Default: `false`.
     pub portrait: bool,
-    /// `-e`: encapsulated, this many points wide.
-    pub eps_width: Option<f64>,
-    /// `-M`: the key on pages of its own.
+    /// `-M`: the key on pages of its own. Default: `false`.
     pub multipage: bool,
-    /// `-m`: the band limit (above 20 the key goes on its own pages; 0 means no key).
-    pub band_limit: i64,
-    /// `-t`: only needed because hp2ps's width table yields it for byte 0x14.
-    pub trace_percent: f64,
-    /// `-y` clears this: no marks.
+    /// `-y` clears this: no marks. Default: `true`.
     pub marks: bool,
 }
 
@@ -37,10 +39,7 @@ impl Default for LayoutOptions {
             big_title: false,
             small_title: false,
             portrait: false,
-            eps_width: None,
             multipage: false,
-            band_limit: 20,
-            trace_percent: 1.0,
             marks: true,
         }
     }
@@ -56,7 +55,7 @@ const LEGEND_CLEARANCE: f64 = 15.0;
 const TARGET_TICKS: f64 = 7.0;
 const SMALL_TITLE_JOB_LIMIT: usize = 35;
 const BIG_TITLE_JOB_LIMIT: usize = 80;
-const KEYS_PER_PAGE: usize = 20;
+const KEYS_PER_PAGE: usize = defaults::KEYS_PER_PAGE;
 
 /// The graph origin.
 const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
@@ -64,16 +63,17 @@ const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
 
 /// Lays out the chart. `shades` holds the shade of every band of `agg`, in order.
 pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
-    let multipage = opts.multipage || opts.band_limit > KEYS_PER_PAGE as i64;
-    let key_drawn = multipage || opts.band_limit != 0;
-    let key_on_graph = !multipage && opts.band_limit != 0;
+    let (band_limit, trace_percent) = (agg.band_limit, agg.trace_percent);
+    let multipage = opts.multipage || defaults::key_needs_own_pages(band_limit);
+    let key_drawn = multipage || band_limit != 0;
+    let key_on_graph = !multipage && band_limit != 0;
 
     let title = title(agg, opts);
     let graph_height = ((BORDER_HEIGHT - title.height) - 10.0) - 20.0;
     let key_width = agg
         .bands
         .iter()
-        .map(|b| estimated_width(&b.name, opts.trace_percent))
+        .map(|b| estimated_width(&b.name, trace_percent))
         .fold(0.0, |m: f64, w| if w > m { w } else { m })
         + LEGEND_CLEARANCE
         + KEY_BOX;
@@ -91,7 +91,7 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         Vec::new()
     };
 
-    let axes = axes(agg, graph_width, graph_height, opts.trace_percent);
+    let axes = axes(agg, graph_width, graph_height, trace_percent);
     let graph = graph(agg, shades, graph_width, graph_height, opts.marks);
     let pages = if multipage {
         let mut pages: Vec<Page> = key
@@ -123,18 +123,8 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         }]
     };
 
-    let later_placement = if opts.portrait {
-        Placement::Portrait
-    } else {
-        Placement::Landscape
-    };
-    let placement = match opts.eps_width {
-        Some(width) => Placement::Eps { width },
-        None => later_placement,
-    };
     Chart {
-        placement,
-        later_placement,
+        portrait: opts.portrait,
         colour: opts.colour,
         job: agg.job.clone(),
         date: agg.date.clone(),
@@ -366,97 +356,4 @@ fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::aggregate::{aggregate, AggregateOptions};
-    use crate::profile::Profile;
-
-    /// Lays out a profile given as `(time, [(name, value)])` samples.
-    fn chart_of(samples: &[(f64, &[(&str, f64)])]) -> Chart {
-        let mut text = String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n");
-        for (t, values) in samples {
-            text.push_str(&format!("BEGIN_SAMPLE {t:.2}\n"));
-            for (name, v) in *values {
-                text.push_str(&format!("{name} {v}\n"));
-            }
-            text.push_str(&format!("END_SAMPLE {t:.2}\n"));
-        }
-        let (p, _) = Profile::read(text.as_bytes(), &Default::default()).expect("profile");
-        let agg = aggregate(p, None, &AggregateOptions::default());
-        let shades = vec![0.0; agg.bands.len()];
-        layout(&agg, &shades, &LayoutOptions::default())
-    }
-
-    fn labels(ticks: &[Tick]) -> Vec<String> {
-        ticks
-            .iter()
-            .map(|t| String::from_utf8_lossy(&t.label).into_owned())
-            .collect()
-    }
-
-    fn axes(chart: &Chart) -> &Axes {
-        chart.pages[0].axes.as_ref().expect("axes")
-    }
-
-    #[test]
-    fn y_ticks_use_k_and_m_by_step_and_round_powers_of_ten_to_half() {
-        let c = chart_of(&[(0.0, &[("a", 70.0)]), (1.0, &[("a", 70.0)])]);
-        let l = labels(&axes(&c).y_ticks);
-        assert_eq!(l.first().map(String::as_str), Some("0"));
-        assert_eq!(l.last().map(String::as_str), Some("65"));
-        assert_eq!(l.len(), 14);
-        let c = chart_of(&[(0.0, &[("a", 7000.0)]), (1.0, &[("a", 7000.0)])]);
-        assert_eq!(&labels(&axes(&c).y_ticks)[..3], ["0", "500", "1,000"]);
-        let c = chart_of(&[(0.0, &[("a", 70e6)]), (1.0, &[("a", 70e6)])]);
-        assert_eq!(&labels(&axes(&c).y_ticks)[..3], ["0M", "5M", "10M"]);
-        let c = chart_of(&[(0.0, &[("a", 5e9), ("b", 3e9)]), (1.0, &[("a", 5e9)])]);
-        assert_eq!(&labels(&axes(&c).y_ticks)[..2], ["0M", "2,000M"]);
-    }
-
-    #[test]
-    fn x_ticks_start_at_the_first_sample_and_stop_before_the_last() {
-        let c = chart_of(&[
-            (3.3, &[("a", 1.0)]),
-            (4.1, &[("a", 1.0)]),
-            (9.9, &[("a", 1.0)]),
-        ]);
-        let l = labels(&axes(&c).x_ticks);
-        assert_eq!(l.first().map(String::as_str), Some("3.3"));
-        assert_eq!(l.last().map(String::as_str), Some("9.3"));
-        let c = chart_of(&[(0.0, &[("a", 1.0)]), (0.05, &[("a", 1.0)])]);
-        assert_eq!(labels(&axes(&c).x_ticks), vec!["0.0"; 10]);
-        let c = chart_of(&[(3.0, &[("a", 1.0)])]);
-        assert!(axes(&c).x_ticks.is_empty(), "one sample: no x ticks");
-    }
-
-    #[test]
-    fn key_entries_are_spaced_evenly_from_the_bottom() {
-        let c = chart_of(&[(0.0, &[("a", 1.0), ("b", 2.0), ("c", 3.0)])]);
-        let key = &c.pages[0].key;
-        let gh = axes(&c).height;
-        assert_eq!(key.len(), 3);
-        assert_eq!(key[0].box_y, 20.0 + gh / 4.0 - 7.0);
-        assert_eq!(key[2].label_y, 20.0 + 3.0 * (gh / 4.0) - 5.0);
-    }
-
-    #[test]
-    fn round_step_follows_the_1_2_5_rule_with_hp2ps_powers_of_ten() {
-        let cases = [
-            (0.35, 0.2),
-            (1.0, 1.0),
-            (1.5, 2.0),
-            (4.0, 2.0),
-            (4.5, 5.0),
-            (10.0, 5.0),
-            (11.0, 2.0 * 10.0),
-            (100.0, 50.0),
-            (1000.0, 500.0),
-            (70.0 / 7.0, 5.0),
-            (7000.0 / 7.0, 500.0),
-            (49.71, 50.0),
-        ];
-        for (y, want) in cases {
-            assert_eq!(round_step(y), want, "Round({y})");
-        }
-    }
-}
+mod tests;

@@ -32,7 +32,7 @@ fn units(b: u8, trace_percent: f64) -> f64 {
 }
 
 /// hp2ps's estimated width of `text` in points (Helvetica 10-ish).
-pub fn estimated_width(text: &[u8], trace_percent: f64) -> f64 {
+pub(crate) fn estimated_width(text: &[u8], trace_percent: f64) -> f64 {
     let total = text
         .iter()
         .fold(0.0, |sum, &b| sum + units(b, trace_percent));
@@ -46,7 +46,7 @@ mod tests {
     #[test]
     fn system_is_thirty_units() {
         assert_eq!(
-            crate::cfmt::fixed(estimated_width(b"SYSTEM", 1.0), 6),
+            crate::num::fixed(estimated_width(b"SYSTEM", 1.0), 6),
             "51.023628"
         );
     }

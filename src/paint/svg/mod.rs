@@ -1,0 +1,393 @@
+//! The SVG painter: the same picture as the EPS, as one standalone SVG document.
+//!
+//! * **Size.** The 648 × 432 pt border box is the `viewBox` (in chart points) and is
+//!   scaled to [`SvgOptions::width`] points (the `-e` width); the `width` and `height`
+//!   attributes are in `pt`. As in the EPS, the outer half of the border's stroke lies
+//!   outside the box.
+//! * **Coordinates.** The chart is y-up with its origin at the lower-left corner of the
+//!   border box; SVG is y-down, so every y is written as `432 − y`. Text is never
+//!   mirrored.
+//! * **Pages.** A chart of several pages (`-M`, or `-m` above 20) becomes ONE picture with
+//!   the pages stacked vertically, page 1 on top: page *k* (from 0) occupies the viewBox
+//!   rows `432·k … 432·(k+1)` and the height attribute grows accordingly. The PostScript's
+//!   placement quirk (the EPS scale is lost after page 1) has no equivalent here: every
+//!   page has the same scale.
+//! * **Elements.** Exactly what the PostScript draws, in the same order (the page walk
+//!   both follow): border, title box
+//!   (plus the divider of the big box) and its three texts, x axis with legend and ticks,
+//!   y axis with its rotated legend and ticks, key entries, bands (fill then stroke, the
+//!   same vertex sequence), marks. Strokes are black, 0.5 wide, with PostScript's default
+//!   joins (miter, miter limit 10, where SVG's default is 4) and butt caps. The full JOB
+//!   is the document's `<title>` (like `%%Title`; not drawn).
+//! * **Text.** Helvetica at 10 pt (axes, key) and 12 pt (title). PostScript's `show` does
+//!   not kern, SVG renderers do, so text whose characters all have Helvetica widths (ASCII,
+//!   Latin-1 and the rest of WinAnsi) is placed glyph by glyph, each glyph in its own
+//!   `<tspan x>` exactly where `show` puts it, and centred or right-aligned with the
+//!   widths `stringwidth` uses. Other text (CJK, Greek, ...; PostScript cannot show it
+//!   anyway, it prints the UTF-8 bytes as Latin glyphs) is aligned with `text-anchor`
+//!   and laid out by the viewer. Spaces are kept (`xml:space="preserve"`).
+//! * **Fonts.** `'Nimbus Sans', 'Nimbus Sans L', Helvetica, Arial, 'Liberation Sans',
+//!   sans-serif`. Nimbus Sans (URW's Helvetica, the font ghostscript draws the EPS with)
+//!   comes first because Chromium on Linux resolves `Helvetica` to Liberation Sans (an
+//!   Arial design) even when Nimbus Sans is installed; where Nimbus is missing, Helvetica
+//!   (macOS) or Arial (Windows) follow. All have Helvetica's widths.
+//! * **Names.** Names are bytes. Valid UTF-8 shows as its characters; invalid sequences
+//!   (GHC writes `-hd`/`-hy` names in Latin-1, `-L` cuts UTF-8 names mid-character) show
+//!   as U+FFFD, one per bad sequence. See [`escape`] for the XML side.
+//! * **Colours.** Greys and colour shades are clamped to [0, 1] as PostScript clamps them
+//!   (hp2ps's colour formula can give components above 1), then written as `#rrggbb`
+//!   (every rasteriser works in 8 bits; hex is the most portable colour syntax).
+//! * **Numbers** are written with at most 3 decimals (1/1000 pt), trailing zeros trimmed,
+//!   so the output is deterministic and compact. An element with a coordinate that is not
+//!   finite (hp2ps's arithmetic gives NaN for some degenerate profiles) is left out: the
+//!   PostScript cannot draw it either (its interpreter stops at `nan`).
+//!
+//! The XML is written by hand: the document uses a handful of element kinds, and one
+//! small, tested escape function ([`escape`]) is all the XML knowledge needed, which is
+//! simpler to audit than a dependency.
+
+use std::io::{self, Write};
+
+use super::buffer::Buffered;
+use super::fonts;
+use super::geometry::{band_outline, box_corners, caret};
+use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
+use crate::layout::chart::*;
+use crate::layout::shade;
+
+/// SVG output settings.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SvgOptions {
+    /// Width of the picture in points (the border box's 648 pt scaled to this; the `-e`
+    /// width). Values that are not finite and positive fall back to 648. Default: `648.0`.
+    pub width: f64,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions {
+            width: BORDER_WIDTH,
+        }
+    }
+}
+
+/// The font list: Helvetica's URW clone first (see the module doc), then Helvetica and
+/// the fonts with its widths.
+const FONT_FAMILY: &str =
+    "'Nimbus Sans', 'Nimbus Sans L', Helvetica, Arial, 'Liberation Sans', sans-serif";
+
+/// Writes the chart as an SVG document.
+pub fn write_svg<W: Write>(chart: &Chart, opts: &SvgOptions, out: &mut W) -> io::Result<()> {
+    let mut p = SvgPainter {
+        chart,
+        out: Buffered::new(out),
+    };
+    p.header(opts);
+    walk(chart, &mut p)?;
+    p.raw("</g>\n</svg>\n");
+    p.out.pass_on()
+}
+
+/// Escapes text for XML character data and attribute values (both quote kinds), from
+/// bytes that should be UTF-8:
+/// * invalid UTF-8 becomes U+FFFD, one per bad sequence;
+/// * `& < > " '` become entity references;
+/// * TAB, LF and CR become character references, so the XML parser's line-end and
+///   attribute normalisation leaves them as they were;
+/// * characters XML 1.0 forbids (the other C0 controls, U+FFFE and U+FFFF) become U+FFFD.
+pub fn escape(text: &[u8]) -> String {
+    let lossy = String::from_utf8_lossy(text);
+    let mut out = String::with_capacity(lossy.len() + 8);
+    for c in lossy.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Formats a coordinate with at most 3 decimals, trailing zeros trimmed, and no `-0`.
+/// The caller checks that `x` is finite.
+fn number(x: f64) -> String {
+    let mut s = format!("{x:.3}");
+    if s.contains('.') {
+        let trimmed = s.trim_end_matches('0').trim_end_matches('.').len();
+        s.truncate(trimmed);
+    }
+    if s == "-0" {
+        s.remove(0);
+    }
+    s
+}
+
+/// A colour component clamped to [0, 1] as PostScript clamps it, in 8 bits. NaN (only
+/// possible from a damaged `.aux`) is black.
+fn channel(c: f64) -> u8 {
+    let c = if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) };
+    (c * 255.0).round() as u8
+}
+
+/// The fill colour of a shade, as `#rrggbb`.
+fn colour_of(shade: f64, colour: bool) -> String {
+    let [r, g, b] = if colour {
+        shade::rgb(shade)
+    } else {
+        [shade; 3]
+    };
+    format!("#{:02x}{:02x}{:02x}", channel(r), channel(g), channel(b))
+}
+
+/// The advance of a character in Helvetica, in 1/1000 em: printable ASCII and the rest of
+/// the WinAnsi repertoire (Latin-1 and a few typographic characters). `None` for others.
+fn helvetica_advance(c: char) -> Option<u16> {
+    let code = fonts::char_to_winansi(c);
+    let known = code != fonts::REPLACEMENT || c == char::from(fonts::REPLACEMENT);
+    known.then(|| fonts::winansi_width(code))
+}
+
+/// Every character of `text` with the x of its glyph when shown with Helvetica at
+/// `size` and aligned at `x`, as PostScript's `show` after a `stringwidth` shift places
+/// it. `None` when a character has no Helvetica width (or the bytes are not UTF-8).
+fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<Vec<(f64, char)>> {
+    let text = std::str::from_utf8(text).ok()?;
+    let advances: Vec<u16> = text.chars().map(helvetica_advance).collect::<Option<_>>()?;
+    let total: u32 = advances.iter().map(|&a| u32::from(a)).sum();
+    let em = size / 1000.0;
+    let start = match anchor {
+        Anchor::Start => x,
+        Anchor::Middle => x - f64::from(total) * em / 2.0,
+        Anchor::End => x - f64::from(total) * em,
+    };
+    let mut advanced = 0u32;
+    let glyphs = text
+        .chars()
+        .zip(advances)
+        .map(|(c, a)| {
+            let at = start + f64::from(advanced) * em;
+            advanced += u32::from(a);
+            (at, c)
+        })
+        .collect();
+    Some(glyphs)
+}
+
+/// Writes each item the walk hands it as an SVG element.
+struct SvgPainter<'a, W> {
+    chart: &'a Chart,
+    out: Buffered<'a, W>,
+}
+
+impl<W: Write> SvgPainter<'_, W> {
+    fn raw(&mut self, s: &str) {
+        self.out.buf.extend_from_slice(s.as_bytes());
+    }
+
+    fn header(&mut self, opts: &SvgOptions) {
+        let width = if opts.width.is_finite() && opts.width > 0.0 {
+            opts.width
+        } else {
+            BORDER_WIDTH
+        };
+        let pages = self.chart.pages.len().max(1) as f64;
+        let view_height = BORDER_HEIGHT * pages;
+        let height = width * view_height / BORDER_WIDTH;
+        self.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        self.raw(&format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{}pt\" \
+             height=\"{}pt\" viewBox=\"0 0 {} {}\">\n",
+            number(width),
+            number(height),
+            number(BORDER_WIDTH),
+            number(view_height)
+        ));
+        // The full JOB, as the PostScript's %%Title; not drawn.
+        let title = escape(&self.chart.job);
+        self.raw(&format!("<title>{title}</title>\n"));
+        // Defaults for every shape: PostScript's stroke; shapes set their own fill.
+        self.raw(&format!(
+            "<g stroke=\"#000\" stroke-width=\"{}\" stroke-linejoin=\"miter\" \
+             stroke-miterlimit=\"10\" stroke-linecap=\"butt\" fill=\"none\" \
+             font-family=\"{FONT_FAMILY}\">\n",
+            number(LINE_WIDTH)
+        ));
+    }
+
+    /// A `points` attribute value: the chart points as `x,y` pairs, y flipped to SVG's
+    /// downward axis. `None` when a number is not finite, so the caller can leave the
+    /// element out.
+    fn points(pairs: &[(f64, f64)]) -> Option<String> {
+        let mut s = String::with_capacity(pairs.len() * 16);
+        for (i, &(x, y)) in pairs.iter().enumerate() {
+            let y = BORDER_HEIGHT - y;
+            if !(x.is_finite() && y.is_finite()) {
+                return None;
+            }
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(&number(x));
+            s.push(',');
+            s.push_str(&number(y));
+        }
+        Some(s)
+    }
+
+    /// A closed polygon through the given chart points, filled with `fill` (or unfilled)
+    /// and stroked.
+    fn polygon(&mut self, pairs: &[(f64, f64)], fill: Option<&str>) {
+        let Some(points) = Self::points(pairs) else {
+            return;
+        };
+        self.raw("<polygon points=\"");
+        self.raw(&points);
+        self.raw("\"");
+        if let Some(fill) = fill {
+            self.raw(&format!(" fill=\"{fill}\""));
+        }
+        self.raw("/>\n");
+    }
+
+    /// An open stroked path through the given chart points.
+    fn polyline(&mut self, pairs: &[(f64, f64)]) {
+        let Some(points) = Self::points(pairs) else {
+            return;
+        };
+        self.raw(&format!("<polyline points=\"{points}\"/>\n"));
+    }
+
+    /// A text: `size` is the font size, `anchor` the alignment at (x, y), `rotate` turns
+    /// it to read upwards about (x, y). Spaces are kept, as PostScript's `show` keeps them.
+    ///
+    /// `show` places each glyph at the previous one's advance, without kerning; SVG
+    /// renderers kern (rsvg always, browsers by default), which moves text by up to a few
+    /// points (`AVATAR To` comes out 4 pt shorter). So text with Helvetica widths gets an
+    /// x for every glyph, and its alignment is done here as `stringwidth` does it. Other
+    /// text is laid out by the viewer and aligned with `text-anchor`.
+    fn write_text(
+        &mut self,
+        text: &[u8],
+        (x, y): (f64, f64),
+        size: f64,
+        anchor: Anchor,
+        rotate: bool,
+    ) {
+        let y = BORDER_HEIGHT - y;
+        if text.is_empty() || !(x.is_finite() && y.is_finite()) {
+            return;
+        }
+        // Rotated text is placed in its own frame, whose origin is the anchor point.
+        let origin = if rotate { 0.0 } else { x };
+        let glyphs = glyph_positions(text, origin, size, anchor);
+        self.raw("<text xml:space=\"preserve\" stroke=\"none\" fill=\"#000\"");
+        self.raw(&format!(" font-size=\"{}\"", number(size)));
+        if glyphs.is_none() {
+            match anchor {
+                Anchor::Start => {}
+                Anchor::Middle => self.raw(" text-anchor=\"middle\""),
+                Anchor::End => self.raw(" text-anchor=\"end\""),
+            }
+        }
+        if rotate {
+            self.raw(&format!(
+                " transform=\"translate({} {}) rotate(-90)\"",
+                number(x),
+                number(y)
+            ));
+        }
+        let first_x = glyphs
+            .as_ref()
+            .and_then(|g| g.first())
+            .map_or(origin, |g| g.0);
+        self.raw(&format!(" x=\"{}\"", number(first_x)));
+        if !rotate {
+            self.raw(&format!(" y=\"{}\"", number(y)));
+        }
+        self.raw(">");
+        match glyphs {
+            Some(glyphs) => self.glyphs(&glyphs),
+            None => self.raw(&escape(text)),
+        }
+        self.raw("</text>\n");
+    }
+
+    /// The characters of a text, each after the first in a `<tspan>` at its own x. One
+    /// `x` list on the `<text>` would say the same, but rsvg uses only its first value.
+    fn glyphs(&mut self, glyphs: &[(f64, char)]) {
+        let mut utf8 = [0u8; 4];
+        for (i, &(x, c)) in glyphs.iter().enumerate() {
+            let shown = escape(c.encode_utf8(&mut utf8).as_bytes());
+            if i == 0 {
+                self.raw(&shown);
+            } else {
+                self.raw(&format!("<tspan x=\"{}\">{shown}</tspan>", number(x)));
+            }
+        }
+    }
+}
+
+impl<W: Write> Painter for SvgPainter<'_, W> {
+    /// Page k (from 0) sits below the k pages before it.
+    fn begin_page(&mut self, index: usize) {
+        if index == 0 {
+            self.raw("<g>\n");
+        } else {
+            let dy = BORDER_HEIGHT * index as f64;
+            self.raw(&format!("<g transform=\"translate(0 {})\">\n", number(dy)));
+        }
+    }
+
+    fn end_page(&mut self, _index: usize) {
+        self.raw("</g>\n");
+    }
+
+    fn stroke_box(&mut self, _kind: BoxKind, rect: Rect) {
+        self.polygon(&box_corners(rect), None);
+    }
+
+    fn stroke_line(&mut self, _kind: LineKind, line: Line) {
+        self.polyline(&[line.from, line.to()]);
+    }
+
+    fn fill_box(&mut self, rect: Rect, shade: f64) {
+        let fill = colour_of(shade, self.chart.colour);
+        self.polygon(&box_corners(rect), Some(&fill));
+    }
+
+    fn text(&mut self, t: &Text<'_>) {
+        let upwards = t.role.upwards();
+        self.write_text(t.bytes, t.at, t.size(), t.anchor, upwards);
+    }
+
+    fn bands(&mut self, g: &Graph) -> io::Result<()> {
+        for (i, band) in g.bands.iter().enumerate() {
+            if let Some(outline) = band_outline(g, i) {
+                let points: Vec<(f64, f64)> = outline.collect();
+                let fill = colour_of(band.shade, self.chart.colour);
+                self.polygon(&points, Some(&fill));
+            }
+            self.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    fn mark(&mut self, x: f64, y0: f64) {
+        self.polygon(&caret(x, y0), Some("#fff"));
+    }
+
+    fn checkpoint(&mut self) -> io::Result<()> {
+        self.out.flush_if_large()
+    }
+}
+
+#[cfg(test)]
+mod tests;
