@@ -30,6 +30,9 @@ pub struct LayoutOptions {
     pub multipage: bool,
     /// `-y` clears this: no marks. Default: `true`.
     pub marks: bool,
+    /// `--key-labels fit`: key labels that would leave the page are shortened by eliding
+    /// their middle. Default: `false` (as hp2ps: cut at the estimated width).
+    pub fit_key_labels: bool,
 }
 
 impl Default for LayoutOptions {
@@ -41,6 +44,7 @@ impl Default for LayoutOptions {
             portrait: false,
             multipage: false,
             marks: true,
+            fit_key_labels: false,
         }
     }
 }

@@ -76,7 +76,19 @@ impl Sink for ProfileBuilder {
     }
 
     fn mark(&mut self, time: f64) {
-        self.profile.marks.push(time);
+        let p = &mut self.profile;
+        p.marks.push(time);
+        if !p.mark_texts.is_empty() {
+            p.mark_texts.push(Vec::new());
+        }
+    }
+
+    fn labelled_mark(&mut self, time: f64, text: &[u8]) {
+        let p = &mut self.profile;
+        // The earlier marks had no text: they get empty ones, so the texts line up.
+        p.mark_texts.resize(p.marks.len(), Vec::new());
+        p.marks.push(time);
+        p.mark_texts.push(text.to_vec());
     }
 
     fn begin_sample(&mut self, time: f64) {

@@ -47,8 +47,23 @@ pub struct Profile {
     pub times: Vec<f64>,
     /// The time of every `MARK`, in file order.
     pub marks: Vec<f64>,
+    /// The text of every mark, in the order of `marks`, when any mark has one (eventlog
+    /// markers do, `.hp` MARKs do not); empty otherwise.
+    pub mark_texts: Vec<Vec<u8>>,
     /// One band per identifier, in order of first appearance.
     pub bands: Vec<Band>,
+    /// Lines drawn over the bands, on the same axes: for an eventlog, the runtime's heap
+    /// size and live bytes (`--heap-size`). Empty for a `.hp`.
+    pub series: Vec<Series>,
+}
+
+/// A named line of (time, value) points, in time order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// What it is, as the key shows it.
+    pub name: Vec<u8>,
+    /// (time in SAMPLE_UNIT, value in VALUE_UNIT).
+    pub points: Vec<(f64, f64)>,
 }
 
 impl Profile {

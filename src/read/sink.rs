@@ -49,6 +49,12 @@ pub trait Sink {
     fn header(&mut self, field: HeaderField, text: &[u8]);
     /// A mark at `time`, drawn as a caret above the graph.
     fn mark(&mut self, time: f64);
+    /// A mark with a text (an eventlog marker; a `.hp` MARK has none). Sinks that keep no
+    /// texts take it as a plain [`Sink::mark`].
+    fn labelled_mark(&mut self, time: f64, text: &[u8]) {
+        let _ = text;
+        self.mark(time);
+    }
     /// Sets the time of the current sample (a repeated BEGIN_SAMPLE overwrites it).
     fn begin_sample(&mut self, time: f64);
     /// Completes the current sample.

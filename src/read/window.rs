@@ -144,8 +144,8 @@ pub struct Window<S> {
     /// The data of the sample being read: names end to end, and (end of name, value).
     names: Vec<u8>,
     data: Vec<(usize, f64)>,
-    /// Marks read since the last complete sample.
-    marks: Vec<f64>,
+    /// Marks read since the last complete sample, with their texts.
+    marks: Vec<(f64, Option<Vec<u8>>)>,
     kept: usize,
     first_time: Option<f64>,
     last_time: Option<f64>,
@@ -185,7 +185,11 @@ impl<S: Sink> Sink for Window<S> {
     }
 
     fn mark(&mut self, time: f64) {
-        self.marks.push(time);
+        self.marks.push((time, None));
+    }
+
+    fn labelled_mark(&mut self, time: f64, text: &[u8]) {
+        self.marks.push((time, Some(text.to_vec())));
     }
 
     fn begin_sample(&mut self, time: f64) {
@@ -202,8 +206,11 @@ impl<S: Sink> Sink for Window<S> {
         self.last_time = Some(time);
         if self.window.contains(time) {
             if self.kept > 0 {
-                for &m in &self.marks {
-                    self.inner.mark(m);
+                for (time, text) in &self.marks {
+                    match text {
+                        Some(text) => self.inner.labelled_mark(*time, text),
+                        None => self.inner.mark(*time),
+                    }
                 }
             }
             self.inner.begin_sample(time);

@@ -74,7 +74,8 @@ impl Model<'_> {
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
         self.header(sink, &args, profiled);
-        self.marks(sink, &axis, &mut report);
+        let marks = self.marks(&axis, &mut report);
+        let mut marks = marks.iter().peekable();
         report.heap_size = (self.heap_size.iter())
             .map(|&(t, b)| (axis.seconds(t), b))
             .collect();
@@ -90,12 +91,20 @@ impl Model<'_> {
         for (i, c) in self.censuses.iter().enumerate() {
             let t = times[i].max(last);
             last = t;
+            // A mark stands between the samples around its time, as GHC writes a MARK
+            // into the `.hp`, so that a time window keeps or drops it the same way.
+            while let Some((time, text)) = marks.next_if(|(time, _)| *time < t) {
+                sink.labelled_mark(*time, text.as_bytes());
+            }
             sink.begin_sample(t);
             let stop = (self.censuses.get(i + 1)).map_or(self.points.len(), |n| n.first);
             for &(key, value) in &self.points[c.first..stop] {
                 sink.data(&names[key as usize], value as f64);
             }
             sink.end_sample();
+        }
+        for (time, text) in marks {
+            sink.labelled_mark(*time, text.as_bytes());
         }
         sink.begin_sample(end_time.max(last));
         sink.end_sample();
@@ -175,13 +184,18 @@ impl Model<'_> {
         sink.header(HeaderField::ValueUnit, b"bytes");
     }
 
-    /// Marks to the sink and marker texts to the report, in time order.
-    fn marks<S: Sink>(&mut self, sink: &mut S, axis: &Axis, report: &mut EventlogReport) {
-        let mut marks: Vec<f64> = self.marks.iter().map(|&t| axis.seconds(t)).collect();
-        marks.sort_by(f64::total_cmp);
-        for &m in &marks {
-            sink.mark(m);
-        }
+    /// Every mark with its text (empty when it was not kept), in time order; the marker
+    /// texts also go to the report.
+    fn marks(&mut self, axis: &Axis, report: &mut EventlogReport) -> Vec<(f64, String)> {
+        // A text was kept right after its mark, so the two lists pair up in file order.
+        let mut texts = self.texts.iter().peekable();
+        let mut marks: Vec<(f64, String)> = (self.marks.iter())
+            .map(|&t| {
+                let text = texts.next_if(|(tt, _)| *tt == t).map(|(_, s)| s.clone());
+                (axis.seconds(t), text.unwrap_or_default())
+            })
+            .collect();
+        marks.sort_by(|a, b| a.0.total_cmp(&b.0));
         report.markers = (self.texts.drain(..))
             .map(|(t, text)| Marker {
                 time: axis.seconds(t),
@@ -193,6 +207,7 @@ impl Model<'_> {
             let count = self.marks_dropped + self.texts_dropped;
             self.warn(EventlogWarning::MarkerTextsDropped { count });
         }
+        marks
     }
 
     /// Whether every census has the same timestamp (an LDV profile written at exit).
