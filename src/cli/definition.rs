@@ -15,6 +15,7 @@ const OUTPUT: &str = "Output";
 const BATCH: &str = "Batch and watch";
 const SELECTION: &str = "Selection";
 const SUMMARY: &str = "Summary";
+const EVENTLOG: &str = "Eventlogs (prog +RTS -h -l)";
 const OTHER: &str = "Other";
 
 /// Every flag and option, for `--help`, the man page, the completions, and for parsing
@@ -194,6 +195,33 @@ pub(crate) fn command() -> clap::Command {
                 .action(ArgAction::SetTrue)
                 .help("Stack the bands the other way up (OTHER stays at the bottom)")
                 .help_heading(SELECTION),
+            Arg::new("time")
+                .long("time")
+                .value_name("AXIS")
+                .value_parser(["mutator", "elapsed"])
+                .hide_possible_values(true)
+                .help(
+                    "An eventlog's x axis: mutator seconds as the .hp has them (default), or\n\
+                     elapsed seconds since the program started",
+                )
+                .help_heading(EVENTLOG),
+            Arg::new("full-names")
+                .long("full-names")
+                .action(ArgAction::SetTrue)
+                .help("Name -hc bands by their whole cost-centre stack, not cut at -L")
+                .help_heading(EVENTLOG),
+            Arg::new("heap-size")
+                .long("heap-size")
+                .action(ArgAction::SetTrue)
+                .help("Draw the heap size and live bytes of an eventlog over the bands")
+                .help_heading(EVENTLOG),
+            Arg::new("key-labels")
+                .long("key-labels")
+                .value_name("HOW")
+                .value_parser(["cut", "fit"])
+                .hide_possible_values(true)
+                .help("Key labels too long for the page: cut (as hp2ps) or fit (elide the middle)")
+                .help_heading(OUTPUT),
             Arg::new("summary")
                 .long("summary")
                 .value_name("FORMAT")

@@ -22,6 +22,7 @@ use std::time::Duration;
 use hp2ps::defaults;
 use hp2ps::paint::{Format, PaintOptions};
 use hp2ps::pipeline::RenderOptions;
+use hp2ps::read::eventlog::EventlogOptions;
 use hp2ps::read::window::WindowOptions;
 use hp2ps::summary::SummaryOptions;
 
@@ -63,6 +64,10 @@ pub struct Invocation {
     pub summary_options: SummaryOptions,
     /// `--uniform-scale`: which axes the charts of a batch share.
     pub uniform_scale: Option<UniformScale>,
+    /// `--time`, `--full-names`: how an eventlog becomes a profile.
+    pub eventlog: EventlogOptions,
+    /// `--heap-size`: draw an eventlog's heap size and live bytes over the bands.
+    pub heap_size: bool,
 }
 
 /// The axes `--uniform-scale` shares between the charts of one run.

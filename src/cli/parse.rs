@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::ArgMatches;
 use hp2ps::aggregate::{BandFilter, NameOrder};
 use hp2ps::paint::Format;
+use hp2ps::read::eventlog::TimeAxis;
 use hp2ps::read::window::WindowOptions;
 
 use super::definition::command;
@@ -146,6 +147,17 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             _ => UniformScale::Both,
         });
     apply_selection(m, inv)?;
+    if let Some(axis) = m.get_one::<String>("time") {
+        inv.eventlog.time = match axis.as_str() {
+            "elapsed" => TimeAxis::Elapsed,
+            _ => TimeAxis::Mutator,
+        };
+    }
+    inv.eventlog.full_names = m.get_flag("full-names");
+    inv.heap_size = m.get_flag("heap-size");
+    inv.render.layout.fit_key_labels = m
+        .get_one::<String>("key-labels")
+        .is_some_and(|k| k == "fit");
     Ok(None)
 }
 

@@ -1,6 +1,7 @@
 //! The readers: bytes in, statements out to one [`Sink`], in file order.
 //!
-//! [`hp`] reads GHC's `.hp` text format (streaming, on two threads for large inputs);
+//! [`read_input`] picks the reader by the input's first bytes: [`hp`] reads GHC's `.hp`
+//! text format (streaming, on two threads for large inputs), [`eventlog`] a GHC eventlog;
 //! [`window`] sits between a reader and the sink to keep only the samples of a time window
 //! (`--from`, `--to`); [`aux`] reads the `.aux` file an earlier run wrote (`-p`). Every
 //! reader feeds the same [`Sink`], so the profile model and everything after it are shared.
@@ -8,7 +9,9 @@
 pub mod aux;
 pub mod eventlog;
 pub mod hp;
+mod input;
 mod sink;
 pub mod window;
 
+pub use input::{read_input, InputError, InputOptions, Notes, EVENTLOG_MAGIC};
 pub use sink::{HeaderField, Sink};

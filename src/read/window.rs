@@ -107,6 +107,14 @@ pub fn read_profile<R: Read>(
     check(window)?;
     let mut sink = Window::new(ProfileBuilder::default(), *window);
     let warnings = hp::read_into(input, read, &mut sink)?;
+    Ok((finish(sink, window)?, warnings))
+}
+
+/// The profile a window let through; an error when it holds no sample.
+pub(crate) fn finish(
+    sink: Window<ProfileBuilder>,
+    window: &WindowOptions,
+) -> Result<Profile, WindowError> {
     let (first, last) = (sink.first_time, sink.last_time);
     let profile = sink.into_inner().finish();
     if profile.times.is_empty() {
@@ -116,7 +124,7 @@ pub fn read_profile<R: Read>(
             last: last.unwrap_or(0.0),
         });
     }
-    Ok((profile, warnings))
+    Ok(profile)
 }
 
 /// Checks that the window can hold a sample at all.

@@ -11,9 +11,12 @@ use hp2ps::layout::chart::Chart;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
+use hp2ps::profile::Series;
 use hp2ps::read::aux::{read_aux, Aux};
-use hp2ps::read::hp::{ReadError, ReadOptions, Warning};
-use hp2ps::read::window::{read_profile, WindowError};
+use hp2ps::read::eventlog::EventlogReport;
+use hp2ps::read::hp::ReadError;
+use hp2ps::read::window::WindowError;
+use hp2ps::read::{read_input, InputError, InputOptions, Notes};
 use hp2ps::summary::{summarize, Summary};
 
 use super::atomic::AtomicFile;
@@ -23,8 +26,9 @@ use crate::cli::Invocation;
 /// What a successful render has to report.
 #[derive(Debug, Default)]
 pub struct Done {
-    /// The reader's warnings (the incomplete last sample of a live profile).
-    pub warnings: Vec<(String, Warning)>,
+    /// The reader's warnings (the incomplete last sample of a live profile, a cut
+    /// eventlog, …), each a whole line.
+    pub warnings: Vec<String>,
     pub summary: Option<Summary>,
     /// The chart file written, if any (not for stdout).
     pub output: Option<PathBuf>,
@@ -34,9 +38,7 @@ pub struct Done {
 
 impl Done {
     pub fn warning_lines(&self) -> impl Iterator<Item = String> + '_ {
-        self.warnings
-            .iter()
-            .map(|(name, w)| format!("hp2ps: warning: {name}:{w}"))
+        self.warnings.iter().cloned()
     }
 }
 
@@ -56,17 +58,33 @@ impl From<String> for Failure {
     }
 }
 
-fn read_error(name: &str, e: WindowError) -> String {
+fn read_error(name: &str, e: InputError) -> String {
     match e {
-        WindowError::Read(ReadError::Io(io)) => format!("{name}: read error: {io}"),
-        WindowError::Read(other) => format!("{name}:{other}"),
-        other => format!("{name}: {other}"),
+        InputError::Hp(WindowError::Read(ReadError::Io(io))) => {
+            format!("{name}: read error: {io}")
+        }
+        InputError::Hp(WindowError::Read(other)) => format!("{name}:{other}"),
+        InputError::Hp(other) => format!("{name}: {other}"),
+        InputError::Eventlog(e) => format!("{name}: {e}"),
     }
 }
 
 fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, Done), String> {
-    let (mut profile, warnings) = read_profile(input, &ReadOptions::default(), &inv.window)
-        .map_err(|e| read_error(name, e))?;
+    let mut opts = InputOptions::default();
+    opts.window = inv.window;
+    opts.eventlog = inv.eventlog.clone();
+    let (mut profile, notes) = read_input(input, &opts).map_err(|e| read_error(name, e))?;
+    let mut warnings: Vec<String> = (notes.warning_lines().iter())
+        .map(|w| format!("hp2ps: warning: {name}:{w}"))
+        .collect();
+    if inv.heap_size {
+        match &notes {
+            Notes::Eventlog(report) => profile.series = heap_series(report),
+            Notes::Hp(_) => warnings.push(format!(
+                "hp2ps: warning: {name}: --heap-size needs an eventlog (prog +RTS -h -l); a .hp has no heap size"
+            )),
+        }
+    }
     // Filtered here already, so that the summary describes what the chart shows.
     let filter = &inv.render.aggregate.filter;
     let filtered = (!filter.is_empty()).then(|| filter.take_out(&mut profile));
@@ -77,15 +95,27 @@ fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, 
         s
     });
     let done = Done {
-        warnings: warnings
-            .into_iter()
-            .map(|w| (name.to_string(), w))
-            .collect(),
+        warnings,
         summary,
         output: None,
         samples: profile.times.len(),
     };
     Ok((profile, done))
+}
+
+/// The heap size and live bytes an eventlog recorded, as lines to draw over the bands.
+fn heap_series(report: &EventlogReport) -> Vec<Series> {
+    let line = |name: &str, points: &[(f64, u64)]| Series {
+        name: name.as_bytes().to_vec(),
+        points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
+    };
+    [
+        line("heap size", &report.heap_size),
+        line("live bytes", &report.heap_live),
+    ]
+    .into_iter()
+    .filter(|s| !s.points.is_empty())
+    .collect()
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;

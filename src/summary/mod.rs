@@ -85,6 +85,19 @@ pub struct Summary {
     /// no filter was given; set by the caller).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filtered: Option<FilteredOut>,
+    /// The marks that carry a text (an eventlog's `traceMarker` calls), in time order;
+    /// absent when none has one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<MarkerSummary>,
+}
+
+/// One mark with its text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MarkerSummary {
+    /// When, in SAMPLE_UNIT.
+    pub time: f64,
+    /// What the program said.
+    pub text: String,
 }
 
 /// A highest value and when it happened.
@@ -174,7 +187,22 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
         bands: profile.bands.len(),
         top: bands,
         filtered: None,
+        markers: markers(profile),
     }
+}
+
+/// The marks that have a text, in time order.
+fn markers(profile: &Profile) -> Vec<MarkerSummary> {
+    let mut markers: Vec<MarkerSummary> = (profile.marks.iter())
+        .zip(&profile.mark_texts)
+        .filter(|(_, text)| !text.is_empty())
+        .map(|(&time, text)| MarkerSummary {
+            time,
+            text: String::from_utf8_lossy(text).into_owned(),
+        })
+        .collect();
+    markers.sort_by(|a, b| a.time.total_cmp(&b.time));
+    markers
 }
 
 /// The highest value and the time of its first sample ((0, 0) without samples).

@@ -44,6 +44,9 @@ impl Summary {
                 f.share * 100.0
             )?;
         }
+        for m in &self.markers {
+            writeln!(out, "  marker   {}{su}: {}", number(m.time), m.text)?;
+        }
         let shown = if self.top.len() < self.bands {
             format!(", the {} biggest by area:", self.top.len())
         } else if self.top.is_empty() {

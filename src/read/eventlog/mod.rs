@@ -41,7 +41,7 @@ pub enum TimeAxis {
 }
 
 /// How the eventlog is turned into a profile.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EventlogOptions {
     /// The x axis. Default: `Mutator`.
