@@ -52,6 +52,16 @@ eps marks marks.hp -c
 eps flag-y marks.hp -c -y
 eps window leak.hp -c --from 0.5 --to 1.0
 
+# Eventlogs, and comparing runs.
+cp "$root/tests/data/eventlog/leakmap-hc.eventlog" leakmap.eventlog
+eps eventlog leakmap.eventlog -c
+eps sort-growth many.hp -c --sort growth
+eps include many.hp -c --include '^\([0-9]+\)(memoTable|buckets|smoothing)'
+mkdir -p uniform
+"$hp2ps" -c --uniform-scale both --format eps --output-dir uniform leak.hp many.hp
+gs_png uniform/leak.eps "$out/uniform-leak.png" 40 -dEPSCrop
+gs_png uniform/many.eps "$out/uniform-many.png" 40 -dEPSCrop
+
 # -e: the width of the picture (same 60 dpi: a 3-inch chart is a smaller image).
 "$hp2ps" -c -e3in -o flag-e3in.eps leak.hp
 gs_png flag-e3in.eps "$out/flag-e3in.png" 60 -dEPSCrop
