@@ -1,0 +1,33 @@
+//! Writes the GHC eventlog that the run of a `.hp` profile would have written (no GC
+//! events, so elapsed time is mutator time), for benchmarks that compare reading an
+//! eventlog with reading the `.hp` of the same samples (`scripts/compare-eventlog.sh`).
+//!
+//! Usage: `hp_to_eventlog IN.hp OUT.eventlog`. The conversion is the tests' own
+//! (`tests/support/eventlog/writer.rs`), documented there.
+
+#[path = "../tests/support/eventlog/writer.rs"]
+#[allow(dead_code)]
+mod writer;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [input, output] = args.as_slice() else {
+        eprintln!("usage: hp_to_eventlog IN.hp OUT.eventlog");
+        std::process::exit(2);
+    };
+    let hp = std::fs::read(input).unwrap_or_else(|e| {
+        eprintln!("hp_to_eventlog: cannot read {input}: {e}");
+        std::process::exit(1)
+    });
+    let converted = writer::convert_hp(&hp, &writer::ConvertOptions::default()).unwrap_or_else(|e| {
+        eprintln!("hp_to_eventlog: {input}: {e:?}");
+        std::process::exit(1)
+    });
+    for loss in &converted.losses {
+        eprintln!("hp_to_eventlog: {input}: does not round-trip: {loss:?}");
+    }
+    if let Err(e) = std::fs::write(output, &converted.eventlog) {
+        eprintln!("hp_to_eventlog: cannot write {output}: {e}");
+        std::process::exit(1);
+    }
+}

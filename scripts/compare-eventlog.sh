@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Reading an eventlog against reading the .hp of the same samples: the same generated
+# profiles as scripts/compare-hp2ps.sh, each also written as the eventlog its run would
+# have written (examples/hp_to_eventlog.rs), then `hp2ps -c` on both, side by side, with
+# a check that both charts are the same bytes after the header comments.
+#
+# usage: scripts/compare-eventlog.sh [--quick] [--runs N]
+#   --quick    only the 10 MB profile, one run of each
+#   --runs N   runs per measurement (default 5, after one warm-up); the time is the median
+#
+# environment: WORK (work directory, reused; default a new mktemp -d), HP2PS_OURS (the
+# binary; default: cargo build --release).
+# Results go to stdout as Markdown; progress goes to stderr.
+set -euo pipefail
+
+quick=0
+runs=5
+while (($# > 0)); do
+    case "$1" in
+    --quick) quick=1 ;;
+    --runs) runs=${2:?--runs needs a number}; shift ;;
+    *) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2 ;;
+    esac
+    shift
+done
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+log() { printf '%s\n' "$*" >&2; }
+[[ -x /usr/bin/time ]] || { log "needs GNU time (apt-get install time)"; exit 1; }
+
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+[[ $target_dir == /* ]] || target_dir=$root/$target_dir
+if [[ -n "${HP2PS_OURS:-}" ]]; then
+    ours=$(cd "$(dirname "$HP2PS_OURS")" && pwd)/$(basename "$HP2PS_OURS")
+else
+    log "building (cargo build --release)"
+    (cd "$root" && cargo build --release --quiet && cargo build --release --quiet --example hp_to_eventlog)
+    ours=$target_dir/release/hp2ps
+fi
+convert=$target_dir/release/examples/hp_to_eventlog
+[[ -x $convert ]] || (cd "$root" && cargo build --release --quiet --example hp_to_eventlog)
+gen=$work/gen_profile
+[[ -x $gen ]] || rustc --edition 2021 -C opt-level=3 -o "$gen" "$root/examples/gen_profile.rs"
+
+profiles=("p10M|--size 10M --bands 200" "p100M|--size 100M --bands 200" "p400M|--size 400M --bands 200")
+if ((quick)); then
+    profiles=("${profiles[0]}")
+    runs=1
+fi
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# run_once CMD...: sets wall (s) and rss (MiB) of one run in $work/out.
+run_once() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    (cd "$work/out" && /usr/bin/time -f '%M' -o "$work/.rss" "$@" >/dev/null)
+    t1=$(date +%s.%N)
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    rss=$(awk '{ printf "%.0f", $1 / 1024 }' "$work/.rss")
+}
+# measure CMD...: one warm-up, then $runs runs; sets m_wall (median), m_rss (largest).
+measure() {
+    local walls=() i
+    m_rss=0
+    run_once "$@"
+    for ((i = 0; i < runs; i++)); do
+        run_once "$@"
+        walls+=("$wall")
+        ((rss > m_rss)) && m_rss=$rss
+    done
+    m_wall=$(median "${walls[@]}")
+}
+
+mkdir -p "$work/out"
+echo "| profile | .hp size | eventlog size | .hp: wall, RSS | eventlog: wall, RSS | eventlog / .hp | same chart |"
+echo "|---|---|---|---|---|---|---|"
+for p in "${profiles[@]}"; do
+    name=${p%%|*}
+    read -r -a gen_args <<<"${p#*|}"
+    if [[ ! -s $work/$name.hp ]]; then
+        log "generating $name.hp (${gen_args[*]})"
+        "$gen" "${gen_args[@]}" >"$work/$name.hp.tmp"
+        # GHC ends every .hp with an empty sample at exit; the generator does not, and the
+        # eventlog reader (like the runtime) puts one there.
+        last=$(tail -n 1 "$work/$name.hp.tmp" | awk '{ print $2 }')
+        end=$(awk -v t="$last" 'BEGIN { printf "%.2f", t + 0.01 }')
+        printf 'BEGIN_SAMPLE %s\nEND_SAMPLE %s\n' "$end" "$end" >>"$work/$name.hp.tmp"
+        mv "$work/$name.hp.tmp" "$work/$name.hp"
+    fi
+    if [[ ! -s $work/$name.eventlog ]]; then
+        log "converting $name.hp to an eventlog"
+        "$convert" "$work/$name.hp" "$work/$name.eventlog.tmp" && mv "$work/$name.eventlog.tmp" "$work/$name.eventlog"
+    fi
+    log "measuring $name"
+    measure "$ours" -c "$work/$name.hp"
+    hp_wall=$m_wall hp_rss=$m_rss
+    cp "$work/out/$name.ps" "$work/out/$name.hp.ps"
+    # The converted log has no GC events: elapsed time is the .hp's time (and no warning).
+    measure "$ours" -c --time elapsed "$work/$name.eventlog"
+    same=no
+    if cmp -s <(sed -n '/^%%EndComments/,$p' "$work/out/$name.hp.ps") \
+        <(sed -n '/^%%EndComments/,$p' "$work/out/$name.ps"); then
+        same=yes
+    fi
+    size() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.0f MB", b / 1e6 }'; }
+    ratio=$(awk -v a="$m_wall" -v b="$hp_wall" 'BEGIN { printf "%.2f", a / b }')
+    echo "| $name | $(size "$work/$name.hp") | $(size "$work/$name.eventlog") | ${hp_wall} s, ${hp_rss} MiB | ${m_wall} s, ${m_rss} MiB | $ratio | $same |"
+done
+echo
+echo "$(nproc) CPU(s), $(uname -sr); wall = median of $runs run(s) after a warm-up; RSS = largest peak."
