@@ -19,10 +19,11 @@ fn main() {
         eprintln!("hp_to_eventlog: cannot read {input}: {e}");
         std::process::exit(1)
     });
-    let converted = writer::convert_hp(&hp, &writer::ConvertOptions::default()).unwrap_or_else(|e| {
-        eprintln!("hp_to_eventlog: {input}: {e:?}");
-        std::process::exit(1)
-    });
+    let converted =
+        writer::convert_hp(&hp, &writer::ConvertOptions::default()).unwrap_or_else(|e| {
+            eprintln!("hp_to_eventlog: {input}: {e:?}");
+            std::process::exit(1)
+        });
     for loss in &converted.losses {
         eprintln!("hp_to_eventlog: {input}: does not round-trip: {loss:?}");
     }

@@ -1,0 +1,65 @@
+//! The eventlog reader against the `.hp` reader on the same samples: a generated profile
+//! (20 MB of `.hp` by default; set `HP2PS_BENCH_MB`) and the eventlog its run would have
+//! written (the tests' converter). Run with `cargo bench --bench eventlog`; the whole-process
+//! comparison on 10–400 MB is `scripts/compare-eventlog.sh`.
+
+use std::sync::OnceLock;
+
+use divan::counter::BytesCount;
+use divan::Bencher;
+use hp2ps::profile::Profile;
+use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions, TimeAxis};
+use hp2ps::read::hp::ReadOptions;
+
+#[path = "../tests/support/gen/realistic.rs"]
+#[allow(dead_code)]
+mod gen_profile;
+
+#[path = "../tests/support/eventlog/writer.rs"]
+#[allow(dead_code)]
+mod writer;
+
+fn main() {
+    divan::main();
+}
+
+/// The generated `.hp` and its eventlog, made once.
+fn inputs() -> &'static (Vec<u8>, Vec<u8>) {
+    static INPUTS: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+    INPUTS.get_or_init(|| {
+        let mb = std::env::var("HP2PS_BENCH_MB").unwrap_or_else(|_| "20".to_string());
+        let args = [
+            "--size".to_string(),
+            format!("{mb}M"),
+            "--bands".into(),
+            "200".into(),
+        ];
+        let opts = gen_profile::parse_args(&args)
+            .expect("generator arguments")
+            .expect("not --help");
+        let mut hp = Vec::new();
+        gen_profile::generate(&opts, &mut hp).expect("generate");
+        let eventlog = writer::hp_to_eventlog(&hp).expect("converts");
+        (hp, eventlog)
+    })
+}
+
+/// The `.hp` reader, as the command uses it.
+#[divan::bench(sample_count = 10)]
+fn hp(bencher: Bencher) {
+    let (hp, _) = inputs();
+    bencher
+        .counter(BytesCount::new(hp.len()))
+        .bench(|| Profile::read(&hp[..], &ReadOptions::default()).expect("reads"));
+}
+
+/// The eventlog reader on the same samples (elapsed time: the log has no GC events).
+#[divan::bench(sample_count = 10)]
+fn eventlog(bencher: Bencher) {
+    let (_, log) = inputs();
+    let mut opts = EventlogOptions::default();
+    opts.time = TimeAxis::Elapsed;
+    bencher
+        .counter(BytesCount::new(log.len()))
+        .bench(|| read_eventlog_profile(&log[..], &opts).expect("reads"));
+}
