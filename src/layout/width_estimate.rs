@@ -5,7 +5,7 @@
 const POINTS_PER_UNIT: f64 = 2.834646 * 0.6;
 
 /// Width units of a byte. Bytes outside 0x20–0x7e read past the end of hp2ps's table; the
-/// values here are what that read yields in the real binary (spec §4.3), where 0x14
+/// values here are what that read yields in the real binary (§4.3 of `docs/reference/hp2ps-behaviour.md`), where 0x14
 /// yields the `-t` threshold.
 fn units(b: u8, trace_percent: f64) -> f64 {
     match b {

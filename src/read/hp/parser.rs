@@ -3,7 +3,7 @@
 use super::data_line::{simple_data_line, tab_data_line};
 use super::error::{quote, Pos, ReadError, Warning};
 use super::segments::SegmentInfo;
-use super::tokens::{is_space, keyword, Keyword, MAX_NUMBER_LEN};
+use super::tokens::{cut_at_nul, is_space, keyword, number_end, word_end, Keyword, MAX_NUMBER_LEN};
 use super::ReadOptions;
 use crate::num::{float_value, integer_value};
 use crate::read::{HeaderField, Sink};
@@ -501,36 +501,4 @@ fn push_string_bytes(s: &mut OpenString, bytes: &[u8]) {
 
 fn err(pos: Pos, found: impl Into<String>, expected: impl Into<String>) -> Incomplete {
     Incomplete::Error(ReadError::syntax(pos, found, expected))
-}
-
-fn word_end(seg: &[u8], i: usize) -> usize {
-    seg[i..]
-        .iter()
-        .position(|&b| is_space(b))
-        .map_or(seg.len(), |k| i + k)
-}
-
-fn number_end(seg: &[u8], i: usize) -> usize {
-    seg[i..]
-        .iter()
-        .position(|&b| !(b.is_ascii_digit() || b == b'.'))
-        .map_or(seg.len(), |k| i + k)
-}
-
-/// hp2ps stores names only up to a NUL byte.
-fn cut_at_nul(name: &[u8]) -> &[u8] {
-    match name.iter().position(|&b| b == 0) {
-        Some(k) => &name[..k],
-        None => name,
-    }
-}
-
-impl HeaderField {
-    /// The order in which hp2ps reports missing header fields.
-    pub const ALL_IN_CHECK_ORDER: [HeaderField; 4] = [
-        HeaderField::Job,
-        HeaderField::Date,
-        HeaderField::ValueUnit,
-        HeaderField::SampleUnit,
-    ];
 }

@@ -46,3 +46,37 @@ pub(crate) fn keyword(word: &[u8]) -> Option<Keyword> {
         _ => return None,
     })
 }
+
+/// Where the word that starts at `i` ends.
+pub(crate) fn word_end(seg: &[u8], i: usize) -> usize {
+    seg[i..]
+        .iter()
+        .position(|&b| is_space(b))
+        .map_or(seg.len(), |k| i + k)
+}
+
+/// Where the number that starts at `i` ends (digits and dots, as hp2ps reads them).
+pub(crate) fn number_end(seg: &[u8], i: usize) -> usize {
+    seg[i..]
+        .iter()
+        .position(|&b| !(b.is_ascii_digit() || b == b'.'))
+        .map_or(seg.len(), |k| i + k)
+}
+
+/// hp2ps stores names only up to a NUL byte.
+pub(crate) fn cut_at_nul(name: &[u8]) -> &[u8] {
+    match name.iter().position(|&b| b == 0) {
+        Some(k) => &name[..k],
+        None => name,
+    }
+}
+
+impl HeaderField {
+    /// The order in which hp2ps reports missing header fields.
+    pub(crate) const ALL_IN_CHECK_ORDER: [HeaderField; 4] = [
+        HeaderField::Job,
+        HeaderField::Date,
+        HeaderField::ValueUnit,
+        HeaderField::SampleUnit,
+    ];
+}
