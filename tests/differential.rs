@@ -20,36 +20,9 @@ mod support;
 use support::case::{self as runner, Exit, Run, OURS_TIMEOUT};
 use support::compare::{self, Verdict};
 use support::gen::random::{self as gen, RandomCase};
+use support::gen::GOLDEN_FLAG_SETS;
 use support::report::Tally;
 use support::tools::{self, Programs};
-
-/// Flag sets every golden input is rendered with (file mode).
-const GOLDEN_FLAG_SETS: &[&[&str]] = &[
-    &[],
-    &["-c"],
-    &["-b"],
-    &["-s"],
-    &["-g"],
-    &["-y"],
-    &["-d"],
-    &["-i"],
-    &["-i-"],
-    &["-m5"],
-    &["-m0"],
-    &["-m30"],
-    &["-M"],
-    &["-t0"],
-    &["-t5"],
-    &["-e6in"],
-    &["-e150mm"],
-    &["-e400"],
-    &["-c", "-m0", "-t0"],
-    &["-g", "-M", "-c"],
-    &["-d", "-m3", "-c"],
-    &["-e6in", "-M"],
-    &["-m-3"],
-    &["-i", "-m5", "-b"],
-];
 
 /// Flag sets every golden input is also rendered with in filter mode
 /// (`hp2ps F < t.hp`; `-p` there must neither read nor write an aux file).

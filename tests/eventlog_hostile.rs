@@ -8,7 +8,8 @@ use hp2ps::read::eventlog::{
     read_eventlog, read_eventlog_profile, EventlogError, EventlogOptions, EventlogReport,
     EventlogWarning,
 };
-use support::eventlog::recorder::{dir, Recorder, Writer, TYPES};
+use support::eventlog::recorder::{dir, Recorder};
+use support::eventlog::writer::{Layout, RawLog, TypeDecl};
 
 fn read(bytes: &[u8]) -> (Result<EventlogReport, EventlogError>, Recorder) {
     let mut rec = Recorder::default();
@@ -132,20 +133,20 @@ fn random_mutations_never_panic() {
     }
 }
 
-fn census(w: &mut Writer, t: u64, bands: &[(&[u8], u64)]) {
-    w.fixed(162, t, &0u64.to_be_bytes());
+fn census(w: &mut RawLog, t: u64, bands: &[(&[u8], u64)]) {
+    w.event(162, t, &0u64.to_be_bytes());
     for (label, v) in bands {
-        w.string(t, label, *v);
+        w.string_sample(t, *v, label);
     }
-    w.fixed(165, t + 1, &0u64.to_be_bytes());
+    w.event(165, t + 1, &0u64.to_be_bytes());
 }
 
 #[test]
 fn undeclared_id_keeps_earlier_samples() {
-    let mut w = Writer::new(TYPES);
-    w.prof_begin(1, 7, 20_000_000);
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 7, 20_000_000);
     census(&mut w, 10, &[(b"A", 8)]);
-    w.fixed(77, 20, &[]); // undeclared
+    w.event(77, 20, &[]); // undeclared
     census(&mut w, 30, &[(b"B", 8)]);
     let (r, rec) = read(&w.bytes);
     let report = r.unwrap();
@@ -163,18 +164,20 @@ fn undeclared_id_keeps_earlier_samples() {
 #[test]
 fn longer_layouts_unknown_types_and_no_end() {
     // 162 declared with 12 bytes instead of 8: the extra bytes are skipped.
-    let mut types: Vec<(u16, u16)> = TYPES.iter().filter(|t| t.0 != 162).copied().collect();
-    types.push((162, 12));
-    types.push((300, 5));
-    types.push((301, 0xFFFF));
-    let mut w = Writer::new(&types);
-    w.prof_begin(1, 7, 20_000_000);
-    w.fixed(300, 2, b"12345").var(301, 3, b"whatever");
-    w.fixed(162, 10, &[0; 12]).string(10, b"A", 8);
-    w.fixed(300, 2, b"12345");
-    w.fixed(165, 11, &[0; 8]);
+    let mut types: Vec<TypeDecl> = (Layout::ghc_9_2().declarations().into_iter())
+        .filter(|t| t.id != 162)
+        .collect();
+    types.push(TypeDecl::new(162, Some(12), "Start of heap profile sample"));
+    types.push(TypeDecl::new(300, Some(5), "Unknown fixed"));
+    types.push(TypeDecl::new(301, None, "Unknown variable"));
+    let mut w = RawLog::new(types);
+    w.heap_prof_begin(1, 7, 20_000_000);
+    w.event(300, 2, b"12345").event(301, 3, b"whatever");
+    w.event(162, 10, &[0; 12]).string_sample(10, 8, b"A");
+    w.event(300, 2, b"12345");
+    w.event(165, 11, &[0; 8]);
     // A pre-8.10 style census without END, then the end marker: kept.
-    w.fixed(162, 20, &[0; 12]).string(20, b"B", 9).end();
+    w.event(162, 20, &[0; 12]).string_sample(20, 9, b"B").end();
     let (r, rec) = read(&w.bytes);
     r.unwrap();
     assert_eq!(rec.samples.len(), 4);
@@ -195,14 +198,14 @@ fn longer_layouts_unknown_types_and_no_end() {
 
 #[test]
 fn no_samples_says_why() {
-    let header_only = Writer::new(TYPES).bytes;
+    let header_only = RawLog::ghc_9_2().bytes;
     match read(&header_only).0 {
         Err(EventlogError::NoSamples { why }) => assert!(why.contains("Ctrl-C"), "{why}"),
         other => panic!("{:?}", other.map(|_| ())),
     }
-    let mut w = Writer::new(TYPES);
-    w.fixed(18, 0, &[0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF]);
-    w.var(29, 1, b"\0\0\0\0GHC-9.0.2 rts_l").end();
+    let mut w = RawLog::ghc_9_2();
+    w.event(18, 0, &[0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF]);
+    w.event(29, 1, b"\0\0\0\0GHC-9.0.2 rts_l").end();
     match read(&w.bytes).0 {
         Err(EventlogError::NoSamples { why }) => assert!(why.contains("-hT -l"), "{why}"),
         other => panic!("{:?}", other.map(|_| ())),

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions, EventlogWarning};
-use support::eventlog::recorder::{Writer, TYPES};
+use support::eventlog::writer::{RawLog, TypeDecl};
 
 struct Counting;
 
@@ -112,9 +112,9 @@ impl Read for Generated {
     }
 }
 
-fn head() -> Writer {
-    let mut w = Writer::new(TYPES);
-    w.prof_begin(1, 1, 20_000_000);
+fn head() -> RawLog {
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 1, 20_000_000);
     w
 }
 
@@ -137,12 +137,12 @@ fn cost_centre(i: u64, out: &mut Vec<u8>) {
 }
 
 fn census_suffix(t: u64, stacks: u32) -> Vec<u8> {
-    let mut w = Writer { bytes: Vec::new() };
-    w.fixed(162, t, &0u64.to_be_bytes());
+    let mut w = RawLog::body();
+    w.event(162, t, &0u64.to_be_bytes());
     for s in 0..stacks {
-        w.stack(t, &[s, (s + 1) % stacks], 8 * u64::from(s + 1));
+        w.cost_centre_sample(t, 8 * u64::from(s + 1), &[s, (s + 1) % stacks]);
     }
-    w.fixed(165, t + 1, &0u64.to_be_bytes()).end();
+    w.event(165, t + 1, &0u64.to_be_bytes()).end();
     w.bytes
 }
 
@@ -198,22 +198,25 @@ fn large_and_lying_inputs_use_bounded_memory() {
     let mut v = b"hdrbhetbetb\0\0\x09\0\0\0\0\0\0\xFF\xFF\xFF\xF0".to_vec();
     v.extend_from_slice(&[b'x'; 1000]);
     lies.push(v);
-    let mut w = Writer::new(&[(9, 0xFFFE)]);
-    w.fixed(9, 0, &[0; 100]);
+    let mut w = RawLog::new(vec![TypeDecl::new(9, Some(0xFFFE), "desc")]);
+    // The event's header, then only 100 of its 65 534 bytes.
+    w.raw(&9u16.to_be_bytes())
+        .raw(&0u64.to_be_bytes())
+        .raw(&[0; 100]);
     lies.push(w.bytes);
     let mut w = head();
     w.bytes
         .extend_from_slice(&[0, 164, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0]);
     lies.push(w.bytes);
     let mut w = head();
-    w.fixed(
+    w.event(
         18,
         0,
         &[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     );
-    w.fixed(162, 5, &[0; 8])
-        .string(5, b"A", 8)
-        .fixed(165, 6, &[0; 8])
+    w.event(162, 5, &[0; 8])
+        .string_sample(5, 8, b"A")
+        .event(165, 6, &[0; 8])
         .end();
     lies.push(w.bytes);
     for (i, bytes) in lies.iter().enumerate() {

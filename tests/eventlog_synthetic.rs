@@ -7,7 +7,8 @@ mod support;
 use hp2ps::read::eventlog::{
     read_eventlog, Breakdown, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis,
 };
-use support::eventlog::recorder::{Recorder, Writer, TYPES};
+use support::eventlog::recorder::Recorder;
+use support::eventlog::writer::{Layout, RawLog};
 
 const MS: u64 = 1_000_000;
 
@@ -21,17 +22,17 @@ fn read(bytes: &[u8]) -> (EventlogReport, Recorder) {
     read_with(bytes, &EventlogOptions::default())
 }
 
-fn block(w: &mut Writer, cap: u16) {
+fn block(w: &mut RawLog, cap: u16) {
     let mut p = 1_000_000u32.to_be_bytes().to_vec();
     p.extend_from_slice(&0u64.to_be_bytes());
     p.extend_from_slice(&cap.to_be_bytes());
-    w.fixed(18, 0, &p);
+    w.event(18, 0, &p);
 }
 
-fn gc(w: &mut Writer, start: u64, end: u64) {
-    w.fixed(9, start, &[])
-        .fixed(22, end, &[])
-        .fixed(10, end, &[]);
+fn gc(w: &mut RawLog, start: u64, end: u64) {
+    w.event(9, start, &[])
+        .event(22, end, &[])
+        .event(10, end, &[]);
 }
 
 fn times(rec: &Recorder) -> Vec<f64> {
@@ -47,31 +48,31 @@ fn has(report: &EventlogReport, f: impl Fn(&EventlogWarning) -> bool) -> bool {
 
 #[test]
 fn mutator_time_markers_and_heap_size_across_two_capabilities() {
-    let mut w = Writer::new(TYPES);
+    let mut w = RawLog::ghc_9_2();
     // Cap 0: GC 10–20 ms, a marker at 30 ms, heap size at 20 ms.
     block(&mut w, 0);
     gc(&mut w, 10 * MS, 20 * MS);
     let mut hs = 0u32.to_be_bytes().to_vec();
     hs.extend_from_slice(&4096u64.to_be_bytes());
-    w.fixed(50, 20 * MS, &hs);
-    w.var(58, 30 * MS, b"phase A");
+    w.event(50, 20 * MS, &hs);
+    w.event(58, 30 * MS, b"phase A");
     // Cap 1: GC 15–25 ms (overlaps: the union is 10–25 ms), census inside a GC at 45.
     block(&mut w, 1);
-    w.fixed(9, 15 * MS, &[]).fixed(10, 25 * MS, &[]);
+    w.event(9, 15 * MS, &[]).event(10, 25 * MS, &[]);
     gc(&mut w, 40 * MS, 50 * MS);
     // Global: the profile, one census at 45 ms, the last event at 60 ms.
     block(&mut w, 0xFFFF);
-    w.var(30, 0, b"\0\0\0\0./prog\0+RTS\0-hT\0-l\0-RTS\0");
-    w.var(29, 0, b"\0\0\0\0GHC-9.0.2 rts_l");
+    w.event(30, 0, b"\0\0\0\0./prog\0+RTS\0-hT\0-l\0-RTS\0");
+    w.event(29, 0, b"\0\0\0\0GHC-9.0.2 rts_l");
     let mut wall = 0u32.to_be_bytes().to_vec();
     wall.extend_from_slice(&1_700_000_000u64.to_be_bytes());
     wall.extend_from_slice(&0u32.to_be_bytes());
-    w.fixed(43, 0, &wall);
-    w.prof_begin(1, 7, 20 * MS);
-    w.fixed(162, 45 * MS, &[0; 8])
-        .string(45 * MS, b"ARR_WORDS", 64);
-    w.fixed(165, 45 * MS, &[0; 8])
-        .var(29, 60 * MS, b"\0\0\0\0GHC-9.0.2 rts_l");
+    w.event(43, 0, &wall);
+    w.heap_prof_begin(1, 7, 20 * MS);
+    w.event(162, 45 * MS, &[0; 8])
+        .string_sample(45 * MS, 64, b"ARR_WORDS");
+    w.event(165, 45 * MS, &[0; 8])
+        .event(29, 60 * MS, b"\0\0\0\0GHC-9.0.2 rts_l");
     w.end();
     std::env::set_var("TZ", "UTC");
     let (report, rec) = read(&w.bytes);
@@ -104,10 +105,11 @@ fn mutator_time_markers_and_heap_size_across_two_capabilities() {
 
 #[test]
 fn no_gc_events_fall_back_to_elapsed_time() {
-    let mut w = Writer::new(TYPES);
-    w.prof_begin(1, 3, 20 * MS);
-    w.fixed(162, 45 * MS, &[0; 8]).string(45 * MS, b"<x>", 8);
-    w.fixed(165, 50 * MS, &[0; 8]).end();
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 3, 20 * MS);
+    w.event(162, 45 * MS, &[0; 8])
+        .string_sample(45 * MS, 8, b"<x>");
+    w.event(165, 50 * MS, &[0; 8]).end();
     let (report, rec) = read(&w.bytes);
     assert_eq!(times(&rec), vec![0.0, 0.045, 0.05]);
     assert_eq!(report.time_axis, TimeAxis::Elapsed);
@@ -117,16 +119,16 @@ fn no_gc_events_fall_back_to_elapsed_time() {
 #[test]
 fn biographical_census_time_and_ldv_filtered_estimates() {
     // -hb: 166 carries the census time; all events are stamped at exit.
-    let mut w = Writer::new(TYPES);
-    w.prof_begin(1, 6, 100 * MS);
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 6, 100 * MS);
     for (i, t) in [(1u64, 100 * MS), (2, 200 * MS)] {
         let mut p = 5u64.to_be_bytes().to_vec();
         p.extend_from_slice(&t.to_be_bytes());
-        w.fixed(166, 900 * MS, &p);
+        w.event(166, 900 * MS, &p);
         for band in [b"VOID".as_slice(), b"LAG", b"USE", b"INHERENT_USE", b"DRAG"] {
-            w.string(900 * MS, band, 8 * i);
+            w.string_sample(900 * MS, 8 * i, band);
         }
-        w.fixed(165, 900 * MS, &5u64.to_be_bytes());
+        w.event(165, 900 * MS, &5u64.to_be_bytes());
     }
     w.end();
     let (report, rec) = read(&w.bytes);
@@ -135,15 +137,16 @@ fn biographical_census_time_and_ldv_filtered_estimates() {
     assert!(!report.estimated_times);
 
     // -hc -hbdrag: plain 162, every census at exit: spread by the sampling period.
-    let mut w = Writer::new(TYPES);
+    let mut w = RawLog::ghc_9_2();
     let mut p = vec![0u8];
     p.extend_from_slice(&(20 * MS).to_be_bytes());
     p.extend_from_slice(&3u32.to_be_bytes());
     p.extend_from_slice(b"\0\0\0\0\0\0drag\0");
-    w.var(160, 1, &p);
+    w.event(160, 1, &p);
     for _ in 0..3 {
-        w.fixed(162, 900 * MS, &[0; 8]).string(900 * MS, b"<x>", 8);
-        w.fixed(165, 900 * MS, &[0; 8]);
+        w.event(162, 900 * MS, &[0; 8])
+            .string_sample(900 * MS, 8, b"<x>");
+        w.event(165, 900 * MS, &[0; 8]);
     }
     w.end();
     let (report, rec) = read(&w.bytes);
@@ -157,11 +160,13 @@ fn biographical_census_time_and_ldv_filtered_estimates() {
 
 #[test]
 fn before_ghc_8_10_a_census_ends_at_the_next_one() {
-    let types: Vec<(u16, u16)> = TYPES.iter().filter(|t| t.0 < 165).copied().collect();
-    let mut w = Writer::new(&types);
-    w.prof_begin(1, 4, 20 * MS);
-    w.fixed(162, 10 * MS, &[0; 8]).string(10 * MS, b"Int", 8);
-    w.fixed(162, 20 * MS, &[0; 8]).string(20 * MS, b"Int", 16);
+    let types = Layout::ghc_9_2().declarations();
+    let mut w = RawLog::new(types.into_iter().filter(|t| t.id < 165).collect());
+    w.heap_prof_begin(1, 4, 20 * MS);
+    w.event(162, 10 * MS, &[0; 8])
+        .string_sample(10 * MS, 8, b"Int");
+    w.event(162, 20 * MS, &[0; 8])
+        .string_sample(20 * MS, 16, b"Int");
     w.end();
     let (_, rec) = read(&w.bytes);
     assert_eq!(rec.samples.len(), 4);
@@ -170,19 +175,20 @@ fn before_ghc_8_10_a_census_ends_at_the_next_one() {
 
 #[test]
 fn cost_centre_names_cut_at_l_stay_distinct() {
-    let mut w = Writer::new(TYPES);
-    w.var(30, 0, b"\0\0\0\0./p\0+RTS\0-hc\0-L10\0-RTS\0");
-    w.var(29, 0, b"\0\0\0\0GHC-9.0.2 rts_p");
+    let mut w = RawLog::ghc_9_2();
+    w.event(30, 0, b"\0\0\0\0./p\0+RTS\0-hc\0-L10\0-RTS\0");
+    w.event(29, 0, b"\0\0\0\0GHC-9.0.2 rts_p");
     w.cost_centre(1, b"alphabetical", b"Main", false);
     w.cost_centre(2, b"alphabetic", b"Main", false);
     w.cost_centre(3, b"CAF", b"Data.Map", true);
-    w.prof_begin(1, 1, 20 * MS);
-    w.fixed(162, 10 * MS, &[0; 8]);
-    w.stack(10 * MS, &[1, 3], 8).stack(10 * MS, &[2, 3], 16);
-    w.stack(10 * MS, &[], 24)
-        .stack(10 * MS, &[3], 32)
-        .stack(10 * MS, &[9], 40);
-    w.fixed(165, 10 * MS, &[0; 8]).end();
+    w.heap_prof_begin(1, 1, 20 * MS);
+    w.event(162, 10 * MS, &[0; 8]);
+    w.cost_centre_sample(10 * MS, 8, &[1, 3])
+        .cost_centre_sample(10 * MS, 16, &[2, 3]);
+    w.cost_centre_sample(10 * MS, 24, &[])
+        .cost_centre_sample(10 * MS, 32, &[3])
+        .cost_centre_sample(10 * MS, 40, &[9]);
+    w.event(165, 10 * MS, &[0; 8]).end();
     let (report, rec) = read(&w.bytes);
     let names: Vec<String> = (rec.samples[1].1.iter())
         .map(|(n, _)| String::from_utf8_lossy(n).into_owned())
@@ -202,15 +208,15 @@ fn cost_centre_names_cut_at_l_stay_distinct() {
 
 #[test]
 fn info_table_bands_are_named_by_ipe() {
-    let mut w = Writer::new(TYPES);
+    let mut w = RawLog::ghc_9_2();
     let mut ipe = 0x4c8b10u64.to_be_bytes().to_vec();
     ipe.extend_from_slice(b"sat_s154_info\x0021\0Integer -> IO ()\0main\0Main\0T.hs:5:1\0");
-    w.var(169, 0, &ipe);
-    w.prof_begin(1, 8, 20 * MS);
-    w.fixed(162, 10 * MS, &[0; 8]);
-    w.string(10 * MS, b"0x4c8b10", 8)
-        .string(10 * MS, b"0x4c8b20", 16);
-    w.fixed(165, 10 * MS, &[0; 8]).end();
+    w.event(169, 0, &ipe);
+    w.heap_prof_begin(1, 8, 20 * MS);
+    w.event(162, 10 * MS, &[0; 8]);
+    w.string_sample(10 * MS, 8, b"0x4c8b10")
+        .string_sample(10 * MS, 16, b"0x4c8b20");
+    w.event(165, 10 * MS, &[0; 8]).end();
     let (_, rec) = read(&w.bytes);
     assert_eq!(rec.samples[1].1[0].0, b"sat_s154_info (0x4c8b10)");
     assert_eq!(rec.samples[1].1[1].0, b"0x4c8b20");
@@ -218,12 +224,12 @@ fn info_table_bands_are_named_by_ipe() {
 
 #[test]
 fn retainer_profiles_warn_about_many() {
-    let mut w = Writer::new(TYPES);
-    w.prof_begin(1, 5, 20 * MS);
-    w.fixed(162, 10 * MS, &[0; 8])
-        .string(10 * MS, b"(4)MAIN", 8);
-    w.string(10 * MS, b"(5)\xe3", 8);
-    w.fixed(165, 10 * MS, &[0; 8]).end();
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 5, 20 * MS);
+    w.event(162, 10 * MS, &[0; 8])
+        .string_sample(10 * MS, 8, b"(4)MAIN");
+    w.string_sample(10 * MS, 8, b"(5)\xe3");
+    w.event(165, 10 * MS, &[0; 8]).end();
     let (report, rec) = read(&w.bytes);
     assert!(has(&report, |w| matches!(w, EventlogWarning::NoManyBand)));
     // Labels are bytes, invalid UTF-8 included.

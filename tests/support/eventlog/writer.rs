@@ -31,11 +31,14 @@
 //!   are a loss). Names are raw bytes; non-UTF-8 names are written as they are (a reader
 //!   must keep bytes; ghc-events stops at them).
 //! * **Markers.** Each `MARK t` is a USER_MARKER (58) with empty text at `ns(t)` in
-//!   capability 0's block, which precedes the global block: merge by timestamp.
-//! * **JOB.** argv = JOB split at each single space (+ one extra `-RTS` if JOB ends with
-//!   `-RTS`); the reader's JOB is [`job_from_args`]: basename(argv[0]) and the rest joined
-//!   by single spaces, a final `-RTS` dropped. The RTS identifier is `GHC-9.0.2 rts_p`
-//!   (profiled: JOB keeps the arguments). A first word containing `/` is a loss.
+//!   capability 0's block, which precedes the global block: merge by timestamp. A reader
+//!   hands marks out in time order, so MARKs out of time order are a loss.
+//! * **JOB.** argv = JOB split at each single space; the reader's JOB is
+//!   [`job_from_args`], the runtime's own rule: basename(argv[0]), the program's
+//!   arguments, then ` +RTS` and the RTS options. The RTS identifier is `GHC-9.0.2 rts_p`
+//!   (profiled: JOB keeps the arguments). A JOB that rule cannot give back (a first word
+//!   containing `/`, a `-RTS` or `--RTS` word, RTS options before program arguments) is a
+//!   loss.
 //! * **DATE.** Wall clock (43) at timestamp 0, `sec` = the DATE's minute in UTC, `nsec`
 //!   0; the reader's DATE is [`format_hp_date`]`(sec)` = `strftime("%a %b %d %H:%M %Y")`
 //!   in UTC. Any other DATE (GHC < 9 wrote seconds, synthetic `"d"`, empty) is a loss:
@@ -362,7 +365,8 @@ impl Layout {
         self
     }
 
-    fn declarations(&self) -> Vec<TypeDecl> {
+    /// The declarations the header of this layout holds.
+    pub fn declarations(&self) -> Vec<TypeDecl> {
         let mut decls = self.version.declarations();
         for extra in &self.extra_types {
             match decls.iter_mut().find(|d| d.id == extra.id) {
@@ -585,12 +589,7 @@ impl EventlogWriter {
 
     /// HEAP_PROF_BEGIN (160).
     pub fn heap_prof_begin(&mut self, ts: u64, begin: &HeapProfBegin) -> &mut Self {
-        let mut p = vec![0u8]; // heap_prof_id, always 0
-        p.extend_from_slice(&begin.sampling_period_ns.to_be_bytes());
-        p.extend_from_slice(&begin.breakdown.to_be_bytes());
-        for f in &begin.filters {
-            push_cstr(&mut p, f);
-        }
+        let p = payload::heap_prof_begin(begin);
         self.raw_event(Stream::Global, id::HEAP_PROF_BEGIN, ts, &p)
     }
 
@@ -604,11 +603,7 @@ impl EventlogWriter {
         srcloc: &[u8],
         is_caf: bool,
     ) -> &mut Self {
-        let mut p = ccid.to_be_bytes().to_vec();
-        push_cstr(&mut p, label);
-        push_cstr(&mut p, module);
-        push_cstr(&mut p, srcloc);
-        p.push(if is_caf { b'c' } else { 0 });
+        let p = payload::cost_centre(ccid, label, module, srcloc, is_caf);
         self.raw_event(Stream::Global, id::HEAP_PROF_COST_CENTRE, ts, &p)
     }
 
@@ -644,21 +639,13 @@ impl EventlogWriter {
     /// HEAP_PROF_SAMPLE_COST_CENTRE (163); `stack` innermost first, empty = MAIN. Stacks
     /// deeper than 255 keep the innermost 255, as the RTS does.
     pub fn cost_centre_sample(&mut self, ts: u64, residency: u64, stack: &[u32]) -> &mut Self {
-        let stack = &stack[..stack.len().min(255)];
-        let mut p = vec![0u8];
-        p.extend_from_slice(&residency.to_be_bytes());
-        p.push(stack.len() as u8);
-        for cc in stack {
-            p.extend_from_slice(&cc.to_be_bytes());
-        }
+        let p = payload::cost_centre_sample(residency, stack);
         self.raw_event(Stream::Global, id::HEAP_PROF_SAMPLE_COST_CENTRE, ts, &p)
     }
 
     /// HEAP_PROF_SAMPLE_STRING (164). The label is raw bytes (not necessarily UTF-8).
     pub fn string_sample(&mut self, ts: u64, residency: u64, label: &[u8]) -> &mut Self {
-        let mut p = vec![0u8];
-        p.extend_from_slice(&residency.to_be_bytes());
-        push_cstr(&mut p, label);
+        let p = payload::string_sample(residency, label);
         self.raw_event(Stream::Global, id::HEAP_PROF_SAMPLE_STRING, ts, &p)
     }
 
@@ -762,19 +749,7 @@ impl EventlogWriter {
     /// variable-size payload longer than 65 535 bytes is cut (the u16 length cannot say
     /// more).
     pub fn finish(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(b"hdrbhetb");
-        for d in &self.decls {
-            out.extend_from_slice(b"etb\0");
-            out.extend_from_slice(&d.id.to_be_bytes());
-            out.extend_from_slice(&d.size.unwrap_or(0xFFFF).to_be_bytes());
-            out.extend_from_slice(&(d.desc.len() as u32).to_be_bytes());
-            out.extend_from_slice(&d.desc);
-            out.extend_from_slice(&(d.extra.len() as u32).to_be_bytes());
-            out.extend_from_slice(&d.extra);
-            out.extend_from_slice(b"ete\0");
-        }
-        out.extend_from_slice(b"hetehdredatb");
+        let mut out = header_bytes(&self.decls);
 
         // Cut every stream into blocks, then order them: capability blocks round-robin by
         // block index (cap0#0, cap1#0, cap0#1, …), the global buffer's blocks last.
@@ -842,25 +817,174 @@ impl EventlogWriter {
     fn write_item(&self, out: &mut Vec<u8>, item: &Item) {
         match item {
             Item::Bytes(b) => out.extend_from_slice(b),
-            Item::Event { id, ts, payload } => {
-                out.extend_from_slice(&id.to_be_bytes());
-                out.extend_from_slice(&ts.to_be_bytes());
-                let size = self.decls.iter().find(|d| d.id == *id).and_then(|d| d.size);
-                match size {
-                    Some(n) => {
-                        let n = usize::from(n);
-                        let keep = payload.len().min(n);
-                        out.extend_from_slice(&payload[..keep]);
-                        out.resize(out.len() + (n - keep), 0);
-                    }
-                    None => {
-                        let keep = payload.len().min(usize::from(u16::MAX));
-                        out.extend_from_slice(&(keep as u16).to_be_bytes());
-                        out.extend_from_slice(&payload[..keep]);
-                    }
-                }
-            }
+            Item::Event { id, ts, payload } => encode_event(&self.decls, out, *id, *ts, payload),
         }
+    }
+}
+
+/// The header declaring `decls`, up to and including `datb`.
+pub fn header_bytes(decls: &[TypeDecl]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"hdrbhetb");
+    for d in decls {
+        out.extend_from_slice(b"etb\0");
+        out.extend_from_slice(&d.id.to_be_bytes());
+        out.extend_from_slice(&d.size.unwrap_or(0xFFFF).to_be_bytes());
+        out.extend_from_slice(&(d.desc.len() as u32).to_be_bytes());
+        out.extend_from_slice(&d.desc);
+        out.extend_from_slice(&(d.extra.len() as u32).to_be_bytes());
+        out.extend_from_slice(&d.extra);
+        out.extend_from_slice(b"ete\0");
+    }
+    out.extend_from_slice(b"hetehdredatb");
+    out
+}
+
+/// One event as `decls` declare its type: a fixed-size payload padded with zero bytes or
+/// cut to the declared size, a variable-size one (or an undeclared id's: declared
+/// variable-size by [`EventlogWriter::raw_event`]) with its u16 length, cut at 65 535
+/// bytes. [`RawLog::event`] writes an undeclared id's payload with no length.
+fn encode_event(decls: &[TypeDecl], out: &mut Vec<u8>, id: u16, ts: u64, payload: &[u8]) {
+    out.extend_from_slice(&id.to_be_bytes());
+    out.extend_from_slice(&ts.to_be_bytes());
+    match decls.iter().find(|d| d.id == id).map(|d| d.size) {
+        Some(Some(n)) => {
+            let n = usize::from(n);
+            let keep = payload.len().min(n);
+            out.extend_from_slice(&payload[..keep]);
+            out.resize(out.len() + (n - keep), 0);
+        }
+        Some(None) => {
+            let keep = payload.len().min(usize::from(u16::MAX));
+            out.extend_from_slice(&(keep as u16).to_be_bytes());
+            out.extend_from_slice(&payload[..keep]);
+        }
+        None => out.extend_from_slice(payload),
+    }
+}
+
+/// The payloads of the heap-profile events, shared by [`EventlogWriter`] and [`RawLog`].
+pub mod payload {
+    use super::{push_cstr, HeapProfBegin};
+
+    /// HEAP_PROF_BEGIN (160): profile id 0, period, breakdown, the 7 filters.
+    pub fn heap_prof_begin(begin: &HeapProfBegin) -> Vec<u8> {
+        let mut p = vec![0u8]; // heap_prof_id, always 0
+        p.extend_from_slice(&begin.sampling_period_ns.to_be_bytes());
+        p.extend_from_slice(&begin.breakdown.to_be_bytes());
+        for f in &begin.filters {
+            push_cstr(&mut p, f);
+        }
+        p
+    }
+
+    /// HEAP_PROF_COST_CENTRE (161). CAF cost centres carry flags 0x63 ('c') in real files.
+    pub fn cost_centre(
+        ccid: u32,
+        label: &[u8],
+        module: &[u8],
+        srcloc: &[u8],
+        caf: bool,
+    ) -> Vec<u8> {
+        let mut p = ccid.to_be_bytes().to_vec();
+        push_cstr(&mut p, label);
+        push_cstr(&mut p, module);
+        push_cstr(&mut p, srcloc);
+        p.push(if caf { b'c' } else { 0 });
+        p
+    }
+
+    /// HEAP_PROF_SAMPLE_COST_CENTRE (163); `stack` innermost first, at most 255 deep.
+    pub fn cost_centre_sample(residency: u64, stack: &[u32]) -> Vec<u8> {
+        let stack = &stack[..stack.len().min(255)];
+        let mut p = vec![0u8];
+        p.extend_from_slice(&residency.to_be_bytes());
+        p.push(stack.len() as u8);
+        for cc in stack {
+            p.extend_from_slice(&cc.to_be_bytes());
+        }
+        p
+    }
+
+    /// HEAP_PROF_SAMPLE_STRING (164).
+    pub fn string_sample(residency: u64, label: &[u8]) -> Vec<u8> {
+        let mut p = vec![0u8];
+        p.extend_from_slice(&residency.to_be_bytes());
+        push_cstr(&mut p, label);
+        p
+    }
+}
+
+/// Events written one after another as they come, with no blocks and no terminator
+/// unless asked: for logs built byte by byte (damaged, huge, streamed in pieces). The
+/// header, event encoding and payloads are [`EventlogWriter`]'s.
+#[derive(Debug, Clone)]
+pub struct RawLog {
+    decls: Vec<TypeDecl>,
+    pub bytes: Vec<u8>,
+}
+
+impl RawLog {
+    /// A header declaring `decls`, up to and including `datb`.
+    pub fn new(decls: Vec<TypeDecl>) -> RawLog {
+        let bytes = header_bytes(&decls);
+        RawLog { decls, bytes }
+    }
+
+    /// The GHC 9.2 declarations (every heap-profile event, IPE included).
+    pub fn ghc_9_2() -> RawLog {
+        RawLog::new(GhcVersion::V9_2.declarations())
+    }
+
+    /// The GHC 9.2 declarations, without the header written: for pieces to append to
+    /// another log.
+    pub fn body() -> RawLog {
+        RawLog {
+            decls: GhcVersion::V9_2.declarations(),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// One event, encoded as the header declares its type (an undeclared id: the
+    /// payload with no length field).
+    pub fn event(&mut self, id: u16, ts: u64, payload: &[u8]) -> &mut Self {
+        encode_event(&self.decls, &mut self.bytes, id, ts, payload);
+        self
+    }
+
+    /// Bytes, verbatim.
+    pub fn raw(&mut self, bytes: &[u8]) -> &mut Self {
+        self.bytes.extend_from_slice(bytes);
+        self
+    }
+
+    /// HEAP_PROF_BEGIN (160) with no filters.
+    pub fn heap_prof_begin(&mut self, ts: u64, breakdown: u32, period_ns: u64) -> &mut Self {
+        let p = payload::heap_prof_begin(&HeapProfBegin::new(breakdown, period_ns));
+        self.event(id::HEAP_PROF_BEGIN, ts, &p)
+    }
+
+    /// HEAP_PROF_COST_CENTRE (161) at time 0, source location `src.hs:1:1`.
+    pub fn cost_centre(&mut self, ccid: u32, label: &[u8], module: &[u8], caf: bool) -> &mut Self {
+        let p = payload::cost_centre(ccid, label, module, b"src.hs:1:1", caf);
+        self.event(id::HEAP_PROF_COST_CENTRE, 0, &p)
+    }
+
+    /// HEAP_PROF_SAMPLE_STRING (164).
+    pub fn string_sample(&mut self, ts: u64, residency: u64, label: &[u8]) -> &mut Self {
+        let p = payload::string_sample(residency, label);
+        self.event(id::HEAP_PROF_SAMPLE_STRING, ts, &p)
+    }
+
+    /// HEAP_PROF_SAMPLE_COST_CENTRE (163), `stack` innermost first.
+    pub fn cost_centre_sample(&mut self, ts: u64, residency: u64, stack: &[u32]) -> &mut Self {
+        let p = payload::cost_centre_sample(residency, stack);
+        self.event(id::HEAP_PROF_SAMPLE_COST_CENTRE, ts, &p)
+    }
+
+    /// The terminator 0xFFFF.
+    pub fn end(&mut self) -> &mut Self {
+        self.raw(&[0xFF, 0xFF])
     }
 }
 
@@ -1218,23 +1342,40 @@ pub fn parse_hp_date(date: &[u8]) -> Option<u64> {
     (format_hp_date(secs) == s).then_some(secs)
 }
 
-/// The JOB string a reader should rebuild from PROGRAM_ARGS (FINDINGS §4 for profiled
-/// runs): basename of argv[0], then the other arguments, joined by single spaces, with a
-/// final `-RTS` dropped.
+/// The JOB string a reader should rebuild from PROGRAM_ARGS, as a profiling runtime
+/// writes it into the `.hp` (FINDINGS §4): the basename of argv[0], then the program's
+/// arguments, then ` +RTS` and the RTS options (the words between `+RTS` and `-RTS` or
+/// the end; after `--RTS` every word is the program's), joined by single spaces. So
+/// `prog +RTS -hc -RTS 5` gives `prog 5 +RTS -hc`.
 pub fn job_from_args<A: AsRef<[u8]>>(args: &[A]) -> Vec<u8> {
-    let mut words: Vec<&[u8]> = args.iter().map(|a| a.as_ref()).collect();
-    if words.len() > 1 && words.last() == Some(&&b"-RTS"[..]) {
-        words.pop();
+    let words: Vec<&[u8]> = args.iter().map(|a| a.as_ref()).collect();
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    let mut out = match first.iter().rposition(|&b| b == b'/') {
+        Some(p) => first[p + 1..].to_vec(),
+        None => first.to_vec(),
+    };
+    let (mut prog, mut rts): (Vec<&[u8]>, Vec<&[u8]>) = (Vec::new(), Vec::new());
+    let mut in_rts = false;
+    let mut rest = words.iter().skip(1);
+    for &w in rest.by_ref() {
+        match w {
+            b"--RTS" => break,
+            b"+RTS" => in_rts = true,
+            b"-RTS" => in_rts = false,
+            _ if in_rts => rts.push(w),
+            _ => prog.push(w),
+        }
     }
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if i == 0 {
-            let base = match w.iter().rposition(|&b| b == b'/') {
-                Some(p) => &w[p + 1..],
-                None => w,
-            };
-            out.extend_from_slice(base);
-        } else {
+    prog.extend(rest.copied());
+    for w in prog {
+        out.push(b' ');
+        out.extend_from_slice(w);
+    }
+    if !rts.is_empty() {
+        out.extend_from_slice(b" +RTS");
+        for w in rts {
             out.push(b' ');
             out.extend_from_slice(w);
         }
@@ -1285,6 +1426,9 @@ pub enum Loss {
     MarkAfterEnd(f64),
     /// Sample times that decrease: the reader sees them in file order, hp2ps in its own.
     DecreasingTimes,
+    /// MARKs not in time order: an eventlog's markers are spread over capabilities, so a
+    /// reader hands them out in time order (the `.hp` keeps its file order).
+    MarksNotInTimeOrder,
     /// A value that is not a plain u64 integer (fraction, exponent, overflow); written
     /// rounded and saturated.
     InexactValue { name: Vec<u8>, value: f64 },
@@ -1345,8 +1489,7 @@ pub fn convert_hp(hp: &[u8], opts: &ConvertOptions) -> Result<Converted, HpParse
 /// * Each MARK becomes a USER_MARKER (58) in capability 0's block (written before the
 ///   global block, as GHC ≤ 9.0 does), at the mark's time.
 /// * JOB → argv: JOB split at every single space (so double spaces give empty words),
-///   argv[0] the first word, plus one extra `-RTS` when JOB itself ends with `-RTS`;
-///   [`job_from_args`] rebuilds JOB. DATE → wall clock: see
+///   argv[0] the first word; [`job_from_args`] rebuilds JOB. DATE → wall clock: see
 ///   [`parse_hp_date`] / [`format_hp_date`].
 pub fn convert_profile(p: &HpProfile, opts: &ConvertOptions) -> Converted {
     let mut losses = Vec::new();
@@ -1394,11 +1537,7 @@ pub fn convert_profile(p: &HpProfile, opts: &ConvertOptions) -> Converted {
     };
 
     // --- header data ---
-    let mut args: Vec<Vec<u8>> = p.job.split(|&b| b == b' ').map(<[u8]>::to_vec).collect();
-    if args.len() > 1 && args.last().is_some_and(|a| a == b"-RTS") {
-        // The reader drops one final `-RTS` (GHC's closing one); give it one to drop.
-        args.push(b"-RTS".to_vec());
-    }
+    let args: Vec<Vec<u8>> = p.job.split(|&b| b == b' ').map(<[u8]>::to_vec).collect();
     if job_from_args(&args) != p.job || p.job.contains(&0) {
         losses.push(Loss::Job);
     }
@@ -1414,6 +1553,9 @@ pub fn convert_profile(p: &HpProfile, opts: &ConvertOptions) -> Converted {
     }
     let period = sampling_period_from_job(&p.job).unwrap_or(100_000_000);
 
+    if p.marks.windows(2).any(|w| w[1] < w[0]) {
+        losses.push(Loss::MarksNotInTimeOrder);
+    }
     // --- capability 0: markers ---
     for &m in &p.marks {
         let t = ns(m, &mut losses);
@@ -1486,3 +1628,12 @@ fn sampling_period_from_job(job: &[u8]) -> Option<u64> {
     let (ns, _) = seconds_to_ns(secs);
     (ns > 0).then_some(ns)
 }
+
+/// Golden inputs that `parse_hp` reads differently from the crate's reader (hp2ps
+/// tokenizer corner cases no GHC writes). Conversions of these are not meaningful.
+pub const KNOWN_PARSE_DIFFERENCES: &[&str] = &[
+    // Several data statements on one line (`foo 1 2 3 bar 4`).
+    "spec7-16-digit-idents.hp",
+    // The whole profile on one line.
+    "spec7-17-one-line.hp",
+];

@@ -11,3 +11,32 @@
 pub mod random;
 #[allow(dead_code)]
 pub mod realistic;
+
+/// Flag sets every golden input is rendered with (file mode) by `differential.rs`, and
+/// every converted eventlog by `eventlog_differential.rs`.
+pub const GOLDEN_FLAG_SETS: &[&[&str]] = &[
+    &[],
+    &["-c"],
+    &["-b"],
+    &["-s"],
+    &["-g"],
+    &["-y"],
+    &["-d"],
+    &["-i"],
+    &["-i-"],
+    &["-m5"],
+    &["-m0"],
+    &["-m30"],
+    &["-M"],
+    &["-t0"],
+    &["-t5"],
+    &["-e6in"],
+    &["-e150mm"],
+    &["-e400"],
+    &["-c", "-m0", "-t0"],
+    &["-g", "-M", "-c"],
+    &["-d", "-m3", "-c"],
+    &["-e6in", "-M"],
+    &["-m-3"],
+    &["-i", "-m5", "-b"],
+];
