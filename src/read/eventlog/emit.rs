@@ -94,7 +94,7 @@ impl Model<'_> {
             // A mark stands between the samples around its time, as GHC writes a MARK
             // into the `.hp`, so that a time window keeps or drops it the same way.
             while let Some((time, text)) = marks.next_if(|(time, _)| *time < t) {
-                sink.labelled_mark(*time, text.as_bytes());
+                mark(sink, *time, text);
             }
             sink.begin_sample(t);
             let stop = (self.censuses.get(i + 1)).map_or(self.points.len(), |n| n.first);
@@ -104,7 +104,7 @@ impl Model<'_> {
             sink.end_sample();
         }
         for (time, text) in marks {
-            sink.labelled_mark(*time, text.as_bytes());
+            mark(sink, *time, text);
         }
         sink.begin_sample(end_time.max(last));
         sink.end_sample();
@@ -287,5 +287,14 @@ impl Model<'_> {
         "the run made no heap profile: run the program with +RTS -hT -l (or another \
          -h breakdown; -hc etc. need a -prof build)"
             .to_string()
+    }
+}
+
+/// A marker without a text is a plain mark, as a `.hp` MARK is.
+fn mark<S: Sink>(sink: &mut S, time: f64, text: &str) {
+    if text.is_empty() {
+        sink.mark(time);
+    } else {
+        sink.labelled_mark(time, text.as_bytes());
     }
 }
