@@ -295,3 +295,32 @@ fn every_format_renders_with_the_new_options() {
         }
     }
 }
+
+#[test]
+fn p_gives_a_palette_the_colours_of_the_previous_run() {
+    if !require("rsvg-convert") {
+        return;
+    }
+    let dir = TempDir::new("palettes-aux");
+    std::fs::write(dir.join("a.hp"), golden("arrays-O1-hc.hp")).unwrap();
+    let args = ["--palette", "okabe-ito"];
+    let eps = render(dir.path(), "a", "eps", &args);
+    let svg = render(dir.path(), "a", "svg", &args);
+    let first = key_colours(&svg_to_png(&svg).unwrap(), &eps, &order(dir.path(), "a"));
+    // The same file without its two biggest bands, drawn with the first run's .aux:
+    // first come, first served alone would hand the colours out anew.
+    let hp = without(&golden("arrays-O1-hc.hp"), &["buckets"]);
+    std::fs::write(dir.join("a.hp"), hp).unwrap();
+    let args = ["-p", "--palette", "okabe-ito"];
+    let eps = render(dir.path(), "a", "eps", &args);
+    let svg = render(dir.path(), "a", "svg", &args);
+    let second = key_colours(&svg_to_png(&svg).unwrap(), &eps, &order(dir.path(), "a"));
+    let mut shared = 0;
+    for (n, b) in &second {
+        if let Some((_, a)) = first.iter().find(|(m, _)| m == n) {
+            shared += 1;
+            assert!(difference(*a, *b) < 3.0, "{n}: {a:?} then {b:?}");
+        }
+    }
+    assert!(shared >= 3, "{shared} bands in both runs");
+}

@@ -132,7 +132,7 @@ pub(crate) fn command() -> clap::Command {
                 .help_heading(COLOURS),
             Arg::new("colour-by")
                 .long("colour-by")
-                .visible_alias("color-by")
+                .alias("color-by")
                 .value_name("KEY")
                 .value_parser(["order", "name"])
                 .hide_possible_values(true)
