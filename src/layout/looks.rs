@@ -6,7 +6,11 @@
 //! preloads the shades, gives every band the colour and pattern it had:
 //!
 //! * first come, first served (the default): the slot is the shade's index in hp2ps's
-//!   palette (its 27 colour shades with `-c` or a named palette, else its 10 greys);
+//!   palette (its 27 colour shades with `-c`, else its 10 greys). The `.aux` keeps two
+//!   decimals of a shade, which tell the 10 greys apart but not the colour shades (so
+//!   hp2ps's own `-p -c` loses colours too): without `-c`, `-p` gives every band of a
+//!   named palette its previous colour; with `-c`, the palette has 27 slots before it
+//!   repeats instead of 10;
 //! * `--colour-by name`: the slot is a hash of the name ([`slot_for_name`]), and so is
 //!   the shade (hp2ps's palette entry of the slot), whatever the `.aux` said. OTHER has a
 //!   fixed colour of its own: [`OTHER_COLOUR`] in a named palette, hp2ps's 50 % grey
@@ -31,10 +35,9 @@ fn name_slots(palette: Palette) -> usize {
     }
 }
 
-/// hp2ps's shades that hand out slots: the colour shades with `-c` or a named palette,
-/// else the greys.
+/// hp2ps's shades that hand out slots: the colour shades with `-c`, else the greys.
 fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
-    if opts.colour || opts.palette.is_some() {
+    if opts.colour {
         &COLOUR_PALETTE
     } else {
         &MONO_PALETTE
@@ -123,7 +126,7 @@ mod tests {
 
     #[test]
     fn named_palettes_follow_the_shade_slot_and_other_is_fixed() {
-        let o = opts(false, Some(Palette::TolMuted), false);
+        let o = opts(true, Some(Palette::TolMuted), false);
         assert_eq!(
             look_of(b"x", COLOUR_PALETTE[3], &o).colour,
             Some(Palette::TolMuted.colour(3))
