@@ -16,7 +16,6 @@ use hp2ps::read::hp::ReadOptions;
 mod gen_profile;
 
 #[path = "../tests/support/eventlog/writer.rs"]
-#[allow(dead_code)]
 mod writer;
 
 fn main() {

@@ -6,7 +6,6 @@
 //! (`tests/support/eventlog/writer.rs`), documented there.
 
 #[path = "../tests/support/eventlog/writer.rs"]
-#[allow(dead_code)]
 mod writer;
 
 fn main() {

@@ -61,6 +61,17 @@ mkdir -p uniform
 "$hp2ps" -c --uniform-scale both --format eps --output-dir uniform leak.hp many.hp
 gs_png uniform/leak.eps "$out/uniform-leak.png" 40 -dEPSCrop
 gs_png uniform/many.eps "$out/uniform-many.png" 40 -dEPSCrop
+# --palette, --colour-by name, --pattern: one picture per palette, a name-coloured pair
+# (the second file without the lazyCounter bands), and the print patterns in grey.
+for palette in okabe-ito tol-bright tol-muted viridis; do
+  eps "palette-$palette" many.hp --palette "$palette"
+done
+grep -v lazyCounter many.hp > fewer.hp
+eps colour-by-name-a many.hp -c -m7 --colour-by name --palette tol-muted
+eps colour-by-name-b fewer.hp -c -m7 --colour-by name --palette tol-muted
+"$hp2ps" --pattern --format eps -o pattern.eps many.hp
+gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=pnggray -r60 -dTextAlphaBits=4 \
+   -dGraphicsAlphaBits=4 -dEPSCrop -sOutputFile="$out/pattern.png" pattern.eps
 
 # -e: the width of the picture (same 60 dpi: a 3-inch chart is a smaller image).
 "$hp2ps" -c -e3in -o flag-e3in.eps leak.hp

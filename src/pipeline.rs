@@ -3,6 +3,7 @@
 
 use crate::aggregate::{aggregate, AggregateOptions, Aggregated};
 use crate::layout::chart::Chart;
+use crate::layout::looks;
 use crate::layout::shade::ShadeMap;
 use crate::layout::{layout, LayoutOptions};
 use crate::profile::Profile;
@@ -45,19 +46,28 @@ pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -
 }
 
 /// Lays out aggregated bands, handing out shades first-come-first-served from the
-/// bottom band up (after any shades the previous `.aux` fixed).
+/// bottom band up (after any shades the previous `.aux` fixed), or by name
+/// (`--colour-by name`, see [`looks`]).
 pub fn chart_and_aux(
     agg: &Aggregated,
     previous: Option<&Aux>,
     opts: &LayoutOptions,
 ) -> (Chart, AuxOut) {
-    let mut shades = ShadeMap::new(opts.colour);
-    if let Some(aux) = previous {
-        for (name, shade) in &aux.shades {
-            shades.preload(name, *shade);
+    let band_shades: Vec<f64> = if opts.colour_by_name {
+        // The name alone decides; the previous `.aux` gave the same shades anyway.
+        agg.bands
+            .iter()
+            .map(|b| looks::shade_by_name(&b.name, opts))
+            .collect()
+    } else {
+        let mut shades = ShadeMap::new(looks::colour_shades(opts));
+        if let Some(aux) = previous {
+            for (name, shade) in &aux.shades {
+                shades.preload(name, *shade);
+            }
         }
-    }
-    let band_shades: Vec<f64> = agg.bands.iter().map(|b| shades.shade_of(&b.name)).collect();
+        agg.bands.iter().map(|b| shades.shade_of(&b.name)).collect()
+    };
     let chart = layout(agg, &band_shades, opts);
     let aux = AuxOut {
         x_range: agg.x_range,

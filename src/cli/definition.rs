@@ -6,12 +6,14 @@ use std::time::Duration;
 
 use clap::{value_parser, Arg, ArgAction, ValueHint};
 use hp2ps::defaults;
+use hp2ps::layout::Palette;
 use hp2ps::paint::Format;
 
 use super::GenerateKind;
 
 const HP2PS: &str = "hp2ps flags";
 const OUTPUT: &str = "Output";
+const COLOURS: &str = "Colours and patterns";
 const BATCH: &str = "Batch and watch";
 const SELECTION: &str = "Selection";
 const SUMMARY: &str = "Summary";
@@ -117,6 +119,38 @@ pub(crate) fn command() -> clap::Command {
                 .value_hint(ValueHint::DirPath)
                 .help("Write file.<format> and file.aux into DIR (created if missing)")
                 .help_heading(OUTPUT),
+            Arg::new("palette")
+                .long("palette")
+                .value_name("NAME")
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    std::iter::once("hp2ps").chain(Palette::ALL.map(Palette::name)),
+                ))
+                .hide_possible_values(true)
+                .help(
+                    "Band colours: hp2ps (its own, the default; greys without -c), or the\n\
+                     colour-blind-safe okabe-ito, tol-bright, tol-muted or viridis",
+                )
+                .help_heading(COLOURS),
+            Arg::new("colour-by")
+                .long("colour-by")
+                .alias("color-by")
+                .value_name("KEY")
+                .value_parser(["order", "name"])
+                .hide_possible_values(true)
+                .help(
+                    "name: a band's colour follows from its name alone, the same in every\n\
+                     file and run (OTHER keeps a fixed colour); order: first come, first\n\
+                     served, as hp2ps (the default)",
+                )
+                .help_heading(COLOURS),
+            Arg::new("pattern")
+                .long("pattern")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "Fill the bands with hatches and dots over light greys, for\n\
+                     black-and-white printers",
+                )
+                .help_heading(COLOURS),
             Arg::new("uniform-scale")
                 .long("uniform-scale")
                 .value_name("AXES")

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 use hp2ps::aggregate::{BandFilter, NameOrder};
+use hp2ps::layout::Palette;
 use hp2ps::paint::Format;
 use hp2ps::read::eventlog::TimeAxis;
 use hp2ps::read::window::WindowOptions;
@@ -158,6 +159,14 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.render.layout.fit_key_labels = m
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
+    let layout = &mut inv.render.layout;
+    if let Some(name) = m.get_one::<String>("palette") {
+        layout.palette = Palette::from_name(name);
+    }
+    if let Some(key) = m.get_one::<String>("colour-by") {
+        layout.colour_by_name = key == "name";
+    }
+    layout.pattern = m.get_flag("pattern");
     Ok(None)
 }
 

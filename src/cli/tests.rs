@@ -273,3 +273,30 @@ fn uniform_scale_names_its_axes() {
     let time = inv(&["--uniform-scale=time", "a"]).uniform_scale;
     assert!(time.is_some_and(|u| u.time() && !u.memory()));
 }
+
+#[test]
+fn palettes_colour_by_and_patterns() {
+    use hp2ps::layout::Palette;
+    let plain = inv(&["x"]).render.layout;
+    assert_eq!(plain, Default::default());
+    let l = inv(&["-c", "--palette", "tol-muted", "--colour-by", "name", "x"])
+        .render
+        .layout;
+    assert!(l.colour && l.colour_by_name && !l.pattern);
+    assert_eq!(l.palette, Some(Palette::TolMuted));
+    let l = inv(&["--palette=hp2ps", "--color-by=order", "--pattern", "x"])
+        .render
+        .layout;
+    assert_eq!(l.palette, None);
+    assert!(!l.colour_by_name && l.pattern);
+    for args in [
+        &["--palette", "rainbow", "x"][..],
+        &["--colour-by", "size", "x"],
+        &["--palette"],
+    ] {
+        assert!(
+            parse(args.iter().map(OsString::from)).is_err(),
+            "{args:?} was accepted"
+        );
+    }
+}

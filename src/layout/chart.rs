@@ -96,6 +96,17 @@ pub struct Axes {
     pub y_label_x: f64,
 }
 
+/// How a band (and its key box) is filled when not with hp2ps's shade: an explicit
+/// colour (`--palette`, `--colour-by name`) or a print pattern (`--pattern`, which wins).
+/// The default, neither, keeps the shade and hp2ps's output.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Look {
+    /// An sRGB colour, 8 bits per channel.
+    pub colour: Option<[u8; 3]>,
+    /// A print pattern.
+    pub pattern: Option<crate::layout::patterns::Pattern>,
+}
+
 /// One entry of the key: a filled box and the band's name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyEntry {
@@ -105,6 +116,8 @@ pub struct KeyEntry {
     pub box_y: f64,
     /// The band's shade (see [`crate::layout::shade`]).
     pub shade: f64,
+    /// What the box is filled with instead of the shade, if anything.
+    pub look: Look,
     /// The band's name.
     pub label: Vec<u8>,
     /// Where the name starts, on its baseline: x.
@@ -120,6 +133,8 @@ pub struct BandShape {
     pub name: Vec<u8>,
     /// The band's shade (see [`crate::layout::shade`]).
     pub shade: f64,
+    /// What the band is filled with instead of the shade, if anything.
+    pub look: Look,
     /// The top edge, one y per sample time, in page points.
     pub top: Vec<f64>,
 }

@@ -3,7 +3,9 @@
 //! the same floating-point steps so that every printed coordinate matches.
 
 pub mod chart;
+pub mod looks;
 pub mod palettes;
+pub mod patterns;
 pub mod shade;
 mod width_estimate;
 
@@ -11,6 +13,8 @@ use crate::aggregate::Aggregated;
 use crate::defaults;
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
+use looks::look_of;
+pub use palettes::Palette;
 use width_estimate::estimated_width;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
@@ -33,6 +37,15 @@ pub struct LayoutOptions {
     /// `--key-labels fit`: key labels that would leave the page are shortened by eliding
     /// their middle. Default: `false` (as hp2ps: cut at the estimated width).
     pub fit_key_labels: bool,
+    /// `--palette`: fill the bands with this palette's colours rather than hp2ps's
+    /// shades (see [`looks`]). Default: `None` (hp2ps's own palette).
+    pub palette: Option<Palette>,
+    /// `--colour-by name`: a band's colour (and shade) follows from its name alone, the
+    /// same in every chart. Default: `false`.
+    pub colour_by_name: bool,
+    /// `--pattern`: fill the bands with print patterns over light greys (wins over the
+    /// palette). Default: `false`.
+    pub pattern: bool,
 }
 
 impl Default for LayoutOptions {
@@ -45,6 +58,9 @@ impl Default for LayoutOptions {
             multipage: false,
             marks: true,
             fit_key_labels: false,
+            palette: None,
+            colour_by_name: false,
+            pattern: false,
         }
     }
 }
@@ -90,13 +106,13 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     let key_left = if key_on_graph { X0 + graph_width } else { X0 };
     let key_start = if key_on_graph { Y0 } else { 0.0 };
     let key = if key_drawn {
-        key_entries(agg, shades, graph_height, key_left, key_start)
+        key_entries(agg, shades, opts, graph_height, key_left, key_start)
     } else {
         Vec::new()
     };
 
     let axes = axes(agg, graph_width, graph_height, trace_percent);
-    let graph = graph(agg, shades, graph_width, graph_height, opts.marks);
+    let graph = graph(agg, shades, opts, graph_width, graph_height);
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -288,7 +304,14 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
     ticks
 }
 
-fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64) -> Vec<KeyEntry> {
+fn key_entries(
+    agg: &Aggregated,
+    shades: &[f64],
+    opts: &LayoutOptions,
+    gh: f64,
+    left: f64,
+    start: f64,
+) -> Vec<KeyEntry> {
     let n = agg.bands.len();
     let spacing = if n <= KEYS_PER_PAGE {
         gh / (n as f64 + 1.0)
@@ -307,6 +330,7 @@ fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64)
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
             shade,
+            look: look_of(&band.name, shade, opts),
             label: band.name.clone(),
             label_x: left + KEY_BOX + 2.0 * BORDER_SPACE,
             label_y: centre - BORDER_SPACE,
@@ -315,7 +339,7 @@ fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64)
     entries
 }
 
-fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -> Graph {
+fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f64) -> Graph {
     let first = agg.first_time();
     let xs: Vec<f64> = agg
         .times
@@ -340,10 +364,11 @@ fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -
         bands.push(BandShape {
             name: band.name.clone(),
             shade,
+            look: look_of(&band.name, shade, opts),
             top: previous.iter().map(|&y| y + Y0).collect(),
         });
     }
-    let marks = if with_marks {
+    let marks = if opts.marks {
         agg.marks
             .iter()
             .map(|&m| ((m - first) / agg.x_range) * gw + X0)

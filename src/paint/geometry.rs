@@ -176,6 +176,7 @@ mod tests {
                 .map(|top| BandShape {
                     name: b"b".to_vec(),
                     shade: 0.5,
+                    look: Default::default(),
                     top: top.to_vec(),
                 })
                 .collect(),

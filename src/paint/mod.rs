@@ -9,6 +9,7 @@ mod buffer;
 pub mod fonts;
 mod format;
 mod geometry;
+mod hatch;
 pub mod pdf;
 pub mod ps;
 pub mod svg;

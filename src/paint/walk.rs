@@ -30,14 +30,15 @@ pub(crate) trait Painter {
     /// A stroked line from `line.from` by `line.by`.
     fn stroke_line(&mut self, kind: LineKind, line: Line);
 
-    /// A key box: filled with `shade`, stroked black.
-    fn fill_box(&mut self, rect: Rect, shade: f64);
+    /// A key box: filled with `shade` (or as `look` says), stroked black.
+    fn fill_box(&mut self, rect: Rect, shade: f64, look: &Look);
 
     /// A text.
     fn text(&mut self, text: &Text<'_>);
 
     /// Every band of the graph, bottom band first: each its outline
-    /// ([`super::geometry::band_outline`]) filled with the band's shade, stroked black.
+    /// ([`super::geometry::band_outline`]) filled with the band's shade (or as its
+    /// [`Look`] says), stroked black.
     /// One call for all of them, so a painter can write them in its own way (the
     /// PostScript painter formats pairs of long bands on two threads).
     fn bands(&mut self, graph: &Graph) -> io::Result<()>;
@@ -186,7 +187,7 @@ fn walk_page(chart: &Chart, page: &Page, p: &mut impl Painter) -> io::Result<()>
             width: KEY_BOX,
             height: KEY_BOX,
         };
-        p.fill_box(rect, e.shade);
+        p.fill_box(rect, e.shade, &e.look);
         text(
             p,
             TextRole::Key,

@@ -32,6 +32,7 @@ use pdf_writer::{Content, Finish, Name, Pdf, Ref, Str, TextStr};
 
 use super::fonts::{self, to_winansi, winansi_text_width, INK};
 use super::geometry::{band_outline, box_corners, caret, text_left, Extent};
+use super::hatch::pattern_ink;
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Text, TextRole};
 use crate::layout::chart::*;
 use crate::layout::shade;
@@ -198,8 +199,8 @@ fn unit(v: f64) -> f32 {
 #[derive(Debug, Clone, Copy)]
 enum Paint {
     Stroke,
-    /// Filled with a shade, then stroked black.
-    FillStroke(f64),
+    /// Filled with a shade (or as the look says), then stroked black.
+    FillStroke(f64, Look),
     /// Filled white, then stroked black (the marks).
     WhiteStroke,
 }
@@ -228,6 +229,20 @@ impl PdfPainter<'_> {
         let Some((&(x0, y0), rest)) = pts.split_first() else {
             return;
         };
+        if let Paint::FillStroke(
+            _,
+            Look {
+                pattern: Some(pattern),
+                ..
+            },
+        ) = paint
+        {
+            for &(x, y) in points {
+                self.extent.add_stroked(x, y);
+            }
+            let ink = pattern_ink(&pattern, points.iter().copied());
+            return self.patterned(&pts, &ink);
+        }
         // Every path is stroked: its ink reaches half a line width past each vertex.
         for &(x, y) in points {
             self.extent.add_stroked(x, y);
@@ -255,11 +270,20 @@ impl PdfPainter<'_> {
 
     fn set_fill(&mut self, paint: Paint) {
         match paint {
-            Paint::FillStroke(shade) if self.chart.colour => {
+            Paint::FillStroke(
+                _,
+                Look {
+                    colour: Some(rgb), ..
+                },
+            ) => {
+                let [r, g, b] = rgb.map(|c| f32::from(c) / 255.0);
+                self.content.set_fill_rgb(r, g, b);
+            }
+            Paint::FillStroke(shade, _) if self.chart.colour => {
                 let [r, g, b] = shade::rgb(shade).map(unit);
                 self.content.set_fill_rgb(r, g, b);
             }
-            Paint::FillStroke(shade) => {
+            Paint::FillStroke(shade, _) => {
                 self.content.set_fill_gray(unit(shade));
             }
             Paint::WhiteStroke => {
@@ -321,8 +345,8 @@ impl Painter for PdfPainter<'_> {
         self.path(&[line.from, line.to()], false, Paint::Stroke);
     }
 
-    fn fill_box(&mut self, rect: super::walk::Rect, shade: f64) {
-        self.path(&box_corners(rect), true, Paint::FillStroke(shade));
+    fn fill_box(&mut self, rect: super::walk::Rect, shade: f64, look: &Look) {
+        self.path(&box_corners(rect), true, Paint::FillStroke(shade, *look));
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -346,7 +370,7 @@ impl Painter for PdfPainter<'_> {
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.path(&points, true, Paint::FillStroke(band.shade));
+                self.path(&points, true, Paint::FillStroke(band.shade, band.look));
             }
         }
         Ok(())
@@ -369,5 +393,6 @@ fn shown_job<'t>(cut: &'t [u8], full: &[u8]) -> &'t [u8] {
     }
 }
 
+mod pattern;
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,8 @@ mod tests;
 use std::io::{self, Write};
 
 use super::buffer::Buffered;
-use super::geometry::band_outline;
+use super::geometry::{band_outline, box_corners};
+use super::hatch::{pattern_ink, PatternInk};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text, TextRole};
 use crate::layout::chart::*;
 use crate::layout::shade;
@@ -233,10 +234,11 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         }
     }
 
-    fn fill_box(&mut self, r: Rect, shade: f64) {
+    fn fill_box(&mut self, r: Rect, shade: f64, look: &Look) {
         self.xy(r.x, r.y, "moveto");
         self.raw("0 14 rlineto\n14 0 rlineto\n0 -14 rlineto\n");
-        fill_and_stroke(&mut self.out.buf, shade, self.chart.colour);
+        let corners = || box_corners(r).to_vec();
+        fill_and_stroke(&mut self.out.buf, shade, self.chart.colour, look, corners);
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -379,14 +381,31 @@ fn band(buf: &mut Vec<u8>, g: &Graph, i: usize, colour: bool) {
     for (x, y) in outline {
         xy(buf, x, y, "lineto");
     }
-    fill_and_stroke(buf, g.bands[i].shade, colour);
+    let area = || band_outline(g, i).into_iter().flatten().collect();
+    fill_and_stroke(buf, g.bands[i].shade, colour, &g.bands[i].look, area);
 }
 
-/// Closes the path, fills it with `shade` (keeping the path for the stroke) and strokes
-/// it black.
-fn fill_and_stroke(buf: &mut Vec<u8>, shade: f64, colour: bool) {
+/// Closes the path, fills it with `shade` or as `look` says (keeping the path for the
+/// stroke) and strokes it black. `area` gives the path's points, for a pattern.
+fn fill_and_stroke(
+    buf: &mut Vec<u8>,
+    shade: f64,
+    colour: bool,
+    look: &Look,
+    area: impl FnOnce() -> Vec<(f64, f64)>,
+) {
     buf.extend_from_slice(b"closepath\ngsave\n");
-    if colour {
+    if let Some(pattern) = &look.pattern {
+        let ink = pattern_ink(pattern, area());
+        return patterned(buf, &ink);
+    }
+    if let Some(rgb) = look.colour {
+        for c in rgb {
+            push_f6(buf, f64::from(c) / 255.0);
+            buf.push(b' ');
+        }
+        buf.extend_from_slice(b"setrgbcolor\n");
+    } else if colour {
         let [r, g, b] = shade::rgb(shade);
         push_f6(buf, r);
         buf.push(b' ');
@@ -399,4 +418,32 @@ fn fill_and_stroke(buf: &mut Vec<u8>, shade: f64, colour: bool) {
         buf.extend_from_slice(b" setgray\n");
     }
     buf.extend_from_slice(b"fill\ngrestore\nstroke\n");
+}
+
+/// The rest of a patterned fill, after `closepath gsave`: the background, then the ink
+/// clipped to the path, then the path stroked black.
+fn patterned(buf: &mut Vec<u8>, ink: &PatternInk) {
+    push_f6(buf, ink.background);
+    buf.extend_from_slice(b" setgray\nfill\ngrestore\ngsave\nclip\nnewpath\n0 setgray\n");
+    for lines in &ink.lines {
+        push_f6(buf, lines.width);
+        buf.extend_from_slice(b" setlinewidth\n");
+        for [(x0, y0), (x1, y1)] in &lines.segments {
+            xy(buf, *x0, *y0, "moveto");
+            xy(buf, *x1, *y1, "lineto");
+        }
+        buf.extend_from_slice(b"stroke\n");
+    }
+    for dot in &ink.dots {
+        let [first, rest @ ..] = dot;
+        xy(buf, first.0, first.1, "moveto");
+        for (x, y) in rest {
+            xy(buf, *x, *y, "lineto");
+        }
+        buf.extend_from_slice(b"closepath\n");
+    }
+    if !ink.dots.is_empty() {
+        buf.extend_from_slice(b"fill\n");
+    }
+    buf.extend_from_slice(b"grestore\nstroke\n");
 }

@@ -82,6 +82,7 @@ pub fn write_svg<W: Write>(chart: &Chart, opts: &SvgOptions, out: &mut W) -> io:
     let mut p = SvgPainter {
         chart,
         out: Buffered::new(out),
+        clips: 0,
     };
     p.header(opts);
     walk(chart, &mut p)?;
@@ -185,6 +186,8 @@ fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<Vec
 struct SvgPainter<'a, W> {
     chart: &'a Chart,
     out: Buffered<'a, W>,
+    /// How many clip paths (of patterned areas) have been written.
+    clips: usize,
 }
 
 impl<W: Write> SvgPainter<'_, W> {
@@ -358,9 +361,8 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         self.polyline(&[line.from, line.to()]);
     }
 
-    fn fill_box(&mut self, rect: Rect, shade: f64) {
-        let fill = colour_of(shade, self.chart.colour);
-        self.polygon(&box_corners(rect), Some(&fill));
+    fn fill_box(&mut self, rect: Rect, shade: f64, look: &Look) {
+        self.filled(&box_corners(rect), shade, look);
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -372,8 +374,7 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                let fill = colour_of(band.shade, self.chart.colour);
-                self.polygon(&points, Some(&fill));
+                self.filled(&points, band.shade, &band.look);
             }
             self.checkpoint()?;
         }
@@ -389,5 +390,6 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 }
 
+mod pattern;
 #[cfg(test)]
 mod tests;
