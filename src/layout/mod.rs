@@ -3,6 +3,8 @@
 //! the same floating-point steps so that every printed coordinate matches.
 
 pub mod chart;
+mod fit;
+mod overlay;
 pub mod palettes;
 pub mod shade;
 mod width_estimate;
@@ -12,6 +14,9 @@ use crate::defaults;
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
 use width_estimate::estimated_width;
+
+pub use fit::ELLIPSIS;
+pub use overlay::LINE_STYLES;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
 /// reads them from [`Aggregated`], which was made with them.)
@@ -74,10 +79,17 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
 
     let title = title(agg, opts);
     let graph_height = ((BORDER_HEIGHT - title.height) - 10.0) - 20.0;
-    let key_width = agg
-        .bands
+    let labels = key_labels(agg, opts.fit_key_labels, key_on_graph);
+    let key_width = labels
         .iter()
-        .map(|b| estimated_width(&b.name, trace_percent))
+        .map(|(shown, _)| {
+            let estimate = estimated_width(shown, trace_percent);
+            if opts.fit_key_labels {
+                estimate.max(fit::label_width(shown))
+            } else {
+                estimate
+            }
+        })
         .fold(0.0, |m: f64, w| if w > m { w } else { m })
         + LEGEND_CLEARANCE
         + KEY_BOX;
@@ -90,7 +102,7 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     let key_left = if key_on_graph { X0 + graph_width } else { X0 };
     let key_start = if key_on_graph { Y0 } else { 0.0 };
     let key = if key_drawn {
-        key_entries(agg, shades, graph_height, key_left, key_start)
+        key_entries(agg, shades, labels, graph_height, key_left, key_start)
     } else {
         Vec::new()
     };
@@ -288,8 +300,34 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
     ticks
 }
 
-fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64) -> Vec<KeyEntry> {
-    let n = agg.bands.len();
+/// The key's labels, bands first, then the lines: as shown, and the full name when it
+/// was shortened (`fit`: to what fits between the key box and the page's right border,
+/// leaving the graph at least half the width when the key is beside it).
+fn key_labels(agg: &Aggregated, fit: bool, key_on_graph: bool) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+    let room = if key_on_graph {
+        (TITLE_WIDTH - X0) / 2.0 - LEGEND_CLEARANCE - KEY_BOX
+    } else {
+        BORDER_WIDTH - BORDER_SPACE - (X0 + KEY_BOX + 2.0 * BORDER_SPACE)
+    };
+    let names = agg.bands.iter().map(|b| &b.name);
+    names
+        .chain(agg.series.iter().map(|s| &s.name))
+        .map(|name| match fit.then(|| fit::elide(name, room)).flatten() {
+            Some(short) => (short, Some(name.clone())),
+            None => (name.clone(), None),
+        })
+        .collect()
+}
+
+fn key_entries(
+    agg: &Aggregated,
+    shades: &[f64],
+    labels: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    gh: f64,
+    left: f64,
+    start: f64,
+) -> Vec<KeyEntry> {
+    let n = labels.len();
     let spacing = if n <= KEYS_PER_PAGE {
         gh / (n as f64 + 1.0)
     } else {
@@ -297,7 +335,12 @@ fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64)
     };
     let mut centre = start;
     let mut entries = Vec::with_capacity(n);
-    for (i, (band, &shade)) in agg.bands.iter().zip(shades).enumerate() {
+    let styles = shades
+        .iter()
+        .take(agg.bands.len())
+        .map(|&shade| (shade, None))
+        .chain((0..agg.series.len()).map(|i| (0.0, Some(overlay::line_style(i)))));
+    for (i, ((label, full_label), (shade, line))) in labels.into_iter().zip(styles).enumerate() {
         if i > 0 && i % KEYS_PER_PAGE == 0 {
             // A new key page starts from the bottom.
             centre = 0.0;
@@ -307,9 +350,11 @@ fn key_entries(agg: &Aggregated, shades: &[f64], gh: f64, left: f64, start: f64)
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
             shade,
-            label: band.name.clone(),
+            label,
             label_x: left + KEY_BOX + 2.0 * BORDER_SPACE,
             label_y: centre - BORDER_SPACE,
+            full_label,
+            line,
         });
     }
     entries
@@ -327,11 +372,16 @@ fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -
     let mut previous = vec![0.0; n];
     let mut column = vec![0.0; n];
     let mut bands = Vec::with_capacity(agg.bands.len());
+    let mut values = vec![0.0; n];
     for (band, &shade) in agg.bands.iter().zip(shades) {
         column.iter_mut().for_each(|c| *c = 0.0);
+        values.iter_mut().for_each(|c| *c = 0.0);
         for p in &band.points {
             if let Some(c) = column.get_mut(p.sample as usize) {
                 *c += p.value * scale;
+            }
+            if let Some(v) = values.get_mut(p.sample as usize) {
+                *v += p.value;
             }
         }
         for (prev, c) in previous.iter_mut().zip(&column) {
@@ -341,6 +391,7 @@ fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -
             name: band.name.clone(),
             shade,
             top: previous.iter().map(|&y| y + Y0).collect(),
+            tooltip: overlay::band_tooltip(agg, band, &values),
         });
     }
     let marks = if with_marks {
@@ -351,11 +402,18 @@ fn graph(agg: &Aggregated, shades: &[f64], gw: f64, gh: f64, with_marks: bool) -
     } else {
         Vec::new()
     };
+    let mark_texts = if with_marks {
+        agg.mark_texts.clone()
+    } else {
+        Vec::new()
+    };
     Graph {
         xs,
         y0: Y0,
         bands,
         marks,
+        mark_texts,
+        lines: overlay::series_lines(agg, (X0, Y0), (gw, gh)),
     }
 }
 

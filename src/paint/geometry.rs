@@ -177,9 +177,12 @@ mod tests {
                     name: b"b".to_vec(),
                     shade: 0.5,
                     top: top.to_vec(),
+                    tooltip: Vec::new(),
                 })
                 .collect(),
             marks: Vec::new(),
+            mark_texts: Vec::new(),
+            lines: Vec::new(),
         }
     }
 

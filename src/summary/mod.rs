@@ -255,6 +255,7 @@ impl Summary {
 }
 
 mod text;
+pub(crate) use text::number;
 
 #[cfg(test)]
 mod tests;
