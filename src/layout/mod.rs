@@ -85,7 +85,10 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         .map(|(shown, _)| {
             let estimate = estimated_width(shown, trace_percent);
             if opts.fit_key_labels {
-                estimate.max(fit::label_width(shown))
+                // hp2ps's labels end at TITLE_WIDTH - BORDER_SPACE plus what the estimate
+                // misses; widen the key only as far as keeps them inside the border's
+                // margin, so labels that already fit are laid out as hp2ps lays them out.
+                estimate.max(fit::label_width(shown) - (BORDER_WIDTH - TITLE_WIDTH))
             } else {
                 estimate
             }

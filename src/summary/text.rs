@@ -35,6 +35,15 @@ impl Summary {
             number(self.peak.time)
         )?;
         writeln!(out, "  area     {}{vu} x{su}", number(self.area))?;
+        for s in &self.series {
+            writeln!(
+                out,
+                "  line     {} peaks at {}{vu} at {}{su}",
+                s.name,
+                number(s.peak),
+                number(s.time)
+            )?;
+        }
         if let Some(f) = &self.filtered {
             writeln!(
                 out,
