@@ -213,6 +213,26 @@ fn heap_size_lines_fit_the_graph_and_have_key_entries() {
         2
     );
     assert_eq!(ps.matches("setdash").count(), 2);
+    // The EPS bounding box holds the lines, strokes included.
+    let mut eps_opts = PsOptions::default();
+    eps_opts.eps_width = Some(BORDER_WIDTH);
+    let mut eps = Vec::new();
+    write_ps(&chart, &eps_opts, &mut eps).unwrap();
+    let eps = String::from_utf8_lossy(&eps);
+    let bbox: Vec<f64> = eps
+        .lines()
+        .find_map(|l| l.strip_prefix("%%HiResBoundingBox: "))
+        .expect("a bounding box")
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    for line in &graph.lines {
+        let h = line.style.width / 2.0;
+        for &(x, y) in &line.points {
+            assert!(x - h >= bbox[0] && y - h >= bbox[1], "{x} {y} in {bbox:?}");
+            assert!(x + h <= bbox[2] && y + h <= bbox[3], "{x} {y} in {bbox:?}");
+        }
+    }
     let mut pdf = Vec::new();
     write_pdf(&chart, &PdfOptions::default(), &mut pdf).unwrap();
     assert!(
