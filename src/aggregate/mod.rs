@@ -7,17 +7,19 @@ mod filter;
 mod limit;
 mod order;
 mod selection_sort;
+mod series;
 mod stack;
 mod traces;
 
 pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
 pub use order::growth;
+pub use series::{clip_series, series_max};
 pub use stack::{area, stack_heights};
 pub use traces::{band_total, eliminate_traces};
 
 use crate::defaults;
-use crate::profile::{Band, Profile};
+use crate::profile::{Band, Profile, Series};
 use crate::read::aux::Aux;
 
 /// Direction of the `-i` name order.
@@ -90,6 +92,11 @@ pub struct Aggregated {
     pub times: Vec<f64>,
     /// The time of every mark.
     pub marks: Vec<f64>,
+    /// The text of every mark, in the order of `marks`, when any has one; else empty.
+    pub mark_texts: Vec<Vec<u8>>,
+    /// The profile's lines over the bands, cut to the chart's time span (`first_time()`
+    /// to `first_time() + x_range`); the y range holds them.
+    pub series: Vec<Series>,
     /// The bands to draw, bottom band first (OTHER, if any, at the bottom).
     pub bands: Vec<Band>,
     /// Time span (at least the aux X_RANGE; 1.0 instead of 0).
@@ -166,6 +173,11 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
                 m
             }
         });
+    let series = series::clip_series(profile.series, first, first + x_range);
+    let y_max = match series::series_max(&series) {
+        Some(s) if s > y_max => s,
+        _ => y_max,
+    };
     let y_range = nonzero(at_least(
         at_least(y_max, aux.and_then(|a| a.y_range)),
         opts.min_y_range,
@@ -182,6 +194,8 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         value_unit: profile.value_unit,
         times,
         marks: profile.marks,
+        mark_texts: profile.mark_texts,
+        series,
         bands,
         x_range,
         y_range,

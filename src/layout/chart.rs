@@ -124,6 +124,35 @@ pub struct KeyEntry {
     pub label_x: f64,
     /// Where the name starts, on its baseline: y.
     pub label_y: f64,
+    /// The full name when `label` is shortened (`--key-labels fit`), for a tooltip.
+    pub full_label: Option<Vec<u8>>,
+    /// For the key entry of a [`SeriesLine`]: its style, drawn as a line sample across
+    /// the box's middle instead of a filled box.
+    pub line: Option<LineStyle>,
+}
+
+/// How a [`SeriesLine`] is stroked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineStyle {
+    /// Line width in points.
+    pub width: f64,
+    /// Stroke colour, red, green and blue from 0 to 1.
+    pub rgb: [f64; 3],
+    /// Dash pattern (on, off) in points; `None` for a solid line.
+    pub dash: Option<(f64, f64)>,
+}
+
+/// A line drawn over the bands (the heap size, live bytes), in page points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeriesLine {
+    /// What it is, as the key shows it.
+    pub name: Vec<u8>,
+    /// A tooltip: the name and the line's peak.
+    pub tooltip: Vec<u8>,
+    /// How it is stroked.
+    pub style: LineStyle,
+    /// The vertices, clipped to the graph's x range.
+    pub points: Vec<(f64, f64)>,
 }
 
 /// One band: the area between the previous band's top (or the x axis) and its own top.
@@ -137,6 +166,8 @@ pub struct BandShape {
     pub look: Look,
     /// The top edge, one y per sample time, in page points.
     pub top: Vec<f64>,
+    /// A tooltip (SVG `<title>`): the name, its peak and when, its share of the area.
+    pub tooltip: Vec<u8>,
 }
 
 /// The stacked bands and marks of the graph.
@@ -150,6 +181,11 @@ pub struct Graph {
     pub bands: Vec<BandShape>,
     /// x of every mark, in page points (drawn as a caret on the x axis).
     pub marks: Vec<f64>,
+    /// The text of every mark, in the order of `marks`, when any has one; else empty.
+    /// An empty text means no tooltip.
+    pub mark_texts: Vec<Vec<u8>>,
+    /// Lines drawn over the bands (before the marks), first series first.
+    pub lines: Vec<SeriesLine>,
 }
 
 impl Graph {
@@ -182,7 +218,7 @@ impl Bottom<'_> {
 }
 
 /// One page: the border and title always, then what the page holds, painted in this
-/// order: axes, key, bands, marks.
+/// order: axes, key, bands, lines, marks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
     /// The axes, on the page with the graph.

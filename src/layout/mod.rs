@@ -3,7 +3,9 @@
 //! the same floating-point steps so that every printed coordinate matches.
 
 pub mod chart;
+mod fit;
 pub mod looks;
+mod overlay;
 pub mod palettes;
 pub mod patterns;
 pub mod shade;
@@ -16,6 +18,9 @@ use chart::*;
 use looks::look_of;
 pub use palettes::Palette;
 use width_estimate::estimated_width;
+
+pub use fit::ELLIPSIS;
+pub use overlay::LINE_STYLES;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
 /// reads them from [`Aggregated`], which was made with them.)
@@ -90,10 +95,20 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
 
     let title = title(agg, opts);
     let graph_height = ((BORDER_HEIGHT - title.height) - 10.0) - 20.0;
-    let key_width = agg
-        .bands
+    let labels = key_labels(agg, opts.fit_key_labels, key_on_graph);
+    let key_width = labels
         .iter()
-        .map(|b| estimated_width(&b.name, trace_percent))
+        .map(|(shown, _)| {
+            let estimate = estimated_width(shown, trace_percent);
+            if opts.fit_key_labels {
+                // hp2ps's labels end at TITLE_WIDTH - BORDER_SPACE plus what the estimate
+                // misses; widen the key only as far as keeps them inside the border's
+                // margin, so labels that already fit are laid out as hp2ps lays them out.
+                estimate.max(fit::label_width(shown) - (BORDER_WIDTH - TITLE_WIDTH))
+            } else {
+                estimate
+            }
+        })
         .fold(0.0, |m: f64, w| if w > m { w } else { m })
         + LEGEND_CLEARANCE
         + KEY_BOX;
@@ -106,7 +121,7 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     let key_left = if key_on_graph { X0 + graph_width } else { X0 };
     let key_start = if key_on_graph { Y0 } else { 0.0 };
     let key = if key_drawn {
-        key_entries(agg, shades, opts, graph_height, key_left, key_start)
+        key_entries(agg, shades, opts, labels, graph_height, key_left, key_start)
     } else {
         Vec::new()
     };
@@ -304,15 +319,35 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
     ticks
 }
 
+/// The key's labels, bands first, then the lines: as shown, and the full name when it
+/// was shortened (`fit`: to what fits between the key box and the page's right border,
+/// leaving the graph at least half the width when the key is beside it).
+fn key_labels(agg: &Aggregated, fit: bool, key_on_graph: bool) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+    let room = if key_on_graph {
+        (TITLE_WIDTH - X0) / 2.0 - LEGEND_CLEARANCE - KEY_BOX
+    } else {
+        BORDER_WIDTH - BORDER_SPACE - (X0 + KEY_BOX + 2.0 * BORDER_SPACE)
+    };
+    let names = agg.bands.iter().map(|b| &b.name);
+    names
+        .chain(agg.series.iter().map(|s| &s.name))
+        .map(|name| match fit.then(|| fit::elide(name, room)).flatten() {
+            Some(short) => (short, Some(name.clone())),
+            None => (name.clone(), None),
+        })
+        .collect()
+}
+
 fn key_entries(
     agg: &Aggregated,
     shades: &[f64],
     opts: &LayoutOptions,
+    labels: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     gh: f64,
     left: f64,
     start: f64,
 ) -> Vec<KeyEntry> {
-    let n = agg.bands.len();
+    let n = labels.len();
     let spacing = if n <= KEYS_PER_PAGE {
         gh / (n as f64 + 1.0)
     } else {
@@ -320,7 +355,12 @@ fn key_entries(
     };
     let mut centre = start;
     let mut entries = Vec::with_capacity(n);
-    for (i, (band, &shade)) in agg.bands.iter().zip(shades).enumerate() {
+    let styles = shades
+        .iter()
+        .take(agg.bands.len())
+        .map(|&shade| (shade, None))
+        .chain((0..agg.series.len()).map(|i| (0.0, Some(overlay::line_style(i)))));
+    for (i, ((label, full_label), (shade, line))) in labels.into_iter().zip(styles).enumerate() {
         if i > 0 && i % KEYS_PER_PAGE == 0 {
             // A new key page starts from the bottom.
             centre = 0.0;
@@ -330,10 +370,16 @@ fn key_entries(
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
             shade,
-            look: look_of(&band.name, shade, opts),
-            label: band.name.clone(),
+            // A line's key entry draws its line, not a fill.
+            look: agg
+                .bands
+                .get(i)
+                .map_or_else(Look::default, |band| look_of(&band.name, shade, opts)),
+            label,
             label_x: left + KEY_BOX + 2.0 * BORDER_SPACE,
             label_y: centre - BORDER_SPACE,
+            full_label,
+            line,
         });
     }
     entries
@@ -351,11 +397,16 @@ fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f6
     let mut previous = vec![0.0; n];
     let mut column = vec![0.0; n];
     let mut bands = Vec::with_capacity(agg.bands.len());
+    let mut values = vec![0.0; n];
     for (band, &shade) in agg.bands.iter().zip(shades) {
         column.iter_mut().for_each(|c| *c = 0.0);
+        values.iter_mut().for_each(|c| *c = 0.0);
         for p in &band.points {
             if let Some(c) = column.get_mut(p.sample as usize) {
                 *c += p.value * scale;
+            }
+            if let Some(v) = values.get_mut(p.sample as usize) {
+                *v += p.value;
             }
         }
         for (prev, c) in previous.iter_mut().zip(&column) {
@@ -366,6 +417,7 @@ fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f6
             shade,
             look: look_of(&band.name, shade, opts),
             top: previous.iter().map(|&y| y + Y0).collect(),
+            tooltip: overlay::band_tooltip(agg, band, &values),
         });
     }
     let marks = if opts.marks {
@@ -376,11 +428,18 @@ fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f6
     } else {
         Vec::new()
     };
+    let mark_texts = if opts.marks {
+        agg.mark_texts.clone()
+    } else {
+        Vec::new()
+    };
     Graph {
         xs,
         y0: Y0,
         bands,
         marks,
+        mark_texts,
+        lines: overlay::series_lines(agg, (X0, Y0), (gw, gh)),
     }
 }
 

@@ -178,9 +178,12 @@ mod tests {
                     shade: 0.5,
                     look: Default::default(),
                     top: top.to_vec(),
+                    tooltip: Vec::new(),
                 })
                 .collect(),
             marks: Vec::new(),
+            mark_texts: Vec::new(),
+            lines: Vec::new(),
         }
     }
 

@@ -43,9 +43,14 @@ pub(crate) trait Painter {
     /// PostScript painter formats pairs of long bands on two threads).
     fn bands(&mut self, graph: &Graph) -> io::Result<()>;
 
+    /// A line over the bands, or a key entry's line sample: an open path through
+    /// `points`, stroked in `style`. `tooltip` names it (SVG only).
+    fn series_line(&mut self, style: LineStyle, points: &[(f64, f64)], tooltip: Option<&[u8]>);
+
     /// A mark: a caret below the x axis at `x`, filled white and stroked
-    /// ([`super::geometry::caret`]).
-    fn mark(&mut self, x: f64, y0: f64);
+    /// ([`super::geometry::caret`]). `text` is the mark's text, if it has one (SVG shows
+    /// it as a tooltip).
+    fn mark(&mut self, x: f64, y0: f64, text: Option<&[u8]>);
 
     /// A point where a painter that buffers its output can pass it on. The default does
     /// nothing.
@@ -147,6 +152,9 @@ pub(crate) struct Text<'a> {
     pub(crate) bytes: &'a [u8],
     pub(crate) at: (f64, f64),
     pub(crate) anchor: Anchor,
+    /// The full text when `bytes` is shortened (a key label with `--key-labels fit`),
+    /// for a tooltip.
+    pub(crate) tooltip: Option<&'a [u8]>,
 }
 
 impl Text<'_> {
@@ -187,19 +195,29 @@ fn walk_page(chart: &Chart, page: &Page, p: &mut impl Painter) -> io::Result<()>
             width: KEY_BOX,
             height: KEY_BOX,
         };
-        p.fill_box(rect, e.shade, &e.look);
-        text(
-            p,
-            TextRole::Key,
-            &e.label,
-            (e.label_x, e.label_y),
-            Anchor::Start,
-        );
+        match e.line {
+            None => p.fill_box(rect, e.shade, &e.look),
+            Some(style) => {
+                let y = rect.y + KEY_BOX / 2.0;
+                p.series_line(style, &[(rect.x, y), (rect.x + KEY_BOX, y)], None);
+            }
+        }
+        p.text(&Text {
+            role: TextRole::Key,
+            bytes: &e.label,
+            at: (e.label_x, e.label_y),
+            anchor: Anchor::Start,
+            tooltip: e.full_label.as_deref(),
+        });
     }
     if let Some(graph) = &page.graph {
         p.bands(graph)?;
-        for &x in &graph.marks {
-            p.mark(x, graph.y0);
+        for line in &graph.lines {
+            p.series_line(line.style, &line.points, Some(&line.tooltip));
+        }
+        for (i, &x) in graph.marks.iter().enumerate() {
+            let text = graph.mark_texts.get(i).filter(|t| !t.is_empty());
+            p.mark(x, graph.y0, text.map(Vec::as_slice));
             p.checkpoint()?;
         }
     }
@@ -212,6 +230,7 @@ fn text(p: &mut impl Painter, role: TextRole, bytes: &[u8], at: (f64, f64), anch
         bytes,
         at,
         anchor,
+        tooltip: None,
     });
 }
 

@@ -81,6 +81,10 @@ pub struct Summary {
     pub bands: usize,
     /// The `top` biggest bands by area (ties: higher peak, then name).
     pub top: Vec<BandSummary>,
+    /// The peak of every line over the bands (`--heap-size`: the heap size and live
+    /// bytes), in the profile's order (absent when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<SeriesPeak>,
     /// What `--include`/`--exclude` took out before these numbers were made (absent when
     /// no filter was given; set by the caller).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,6 +111,18 @@ pub struct Peak {
     #[serde(serialize_with = "integer_if_exact")]
     pub total: f64,
     /// The time of the first sample with that total.
+    pub time: f64,
+}
+
+/// A line's highest value and when it happened.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeriesPeak {
+    /// The line's name (`heap size`, `live bytes`).
+    pub name: String,
+    /// Its highest value, in VALUE_UNIT (0 for a line without points).
+    #[serde(serialize_with = "integer_if_exact")]
+    pub peak: f64,
+    /// The time of its first point with that value.
     pub time: f64,
 }
 
@@ -186,6 +202,20 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
         area: total_area,
         bands: profile.bands.len(),
         top: bands,
+        series: profile
+            .series
+            .iter()
+            .map(|s| {
+                let times: Vec<f64> = s.points.iter().map(|p| p.0).collect();
+                let values: Vec<f64> = s.points.iter().map(|p| p.1).collect();
+                let (peak, time) = peak(&times, &values);
+                SeriesPeak {
+                    name: text(&s.name),
+                    peak,
+                    time,
+                }
+            })
+            .collect(),
         filtered: None,
         markers: markers(profile),
     }
@@ -283,6 +313,7 @@ impl Summary {
 }
 
 mod text;
+pub(crate) use text::number;
 
 #[cfg(test)]
 mod tests;

@@ -35,6 +35,15 @@ impl Summary {
             number(self.peak.time)
         )?;
         writeln!(out, "  area     {}{vu} x{su}", number(self.area))?;
+        for s in &self.series {
+            writeln!(
+                out,
+                "  line     {} peaks at {}{vu} at {}{su}",
+                s.name,
+                number(s.peak),
+                number(s.time)
+            )?;
+        }
         if let Some(f) = &self.filtered {
             writeln!(
                 out,
@@ -114,7 +123,7 @@ fn table<W: Write>(out: &mut W, head: &[&str], rows: &[Vec<String>]) -> io::Resu
 
 /// A number for people: thousands separated by commas (as in the chart's title), at most
 /// two decimals, no trailing zeros.
-pub(super) fn number(v: f64) -> String {
+pub(crate) fn number(v: f64) -> String {
     let text = if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{v:.0}")
     } else {

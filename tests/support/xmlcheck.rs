@@ -13,11 +13,13 @@
 use hp2ps::layout::chart::Chart;
 
 /// What a document holds: the character data of each `<text>` (its `<tspan>`s
-/// included) and of the `<title>`, decoded.
+/// included, a `<title>` child not), of the document's `<title>` (a child of the root),
+/// and of the tooltips (every other `<title>`), decoded.
 #[derive(Debug, Default)]
 pub struct Texts {
     pub texts: Vec<String>,
     pub title: Option<String>,
+    pub tooltips: Vec<String>,
 }
 
 fn is_xml_char(c: char) -> bool {
@@ -180,7 +182,8 @@ pub fn parse_svg(svg: &[u8]) -> Result<Texts, String> {
         if stack.is_empty() && !data.trim().is_empty() {
             return p.err("text outside the root element");
         }
-        if let Some(t) = current.as_mut() {
+        let in_text_title = stack.last() == Some(&"title") && stack.contains(&"text");
+        if let Some(t) = current.as_mut().filter(|_| !in_text_title) {
             t.push_str(&data);
         }
         if p.rest().is_empty() {
@@ -199,8 +202,10 @@ pub fn parse_svg(svg: &[u8]) -> Result<Texts, String> {
                 let t = current.take().unwrap_or_default();
                 if name == "text" {
                     texts.texts.push(t);
-                } else {
+                } else if stack == ["svg"] {
                     texts.title = Some(t);
+                } else {
+                    texts.tooltips.push(t);
                 }
             }
         } else if p.eat("<!--") {

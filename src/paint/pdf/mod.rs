@@ -376,7 +376,43 @@ impl Painter for PdfPainter<'_> {
         Ok(())
     }
 
-    fn mark(&mut self, x: f64, y0: f64) {
+    fn series_line(&mut self, style: LineStyle, points: &[(f64, f64)], _tooltip: Option<&[u8]>) {
+        let Some(pts) = points
+            .iter()
+            .map(|&(x, y)| Some((coord(x)?, coord(y)?)))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return;
+        };
+        let Some((&(x0, y0), rest)) = pts.split_first() else {
+            return;
+        };
+        if rest.is_empty() {
+            return;
+        }
+        let h = style.width / 2.0;
+        for &(x, y) in points {
+            self.extent.add(x - h, y - h);
+            self.extent.add(x + h, y + h);
+        }
+        self.content.save_state();
+        let [r, g, b] = style.rgb.map(unit);
+        self.content.set_stroke_rgb(r, g, b);
+        self.content.set_line_width(style.width as f32);
+        self.content
+            .set_line_join(pdf_writer::types::LineJoinStyle::RoundJoin);
+        if let Some((on, off)) = style.dash {
+            self.content.set_dash_pattern([on as f32, off as f32], 0.0);
+        }
+        self.content.move_to(x0, y0);
+        for &(x, y) in rest {
+            self.content.line_to(x, y);
+        }
+        self.content.stroke();
+        self.content.restore_state();
+    }
+
+    fn mark(&mut self, x: f64, y0: f64, _text: Option<&[u8]>) {
         self.path(&caret(x, y0), true, Paint::WhiteStroke);
     }
 }

@@ -8,7 +8,7 @@
 
 use std::io;
 
-use crate::layout::chart::{Chart, Graph, Look, BORDER_WIDTH};
+use crate::layout::chart::{Chart, Graph, LineStyle, Look, BORDER_WIDTH};
 use crate::paint::fonts::{ps_text_width, INK};
 use crate::paint::geometry::{band_outline, box_corners, caret, text_left, Extent};
 use crate::paint::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
@@ -80,7 +80,16 @@ impl Painter for Measure {
         Ok(())
     }
 
-    fn mark(&mut self, x: f64, y0: f64) {
+    fn series_line(&mut self, style: LineStyle, points: &[(f64, f64)], _tooltip: Option<&[u8]>) {
+        // Every format joins these lines round, so the ink stays within half the width.
+        let h = style.width / 2.0;
+        for &(x, y) in points {
+            self.extent.add(x - h, y - h);
+            self.extent.add(x + h, y + h);
+        }
+    }
+
+    fn mark(&mut self, x: f64, y0: f64, _text: Option<&[u8]>) {
         self.stroked(caret(x, y0));
     }
 }

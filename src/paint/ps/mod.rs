@@ -350,7 +350,40 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         })
     }
 
-    fn mark(&mut self, x: f64, y0: f64) {
+    /// In a `gsave`: hp2ps's pictures set no state a later item relies on, and these
+    /// lines must not change any.
+    fn series_line(&mut self, style: LineStyle, points: &[(f64, f64)], _tooltip: Option<&[u8]>) {
+        let Some((&(x0, y0), rest)) = points.split_first() else {
+            return;
+        };
+        if rest.is_empty() || points.iter().any(|p| !(p.0.is_finite() && p.1.is_finite())) {
+            return;
+        }
+        self.raw("gsave\n");
+        let [r, g, b] = style.rgb;
+        self.num(r);
+        self.raw(" ");
+        self.num(g);
+        self.raw(" ");
+        self.num(b);
+        self.raw(" setrgbcolor\n");
+        self.num(style.width);
+        self.raw(" setlinewidth\n1 setlinejoin\n");
+        if let Some((on, off)) = style.dash {
+            self.raw("[");
+            self.num(on);
+            self.raw(" ");
+            self.num(off);
+            self.raw("] 0 setdash\n");
+        }
+        self.xy(x0, y0, "moveto");
+        for &(x, y) in rest {
+            self.xy(x, y, "lineto");
+        }
+        self.raw("stroke\ngrestore\n");
+    }
+
+    fn mark(&mut self, x: f64, y0: f64, _text: Option<&[u8]>) {
         self.xy(x - MARK_HALF_WIDTH, y0, "moveto");
         self.raw("4.000000 -4.000000 rlineto\n4.000000 4.000000 rlineto\nclosepath\ngsave\n1.0 setgray\nfill\ngrestore\nstroke\n");
     }

@@ -248,6 +248,12 @@ impl<W: Write> SvgPainter<'_, W> {
     /// A closed polygon through the given chart points, filled with `fill` (or unfilled)
     /// and stroked.
     fn polygon(&mut self, pairs: &[(f64, f64)], fill: Option<&str>) {
+        self.titled_polygon(pairs, fill, None);
+    }
+
+    /// [`Self::polygon`] with a `<title>` child (a tooltip; draws nothing) when `title`
+    /// is given.
+    fn titled_polygon(&mut self, pairs: &[(f64, f64)], fill: Option<&str>, title: Option<&[u8]>) {
         let Some(points) = Self::points(pairs) else {
             return;
         };
@@ -257,7 +263,18 @@ impl<W: Write> SvgPainter<'_, W> {
         if let Some(fill) = fill {
             self.raw(&format!(" fill=\"{fill}\""));
         }
-        self.raw("/>\n");
+        self.close_with_title("polygon", title);
+    }
+
+    /// Ends an element's start tag: `/>`, or a `<title>` child and the end tag.
+    fn close_with_title(&mut self, element: &str, title: Option<&[u8]>) {
+        match title {
+            None => self.raw("/>\n"),
+            Some(title) => {
+                let title = escape(title);
+                self.raw(&format!("><title>{title}</title></{element}>\n"));
+            }
+        }
     }
 
     /// An open stroked path through the given chart points.
@@ -283,6 +300,7 @@ impl<W: Write> SvgPainter<'_, W> {
         size: f64,
         anchor: Anchor,
         rotate: bool,
+        tooltip: Option<&[u8]>,
     ) {
         let y = BORDER_HEIGHT - y;
         if text.is_empty() || !(x.is_finite() && y.is_finite()) {
@@ -316,6 +334,9 @@ impl<W: Write> SvgPainter<'_, W> {
             self.raw(&format!(" y=\"{}\"", number(y)));
         }
         self.raw(">");
+        if let Some(title) = tooltip {
+            self.raw(&format!("<title>{}</title>", escape(title)));
+        }
         match glyphs {
             Some(glyphs) => self.glyphs(&glyphs),
             None => self.raw(&escape(text)),
@@ -362,27 +383,53 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 
     fn fill_box(&mut self, rect: Rect, shade: f64, look: &Look) {
-        self.filled(&box_corners(rect), shade, look);
+        self.filled(&box_corners(rect), shade, look, None);
     }
 
     fn text(&mut self, t: &Text<'_>) {
         let upwards = t.role.upwards();
-        self.write_text(t.bytes, t.at, t.size(), t.anchor, upwards);
+        self.write_text(t.bytes, t.at, t.size(), t.anchor, upwards, t.tooltip);
     }
 
     fn bands(&mut self, g: &Graph) -> io::Result<()> {
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.filled(&points, band.shade, &band.look);
+                self.filled(&points, band.shade, &band.look, Some(&band.tooltip));
             }
             self.checkpoint()?;
         }
         Ok(())
     }
 
-    fn mark(&mut self, x: f64, y0: f64) {
-        self.polygon(&caret(x, y0), Some("#fff"));
+    fn series_line(&mut self, style: LineStyle, points: &[(f64, f64)], tooltip: Option<&[u8]>) {
+        if points.len() < 2 {
+            return;
+        }
+        let Some(points) = Self::points(points) else {
+            return;
+        };
+        let [r, g, b] = style.rgb;
+        self.raw(&format!(
+            "<polyline points=\"{points}\" stroke=\"#{:02x}{:02x}{:02x}\" stroke-width=\"{}\" \
+             stroke-linejoin=\"round\"",
+            channel(r),
+            channel(g),
+            channel(b),
+            number(style.width)
+        ));
+        if let Some((on, off)) = style.dash {
+            self.raw(&format!(
+                " stroke-dasharray=\"{} {}\"",
+                number(on),
+                number(off)
+            ));
+        }
+        self.close_with_title("polyline", tooltip);
+    }
+
+    fn mark(&mut self, x: f64, y0: f64, text: Option<&[u8]>) {
+        self.titled_polygon(&caret(x, y0), Some("#fff"), text);
     }
 
     fn checkpoint(&mut self) -> io::Result<()> {

@@ -12,7 +12,13 @@ use crate::paint::hatch::{pattern_ink, PatternInk};
 
 impl<W: Write> SvgPainter<'_, W> {
     /// A closed area filled with `shade`, or as `look` says, and stroked.
-    pub(super) fn filled(&mut self, points: &[(f64, f64)], shade: f64, look: &Look) {
+    pub(super) fn filled(
+        &mut self,
+        points: &[(f64, f64)],
+        shade: f64,
+        look: &Look,
+        title: Option<&[u8]>,
+    ) {
         if let Some(pattern) = &look.pattern {
             let ink = pattern_ink(pattern, points.iter().copied());
             return self.patterned(points, &ink);
@@ -21,7 +27,7 @@ impl<W: Write> SvgPainter<'_, W> {
             Some([r, g, b]) => format!("#{r:02x}{g:02x}{b:02x}"),
             None => colour_of(shade, self.chart.colour),
         };
-        self.polygon(points, Some(&fill));
+        self.titled_polygon(points, Some(&fill), title);
     }
 
     fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk) {
