@@ -5,6 +5,8 @@ use std::collections::HashMap;
 
 use super::hasher::FxBuild;
 use super::{Band, Point, Profile};
+use crate::read::hp::chunk;
+use crate::read::hp::Statements;
 use crate::read::{HeaderField, Sink};
 
 /// Builds a [`Profile`] from the reader's statements.
@@ -20,9 +22,27 @@ pub struct ProfileBuilder {
     successor: Vec<u32>,
     /// The previous data line's band plus one (0 at the start of a sample).
     previous: usize,
+    /// Scratch: the band of each name of a scanned run.
+    run_ids: Vec<u32>,
 }
 
 impl ProfileBuilder {
+    /// The band of `name`, a new one if it is new.
+    fn intern(&mut self, name: &[u8]) -> u32 {
+        match self.index.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = self.profile.bands.len() as u32;
+                self.index.insert(name.to_vec(), id);
+                self.profile.bands.push(Band {
+                    name: name.to_vec(),
+                    points: Vec::new(),
+                });
+                id
+            }
+        }
+    }
+
     fn band_id(&mut self, name: &[u8]) -> u32 {
         if let Some(&guess) = self.successor.get(self.previous) {
             if self
@@ -34,18 +54,7 @@ impl ProfileBuilder {
                 return guess;
             }
         }
-        let id = match self.index.get(name) {
-            Some(&id) => id,
-            None => {
-                let id = self.profile.bands.len() as u32;
-                self.index.insert(name.to_vec(), id);
-                self.profile.bands.push(Band {
-                    name: name.to_vec(),
-                    points: Vec::new(),
-                });
-                id
-            }
-        };
+        let id = self.intern(name);
         if self.successor.len() <= self.previous {
             self.successor
                 .resize(self.profile.bands.len() + 1, u32::MAX);
@@ -99,6 +108,33 @@ impl Sink for ProfileBuilder {
         self.profile.bands[id as usize]
             .points
             .push(Point { sample, value });
+    }
+
+    fn statements(&mut self, run: &Statements<'_>) {
+        // Each name of the run is looked up once; the points then go straight to their
+        // bands.
+        let mut ids = std::mem::take(&mut self.run_ids);
+        ids.clear();
+        for name in run.names() {
+            ids.push(self.intern(name));
+        }
+        for e in &run.scan.entries {
+            match e.tag {
+                chunk::BEGIN => self.begin_sample(e.value),
+                chunk::END => self.current += 1,
+                chunk::MARK => self.profile.marks.push(e.value),
+                local => {
+                    let id = ids[local as usize];
+                    self.profile.bands[id as usize].points.push(Point {
+                        sample: self.current,
+                        value: e.value,
+                    });
+                }
+            }
+        }
+        // The successor guesses refer to band ids, which are still valid; start afresh.
+        self.previous = 0;
+        self.run_ids = ids;
     }
 
     fn discard_incomplete_sample(&mut self) -> bool {

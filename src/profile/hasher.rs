@@ -34,3 +34,11 @@ impl Hasher for FxHasher {
 }
 
 pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+
+/// [`FxHasher`]'s hash of one byte string (as a `HashMap` key of bytes would hash it,
+/// minus the length prefix).
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(bytes);
+    h.finish()
+}

@@ -4,6 +4,7 @@ mod builder;
 mod hasher;
 
 pub use builder::ProfileBuilder;
+pub(crate) use hasher::hash_bytes;
 
 use std::io::Read;
 

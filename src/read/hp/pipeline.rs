@@ -1,153 +1,281 @@
-//! Reading on two cores: the parser runs on the calling thread and hands its statements,
-//! in batches, to a second thread that feeds the sink (interning names and storing
-//! points). The statements arrive in file order, so the result is the same as
-//! [`super::read_into`]'s.
+//! Reading on every core. The calling thread reads the input in large blocks, cut after
+//! their last line end, and hands them to worker threads; each worker scans its chunk for
+//! the lines GHC writes (see [`super::chunk`]) and interns its names. The calling thread
+//! takes the results back in file order: it checks that each scanned prefix fits the
+//! state the statement machine is in at that point, passes it to the sink in one go, and
+//! reads whatever the worker could not (headers, marks, odd lines, errors) with the
+//! statement machine itself. The result is therefore exactly [`super::read_into`]'s,
+//! errors and warnings included, and memory stays bounded by a few blocks.
+//!
+//! A line longer than 16 chunks (64 MiB) (a whole profile may legally sit on one line) ends
+//! the parallel reading: the rest of the input is streamed through the statement
+//! machine, with memory bounded as in [`super::read_into`].
 
-use std::io::Read;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{channel, sync_channel, Receiver};
+use std::sync::Mutex;
 
-use super::{read_into, ReadError, ReadOptions, Warning};
-use crate::read::{HeaderField, Sink};
+use super::chunk::{ChunkScan, Statements};
+use super::parser::Parser;
+use super::segments::Segmenter;
+use super::{drive, Pos, ReadError, ReadOptions, Warning};
+use crate::read::Sink;
 
-/// Statements per batch: large enough to make the channel cheap, small enough to keep
-/// both threads busy.
-const BATCH: usize = 16 * 1024;
+/// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
+/// is nothing, small enough that a few in flight cost little memory.
+const CHUNK: usize = 4 << 20;
 
-#[derive(Debug, Clone, Copy)]
-enum Event {
-    Header(HeaderField, u32, u32),
-    Mark(f64),
-    Begin(f64),
-    End,
-    /// A data point; the name is `bytes[start..end]`.
-    Data(u32, u32, f64),
-}
+/// The first chunk is small: it holds the header, which the statement machine reads on
+/// the calling thread while the workers start.
+const FIRST_CHUNK: usize = 64 << 10;
 
-#[derive(Default)]
-struct Batch {
-    events: Vec<Event>,
-    bytes: Vec<u8>,
-}
+/// A line longer than this many chunks switches to streaming (64 MiB).
+const LONG_LINE_CHUNKS: usize = 16;
 
-impl Batch {
-    fn stash(&mut self, text: &[u8]) -> (u32, u32) {
-        let start = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(text);
-        (start, self.bytes.len() as u32)
-    }
-
-    fn replay<S: Sink>(&self, sink: &mut S) {
-        for e in &self.events {
-            match *e {
-                Event::Header(f, a, b) => sink.header(f, &self.bytes[a as usize..b as usize]),
-                Event::Mark(t) => sink.mark(t),
-                Event::Begin(t) => sink.begin_sample(t),
-                Event::End => sink.end_sample(),
-                Event::Data(a, b, v) => sink.data(&self.bytes[a as usize..b as usize], v),
-            }
-        }
-    }
-}
-
-enum Message {
-    Batch(Batch),
-    /// Flush everything, then call `discard_incomplete_sample` and answer.
-    Discard,
-}
-
-/// The parser's side: collects statements and ships full batches.
-struct Sender {
-    batch: Batch,
-    to_builder: SyncSender<Message>,
-    recycled: Receiver<Batch>,
-    answers: Receiver<bool>,
-}
-
-impl Sender {
-    fn ship_if_full(&mut self) {
-        // Names are short; the byte arena only grows past its limit with huge names.
-        if self.batch.events.len() >= BATCH || self.batch.bytes.len() >= BATCH * 64 {
-            self.ship();
-        }
-    }
-
-    fn ship(&mut self) {
-        let next = self.recycled.try_recv().unwrap_or_default();
-        let full = std::mem::replace(&mut self.batch, next);
-        // A send only fails when the builder thread has gone, i.e. panicked; the join in
-        // `read_into_parallel` reports that.
-        let _ = self.to_builder.send(Message::Batch(full));
-    }
-}
-
-impl Sink for Sender {
-    fn header(&mut self, field: HeaderField, text: &[u8]) {
-        let (a, b) = self.batch.stash(text);
-        self.batch.events.push(Event::Header(field, a, b));
-        self.ship_if_full();
-    }
-    fn mark(&mut self, time: f64) {
-        self.batch.events.push(Event::Mark(time));
-        self.ship_if_full();
-    }
-    fn begin_sample(&mut self, time: f64) {
-        self.batch.events.push(Event::Begin(time));
-        self.ship_if_full();
-    }
-    fn end_sample(&mut self) {
-        self.batch.events.push(Event::End);
-        self.ship_if_full();
-    }
-    fn data(&mut self, name: &[u8], value: f64) {
-        let (a, b) = self.batch.stash(name);
-        self.batch.events.push(Event::Data(a, b, value));
-        self.ship_if_full();
-    }
-    fn discard_incomplete_sample(&mut self) -> bool {
-        self.ship();
-        let _ = self.to_builder.send(Message::Discard);
-        self.answers.recv().unwrap_or(false)
-    }
-}
-
-/// Like [`read_into`], with the sink fed on a second thread.
+/// Like [`super::read_into`], with the lines scanned on every core (see the module docs).
+/// Same result, errors and warnings included.
 pub fn read_into_parallel<R: Read, S: Sink + Send>(
     input: R,
     opts: &ReadOptions,
     sink: &mut S,
 ) -> Result<Vec<Warning>, ReadError> {
-    let (to_builder, from_parser) = sync_channel::<Message>(4);
-    let (recycle, recycled) = sync_channel::<Batch>(4);
-    let (answer, answers) = sync_channel::<bool>(1);
-    std::thread::scope(|scope| {
-        let builder = scope.spawn(move || {
-            for message in from_parser {
-                match message {
-                    Message::Batch(mut batch) => {
-                        batch.replay(sink);
-                        batch.events.clear();
-                        batch.bytes.clear();
-                        let _ = recycle.try_send(batch);
+    read_chunked(input, opts, sink, CHUNK)
+}
+
+/// [`read_into_parallel`] with chunks of about `chunk` bytes (tests use tiny ones to put
+/// chunk boundaries everywhere).
+#[doc(hidden)]
+pub fn read_chunked<R: Read, S: Sink + ?Sized>(
+    input: R,
+    opts: &ReadOptions,
+    sink: &mut S,
+    chunk: usize,
+) -> Result<Vec<Warning>, ReadError> {
+    let chunk = chunk.max(1);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let (job_tx, job_rx) = sync_channel::<Job>(workers);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = channel::<Job>();
+    let mut reader = BlockReader {
+        input,
+        carry: Vec::new(),
+        long_line: chunk.saturating_mul(LONG_LINE_CHUNKS),
+        eof: false,
+        error: None,
+    };
+    let mut driver = Driver {
+        parser: Parser::new(opts),
+        opts,
+        line: 1,
+        col: 1,
+    };
+    let long_line = std::thread::scope(|scope| -> Result<Option<Vec<u8>>, ReadError> {
+        for _ in 0..workers {
+            let done_tx = done_tx.clone();
+            let job_rx = &job_rx;
+            scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len));
+        }
+        drop(done_tx);
+        let job_tx = job_tx;
+        let mut pool: Vec<(Vec<u8>, ChunkScan)> = Vec::new();
+        let mut waiting: BTreeMap<u64, Job> = BTreeMap::new();
+        let (mut sent, mut applied) = (0u64, 0u64);
+        let mut long_line = None;
+        let max_in_flight = workers as u64 + 2;
+        loop {
+            while sent - applied < max_in_flight && !reader.done() && long_line.is_none() {
+                let (mut bytes, scan) = pool.pop().unwrap_or_default();
+                let size = if sent == 0 { FIRST_CHUNK.min(chunk) } else { chunk };
+                match reader.next_block(&mut bytes, size) {
+                    Block::Lines(len) => {
+                        let job = Job {
+                            seq: sent,
+                            bytes,
+                            len,
+                            scan,
+                        };
+                        if job_tx.send(job).is_err() {
+                            panic!("a reader worker thread panicked");
+                        }
+                        sent += 1;
                     }
-                    Message::Discard => {
-                        let _ = answer.send(sink.discard_incomplete_sample());
+                    Block::LongLine(len) => {
+                        bytes.truncate(len);
+                        long_line = Some(bytes);
                     }
+                    Block::Empty => pool.push((bytes, scan)),
                 }
             }
-        });
-        let mut sender = Sender {
-            batch: Batch::default(),
-            to_builder,
-            recycled,
-            answers,
-        };
-        let result = read_into(input, opts, &mut sender);
-        sender.ship();
-        drop(sender);
-        if builder.join().is_err() {
-            // The sink panicked: a bug, not bad input. Re-raise it here.
-            panic!("the profile builder thread panicked");
+            if sent == applied {
+                break;
+            }
+            let Ok(job) = done_rx.recv() else {
+                panic!("a reader worker thread panicked");
+            };
+            waiting.insert(job.seq, job);
+            while let Some(job) = waiting.remove(&applied) {
+                driver.apply(&job.bytes[..job.len], &job.scan, sink)?;
+                applied += 1;
+                pool.push((job.bytes, job.scan));
+            }
         }
-        result
-    })
+        Ok(long_line)
+    })?;
+    if let Some(e) = reader.error.take() {
+        return Err(ReadError::Io(e));
+    }
+    if let Some(head) = long_line {
+        let rest = io::Cursor::new(head).chain(reader.carry_then_input());
+        let mut segments = Segmenter::starting_at(rest, driver.line);
+        drive(&mut segments, &mut driver.parser, opts, sink)?;
+        (driver.line, driver.col) = segments.end_pos();
+    }
+    let end = Pos {
+        line: driver.line,
+        col: driver.col,
+    };
+    driver.parser.finish(end, sink)
+}
+
+struct Job {
+    seq: u64,
+    /// The chunk is `bytes[..len]`.
+    bytes: Vec<u8>,
+    len: usize,
+    scan: ChunkScan,
+}
+
+fn worker(jobs: &Mutex<Receiver<Job>>, done: std::sync::mpsc::Sender<Job>, max_name_len: usize) {
+    loop {
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok(mut job) = job else { return };
+        let (bytes, scan) = (&job.bytes[..job.len], &mut job.scan);
+        let scanned = panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len)));
+        if scanned.is_err() {
+            // A bug in the scan must not lose data: the driver reads the chunk itself.
+            job.scan = ChunkScan::default();
+        }
+        if done.send(job).is_err() {
+            return;
+        }
+    }
+}
+
+/// The calling thread's side: the statement machine and the position in the input.
+struct Driver<'o> {
+    parser: Parser<'o>,
+    opts: &'o ReadOptions,
+    /// Position just past what has been applied.
+    line: u64,
+    col: u64,
+}
+
+impl Driver<'_> {
+    fn apply<S: Sink + ?Sized>(
+        &mut self,
+        bytes: &[u8],
+        scan: &ChunkScan,
+        sink: &mut S,
+    ) -> Result<(), ReadError> {
+        let mut rest = bytes;
+        if scan.fast_len > 0 && self.parser.admits(scan) {
+            sink.statements(&Statements { bytes, scan });
+            self.parser.advance(scan);
+            self.line += scan.lines;
+            self.col = 1;
+            rest = &bytes[scan.fast_len..];
+        }
+        if !rest.is_empty() {
+            let mut segments = Segmenter::starting_at(rest, self.line);
+            drive(&mut segments, &mut self.parser, self.opts, sink)?;
+            (self.line, self.col) = segments.end_pos();
+        }
+        Ok(())
+    }
+}
+
+/// What [`BlockReader::next_block`] put in the buffer.
+enum Block {
+    /// `len` bytes of whole lines (or the input's last bytes).
+    Lines(usize),
+    /// `len` bytes of a line longer than the long-line limit, not ended yet.
+    LongLine(usize),
+    /// Nothing: the input is done.
+    Empty,
+}
+
+struct BlockReader<R> {
+    input: R,
+    /// Bytes read after the last line end of the previous block.
+    carry: Vec<u8>,
+    /// A line longer than this switches to streaming.
+    long_line: usize,
+    eof: bool,
+    /// A read error: reported after everything read before it.
+    error: Option<io::Error>,
+}
+
+impl<R: Read> BlockReader<R> {
+    fn done(&self) -> bool {
+        (self.eof || self.error.is_some()) && self.carry.is_empty()
+    }
+
+    /// Fills `buf` with about `size` bytes: whole lines, the carry of the previous block
+    /// first. The buffer keeps its length (it is recycled, so it is never zeroed again);
+    /// the block is `buf[..len]`.
+    fn next_block(&mut self, buf: &mut Vec<u8>, size: usize) -> Block {
+        let mut target = size.max(self.carry.len() + 1);
+        if buf.len() < target {
+            buf.resize(target, 0);
+        }
+        let mut len = self.carry.len();
+        buf[..len].copy_from_slice(&self.carry);
+        self.carry.clear();
+        let mut searched = 0;
+        loop {
+            while len < target && !self.eof && self.error.is_none() {
+                match self.input.read(&mut buf[len..target]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => len += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            let ended = self.eof || self.error.is_some();
+            if let Some(i) = memchr::memrchr(b'\n', &buf[searched..len]) {
+                let cut = searched + i + 1;
+                if !self.eof {
+                    // After a read error, the bytes after the last line end are dropped,
+                    // as the streaming reader drops them.
+                    if self.error.is_none() {
+                        self.carry.extend_from_slice(&buf[cut..len]);
+                    }
+                    return Block::Lines(cut);
+                }
+                return Block::Lines(len);
+            }
+            if ended {
+                if len == 0 || self.error.is_some() {
+                    return Block::Empty;
+                }
+                return Block::Lines(len);
+            }
+            searched = len;
+            if len >= self.long_line {
+                return Block::LongLine(len);
+            }
+            target *= 2;
+            buf.resize(target, 0);
+        }
+    }
+
+    /// The unread rest of the input, after a long line.
+    fn carry_then_input(self) -> impl Read {
+        io::Cursor::new(self.carry).chain(self.input)
+    }
 }

@@ -1,0 +1,280 @@
+//! The worker side of the parallel reader: a run of complete lines, read without the
+//! statement machine when every line is one GHC writes in the usual way
+//! (`name<TAB>digits`, `BEGIN_SAMPLE <time>`, `END_SAMPLE <time>`), with each identifier
+//! interned once per chunk (one hash per new name; a guess of the band that followed the
+//! previous one last time before that).
+//!
+//! A scan stops at the first line it cannot read this way (a header, an odd spelling,
+//! an error): everything from there on is read by the statement machine on the
+//! driver thread, which also decides whether the scanned prefix fits the state the file is
+//! in at the chunk's start (see [`super::parser::Parser::admits`]). So the result is the
+//! statement machine's by construction; this is only a faster way to get it.
+
+use super::data_line::scan_data_line;
+use super::tokens::MAX_NUMBER_LEN;
+use crate::num::float_value;
+use crate::profile::hash_bytes;
+
+/// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
+pub(crate) const BEGIN: u32 = u32::MAX;
+/// Tag of an entry that is an `END_SAMPLE`.
+pub(crate) const END: u32 = u32::MAX - 1;
+/// Tag of an entry that is a `MARK` (its value is the time).
+pub(crate) const MARK: u32 = u32::MAX - 2;
+const NONE: u32 = u32::MAX;
+
+/// One statement of a scanned chunk: a data point of local band `tag`, or a sample
+/// boundary ([`BEGIN`], [`END`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry {
+    pub(crate) tag: u32,
+    pub(crate) value: f64,
+}
+
+/// What a worker found in a chunk: the statements of its readable prefix, in file order,
+/// and what the driver needs to check and apply them.
+#[derive(Debug, Default)]
+pub struct ChunkScan {
+    /// Local band id → the name's `(start, len)` in the chunk's bytes, in order of first
+    /// appearance.
+    pub(crate) names: Vec<(u32, u32)>,
+    pub(crate) entries: Vec<Entry>,
+    /// Bytes of the readable prefix (whole lines).
+    pub(crate) fast_len: usize,
+    /// Lines in the prefix.
+    pub(crate) lines: u64,
+    /// `END_SAMPLE`s in the prefix.
+    pub(crate) ends: u64,
+    /// Whether the prefix needs the chunk to start inside a sample (it starts with an
+    /// `END_SAMPLE` before any `BEGIN_SAMPLE`) or outside one (a `MARK` first).
+    pub(crate) needs_inside: Option<bool>,
+    pub(crate) first_begin: Option<f64>,
+    pub(crate) last_begin: Option<f64>,
+    /// Whether the prefix ends inside a sample (`None`: it has no sample boundary).
+    pub(crate) end_in_sample: Option<bool>,
+    /// Open-addressing index: local id + 1, 0 for an empty slot.
+    table: Vec<u32>,
+    hashes: Vec<u64>,
+    /// `successor[i + 1]`: the band that followed band `i` last time (slot 0: first band
+    /// of a sample).
+    successor: Vec<u32>,
+}
+
+impl ChunkScan {
+    fn reset(&mut self) {
+        self.names.clear();
+        self.entries.clear();
+        self.fast_len = 0;
+        self.lines = 0;
+        self.ends = 0;
+        self.needs_inside = None;
+        self.first_begin = None;
+        self.last_begin = None;
+        self.end_in_sample = None;
+        self.hashes.clear();
+        self.successor.clear();
+        if self.table.len() > 1 << 16 {
+            // A chunk of many distinct names: do not keep clearing a huge table.
+            self.table = Vec::new();
+        }
+        self.table.fill(0);
+        if self.table.is_empty() {
+            self.table.resize(512, 0);
+        }
+    }
+
+    /// Scans `bytes` (whole lines, except perhaps the last) from its start.
+    pub(crate) fn scan(&mut self, bytes: &[u8], max_name_len: usize) {
+        self.reset();
+        let mut i = 0;
+        let mut previous = 0usize;
+        while i < bytes.len() {
+            let rest = &bytes[i..];
+            if matches!(rest[0], b'B' | b'E' | b'M') {
+                if let Some((kind, t, len)) = marker_line(rest) {
+                    match kind {
+                        Marker::Begin => {
+                            if self.last_begin.is_some_and(|last| t < last) {
+                                break;
+                            }
+                            self.first_begin.get_or_insert(t);
+                            self.last_begin = Some(t);
+                            self.end_in_sample = Some(true);
+                            self.entries.push(Entry { tag: BEGIN, value: t });
+                        }
+                        Marker::End => {
+                            let fits = match self.end_in_sample {
+                                Some(inside) => inside,
+                                None => self.require_start(true),
+                            };
+                            if !fits {
+                                break;
+                            }
+                            self.end_in_sample = Some(false);
+                            self.ends += 1;
+                            self.entries.push(Entry { tag: END, value: t });
+                            previous = 0;
+                        }
+                        Marker::Mark => {
+                            let fits = match self.end_in_sample {
+                                Some(inside) => !inside,
+                                None => self.require_start(false),
+                            };
+                            if !fits {
+                                break;
+                            }
+                            self.entries.push(Entry { tag: MARK, value: t });
+                        }
+                    }
+                    i += len;
+                    self.lines += 1;
+                    continue;
+                }
+            }
+            let Some(line) = scan_data_line(rest, false) else {
+                break;
+            };
+            if line.name_len > max_name_len {
+                break;
+            }
+            let id = self.intern(bytes, i, line.name_len, previous);
+            previous = id as usize + 1;
+            self.entries.push(Entry {
+                tag: id,
+                value: line.value,
+            });
+            i += line.len;
+            self.lines += 1;
+        }
+        self.fast_len = i;
+    }
+
+    /// Records what the state at the chunk's start must be; false if it contradicts an
+    /// earlier need.
+    fn require_start(&mut self, inside: bool) -> bool {
+        *self.needs_inside.get_or_insert(inside) == inside
+    }
+
+    fn name<'b>(&self, bytes: &'b [u8], id: u32) -> &'b [u8] {
+        let (s, l) = self.names[id as usize];
+        &bytes[s as usize..s as usize + l as usize]
+    }
+
+    fn intern(&mut self, bytes: &[u8], start: usize, len: usize, previous: usize) -> u32 {
+        let name = &bytes[start..start + len];
+        if let Some(&guess) = self.successor.get(previous) {
+            if guess != NONE && self.name(bytes, guess) == name {
+                return guess;
+            }
+        }
+        let h = hash_bytes(name);
+        let mask = self.table.len() - 1;
+        let mut slot = h as usize & mask;
+        let id = loop {
+            match self.table[slot] {
+                0 => {
+                    let id = self.names.len() as u32;
+                    self.names.push((start as u32, len as u32));
+                    self.hashes.push(h);
+                    self.table[slot] = id + 1;
+                    if self.names.len() * 2 > self.table.len() {
+                        self.grow();
+                    }
+                    break id;
+                }
+                k => {
+                    let id = k - 1;
+                    if self.hashes[id as usize] == h && self.name(bytes, id) == name {
+                        break id;
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        };
+        if self.successor.len() <= previous {
+            self.successor.resize(self.names.len() + 1, NONE);
+        }
+        self.successor[previous] = id;
+        id
+    }
+
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        self.table.clear();
+        self.table.resize(size, 0);
+        let mask = size - 1;
+        for (id, &h) in self.hashes.iter().enumerate() {
+            let mut slot = h as usize & mask;
+            while self.table[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.table[slot] = id as u32 + 1;
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Marker {
+    Begin,
+    End,
+    Mark,
+}
+
+/// `BEGIN_SAMPLE <time>`, `END_SAMPLE <time>` or `MARK <time>` with one space and the
+/// line end right after the number, the number read exactly as the statement machine
+/// reads it. Returns the keyword, the time and the line's length.
+fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
+    let (kind, after) = if rest.starts_with(b"BEGIN_SAMPLE ") {
+        (Marker::Begin, 13)
+    } else if rest.starts_with(b"END_SAMPLE ") {
+        (Marker::End, 11)
+    } else if rest.starts_with(b"MARK ") {
+        (Marker::Mark, 5)
+    } else {
+        return None;
+    };
+    let tail = &rest[after..];
+    let n = tail
+        .iter()
+        .position(|&b| !(b.is_ascii_digit() || b == b'.'))
+        .unwrap_or(tail.len());
+    let text = &tail[..n];
+    if n == 0 || n > MAX_NUMBER_LEN || !text[0].is_ascii_digit() || !text.contains(&b'.') {
+        return None;
+    }
+    let len = match &tail[n..] {
+        [b'\n', ..] => after + n + 1,
+        [b'\r', b'\n', ..] => after + n + 2,
+        _ => return None,
+    };
+    Some((kind, float_value(text), len))
+}
+
+/// The statements of a chunk's readable prefix, as [`crate::read::Sink::statements`]
+/// receives them.
+pub struct Statements<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) scan: &'a ChunkScan,
+}
+
+impl Statements<'_> {
+    /// The chunk's identifiers, in order of first appearance (the local band ids).
+    pub(crate) fn names(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.scan
+            .names
+            .iter()
+            .map(|&(s, l)| &self.bytes[s as usize..s as usize + l as usize])
+    }
+
+    /// Feeds the statements to `sink` one by one, as the statement machine would.
+    pub fn replay<S: crate::read::Sink + ?Sized>(&self, sink: &mut S) {
+        for e in &self.scan.entries {
+            match e.tag {
+                BEGIN => sink.begin_sample(e.value),
+                END => sink.end_sample(),
+                MARK => sink.mark(e.value),
+                id => sink.data(self.scan.name(self.bytes, id), e.value),
+            }
+        }
+    }
+}
