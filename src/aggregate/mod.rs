@@ -3,12 +3,14 @@
 //! elimination (`-t`), the `-d`, `-i` and `-p` orders, the band limit with OTHER (`-m`),
 //! the ranges and the area. One file per pass.
 
+mod decimate;
 mod limit;
 mod order;
 mod selection_sort;
 mod stack;
 mod traces;
 
+pub use decimate::{decimate, VECTOR_MAX_POINTS};
 pub use limit::apply_band_limit;
 pub use stack::{area, stack_heights};
 pub use traces::{band_total, eliminate_traces};

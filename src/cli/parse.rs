@@ -138,5 +138,12 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     if let Some(&top) = m.get_one::<usize>("top") {
         inv.summary_options.top = top;
     }
+    // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
+    // what can be seen.
+    inv.render.max_points = match m.get_one::<usize>("max-points") {
+        Some(&n) => n,
+        None if inv.format() == Format::Ps => 0,
+        None => hp2ps::aggregate::VECTOR_MAX_POINTS,
+    };
     Ok(None)
 }
