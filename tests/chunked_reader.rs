@@ -3,7 +3,7 @@
 //! reader's. Tiny chunk sizes put a cut at every line of these inputs.
 
 use hp2ps::profile::ProfileBuilder;
-use hp2ps::read::hp::{read_chunked, read_into, ReadOptions};
+use hp2ps::read::hp::{read_chunked, read_into, read_slice_chunked, ReadOptions};
 
 #[path = "../examples/gen_profile.rs"]
 #[allow(dead_code)]
@@ -31,10 +31,26 @@ fn chunked(text: &[u8], chunk: usize) -> String {
     format!("{:?}", r.map(|w| (b.finish(), w)))
 }
 
+/// The same from bytes in memory (a mapped file); also checks that the released prefix
+/// only grows and ends at the input's end.
+fn sliced(text: &[u8], chunk: usize) -> String {
+    let mut b = ProfileBuilder::default();
+    let mut released = 0;
+    let r = read_slice_chunked(text, &ReadOptions::default(), &mut b, chunk, &mut |n| {
+        assert!(n >= released && n <= text.len());
+        released = n;
+    });
+    if r.is_ok() {
+        assert_eq!(released, text.len(), "everything is released at the end");
+    }
+    format!("{:?}", r.map(|w| (b.finish(), w)))
+}
+
 fn check(name: &str, text: &[u8], chunks: &[usize]) {
     let expected = one_thread(text);
     for &c in chunks {
         assert_eq!(expected, chunked(text, c), "{name}, chunks of {c} bytes");
+        assert_eq!(expected, sliced(text, c), "{name}, slices of {c} bytes");
     }
 }
 

@@ -62,6 +62,19 @@ impl Profile {
         Ok((builder.finish(), warnings))
     }
 
+    /// Reads a profile that is already in memory (a mapped file), on every core without
+    /// copying it. `release(n)` is called once the first `n` bytes are no longer needed.
+    /// The result is [`Profile::read`]'s.
+    pub fn read_slice(
+        bytes: &[u8],
+        opts: &ReadOptions,
+        release: &mut dyn FnMut(usize),
+    ) -> Result<(Profile, Vec<Warning>), ReadError> {
+        let mut builder = ProfileBuilder::default();
+        let warnings = hp::read_slice_parallel(bytes, opts, &mut builder, release)?;
+        Ok((builder.finish(), warnings))
+    }
+
     /// The number of complete samples.
     pub fn sample_count(&self) -> usize {
         self.times.len()

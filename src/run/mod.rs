@@ -4,6 +4,7 @@
 //! on stdout ([`summary`]) and the generated man page and completions ([`generate`]).
 
 mod atomic;
+mod mapped;
 pub(crate) mod batch;
 mod names;
 mod render;

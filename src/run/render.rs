@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use hp2ps::chart::Chart;
@@ -13,10 +14,11 @@ use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
 use hp2ps::read::aux::{read_aux, Aux};
 use hp2ps::read::hp::{ReadError, ReadOptions, Warning};
-use hp2ps::read::window::{read_profile, WindowError};
+use hp2ps::read::window::{read_profile, read_profile_slice, WindowError};
 use hp2ps::summary::{summarize, Summary};
 
 use super::atomic::AtomicFile;
+use super::mapped::Mapped;
 use super::names::{check_output, stdin_is, FileNames};
 use crate::cli::Invocation;
 
@@ -65,8 +67,25 @@ fn read_error(name: &str, e: WindowError) -> String {
 }
 
 fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, Done), String> {
-    let (profile, warnings) = read_profile(input, &ReadOptions::default(), &inv.window)
-        .map_err(|e| read_error(name, e))?;
+    let read = read_profile(input, &ReadOptions::default(), &inv.window);
+    finish_read(inv, read, name)
+}
+
+/// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
+/// read as the reader goes.
+fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
+    let read = read_profile_slice(map.bytes(), &ReadOptions::default(), &inv.window, &mut |n| {
+        map.release(n)
+    });
+    finish_read(inv, read, name)
+}
+
+fn finish_read(
+    inv: &Invocation,
+    read: Result<(Profile, Vec<Warning>), WindowError>,
+    name: &str,
+) -> Result<(Profile, Done), String> {
+    let (profile, warnings) = read.map_err(|e| read_error(name, e))?;
     let summary = inv.summary.map(|_| {
         let mut s = summarize(&profile, &inv.summary_options);
         s.file = Some(name.to_string()).filter(|_| name != "stdin");
@@ -90,7 +109,16 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     check_output(inv, &names)?;
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
-    let (profile, mut done) = read(inv, input, &input_name)?;
+    // A file being written (--watch) is read as a stream: a map of it could fault.
+    let map = if inv.watch.is_none() {
+        Mapped::of(&input)
+    } else {
+        None
+    };
+    let (profile, mut done) = match map {
+        Some(map) => read_mapped(inv, &map, &input_name)?,
+        None => read(inv, input, &input_name)?,
+    };
     if !inv.renders() {
         return Ok(done);
     }
@@ -167,7 +195,16 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         }
     }
     let stdin = io::stdin().lock();
-    let (profile, mut done) = read(inv, stdin, "stdin")?;
+    // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
+    let map = stdin
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| Mapped::of(&File::from(fd)));
+    let (profile, mut done) = match map {
+        Some(map) => read_mapped(inv, &map, "stdin")?,
+        None => read(inv, stdin, "stdin")?,
+    };
     if !inv.renders() {
         return Ok(done);
     }

@@ -54,17 +54,53 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
     chunk: usize,
 ) -> Result<Vec<Warning>, ReadError> {
     let chunk = chunk.max(1);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let (job_tx, job_rx) = sync_channel::<Job>(workers);
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = channel::<Job>();
-    let mut reader = BlockReader {
+    let source = BlockReader {
         input,
         carry: Vec::new(),
         long_line: chunk.saturating_mul(LONG_LINE_CHUNKS),
         eof: false,
         error: None,
     };
+    run(source, opts, sink, chunk, &mut |_| {})
+}
+
+/// Like [`read_into_parallel`], on input that is already in memory (a mapped file): the
+/// workers read their chunks in place, without a copy. `release(n)` is called as soon as
+/// the first `n` bytes are no longer needed (a mapping can drop those pages, so memory
+/// stays bounded by a few chunks).
+pub fn read_slice_parallel<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    sink: &mut S,
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Warning>, ReadError> {
+    read_slice_chunked(bytes, opts, sink, CHUNK, release)
+}
+
+/// [`read_slice_parallel`] with chunks of about `chunk` bytes.
+#[doc(hidden)]
+pub fn read_slice_chunked<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    sink: &mut S,
+    chunk: usize,
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Warning>, ReadError> {
+    let source = SliceSource { bytes, pos: 0 };
+    run(source, opts, sink, chunk.max(1), release)
+}
+
+fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
+    mut source: Src,
+    opts: &ReadOptions,
+    sink: &mut S,
+    chunk: usize,
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Warning>, ReadError> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let (job_tx, job_rx) = sync_channel::<Job<'a>>(workers);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = channel::<Job<'a>>();
     let mut driver = Driver {
         parser: Parser::new(opts),
         opts,
@@ -80,20 +116,19 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
         drop(done_tx);
         let job_tx = job_tx;
         let mut pool: Vec<(Vec<u8>, ChunkScan)> = Vec::new();
-        let mut waiting: BTreeMap<u64, Job> = BTreeMap::new();
+        let mut waiting: BTreeMap<u64, Job<'a>> = BTreeMap::new();
         let (mut sent, mut applied) = (0u64, 0u64);
         let mut long_line = None;
         let max_in_flight = workers as u64 + 2;
         loop {
-            while sent - applied < max_in_flight && !reader.done() && long_line.is_none() {
-                let (mut bytes, scan) = pool.pop().unwrap_or_default();
+            while sent - applied < max_in_flight && long_line.is_none() {
+                let (buf, scan) = pool.pop().unwrap_or_default();
                 let size = if sent == 0 { FIRST_CHUNK.min(chunk) } else { chunk };
-                match reader.next_block(&mut bytes, size) {
-                    Block::Lines(len) => {
+                match source.next_chunk(buf, size) {
+                    Next::Chunk(bytes) => {
                         let job = Job {
                             seq: sent,
                             bytes,
-                            len,
                             scan,
                         };
                         if job_tx.send(job).is_err() {
@@ -101,11 +136,11 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
                         }
                         sent += 1;
                     }
-                    Block::LongLine(len) => {
-                        bytes.truncate(len);
-                        long_line = Some(bytes);
+                    Next::LongLine(head) => long_line = Some(head),
+                    Next::Done(buf) => {
+                        pool.push((buf, scan));
+                        break;
                     }
-                    Block::Empty => pool.push((bytes, scan)),
                 }
             }
             if sent == applied {
@@ -116,18 +151,24 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
             };
             waiting.insert(job.seq, job);
             while let Some(job) = waiting.remove(&applied) {
-                driver.apply(&job.bytes[..job.len], &job.scan, sink)?;
+                driver.apply(job.bytes.as_slice(), &job.scan, sink)?;
                 applied += 1;
-                pool.push((job.bytes, job.scan));
+                match job.bytes {
+                    ChunkBytes::Owned(buf, _) => pool.push((buf, job.scan)),
+                    ChunkBytes::Borrowed(_, end) => {
+                        release(end);
+                        pool.push((Vec::new(), job.scan));
+                    }
+                }
             }
         }
         Ok(long_line)
     })?;
-    if let Some(e) = reader.error.take() {
+    if let Some(e) = source.error() {
         return Err(ReadError::Io(e));
     }
     if let Some(head) = long_line {
-        let rest = io::Cursor::new(head).chain(reader.carry_then_input());
+        let rest = io::Cursor::new(head).chain(source.rest());
         let mut segments = Segmenter::starting_at(rest, driver.line);
         drive(&mut segments, &mut driver.parser, opts, sink)?;
         (driver.line, driver.col) = segments.end_pos();
@@ -139,22 +180,90 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
     driver.parser.finish(end, sink)
 }
 
-struct Job {
+/// The bytes of a chunk: a recycled buffer (`buf[..len]`), or a piece of the input in
+/// memory (and the offset of its end).
+enum ChunkBytes<'a> {
+    Owned(Vec<u8>, usize),
+    Borrowed(&'a [u8], usize),
+}
+
+impl ChunkBytes<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            ChunkBytes::Owned(buf, len) => &buf[..*len],
+            ChunkBytes::Borrowed(bytes, _) => bytes,
+        }
+    }
+}
+
+/// What a source gives next.
+enum Next<'a> {
+    Chunk(ChunkBytes<'a>),
+    /// The start of a line longer than the long-line limit: stream the rest.
+    LongLine(Vec<u8>),
+    /// Nothing more (the buffer is handed back).
+    Done(Vec<u8>),
+}
+
+/// Where the chunks come from: a reader, or bytes in memory.
+trait Source<'a> {
+    /// About `size` bytes of whole lines (or the input's last bytes), in `buf` if the
+    /// source copies.
+    fn next_chunk(&mut self, buf: Vec<u8>, size: usize) -> Next<'a>;
+    /// A read error, reported after everything read before it.
+    fn error(&mut self) -> Option<io::Error>;
+    /// What is left after a long line.
+    fn rest(self) -> impl Read + 'a;
+}
+
+struct SliceSource<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Source<'a> for SliceSource<'a> {
+    fn next_chunk(&mut self, buf: Vec<u8>, size: usize) -> Next<'a> {
+        let start = self.pos;
+        if start >= self.bytes.len() {
+            return Next::Done(buf);
+        }
+        let want = start.saturating_add(size).min(self.bytes.len());
+        let end = match memchr::memchr(b'\n', &self.bytes[want.saturating_sub(1)..]) {
+            Some(i) => want.saturating_sub(1) + i + 1,
+            None => self.bytes.len(),
+        };
+        let end = end.max(start + 1).min(self.bytes.len());
+        self.pos = end;
+        Next::Chunk(ChunkBytes::Borrowed(&self.bytes[start..end], end))
+    }
+
+    fn error(&mut self) -> Option<io::Error> {
+        None
+    }
+
+    fn rest(self) -> impl Read + 'a {
+        &self.bytes[self.pos..]
+    }
+}
+
+struct Job<'a> {
     seq: u64,
-    /// The chunk is `bytes[..len]`.
-    bytes: Vec<u8>,
-    len: usize,
+    bytes: ChunkBytes<'a>,
     scan: ChunkScan,
 }
 
-fn worker(jobs: &Mutex<Receiver<Job>>, done: std::sync::mpsc::Sender<Job>, max_name_len: usize) {
+fn worker<'a>(
+    jobs: &Mutex<Receiver<Job<'a>>>,
+    done: std::sync::mpsc::Sender<Job<'a>>,
+    max_name_len: usize,
+) {
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
             Err(_) => return,
         };
         let Ok(mut job) = job else { return };
-        let (bytes, scan) = (&job.bytes[..job.len], &mut job.scan);
+        let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
         let scanned = panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len)));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.
@@ -220,6 +329,30 @@ struct BlockReader<R> {
     error: Option<io::Error>,
 }
 
+impl<'a, R: Read + 'a> Source<'a> for BlockReader<R> {
+    fn next_chunk(&mut self, mut buf: Vec<u8>, size: usize) -> Next<'a> {
+        if self.done() {
+            return Next::Done(buf);
+        }
+        match self.next_block(&mut buf, size) {
+            Block::Lines(len) => Next::Chunk(ChunkBytes::Owned(buf, len)),
+            Block::LongLine(len) => {
+                buf.truncate(len);
+                Next::LongLine(buf)
+            }
+            Block::Empty => Next::Done(buf),
+        }
+    }
+
+    fn error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    fn rest(self) -> impl Read + 'a {
+        io::Cursor::new(self.carry).chain(self.input)
+    }
+}
+
 impl<R: Read> BlockReader<R> {
     fn done(&self) -> bool {
         (self.eof || self.error.is_some()) && self.carry.is_empty()
@@ -272,10 +405,5 @@ impl<R: Read> BlockReader<R> {
             target *= 2;
             buf.resize(target, 0);
         }
-    }
-
-    /// The unread rest of the input, after a long line.
-    fn carry_then_input(self) -> impl Read {
-        io::Cursor::new(self.carry).chain(self.input)
     }
 }
