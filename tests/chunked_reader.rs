@@ -123,3 +123,19 @@ fn a_line_longer_than_a_block_is_read_the_same() {
     text.push_str("\nEND_SAMPLE 1.0\n");
     check("long line", text.as_bytes(), &[100, 4096]);
 }
+
+#[test]
+fn names_that_differ_only_in_the_middle_are_told_apart() {
+    // The workers' quick hash looks at the first 16 and last 8 bytes of a name: these all
+    // collide, which must only make the lookups slower.
+    let mut text = String::from(HEADER);
+    for s in 0..5 {
+        text.push_str(&format!("BEGIN_SAMPLE {s}.0\n"));
+        for i in 0..300 {
+            let i = (i * 7 + s * 13) % 300;
+            text.push_str(&format!("prefix_sixteen__{i:05}_suffix__\t{}\n", 100 + i));
+        }
+        text.push_str(&format!("END_SAMPLE {s}.0\n"));
+    }
+    check("colliding names", text.as_bytes(), &[1 << 16, 5000]);
+}

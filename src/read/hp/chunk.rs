@@ -55,6 +55,9 @@ pub struct ChunkScan {
     /// Open-addressing index: local id + 1, 0 for an empty slot.
     table: Vec<u32>,
     hashes: Vec<u64>,
+    /// The quick hash (a few words of the name) met too many collisions in this chunk:
+    /// every byte is hashed instead.
+    full_hash: bool,
     /// `successor[i + 1]`: the band that followed band `i` last time (slot 0: first band
     /// of a sample).
     successor: Vec<u32>,
@@ -72,6 +75,7 @@ impl ChunkScan {
         self.last_begin = None;
         self.end_in_sample = None;
         self.hashes.clear();
+        self.full_hash = false;
         self.successor.clear();
         if self.table.len() > 1 << 16 {
             // A chunk of many distinct names: do not keep clearing a huge table.
@@ -162,35 +166,25 @@ impl ChunkScan {
 
     fn intern(&mut self, bytes: &[u8], start: usize, len: usize, previous: usize) -> u32 {
         let name = &bytes[start..start + len];
-        if let Some(&guess) = self.successor.get(previous) {
-            if guess != NONE && self.name(bytes, guess) == name {
+        // The band that followed the previous one last time; failing that, the one after
+        // it, and the one after that (bands that are missing from this sample).
+        let mut from = previous;
+        for _ in 0..3 {
+            let Some(&guess) = self.successor.get(from) else {
+                break;
+            };
+            if guess == NONE {
+                break;
+            }
+            if same(self.name(bytes, guess), name) {
+                if from != previous {
+                    self.successor[previous] = guess;
+                }
                 return guess;
             }
+            from = guess as usize + 1;
         }
-        let h = hash_bytes(name);
-        let mask = self.table.len() - 1;
-        let mut slot = h as usize & mask;
-        let id = loop {
-            match self.table[slot] {
-                0 => {
-                    let id = self.names.len() as u32;
-                    self.names.push((start as u32, len as u32));
-                    self.hashes.push(h);
-                    self.table[slot] = id + 1;
-                    if self.names.len() * 2 > self.table.len() {
-                        self.grow();
-                    }
-                    break id;
-                }
-                k => {
-                    let id = k - 1;
-                    if self.hashes[id as usize] == h && self.name(bytes, id) == name {
-                        break id;
-                    }
-                }
-            }
-            slot = (slot + 1) & mask;
-        };
+        let id = self.lookup(bytes, start, len);
         if self.successor.len() <= previous {
             self.successor.resize(self.names.len() + 1, NONE);
         }
@@ -198,8 +192,56 @@ impl ChunkScan {
         id
     }
 
-    fn grow(&mut self) {
-        let size = self.table.len() * 2;
+    fn hash(&self, name: &[u8]) -> u64 {
+        if self.full_hash {
+            hash_bytes(name)
+        } else {
+            quick_hash(name)
+        }
+    }
+
+    /// The local id of `bytes[start..start + len]`, a new one if it is new.
+    fn lookup(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
+        let name = &bytes[start..start + len];
+        let h = self.hash(name);
+        let mask = self.table.len() - 1;
+        let mut slot = h as usize & mask;
+        let mut probes = 0;
+        loop {
+            match self.table[slot] {
+                0 => {
+                    let id = self.names.len() as u32;
+                    self.names.push((start as u32, len as u32));
+                    self.hashes.push(h);
+                    self.table[slot] = id + 1;
+                    if self.names.len() * 2 > self.table.len() {
+                        self.rebuild(self.table.len() * 2);
+                    }
+                    return id;
+                }
+                k => {
+                    let id = k - 1;
+                    if self.hashes[id as usize] == h && same(self.name(bytes, id), name) {
+                        return id;
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+            probes += 1;
+            if probes > 32 && !self.full_hash {
+                // Names that the quick hash cannot tell apart: hash every byte from now
+                // on in this chunk.
+                self.full_hash = true;
+                for id in 0..self.names.len() {
+                    self.hashes[id] = hash_bytes(self.name(bytes, id as u32));
+                }
+                self.rebuild(self.table.len());
+                return self.lookup(bytes, start, len);
+            }
+        }
+    }
+
+    fn rebuild(&mut self, size: usize) {
         self.table.clear();
         self.table.resize(size, 0);
         let mask = size - 1;
@@ -211,6 +253,60 @@ impl ChunkScan {
             self.table[slot] = id as u32 + 1;
         }
     }
+}
+
+/// A hash of the length and at most three words of `name` (its first sixteen and last
+/// eight bytes): each line's name is hashed when the order of the bands changes from one
+/// sample to the next, and hashing every byte was most of the scan. Names that differ only
+/// elsewhere collide; [`ChunkScan::lookup`] then falls back to hashing every byte.
+#[inline]
+fn quick_hash(name: &[u8]) -> u64 {
+    let n = name.len();
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&name[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (a, b, c) = if n >= 16 {
+        (word(0), word(8), word(n - 8))
+    } else if n >= 8 {
+        (word(0), word(n - 8), 0)
+    } else {
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(name);
+        (u64::from_le_bytes(w), 0, 0)
+    };
+    let x = (a ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+        ^ (b ^ 0x94d0_49bb_1331_11eb).wrapping_mul(0x2545_f491_4f6c_dd1d)
+        ^ (c ^ n as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    let m = u128::from(x) * 0x9e37_79b9_7f4a_7c15_u128;
+    (m as u64) ^ ((m >> 64) as u64)
+}
+
+/// Byte-string equality for short names, eight bytes at a time, without a library call.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes, overlapping the words already compared.
+    word(a, n - 8) == word(b, n - 8)
 }
 
 #[derive(Debug, Clone, Copy)]

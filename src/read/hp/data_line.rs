@@ -68,24 +68,22 @@ pub(crate) fn scan_data_line(bytes: &[u8], end_is_line_end: bool) -> Option<Data
 fn first_at_or_below_space(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
+    let n = bytes.len();
+    let mut i = 0;
+    while i + 8 <= n {
         let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
+        word.copy_from_slice(&bytes[i..i + 8]);
         let w = u64::from_le_bytes(word);
-        // Sets the high bit of some byte iff a byte of `w` is below 0x21 (bytes >= 0x80
-        // are masked out by `!w`).
-        if w.wrapping_sub(ONES * 0x21) & !w & HIGHS != 0 {
-            return chunk.iter().position(|&b| b <= b' ').map(|i| offset + i);
+        // Sets the high bit of each byte below 0x21 (bytes >= 0x80 are masked out by
+        // `!w`). A borrow only runs upwards from a byte that is below 0x21, so the lowest
+        // bit set marks the first such byte exactly.
+        let found = w.wrapping_sub(ONES * 0x21) & !w & HIGHS;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
         }
-        offset += 8;
+        i += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b <= b' ')
-        .map(|i| offset + i)
+    bytes[i..].iter().position(|&b| b <= b' ').map(|k| i + k)
 }
 
 /// The line rule for real GHC output that hp2ps's tokens cannot read: a line whose text
