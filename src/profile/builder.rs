@@ -1,9 +1,7 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
-use std::collections::HashMap;
-
-use super::hasher::FxBuild;
+use super::hasher::hash_bytes;
 use super::{Band, Point, Profile};
 use crate::read::hp::chunk;
 use crate::read::hp::Statements;
@@ -13,7 +11,7 @@ use crate::read::{HeaderField, Sink};
 #[derive(Default)]
 pub struct ProfileBuilder {
     profile: Profile,
-    index: HashMap<Vec<u8>, u32, FxBuild>,
+    index: Index,
     /// Index of the sample being read (= number of complete samples).
     current: u32,
     /// GHC writes a sample's identifiers in much the same order every time, so the band
@@ -29,15 +27,21 @@ pub struct ProfileBuilder {
 impl ProfileBuilder {
     /// The band of `name`, a new one if it is new.
     fn intern(&mut self, name: &[u8]) -> u32 {
-        match self.index.get(name) {
-            Some(&id) => id,
-            None => {
-                let id = self.profile.bands.len() as u32;
-                self.index.insert(name.to_vec(), id);
-                self.profile.bands.push(Band {
+        self.intern_hashed(name, hash_bytes(name))
+    }
+
+    /// [`Self::intern`] with the name's hash (`hash_bytes`) already known.
+    fn intern_hashed(&mut self, name: &[u8], hash: u64) -> u32 {
+        let bands = &mut self.profile.bands;
+        match self.index.find(name, hash, |id| &bands[id as usize].name) {
+            Ok(id) => id,
+            Err(slot) => {
+                let id = bands.len() as u32;
+                bands.push(Band {
                     name: name.to_vec(),
                     points: Vec::new(),
                 });
+                self.index.insert(slot, hash, id);
                 id
             }
         }
@@ -115,8 +119,13 @@ impl Sink for ProfileBuilder {
         // bands.
         let mut ids = std::mem::take(&mut self.run_ids);
         ids.clear();
-        for name in run.names() {
-            ids.push(self.intern(name));
+        // Room for every name of the run being new (a profile of a million identifiers
+        // brings them in a few runs).
+        let names = run.name_count();
+        self.index.reserve(self.profile.bands.len() + names);
+        self.profile.bands.reserve(names.min(1 << 20));
+        for (name, hash) in run.names_with_hashes() {
+            ids.push(self.intern_hashed(name, hash));
         }
         for e in &run.scan.entries {
             match e.tag {
@@ -152,11 +161,101 @@ impl Sink for ProfileBuilder {
         let before = p.bands.len();
         p.bands.retain(|b| !b.points.is_empty());
         if p.bands.len() != before {
-            // Band ids changed: the lookup structures no longer apply.
-            self.index.clear();
+            // Band ids changed: index the bands again.
+            self.index = Index::default();
+            for (id, band) in p.bands.iter().enumerate() {
+                self.index.add(hash_bytes(&band.name), id as u32);
+            }
             self.successor.clear();
             self.previous = 0;
         }
         dropped
+    }
+}
+
+/// The identifier index: open addressing over band ids, keyed by [`hash_bytes`] of the
+/// name, the names themselves staying in the bands (no second copy of every name, no
+/// allocation per identifier: a million identifiers cost a few tables).
+#[derive(Default)]
+struct Index {
+    /// Band id + 1 per slot, 0 for an empty slot; a power of two, at most half full.
+    table: Vec<u32>,
+    /// The hash of every band's name, by band id.
+    hashes: Vec<u64>,
+}
+
+impl Index {
+    /// The id of the band named `name`, or the slot where it goes.
+    fn find<'b>(
+        &mut self,
+        name: &[u8],
+        hash: u64,
+        name_of: impl Fn(u32) -> &'b [u8],
+    ) -> Result<u32, usize> {
+        if self.table.is_empty() {
+            self.table.resize(1024, 0);
+        }
+        let mask = self.table.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.table[slot] {
+                0 => return Err(slot),
+                k => {
+                    let id = k - 1;
+                    if self.hashes[id as usize] == hash && name_of(id) == name {
+                        return Ok(id);
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Puts the new band `id` (the next one) into the empty `slot` that [`Self::find`]
+    /// returned.
+    fn insert(&mut self, slot: usize, hash: u64, id: u32) {
+        debug_assert_eq!(id as usize, self.hashes.len());
+        self.hashes.push(hash);
+        self.table[slot] = id + 1;
+        if self.hashes.len() * 2 > self.table.len() {
+            self.rebuild(self.table.len() * 2);
+        }
+    }
+
+    /// Makes room for `bands` bands without growing again.
+    fn reserve(&mut self, bands: usize) {
+        let size = (2 * bands).next_power_of_two().max(1024);
+        if size > self.table.len() {
+            self.hashes.reserve(bands.saturating_sub(self.hashes.len()));
+            self.rebuild(size);
+        }
+    }
+
+    /// Adds band `id` (the next one) without looking for it first.
+    fn add(&mut self, hash: u64, id: u32) {
+        debug_assert_eq!(id as usize, self.hashes.len());
+        self.hashes.push(hash);
+        if self.hashes.len() * 2 > self.table.len() {
+            self.rebuild((self.table.len() * 2).max(1024));
+        } else {
+            self.place(id);
+        }
+    }
+
+    fn place(&mut self, id: u32) {
+        let mask = self.table.len() - 1;
+        let mut slot = self.hashes[id as usize] as usize & mask;
+        while self.table[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        self.table[slot] = id + 1;
+    }
+
+    fn rebuild(&mut self, size: usize) {
+        self.table.clear();
+        self.table.resize(size, 0);
+        for id in 0..self.hashes.len() as u32 {
+            self.place(id);
+        }
     }
 }

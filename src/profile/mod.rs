@@ -24,7 +24,7 @@ pub struct Point {
 }
 
 /// Everything recorded for one identifier, points in file order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Band {
     /// The identifier, as the profile spells it.
     pub name: Vec<u8>,

@@ -55,6 +55,8 @@ pub struct ChunkScan {
     /// Open-addressing index: local id + 1, 0 for an empty slot.
     table: Vec<u32>,
     hashes: Vec<u64>,
+    /// The full hash ([`hash_bytes`]) of every name, for the profile's own index.
+    full_hashes: Vec<u64>,
     /// The quick hash (a few words of the name) met too many collisions in this chunk:
     /// every byte is hashed instead.
     full_hash: bool,
@@ -75,6 +77,7 @@ impl ChunkScan {
         self.last_begin = None;
         self.end_in_sample = None;
         self.hashes.clear();
+        self.full_hashes.clear();
         self.full_hash = false;
         self.successor.clear();
         if self.table.len() > 1 << 16 {
@@ -213,6 +216,7 @@ impl ChunkScan {
                     let id = self.names.len() as u32;
                     self.names.push((start as u32, len as u32));
                     self.hashes.push(h);
+                    self.full_hashes.push(if self.full_hash { h } else { hash_bytes(name) });
                     self.table[slot] = id + 1;
                     if self.names.len() * 2 > self.table.len() {
                         self.rebuild(self.table.len() * 2);
@@ -232,9 +236,7 @@ impl ChunkScan {
                 // Names that the quick hash cannot tell apart: hash every byte from now
                 // on in this chunk.
                 self.full_hash = true;
-                for id in 0..self.names.len() {
-                    self.hashes[id] = hash_bytes(self.name(bytes, id as u32));
-                }
+                self.hashes.copy_from_slice(&self.full_hashes);
                 self.rebuild(self.table.len());
                 return self.lookup(bytes, start, len);
             }
@@ -360,6 +362,16 @@ impl Statements<'_> {
             .names
             .iter()
             .map(|&(s, l)| &self.bytes[s as usize..s as usize + l as usize])
+    }
+
+    /// How many identifiers the chunk has.
+    pub(crate) fn name_count(&self) -> usize {
+        self.scan.names.len()
+    }
+
+    /// The chunk's identifiers with their [`hash_bytes`] hashes.
+    pub(crate) fn names_with_hashes(&self) -> impl Iterator<Item = (&[u8], u64)> + '_ {
+        self.names().zip(self.scan.full_hashes.iter().copied())
     }
 
     /// Feeds the statements to `sink` one by one, as the statement machine would.
