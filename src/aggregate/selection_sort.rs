@@ -10,6 +10,7 @@
 /// smaller key, and when it sits at position i nothing is swapped into i.
 pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: Vec<Option<K>>) {
     assert_eq!(items.len(), keys.len(), "one key per item");
+    assert!(u32::try_from(items.len()).is_ok(), "at most 2^32 items");
     // The linear scan keeps the first (smallest key, then smallest position) among the
     // unsorted positions: only strictly smaller keys replace it. So the keys are taken
     // in ascending order, and within one key value the positions holding that key in
@@ -25,7 +26,7 @@ pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: 
         .collect();
     order.sort_unstable();
     // Groups of equal keys: heap[start[g]..start[g] + len[g]] holds group g's positions.
-    let mut heap: Vec<usize> = Vec::with_capacity(order.len());
+    let mut heap: Vec<u32> = Vec::with_capacity(order.len());
     let mut start: Vec<usize> = Vec::new();
     let mut len: Vec<usize> = Vec::new();
     let mut group_at: Vec<u32> = vec![u32::MAX; items.len()];
@@ -36,13 +37,13 @@ pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: 
         }
         let g = start.len() - 1;
         len[g] += 1;
-        heap.push(*pos);
+        heap.push(*pos as u32);
         group_at[*pos] = g as u32;
     }
     drop(order);
     // The swaps are done on positions (`perm[p]`: the item now at position `p`), and the
     // items moved once at the end: a swap of two large items far apart costs cache misses.
-    let mut perm: Vec<usize> = (0..items.len()).collect();
+    let mut perm: Vec<u32> = (0..items.len() as u32).collect();
     let mut g = 0;
     for i in 0..items.len().saturating_sub(1) {
         if group_at[i] == u32::MAX {
@@ -56,7 +57,7 @@ pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: 
             break;
         }
         let group = &mut heap[start[g]..start[g] + len[g]];
-        let m = group[0];
+        let m = group[0] as usize;
         let last = group.len() - 1;
         group.swap(0, last);
         sift_down(&mut group[..last], 0);
@@ -66,28 +67,28 @@ pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: 
             // becomes `m`.
             let h = group_at[i] as usize;
             let other = &mut heap[start[h]..start[h] + len[h]];
-            debug_assert_eq!(other[0], i);
-            other[0] = m;
+            debug_assert_eq!(other[0] as usize, i);
+            other[0] = m as u32;
             sift_down(other, 0);
             perm.swap(i, m);
             group_at.swap(i, m);
         }
     }
-    permute(items, &mut perm);
+    permute(items, &perm);
 }
 
 /// Reorders `items` so that position `p` holds the item that was at `perm[p]`. A gather
 /// through a copy: the reads are independent, so their cache misses overlap (following
 /// the permutation's cycles in place makes each miss wait for the previous one).
-fn permute<T: Default>(items: &mut [T], perm: &mut [usize]) {
+fn permute<T: Default>(items: &mut [T], perm: &[u32]) {
     let mut taken: Vec<T> = items.iter_mut().map(std::mem::take).collect();
     for (slot, &from) in items.iter_mut().zip(perm.iter()) {
-        *slot = std::mem::take(&mut taken[from]);
+        *slot = std::mem::take(&mut taken[from as usize]);
     }
 }
 
 /// Restores the min-heap order of `heap` below position `at`.
-fn sift_down(heap: &mut [usize], mut at: usize) {
+fn sift_down(heap: &mut [u32], mut at: usize) {
     loop {
         let left = 2 * at + 1;
         if left >= heap.len() {
