@@ -3,6 +3,7 @@
 //! reader's. Tiny chunk sizes put a cut at every line of these inputs.
 
 use hp2ps::profile::ProfileBuilder;
+use hp2ps::read::{HeaderField, Sink};
 use hp2ps::read::hp::{read_chunked, read_into, read_slice_chunked, ReadOptions};
 
 #[path = "../examples/gen_profile.rs"]
@@ -46,9 +47,41 @@ fn sliced(text: &[u8], chunk: usize) -> String {
     format!("{:?}", r.map(|w| (b.finish(), w)))
 }
 
+/// A sink that takes the workers' runs statement by statement (the default
+/// [`Sink::statements`]), where the profile builder takes them by band.
+struct OneByOne(ProfileBuilder);
+
+impl Sink for OneByOne {
+    fn header(&mut self, field: HeaderField, text: &[u8]) {
+        self.0.header(field, text)
+    }
+    fn mark(&mut self, time: f64) {
+        self.0.mark(time)
+    }
+    fn begin_sample(&mut self, time: f64) {
+        self.0.begin_sample(time)
+    }
+    fn end_sample(&mut self) {
+        self.0.end_sample()
+    }
+    fn data(&mut self, name: &[u8], value: f64) {
+        self.0.data(name, value)
+    }
+    fn discard_incomplete_sample(&mut self) -> bool {
+        self.0.discard_incomplete_sample()
+    }
+}
+
+fn one_by_one(text: &[u8], chunk: usize) -> String {
+    let mut b = OneByOne(ProfileBuilder::default());
+    let r = read_chunked(text, &ReadOptions::default(), &mut b, chunk);
+    format!("{:?}", r.map(|w| (b.0.finish(), w)))
+}
+
 fn check(name: &str, text: &[u8], chunks: &[usize]) {
     let expected = one_thread(text);
     for &c in chunks {
+        assert_eq!(expected, one_by_one(text, c), "{name}, one by one, chunks of {c}");
         assert_eq!(expected, chunked(text, c), "{name}, chunks of {c} bytes");
         assert_eq!(expected, sliced(text, c), "{name}, slices of {c} bytes");
     }

@@ -127,7 +127,21 @@ impl Sink for ProfileBuilder {
         for (name, hash) in run.names_with_hashes() {
             ids.push(self.intern_hashed(name, hash));
         }
-        for e in &run.scan.entries {
+        if let Some(by_band) = run.by_band() {
+            let base = self.current;
+            for (&id, points) in ids.iter().zip(by_band) {
+                self.profile.bands[id as usize]
+                    .points
+                    .extend(points.iter().map(|p| {
+                        let (sample, value) = (p.sample, p.value);
+                        Point {
+                            sample: sample + base,
+                            value,
+                        }
+                    }));
+            }
+        }
+        for e in run.entries() {
             match e.tag {
                 chunk::BEGIN => self.begin_sample(e.value),
                 chunk::END => self.current += 1,
@@ -144,6 +158,10 @@ impl Sink for ProfileBuilder {
         // The successor guesses refer to band ids, which are still valid; start afresh.
         self.previous = 0;
         self.run_ids = ids;
+    }
+
+    fn wants_runs_by_band(&self) -> bool {
+        true
     }
 
     fn discard_incomplete_sample(&mut self) -> bool {

@@ -65,4 +65,11 @@ pub trait Sink {
     fn statements(&mut self, run: &crate::read::hp::Statements<'_>) {
         run.replay(self);
     }
+
+    /// Whether [`Sink::statements`] takes runs whose data points come grouped by
+    /// identifier (their order across identifiers lost), which the workers produce more
+    /// cheaply. Only a sink that handles such runs itself may say yes. Default: `false`.
+    fn wants_runs_by_band(&self) -> bool {
+        false
+    }
 }

@@ -13,7 +13,7 @@
 use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
 use crate::num::float_value;
-use crate::profile::hash_bytes;
+use crate::profile::{hash_bytes, Point};
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
 pub(crate) const BEGIN: u32 = u32::MAX;
@@ -39,6 +39,10 @@ pub struct ChunkScan {
     /// appearance.
     pub(crate) names: Vec<(u32, u32)>,
     pub(crate) entries: Vec<Entry>,
+    /// In by-band mode, each local band's points (sample = `END_SAMPLE`s before it in the
+    /// chunk); only the first `names.len()` are this chunk's.
+    pub(crate) by_band: Vec<Vec<Point>>,
+    pub(crate) by_band_mode: bool,
     /// Bytes of the readable prefix (whole lines).
     pub(crate) fast_len: usize,
     /// Lines in the prefix.
@@ -91,8 +95,13 @@ impl ChunkScan {
     }
 
     /// Scans `bytes` (whole lines, except perhaps the last) from its start.
-    pub(crate) fn scan(&mut self, bytes: &[u8], max_name_len: usize) {
+    ///
+    /// With `by_band`, the data points go to [`Self::by_band`] (per band, with the number
+    /// of `END_SAMPLE`s before them in the chunk as their sample) and `entries` only holds
+    /// the sample boundaries and marks.
+    pub(crate) fn scan(&mut self, bytes: &[u8], max_name_len: usize, by_band: bool) {
         self.reset();
+        self.by_band_mode = by_band;
         let mut i = 0;
         let mut previous = 0usize;
         while i < bytes.len() {
@@ -146,10 +155,17 @@ impl ChunkScan {
             }
             let id = self.intern(bytes, i, line.name_len, previous);
             previous = id as usize + 1;
-            self.entries.push(Entry {
-                tag: id,
-                value: line.value,
-            });
+            if by_band {
+                self.by_band[id as usize].push(Point {
+                    sample: self.ends as u32,
+                    value: line.value,
+                });
+            } else {
+                self.entries.push(Entry {
+                    tag: id,
+                    value: line.value,
+                });
+            }
             i += line.len;
             self.lines += 1;
         }
@@ -215,6 +231,10 @@ impl ChunkScan {
                 0 => {
                     let id = self.names.len() as u32;
                     self.names.push((start as u32, len as u32));
+                    if self.by_band.len() < self.names.len() {
+                        self.by_band.push(Vec::new());
+                    }
+                    self.by_band[id as usize].clear();
                     self.hashes.push(h);
                     self.full_hashes.push(if self.full_hash { h } else { hash_bytes(name) });
                     self.table[slot] = id + 1;
@@ -374,8 +394,31 @@ impl Statements<'_> {
         self.names().zip(self.scan.full_hashes.iter().copied())
     }
 
+    /// The data points of each identifier of the chunk, by [`Self::names`] order, with
+    /// sample numbers counted from the chunk's start; `None` unless the sink asked for
+    /// them ([`crate::read::Sink::wants_runs_by_band`]).
+    pub(crate) fn by_band(&self) -> Option<&[Vec<Point>]> {
+        self.scan
+            .by_band_mode
+            .then(|| &self.scan.by_band[..self.scan.names.len()])
+    }
+
+    /// The sample boundaries and marks (and, unless the points come by band, the data
+    /// points) in file order.
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.scan.entries
+    }
+
     /// Feeds the statements to `sink` one by one, as the statement machine would.
+    ///
+    /// # Panics
+    ///
+    /// If the sink asked for the points by band: their order is gone.
     pub fn replay<S: crate::read::Sink + ?Sized>(&self, sink: &mut S) {
+        assert!(
+            !self.scan.by_band_mode,
+            "a sink that wants runs by band takes them itself"
+        );
         for e in &self.scan.entries {
             match e.tag {
                 BEGIN => sink.begin_sample(e.value),

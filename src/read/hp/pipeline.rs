@@ -98,6 +98,7 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
     release: &mut dyn FnMut(usize),
 ) -> Result<Vec<Warning>, ReadError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let by_band = sink.wants_runs_by_band();
     let (job_tx, job_rx) = sync_channel::<Job<'a>>(workers);
     let job_rx = Mutex::new(job_rx);
     let (done_tx, done_rx) = channel::<Job<'a>>();
@@ -111,7 +112,7 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
         for _ in 0..workers {
             let done_tx = done_tx.clone();
             let job_rx = &job_rx;
-            scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len));
+            scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, by_band));
         }
         drop(done_tx);
         let job_tx = job_tx;
@@ -256,6 +257,7 @@ fn worker<'a>(
     jobs: &Mutex<Receiver<Job<'a>>>,
     done: std::sync::mpsc::Sender<Job<'a>>,
     max_name_len: usize,
+    by_band: bool,
 ) {
     loop {
         let job = match jobs.lock() {
@@ -264,7 +266,7 @@ fn worker<'a>(
         };
         let Ok(mut job) = job else { return };
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
-        let scanned = panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len)));
+        let scanned = panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.
             job.scan = ChunkScan::default();
