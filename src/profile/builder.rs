@@ -129,10 +129,21 @@ impl Sink for ProfileBuilder {
         }
         if let Some(by_band) = run.by_band() {
             let base = self.current;
+            // Growing by doubling copies every band a few times over; with the share of
+            // the input read so far, a band grows once to about its final size (capacity
+            // that is never used costs address space, not memory).
+            let scale = run
+                .progress()
+                .filter(|&f| f > 0.0 && f <= 1.0)
+                .map_or(2.0, |f| 1.05 / f);
             for (&id, points) in ids.iter().zip(by_band) {
-                self.profile.bands[id as usize]
-                    .points
-                    .extend(points.iter().map(|p| {
+                let band = &mut self.profile.bands[id as usize].points;
+                let needed = band.len() + points.len();
+                if needed > band.capacity() {
+                    let estimate = (needed as f64 * scale) as usize;
+                    band.reserve_exact(estimate.max(needed) - band.len());
+                }
+                band.extend(points.iter().map(|p| {
                         let (sample, value) = (p.sample, p.value);
                         Point {
                             sample: sample + base,

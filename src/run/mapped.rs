@@ -75,7 +75,9 @@ impl Mapped {
         let page = page_size();
         let end = (upto.min(self.len) / page) * page;
         let released = self.released.get();
-        if end <= released {
+        // In steps of 16 MiB: each call interrupts every thread of the process to flush
+        // its address translations.
+        if end <= released || (end - released < 16 << 20 && upto < self.len) {
             return;
         }
         // SAFETY: a page-aligned range inside our own private read-only mapping; with

@@ -373,6 +373,9 @@ fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
 pub struct Statements<'a> {
     pub(crate) bytes: &'a [u8],
     pub(crate) scan: &'a ChunkScan,
+    /// The share of the whole input read once this run is applied, when the input's size
+    /// is known (a sink can size its storage from it).
+    pub(crate) progress: Option<f64>,
 }
 
 impl Statements<'_> {
@@ -387,6 +390,11 @@ impl Statements<'_> {
     /// How many identifiers the chunk has.
     pub(crate) fn name_count(&self) -> usize {
         self.scan.names.len()
+    }
+
+    /// The share of the whole input read once this run is applied, if known.
+    pub(crate) fn progress(&self) -> Option<f64> {
+        self.progress
     }
 
     /// The chunk's identifiers with their [`hash_bytes`] hashes.

@@ -97,14 +97,15 @@ fn leading_digits(bytes: &[u8]) -> (u64, usize) {
 /// Index of the first byte <= 0x20 (every whitespace byte, NUL and most controls), eight
 /// bytes at a time: this scan runs over every data line of a profile.
 fn first_at_or_below_space(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+    const HIGHS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
     let n = bytes.len();
     let mut i = 0;
-    while i + 8 <= n {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[i..i + 8]);
-        let w = u64::from_le_bytes(word);
+    // Sixteen bytes at a time (names are 30 to 40 bytes in big profiles).
+    while i + 16 <= n {
+        let mut word = [0u8; 16];
+        word.copy_from_slice(&bytes[i..i + 16]);
+        let w = u128::from_le_bytes(word);
         // Sets the high bit of each byte below 0x21 (bytes >= 0x80 are masked out by
         // `!w`). A borrow only runs upwards from a byte that is below 0x21, so the lowest
         // bit set marks the first such byte exactly.
@@ -112,7 +113,7 @@ fn first_at_or_below_space(bytes: &[u8]) -> Option<usize> {
         if found != 0 {
             return Some(i + (found.trailing_zeros() / 8) as usize);
         }
-        i += 8;
+        i += 16;
     }
     bytes[i..].iter().position(|&b| b <= b' ').map(|k| i + k)
 }

@@ -99,6 +99,7 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
 ) -> Result<Vec<Warning>, ReadError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let by_band = sink.wants_runs_by_band();
+    let total = source.total_len();
     let (job_tx, job_rx) = sync_channel::<Job<'a>>(workers);
     let job_rx = Mutex::new(job_rx);
     let (done_tx, done_rx) = channel::<Job<'a>>();
@@ -152,7 +153,11 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
             };
             waiting.insert(job.seq, job);
             while let Some(job) = waiting.remove(&applied) {
-                driver.apply(job.bytes.as_slice(), &job.scan, sink)?;
+                let progress = match job.bytes {
+                    ChunkBytes::Borrowed(_, end) => total.map(|t| end as f64 / t as f64),
+                    ChunkBytes::Owned(..) => None,
+                };
+                driver.apply(job.bytes.as_slice(), &job.scan, progress, sink)?;
                 applied += 1;
                 match job.bytes {
                     ChunkBytes::Owned(buf, _) => pool.push((buf, job.scan)),
@@ -213,6 +218,10 @@ trait Source<'a> {
     fn next_chunk(&mut self, buf: Vec<u8>, size: usize) -> Next<'a>;
     /// A read error, reported after everything read before it.
     fn error(&mut self) -> Option<io::Error>;
+    /// The input's size, if known.
+    fn total_len(&self) -> Option<usize> {
+        None
+    }
     /// What is left after a long line.
     fn rest(self) -> impl Read + 'a;
 }
@@ -240,6 +249,10 @@ impl<'a> Source<'a> for SliceSource<'a> {
 
     fn error(&mut self) -> Option<io::Error> {
         None
+    }
+
+    fn total_len(&self) -> Option<usize> {
+        Some(self.bytes.len())
     }
 
     fn rest(self) -> impl Read + 'a {
@@ -291,11 +304,16 @@ impl Driver<'_> {
         &mut self,
         bytes: &[u8],
         scan: &ChunkScan,
+        progress: Option<f64>,
         sink: &mut S,
     ) -> Result<(), ReadError> {
         let mut rest = bytes;
         if scan.fast_len > 0 && self.parser.admits(scan) {
-            sink.statements(&Statements { bytes, scan });
+            sink.statements(&Statements {
+                bytes,
+                scan,
+                progress,
+            });
             self.parser.advance(scan);
             self.line += scan.lines;
             self.col = 1;
