@@ -3,8 +3,8 @@
 //! reader's. Tiny chunk sizes put a cut at every line of these inputs.
 
 use hp2ps::profile::ProfileBuilder;
-use hp2ps::read::{HeaderField, Sink};
 use hp2ps::read::hp::{read_chunked, read_into, read_slice_chunked, ReadOptions};
+use hp2ps::read::{HeaderField, Sink};
 
 #[path = "../examples/gen_profile.rs"]
 #[allow(dead_code)]
@@ -81,7 +81,11 @@ fn one_by_one(text: &[u8], chunk: usize) -> String {
 fn check(name: &str, text: &[u8], chunks: &[usize]) {
     let expected = one_thread(text);
     for &c in chunks {
-        assert_eq!(expected, one_by_one(text, c), "{name}, one by one, chunks of {c}");
+        assert_eq!(
+            expected,
+            one_by_one(text, c),
+            "{name}, one by one, chunks of {c}"
+        );
         assert_eq!(expected, chunked(text, c), "{name}, chunks of {c} bytes");
         assert_eq!(expected, sliced(text, c), "{name}, slices of {c} bytes");
     }
@@ -143,7 +147,11 @@ fn errors_and_odd_lines_at_chunk_boundaries() {
         samples("BEGIN_SAMPLE 1.0\na\t1\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2.0\na\t1.5\nEND_SAMPLE 2.0\n"),
     ];
     for (i, text) in cases.iter().enumerate() {
-        check(&format!("case {i}"), text.as_bytes(), &[1, 5, 20, 40, 90, 4096]);
+        check(
+            &format!("case {i}"),
+            text.as_bytes(),
+            &[1, 5, 20, 40, 90, 4096],
+        );
     }
 }
 

@@ -209,7 +209,10 @@ fn same_envelopes(name: &str, hp: &[u8], max_points: usize) {
             // Nothing beyond the full chart's extremes within the slack either.
             let (wmin, wmax) = extent(&full.xs, &f.top, a - slack, b + slack).expect("wider");
             let (smin, smax) = extent(&reduced.xs, &r.top, a, b).unwrap_or((fmin, fmax));
-            assert!(smax <= wmax && smin >= wmin, "{name}: reduced overshoots in {a}..{b}");
+            assert!(
+                smax <= wmax && smin >= wmin,
+                "{name}: reduced overshoots in {a}..{b}"
+            );
             checked += 1;
         }
     }
@@ -263,7 +266,8 @@ fn smooth(samples: usize, bands: usize) -> Vec<u8> {
             let u = s as f64 / samples as f64;
             let phase = b as f64 * 0.7;
             let amp = 1_000_000.0 * (1.0 + (b % 7) as f64);
-            let v = amp * (1.2 + (std::f64::consts::TAU * (u * (1.0 + b as f64 / 10.0)) + phase).sin())
+            let v = amp
+                * (1.2 + (std::f64::consts::TAU * (u * (1.0 + b as f64 / 10.0)) + phase).sin())
                 * (1.0 + 0.0005 * noise);
             out.push_str(&format!("band_{b:02}\t{:.0}\n", v.max(0.0)));
         }

@@ -232,7 +232,10 @@ mod tests {
             assert_eq!(b.times.first(), a.times.first());
             assert_eq!(b.times.last(), a.times.last());
             // The untouched figures.
-            assert_eq!((b.x_range, b.y_range, b.area), (a.x_range, a.y_range, a.area));
+            assert_eq!(
+                (b.x_range, b.y_range, b.area),
+                (a.x_range, a.y_range, a.area)
+            );
         }
     }
 

@@ -1,7 +1,6 @@
 //! hp2ps's one sort: an unstable selection sort over the hash-bucket order. Its tie
 //! breaking decides the band order, so it is reproduced exactly, in O(n log n).
 
-
 /// Sorts `items` ascending by `keys` exactly as this selection sort would:
 ///
 /// for i in 0..n-1: m = i; for j in i+1..n: if key[j] < key[m] { m = j }; swap(i, m)

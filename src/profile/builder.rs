@@ -144,12 +144,12 @@ impl Sink for ProfileBuilder {
                     band.reserve_exact(estimate.max(needed) - band.len());
                 }
                 band.extend(points.iter().map(|p| {
-                        let (sample, value) = (p.sample, p.value);
-                        Point {
-                            sample: sample + base,
-                            value,
-                        }
-                    }));
+                    let (sample, value) = (p.sample, p.value);
+                    Point {
+                        sample: sample + base,
+                        value,
+                    }
+                }));
             }
         }
         for e in run.entries() {

@@ -4,8 +4,8 @@
 //! on stdout ([`summary`]) and the generated man page and completions ([`generate`]).
 
 mod atomic;
-mod mapped;
 pub(crate) mod batch;
+mod mapped;
 mod names;
 mod render;
 mod summary;

@@ -74,9 +74,12 @@ fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
 /// read as the reader goes.
 fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
-    let read = read_profile_slice(map.bytes(), &ReadOptions::default(), &inv.window, &mut |n| {
-        map.release(n)
-    });
+    let read = read_profile_slice(
+        map.bytes(),
+        &ReadOptions::default(),
+        &inv.window,
+        &mut |n| map.release(n),
+    );
     finish_read(inv, read, name)
 }
 

@@ -116,7 +116,10 @@ impl ChunkScan {
                             self.first_begin.get_or_insert(t);
                             self.last_begin = Some(t);
                             self.end_in_sample = Some(true);
-                            self.entries.push(Entry { tag: BEGIN, value: t });
+                            self.entries.push(Entry {
+                                tag: BEGIN,
+                                value: t,
+                            });
                         }
                         Marker::End => {
                             let fits = match self.end_in_sample {
@@ -139,7 +142,10 @@ impl ChunkScan {
                             if !fits {
                                 break;
                             }
-                            self.entries.push(Entry { tag: MARK, value: t });
+                            self.entries.push(Entry {
+                                tag: MARK,
+                                value: t,
+                            });
                         }
                     }
                     i += len;
@@ -236,7 +242,8 @@ impl ChunkScan {
                     }
                     self.by_band[id as usize].clear();
                     self.hashes.push(h);
-                    self.full_hashes.push(if self.full_hash { h } else { hash_bytes(name) });
+                    self.full_hashes
+                        .push(if self.full_hash { h } else { hash_bytes(name) });
                     self.table[slot] = id + 1;
                     if self.names.len() * 2 > self.table.len() {
                         self.rebuild(self.table.len() * 2);

@@ -76,7 +76,8 @@ fn leading_digits(bytes: &[u8]) -> (u64, usize) {
     // '0'..='9' become 0..=9; every other byte has a high nibble, or a low one of 10
     // and more (which the +6 carries into the high nibble, never out of the byte).
     let t = u64::from_le_bytes(word) ^ 0x3030_3030_3030_3030;
-    let other = ((t & 0xf0f0_f0f0_f0f0_f0f0) | ((t & 0x0f0f_0f0f_0f0f_0f0f) + 0x0606_0606_0606_0606))
+    let other = ((t & 0xf0f0_f0f0_f0f0_f0f0)
+        | ((t & 0x0f0f_0f0f_0f0f_0f0f) + 0x0606_0606_0606_0606))
         & 0xf0f0_f0f0_f0f0_f0f0;
     let n = if other == 0 {
         8

@@ -12,8 +12,8 @@ mod pipeline;
 mod segments;
 mod tokens;
 
-pub use error::{Pos, ReadError, Warning};
 pub use chunk::{ChunkScan, Statements};
+pub use error::{Pos, ReadError, Warning};
 pub use pipeline::{read_chunked, read_into_parallel, read_slice_chunked, read_slice_parallel};
 pub use segments::SEGMENT_CAP;
 pub use tokens::MAX_NUMBER_LEN;

@@ -103,7 +103,9 @@ impl<'o> Parser<'o> {
     /// Otherwise the chunk is read here, which gives the error or the odd reading.
     pub(super) fn admits(&self, scan: &super::chunk::ChunkScan) -> bool {
         self.at_statement_start()
-            && scan.needs_inside.map_or(true, |inside| inside == self.state.in_sample)
+            && scan
+                .needs_inside
+                .map_or(true, |inside| inside == self.state.in_sample)
             && !scan.first_begin.is_some_and(|t| t < self.state.last_begin)
     }
 

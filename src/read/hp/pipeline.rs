@@ -125,7 +125,11 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
         loop {
             while sent - applied < max_in_flight && long_line.is_none() {
                 let (buf, scan) = pool.pop().unwrap_or_default();
-                let size = if sent == 0 { FIRST_CHUNK.min(chunk) } else { chunk };
+                let size = if sent == 0 {
+                    FIRST_CHUNK.min(chunk)
+                } else {
+                    chunk
+                };
                 match source.next_chunk(buf, size) {
                     Next::Chunk(bytes) => {
                         let job = Job {
@@ -279,7 +283,8 @@ fn worker<'a>(
         };
         let Ok(mut job) = job else { return };
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
-        let scanned = panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
+        let scanned =
+            panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.
             job.scan = ChunkScan::default();
