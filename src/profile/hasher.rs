@@ -1,6 +1,6 @@
 //! The hash of the identifier index.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 /// A cheap multiplicative hash with a strong finaliser: identifiers are interned once per
 /// data line, and the std SipHash is a large share of the reading time.
@@ -32,8 +32,6 @@ impl Hasher for FxHasher {
         h ^ (h >> 33)
     }
 }
-
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 
 /// [`FxHasher`]'s hash of one byte string (as a `HashMap` key of bytes would hash it,
 /// minus the length prefix).
