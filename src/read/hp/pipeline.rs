@@ -7,7 +7,7 @@
 //! statement machine itself. The result is therefore exactly [`super::read_into`]'s,
 //! errors and warnings included, and memory stays bounded by a few blocks.
 //!
-//! A line longer than 16 chunks (64 MiB) (a whole profile may legally sit on one line) ends
+//! A line longer than 8 chunks (8 MiB) (a whole profile may legally sit on one line) ends
 //! the parallel reading: the rest of the input is streamed through the statement
 //! machine, with memory bounded as in [`super::read_into`].
 
@@ -25,14 +25,14 @@ use crate::read::Sink;
 
 /// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
 /// is nothing, small enough that a few in flight cost little memory.
-const CHUNK: usize = 4 << 20;
+const CHUNK: usize = 1 << 20;
 
 /// The first chunk is small: it holds the header, which the statement machine reads on
 /// the calling thread while the workers start.
 const FIRST_CHUNK: usize = 64 << 10;
 
-/// A line longer than this many chunks switches to streaming (64 MiB).
-const LONG_LINE_CHUNKS: usize = 16;
+/// A line longer than this many chunks switches to streaming (8 MiB).
+const LONG_LINE_CHUNKS: usize = 8;
 
 /// Like [`super::read_into`], with the lines scanned on every core (see the module docs).
 /// Same result, errors and warnings included.
@@ -86,8 +86,13 @@ pub fn read_slice_chunked<S: Sink + ?Sized>(
     chunk: usize,
     release: &mut dyn FnMut(usize),
 ) -> Result<Vec<Warning>, ReadError> {
-    let source = SliceSource { bytes, pos: 0 };
-    run(source, opts, sink, chunk.max(1), release)
+    let chunk = chunk.max(1);
+    let source = SliceSource {
+        bytes,
+        pos: 0,
+        long_line: chunk.saturating_mul(LONG_LINE_CHUNKS),
+    };
+    run(source, opts, sink, chunk, release)
 }
 
 fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
@@ -178,7 +183,12 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
         return Err(ReadError::Io(e));
     }
     if let Some(head) = long_line {
-        let rest = io::Cursor::new(head).chain(source.rest());
+        let offset = source.offset();
+        let rest = Releasing {
+            inner: io::Cursor::new(head).chain(source.rest()),
+            pos: offset,
+            release,
+        };
         let mut segments = Segmenter::starting_at(rest, driver.line);
         drive(&mut segments, &mut driver.parser, opts, sink)?;
         (driver.line, driver.col) = segments.end_pos();
@@ -188,6 +198,23 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
         col: driver.col,
     };
     driver.parser.finish(end, sink)
+}
+
+/// A reader that reports how far it has been read, so the input in memory behind it can
+/// be dropped as the streaming reader goes.
+struct Releasing<'r, R> {
+    inner: R,
+    pos: usize,
+    release: &'r mut dyn FnMut(usize),
+}
+
+impl<R: Read> Read for Releasing<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.pos += n;
+        (self.release)(self.pos);
+        Ok(n)
+    }
 }
 
 /// The bytes of a chunk: a recycled buffer (`buf[..len]`), or a piece of the input in
@@ -226,6 +253,10 @@ trait Source<'a> {
     fn total_len(&self) -> Option<usize> {
         None
     }
+    /// Where [`Source::rest`] starts in the input (0 when unknown).
+    fn offset(&self) -> usize {
+        0
+    }
     /// What is left after a long line.
     fn rest(self) -> impl Read + 'a;
 }
@@ -233,6 +264,13 @@ trait Source<'a> {
 struct SliceSource<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// A line longer than this switches to streaming.
+    long_line: usize,
+}
+
+fn buf_cleared(mut buf: Vec<u8>) -> Vec<u8> {
+    buf.clear();
+    buf
 }
 
 impl<'a> Source<'a> for SliceSource<'a> {
@@ -242,9 +280,14 @@ impl<'a> Source<'a> for SliceSource<'a> {
             return Next::Done(buf);
         }
         let want = start.saturating_add(size).min(self.bytes.len());
-        let end = match memchr::memchr(b'\n', &self.bytes[want.saturating_sub(1)..]) {
-            Some(i) => want.saturating_sub(1) + i + 1,
-            None => self.bytes.len(),
+        // A line end within the long-line limit, or the input's end; else stream the rest
+        // (a worker would read the whole line, and all of it would stay in memory).
+        let from = want.saturating_sub(1);
+        let limit = start.saturating_add(self.long_line).min(self.bytes.len());
+        let end = match memchr::memchr(b'\n', &self.bytes[from..limit.max(from)]) {
+            Some(i) => from + i + 1,
+            None if limit == self.bytes.len() => self.bytes.len(),
+            None => return Next::LongLine(buf_cleared(buf)),
         };
         let end = end.max(start + 1).min(self.bytes.len());
         self.pos = end;
@@ -257,6 +300,10 @@ impl<'a> Source<'a> for SliceSource<'a> {
 
     fn total_len(&self) -> Option<usize> {
         Some(self.bytes.len())
+    }
+
+    fn offset(&self) -> usize {
+        self.pos
     }
 
     fn rest(self) -> impl Read + 'a {
