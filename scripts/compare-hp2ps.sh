@@ -21,6 +21,11 @@
 #   HP2PS_REF_BIG_RUNS  reference runs on profiles of 50 MB and more
 #                     (default 1; they take minutes each)
 #
+# Besides the file mode and filter mode runs, every profile is also read by
+# `wc -l` and `cat > /dev/null` (median of the same number of runs, side by
+# side with ours): the floor of reading the file at all. A profile of 10^6
+# distinct identifiers (two samples) is timed too.
+#
 # Results go to stdout as Markdown; progress goes to stderr.
 set -euo pipefail
 
@@ -102,6 +107,17 @@ profiles=(
 if ((quick)); then
     profiles=("${profiles[0]}")
     runs=1
+fi
+
+# 10^6 distinct identifiers in one sample (the shape of tests/hostile.rs).
+if ((!quick)) && [[ ! -s $work/ids1M.hp ]]; then
+    log "generating ids1M.hp"
+    {
+        printf 'JOB "many"\nDATE "today"\nSAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\nBEGIN_SAMPLE 0.0\n'
+        awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "(id%d)name/of/a/cost/centre\t%d\n", i, 1000 + i % 977 }'
+        printf 'END_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n'
+    } >"$work/ids1M.hp.tmp"
+    mv "$work/ids1M.hp.tmp" "$work/ids1M.hp"
 fi
 
 for p in "${profiles[@]}"; do
@@ -190,6 +206,7 @@ mkdir -p "$work/ours" "$work/ours-filter" "$work/ref"
 declare -A size_mb lines ours_wall ref_wall
 rows=()
 filter_rows=()
+floor_rows=()
 
 for p in "${profiles[@]}"; do
     name=${p%%|*}
@@ -198,6 +215,12 @@ for p in "${profiles[@]}"; do
     bytes=$(stat -c %s "$hp")
     size_mb[$name]=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
     lines[$name]=$(wc -l <"$hp")
+
+    log "$name: floors (wc -l, cat), $runs run(s) each"
+    measure "$runs" "$work" "$hp" /dev/null wc -l
+    wc_wall=$m_wall
+    measure "$runs" "$work" "$hp" /dev/null cat
+    cat_wall=$m_wall
 
     log "$name: ours, file mode, $runs run(s)"
     measure "$runs" "$work/ours" /dev/null /dev/null "$ours" -c "../$name"
@@ -214,6 +237,7 @@ for p in "${profiles[@]}"; do
 
     log "$name: ours, filter mode, $runs run(s)"
     measure "$runs" "$work/ours-filter" "$hp" "$work/ours-filter/$base.ps" "$ours" -c
+    floor_rows+=("| $name | $wc_wall | $cat_wall | ${ours_wall[$name]:--} | $(div "${ours_wall[$name]:-0}" "$wc_wall") | $(div "${ours_wall[$name]:-0}" "$cat_wall") |")
     if ((m_rc == 0)); then
         filter_rows+=("| $name | ${ours_wall[$name]:--} | $m_wall | $(div "$m_wall" "${ours_wall[$name]:-0}") | $(mib "$m_rss_kb") |")
     else
@@ -265,6 +289,20 @@ echo "| file | file mode wall s | filter wall s | filter/file | filter peak RSS 
 echo "|---|---:|---:|---:|---:|"
 printf '%s\n' "${filter_rows[@]}"
 echo
+echo "The floor: reading each file with \`wc -l\` and \`cat > /dev/null\` (median of $runs), side by side:"
+echo
+echo "| file | wc -l s | cat s | ours (file mode) s | ours / wc -l | ours / cat |"
+echo "|---|---:|---:|---:|---:|---:|"
+printf '%s\n' "${floor_rows[@]}"
+echo
+if [[ -s $work/ids1M.hp ]]; then
+    measure "$runs" "$work/ours" /dev/null /dev/null "$ours" -c ../ids1M.hp
+    if ((m_rc == 0)); then
+        echo "- 10^6 distinct identifiers (ids1M.hp, $(awk -v b="$(stat -c %s "$work/ids1M.hp")" 'BEGIN { printf "%.0f", b / 1e6 }') MB, two samples): $m_wall s, peak RSS $(mib "$m_rss_kb") MiB"
+    else
+        echo "- 10^6 distinct identifiers: FAILED (exit $m_rc)"
+    fi
+fi
 if [[ -n ${ours_wall[p400M.hp]:-} && -n ${ours_wall[p100M.hp]:-} ]]; then
     echo "- ours: time(400 MB) / time(100 MB) = $(div "${ours_wall[p400M.hp]}" "${ours_wall[p100M.hp]}")" \
         "(linear scaling would give the size ratio, $(div "${size_mb[p400M.hp]}" "${size_mb[p100M.hp]}"))"

@@ -1,7 +1,7 @@
 //! The middle of the pipeline in one call: profile → aggregation → layout, giving the
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
-use crate::aggregate::{aggregate, AggregateOptions, Aggregated};
+use crate::aggregate::{aggregate, decimate, AggregateOptions, Aggregated};
 use crate::layout::chart::Chart;
 use crate::layout::looks;
 use crate::layout::shade::ShadeMap;
@@ -17,6 +17,12 @@ pub struct RenderOptions {
     pub aggregate: AggregateOptions,
     /// How the page looks. Default: [`LayoutOptions::default`].
     pub layout: LayoutOptions,
+    /// Draw at most this many samples: the rest are dropped as
+    /// [`crate::aggregate::decimate`] describes (each edge keeps its extremes in every
+    /// small slice of the x axis, the same samples for every band), after the ranges and
+    /// the area are computed from every sample. 0 draws every sample, as hp2ps does.
+    /// Default: 0.
+    pub max_points: usize,
 }
 
 /// What the next run's `-p` reuses: the ranges, and each band's name and shade, bottom
@@ -41,7 +47,8 @@ impl AuxOut {
 
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
-    let agg = aggregate(profile, previous, &opts.aggregate);
+    let mut agg = aggregate(profile, previous, &opts.aggregate);
+    decimate(&mut agg, opts.max_points);
     chart_and_aux(&agg, previous, &opts.layout)
 }
 

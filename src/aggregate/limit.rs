@@ -34,6 +34,20 @@ pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) -> b
             })
             .collect(),
     };
-    bands.splice(..merged, [other]);
+    let gone: Vec<Band> = bands.splice(..merged, [other]).collect();
+    drop_in_background(gone);
     true
+}
+
+/// Frees a large number of bands on another thread: with a million identifiers, freeing
+/// their names and points one by one is a good part of the whole render, and nothing
+/// waits for it.
+fn drop_in_background(bands: Vec<Band>) {
+    if bands.len() < 10_000 {
+        return;
+    }
+    // If no thread can be started, they are freed here.
+    let _ = std::thread::Builder::new()
+        .name("hp2ps-free".into())
+        .spawn(move || drop(bands));
 }

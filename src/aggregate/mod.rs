@@ -3,6 +3,7 @@
 //! elimination (`-t`), the `-d`, `-i` and `-p` orders, the band limit with OTHER (`-m`),
 //! the ranges and the area. One file per pass.
 
+mod decimate;
 mod filter;
 mod limit;
 mod order;
@@ -11,6 +12,7 @@ mod series;
 mod stack;
 mod traces;
 
+pub use decimate::{decimate, VECTOR_MAX_POINTS};
 pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
 pub use order::growth;

@@ -26,7 +26,8 @@ pub(crate) fn hash_order(bands: &mut Vec<Band>) {
         .enumerate()
         .map(|(created, b)| (hash_bucket(&b.name), Reverse(created), b))
         .collect();
-    keyed.sort_by_key(|(bucket, created, _)| (*bucket, *created));
+    // The keys are distinct (`created` is), so an unstable sort gives the one order.
+    keyed.sort_unstable_by_key(|(bucket, created, _)| (*bucket, *created));
     bands.extend(keyed.into_iter().map(|(_, _, b)| b));
 }
 

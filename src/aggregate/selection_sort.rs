@@ -1,36 +1,109 @@
 //! hp2ps's one sort: an unstable selection sort over the hash-bucket order. Its tie
 //! breaking decides the band order, so it is reproduced exactly, in O(n log n).
 
-use std::collections::BTreeSet;
-
 /// Sorts `items` ascending by `keys` exactly as this selection sort would:
 ///
 /// for i in 0..n-1: m = i; for j in i+1..n: if key[j] < key[m] { m = j }; swap(i, m)
 ///
 /// `None` is a key that compares false with everything (a NaN): it is never picked as a
 /// smaller key, and when it sits at position i nothing is swapped into i.
-pub(crate) fn selection_sort<T, K: Ord + Clone>(items: &mut [T], mut keys: Vec<Option<K>>) {
+pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: Vec<Option<K>>) {
     assert_eq!(items.len(), keys.len(), "one key per item");
-    // The first (smallest key, then smallest position) among the unsorted positions is
-    // exactly the element the linear scan keeps: only strictly smaller keys replace it.
-    let mut pending: BTreeSet<(K, usize)> = keys
-        .iter()
+    assert!(u32::try_from(items.len()).is_ok(), "at most 2^32 items");
+    // The linear scan keeps the first (smallest key, then smallest position) among the
+    // unsorted positions: only strictly smaller keys replace it. So the keys are taken
+    // in ascending order, and within one key value the positions holding that key in
+    // ascending order, as they are at the time. A swap moves the element at `i` (always
+    // the first position of its own key's group, every earlier position being sorted) to
+    // `m`: its group's smallest position becomes `m`. Each group is a min-heap of
+    // positions (a sorted array to begin with); a million bands with a thousand ties
+    // each sort in a fraction of a second.
+    let mut order: Vec<(K, usize)> = keys
+        .into_iter()
         .enumerate()
-        .filter_map(|(i, k)| k.clone().map(|k| (k, i)))
+        .filter_map(|(i, k)| k.map(|k| (k, i)))
         .collect();
-    for i in 0..items.len().saturating_sub(1) {
-        let Some(key_i) = keys[i].clone() else {
-            continue;
-        };
-        let Some((_, m)) = pending.pop_first() else {
-            break;
-        };
-        if m != i {
-            pending.remove(&(key_i.clone(), i));
-            pending.insert((key_i, m));
-            items.swap(i, m);
-            keys.swap(i, m);
+    order.sort_unstable();
+    // Groups of equal keys: heap[start[g]..start[g] + len[g]] holds group g's positions.
+    let mut heap: Vec<u32> = Vec::with_capacity(order.len());
+    let mut start: Vec<usize> = Vec::new();
+    let mut len: Vec<usize> = Vec::new();
+    let mut group_at: Vec<u32> = vec![u32::MAX; items.len()];
+    for (j, (k, pos)) in order.iter().enumerate() {
+        if j == 0 || order[j - 1].0 != *k {
+            start.push(j);
+            len.push(0);
         }
+        let g = start.len() - 1;
+        len[g] += 1;
+        heap.push(*pos as u32);
+        group_at[*pos] = g as u32;
+    }
+    drop(order);
+    // The swaps are done on positions (`perm[p]`: the item now at position `p`), and the
+    // items moved once at the end: a swap of two large items far apart costs cache misses.
+    let mut perm: Vec<u32> = (0..items.len() as u32).collect();
+    let mut g = 0;
+    for i in 0..items.len().saturating_sub(1) {
+        if group_at[i] == u32::MAX {
+            // No key (NaN): never picked, and nothing is swapped into its place.
+            continue;
+        }
+        while g < len.len() && len[g] == 0 {
+            g += 1;
+        }
+        if g == len.len() {
+            break;
+        }
+        let group = &mut heap[start[g]..start[g] + len[g]];
+        let m = group[0] as usize;
+        let last = group.len() - 1;
+        group.swap(0, last);
+        sift_down(&mut group[..last], 0);
+        len[g] -= 1;
+        if m != i {
+            // The element at `i` moves to `m`: its group's smallest position, `i`,
+            // becomes `m`.
+            let h = group_at[i] as usize;
+            let other = &mut heap[start[h]..start[h] + len[h]];
+            debug_assert_eq!(other[0] as usize, i);
+            other[0] = m as u32;
+            sift_down(other, 0);
+            perm.swap(i, m);
+            group_at.swap(i, m);
+        }
+    }
+    permute(items, &perm);
+}
+
+/// Reorders `items` so that position `p` holds the item that was at `perm[p]`. A gather
+/// through a copy: the reads are independent, so their cache misses overlap (following
+/// the permutation's cycles in place makes each miss wait for the previous one).
+fn permute<T: Default>(items: &mut [T], perm: &[u32]) {
+    let mut taken: Vec<T> = items.iter_mut().map(std::mem::take).collect();
+    for (slot, &from) in items.iter_mut().zip(perm.iter()) {
+        *slot = std::mem::take(&mut taken[from as usize]);
+    }
+}
+
+/// Restores the min-heap order of `heap` below position `at`.
+fn sift_down(heap: &mut [u32], mut at: usize) {
+    loop {
+        let left = 2 * at + 1;
+        if left >= heap.len() {
+            return;
+        }
+        let right = left + 1;
+        let child = if right < heap.len() && heap[right] < heap[left] {
+            right
+        } else {
+            left
+        };
+        if heap[child] >= heap[at] {
+            return;
+        }
+        heap.swap(at, child);
+        at = child;
     }
 }
 
@@ -83,6 +156,17 @@ mod tests {
             selection_sort(&mut fast, keys.iter().map(|&k| Some(k)).collect());
             selection_sort_naive(&mut slow, |a, b| a.0 < b.0);
             assert_eq!(fast, slow, "round {round}");
+        }
+        // Larger, with few distinct keys (big groups of ties).
+        for round in 0..50 {
+            let n = 200 + (lcg(&mut seed) % 800) as usize;
+            let range = 1 + lcg(&mut seed) % 20;
+            let keys: Vec<u64> = (0..n).map(|_| lcg(&mut seed) % range).collect();
+            let mut fast: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
+            let mut slow = fast.clone();
+            selection_sort(&mut fast, keys.iter().map(|&k| Some(k)).collect());
+            selection_sort_naive(&mut slow, |a, b| a.0 < b.0);
+            assert_eq!(fast, slow, "large round {round}");
         }
     }
 

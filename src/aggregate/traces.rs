@@ -14,7 +14,7 @@ pub fn band_total(band: &Band) -> i64 {
 /// Step 3: sorts by total and drops the smallest bands whose combined share of the grand
 /// total stays below `percent`. An all-zero profile (or a NaN threshold) loses every band.
 pub fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
-    let totals: Vec<i64> = bands.iter().map(band_total).collect();
+    let totals = band_totals(bands);
     let mut pairs: Vec<(Band, i64)> = std::mem::take(bands).into_iter().zip(totals).collect();
     let keys = pairs.iter().map(|(_, t)| Some(*t)).collect();
     selection_sort(&mut pairs, keys);
@@ -29,4 +29,31 @@ pub fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
         }
     }
     bands.extend(pairs.into_iter().skip(keep_from).map(|(b, _)| b));
+}
+
+/// Every band's [`band_total`]. Each total is one long chain of dependent conversions, so
+/// on large profiles the bands are shared between two threads.
+fn band_totals(bands: &[Band]) -> Vec<i64> {
+    let points: usize = bands.iter().map(|b| b.points.len()).sum();
+    if points < 1 << 20 || bands.len() < 2 {
+        return bands.iter().map(band_total).collect();
+    }
+    let mut acc = 0;
+    let split = bands
+        .iter()
+        .position(|b| {
+            acc += b.points.len();
+            2 * acc >= points
+        })
+        .map_or(bands.len(), |i| i + 1);
+    let (first, second) = bands.split_at(split);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| second.iter().map(band_total).collect::<Vec<i64>>());
+        let mut totals: Vec<i64> = first.iter().map(band_total).collect();
+        match other.join() {
+            Ok(rest) => totals.extend(rest),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+        totals
+    })
 }

@@ -103,6 +103,16 @@ pub(crate) fn command() -> clap::Command {
                 .hide_possible_values(true)
                 .help("ps, eps, svg or pdf (default: from the -o extension, else ps)")
                 .help_heading(OUTPUT),
+            Arg::new("max-points")
+                .long("max-points")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help(format!(
+                    "Draw at most N samples, keeping every band's extremes; 0 keeps all\n\
+                     (default {} for svg, pdf and eps, all for ps)",
+                    hp2ps::aggregate::VECTOR_MAX_POINTS
+                ))
+                .help_heading(OUTPUT),
             Arg::new("output")
                 .short('o')
                 .long("output")

@@ -167,6 +167,13 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         layout.colour_by_name = key == "name";
     }
     layout.pattern = m.get_flag("pattern");
+    // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
+    // what can be seen.
+    inv.render.max_points = match m.get_one::<usize>("max-points") {
+        Some(&n) => n,
+        None if inv.format() == Format::Ps => 0,
+        None => hp2ps::aggregate::VECTOR_MAX_POINTS,
+    };
     Ok(None)
 }
 

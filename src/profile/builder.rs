@@ -1,17 +1,17 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
-use std::collections::HashMap;
-
-use super::hasher::FxBuild;
+use super::hasher::hash_bytes;
 use super::{Band, Point, Profile};
+use crate::read::hp::chunk;
+use crate::read::hp::Statements;
 use crate::read::{HeaderField, Sink};
 
 /// Builds a [`Profile`] from the reader's statements.
 #[derive(Default)]
 pub struct ProfileBuilder {
     profile: Profile,
-    index: HashMap<Vec<u8>, u32, FxBuild>,
+    index: Index,
     /// Index of the sample being read (= number of complete samples).
     current: u32,
     /// GHC writes a sample's identifiers in much the same order every time, so the band
@@ -20,9 +20,33 @@ pub struct ProfileBuilder {
     successor: Vec<u32>,
     /// The previous data line's band plus one (0 at the start of a sample).
     previous: usize,
+    /// Scratch: the band of each name of a scanned run.
+    run_ids: Vec<u32>,
 }
 
 impl ProfileBuilder {
+    /// The band of `name`, a new one if it is new.
+    fn intern(&mut self, name: &[u8]) -> u32 {
+        self.intern_hashed(name, hash_bytes(name))
+    }
+
+    /// [`Self::intern`] with the name's hash (`hash_bytes`) already known.
+    fn intern_hashed(&mut self, name: &[u8], hash: u64) -> u32 {
+        let bands = &mut self.profile.bands;
+        match self.index.find(name, hash, |id| &bands[id as usize].name) {
+            Ok(id) => id,
+            Err(slot) => {
+                let id = bands.len() as u32;
+                bands.push(Band {
+                    name: name.to_vec(),
+                    points: Vec::new(),
+                });
+                self.index.insert(slot, hash, id);
+                id
+            }
+        }
+    }
+
     fn band_id(&mut self, name: &[u8]) -> u32 {
         if let Some(&guess) = self.successor.get(self.previous) {
             if self
@@ -34,18 +58,7 @@ impl ProfileBuilder {
                 return guess;
             }
         }
-        let id = match self.index.get(name) {
-            Some(&id) => id,
-            None => {
-                let id = self.profile.bands.len() as u32;
-                self.index.insert(name.to_vec(), id);
-                self.profile.bands.push(Band {
-                    name: name.to_vec(),
-                    points: Vec::new(),
-                });
-                id
-            }
-        };
+        let id = self.intern(name);
         if self.successor.len() <= self.previous {
             self.successor
                 .resize(self.profile.bands.len() + 1, u32::MAX);
@@ -113,6 +126,67 @@ impl Sink for ProfileBuilder {
             .push(Point { sample, value });
     }
 
+    fn statements(&mut self, run: &Statements<'_>) {
+        // Each name of the run is looked up once; the points then go straight to their
+        // bands.
+        let mut ids = std::mem::take(&mut self.run_ids);
+        ids.clear();
+        // Room for every name of the run being new (a profile of a million identifiers
+        // brings them in a few runs).
+        let names = run.name_count();
+        self.index.reserve(self.profile.bands.len() + names);
+        self.profile.bands.reserve(names.min(1 << 20));
+        for (name, hash) in run.names_with_hashes() {
+            ids.push(self.intern_hashed(name, hash));
+        }
+        if let Some(by_band) = run.by_band() {
+            let base = self.current;
+            // Growing by doubling copies every band a few times over; with the share of
+            // the input read so far, a band grows once to about its final size (capacity
+            // that is never used costs address space, not memory).
+            let scale = run
+                .progress()
+                .filter(|&f| f > 0.0 && f <= 1.0)
+                .map_or(2.0, |f| 1.05 / f);
+            for (&id, points) in ids.iter().zip(by_band) {
+                let band = &mut self.profile.bands[id as usize].points;
+                let needed = band.len() + points.len();
+                if needed > band.capacity() {
+                    let estimate = (needed as f64 * scale) as usize;
+                    band.reserve_exact(estimate.max(needed) - band.len());
+                }
+                band.extend(points.iter().map(|p| {
+                    let (sample, value) = (p.sample, p.value);
+                    Point {
+                        sample: sample + base,
+                        value,
+                    }
+                }));
+            }
+        }
+        for e in run.entries() {
+            match e.tag {
+                chunk::BEGIN => self.begin_sample(e.value),
+                chunk::END => self.current += 1,
+                chunk::MARK => self.profile.marks.push(e.value),
+                local => {
+                    let id = ids[local as usize];
+                    self.profile.bands[id as usize].points.push(Point {
+                        sample: self.current,
+                        value: e.value,
+                    });
+                }
+            }
+        }
+        // The successor guesses refer to band ids, which are still valid; start afresh.
+        self.previous = 0;
+        self.run_ids = ids;
+    }
+
+    fn wants_runs_by_band(&self) -> bool {
+        true
+    }
+
     fn discard_incomplete_sample(&mut self) -> bool {
         let complete = self.current;
         let p = &mut self.profile;
@@ -128,11 +202,101 @@ impl Sink for ProfileBuilder {
         let before = p.bands.len();
         p.bands.retain(|b| !b.points.is_empty());
         if p.bands.len() != before {
-            // Band ids changed: the lookup structures no longer apply.
-            self.index.clear();
+            // Band ids changed: index the bands again.
+            self.index = Index::default();
+            for (id, band) in p.bands.iter().enumerate() {
+                self.index.add(hash_bytes(&band.name), id as u32);
+            }
             self.successor.clear();
             self.previous = 0;
         }
         dropped
+    }
+}
+
+/// The identifier index: open addressing over band ids, keyed by [`hash_bytes`] of the
+/// name, the names themselves staying in the bands (no second copy of every name, no
+/// allocation per identifier: a million identifiers cost a few tables).
+#[derive(Default)]
+struct Index {
+    /// Band id + 1 per slot, 0 for an empty slot; a power of two, at most half full.
+    table: Vec<u32>,
+    /// The hash of every band's name, by band id.
+    hashes: Vec<u64>,
+}
+
+impl Index {
+    /// The id of the band named `name`, or the slot where it goes.
+    fn find<'b>(
+        &mut self,
+        name: &[u8],
+        hash: u64,
+        name_of: impl Fn(u32) -> &'b [u8],
+    ) -> Result<u32, usize> {
+        if self.table.is_empty() {
+            self.table.resize(1024, 0);
+        }
+        let mask = self.table.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.table[slot] {
+                0 => return Err(slot),
+                k => {
+                    let id = k - 1;
+                    if self.hashes[id as usize] == hash && name_of(id) == name {
+                        return Ok(id);
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Puts the new band `id` (the next one) into the empty `slot` that [`Self::find`]
+    /// returned.
+    fn insert(&mut self, slot: usize, hash: u64, id: u32) {
+        debug_assert_eq!(id as usize, self.hashes.len());
+        self.hashes.push(hash);
+        self.table[slot] = id + 1;
+        if self.hashes.len() * 2 > self.table.len() {
+            self.rebuild(self.table.len() * 2);
+        }
+    }
+
+    /// Makes room for `bands` bands without growing again.
+    fn reserve(&mut self, bands: usize) {
+        let size = (2 * bands).next_power_of_two().max(1024);
+        if size > self.table.len() {
+            self.hashes.reserve(bands.saturating_sub(self.hashes.len()));
+            self.rebuild(size);
+        }
+    }
+
+    /// Adds band `id` (the next one) without looking for it first.
+    fn add(&mut self, hash: u64, id: u32) {
+        debug_assert_eq!(id as usize, self.hashes.len());
+        self.hashes.push(hash);
+        if self.hashes.len() * 2 > self.table.len() {
+            self.rebuild((self.table.len() * 2).max(1024));
+        } else {
+            self.place(id);
+        }
+    }
+
+    fn place(&mut self, id: u32) {
+        let mask = self.table.len() - 1;
+        let mut slot = self.hashes[id as usize] as usize & mask;
+        while self.table[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        self.table[slot] = id + 1;
+    }
+
+    fn rebuild(&mut self, size: usize) {
+        self.table.clear();
+        self.table.resize(size, 0);
+        for id in 0..self.hashes.len() as u32 {
+            self.place(id);
+        }
     }
 }

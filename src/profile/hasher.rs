@@ -1,6 +1,6 @@
 //! The hash of the identifier index.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 /// A cheap multiplicative hash with a strong finaliser: identifiers are interned once per
 /// data line, and the std SipHash is a large share of the reading time.
@@ -33,4 +33,13 @@ impl Hasher for FxHasher {
     }
 }
 
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+/// [`FxHasher`]'s hash of one byte string (as a `HashMap` key of bytes would hash it,
+/// minus the length prefix).
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(bytes);
+    h.finish()
+}
+
+/// A `HashMap` hasher builder for [`FxHasher`].
+pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;

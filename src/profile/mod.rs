@@ -4,6 +4,7 @@ mod builder;
 mod hasher;
 
 pub use builder::ProfileBuilder;
+pub(crate) use hasher::hash_bytes;
 pub(crate) use hasher::FxBuild;
 
 use std::io::Read;
@@ -24,7 +25,7 @@ pub struct Point {
 }
 
 /// Everything recorded for one identifier, points in file order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Band {
     /// The identifier, as the profile spells it.
     pub name: Vec<u8>,
@@ -74,6 +75,19 @@ impl Profile {
     ) -> Result<(Profile, Vec<Warning>), ReadError> {
         let mut builder = ProfileBuilder::default();
         let warnings = hp::read_into_parallel(input, opts, &mut builder)?;
+        Ok((builder.finish(), warnings))
+    }
+
+    /// Reads a profile that is already in memory (a mapped file), on every core without
+    /// copying it. `release(n)` is called once the first `n` bytes are no longer needed.
+    /// The result is [`Profile::read`]'s.
+    pub fn read_slice(
+        bytes: &[u8],
+        opts: &ReadOptions,
+        release: &mut dyn FnMut(usize),
+    ) -> Result<(Profile, Vec<Warning>), ReadError> {
+        let mut builder = ProfileBuilder::default();
+        let warnings = hp::read_slice_parallel(bytes, opts, &mut builder, release)?;
         Ok((builder.finish(), warnings))
     }
 

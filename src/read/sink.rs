@@ -64,4 +64,18 @@ pub trait Sink {
     /// The input ended before the current sample was complete: forget every data point
     /// of it (and the identifiers that only it used). Returns whether anything was dropped.
     fn discard_incomplete_sample(&mut self) -> bool;
+
+    /// A run of statements that a worker thread of the parallel reader scanned, in file
+    /// order. The default feeds them one by one to the methods above; a sink may take
+    /// them in one go (the profile builder interns each name of the run once).
+    fn statements(&mut self, run: &crate::read::hp::Statements<'_>) {
+        run.replay(self);
+    }
+
+    /// Whether [`Sink::statements`] takes runs whose data points come grouped by
+    /// identifier (their order across identifiers lost), which the workers produce more
+    /// cheaply. Only a sink that handles such runs itself may say yes. Default: `false`.
+    fn wants_runs_by_band(&self) -> bool {
+        false
+    }
 }

@@ -94,6 +94,21 @@ pub enum WindowError {
     },
 }
 
+/// [`read_profile`] on input already in memory (a mapped file): with an open window this
+/// is [`Profile::read_slice`], which calls `release(n)` once the first `n` bytes are no
+/// longer needed.
+pub fn read_profile_slice(
+    bytes: &[u8],
+    read: &ReadOptions,
+    window: &WindowOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<(Profile, Vec<Warning>), WindowError> {
+    if window.is_everything() {
+        return Ok(Profile::read_slice(bytes, read, release)?);
+    }
+    read_profile(bytes, read, window)
+}
+
 /// Reads a profile, keeping only the samples inside `window` (see the module docs). With
 /// an open window this is exactly [`Profile::read`].
 pub fn read_profile<R: Read>(

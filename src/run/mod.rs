@@ -5,6 +5,7 @@
 
 mod atomic;
 pub(crate) mod batch;
+mod mapped;
 mod names;
 mod render;
 mod summary;

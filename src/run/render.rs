@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use hp2ps::layout::chart::Chart;
@@ -14,12 +15,13 @@ use hp2ps::profile::Profile;
 use hp2ps::profile::Series;
 use hp2ps::read::aux::{read_aux, Aux};
 use hp2ps::read::eventlog::EventlogReport;
-use hp2ps::read::hp::ReadError;
-use hp2ps::read::window::WindowError;
-use hp2ps::read::{read_input, InputError, InputOptions, Notes};
+use hp2ps::read::hp::{ReadError, ReadOptions};
+use hp2ps::read::window::{read_profile_slice, WindowError};
+use hp2ps::read::{read_input, InputError, InputOptions, Notes, EVENTLOG_MAGIC};
 use hp2ps::summary::{summarize, Summary};
 
 use super::atomic::AtomicFile;
+use super::mapped::Mapped;
 use super::names::{check_output, stdin_is, FileNames};
 use crate::cli::Invocation;
 
@@ -73,7 +75,35 @@ fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, 
     let mut opts = InputOptions::default();
     opts.window = inv.window;
     opts.eventlog = inv.eventlog.clone();
-    let (mut profile, notes) = read_input(input, &opts).map_err(|e| read_error(name, e))?;
+    finish_read(inv, read_input(input, &opts), name)
+}
+
+/// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
+/// read as the reader goes. An eventlog is read from the map as from any other input.
+fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
+    if map.bytes().starts_with(EVENTLOG_MAGIC) {
+        return read(inv, map.bytes(), name);
+    }
+    let read = read_profile_slice(
+        map.bytes(),
+        &ReadOptions::default(),
+        &inv.window,
+        &mut |n| map.release(n),
+    );
+    let read = read
+        .map(|(profile, warnings)| (profile, Notes::Hp(warnings)))
+        .map_err(InputError::Hp);
+    finish_read(inv, read, name)
+}
+
+/// The warnings, the eventlog's lines over the bands, the filter and the summary of what
+/// was read.
+fn finish_read(
+    inv: &Invocation,
+    read: Result<(Profile, Notes), InputError>,
+    name: &str,
+) -> Result<(Profile, Done), String> {
+    let (mut profile, notes) = read.map_err(|e| read_error(name, e))?;
     let mut warnings: Vec<String> = (notes.warning_lines().iter())
         .map(|w| format!("hp2ps: warning: {name}:{w}"))
         .collect();
@@ -139,7 +169,16 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     check_output(inv, &names)?;
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
-    let (profile, mut done) = read(inv, input, &input_name)?;
+    // A file being written (--watch) is read as a stream: a map of it could fault.
+    let map = if inv.watch.is_none() {
+        Mapped::of(&input)
+    } else {
+        None
+    };
+    let (profile, mut done) = match map {
+        Some(map) => read_mapped(inv, &map, &input_name)?,
+        None => read(inv, input, &input_name)?,
+    };
     if !inv.renders() {
         return Ok(done);
     }
@@ -217,7 +256,16 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         }
     }
     let stdin = io::stdin().lock();
-    let (profile, mut done) = read(inv, stdin, "stdin")?;
+    // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
+    let map = stdin
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| Mapped::of(&File::from(fd)));
+    let (profile, mut done) = match map {
+        Some(map) => read_mapped(inv, &map, "stdin")?,
+        None => read(inv, stdin, "stdin")?,
+    };
     if !inv.renders() {
         return Ok(done);
     }

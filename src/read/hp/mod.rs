@@ -4,6 +4,7 @@
 //! real GHC data lines that hp2ps's tokens cannot read (names with spaces, TABs or keyword
 //! spellings), and profiles cut off by a program that is still running or was killed.
 
+pub(crate) mod chunk;
 mod data_line;
 mod error;
 mod parser;
@@ -11,8 +12,9 @@ mod pipeline;
 mod segments;
 mod tokens;
 
+pub use chunk::{ChunkScan, Statements};
 pub use error::{Pos, ReadError, Warning};
-pub use pipeline::read_into_parallel;
+pub use pipeline::{read_chunked, read_into_parallel, read_slice_chunked, read_slice_parallel};
 pub use segments::SEGMENT_CAP;
 pub use tokens::MAX_NUMBER_LEN;
 
@@ -50,6 +52,19 @@ pub fn read_into<R: Read, S: Sink>(
 ) -> Result<Vec<Warning>, ReadError> {
     let mut segments = segments::Segmenter::new(input);
     let mut parser = parser::Parser::new(opts);
+    drive(&mut segments, &mut parser, opts, sink)?;
+    let (line, col) = segments.end_pos();
+    parser.finish(Pos { line, col }, sink)
+}
+
+/// Feeds every segment of `segments` to `parser`, taking plain data lines straight from
+/// the buffer.
+fn drive<R: Read, S: Sink + ?Sized>(
+    segments: &mut segments::Segmenter<R>,
+    parser: &mut parser::Parser<'_>,
+    opts: &ReadOptions,
+    sink: &mut S,
+) -> Result<(), ReadError> {
     loop {
         if parser.at_statement_start() {
             if let Some((name, value)) = segments.data_line(opts.max_name_len) {
@@ -59,11 +74,9 @@ pub fn read_into<R: Read, S: Sink>(
         }
         match segments.next_segment()? {
             Some((info, range)) => parser.feed(segments.bytes(range), info, sink)?,
-            None => break,
+            None => return Ok(()),
         }
     }
-    let (line, col) = segments.end_pos();
-    parser.finish(Pos { line, col }, sink)
 }
 
 #[cfg(test)]

@@ -96,8 +96,32 @@ impl<'o> Parser<'o> {
         self.pending.is_none() && self.string.is_none()
     }
 
+    /// Whether the statements a worker scanned from a chunk are what this machine would
+    /// read from there: no statement or string is open, a chunk that starts inside a
+    /// sample (or outside one) comes when one is open (or not), and its first
+    /// `BEGIN_SAMPLE` is not out of sequence.
+    /// Otherwise the chunk is read here, which gives the error or the odd reading.
+    pub(super) fn admits(&self, scan: &super::chunk::ChunkScan) -> bool {
+        self.at_statement_start()
+            && scan
+                .needs_inside
+                .map_or(true, |inside| inside == self.state.in_sample)
+            && !scan.first_begin.is_some_and(|t| t < self.state.last_begin)
+    }
+
+    /// Moves the sample structure past an admitted scan.
+    pub(super) fn advance(&mut self, scan: &super::chunk::ChunkScan) {
+        if let Some(in_sample) = scan.end_in_sample {
+            self.state.in_sample = in_sample;
+        }
+        if let Some(t) = scan.last_begin {
+            self.state.last_begin = t;
+        }
+        self.state.completed += scan.ends;
+    }
+
     /// Reads one segment. Statements take effect on the sink when the segment is done.
-    pub(super) fn feed<S: Sink>(
+    pub(super) fn feed<S: Sink + ?Sized>(
         &mut self,
         seg: &[u8],
         info: SegmentInfo,
@@ -147,7 +171,7 @@ impl<'o> Parser<'o> {
         Ok(())
     }
 
-    fn commit<S: Sink>(&mut self, sink: &mut S) {
+    fn commit<S: Sink + ?Sized>(&mut self, sink: &mut S) {
         for effect in self.effects.drain(..) {
             match effect {
                 Effect::Header(field, r) => sink.header(field, &self.arena[r]),
@@ -160,7 +184,7 @@ impl<'o> Parser<'o> {
     }
 
     /// Called after the last segment: handles an incomplete end, then checks the header.
-    pub(super) fn finish<S: Sink>(
+    pub(super) fn finish<S: Sink + ?Sized>(
         mut self,
         end: Pos,
         sink: &mut S,

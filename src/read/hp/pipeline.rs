@@ -1,153 +1,481 @@
-//! Reading on two cores: the parser runs on the calling thread and hands its statements,
-//! in batches, to a second thread that feeds the sink (interning names and storing
-//! points). The statements arrive in file order, so the result is the same as
-//! [`super::read_into`]'s.
+//! Reading on every core. The calling thread reads the input in large blocks, cut after
+//! their last line end, and hands them to worker threads; each worker scans its chunk for
+//! the lines GHC writes (see [`super::chunk`]) and interns its names. The calling thread
+//! takes the results back in file order: it checks that each scanned prefix fits the
+//! state the statement machine is in at that point, passes it to the sink in one go, and
+//! reads whatever the worker could not (headers, marks, odd lines, errors) with the
+//! statement machine itself. The result is therefore exactly [`super::read_into`]'s,
+//! errors and warnings included, and memory stays bounded by a few blocks.
+//!
+//! A line longer than 8 chunks (8 MiB) (a whole profile may legally sit on one line) ends
+//! the parallel reading: the rest of the input is streamed through the statement
+//! machine, with memory bounded as in [`super::read_into`].
 
-use std::io::Read;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{channel, sync_channel, Receiver};
+use std::sync::Mutex;
 
-use super::{read_into, ReadError, ReadOptions, Warning};
-use crate::read::{HeaderField, Sink};
+use super::chunk::{ChunkScan, Statements};
+use super::parser::Parser;
+use super::segments::Segmenter;
+use super::{drive, Pos, ReadError, ReadOptions, Warning};
+use crate::read::Sink;
 
-/// Statements per batch: large enough to make the channel cheap, small enough to keep
-/// both threads busy.
-const BATCH: usize = 16 * 1024;
+/// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
+/// is nothing, small enough that a few in flight cost little memory.
+const CHUNK: usize = 1 << 20;
 
-#[derive(Debug, Clone, Copy)]
-enum Event {
-    Header(HeaderField, u32, u32),
-    Mark(f64),
-    Begin(f64),
-    End,
-    /// A data point; the name is `bytes[start..end]`.
-    Data(u32, u32, f64),
-}
+/// The first chunk is small: it holds the header, which the statement machine reads on
+/// the calling thread while the workers start.
+const FIRST_CHUNK: usize = 64 << 10;
 
-#[derive(Default)]
-struct Batch {
-    events: Vec<Event>,
-    bytes: Vec<u8>,
-}
+/// A line longer than this many chunks switches to streaming (8 MiB).
+const LONG_LINE_CHUNKS: usize = 8;
 
-impl Batch {
-    fn stash(&mut self, text: &[u8]) -> (u32, u32) {
-        let start = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(text);
-        (start, self.bytes.len() as u32)
-    }
-
-    fn replay<S: Sink>(&self, sink: &mut S) {
-        for e in &self.events {
-            match *e {
-                Event::Header(f, a, b) => sink.header(f, &self.bytes[a as usize..b as usize]),
-                Event::Mark(t) => sink.mark(t),
-                Event::Begin(t) => sink.begin_sample(t),
-                Event::End => sink.end_sample(),
-                Event::Data(a, b, v) => sink.data(&self.bytes[a as usize..b as usize], v),
-            }
-        }
-    }
-}
-
-enum Message {
-    Batch(Batch),
-    /// Flush everything, then call `discard_incomplete_sample` and answer.
-    Discard,
-}
-
-/// The parser's side: collects statements and ships full batches.
-struct Sender {
-    batch: Batch,
-    to_builder: SyncSender<Message>,
-    recycled: Receiver<Batch>,
-    answers: Receiver<bool>,
-}
-
-impl Sender {
-    fn ship_if_full(&mut self) {
-        // Names are short; the byte arena only grows past its limit with huge names.
-        if self.batch.events.len() >= BATCH || self.batch.bytes.len() >= BATCH * 64 {
-            self.ship();
-        }
-    }
-
-    fn ship(&mut self) {
-        let next = self.recycled.try_recv().unwrap_or_default();
-        let full = std::mem::replace(&mut self.batch, next);
-        // A send only fails when the builder thread has gone, i.e. panicked; the join in
-        // `read_into_parallel` reports that.
-        let _ = self.to_builder.send(Message::Batch(full));
-    }
-}
-
-impl Sink for Sender {
-    fn header(&mut self, field: HeaderField, text: &[u8]) {
-        let (a, b) = self.batch.stash(text);
-        self.batch.events.push(Event::Header(field, a, b));
-        self.ship_if_full();
-    }
-    fn mark(&mut self, time: f64) {
-        self.batch.events.push(Event::Mark(time));
-        self.ship_if_full();
-    }
-    fn begin_sample(&mut self, time: f64) {
-        self.batch.events.push(Event::Begin(time));
-        self.ship_if_full();
-    }
-    fn end_sample(&mut self) {
-        self.batch.events.push(Event::End);
-        self.ship_if_full();
-    }
-    fn data(&mut self, name: &[u8], value: f64) {
-        let (a, b) = self.batch.stash(name);
-        self.batch.events.push(Event::Data(a, b, value));
-        self.ship_if_full();
-    }
-    fn discard_incomplete_sample(&mut self) -> bool {
-        self.ship();
-        let _ = self.to_builder.send(Message::Discard);
-        self.answers.recv().unwrap_or(false)
-    }
-}
-
-/// Like [`read_into`], with the sink fed on a second thread.
+/// Like [`super::read_into`], with the lines scanned on every core (see the module docs).
+/// Same result, errors and warnings included.
 pub fn read_into_parallel<R: Read, S: Sink + Send>(
     input: R,
     opts: &ReadOptions,
     sink: &mut S,
 ) -> Result<Vec<Warning>, ReadError> {
-    let (to_builder, from_parser) = sync_channel::<Message>(4);
-    let (recycle, recycled) = sync_channel::<Batch>(4);
-    let (answer, answers) = sync_channel::<bool>(1);
-    std::thread::scope(|scope| {
-        let builder = scope.spawn(move || {
-            for message in from_parser {
-                match message {
-                    Message::Batch(mut batch) => {
-                        batch.replay(sink);
-                        batch.events.clear();
-                        batch.bytes.clear();
-                        let _ = recycle.try_send(batch);
+    read_chunked(input, opts, sink, CHUNK)
+}
+
+/// [`read_into_parallel`] with chunks of about `chunk` bytes (tests use tiny ones to put
+/// chunk boundaries everywhere).
+#[doc(hidden)]
+pub fn read_chunked<R: Read, S: Sink + ?Sized>(
+    input: R,
+    opts: &ReadOptions,
+    sink: &mut S,
+    chunk: usize,
+) -> Result<Vec<Warning>, ReadError> {
+    let chunk = chunk.max(1);
+    let source = BlockReader {
+        input,
+        carry: Vec::new(),
+        long_line: chunk.saturating_mul(LONG_LINE_CHUNKS),
+        eof: false,
+        error: None,
+    };
+    run(source, opts, sink, chunk, &mut |_| {})
+}
+
+/// Like [`read_into_parallel`], on input that is already in memory (a mapped file): the
+/// workers read their chunks in place, without a copy. `release(n)` is called as soon as
+/// the first `n` bytes are no longer needed (a mapping can drop those pages, so memory
+/// stays bounded by a few chunks).
+pub fn read_slice_parallel<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    sink: &mut S,
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Warning>, ReadError> {
+    read_slice_chunked(bytes, opts, sink, CHUNK, release)
+}
+
+/// [`read_slice_parallel`] with chunks of about `chunk` bytes.
+#[doc(hidden)]
+pub fn read_slice_chunked<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &ReadOptions,
+    sink: &mut S,
+    chunk: usize,
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Warning>, ReadError> {
+    let chunk = chunk.max(1);
+    let source = SliceSource {
+        bytes,
+        pos: 0,
+        long_line: chunk.saturating_mul(LONG_LINE_CHUNKS),
+    };
+    run(source, opts, sink, chunk, release)
+}
+
+fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
+    mut source: Src,
+    opts: &ReadOptions,
+    sink: &mut S,
+    chunk: usize,
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Warning>, ReadError> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let by_band = sink.wants_runs_by_band();
+    let total = source.total_len();
+    let (job_tx, job_rx) = sync_channel::<Job<'a>>(workers);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = channel::<Job<'a>>();
+    let mut driver = Driver {
+        parser: Parser::new(opts),
+        opts,
+        line: 1,
+        col: 1,
+    };
+    let long_line = std::thread::scope(|scope| -> Result<Option<Vec<u8>>, ReadError> {
+        for _ in 0..workers {
+            let done_tx = done_tx.clone();
+            let job_rx = &job_rx;
+            scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, by_band));
+        }
+        drop(done_tx);
+        let job_tx = job_tx;
+        let mut pool: Vec<(Vec<u8>, ChunkScan)> = Vec::new();
+        let mut waiting: BTreeMap<u64, Job<'a>> = BTreeMap::new();
+        let (mut sent, mut applied) = (0u64, 0u64);
+        let mut long_line = None;
+        let max_in_flight = workers as u64 + 2;
+        loop {
+            while sent - applied < max_in_flight && long_line.is_none() {
+                let (buf, scan) = pool.pop().unwrap_or_default();
+                let size = if sent == 0 {
+                    FIRST_CHUNK.min(chunk)
+                } else {
+                    chunk
+                };
+                match source.next_chunk(buf, size) {
+                    Next::Chunk(bytes) => {
+                        let job = Job {
+                            seq: sent,
+                            bytes,
+                            scan,
+                        };
+                        if job_tx.send(job).is_err() {
+                            panic!("a reader worker thread panicked");
+                        }
+                        sent += 1;
                     }
-                    Message::Discard => {
-                        let _ = answer.send(sink.discard_incomplete_sample());
+                    Next::LongLine(head) => long_line = Some(head),
+                    Next::Done(buf) => {
+                        pool.push((buf, scan));
+                        break;
                     }
                 }
             }
-        });
-        let mut sender = Sender {
-            batch: Batch::default(),
-            to_builder,
-            recycled,
-            answers,
-        };
-        let result = read_into(input, opts, &mut sender);
-        sender.ship();
-        drop(sender);
-        if builder.join().is_err() {
-            // The sink panicked: a bug, not bad input. Re-raise it here.
-            panic!("the profile builder thread panicked");
+            if sent == applied {
+                break;
+            }
+            let Ok(job) = done_rx.recv() else {
+                panic!("a reader worker thread panicked");
+            };
+            waiting.insert(job.seq, job);
+            while let Some(job) = waiting.remove(&applied) {
+                let progress = match job.bytes {
+                    ChunkBytes::Borrowed(_, end) => total.map(|t| end as f64 / t as f64),
+                    ChunkBytes::Owned(..) => None,
+                };
+                driver.apply(job.bytes.as_slice(), &job.scan, progress, sink)?;
+                applied += 1;
+                match job.bytes {
+                    ChunkBytes::Owned(buf, _) => pool.push((buf, job.scan)),
+                    ChunkBytes::Borrowed(_, end) => {
+                        release(end);
+                        pool.push((Vec::new(), job.scan));
+                    }
+                }
+            }
         }
-        result
-    })
+        Ok(long_line)
+    })?;
+    if let Some(e) = source.error() {
+        return Err(ReadError::Io(e));
+    }
+    if let Some(head) = long_line {
+        let offset = source.offset();
+        let rest = Releasing {
+            inner: io::Cursor::new(head).chain(source.rest()),
+            pos: offset,
+            release,
+        };
+        let mut segments = Segmenter::starting_at(rest, driver.line);
+        drive(&mut segments, &mut driver.parser, opts, sink)?;
+        (driver.line, driver.col) = segments.end_pos();
+    }
+    let end = Pos {
+        line: driver.line,
+        col: driver.col,
+    };
+    driver.parser.finish(end, sink)
+}
+
+/// A reader that reports how far it has been read, so the input in memory behind it can
+/// be dropped as the streaming reader goes.
+struct Releasing<'r, R> {
+    inner: R,
+    pos: usize,
+    release: &'r mut dyn FnMut(usize),
+}
+
+impl<R: Read> Read for Releasing<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.pos += n;
+        (self.release)(self.pos);
+        Ok(n)
+    }
+}
+
+/// The bytes of a chunk: a recycled buffer (`buf[..len]`), or a piece of the input in
+/// memory (and the offset of its end).
+enum ChunkBytes<'a> {
+    Owned(Vec<u8>, usize),
+    Borrowed(&'a [u8], usize),
+}
+
+impl ChunkBytes<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            ChunkBytes::Owned(buf, len) => &buf[..*len],
+            ChunkBytes::Borrowed(bytes, _) => bytes,
+        }
+    }
+}
+
+/// What a source gives next.
+enum Next<'a> {
+    Chunk(ChunkBytes<'a>),
+    /// The start of a line longer than the long-line limit: stream the rest.
+    LongLine(Vec<u8>),
+    /// Nothing more (the buffer is handed back).
+    Done(Vec<u8>),
+}
+
+/// Where the chunks come from: a reader, or bytes in memory.
+trait Source<'a> {
+    /// About `size` bytes of whole lines (or the input's last bytes), in `buf` if the
+    /// source copies.
+    fn next_chunk(&mut self, buf: Vec<u8>, size: usize) -> Next<'a>;
+    /// A read error, reported after everything read before it.
+    fn error(&mut self) -> Option<io::Error>;
+    /// The input's size, if known.
+    fn total_len(&self) -> Option<usize> {
+        None
+    }
+    /// Where [`Source::rest`] starts in the input (0 when unknown).
+    fn offset(&self) -> usize {
+        0
+    }
+    /// What is left after a long line.
+    fn rest(self) -> impl Read + 'a;
+}
+
+struct SliceSource<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    /// A line longer than this switches to streaming.
+    long_line: usize,
+}
+
+fn buf_cleared(mut buf: Vec<u8>) -> Vec<u8> {
+    buf.clear();
+    buf
+}
+
+impl<'a> Source<'a> for SliceSource<'a> {
+    fn next_chunk(&mut self, buf: Vec<u8>, size: usize) -> Next<'a> {
+        let start = self.pos;
+        if start >= self.bytes.len() {
+            return Next::Done(buf);
+        }
+        let want = start.saturating_add(size).min(self.bytes.len());
+        // A line end within the long-line limit, or the input's end; else stream the rest
+        // (a worker would read the whole line, and all of it would stay in memory).
+        let from = want.saturating_sub(1);
+        let limit = start.saturating_add(self.long_line).min(self.bytes.len());
+        let end = match memchr::memchr(b'\n', &self.bytes[from..limit.max(from)]) {
+            Some(i) => from + i + 1,
+            None if limit == self.bytes.len() => self.bytes.len(),
+            None => return Next::LongLine(buf_cleared(buf)),
+        };
+        let end = end.max(start + 1).min(self.bytes.len());
+        self.pos = end;
+        Next::Chunk(ChunkBytes::Borrowed(&self.bytes[start..end], end))
+    }
+
+    fn error(&mut self) -> Option<io::Error> {
+        None
+    }
+
+    fn total_len(&self) -> Option<usize> {
+        Some(self.bytes.len())
+    }
+
+    fn offset(&self) -> usize {
+        self.pos
+    }
+
+    fn rest(self) -> impl Read + 'a {
+        &self.bytes[self.pos..]
+    }
+}
+
+struct Job<'a> {
+    seq: u64,
+    bytes: ChunkBytes<'a>,
+    scan: ChunkScan,
+}
+
+fn worker<'a>(
+    jobs: &Mutex<Receiver<Job<'a>>>,
+    done: std::sync::mpsc::Sender<Job<'a>>,
+    max_name_len: usize,
+    by_band: bool,
+) {
+    loop {
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok(mut job) = job else { return };
+        let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
+        let scanned =
+            panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
+        if scanned.is_err() {
+            // A bug in the scan must not lose data: the driver reads the chunk itself.
+            job.scan = ChunkScan::default();
+        }
+        if done.send(job).is_err() {
+            return;
+        }
+    }
+}
+
+/// The calling thread's side: the statement machine and the position in the input.
+struct Driver<'o> {
+    parser: Parser<'o>,
+    opts: &'o ReadOptions,
+    /// Position just past what has been applied.
+    line: u64,
+    col: u64,
+}
+
+impl Driver<'_> {
+    fn apply<S: Sink + ?Sized>(
+        &mut self,
+        bytes: &[u8],
+        scan: &ChunkScan,
+        progress: Option<f64>,
+        sink: &mut S,
+    ) -> Result<(), ReadError> {
+        let mut rest = bytes;
+        if scan.fast_len > 0 && self.parser.admits(scan) {
+            sink.statements(&Statements {
+                bytes,
+                scan,
+                progress,
+            });
+            self.parser.advance(scan);
+            self.line += scan.lines;
+            self.col = 1;
+            rest = &bytes[scan.fast_len..];
+        }
+        if !rest.is_empty() {
+            let mut segments = Segmenter::starting_at(rest, self.line);
+            drive(&mut segments, &mut self.parser, self.opts, sink)?;
+            (self.line, self.col) = segments.end_pos();
+        }
+        Ok(())
+    }
+}
+
+/// What [`BlockReader::next_block`] put in the buffer.
+enum Block {
+    /// `len` bytes of whole lines (or the input's last bytes).
+    Lines(usize),
+    /// `len` bytes of a line longer than the long-line limit, not ended yet.
+    LongLine(usize),
+    /// Nothing: the input is done.
+    Empty,
+}
+
+struct BlockReader<R> {
+    input: R,
+    /// Bytes read after the last line end of the previous block.
+    carry: Vec<u8>,
+    /// A line longer than this switches to streaming.
+    long_line: usize,
+    eof: bool,
+    /// A read error: reported after everything read before it.
+    error: Option<io::Error>,
+}
+
+impl<'a, R: Read + 'a> Source<'a> for BlockReader<R> {
+    fn next_chunk(&mut self, mut buf: Vec<u8>, size: usize) -> Next<'a> {
+        if self.done() {
+            return Next::Done(buf);
+        }
+        match self.next_block(&mut buf, size) {
+            Block::Lines(len) => Next::Chunk(ChunkBytes::Owned(buf, len)),
+            Block::LongLine(len) => {
+                buf.truncate(len);
+                Next::LongLine(buf)
+            }
+            Block::Empty => Next::Done(buf),
+        }
+    }
+
+    fn error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    fn rest(self) -> impl Read + 'a {
+        io::Cursor::new(self.carry).chain(self.input)
+    }
+}
+
+impl<R: Read> BlockReader<R> {
+    fn done(&self) -> bool {
+        (self.eof || self.error.is_some()) && self.carry.is_empty()
+    }
+
+    /// Fills `buf` with about `size` bytes: whole lines, the carry of the previous block
+    /// first. The buffer keeps its length (it is recycled, so it is never zeroed again);
+    /// the block is `buf[..len]`.
+    fn next_block(&mut self, buf: &mut Vec<u8>, size: usize) -> Block {
+        let mut target = size.max(self.carry.len() + 1);
+        if buf.len() < target {
+            buf.resize(target, 0);
+        }
+        let mut len = self.carry.len();
+        buf[..len].copy_from_slice(&self.carry);
+        self.carry.clear();
+        let mut searched = 0;
+        loop {
+            while len < target && !self.eof && self.error.is_none() {
+                match self.input.read(&mut buf[len..target]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => len += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            let ended = self.eof || self.error.is_some();
+            if let Some(i) = memchr::memrchr(b'\n', &buf[searched..len]) {
+                let cut = searched + i + 1;
+                if !self.eof {
+                    // After a read error, the bytes after the last line end are dropped,
+                    // as the streaming reader drops them.
+                    if self.error.is_none() {
+                        self.carry.extend_from_slice(&buf[cut..len]);
+                    }
+                    return Block::Lines(cut);
+                }
+                return Block::Lines(len);
+            }
+            if ended {
+                if len == 0 || self.error.is_some() {
+                    return Block::Empty;
+                }
+                return Block::Lines(len);
+            }
+            searched = len;
+            if len >= self.long_line {
+                return Block::LongLine(len);
+            }
+            target *= 2;
+            buf.resize(target, 0);
+        }
+    }
 }

@@ -49,13 +49,18 @@ pub(super) struct Segmenter<R> {
 
 impl<R: Read> Segmenter<R> {
     pub(super) fn new(inner: R) -> Self {
+        Self::starting_at(inner, 1)
+    }
+
+    /// A segmenter whose first byte starts line `line` (a later part of a file).
+    pub(super) fn starting_at(inner: R, line: u64) -> Self {
         Segmenter {
             inner,
             buf: Vec::new(),
             start: 0,
             end: 0,
             eof: false,
-            line: 1,
+            line,
             col: 1,
             at_line_start: true,
         }

@@ -1,0 +1,446 @@
+//! The worker side of the parallel reader: a run of complete lines, read without the
+//! statement machine when every line is one GHC writes in the usual way
+//! (`name<TAB>digits`, `BEGIN_SAMPLE <time>`, `END_SAMPLE <time>`), with each identifier
+//! interned once per chunk (one hash per new name; a guess of the band that followed the
+//! previous one last time before that).
+//!
+//! A scan stops at the first line it cannot read this way (a header, an odd spelling,
+//! an error): everything from there on is read by the statement machine on the
+//! driver thread, which also decides whether the scanned prefix fits the state the file is
+//! in at the chunk's start (see [`super::parser::Parser::admits`]). So the result is the
+//! statement machine's by construction; this is only a faster way to get it.
+
+use super::data_line::scan_data_line;
+use super::tokens::MAX_NUMBER_LEN;
+use crate::num::float_value;
+use crate::profile::{hash_bytes, Point};
+
+/// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
+pub(crate) const BEGIN: u32 = u32::MAX;
+/// Tag of an entry that is an `END_SAMPLE`.
+pub(crate) const END: u32 = u32::MAX - 1;
+/// Tag of an entry that is a `MARK` (its value is the time).
+pub(crate) const MARK: u32 = u32::MAX - 2;
+const NONE: u32 = u32::MAX;
+
+/// One statement of a scanned chunk: a data point of local band `tag`, or a sample
+/// boundary ([`BEGIN`], [`END`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry {
+    pub(crate) tag: u32,
+    pub(crate) value: f64,
+}
+
+/// What a worker found in a chunk: the statements of its readable prefix, in file order,
+/// and what the driver needs to check and apply them.
+#[derive(Debug, Default)]
+pub struct ChunkScan {
+    /// Local band id → the name's `(start, len)` in the chunk's bytes, in order of first
+    /// appearance.
+    pub(crate) names: Vec<(u32, u32)>,
+    pub(crate) entries: Vec<Entry>,
+    /// In by-band mode, each local band's points (sample = `END_SAMPLE`s before it in the
+    /// chunk); only the first `names.len()` are this chunk's.
+    pub(crate) by_band: Vec<Vec<Point>>,
+    pub(crate) by_band_mode: bool,
+    /// Bytes of the readable prefix (whole lines).
+    pub(crate) fast_len: usize,
+    /// Lines in the prefix.
+    pub(crate) lines: u64,
+    /// `END_SAMPLE`s in the prefix.
+    pub(crate) ends: u64,
+    /// Whether the prefix needs the chunk to start inside a sample (it starts with an
+    /// `END_SAMPLE` before any `BEGIN_SAMPLE`) or outside one (a `MARK` first).
+    pub(crate) needs_inside: Option<bool>,
+    pub(crate) first_begin: Option<f64>,
+    pub(crate) last_begin: Option<f64>,
+    /// Whether the prefix ends inside a sample (`None`: it has no sample boundary).
+    pub(crate) end_in_sample: Option<bool>,
+    /// Open-addressing index: local id + 1, 0 for an empty slot.
+    table: Vec<u32>,
+    hashes: Vec<u64>,
+    /// The full hash ([`hash_bytes`]) of every name, for the profile's own index.
+    full_hashes: Vec<u64>,
+    /// The quick hash (a few words of the name) met too many collisions in this chunk:
+    /// every byte is hashed instead.
+    full_hash: bool,
+    /// `successor[i + 1]`: the band that followed band `i` last time (slot 0: first band
+    /// of a sample).
+    successor: Vec<u32>,
+}
+
+impl ChunkScan {
+    fn reset(&mut self) {
+        self.names.clear();
+        self.entries.clear();
+        self.fast_len = 0;
+        self.lines = 0;
+        self.ends = 0;
+        self.needs_inside = None;
+        self.first_begin = None;
+        self.last_begin = None;
+        self.end_in_sample = None;
+        self.hashes.clear();
+        self.full_hashes.clear();
+        self.full_hash = false;
+        self.successor.clear();
+        if self.table.len() > 1 << 16 {
+            // A chunk of many distinct names: do not keep clearing a huge table.
+            self.table = Vec::new();
+        }
+        self.table.fill(0);
+        if self.table.is_empty() {
+            self.table.resize(512, 0);
+        }
+    }
+
+    /// Scans `bytes` (whole lines, except perhaps the last) from its start.
+    ///
+    /// With `by_band`, the data points go to [`Self::by_band`] (per band, with the number
+    /// of `END_SAMPLE`s before them in the chunk as their sample) and `entries` only holds
+    /// the sample boundaries and marks.
+    pub(crate) fn scan(&mut self, bytes: &[u8], max_name_len: usize, by_band: bool) {
+        self.reset();
+        self.by_band_mode = by_band;
+        let mut i = 0;
+        let mut previous = 0usize;
+        while i < bytes.len() {
+            let rest = &bytes[i..];
+            if matches!(rest[0], b'B' | b'E' | b'M') {
+                if let Some((kind, t, len)) = marker_line(rest) {
+                    match kind {
+                        Marker::Begin => {
+                            if self.last_begin.is_some_and(|last| t < last) {
+                                break;
+                            }
+                            self.first_begin.get_or_insert(t);
+                            self.last_begin = Some(t);
+                            self.end_in_sample = Some(true);
+                            self.entries.push(Entry {
+                                tag: BEGIN,
+                                value: t,
+                            });
+                        }
+                        Marker::End => {
+                            let fits = match self.end_in_sample {
+                                Some(inside) => inside,
+                                None => self.require_start(true),
+                            };
+                            if !fits {
+                                break;
+                            }
+                            self.end_in_sample = Some(false);
+                            self.ends += 1;
+                            self.entries.push(Entry { tag: END, value: t });
+                            previous = 0;
+                        }
+                        Marker::Mark => {
+                            let fits = match self.end_in_sample {
+                                Some(inside) => !inside,
+                                None => self.require_start(false),
+                            };
+                            if !fits {
+                                break;
+                            }
+                            self.entries.push(Entry {
+                                tag: MARK,
+                                value: t,
+                            });
+                        }
+                    }
+                    i += len;
+                    self.lines += 1;
+                    continue;
+                }
+            }
+            let Some(line) = scan_data_line(rest, false) else {
+                break;
+            };
+            if line.name_len > max_name_len {
+                break;
+            }
+            let id = self.intern(bytes, i, line.name_len, previous);
+            previous = id as usize + 1;
+            if by_band {
+                self.by_band[id as usize].push(Point {
+                    sample: self.ends as u32,
+                    value: line.value,
+                });
+            } else {
+                self.entries.push(Entry {
+                    tag: id,
+                    value: line.value,
+                });
+            }
+            i += line.len;
+            self.lines += 1;
+        }
+        self.fast_len = i;
+    }
+
+    /// Records what the state at the chunk's start must be; false if it contradicts an
+    /// earlier need.
+    fn require_start(&mut self, inside: bool) -> bool {
+        *self.needs_inside.get_or_insert(inside) == inside
+    }
+
+    fn name<'b>(&self, bytes: &'b [u8], id: u32) -> &'b [u8] {
+        let (s, l) = self.names[id as usize];
+        &bytes[s as usize..s as usize + l as usize]
+    }
+
+    fn intern(&mut self, bytes: &[u8], start: usize, len: usize, previous: usize) -> u32 {
+        let name = &bytes[start..start + len];
+        // The band that followed the previous one last time; failing that, the one after
+        // it, and the one after that (bands that are missing from this sample).
+        let mut from = previous;
+        for _ in 0..3 {
+            let Some(&guess) = self.successor.get(from) else {
+                break;
+            };
+            if guess == NONE {
+                break;
+            }
+            if same(self.name(bytes, guess), name) {
+                if from != previous {
+                    self.successor[previous] = guess;
+                }
+                return guess;
+            }
+            from = guess as usize + 1;
+        }
+        let id = self.lookup(bytes, start, len);
+        if self.successor.len() <= previous {
+            self.successor.resize(self.names.len() + 1, NONE);
+        }
+        self.successor[previous] = id;
+        id
+    }
+
+    fn hash(&self, name: &[u8]) -> u64 {
+        if self.full_hash {
+            hash_bytes(name)
+        } else {
+            quick_hash(name)
+        }
+    }
+
+    /// The local id of `bytes[start..start + len]`, a new one if it is new.
+    fn lookup(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
+        let name = &bytes[start..start + len];
+        let h = self.hash(name);
+        let mask = self.table.len() - 1;
+        let mut slot = h as usize & mask;
+        let mut probes = 0;
+        loop {
+            match self.table[slot] {
+                0 => {
+                    let id = self.names.len() as u32;
+                    self.names.push((start as u32, len as u32));
+                    if self.by_band.len() < self.names.len() {
+                        self.by_band.push(Vec::new());
+                    }
+                    self.by_band[id as usize].clear();
+                    self.hashes.push(h);
+                    self.full_hashes
+                        .push(if self.full_hash { h } else { hash_bytes(name) });
+                    self.table[slot] = id + 1;
+                    if self.names.len() * 2 > self.table.len() {
+                        self.rebuild(self.table.len() * 2);
+                    }
+                    return id;
+                }
+                k => {
+                    let id = k - 1;
+                    if self.hashes[id as usize] == h && same(self.name(bytes, id), name) {
+                        return id;
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+            probes += 1;
+            if probes > 32 && !self.full_hash {
+                // Names that the quick hash cannot tell apart: hash every byte from now
+                // on in this chunk.
+                self.full_hash = true;
+                self.hashes.copy_from_slice(&self.full_hashes);
+                self.rebuild(self.table.len());
+                return self.lookup(bytes, start, len);
+            }
+        }
+    }
+
+    fn rebuild(&mut self, size: usize) {
+        self.table.clear();
+        self.table.resize(size, 0);
+        let mask = size - 1;
+        for (id, &h) in self.hashes.iter().enumerate() {
+            let mut slot = h as usize & mask;
+            while self.table[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.table[slot] = id as u32 + 1;
+        }
+    }
+}
+
+/// A hash of the length and at most three words of `name` (its first sixteen and last
+/// eight bytes): each line's name is hashed when the order of the bands changes from one
+/// sample to the next, and hashing every byte was most of the scan. Names that differ only
+/// elsewhere collide; [`ChunkScan::lookup`] then falls back to hashing every byte.
+#[inline]
+fn quick_hash(name: &[u8]) -> u64 {
+    let n = name.len();
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&name[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (a, b, c) = if n >= 16 {
+        (word(0), word(8), word(n - 8))
+    } else if n >= 8 {
+        (word(0), word(n - 8), 0)
+    } else {
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(name);
+        (u64::from_le_bytes(w), 0, 0)
+    };
+    let x = (a ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+        ^ (b ^ 0x94d0_49bb_1331_11eb).wrapping_mul(0x2545_f491_4f6c_dd1d)
+        ^ (c ^ n as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    let m = u128::from(x) * 0x9e37_79b9_7f4a_7c15_u128;
+    (m as u64) ^ ((m >> 64) as u64)
+}
+
+/// Byte-string equality for short names, eight bytes at a time, without a library call.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes, overlapping the words already compared.
+    word(a, n - 8) == word(b, n - 8)
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Marker {
+    Begin,
+    End,
+    Mark,
+}
+
+/// `BEGIN_SAMPLE <time>`, `END_SAMPLE <time>` or `MARK <time>` with one space and the
+/// line end right after the number, the number read exactly as the statement machine
+/// reads it. Returns the keyword, the time and the line's length.
+fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
+    let (kind, after) = if rest.starts_with(b"BEGIN_SAMPLE ") {
+        (Marker::Begin, 13)
+    } else if rest.starts_with(b"END_SAMPLE ") {
+        (Marker::End, 11)
+    } else if rest.starts_with(b"MARK ") {
+        (Marker::Mark, 5)
+    } else {
+        return None;
+    };
+    let tail = &rest[after..];
+    let n = tail
+        .iter()
+        .position(|&b| !(b.is_ascii_digit() || b == b'.'))
+        .unwrap_or(tail.len());
+    let text = &tail[..n];
+    if n == 0 || n > MAX_NUMBER_LEN || !text[0].is_ascii_digit() || !text.contains(&b'.') {
+        return None;
+    }
+    let len = match &tail[n..] {
+        [b'\n', ..] => after + n + 1,
+        [b'\r', b'\n', ..] => after + n + 2,
+        _ => return None,
+    };
+    Some((kind, float_value(text), len))
+}
+
+/// The statements of a chunk's readable prefix, as [`crate::read::Sink::statements`]
+/// receives them.
+pub struct Statements<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) scan: &'a ChunkScan,
+    /// The share of the whole input read once this run is applied, when the input's size
+    /// is known (a sink can size its storage from it).
+    pub(crate) progress: Option<f64>,
+}
+
+impl Statements<'_> {
+    /// The chunk's identifiers, in order of first appearance (the local band ids).
+    pub(crate) fn names(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.scan
+            .names
+            .iter()
+            .map(|&(s, l)| &self.bytes[s as usize..s as usize + l as usize])
+    }
+
+    /// How many identifiers the chunk has.
+    pub(crate) fn name_count(&self) -> usize {
+        self.scan.names.len()
+    }
+
+    /// The share of the whole input read once this run is applied, if known.
+    pub(crate) fn progress(&self) -> Option<f64> {
+        self.progress
+    }
+
+    /// The chunk's identifiers with their [`hash_bytes`] hashes.
+    pub(crate) fn names_with_hashes(&self) -> impl Iterator<Item = (&[u8], u64)> + '_ {
+        self.names().zip(self.scan.full_hashes.iter().copied())
+    }
+
+    /// The data points of each identifier of the chunk, by [`Self::names`] order, with
+    /// sample numbers counted from the chunk's start; `None` unless the sink asked for
+    /// them ([`crate::read::Sink::wants_runs_by_band`]).
+    pub(crate) fn by_band(&self) -> Option<&[Vec<Point>]> {
+        self.scan
+            .by_band_mode
+            .then(|| &self.scan.by_band[..self.scan.names.len()])
+    }
+
+    /// The sample boundaries and marks (and, unless the points come by band, the data
+    /// points) in file order.
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.scan.entries
+    }
+
+    /// Feeds the statements to `sink` one by one, as the statement machine would.
+    ///
+    /// # Panics
+    ///
+    /// If the sink asked for the points by band: their order is gone.
+    pub fn replay<S: crate::read::Sink + ?Sized>(&self, sink: &mut S) {
+        assert!(
+            !self.scan.by_band_mode,
+            "a sink that wants runs by band takes them itself"
+        );
+        for e in &self.scan.entries {
+            match e.tag {
+                BEGIN => sink.begin_sample(e.value),
+                END => sink.end_sample(),
+                MARK => sink.mark(e.value),
+                id => sink.data(self.scan.name(self.bytes, id), e.value),
+            }
+        }
+    }
+}
