@@ -55,6 +55,10 @@ eps window leak.hp -c --from 0.5 --to 1.0
 # Eventlogs, and comparing runs.
 cp "$root/tests/data/eventlog/leakmap-hc.eventlog" leakmap.eventlog
 eps eventlog leakmap.eventlog -c
+eps heap-size leakmap.eventlog -c --heap-size
+cp "$inputs/longnames-O0-hc-L200.hp" long.hp
+eps key-labels-cut long.hp -c
+eps key-labels-fit long.hp -c --key-labels fit
 eps sort-growth many.hp -c --sort growth
 eps include many.hp -c --include '^\([0-9]+\)(memoTable|buckets|smoothing)'
 mkdir -p uniform
