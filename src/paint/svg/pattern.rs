@@ -21,7 +21,7 @@ impl<W: Write> SvgPainter<'_, W> {
     ) {
         if let Some(pattern) = &look.pattern {
             let ink = pattern_ink(pattern, points.iter().copied());
-            return self.patterned(points, &ink);
+            return self.patterned(points, &ink, title);
         }
         let fill = match look.colour {
             Some([r, g, b]) => format!("#{r:02x}{g:02x}{b:02x}"),
@@ -30,7 +30,7 @@ impl<W: Write> SvgPainter<'_, W> {
         self.titled_polygon(points, Some(&fill), title);
     }
 
-    fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk) {
+    fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk, title: Option<&[u8]>) {
         let Some(outline) = Self::points(points) else {
             return;
         };
@@ -69,7 +69,8 @@ impl<W: Write> SvgPainter<'_, W> {
             ));
         }
         self.raw("</g>\n");
-        self.polygon(points, None);
+        // The stroked outline on top is what the pointer is over: it carries the tooltip.
+        self.titled_polygon(points, None, title);
     }
 }
 
