@@ -23,9 +23,12 @@
 
 mod support;
 
-use hp2ps::aggregate::NameOrder;
-use hp2ps::defaults;
-use hp2ps::internals::{c_atof, c_atoi};
+// The binary's command line, compiled in so flag sets become options exactly as hp2ps
+// scans them (as the `cli` fuzz target does).
+#[allow(dead_code)]
+#[path = "../src/cli/mod.rs"]
+mod cli;
+
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
@@ -54,72 +57,13 @@ fn utc() {
     ONCE.call_once(|| std::env::set_var("TZ", "UTC0"));
 }
 
-/// The options a command line gives, scanned as the `hp2ps` binary scans its short
-/// flags (`src/cli/short_flags.rs`); `None` when hp2ps would print usage.
+/// The options a command line gives, from the binary's own parser (`src/cli/`, mounted
+/// below); `None` when hp2ps would print usage.
 fn options(args: &[&str]) -> Option<(RenderOptions, PaintOptions, bool)> {
-    let mut render = RenderOptions::default();
-    let mut paint = PaintOptions::default();
-    let mut use_aux = false;
-    for arg in args {
-        let Some(flags) = arg.strip_prefix('-') else {
-            break; // the file name
-        };
-        let flags = flags.as_bytes();
-        let mut i = 0;
-        while let Some(&letter) = flags.get(i) {
-            let rest = &flags[i + 1..];
-            let (agg, lay) = (&mut render.aggregate, &mut render.layout);
-            match letter {
-                b'p' => {
-                    use_aux = true;
-                    i += 1;
-                    continue;
-                }
-                b'b' => lay.big_title = true,
-                b's' => lay.small_title = true,
-                b'c' => lay.colour = true,
-                b'd' => agg.by_deviation = true,
-                b'g' => lay.portrait = true,
-                b'y' => lay.marks = false,
-                b'M' => lay.multipage = true,
-                b'i' => {
-                    agg.by_name = Some(if rest.first() == Some(&b'-') {
-                        NameOrder::Descending
-                    } else {
-                        NameOrder::Ascending
-                    })
-                }
-                b'm' => {
-                    agg.band_limit = i64::from(c_atoi(rest));
-                    if defaults::key_needs_own_pages(agg.band_limit) {
-                        lay.multipage = true;
-                    }
-                }
-                b't' => {
-                    let t = c_atof(rest);
-                    if !(0.0..=5.0).contains(&t) {
-                        return None;
-                    }
-                    agg.trace_percent = t;
-                }
-                b'e' => {
-                    let scale = match rest {
-                        [.., b'i', b'n'] => 72.0,
-                        [.., b'm', b'm'] => 2.834646,
-                        _ => 1.0,
-                    };
-                    let width = c_atof(rest) * scale;
-                    if !(width.is_finite() && width > 144.0) {
-                        return None;
-                    }
-                    paint.eps_width = Some(width);
-                }
-                _ => return None,
-            }
-            break;
-        }
+    match cli::parse(args.iter().map(std::ffi::OsString::from)) {
+        Ok(cli::Command::Render(inv)) => Some((inv.render, inv.paint, inv.use_aux)),
+        _ => None,
     }
-    Some((render, paint, use_aux))
 }
 
 /// The `.ps` file and the `.aux` text of one render.
