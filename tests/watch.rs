@@ -319,3 +319,65 @@ fn watch_waits_for_the_file_and_for_its_first_sample() {
     let (want, _) = expected(&format!("{HEADER}{}{}", sample(0), sample(1)), &[]);
     assert!(std::fs::read(dir.path().join("t.ps")).unwrap() == want);
 }
+
+/// What a single run writes for an eventlog holding `bytes` (`t.ps`).
+fn expected_eventlog(bytes: &[u8]) -> Vec<u8> {
+    let dir = TempDir::new("watch-expected-eventlog");
+    std::fs::write(dir.path().join("t.eventlog"), bytes).unwrap();
+    let out = Cmd::new(BIN)
+        .args(["-c", "t.eventlog"])
+        .current_dir(dir.path())
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    std::fs::read(dir.path().join("t.ps")).unwrap()
+}
+
+/// A GHC 9.2+ program run with `--eventlog-flush-interval` writes its log a few blocks at
+/// a time, each flush possibly ending inside an event: the watcher re-renders after every
+/// flush, each time as a single run on the log so far (its complete censuses).
+#[test]
+fn a_growing_eventlog_is_rerendered_after_every_flush() {
+    use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
+    let content: String = std::iter::once(HEADER.to_string())
+        .chain((0..12).map(sample))
+        .collect();
+    let opts = ConvertOptions {
+        layout: Layout::ghc_9_2().with_max_events_per_block(4),
+        ..ConvertOptions::default()
+    };
+    let log = convert_hp(content.as_bytes(), &opts).unwrap().eventlog;
+    let dir = TempDir::new("watch-eventlog");
+    let path = dir.path().join("t.eventlog");
+    let ps = dir.path().join("t.ps");
+    // Flushes: the header and the first censuses, then pieces that end mid-event.
+    let data = log.windows(4).position(|w| w == b"datb").unwrap() + 4;
+    let at = |fifths: usize, extra: usize| data + (log.len() - data) * fifths / 5 + extra;
+    let cuts = [at(2, 0), at(3, 7), at(4, 3), log.len()];
+    std::fs::write(&path, &log[..cuts[0]]).unwrap();
+    let watcher = Watcher::start(
+        dir.path(),
+        &["--watch", "--interval", "0.02", "-c", "t.eventlog"],
+    );
+    let mut renders = Vec::new();
+    for (i, &cut) in cuts.iter().enumerate() {
+        if i > 0 {
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            f.write_all(&log[cuts[i - 1]..cut]).unwrap();
+        }
+        let want = expected_eventlog(&log[..cut]);
+        wait_until(&format!("the render after flush {i}"), || {
+            std::fs::read(&ps).ok().as_ref() == Some(&want)
+        });
+        renders.push(want);
+    }
+    renders.dedup();
+    assert_eq!(renders.len(), cuts.len(), "every flush draws something new");
+    watcher.signal(libc::SIGINT);
+    let (code, err) = watcher.wait();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.starts_with("hp2ps: watching t.eventlog"), "{err}");
+    assert_eq!(files_in(dir.path()), ["t.aux", "t.eventlog", "t.ps"]);
+}

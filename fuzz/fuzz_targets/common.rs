@@ -147,6 +147,18 @@ pub fn eventlog_reader(data: &[u8]) {
     };
     let mut opts = EventlogOptions::default();
     opts.full_names = flags & 0x10 != 0;
+    // The reader on every core (runs of whole blocks, as small as the flags say) must give
+    // exactly what the one-pass reader gives.
+    let mut builder = hp2ps::profile::ProfileBuilder::default();
+    let chunk = 1 + usize::from(flags & 0x0f) * 64;
+    let in_runs =
+        hp2ps::read::eventlog::read_eventlog_slice_chunked(input, &opts, &mut builder, chunk)
+            .map(|report| (builder.finish(), report));
+    assert_eq!(
+        format!("{:?}", read_eventlog_profile(input, &opts)),
+        format!("{in_runs:?}"),
+        "the reader in runs of {chunk} bytes differs from the one-pass reader"
+    );
     match read_eventlog_profile(input, &opts) {
         Ok((profile, report)) => {
             for w in &report.warnings {

@@ -5,7 +5,7 @@ use super::hasher::hash_bytes;
 use super::{Band, Point, Profile};
 use crate::read::hp::chunk;
 use crate::read::hp::Statements;
-use crate::read::{HeaderField, Sink};
+use crate::read::{HeaderField, SampleBlock, Sink};
 
 /// Builds a [`Profile`] from the reader's statements.
 #[derive(Default)]
@@ -181,6 +181,42 @@ impl Sink for ProfileBuilder {
         // The successor guesses refer to band ids, which are still valid; start afresh.
         self.previous = 0;
         self.run_ids = ids;
+    }
+
+    fn samples(&mut self, block: SampleBlock) {
+        for m in &block.marks {
+            if m.text.is_empty() {
+                self.mark(m.time);
+            } else {
+                self.labelled_mark(m.time, &m.text);
+            }
+        }
+        let base = self.current;
+        let count = block.times.len() as u32;
+        self.profile.times.truncate(base as usize);
+        self.profile.times.extend_from_slice(&block.times);
+        for (name, points) in block.names.iter().zip(block.points) {
+            if points.is_empty() {
+                continue;
+            }
+            let id = self.intern(name);
+            let band = &mut self.profile.bands[id as usize].points;
+            if band.is_empty() && base == 0 {
+                // The usual case: the block is the whole profile, and the band's points
+                // move in as they are.
+                *band = points;
+            } else {
+                band.extend(points.iter().map(|p| {
+                    let (sample, value) = (p.sample, p.value);
+                    Point {
+                        sample: sample + base,
+                        value,
+                    }
+                }));
+            }
+        }
+        self.current = base + count;
+        self.previous = 0;
     }
 
     fn wants_runs_by_band(&self) -> bool {

@@ -9,6 +9,7 @@ use super::eventlog::{self, EventlogError, EventlogOptions, EventlogReport};
 use super::hp::{ReadError, ReadOptions, Warning};
 use super::window::{self, Window, WindowError, WindowOptions};
 use crate::profile::{Profile, ProfileBuilder};
+use crate::read::Sink;
 
 /// How an input becomes a profile.
 #[derive(Debug, Clone, Default)]
@@ -69,13 +70,42 @@ pub fn read_input<R: Read>(
         let (profile, warnings) = window::read_profile(input, &opts.hp, &opts.window)?;
         return Ok((profile, Notes::Hp(warnings)));
     }
+    eventlog_profile(opts, |sink| {
+        eventlog::read_eventlog(input, &opts.eventlog, sink)
+    })
+}
+
+/// [`read_input`] of bytes already in memory (a mapped file), read in place.
+/// `release(n)` is called once the first `n` bytes are no longer needed.
+pub fn read_input_slice(
+    bytes: &[u8],
+    opts: &InputOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<(Profile, Notes), InputError> {
+    if !bytes.starts_with(EVENTLOG_MAGIC) {
+        let (profile, warnings) =
+            window::read_profile_slice(bytes, &opts.hp, &opts.window, release)?;
+        return Ok((profile, Notes::Hp(warnings)));
+    }
+    eventlog_profile(opts, |sink| {
+        eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
+    })
+}
+
+/// The profile of an eventlog that `read` hands to the sink it is given, through the
+/// time window.
+fn eventlog_profile(
+    opts: &InputOptions,
+    read: impl FnOnce(&mut dyn Sink) -> Result<EventlogReport, EventlogError>,
+) -> Result<(Profile, Notes), InputError> {
     if opts.window.is_everything() {
-        let (profile, report) = eventlog::read_eventlog_profile(input, &opts.eventlog)?;
-        return Ok((profile, Notes::Eventlog(report)));
+        let mut builder = ProfileBuilder::default();
+        let report = read(&mut builder)?;
+        return Ok((builder.finish(), Notes::Eventlog(report)));
     }
     window::check(&opts.window)?;
     let mut sink = Window::new(ProfileBuilder::default(), opts.window);
-    let report = eventlog::read_eventlog(input, &opts.eventlog, &mut sink)?;
+    let report = read(&mut sink)?;
     let profile = window::finish(sink, &opts.window)?;
     Ok((profile, Notes::Eventlog(report)))
 }

@@ -7,11 +7,13 @@
 //! reader feeds the same [`Sink`], so the profile model and everything after it are shared.
 
 pub mod aux;
+mod block;
 pub mod eventlog;
 pub mod hp;
 mod input;
 mod sink;
 pub mod window;
 
-pub use input::{read_input, InputError, InputOptions, Notes, EVENTLOG_MAGIC};
+pub use block::{BlockMark, SampleBlock};
+pub use input::{read_input, read_input_slice, InputError, InputOptions, Notes, EVENTLOG_MAGIC};
 pub use sink::{HeaderField, Sink};

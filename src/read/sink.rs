@@ -2,6 +2,8 @@
 //! reader (`.hp`, and anything that stands between a reader and the model, such as the
 //! time window) speaks it, so the profile model is built one way.
 
+use super::SampleBlock;
+
 /// One of the four header strings of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeaderField {
@@ -64,6 +66,13 @@ pub trait Sink {
     /// The input ended before the current sample was complete: forget every data point
     /// of it (and the identifiers that only it used). Returns whether anything was dropped.
     fn discard_incomplete_sample(&mut self) -> bool;
+
+    /// Whole samples whose points come grouped by band (an eventlog's censuses, handed
+    /// over at the end of reading). The default replays them statement by statement
+    /// ([`SampleBlock::replay`]); the profile builder moves the bands in.
+    fn samples(&mut self, block: SampleBlock) {
+        block.replay(self);
+    }
 
     /// A run of statements that a worker thread of the parallel reader scanned, in file
     /// order. The default feeds them one by one to the methods above; a sink may take

@@ -15,9 +15,9 @@ use hp2ps::profile::Profile;
 use hp2ps::profile::Series;
 use hp2ps::read::aux::{read_aux, Aux};
 use hp2ps::read::eventlog::EventlogReport;
-use hp2ps::read::hp::{ReadError, ReadOptions};
-use hp2ps::read::window::{read_profile_slice, WindowError};
-use hp2ps::read::{read_input, InputError, InputOptions, Notes, EVENTLOG_MAGIC};
+use hp2ps::read::hp::ReadError;
+use hp2ps::read::window::WindowError;
+use hp2ps::read::{read_input, read_input_slice, InputError, InputOptions, Notes};
 use hp2ps::summary::{summarize, Summary};
 
 use super::atomic::AtomicFile;
@@ -72,27 +72,20 @@ fn read_error(name: &str, e: InputError) -> String {
 }
 
 fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, Done), String> {
+    finish_read(inv, read_input(input, &input_options(inv)), name)
+}
+
+fn input_options(inv: &Invocation) -> InputOptions {
     let mut opts = InputOptions::default();
     opts.window = inv.window;
     opts.eventlog = inv.eventlog.clone();
-    finish_read(inv, read_input(input, &opts), name)
+    opts
 }
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
-/// read as the reader goes. An eventlog is read from the map as from any other input.
+/// read as the reader goes.
 fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
-    if map.bytes().starts_with(EVENTLOG_MAGIC) {
-        return read(inv, map.bytes(), name);
-    }
-    let read = read_profile_slice(
-        map.bytes(),
-        &ReadOptions::default(),
-        &inv.window,
-        &mut |n| map.release(n),
-    );
-    let read = read
-        .map(|(profile, warnings)| (profile, Notes::Hp(warnings)))
-        .map_err(InputError::Hp);
+    let read = read_input_slice(map.bytes(), &input_options(inv), &mut |n| map.release(n));
     finish_read(inv, read, name)
 }
 

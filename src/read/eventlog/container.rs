@@ -16,6 +16,51 @@ const VARIABLE: u16 = 0xFFFF;
 /// Table entry of an id the header does not declare.
 const UNDECLARED: u32 = u32::MAX;
 
+/// Where the container reads its bytes from: a stream through a buffer ([`Input`]) or
+/// bytes already in memory ([`SliceInput`], a mapped file, read in place).
+pub(crate) trait Source {
+    /// Makes at least `n` bytes available (n is at most one event: 10 + 2 + 65 535);
+    /// false at end of input.
+    fn fill(&mut self, n: usize) -> io::Result<bool>;
+    /// The bytes available (after a successful [`Source::fill`], at least `n`).
+    fn available(&self) -> &[u8];
+    /// Consumes `n` available bytes.
+    fn consume(&mut self, n: usize);
+    /// File offset of the next unread byte.
+    fn offset(&self) -> u64;
+
+    /// The next `n` bytes, consumed; `None` (nothing consumed) if the input ends first.
+    fn take(&mut self, n: usize) -> io::Result<Option<&[u8]>> {
+        if !self.fill(n)? {
+            return Ok(None);
+        }
+        self.consume(n);
+        Ok(Some(self.consumed(n)))
+    }
+
+    /// The last `n` bytes consumed (n at most one event).
+    fn consumed(&self, n: usize) -> &[u8];
+
+    /// Skips `n` bytes (any number: header lengths are not trusted to fit in memory).
+    /// Returns false if the input ended first.
+    fn skip(&mut self, mut n: u64) -> io::Result<bool> {
+        while n > 0 {
+            if !self.fill(1)? {
+                return Ok(false);
+            }
+            let k = (self.available().len() as u64).min(n) as usize;
+            self.consume(k);
+            n -= k as u64;
+        }
+        Ok(true)
+    }
+
+    /// Whether any byte is left.
+    fn at_end(&mut self) -> io::Result<bool> {
+        Ok(!self.fill(1)?)
+    }
+}
+
 /// A buffered reader that knows the file offset of every byte it hands out. The buffer
 /// only grows to the largest event actually present (at most 64 KiB plus a
 /// chunk), never to a length a header field claims.
@@ -40,14 +85,9 @@ impl<R: Read> Input<R> {
             eof: false,
         }
     }
+}
 
-    /// File offset of the next unread byte.
-    pub(crate) fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// Makes at least `n` bytes available (n is at most one event: 10 + 2 + 65 535);
-    /// false at end of input.
+impl<R: Read> Source for Input<R> {
     fn fill(&mut self, n: usize) -> io::Result<bool> {
         while self.end - self.start < n {
             if self.eof {
@@ -55,6 +95,8 @@ impl<R: Read> Input<R> {
             }
             if self.buf.len() - self.start < n + CHUNK {
                 // Move the unread tail to the front, then make room for one more chunk.
+                // (An event just consumed stays readable: `consumed` is only asked
+                // for right after `consume`, before the next `fill`.)
                 self.buf.copy_within(self.start..self.end, 0);
                 self.end -= self.start;
                 self.start = 0;
@@ -72,35 +114,83 @@ impl<R: Read> Input<R> {
         Ok(true)
     }
 
-    /// The next `n` bytes, consumed; `None` (nothing consumed) if the input ends first.
-    fn take(&mut self, n: usize) -> io::Result<Option<&[u8]>> {
-        if !self.fill(n)? {
-            return Ok(None);
-        }
-        let s = self.start;
+    fn available(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    fn consume(&mut self, n: usize) {
         self.start += n;
         self.offset += n as u64;
-        Ok(Some(&self.buf[s..s + n]))
     }
 
-    /// Skips `n` bytes (any number: header lengths are not trusted to fit in memory).
-    /// Returns false if the input ended first.
-    fn skip(&mut self, mut n: u64) -> io::Result<bool> {
-        while n > 0 {
-            if !self.fill(1)? {
-                return Ok(false);
-            }
-            let k = ((self.end - self.start) as u64).min(n) as usize;
-            self.start += k;
-            self.offset += k as u64;
-            n -= k as u64;
+    fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    fn consumed(&self, n: usize) -> &[u8] {
+        &self.buf[self.start - n..self.start]
+    }
+}
+
+/// Bytes already in memory, read in place. `release(n)` is told, every few megabytes,
+/// that the first `n` bytes are no longer needed (a mapped file drops those pages, so the
+/// resident memory stays small whatever the file's size).
+pub(crate) struct SliceInput<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    released: usize,
+    release: &'a mut dyn FnMut(usize),
+}
+
+impl<'a> SliceInput<'a> {
+    pub(crate) fn new(bytes: &'a [u8], release: &'a mut dyn FnMut(usize)) -> Self {
+        Self::starting_at(bytes, 0, release)
+    }
+
+    /// Reads `bytes` from offset `at` on (offsets stay those of `bytes`).
+    pub(crate) fn starting_at(
+        bytes: &'a [u8],
+        at: usize,
+        release: &'a mut dyn FnMut(usize),
+    ) -> Self {
+        SliceInput {
+            bytes,
+            at: at.min(bytes.len()),
+            released: at,
+            release,
         }
-        Ok(true)
+    }
+}
+
+/// How far a [`SliceInput`] reads before it releases what it has read.
+const RELEASE_STEP: usize = 16 << 20;
+/// What a [`SliceInput`] keeps before its position when it releases (more than an event).
+const KEEP: usize = 1 << 20;
+
+impl Source for SliceInput<'_> {
+    fn fill(&mut self, n: usize) -> io::Result<bool> {
+        Ok(self.bytes.len() - self.at >= n)
     }
 
-    /// Whether any byte is left.
-    pub(crate) fn at_end(&mut self) -> io::Result<bool> {
-        Ok(!self.fill(1)?)
+    fn available(&self) -> &[u8] {
+        &self.bytes[self.at..]
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+        if self.at - self.released >= RELEASE_STEP {
+            // The event just consumed is still to be decoded: keep a margin.
+            self.released = self.at - KEEP;
+            (self.release)(self.released);
+        }
+    }
+
+    fn offset(&self) -> u64 {
+        self.at as u64
+    }
+
+    fn consumed(&self, n: usize) -> &[u8] {
+        &self.bytes[self.at - n..self.at]
     }
 }
 
@@ -129,6 +219,61 @@ impl Types {
     }
 }
 
+/// Id of the block marker, whose first payload field is the size of its block.
+const BLOCK_MARKER: u16 = 18;
+
+/// Cuts the data from some offset on into runs of whole blocks of about `target` bytes
+/// each, following the block markers' sizes, a run at a time (so that the pages of the
+/// file are touched just before they are read, not all at the start). The first thing
+/// that is not a block (an event outside blocks, the end marker, a size that does not
+/// fit) ends the cutting: the last run goes to the end of the input. The cuts are only
+/// guesses: whoever reads a run checks that its events end exactly at the next cut.
+pub(crate) struct BlockRuns {
+    /// Where the next run starts (`None` once the last run was given).
+    at: Option<usize>,
+    /// The smallest block: a marker and its payload.
+    smallest: Option<usize>,
+    target: usize,
+}
+
+impl BlockRuns {
+    /// Runs of `bytes` from `start` on, of about `target` bytes.
+    pub(crate) fn new(start: usize, types: &Types, target: usize) -> Self {
+        let declared = types.size[usize::from(BLOCK_MARKER)];
+        let fixed = declared != UNDECLARED && declared != u32::from(VARIABLE) && declared >= 4;
+        BlockRuns {
+            at: Some(start),
+            smallest: fixed.then_some(10 + declared as usize),
+            target: target.max(1),
+        }
+    }
+
+    /// The next run, `(start, end)`.
+    pub(crate) fn next_run(&mut self, bytes: &[u8]) -> Option<(usize, usize)> {
+        let start = self.at?;
+        let mut at = start;
+        if let Some(smallest) = self.smallest {
+            while at - start < self.target {
+                let Some(head) = bytes.get(at..at + 14) else {
+                    break;
+                };
+                let size = u32_at(head, 10) as usize;
+                if u16_at(head, 0) != BLOCK_MARKER || size < smallest || size > bytes.len() - at {
+                    break;
+                }
+                at += size;
+            }
+        }
+        if at == start || at == bytes.len() || at - start < self.target {
+            // Not a block, or the last blocks: the rest is one run.
+            self.at = None;
+            return (start < bytes.len()).then_some((start, bytes.len()));
+        }
+        self.at = Some(at);
+        Some((start, at))
+    }
+}
+
 fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_be_bytes([b[at], b[at + 1]])
 }
@@ -152,8 +297,8 @@ fn quote(bytes: &[u8]) -> String {
 }
 
 /// Reads `tag` or fails with what was there.
-fn expect<R: Read>(
-    input: &mut Input<R>,
+fn expect<I: Source>(
+    input: &mut I,
     tag: &[u8; 4],
     expected: &'static str,
 ) -> Result<(), EventlogError> {
@@ -169,7 +314,7 @@ fn expect<R: Read>(
 }
 
 /// Reads the header up to and including `datb`.
-pub(crate) fn read_header<R: Read>(input: &mut Input<R>) -> Result<Types, EventlogError> {
+pub(crate) fn read_header<I: Source>(input: &mut I) -> Result<Types, EventlogError> {
     match input.take(4)? {
         Some(b"hdrb") => {}
         other => {
@@ -257,46 +402,103 @@ pub(crate) enum Next<'a> {
     },
 }
 
-/// Frames the next event.
-pub(crate) fn next_event<'a, R: Read>(
-    input: &'a mut Input<R>,
-    types: &Types,
-) -> io::Result<Next<'a>> {
-    let offset = input.offset();
-    if !input.fill(2)? {
-        return Ok(Next::Truncated { offset });
+/// How the bytes at an event's start frame.
+enum Frame {
+    /// The end marker (2 bytes).
+    End,
+    Undeclared(u16),
+    /// Not enough bytes to tell: at least this many are needed.
+    Needs(usize),
+    /// A whole event of `len` bytes whose payload starts at `head`.
+    Whole {
+        id: u16,
+        head: usize,
+        len: usize,
+    },
+}
+
+/// Frames the event that `bytes` start with.
+fn frame(bytes: &[u8], types: &Types) -> Frame {
+    if bytes.len() < 2 {
+        return Frame::Needs(2);
     }
-    let id = u16_at(&input.buf, input.start);
+    let id = u16_at(bytes, 0);
     if id == VARIABLE {
-        input.start += 2;
-        input.offset += 2;
-        return Ok(Next::End);
+        return Frame::End;
     }
     let declared = types.size[usize::from(id)];
     if declared == UNDECLARED {
-        return Ok(Next::Undeclared { offset, id });
+        return Frame::Undeclared(id);
     }
     let (head, len) = if declared == u32::from(VARIABLE) {
-        if !input.fill(12)? {
-            return Ok(Next::Truncated { offset });
+        if bytes.len() < 12 {
+            return Frame::Needs(12);
         }
-        (12, usize::from(u16_at(&input.buf, input.start + 10)))
+        (12, usize::from(u16_at(bytes, 10)))
     } else {
         (10, declared as usize)
     };
-    if !input.fill(head + len)? {
-        return Ok(Next::Truncated { offset });
+    if bytes.len() < head + len {
+        return Frame::Needs(head + len);
     }
-    let s = input.start;
-    input.start += head + len;
-    input.offset += (head + len) as u64;
-    let b = &input.buf[s..s + head + len];
-    Ok(Next::Event(RawEvent {
+    Frame::Whole {
+        id,
+        head,
+        len: head + len,
+    }
+}
+
+fn raw_event(b: &[u8], id: u16, head: usize, offset: u64) -> RawEvent<'_> {
+    RawEvent {
         id,
         time: u64_at(b, 2),
         offset,
         payload: &b[head..],
-    }))
+    }
+}
+
+/// Frames the next event.
+pub(crate) fn next_event<'a, I: Source>(input: &'a mut I, types: &Types) -> io::Result<Next<'a>> {
+    let offset = input.offset();
+    let mut need = 2;
+    loop {
+        if !input.fill(need)? {
+            return Ok(Next::Truncated { offset });
+        }
+        match frame(input.available(), types) {
+            Frame::Needs(n) if n > need => need = n,
+            Frame::Needs(_) => return Ok(Next::Truncated { offset }),
+            Frame::End => {
+                input.consume(2);
+                return Ok(Next::End);
+            }
+            Frame::Undeclared(id) => return Ok(Next::Undeclared { offset, id }),
+            Frame::Whole { id, head, len } => {
+                input.consume(len);
+                return Ok(Next::Event(raw_event(
+                    input.consumed(len),
+                    id,
+                    head,
+                    offset,
+                )));
+            }
+        }
+    }
+}
+
+/// Frames the event at offset `at` of `bytes` (which end where the input ends), and
+/// where the next one starts; the event borrows `bytes`.
+pub(crate) fn event_at<'a>(bytes: &'a [u8], at: usize, types: &Types) -> (Next<'a>, usize) {
+    let offset = at as u64;
+    match frame(bytes.get(at..).unwrap_or_default(), types) {
+        Frame::Needs(_) => (Next::Truncated { offset }, at),
+        Frame::End => (Next::End, at + 2),
+        Frame::Undeclared(id) => (Next::Undeclared { offset, id }, at),
+        Frame::Whole { id, head, len } => (
+            Next::Event(raw_event(&bytes[at..at + len], id, head, offset)),
+            at + len,
+        ),
+    }
 }
 
 #[cfg(test)]

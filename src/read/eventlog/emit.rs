@@ -9,7 +9,7 @@ use super::names::{
 };
 use super::timeaxis::{elapsed_seconds, MutatorClock};
 use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
-use crate::read::{HeaderField, Sink};
+use crate::read::{BlockMark, HeaderField, SampleBlock, Sink};
 
 /// The clock chosen for the whole profile.
 struct Axis {
@@ -27,7 +27,7 @@ impl Axis {
 
 impl Model<'_> {
     /// Ends reading: reports the damage, then hands everything to `sink`.
-    pub(crate) fn finish<S: Sink>(
+    pub(crate) fn finish<S: Sink + ?Sized>(
         mut self,
         end: End,
         sink: &mut S,
@@ -74,8 +74,7 @@ impl Model<'_> {
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
         self.header(sink, &args, profiled);
-        let marks = self.marks(&axis, &mut report);
-        let mut marks = marks.iter().peekable();
+        let mut marks = self.marks(&axis, &mut report);
         report.heap_size = (self.heap_size.iter())
             .map(|&(t, b)| (axis.seconds(t), b))
             .collect();
@@ -85,29 +84,26 @@ impl Model<'_> {
 
         // Samples: times never run backwards, as the .hp reader guarantees.
         let names = self.band_names(breakdown, &args);
-        sink.begin_sample(0.0);
-        sink.end_sample();
+        let mut sample_times = Vec::with_capacity(times.len() + 2);
+        sample_times.push(0.0);
         let mut last = 0.0f64;
-        for (i, c) in self.censuses.iter().enumerate() {
-            let t = times[i].max(last);
-            last = t;
-            // A mark stands between the samples around its time, as GHC writes a MARK
-            // into the `.hp`, so that a time window keeps or drops it the same way.
-            while let Some((time, text)) = marks.next_if(|(time, _)| *time < t) {
-                mark(sink, *time, text);
-            }
-            sink.begin_sample(t);
-            let stop = (self.censuses.get(i + 1)).map_or(self.points.len(), |n| n.first);
-            for &(key, value) in &self.points[c.first..stop] {
-                sink.data(&names[key as usize], value as f64);
-            }
-            sink.end_sample();
+        for t in times {
+            last = t.max(last);
+            sample_times.push(last);
         }
-        for (time, text) in marks {
-            mark(sink, *time, text);
+        let censuses = sample_times.len() - 1;
+        sample_times.push(end_time.max(last));
+        // A mark stands before the first census after its time, as GHC writes a MARK
+        // into the `.hp`, so that a time window keeps or drops it the same way.
+        for m in &mut marks {
+            m.before = 1 + sample_times[1..=censuses].partition_point(|&t| t <= m.time);
         }
-        sink.begin_sample(end_time.max(last));
-        sink.end_sample();
+        sink.samples(SampleBlock {
+            times: sample_times,
+            names,
+            points: std::mem::take(&mut self.points),
+            marks,
+        });
 
         report.warnings = std::mem::take(&mut self.warnings);
         Ok(report)
@@ -163,7 +159,7 @@ impl Model<'_> {
     }
 
     /// JOB, DATE and the units, as the `.hp` of the same run has them.
-    fn header<S: Sink>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
+    fn header<S: Sink + ?Sized>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
         let mut job = job(args, profiled);
         one_line(&mut job);
         sink.header(HeaderField::Job, &job);
@@ -186,16 +182,21 @@ impl Model<'_> {
 
     /// Every mark with its text (empty when it was not kept), in time order; the marker
     /// texts also go to the report.
-    fn marks(&mut self, axis: &Axis, report: &mut EventlogReport) -> Vec<(f64, String)> {
+    /// (Where each stands among the samples is left for the caller.)
+    fn marks(&mut self, axis: &Axis, report: &mut EventlogReport) -> Vec<BlockMark> {
         // A text was kept right after its mark, so the two lists pair up in file order.
         let mut texts = self.texts.iter().peekable();
-        let mut marks: Vec<(f64, String)> = (self.marks.iter())
-            .map(|&t| {
+        let mut marks: Vec<BlockMark> = (std::mem::take(&mut self.marks).into_iter())
+            .map(|t| {
                 let text = texts.next_if(|(tt, _)| *tt == t).map(|(_, s)| s.clone());
-                (axis.seconds(t), text.unwrap_or_default())
+                BlockMark {
+                    before: 0,
+                    time: axis.seconds(t),
+                    text: text.unwrap_or_default().into_bytes(),
+                }
             })
             .collect();
-        marks.sort_by(|a, b| a.0.total_cmp(&b.0));
+        marks.sort_by(|a, b| a.time.total_cmp(&b.time));
         report.markers = (self.texts.drain(..))
             .map(|(t, text)| Marker {
                 time: axis.seconds(t),
@@ -287,14 +288,5 @@ impl Model<'_> {
         "the run made no heap profile: run the program with +RTS -hT -l (or another \
          -h breakdown; -hc etc. need a -prof build)"
             .to_string()
-    }
-}
-
-/// A marker without a text is a plain mark, as a `.hp` MARK is.
-fn mark<S: Sink>(sink: &mut S, time: f64, text: &str) {
-    if text.is_empty() {
-        sink.mark(time);
-    } else {
-        sink.labelled_mark(time, text.as_bytes());
     }
 }

@@ -17,6 +17,7 @@ mod error;
 mod localtime;
 mod model;
 mod names;
+mod parallel;
 mod payload;
 mod timeaxis;
 
@@ -167,20 +168,63 @@ pub struct EventlogReport {
 
 /// Reads an eventlog into `sink`: header strings, marks, then the samples (an empty one
 /// at 0, one per complete census, an empty one at the program's end).
-pub fn read_eventlog<R: Read, S: Sink>(
+pub fn read_eventlog<R: Read, S: Sink + ?Sized>(
     input: R,
     opts: &EventlogOptions,
     sink: &mut S,
 ) -> Result<EventlogReport, EventlogError> {
-    let mut input = container::Input::new(input);
-    let types = container::read_header(&mut input)?;
+    read_from(&mut container::Input::new(input), opts, sink)
+}
+
+/// [`read_eventlog`] of bytes already in memory (a mapped file), read in place, on
+/// every core when the log is large (runs of whole blocks scanned by worker threads;
+/// the result is the same).
+/// `release(n)` is called, every few megabytes, once the first `n` bytes are no longer
+/// needed.
+pub fn read_eventlog_slice<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &EventlogOptions,
+    sink: &mut S,
+    release: &mut dyn FnMut(usize),
+) -> Result<EventlogReport, EventlogError> {
+    parallel::read_slice(bytes, opts, sink, release, parallel::CHUNK)
+}
+
+/// [`read_eventlog_slice`] with runs of about `chunk` bytes per worker job (tests use
+/// tiny ones to cut between every pair of blocks).
+#[doc(hidden)]
+pub fn read_eventlog_slice_chunked<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &EventlogOptions,
+    sink: &mut S,
+    chunk: usize,
+) -> Result<EventlogReport, EventlogError> {
+    parallel::read_slice(bytes, opts, sink, &mut |_| {}, chunk)
+}
+
+fn read_from<I: container::Source, S: Sink + ?Sized>(
+    input: &mut I,
+    opts: &EventlogOptions,
+    sink: &mut S,
+) -> Result<EventlogReport, EventlogError> {
+    let types = container::read_header(input)?;
     let mut m = model::Model::new(opts);
-    let end = loop {
-        match container::next_event(&mut input, &types)? {
+    let end = read_events(input, &types, &mut m)?;
+    m.finish(end, sink)
+}
+
+/// Reads the events from where `input` stands to the end of the data.
+fn read_events<I: container::Source>(
+    input: &mut I,
+    types: &container::Types,
+    m: &mut model::Model<'_>,
+) -> Result<model::End, EventlogError> {
+    Ok(loop {
+        match container::next_event(input, types)? {
             container::Next::Event(raw) => m.event(&raw),
             container::Next::End => {
-                let offset = input.offset();
-                if !input.at_end()? {
+                let offset = container::Source::offset(input);
+                if !container::Source::at_end(input)? {
                     m.warn(EventlogWarning::TrailingBytes { offset });
                 }
                 break model::End::Complete;
@@ -188,8 +232,7 @@ pub fn read_eventlog<R: Read, S: Sink>(
             container::Next::Truncated { offset } => break model::End::Truncated(offset),
             container::Next::Undeclared { offset, id } => break model::End::Undeclared(offset, id),
         }
-    };
-    m.finish(end, sink)
+    })
 }
 
 /// Reads an eventlog into a [`Profile`].

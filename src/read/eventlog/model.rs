@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::names::CostCentre;
-use super::payload::{decode, Event};
+use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::GcIntervals;
 use super::{EventlogOptions, EventlogWarning};
-use crate::profile::FxBuild;
+use crate::profile::{FxBuild, Point};
 
 /// How the data section ended.
 pub(crate) enum End {
@@ -21,10 +21,10 @@ pub(crate) enum End {
     Undeclared(u64, u16),
 }
 
-/// A finished census: its time (ns, event clock) and where its points start.
+/// A finished census: its time (ns, event clock). Its points are in the bands, under its
+/// sample number (its index + 1: the profile's sample 0 is the empty one at time 0).
 pub(crate) struct Census {
     pub(crate) time: u64,
-    pub(crate) first: usize,
 }
 
 /// A band's identity: a 164 label, or a 163 stack (raw big-endian ccids).
@@ -63,12 +63,17 @@ pub(crate) struct Model<'o> {
     stacks: HashMap<Box<[u8]>, u32, FxBuild>,
     pub(crate) keys: Vec<Key>,
     pub(crate) censuses: Vec<Census>,
-    /// (band key, bytes) of every census, in event order.
-    pub(crate) points: Vec<(u32, u64)>,
+    /// Each band key's points, in event order, as the profile will hold them (12 bytes
+    /// a point: the eventlog's bulk is its samples).
+    pub(crate) points: Vec<Vec<Point>>,
     /// The open census's time.
     open: Option<u64>,
-    /// Where the open census's points start.
-    open_first: usize,
+    /// A census lists its bands in much the same order every time: `successor[k + 1]` is
+    /// the key that followed key `k` last time (slot 0: the first of a census), checked
+    /// before looking the bytes up.
+    successor: Vec<u32>,
+    /// The previous point's key + 1 in the open census (0 at its start).
+    previous: usize,
     pub(crate) stray: u64,
     short_warned: bool,
 }
@@ -104,7 +109,8 @@ impl<'o> Model<'o> {
             censuses: Vec::new(),
             points: Vec::new(),
             open: None,
-            open_first: 0,
+            successor: Vec::new(),
+            previous: 0,
             stray: 0,
             short_warned: false,
         }
@@ -168,7 +174,7 @@ impl<'o> Model<'o> {
             Event::BioSampleBegin { census_time } => self.begin(census_time),
             Event::SampleEnd => self.close(),
             Event::CcsSample { residency, stack } => self.point(true, stack, residency),
-            Event::StringSample { residency, label } => self.point(false, label, residency),
+            Event::StringSample { residency, text } => self.point(false, text, residency),
             Event::Ipe { info, table_name } => {
                 self.ipe.insert(info, table_name.into());
             }
@@ -204,29 +210,87 @@ impl<'o> Model<'o> {
         // Before GHC 8.10 (no 165) a census ends where the next one begins.
         self.close();
         self.open = Some(t);
-        self.open_first = self.points.len();
+        self.previous = 0;
     }
 
     fn close(&mut self) {
         if let Some(time) = self.open.take() {
-            self.censuses.push(Census {
-                time,
-                first: self.open_first,
-            });
+            self.censuses.push(Census { time });
         }
     }
 
-    fn point(&mut self, is_stack: bool, bytes: &[u8], value: u64) {
-        if self.open.is_none() {
+    /// A point of the open census. `text` is a stack's ccids, or a label followed by
+    /// its NUL and whatever else its payload holds ([`cstr`]).
+    fn point(&mut self, is_stack: bool, text: &[u8], value: u64) {
+        if !self.is_open() {
             self.stray += 1;
             return;
         }
+        let guess = self.successor.get(self.previous).copied();
+        let key = match guess.filter(|&k| self.is_key(k, is_stack, text)) {
+            Some(k) => k,
+            None => {
+                let bytes = if is_stack { text } else { cstr(text).0 };
+                let k = self.key(is_stack, bytes);
+                if self.successor.len() <= self.previous {
+                    self.successor.resize(self.keys.len() + 1, u32::MAX);
+                }
+                self.successor[self.previous] = k;
+                k
+            }
+        };
+        self.previous = key as usize + 1;
+        self.push_point(key, value);
+    }
+
+    /// Whether a census is open (a point outside one is stray: [`Self::stray_point`]).
+    pub(crate) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// Counts a point that came outside any census.
+    pub(crate) fn stray_point(&mut self) {
+        self.stray += 1;
+    }
+
+    /// Adds a point of band `key` to the open census.
+    pub(crate) fn push_point(&mut self, key: u32, value: u64) {
+        let sample = self.censuses.len() as u32 + 1;
+        self.points[key as usize].push(Point {
+            sample,
+            value: value as f64,
+        });
+    }
+
+    /// Takes the latest time of events that were not handed to [`Self::event`].
+    pub(crate) fn saw_time(&mut self, t: u64) {
+        self.max_time = self.max_time.max(t);
+    }
+
+    /// Whether `text` (as [`Self::point`] has it) names key `k`.
+    fn is_key(&self, k: u32, is_stack: bool, text: &[u8]) -> bool {
+        let Some(key) = self.keys.get(k as usize) else {
+            return false;
+        };
+        let bytes = &key.bytes[..];
+        if key.is_stack != is_stack {
+            return false;
+        }
+        if is_stack {
+            text == bytes
+        } else {
+            label_is(text, bytes)
+        }
+    }
+
+    /// The key of a stack's ccids or a label, a new one if it is new.
+    pub(crate) fn key(&mut self, is_stack: bool, bytes: &[u8]) -> u32 {
         let map = if is_stack {
             &mut self.stacks
         } else {
             &mut self.labels
         };
-        let key = match map.get(bytes) {
+        match map.get(bytes) {
             Some(&k) => k,
             None => {
                 let k = self.keys.len() as u32;
@@ -235,10 +299,10 @@ impl<'o> Model<'o> {
                     is_stack,
                     bytes: bytes.into(),
                 });
+                self.points.push(Vec::new());
                 k
             }
-        };
-        self.points.push((key, value));
+        }
     }
 
     /// Ends the data: keeps an open census only if the data ended cleanly; returns
@@ -252,7 +316,12 @@ impl<'o> Model<'o> {
             _ => {
                 let dropped = self.open.take().is_some();
                 if dropped {
-                    self.points.truncate(self.open_first);
+                    let open = self.censuses.len() as u32 + 1;
+                    for band in &mut self.points {
+                        while band.last().is_some_and(|p| p.sample == open) {
+                            band.pop();
+                        }
+                    }
                 }
                 dropped
             }

@@ -52,8 +52,10 @@ pub(crate) enum Event<'a> {
     SampleEnd,
     /// 163: `stack` is the raw big-endian ccids, innermost first.
     CcsSample { residency: u64, stack: &'a [u8] },
-    /// 164
-    StringSample { residency: u64, label: &'a [u8] },
+    /// 164: `text` is the label up to its NUL and whatever follows in the payload, so
+    /// that the model can recognise a label it knows without looking for the NUL first
+    /// ([`label_is`]); the label itself is `cstr(text).0`.
+    StringSample { residency: u64, text: &'a [u8] },
     /// 169
     Ipe { info: u64, table_name: &'a [u8] },
     /// A known event too short for its layout.
@@ -63,11 +65,17 @@ pub(crate) enum Event<'a> {
 }
 
 /// The bytes up to the first NUL (or the end), and the rest after the NUL.
-fn cstr(b: &[u8]) -> (&[u8], &[u8]) {
+pub(crate) fn cstr(b: &[u8]) -> (&[u8], &[u8]) {
     match memchr::memchr(0, b) {
         Some(i) => (&b[..i], &b[i + 1..]),
         None => (b, &[]),
     }
+}
+
+/// Whether the label of a 164's `text` (see [`Event::StringSample`]) is `label`, which
+/// holds no NUL: checked without looking for the NUL first.
+pub(crate) fn label_is(text: &[u8], label: &[u8]) -> bool {
+    text.get(..label.len()) == Some(label) && text.get(label.len()).map_or(true, |&c| c == 0)
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -156,7 +164,7 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         }
         164 => Event::StringSample {
             residency: u64_at(p, 1),
-            label: cstr(&p[9..]).0,
+            text: &p[9..],
         },
         169 => Event::Ipe {
             info: u64_at(p, 0),
@@ -213,7 +221,7 @@ mod tests {
             ev(164, &p),
             Event::StringSample {
                 residency: 7,
-                label: b"ARR_WORDS"
+                text: b"ARR_WORDS"
             }
         );
         let mut p = 3u32.to_be_bytes().to_vec();

@@ -64,3 +64,34 @@ pub fn names() -> Vec<String> {
     v.sort();
     v
 }
+
+/// Samples as the eventlog reader's sinks see them, in a form that does not depend on
+/// the order of points within a sample: each point's band replaced by the band's index in
+/// order of first appearance (`keys` gives each point's band, in the samples' order), the
+/// points of each sample sorted by it; and the bands in that order. The reader hands a
+/// census's points over in band order, not in the file's (which means nothing to the
+/// chart), while the order in which bands first appear is kept exactly.
+pub fn by_first_appearance<K: Clone + Eq + std::hash::Hash>(
+    samples: &[Vec<(K, f64)>],
+) -> (Vec<K>, Vec<Vec<(usize, f64)>>) {
+    let mut index = std::collections::HashMap::new();
+    let mut bands = Vec::new();
+    let samples = samples
+        .iter()
+        .map(|points| {
+            let mut s: Vec<(usize, f64)> = points
+                .iter()
+                .map(|(k, v)| {
+                    let i = *index.entry(k.clone()).or_insert_with(|| {
+                        bands.push(k.clone());
+                        bands.len() - 1
+                    });
+                    (i, *v)
+                })
+                .collect();
+            s.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            s
+        })
+        .collect();
+    (bands, samples)
+}

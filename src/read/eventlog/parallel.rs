@@ -1,0 +1,310 @@
+//! Reading a large eventlog that is in memory on every core. Its bulk is heap samples
+//! (events 163 and 164), each needing its band looked up by name; the rest is cheap but
+//! order-dependent (censuses, GC intervals, block markers).
+//!
+//! The data is cut between blocks ([`BlockRuns`]) into runs of about a megabyte. Worker
+//! threads frame the events of a run, look each sample's band up in a table of the run's
+//! own, skip the events the model ignores, and list the rest by offset. The calling thread
+//! applies the runs in file order: the run's bands map to the model's keys the first time
+//! a point of theirs counts (so keys are numbered as a one-pass read numbers them), points
+//! go straight to their bands, and the listed events are framed again and handed to the
+//! model. A run whose events do not end exactly where the next run starts (a block size
+//! that lies, the end marker, a cut or damaged log) ends the parallel reading there:
+//! everything from that offset on is read one event at a time, as the one-pass reader
+//! would. So the result is the one-pass reader's, warnings included.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::{channel, sync_channel};
+
+use super::container::{event_at, read_header, BlockRuns, Next, SliceInput, Source, Types};
+use super::model::Model;
+use super::payload::{cstr, decode, label_is, Event};
+use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
+use crate::read::Sink;
+
+/// Bytes per run: a few hundred distinct bands to map per run cost nothing, and a few
+/// runs in flight cost little memory.
+pub(crate) const CHUNK: usize = 1 << 20;
+
+/// Tag of an entry that is an event for the model, by offset.
+const EVENT: u32 = u32::MAX;
+/// A run's band not yet mapped to a model key.
+const UNMAPPED: u32 = u32::MAX;
+
+/// What a worker found in one run.
+#[derive(Default)]
+struct Run<'a> {
+    /// The run's bands in order of first appearance: (is a stack, bytes).
+    bands: Vec<(bool, &'a [u8])>,
+    /// In file order: (band, bytes) of a point, or ([`EVENT`], offset) of an event the
+    /// model needs.
+    entries: Vec<(u32, u64)>,
+    /// The latest time of the events not listed.
+    max_time: u64,
+    /// Where the run's events stopped being framable (its end if they never did).
+    clean_end: usize,
+}
+
+/// Reads `bytes` (a whole eventlog) into `sink`, as [`super::read_eventlog`] would.
+pub(crate) fn read_slice<S: Sink + ?Sized>(
+    bytes: &[u8],
+    opts: &EventlogOptions,
+    sink: &mut S,
+    release: &mut dyn FnMut(usize),
+    chunk: usize,
+) -> Result<EventlogReport, EventlogError> {
+    let (types, start) = {
+        let mut input = SliceInput::new(bytes, release);
+        (read_header(&mut input)?, input.offset() as usize)
+    };
+    let mut m = Model::new(opts);
+    let resume = in_parallel(
+        bytes,
+        &types,
+        BlockRuns::new(start, &types, chunk),
+        &mut m,
+        release,
+    );
+    let mut input = SliceInput::starting_at(bytes, resume.unwrap_or(start), release);
+    let end = read_events(&mut input, &types, &mut m)?;
+    m.finish(end, sink)
+}
+
+/// Applies the runs to `m` in order, scanned by workers; returns where the
+/// one-event-at-a-time reading has to take over (`None`: at the start, as the data is not
+/// in several runs).
+fn in_parallel(
+    bytes: &[u8],
+    types: &Types,
+    mut runs: BlockRuns,
+    m: &mut Model<'_>,
+    release: &mut dyn FnMut(usize),
+) -> Option<usize> {
+    let first = runs.next_run(bytes)?;
+    if first.1 == bytes.len() {
+        return None;
+    }
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 8));
+    std::thread::scope(|scope| {
+        // Run i goes to worker i % workers, and comes back through that worker's own
+        // channel, so the runs arrive in order; at most two per worker are in flight.
+        let (jobs, results): (Vec<_>, Vec<_>) = (0..workers)
+            .map(|_| {
+                let (job_tx, job_rx) = channel::<(usize, usize)>();
+                let (tx, rx) = sync_channel::<Run<'_>>(2);
+                scope.spawn(move || {
+                    for (from, to) in job_rx {
+                        if tx.send(scan(bytes, types, from, to)).is_err() {
+                            break;
+                        }
+                    }
+                });
+                (job_tx, rx)
+            })
+            .unzip();
+        let mut pending = VecDeque::from([first]);
+        let (mut sent, mut applied) = (0usize, 0usize);
+        let mut resume = first.0;
+        loop {
+            while sent < applied + 2 * workers {
+                let Some(&run) = pending.get(sent - applied) else {
+                    break;
+                };
+                if jobs[sent % workers].send(run).is_err() {
+                    return Some(resume);
+                }
+                sent += 1;
+                if let Some(next) = runs.next_run(bytes) {
+                    pending.push_back(next);
+                }
+            }
+            let Some((_, to)) = pending.pop_front() else {
+                return Some(resume);
+            };
+            let Ok(run) = results[applied % workers].recv() else {
+                // A worker died: read the rest one event at a time.
+                return Some(resume);
+            };
+            applied += 1;
+            apply(bytes, types, &run, m);
+            resume = run.clean_end;
+            release(resume.saturating_sub(1 << 20));
+            if resume != to || to == bytes.len() {
+                // Dropping the job queues ends the workers.
+                return Some(resume);
+            }
+        }
+    })
+}
+
+/// A worker's reading of the run `bytes[from..to]`.
+fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize) -> Run<'a> {
+    let mut run = Run {
+        clean_end: from,
+        ..Run::default()
+    };
+    let mut index = RunIndex::default();
+    let bytes = &bytes[..to];
+    let mut at = from;
+    while let (Next::Event(raw), next) = event_at(bytes, at, types) {
+        run.max_time = run.max_time.max(raw.time);
+        match decode(&raw) {
+            Event::CcsSample { residency, stack } => {
+                let band = index.band(&mut run.bands, true, stack);
+                run.entries.push((band, residency));
+            }
+            Event::StringSample { residency, text } => {
+                let band = index.band(&mut run.bands, false, text);
+                run.entries.push((band, residency));
+            }
+            // Nothing the model keeps but the time.
+            Event::Other => {}
+            other => {
+                if matches!(other, Event::SampleBegin | Event::BioSampleBegin { .. }) {
+                    index.previous = 0;
+                }
+                run.entries.push((EVENT, at as u64));
+            }
+        }
+        at = next;
+    }
+    run.clean_end = at;
+    run
+}
+
+/// The bands of one run: an open-addressing table over [`word_hash`], and the band
+/// that followed each band last time, checked first (a census lists its bands in much
+/// the same order every time).
+#[derive(Default)]
+struct RunIndex {
+    /// Band + 1 per slot, 0 for an empty one; a power of two, at most half full.
+    table: Vec<u32>,
+    hashes: Vec<u64>,
+    /// `successor[b + 1]`: the band after band `b` last time (slot 0: a census's first).
+    successor: Vec<u32>,
+    previous: usize,
+}
+
+impl RunIndex {
+    /// The band of a stack's ccids or of a 164's text (a label, its NUL and whatever
+    /// follows), added to `bands` if new.
+    fn band<'a>(
+        &mut self,
+        bands: &mut Vec<(bool, &'a [u8])>,
+        is_stack: bool,
+        text: &'a [u8],
+    ) -> u32 {
+        let is = |&(s, name): &(bool, &[u8])| {
+            s == is_stack
+                && if is_stack {
+                    name == text
+                } else {
+                    label_is(text, name)
+                }
+        };
+        let guess = self
+            .successor
+            .get(self.previous)
+            .copied()
+            .unwrap_or(u32::MAX);
+        if bands.get(guess as usize).is_some_and(is) {
+            self.previous = guess as usize + 1;
+            return guess;
+        }
+        let name = if is_stack { text } else { cstr(text).0 };
+        let hash = word_hash(name) ^ u64::from(is_stack);
+        if self.table.is_empty() {
+            self.table.resize(256, 0);
+        }
+        let mask = self.table.len() - 1;
+        let mut slot = hash as usize & mask;
+        let band = loop {
+            match self.table[slot] {
+                0 => {
+                    let band = bands.len() as u32;
+                    bands.push((is_stack, name));
+                    self.hashes.push(hash);
+                    self.table[slot] = band + 1;
+                    if self.hashes.len() * 2 > self.table.len() {
+                        self.grow();
+                    }
+                    break band;
+                }
+                k if self.hashes[k as usize - 1] == hash
+                    && bands[k as usize - 1] == (is_stack, name) =>
+                {
+                    break k - 1
+                }
+                _ => slot = (slot + 1) & mask,
+            }
+        };
+        if self.successor.len() <= self.previous {
+            self.successor.resize(bands.len() + 1, u32::MAX);
+        }
+        self.successor[self.previous] = band;
+        self.previous = band as usize + 1;
+        band
+    }
+
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        self.table.clear();
+        self.table.resize(size, 0);
+        for (band, &hash) in self.hashes.iter().enumerate() {
+            let mut slot = hash as usize & (size - 1);
+            while self.table[slot] != 0 {
+                slot = (slot + 1) & (size - 1);
+            }
+            self.table[slot] = band as u32 + 1;
+        }
+    }
+}
+
+/// Applies a worker's run to the model, in file order.
+fn apply(bytes: &[u8], types: &Types, run: &Run<'_>, m: &mut Model<'_>) {
+    let mut keys = vec![UNMAPPED; run.bands.len()];
+    for &(tag, value) in &run.entries {
+        if tag == EVENT {
+            if let (Next::Event(raw), _) = event_at(bytes, value as usize, types) {
+                m.event(&raw);
+            }
+        } else if !m.is_open() {
+            m.stray_point();
+        } else {
+            let key = &mut keys[tag as usize];
+            if *key == UNMAPPED {
+                let (is_stack, name) = run.bands[tag as usize];
+                *key = m.key(is_stack, name);
+            }
+            m.push_point(*key, value);
+        }
+    }
+    m.saw_time(run.max_time);
+}
+
+/// A hash of every byte of `b`, eight at a time (the last word overlapping the one before
+/// it): names are looked up once per point, and a byte-at-a-time tail is a large share of
+/// the cost of a 40-byte name.
+fn word_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let word = |c: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        u64::from_le_bytes(w)
+    };
+    let mut h = (b.len() as u64).wrapping_mul(K);
+    if b.len() <= 8 {
+        h = (h ^ word(b)).wrapping_mul(K);
+    } else {
+        let mut chunks = b.chunks_exact(8);
+        for c in &mut chunks {
+            h = (h.rotate_left(5) ^ word(c)).wrapping_mul(K);
+        }
+        if !chunks.remainder().is_empty() {
+            h = (h.rotate_left(5) ^ word(&b[b.len() - 8..])).wrapping_mul(K);
+        }
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}

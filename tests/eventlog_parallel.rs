@@ -1,0 +1,134 @@
+//! The eventlog reader on every core (a mapped file: runs of whole blocks scanned by
+//! worker threads, applied in order) gives exactly what the one-pass streaming reader
+//! gives: the same statements to the sink, the same report and warnings, the same errors.
+//! Tiny runs put a cut between every pair of blocks; cut and mutated logs make runs whose
+//! events do not end where the next run starts, which must hand over to the one-pass
+//! reading at the right offset.
+
+mod support;
+
+use std::path::Path;
+
+use hp2ps::read::eventlog::{read_eventlog, read_eventlog_slice_chunked, EventlogOptions};
+use support::eventlog::recorder::{dir, names, Recorder};
+use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
+
+/// Everything a read said, as text: the sink's statements and the report, or the error.
+fn outcome(r: Result<impl std::fmt::Debug, impl std::fmt::Display>, rec: &Recorder) -> String {
+    match r {
+        Ok(report) => format!("{rec:?}\n{report:?}"),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+fn streamed(bytes: &[u8], opts: &EventlogOptions) -> String {
+    let mut rec = Recorder::default();
+    let r = read_eventlog(bytes, opts, &mut rec);
+    outcome(r, &rec)
+}
+
+fn in_runs(bytes: &[u8], opts: &EventlogOptions, chunk: usize) -> String {
+    let mut rec = Recorder::default();
+    let r = read_eventlog_slice_chunked(bytes, opts, &mut rec, chunk);
+    outcome(r, &rec)
+}
+
+/// Checks `bytes` with runs of several sizes; returns the one-pass outcome.
+fn same_both_ways(what: &str, bytes: &[u8], opts: &EventlogOptions) -> String {
+    let want = streamed(bytes, opts);
+    for chunk in [1, 100, 4096, 1 << 20] {
+        let got = in_runs(bytes, opts, chunk);
+        assert!(
+            got == want,
+            "{what}: runs of {chunk} bytes differ from one pass\n--- one pass:\n{}\n--- runs:\n{}",
+            &want[..want.len().min(2000)],
+            &got[..got.len().min(2000)]
+        );
+    }
+    want
+}
+
+/// A `.hp` written as an eventlog in blocks of at most `per_block` events.
+fn converted(hp: &Path, layout: Layout, per_block: usize) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(hp).unwrap();
+    let opts = ConvertOptions {
+        layout: layout.with_max_events_per_block(per_block),
+        ..ConvertOptions::default()
+    };
+    convert_hp(&bytes, &opts).ok().map(|c| c.eventlog)
+}
+
+#[test]
+fn corpus_logs_read_the_same_in_runs() {
+    let mut opts = EventlogOptions::default();
+    for name in names() {
+        let bytes = std::fs::read(dir().join(format!("{name}.eventlog"))).unwrap();
+        same_both_ways(&name, &bytes, &opts);
+        opts.full_names = !opts.full_names;
+    }
+}
+
+#[test]
+fn many_block_logs_read_the_same_in_runs() {
+    let inputs = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs");
+    let mut files: Vec<_> = std::fs::read_dir(&inputs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for (i, hp) in files.iter().enumerate() {
+        let (layout, per_block) = match i % 3 {
+            0 => (Layout::ghc_9_0(), 3),
+            1 => (Layout::ghc_9_2(), 17),
+            _ => (Layout::ghc_8_2(), 1),
+        };
+        let Some(log) = converted(hp, layout, per_block) else {
+            continue;
+        };
+        let what = hp.file_name().unwrap().to_string_lossy().into_owned();
+        let out = same_both_ways(&what, &log, &EventlogOptions::default());
+        // (A profile without a complete sample is refused both ways.)
+        checked += usize::from(!out.starts_with("error"));
+    }
+    assert!(checked >= 50, "only {checked} inputs read");
+}
+
+/// Cuts and damage: every prefix of a many-block log at a stride, and seeded byte
+/// mutations (block sizes that lie, undeclared ids, end markers in the middle).
+#[test]
+fn cut_and_damaged_logs_read_the_same_in_runs() {
+    let hp = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs/manycc-O0-hc.hp");
+    let log = converted(&hp, Layout::ghc_9_2(), 5).unwrap();
+    let opts = EventlogOptions::default();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for cut in (0..=log.len()).step_by(log.len() / 600 + 1) {
+        let want = streamed(&log[..cut], &opts);
+        assert_eq!(in_runs(&log[..cut], &opts, 64), want, "cut at {cut}");
+        outcomes.insert(want.lines().next().map(str::to_owned));
+    }
+    assert!(outcomes.len() > 10, "the cuts should read differently");
+
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let header = 3000.min(log.len() / 4);
+    for round in 0..300 {
+        let mut bytes = log.clone();
+        for _ in 0..1 + next() % 3 {
+            let at = header + (next() as usize) % (bytes.len() - header);
+            bytes[at] = match next() % 4 {
+                0 => 0xFF,
+                1 => 0,
+                2 => 18,
+                _ => next() as u8,
+            };
+        }
+        let want = streamed(&bytes, &opts);
+        assert_eq!(in_runs(&bytes, &opts, 64), want, "mutation round {round}");
+    }
+}
