@@ -7,8 +7,10 @@ use std::sync::OnceLock;
 
 use divan::counter::BytesCount;
 use divan::Bencher;
-use hp2ps::profile::Profile;
-use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions, TimeAxis};
+use hp2ps::profile::{Profile, ProfileBuilder};
+use hp2ps::read::eventlog::{
+    read_eventlog_profile, read_eventlog_slice, EventlogOptions, TimeAxis,
+};
 use hp2ps::read::hp::ReadOptions;
 
 #[path = "../tests/support/gen/realistic.rs"]
@@ -43,22 +45,40 @@ fn inputs() -> &'static (Vec<u8>, Vec<u8>) {
     })
 }
 
-/// The `.hp` reader, as the command uses it.
+/// The `.hp` reader on a file in memory, as the command reads a mapped file.
 #[divan::bench(sample_count = 10)]
 fn hp(bencher: Bencher) {
     let (hp, _) = inputs();
-    bencher
-        .counter(BytesCount::new(hp.len()))
-        .bench(|| Profile::read(&hp[..], &ReadOptions::default()).expect("reads"));
+    bencher.counter(BytesCount::new(hp.len())).bench(|| {
+        Profile::read_slice(&hp[..], &ReadOptions::default(), &mut |_| {}).expect("reads")
+    });
 }
 
-/// The eventlog reader on the same samples (elapsed time: the log has no GC events).
+/// The eventlog reader on the same samples in memory, as the command reads a mapped file
+/// (elapsed time: the log has no GC events).
 #[divan::bench(sample_count = 10)]
 fn eventlog(bencher: Bencher) {
     let (_, log) = inputs();
-    let mut opts = EventlogOptions::default();
-    opts.time = TimeAxis::Elapsed;
+    let opts = elapsed();
+    bencher.counter(BytesCount::new(log.len())).bench(|| {
+        let mut builder = ProfileBuilder::default();
+        read_eventlog_slice(&log[..], &opts, &mut builder, &mut |_| {}).expect("reads");
+        builder.finish()
+    });
+}
+
+/// The eventlog reader on a stream (stdin from a pipe, `--watch`): one pass, one thread.
+#[divan::bench(sample_count = 10)]
+fn eventlog_stream(bencher: Bencher) {
+    let (_, log) = inputs();
+    let opts = elapsed();
     bencher
         .counter(BytesCount::new(log.len()))
         .bench(|| read_eventlog_profile(&log[..], &opts).expect("reads"));
+}
+
+fn elapsed() -> EventlogOptions {
+    let mut opts = EventlogOptions::default();
+    opts.time = TimeAxis::Elapsed;
+    opts
 }

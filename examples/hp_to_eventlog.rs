@@ -18,16 +18,11 @@ fn main() {
         eprintln!("hp_to_eventlog: cannot read {input}: {e}");
         std::process::exit(1)
     });
-    // GHC flushes its event buffers every 2 MB, so a real log is a series of blocks of at
-    // most that size (a heap-sample event is about 40 bytes).
-    let opts = writer::ConvertOptions {
-        layout: writer::Layout::ghc_9_0().with_max_events_per_block(50_000),
-        ..writer::ConvertOptions::default()
-    };
-    let converted = writer::convert_hp(&hp, &opts).unwrap_or_else(|e| {
-        eprintln!("hp_to_eventlog: {input}: {e:?}");
-        std::process::exit(1)
-    });
+    let converted =
+        writer::convert_hp(&hp, &writer::ConvertOptions::default()).unwrap_or_else(|e| {
+            eprintln!("hp_to_eventlog: {input}: {e:?}");
+            std::process::exit(1)
+        });
     for loss in &converted.losses {
         eprintln!("hp_to_eventlog: {input}: does not round-trip: {loss:?}");
     }

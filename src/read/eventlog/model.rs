@@ -74,6 +74,8 @@ pub(crate) struct Model<'o> {
     successor: Vec<u32>,
     /// The previous point's key + 1 in the open census (0 at its start).
     previous: usize,
+    /// The share of the input read so far, when the reader knows it.
+    pub(crate) progress: Option<f64>,
     pub(crate) stray: u64,
     short_warned: bool,
 }
@@ -111,6 +113,7 @@ impl<'o> Model<'o> {
             open: None,
             successor: Vec::new(),
             previous: 0,
+            progress: None,
             stray: 0,
             short_warned: false,
         }
@@ -256,7 +259,11 @@ impl<'o> Model<'o> {
     /// Adds a point of band `key` to the open census.
     pub(crate) fn push_point(&mut self, key: u32, value: u64) {
         let sample = self.censuses.len() as u32 + 1;
-        self.points[key as usize].push(Point {
+        let band = &mut self.points[key as usize];
+        if band.len() == band.capacity() {
+            grow(band, self.progress);
+        }
+        band.push(Point {
             sample,
             value: value as f64,
         });
@@ -327,4 +334,17 @@ impl<'o> Model<'o> {
             }
         }
     }
+}
+
+/// Makes room in a full band: about its final size when the share of the input read is
+/// known (doubling would copy every band several times over; capacity never used costs
+/// address space, not memory), else double.
+#[cold]
+fn grow(band: &mut Vec<Point>, progress: Option<f64>) {
+    let needed = band.len() + 1;
+    let scale = progress
+        .filter(|&f| f > 0.0 && f <= 1.0)
+        .map_or(2.0, |f| 1.05 / f);
+    let estimate = (needed as f64 * scale) as usize;
+    band.reserve_exact(estimate.max(needed).max(4) - band.len());
 }

@@ -308,6 +308,10 @@ pub struct Layout {
     pub oversized: Vec<(u16, u16)>,
 }
 
+/// Events per block by default: GHC flushes its buffers every 2 MB, so a real log is a
+/// series of blocks of at most that size, and a heap-sample event is about 40 bytes.
+pub const GHC_BLOCK_EVENTS: usize = 50_000;
+
 impl Default for Layout {
     fn default() -> Self {
         Layout::ghc_9_0()
@@ -319,7 +323,7 @@ impl Layout {
         Layout {
             version: GhcVersion::V9_0,
             end_marker_in_block: false,
-            max_events_per_block: usize::MAX,
+            max_events_per_block: GHC_BLOCK_EVENTS,
             extra_types: Vec::new(),
             oversized: Vec::new(),
         }
