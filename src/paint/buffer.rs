@@ -36,10 +36,4 @@ impl<'a, W: Write> Buffered<'a, W> {
         self.buf.clear();
         Ok(())
     }
-
-    /// Passes on everything gathered, then `bytes`.
-    pub(crate) fn write_through(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.pass_on()?;
-        self.out.write_all(bytes)
-    }
 }

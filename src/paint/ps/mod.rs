@@ -4,6 +4,7 @@
 
 mod bbox;
 mod escape;
+mod long_bands;
 #[cfg(test)]
 mod tests;
 
@@ -20,6 +21,7 @@ use crate::num::push_f6;
 use bbox::eps_bounding_box;
 use escape::one_line;
 pub use escape::{escape, is_valid_ps_string, Escape};
+use long_bands::long_bands;
 
 /// PostScript output settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -312,8 +314,9 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         }
     }
 
-    /// Large graphs format two bands at a time on two threads: the numbers of the band
-    /// polygons are nearly all of a big profile's output.
+    /// Large graphs format each x and each band edge once, on two threads
+    /// ([`long_bands`]): the numbers of the band polygons are nearly all of a big
+    /// profile's output.
     fn bands(&mut self, g: &Graph) -> io::Result<()> {
         // A thread per pair of bands only pays when each band is long; many short bands
         // (a profile with few samples and `-m0`) stay on this thread.
@@ -327,27 +330,7 @@ impl<W: Write> Painter for PsPainter<'_, W> {
             }
             return Ok(());
         }
-        self.out.pass_on()?;
-        std::thread::scope(|scope| {
-            for i in (0..n).step_by(2) {
-                let next = (i + 1 < n).then(|| {
-                    scope.spawn(move || {
-                        let mut buf = Vec::new();
-                        band(&mut buf, g, i + 1, colour);
-                        buf
-                    })
-                });
-                band(&mut self.out.buf, g, i, colour);
-                self.out.pass_on()?;
-                if let Some(handle) = next {
-                    let text = handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    self.out.write_through(&text)?;
-                }
-            }
-            Ok(())
-        })
+        long_bands(&mut self.out, g, colour)
     }
 
     /// In a `gsave`: hp2ps's pictures set no state a later item relies on, and these

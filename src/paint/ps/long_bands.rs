@@ -1,0 +1,235 @@
+//! The band polygons of a graph with many samples, which are nearly all of a big
+//! profile's PostScript (100 MB for 89,000 samples).
+//!
+//! Every vertex is `x y lineto`, and the numbers repeat: every band has a vertex at each
+//! sample's x, and a band's bottom edge is the top edge of the band below. So each x and
+//! each edge is formatted once (`%f` is the costly part), and a band's text is put together
+//! from those pieces. While the calling thread puts a band together and writes it, a
+//! second thread formats the next band's top edge. The bytes are those of formatting every
+//! vertex in turn (`tests/golden.rs`, and the differential test against GHC's hp2ps).
+
+use std::io::{self, Write};
+
+use super::{fill_and_stroke, Buffered};
+use crate::layout::chart::Graph;
+use crate::num::push_f6;
+use crate::paint::geometry::band_outline;
+
+/// Numbers formatted as `%f` once, each in a slot of [`SLOT`] bytes (the text, padded),
+/// so that copying one is a fixed-size move rather than a call to `memcpy`.
+#[derive(Default)]
+struct Formatted {
+    slots: Vec<[u8; SLOT]>,
+    lens: Vec<u8>,
+    /// The texts too long for a slot (numbers of eight digits and more before the point),
+    /// by index.
+    long: Vec<(usize, Vec<u8>)>,
+}
+
+/// Slot size: `-1234567.123456` is 15 bytes, and page coordinates are far smaller.
+const SLOT: usize = 16;
+
+impl Formatted {
+    fn of(values: &[f64]) -> Formatted {
+        let mut f = Formatted {
+            slots: Vec::with_capacity(values.len()),
+            lens: Vec::with_capacity(values.len()),
+            long: Vec::new(),
+        };
+        let mut text = Vec::with_capacity(64);
+        for (k, &v) in values.iter().enumerate() {
+            text.clear();
+            push_f6(&mut text, v);
+            let mut slot = [0u8; SLOT];
+            if text.len() <= SLOT {
+                slot[..text.len()].copy_from_slice(&text);
+                f.lens.push(text.len() as u8);
+            } else {
+                f.long.push((k, text.clone()));
+                f.lens.push(0);
+            }
+            f.slots.push(slot);
+        }
+        f
+    }
+
+    /// Appends number `k`.
+    fn push(&self, buf: &mut Vec<u8>, k: usize) {
+        match self.lens[k] {
+            0 => self.push_long(buf, k),
+            len => {
+                buf.extend_from_slice(&self.slots[k]);
+                buf.truncate(buf.len() - SLOT + usize::from(len));
+            }
+        }
+    }
+
+    #[cold]
+    fn push_long(&self, buf: &mut Vec<u8>, k: usize) {
+        if let Ok(i) = self.long.binary_search_by_key(&k, |(at, _)| *at) {
+            buf.extend_from_slice(&self.long[i].1);
+        }
+    }
+}
+
+/// A band's bottom edge: the x axis, or the band below's top, formatted.
+enum Bottom<'a> {
+    Axis(&'a [u8]),
+    Band(&'a Formatted),
+}
+
+impl Bottom<'_> {
+    fn push(&self, buf: &mut Vec<u8>, k: usize) {
+        match self {
+            Bottom::Axis(y) => buf.extend_from_slice(y),
+            Bottom::Band(f) => f.push(buf, k),
+        }
+    }
+}
+
+/// Writes every band of `g` as [`super::band`] would, one after the other.
+pub(super) fn long_bands<W: Write>(
+    out: &mut Buffered<'_, W>,
+    g: &Graph,
+    colour: bool,
+) -> io::Result<()> {
+    let n = g.xs.len();
+    let drawn = |i: usize| band_outline(g, i).is_some();
+    let xs = Formatted::of(&g.xs);
+    let mut axis = Vec::new();
+    push_f6(&mut axis, g.y0);
+    let mut below: Option<Formatted> = None;
+    let mut top = (g.bands.first())
+        .filter(|_| drawn(0))
+        .map(|b| Formatted::of(&b.top));
+    std::thread::scope(|scope| {
+        for i in 0..g.bands.len() {
+            // The next band's top, formatted on another thread meanwhile.
+            let next = (i + 1 < g.bands.len() && drawn(i + 1))
+                .then(|| scope.spawn(move || Formatted::of(&g.bands[i + 1].top)));
+            if let Some(t) = &top {
+                let formatted;
+                let bottom = match &below {
+                    _ if i == 0 => Bottom::Axis(&axis),
+                    Some(b) => Bottom::Band(b),
+                    // The band below was not drawn: format this band's bottom here.
+                    None => {
+                        formatted = Formatted::of(&g.bands[i - 1].top);
+                        Bottom::Band(&formatted)
+                    }
+                };
+                band_text(out, &xs, &bottom, t, n)?;
+                let band = &g.bands[i];
+                let area = || band_outline(g, i).into_iter().flatten().collect();
+                fill_and_stroke(&mut out.buf, band.shade, colour, &band.look, area);
+                out.flush_if_large()?;
+            }
+            below = top.take();
+            top = next.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        Ok(())
+    })
+}
+
+/// The outline of [`band_outline`]: the bottom edge left to right (its first point
+/// repeated), then the top edge right to left.
+fn band_text<W: Write>(
+    out: &mut Buffered<'_, W>,
+    xs: &Formatted,
+    bottom: &Bottom<'_>,
+    top: &Formatted,
+    n: usize,
+) -> io::Result<()> {
+    let buf = &mut out.buf;
+    let along_bottom = |buf: &mut Vec<u8>, k: usize, op: &[u8; 7]| {
+        xs.push(buf, k);
+        buf.push(b' ');
+        bottom.push(buf, k);
+        buf.push(b' ');
+        buf.extend_from_slice(op);
+    };
+    along_bottom(buf, 0, b"moveto\n");
+    for k in 0..n {
+        along_bottom(&mut out.buf, k, b"lineto\n");
+        if k % 4096 == 4095 {
+            out.flush_if_large()?;
+        }
+    }
+    let along_top = |buf: &mut Vec<u8>, k: usize| {
+        xs.push(buf, k);
+        buf.push(b' ');
+        top.push(buf, k);
+        buf.extend_from_slice(b" lineto\n");
+    };
+    along_top(&mut out.buf, n - 1);
+    for k in (0..n).rev() {
+        along_top(&mut out.buf, k);
+        if k % 4096 == 0 {
+            out.flush_if_large()?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::chart::BandShape;
+
+    /// What formatting every vertex in turn writes ([`super::super::band`]).
+    fn one_by_one(g: &Graph, colour: bool) -> Vec<u8> {
+        let mut buf = Vec::new();
+        for i in 0..g.bands.len() {
+            super::super::band(&mut buf, g, i, colour);
+        }
+        buf
+    }
+
+    fn put_together(g: &Graph, colour: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut b = Buffered::new(&mut out);
+        long_bands(&mut b, g, colour).unwrap();
+        b.pass_on().unwrap();
+        out
+    }
+
+    /// Long bands, with odd values (negative zero, large, many decimals) and bands that
+    /// are not drawn (a top shorter than the samples, and the band above such a band).
+    #[test]
+    fn the_same_bytes_as_one_vertex_at_a_time() {
+        let n = 2500;
+        let xs: Vec<f64> = (0..n).map(|k| 72.0 + k as f64 * 0.2591).collect();
+        let top = |b: usize| -> Vec<f64> {
+            (0..n)
+                .map(|k| 100.0 + (b * 40) as f64 + ((k * (b + 3)) % 97) as f64 / 7.0)
+                .collect()
+        };
+        let mut tops: Vec<Vec<f64>> = (0..6).map(top).collect();
+        tops[0][5] = -0.0;
+        tops[1][7] = 1e15 / 3.0;
+        tops[3].truncate(n - 1);
+        let g = Graph {
+            xs,
+            y0: 72.5,
+            bands: tops
+                .into_iter()
+                .enumerate()
+                .map(|(i, top)| BandShape {
+                    name: b"b".to_vec(),
+                    shade: i as f64 / 10.0,
+                    look: Default::default(),
+                    top,
+                    tooltip: Vec::new(),
+                })
+                .collect(),
+            marks: Vec::new(),
+            mark_texts: Vec::new(),
+            lines: Vec::new(),
+        };
+        for colour in [false, true] {
+            let want = one_by_one(&g, colour);
+            assert!(want.len() > 500_000);
+            assert!(put_together(&g, colour) == want, "colour {colour}");
+        }
+    }
+}
