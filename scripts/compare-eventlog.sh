@@ -54,6 +54,9 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # run_once CMD...: sets wall (s) and rss (MiB) of one run in $work/out.
 run_once() {
     local t0 t1
+    # Start without the previous run's output (see scripts/compare-hp2ps.sh): replacing a
+    # 100 MB file costs the kernel tens of milliseconds on some file systems.
+    find "$work/out" -maxdepth 1 \( -name '*.ps' -o -name '*.aux' \) ! -name '*.hp.ps' -delete
     t0=$(date +%s.%N)
     (cd "$work/out" && /usr/bin/time -f '%M' -o "$work/.rss" "$@" >/dev/null)
     t1=$(date +%s.%N)
