@@ -67,7 +67,13 @@ pub struct ChunkScan {
     /// `successor[i + 1]`: the band that followed band `i` last time (slot 0: first band
     /// of a sample).
     successor: Vec<u32>,
+    /// Guesses right minus guesses wrong lately, at most [`GUESS_CREDIT_MAX`]: at zero
+    /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
+    guess_credit: i32,
 }
+
+/// The most [`ChunkScan::guess_credit`] saves up, and what a chunk starts with.
+const GUESS_CREDIT_MAX: i32 = 16;
 
 impl ChunkScan {
     fn reset(&mut self) {
@@ -84,6 +90,7 @@ impl ChunkScan {
         self.full_hashes.clear();
         self.full_hash = false;
         self.successor.clear();
+        self.guess_credit = GUESS_CREDIT_MAX;
         if self.table.len() > 1 << 16 {
             // A chunk of many distinct names: do not keep clearing a huge table.
             self.table = Vec::new();
@@ -192,7 +199,14 @@ impl ChunkScan {
     fn intern(&mut self, bytes: &[u8], start: usize, len: usize, previous: usize) -> u32 {
         let name = &bytes[start..start + len];
         // The band that followed the previous one last time; failing that, the one after
-        // it, and the one after that (bands that are missing from this sample).
+        // it, and the one after that (bands that are missing from this sample). Only
+        // while guessing pays: in a chunk whose samples list their bands in a new order
+        // each time, failed guesses cost more than they save, so after a run of misses
+        // the names are looked up directly, with a guess now and then to notice when the
+        // order settles.
+        if self.guess_credit <= 0 && self.lines % 32 != 0 {
+            return self.lookup(bytes, start, len);
+        }
         let mut from = previous;
         for _ in 0..3 {
             let Some(&guess) = self.successor.get(from) else {
@@ -205,10 +219,12 @@ impl ChunkScan {
                 if from != previous {
                     self.successor[previous] = guess;
                 }
+                self.guess_credit = (self.guess_credit + 1).min(GUESS_CREDIT_MAX);
                 return guess;
             }
             from = guess as usize + 1;
         }
+        self.guess_credit -= 1;
         let id = self.lookup(bytes, start, len);
         if self.successor.len() <= previous {
             self.successor.resize(self.names.len() + 1, NONE);
