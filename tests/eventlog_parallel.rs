@@ -132,3 +132,83 @@ fn cut_and_damaged_logs_read_the_same_in_runs() {
         assert_eq!(in_runs(&bytes, &opts, 64), want, "mutation round {round}");
     }
 }
+
+/// Points outside censuses where runs start and end: a run that starts outside any
+/// census with points before its first census event (read event by event), points after
+/// an end (counted, never a band), a census cut by a run's start, and a band first seen
+/// outside a census (numbered where it first counts).
+#[test]
+fn points_outside_censuses_at_run_boundaries() {
+    use support::eventlog::writer::RawLog;
+    // Each piece becomes one block of the global buffer.
+    let pieces: Vec<Vec<u8>> = {
+        let piece = |f: &dyn Fn(&mut RawLog)| {
+            let mut w = RawLog::body();
+            f(&mut w);
+            w.bytes
+        };
+        vec![
+            piece(&|w| {
+                w.heap_prof_begin(1, 7, 100_000_000);
+                w.event(162, 10, &0u64.to_be_bytes());
+                w.string_sample(10, 5, b"a").string_sample(10, 6, b"b");
+                w.event(165, 11, &0u64.to_be_bytes());
+            }),
+            // Outside any census from the run's start.
+            piece(&|w| {
+                w.string_sample(12, 7, b"c").string_sample(12, 8, b"a");
+            }),
+            piece(&|w| {
+                w.event(162, 20, &0u64.to_be_bytes());
+                w.string_sample(20, 9, b"c").string_sample(20, 10, b"d");
+            }),
+            // A census cut by the run's start, a point after its end, another census.
+            piece(&|w| {
+                w.string_sample(20, 11, b"e").string_sample(20, 12, b"a");
+                w.event(165, 21, &0u64.to_be_bytes());
+                w.string_sample(22, 13, b"f");
+                w.event(162, 30, &0u64.to_be_bytes());
+                w.string_sample(30, 14, b"g").string_sample(30, 15, b"f");
+                w.event(165, 31, &0u64.to_be_bytes());
+            }),
+        ]
+    };
+    let mut log = RawLog::ghc_9_2();
+    for piece in &pieces {
+        let size = 24 + piece.len() as u32;
+        let mut marker = size.to_be_bytes().to_vec();
+        marker.extend_from_slice(&40u64.to_be_bytes());
+        marker.extend_from_slice(&0xFFFFu16.to_be_bytes());
+        log.event(18, 0, &marker).raw(piece);
+    }
+    log.end();
+    let opts = EventlogOptions::default();
+    let out = same_both_ways("crafted", &log.bytes, &opts);
+    assert!(!out.starts_with("error"), "{out}");
+    // What a one-pass read makes of it: c numbered where it first counts, f only for its
+    // point inside a census, three points counted as stray.
+    let mut builder = hp2ps::profile::ProfileBuilder::default();
+    let report = read_eventlog_slice_chunked(&log.bytes, &opts, &mut builder, 1).unwrap();
+    let profile = builder.finish();
+    let names: Vec<String> = (profile.bands.iter())
+        .map(|b| String::from_utf8_lossy(&b.name).into_owned())
+        .collect();
+    assert_eq!(names, ["a", "b", "c", "d", "e", "g", "f"]);
+    let points = |name: &str| -> Vec<(u32, f64)> {
+        let band = profile
+            .bands
+            .iter()
+            .find(|b| b.name == name.as_bytes())
+            .unwrap();
+        band.points.iter().map(|p| (p.sample, p.value)).collect()
+    };
+    assert_eq!(points("a"), [(1, 5.0), (2, 12.0)]);
+    assert_eq!(points("c"), [(2, 9.0)]);
+    assert_eq!(points("e"), [(2, 11.0)]);
+    assert_eq!(points("f"), [(3, 15.0)]);
+    assert!(
+        format!("{:?}", report.warnings).contains("StrayBands { count: 3 }"),
+        "{:?}",
+        report.warnings
+    );
+}
