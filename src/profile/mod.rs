@@ -4,8 +4,8 @@ mod builder;
 mod hasher;
 
 pub use builder::ProfileBuilder;
-pub(crate) use hasher::hash_bytes;
 pub(crate) use hasher::FxBuild;
+pub(crate) use hasher::{hash_bytes, quick_hash, same};
 
 use std::io::Read;
 

@@ -20,11 +20,16 @@ use super::container::{event_at, read_header, BlockRuns, Next, SliceInput, Sourc
 use super::model::Model;
 use super::payload::{decode, Event};
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
+use crate::profile::{quick_hash, same};
 use crate::read::Sink;
 
 /// Bytes per run: a few hundred distinct bands to map per run cost nothing, and a few
 /// runs in flight cost little memory.
 pub(crate) const CHUNK: usize = 1 << 20;
+
+/// Runs queued or done ahead of the calling thread, per worker: enough that a worker
+/// rarely waits for the calling thread to take a run from a slower one.
+const IN_FLIGHT: usize = 4;
 
 /// Tag of an entry that is an event for the model, by offset.
 const EVENT: u32 = u32::MAX;
@@ -87,11 +92,11 @@ fn in_parallel(
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 8));
     std::thread::scope(|scope| {
         // Run i goes to worker i % workers, and comes back through that worker's own
-        // channel, so the runs arrive in order; at most two per worker are in flight.
+        // channel, so the runs arrive in order; at most [`IN_FLIGHT`] per worker are in flight.
         let (jobs, results): (Vec<_>, Vec<_>) = (0..workers)
             .map(|_| {
                 let (job_tx, job_rx) = channel::<(usize, usize)>();
-                let (tx, rx) = sync_channel::<Run<'_>>(2);
+                let (tx, rx) = sync_channel::<Run<'_>>(IN_FLIGHT);
                 scope.spawn(move || {
                     for (from, to) in job_rx {
                         if tx.send(scan(bytes, types, from, to)).is_err() {
@@ -106,7 +111,7 @@ fn in_parallel(
         let (mut sent, mut applied) = (0usize, 0usize);
         let mut resume = first.0;
         loop {
-            while sent < applied + 2 * workers {
+            while sent < applied + IN_FLIGHT * workers {
                 let Some(&run) = pending.get(sent - applied) else {
                     break;
                 };
@@ -173,20 +178,39 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize) -> Run<'a> {
     run
 }
 
-/// The bands of one run: an open-addressing table over [`word_hash`], and the band
-/// that followed each band last time, checked first (a census lists its bands in much
-/// the same order every time).
+/// The bands of one run: an open-addressing table over [`quick_hash`] (a few words of
+/// the name; [`word_hash`], every byte, once names collide), and the band that followed
+/// each band last time, checked first (a census lists its bands in much the same order
+/// every time).
 #[derive(Default)]
 struct RunIndex {
     /// Band + 1 per slot, 0 for an empty one; a power of two, at most half full.
     table: Vec<u32>,
     hashes: Vec<u64>,
+    /// Names that the quick hash cannot tell apart met in this run: every byte is hashed.
+    full: bool,
+    /// The bands' names, one after the other, and where each ends: compared here rather
+    /// than where they lie in the run (a megabyte apart, out of the cache).
+    names: Vec<u8>,
+    ends: Vec<usize>,
     /// `successor[b + 1]`: the band after band `b` last time (slot 0: a census's first).
     successor: Vec<u32>,
     previous: usize,
 }
 
+/// Probes after which a run's names are hashed whole.
+const MAX_PROBES: usize = 32;
+
 impl RunIndex {
+    fn hash(&self, is_stack: bool, name: &[u8]) -> u64 {
+        let h = if self.full {
+            word_hash(name)
+        } else {
+            quick_hash(name)
+        };
+        h ^ u64::from(is_stack)
+    }
+
     /// The band of a stack's ccids or of a 164's text (a label, its NUL and whatever
     /// follows), added to `bands` if new.
     fn band<'a>(
@@ -195,19 +219,18 @@ impl RunIndex {
         is_stack: bool,
         text: &'a [u8],
     ) -> u32 {
-        // The hash first (it also finds a label's end): a wrong guess then costs a compare
-        // of two hashes, not of two names.
-        let (name, hash) = if is_stack {
-            (text, word_hash(text) ^ 1)
-        } else {
-            label_and_hash(text)
+        let name = if is_stack { text } else { label(text) };
+        // The hash first: a wrong guess then costs a compare of two hashes, not of two
+        // names.
+        let hash = self.hash(is_stack, name);
+        let is = |index: &RunIndex, band: usize| {
+            let start = band.checked_sub(1).map_or(0, |b| index.ends[b]);
+            bands[band].0 == is_stack && same(&index.names[start..index.ends[band]], name)
         };
-        let guess = self
-            .successor
-            .get(self.previous)
+        let guess = (self.successor.get(self.previous))
             .copied()
             .unwrap_or(u32::MAX) as usize;
-        if self.hashes.get(guess) == Some(&hash) && bands[guess] == (is_stack, name) {
+        if self.hashes.get(guess) == Some(&hash) && is(self, guess) {
             self.previous = guess + 1;
             return guess as u32;
         }
@@ -216,24 +239,33 @@ impl RunIndex {
         }
         let mask = self.table.len() - 1;
         let mut slot = hash as usize & mask;
+        let mut probes = 0;
         let band = loop {
             match self.table[slot] {
                 0 => {
                     let band = bands.len() as u32;
                     bands.push((is_stack, name));
+                    self.names.extend_from_slice(name);
+                    self.ends.push(self.names.len());
                     self.hashes.push(hash);
                     self.table[slot] = band + 1;
                     if self.hashes.len() * 2 > self.table.len() {
-                        self.grow();
+                        self.rebuild(self.table.len() * 2);
                     }
                     break band;
                 }
-                k if self.hashes[k as usize - 1] == hash
-                    && bands[k as usize - 1] == (is_stack, name) =>
-                {
+                k if self.hashes[k as usize - 1] == hash && is(self, k as usize - 1) => {
                     break k - 1
                 }
                 _ => slot = (slot + 1) & mask,
+            }
+            probes += 1;
+            if probes > MAX_PROBES && !self.full {
+                // Names that differ only where the quick hash does not look.
+                self.full = true;
+                self.hashes = (bands.iter()).map(|&(s, n)| self.hash(s, n)).collect();
+                self.rebuild(self.table.len());
+                return self.band(bands, is_stack, text);
             }
         };
         if self.successor.len() <= self.previous {
@@ -244,8 +276,7 @@ impl RunIndex {
         band
     }
 
-    fn grow(&mut self) {
-        let size = self.table.len() * 2;
+    fn rebuild(&mut self, size: usize) {
         self.table.clear();
         self.table.resize(size, 0);
         for (band, &hash) in self.hashes.iter().enumerate() {
@@ -280,9 +311,9 @@ fn apply(bytes: &[u8], types: &Types, run: &Run<'_>, m: &mut Model<'_>) {
     m.saw_time(run.max_time);
 }
 
-/// The label a 164's text starts with (up to its NUL, or all of it) and its
-/// [`word_hash`], found in one pass over the text, eight bytes at a time.
-fn label_and_hash(text: &[u8]) -> (&[u8], u64) {
+/// The label a 164's text starts with (up to its NUL, or all of it), found eight bytes
+/// at a time.
+fn label(text: &[u8]) -> &[u8] {
     // Bytes 0x00 are found with the classic test: (w - 0x01…01) & !w & 0x80…80 has its
     // lowest set bit in the first zero byte.
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -292,8 +323,7 @@ fn label_and_hash(text: &[u8]) -> (&[u8], u64) {
         let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
         let zero = w.wrapping_sub(ONES) & !w & HIGHS;
         if zero != 0 {
-            let label = &text[..at + zero.trailing_zeros() as usize / 8];
-            return (label, word_hash(label));
+            return &text[..at + zero.trailing_zeros() as usize / 8];
         }
         at += 8;
     }
@@ -311,8 +341,7 @@ fn label_and_hash(text: &[u8]) -> (&[u8], u64) {
         }
         None => text.iter().position(|&b| b == 0).unwrap_or(tail),
     };
-    let label = &text[..at + end];
-    (label, word_hash(label))
+    &text[..at + end]
 }
 
 /// A hash of every byte of `b`, eight at a time (the last word overlapping the one before
@@ -347,26 +376,47 @@ mod tests {
     use super::*;
     use crate::read::eventlog::payload::cstr;
 
-    /// The one-pass label finder agrees with looking for the NUL, for every length and
-    /// NUL position, whatever follows the NUL; equal labels hash alike.
+    /// The word-at-a-time label finder agrees with looking for the NUL, for every length
+    /// and NUL position, whatever follows the NUL.
     #[test]
-    fn labels_and_their_hashes() {
+    fn labels_end_at_their_nul() {
         for len in 0..40 {
             let mut text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            let (label, hash) = label_and_hash(&text);
-            assert_eq!(label, cstr(&text).0, "no NUL, {len} bytes");
-            assert_eq!(hash, word_hash(label));
+            assert_eq!(label(&text), cstr(&text).0, "no NUL, {len} bytes");
             for nul in 0..len {
                 text[nul] = 0;
-                let (label, hash) = label_and_hash(&text);
-                assert_eq!(label, cstr(&text).0, "NUL at {nul} of {len}");
-                assert_eq!(hash, word_hash(&text[..nul]));
+                assert_eq!(label(&text), cstr(&text).0, "NUL at {nul} of {len}");
                 text[nul] = b'z';
             }
         }
         // Bytes with the high bit set are not taken for a NUL.
         let text = b"\x80\x81\xff\x01caf\xc3\xa9\0rest";
-        assert_eq!(label_and_hash(text).0, cstr(text).0);
+        assert_eq!(label(text), cstr(text).0);
+    }
+
+    /// Names that the quick hash cannot tell apart (they differ only in the middle) still
+    /// get a band each: the run's index switches to hashing every byte.
+    #[test]
+    fn names_the_quick_hash_confuses() {
+        let names: Vec<Vec<u8>> = (0..200)
+            .map(|i| format!("AAAAAAAABBBBBBBB{i:08}CCCCCCCC\0").into_bytes())
+            .collect();
+        let mut index = RunIndex::default();
+        let mut bands = Vec::new();
+        for round in 0..2 {
+            for (i, name) in names.iter().enumerate() {
+                index.previous = 0;
+                assert_eq!(
+                    index.band(&mut bands, false, name),
+                    i as u32,
+                    "round {round}"
+                );
+            }
+        }
+        assert!(index.full);
+        assert_eq!(bands.len(), 200);
+        // A stack and a label of the same bytes are different bands.
+        assert_eq!(index.band(&mut bands, true, &names[0][..32]), 200);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
 use crate::num::float_value;
-use crate::profile::{hash_bytes, Point};
+use crate::profile::{hash_bytes, quick_hash, same, Point};
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
 pub(crate) const BEGIN: u32 = u32::MAX;
@@ -298,60 +298,6 @@ impl ChunkScan {
             self.table[slot] = id as u32 + 1;
         }
     }
-}
-
-/// A hash of the length and at most three words of `name` (its first sixteen and last
-/// eight bytes): each line's name is hashed when the order of the bands changes from one
-/// sample to the next, and hashing every byte was most of the scan. Names that differ only
-/// elsewhere collide; [`ChunkScan::lookup`] then falls back to hashing every byte.
-#[inline]
-fn quick_hash(name: &[u8]) -> u64 {
-    let n = name.len();
-    let word = |i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&name[i..i + 8]);
-        u64::from_le_bytes(w)
-    };
-    let (a, b, c) = if n >= 16 {
-        (word(0), word(8), word(n - 8))
-    } else if n >= 8 {
-        (word(0), word(n - 8), 0)
-    } else {
-        let mut w = [0u8; 8];
-        w[..n].copy_from_slice(name);
-        (u64::from_le_bytes(w), 0, 0)
-    };
-    let x = (a ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9)
-        ^ (b ^ 0x94d0_49bb_1331_11eb).wrapping_mul(0x2545_f491_4f6c_dd1d)
-        ^ (c ^ n as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
-    let m = u128::from(x) * 0x9e37_79b9_7f4a_7c15_u128;
-    (m as u64) ^ ((m >> 64) as u64)
-}
-
-/// Byte-string equality for short names, eight bytes at a time, without a library call.
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&s[i..i + 8]);
-        u64::from_le_bytes(w)
-    };
-    if n < 8 {
-        return a.iter().zip(b).all(|(x, y)| x == y);
-    }
-    let mut i = 0;
-    while i + 8 < n {
-        if word(a, i) != word(b, i) {
-            return false;
-        }
-        i += 8;
-    }
-    // The last eight bytes, overlapping the words already compared.
-    word(a, n - 8) == word(b, n - 8)
 }
 
 #[derive(Debug, Clone, Copy)]
