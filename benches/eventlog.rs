@@ -29,17 +29,7 @@ fn inputs() -> &'static (Vec<u8>, Vec<u8>) {
     static INPUTS: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
     INPUTS.get_or_init(|| {
         let mb = std::env::var("HP2PS_BENCH_MB").unwrap_or_else(|_| "20".to_string());
-        let args = [
-            "--size".to_string(),
-            format!("{mb}M"),
-            "--bands".into(),
-            "200".into(),
-        ];
-        let opts = gen_profile::parse_args(&args)
-            .expect("generator arguments")
-            .expect("not --help");
-        let mut hp = Vec::new();
-        gen_profile::generate(&opts, &mut hp).expect("generate");
+        let hp = gen_profile::generated(&["--size", &format!("{mb}M"), "--bands", "200"]);
         let eventlog = writer::hp_to_eventlog(&hp).expect("converts");
         (hp, eventlog)
     })

@@ -27,18 +27,7 @@ fn profile_text() -> &'static [u8] {
     static TEXT: OnceLock<Vec<u8>> = OnceLock::new();
     TEXT.get_or_init(|| {
         let mb = std::env::var("HP2PS_BENCH_MB").unwrap_or_else(|_| "20".to_string());
-        let args = [
-            "--size".to_string(),
-            format!("{mb}M"),
-            "--bands".into(),
-            "200".into(),
-        ];
-        let opts = gen_profile::parse_args(&args)
-            .expect("generator arguments")
-            .expect("not --help");
-        let mut text = Vec::new();
-        gen_profile::generate(&opts, &mut text).expect("generate");
-        text
+        gen_profile::generated(&["--size", &format!("{mb}M"), "--bands", "200"])
     })
 }
 

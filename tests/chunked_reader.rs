@@ -3,28 +3,13 @@
 //! reader's. Tiny chunk sizes put a cut at every line of these inputs.
 
 use hp2ps::profile::ProfileBuilder;
-use hp2ps::read::hp::{read_chunked, read_into, read_slice_chunked, ReadOptions};
+use hp2ps::read::hp::{read_chunked, read_slice_chunked, ReadOptions};
 use hp2ps::read::{HeaderField, Sink};
 
 mod support;
 
-use support::gen::realistic as gen_profile;
-
-fn generated(args: &[&str]) -> Vec<u8> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let opts = gen_profile::parse_args(&args)
-        .expect("args")
-        .expect("not --help");
-    let mut text = Vec::new();
-    gen_profile::generate(&opts, &mut text).expect("generate");
-    text
-}
-
-fn one_thread(text: &[u8]) -> String {
-    let mut b = ProfileBuilder::default();
-    let r = read_into(text, &ReadOptions::default(), &mut b);
-    format!("{:?}", r.map(|w| (b.finish(), w)))
-}
+use support::gen::realistic::generated;
+use support::read_one_thread;
 
 fn chunked(text: &[u8], chunk: usize) -> String {
     let mut b = ProfileBuilder::default();
@@ -79,7 +64,7 @@ fn one_by_one(text: &[u8], chunk: usize) -> String {
 }
 
 fn check(name: &str, text: &[u8], chunks: &[usize]) {
-    let expected = one_thread(text);
+    let expected = read_one_thread(text);
     for &c in chunks {
         assert_eq!(
             expected,

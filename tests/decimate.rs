@@ -19,7 +19,7 @@
 
 mod support;
 
-use support::gen::realistic as gen_profile;
+use support::gen::realistic::generated;
 use support::raster;
 
 use hp2ps::aggregate::VECTOR_MAX_POINTS;
@@ -31,16 +31,6 @@ use hp2ps::read::hp::ReadOptions;
 const DPI: u32 = 300;
 /// The limit: at most 0.05 % of the pixels differ.
 const MAX_SHARE: f64 = 0.0005;
-
-fn generated(args: &[&str]) -> Vec<u8> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let opts = gen_profile::parse_args(&args)
-        .expect("args")
-        .expect("not --help");
-    let mut text = Vec::new();
-    gen_profile::generate(&opts, &mut text).expect("generate");
-    text
-}
 
 /// The SVG of a profile, in colour, with at most `max_points` samples (0: all); and the
 /// number of samples drawn.

@@ -3,28 +3,13 @@
 //! tokenizer, on a generated profile and on every golden input.
 
 use hp2ps::profile::{Profile, ProfileBuilder};
-use hp2ps::read::hp::{read_into, read_into_parallel, ReadOptions};
+use hp2ps::read::hp::{read_into_parallel, ReadOptions};
 
 mod support;
 
-use support::gen::realistic as gen_profile;
+use support::gen::realistic::generated;
 use support::golden_inputs;
-
-fn generated(args: &[&str]) -> Vec<u8> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let opts = gen_profile::parse_args(&args)
-        .expect("args")
-        .expect("not --help");
-    let mut text = Vec::new();
-    gen_profile::generate(&opts, &mut text).expect("generate");
-    text
-}
-
-fn one_thread(text: &[u8]) -> String {
-    let mut b = ProfileBuilder::default();
-    let r = read_into(text, &ReadOptions::default(), &mut b);
-    format!("{:?}", r.map(|w| (b.finish(), w)))
-}
+use support::read_one_thread;
 
 fn two_threads(text: &[u8]) -> String {
     let mut b = ProfileBuilder::default();
@@ -44,10 +29,10 @@ fn two_thread_reader_equals_one_thread_reader() {
         generated(&["--bands", "500", "--samples", "200"]),
     ));
     for (name, text) in inputs {
-        assert_eq!(one_thread(&text), two_threads(&text), "{name}");
+        assert_eq!(read_one_thread(&text), two_threads(&text), "{name}");
         // A cut in the middle exercises the truncation path too.
         let cut = &text[..text.len() * 2 / 3];
-        assert_eq!(one_thread(cut), two_threads(cut), "{name} cut");
+        assert_eq!(read_one_thread(cut), two_threads(cut), "{name} cut");
     }
 }
 

@@ -104,11 +104,16 @@ impl Drop for Watcher {
 
 /// What a single run writes for `content` (`t.ps` and `t.aux`).
 fn expected(content: &str, flags: &[&str]) -> (Vec<u8>, Vec<u8>) {
+    expected_for("t.hp", content.as_bytes(), flags)
+}
+
+/// What a single run writes (`t.ps` and `t.aux`) for `input`, a file named `file`.
+fn expected_for(file: &str, input: &[u8], flags: &[&str]) -> (Vec<u8>, Vec<u8>) {
     let dir = TempDir::new("watch-expected");
-    std::fs::write(dir.path().join("t.hp"), content).unwrap();
+    std::fs::write(dir.path().join(file), input).unwrap();
     let out = Cmd::new(BIN)
         .args(flags)
-        .arg("t.hp")
+        .arg(file)
         .current_dir(dir.path())
         .output();
     assert!(out.status.success(), "{out:?}");
@@ -320,18 +325,6 @@ fn watch_waits_for_the_file_and_for_its_first_sample() {
     assert!(std::fs::read(dir.path().join("t.ps")).unwrap() == want);
 }
 
-/// What a single run writes for an eventlog holding `bytes` (`t.ps`).
-fn expected_eventlog(bytes: &[u8]) -> Vec<u8> {
-    let dir = TempDir::new("watch-expected-eventlog");
-    std::fs::write(dir.path().join("t.eventlog"), bytes).unwrap();
-    let out = Cmd::new(BIN)
-        .args(["-c", "t.eventlog"])
-        .current_dir(dir.path())
-        .output();
-    assert!(out.status.success(), "{out:?}");
-    std::fs::read(dir.path().join("t.ps")).unwrap()
-}
-
 /// A GHC 9.2+ program run with `--eventlog-flush-interval` writes its log a few blocks at
 /// a time, each flush possibly ending inside an event: the watcher re-renders after every
 /// flush, each time as a single run on the log so far (its complete censuses).
@@ -367,7 +360,7 @@ fn a_growing_eventlog_is_rerendered_after_every_flush() {
                 .unwrap();
             f.write_all(&log[cuts[i - 1]..cut]).unwrap();
         }
-        let want = expected_eventlog(&log[..cut]);
+        let (want, _) = expected_for("t.eventlog", &log[..cut], &["-c"]);
         wait_until(&format!("the render after flush {i}"), || {
             std::fs::read(&ps).ok().as_ref() == Some(&want)
         });

@@ -2,7 +2,7 @@
 //! interning each identifier once.
 
 use super::hasher::hash_bytes;
-use super::{Band, Point, Profile};
+use super::{make_room, Band, Point, Profile};
 use crate::read::hp::chunk;
 use crate::read::hp::Statements;
 use crate::read::{HeaderField, SampleBlock, Sink};
@@ -141,27 +141,10 @@ impl Sink for ProfileBuilder {
         }
         if let Some(by_band) = run.by_band() {
             let base = self.current;
-            // Growing by doubling copies every band a few times over; with the share of
-            // the input read so far, a band grows once to about its final size (capacity
-            // that is never used costs address space, not memory).
-            let scale = run
-                .progress()
-                .filter(|&f| f > 0.0 && f <= 1.0)
-                .map_or(2.0, |f| 1.05 / f);
             for (&id, points) in ids.iter().zip(by_band) {
                 let band = &mut self.profile.bands[id as usize].points;
-                let needed = band.len() + points.len();
-                if needed > band.capacity() {
-                    let estimate = (needed as f64 * scale) as usize;
-                    band.reserve_exact(estimate.max(needed) - band.len());
-                }
-                band.extend(points.iter().map(|p| {
-                    let (sample, value) = (p.sample, p.value);
-                    Point {
-                        sample: sample + base,
-                        value,
-                    }
-                }));
+                make_room(band, points.len(), run.progress());
+                append_shifted(band, points, base);
             }
         }
         for e in run.entries() {
@@ -206,13 +189,7 @@ impl Sink for ProfileBuilder {
                 // move in as they are.
                 *band = points;
             } else {
-                band.extend(points.iter().map(|p| {
-                    let (sample, value) = (p.sample, p.value);
-                    Point {
-                        sample: sample + base,
-                        value,
-                    }
-                }));
+                append_shifted(band, &points, base);
             }
         }
         self.current = base + count;
@@ -248,6 +225,17 @@ impl Sink for ProfileBuilder {
         }
         dropped
     }
+}
+
+/// Appends `points`, their sample numbers moved up by `base`.
+fn append_shifted(band: &mut Vec<Point>, points: &[Point], base: u32) {
+    band.extend(points.iter().map(|p| {
+        let (sample, value) = (p.sample, p.value);
+        Point {
+            sample: sample + base,
+            value,
+        }
+    }));
 }
 
 /// The identifier index: open addressing over band ids, keyed by [`hash_bytes`] of the

@@ -44,6 +44,14 @@ pub use run::{Cmd, Input, Ran};
 #[allow(unused_imports)]
 pub use scratch::{files_in, TempDir};
 
+/// The profile and warnings (or the error) of reading `text` with the one-thread `.hp`
+/// reader, as text: what the faster readers are compared with.
+pub fn read_one_thread(text: &[u8]) -> String {
+    let mut b = hp2ps::profile::ProfileBuilder::default();
+    let r = hp2ps::read::hp::read_into(text, &hp2ps::read::hp::ReadOptions::default(), &mut b);
+    format!("{:?}", r.map(|w| (b.finish(), w)))
+}
+
 /// `golden/inputs/`, the profiles shipped with the repository.
 pub fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden/inputs")

@@ -9,7 +9,7 @@ use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::GcIntervals;
 use super::{EventlogOptions, EventlogWarning};
-use crate::profile::{FxBuild, Point};
+use crate::profile::{make_room, FxBuild, Point};
 
 /// How the data section ended.
 pub(crate) enum End {
@@ -261,7 +261,7 @@ impl<'o> Model<'o> {
         let sample = self.censuses.len() as u32 + 1;
         let band = &mut self.points[key as usize];
         if band.len() == band.capacity() {
-            grow(band, self.progress);
+            make_room(band, 1, self.progress);
         }
         band.push(Point {
             sample,
@@ -334,17 +334,4 @@ impl<'o> Model<'o> {
             }
         }
     }
-}
-
-/// Makes room in a full band: about its final size when the share of the input read is
-/// known (doubling would copy every band several times over; capacity never used costs
-/// address space, not memory), else double.
-#[cold]
-fn grow(band: &mut Vec<Point>, progress: Option<f64>) {
-    let needed = band.len() + 1;
-    let scale = progress
-        .filter(|&f| f > 0.0 && f <= 1.0)
-        .map_or(2.0, |f| 1.05 / f);
-    let estimate = (needed as f64 * scale) as usize;
-    band.reserve_exact(estimate.max(needed).max(4) - band.len());
 }

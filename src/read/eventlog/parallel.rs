@@ -20,7 +20,7 @@ use super::container::{event_at, read_header, BlockRuns, Next, SliceInput, Sourc
 use super::model::Model;
 use super::payload::{decode, Event};
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
-use crate::profile::{quick_hash, same};
+use crate::profile::{hash_bytes, quick_hash, same};
 use crate::read::Sink;
 
 /// Bytes per run: a few hundred distinct bands to map per run cost nothing, and a few
@@ -179,7 +179,7 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize) -> Run<'a> {
 }
 
 /// The bands of one run: an open-addressing table over [`quick_hash`] (a few words of
-/// the name; [`word_hash`], every byte, once names collide), and the band that followed
+/// the name; [`hash_bytes`], every byte, once names collide), and the band that followed
 /// each band last time, checked first (a census lists its bands in much the same order
 /// every time).
 #[derive(Default)]
@@ -204,7 +204,7 @@ const MAX_PROBES: usize = 32;
 impl RunIndex {
     fn hash(&self, is_stack: bool, name: &[u8]) -> u64 {
         let h = if self.full {
-            word_hash(name)
+            hash_bytes(name)
         } else {
             quick_hash(name)
         };
@@ -344,33 +344,6 @@ fn label(text: &[u8]) -> &[u8] {
     &text[..at + end]
 }
 
-/// A hash of every byte of `b`, eight at a time (the last word overlapping the one before
-/// it): names are looked up once per point, and a byte-at-a-time tail is a large share of
-/// the cost of a 40-byte name.
-fn word_hash(b: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let word = |c: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..c.len()].copy_from_slice(c);
-        u64::from_le_bytes(w)
-    };
-    let mut h = (b.len() as u64).wrapping_mul(K);
-    if b.len() <= 8 {
-        h = (h ^ word(b)).wrapping_mul(K);
-    } else {
-        let mut chunks = b.chunks_exact(8);
-        for c in &mut chunks {
-            h = (h.rotate_left(5) ^ word(c)).wrapping_mul(K);
-        }
-        if !chunks.remainder().is_empty() {
-            h = (h.rotate_left(5) ^ word(&b[b.len() - 8..])).wrapping_mul(K);
-        }
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^ (h >> 33)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,13 +390,5 @@ mod tests {
         assert_eq!(bands.len(), 200);
         // A stack and a label of the same bytes are different bands.
         assert_eq!(index.band(&mut bands, true, &names[0][..32]), 200);
-    }
-
-    #[test]
-    fn words_hash_every_byte() {
-        let a = word_hash(b"0123456789abcdefX");
-        assert_ne!(a, word_hash(b"0123456789abcdefY"));
-        assert_ne!(a, word_hash(b"0123456789abcdeX"));
-        assert_ne!(word_hash(b""), word_hash(b"\0"));
     }
 }

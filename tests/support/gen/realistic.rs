@@ -736,6 +736,23 @@ impl Generator<'_> {
     }
 }
 
+/// The profile written for the command-line arguments `args`, in memory: how the tests
+/// and benchmarks make their inputs.
+///
+/// # Panics
+///
+/// If `args` are not the generator's.
+#[allow(dead_code)] // not used by the example
+pub fn generated<S: AsRef<str>>(args: &[S]) -> Vec<u8> {
+    let args: Vec<String> = args.iter().map(|s| s.as_ref().to_string()).collect();
+    let opts = parse_args(&args)
+        .expect("generator arguments")
+        .expect("not --help");
+    let mut text = Vec::new();
+    generate(&opts, &mut text).expect("generate");
+    text
+}
+
 pub fn generate(opts: &Options, out: &mut impl Write) -> io::Result<()> {
     let mut g = Generator {
         opts,
