@@ -186,6 +186,16 @@ fn coord(v: f64) -> Option<f32> {
         .then(|| v.clamp(-COORD_LIMIT, COORD_LIMIT) as f32)
 }
 
+/// A point's coordinates ([`coord`]), or `None` if one is not finite.
+fn point((x, y): (f64, f64)) -> Option<(f32, f32)> {
+    Some((coord(x)?, coord(y)?))
+}
+
+/// Every point's coordinates, or `None` if one is not finite.
+fn coords(points: &[(f64, f64)]) -> Option<Vec<(f32, f32)>> {
+    points.iter().map(|&p| point(p)).collect()
+}
+
 /// A colour component or grey level, clamped to [0, 1] as PostScript does.
 fn unit(v: f64) -> f32 {
     if v.is_nan() {
@@ -219,11 +229,7 @@ impl PdfPainter<'_> {
     /// A path through `points`, closed or open, painted as asked. Left out when a
     /// coordinate is not finite.
     fn path(&mut self, points: &[(f64, f64)], closed: bool, paint: Paint) {
-        let Some(pts) = points
-            .iter()
-            .map(|&(x, y)| Some((coord(x)?, coord(y)?)))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let Some(pts) = coords(points) else {
             return;
         };
         let Some((&(x0, y0), rest)) = pts.split_first() else {
@@ -377,11 +383,7 @@ impl Painter for PdfPainter<'_> {
     }
 
     fn series_line(&mut self, style: LineStyle, points: &[(f64, f64)], _tooltip: Option<&[u8]>) {
-        let Some(pts) = points
-            .iter()
-            .map(|&(x, y)| Some((coord(x)?, coord(y)?)))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let Some(pts) = coords(points) else {
             return;
         };
         let Some((&(x0, y0), rest)) = pts.split_first() else {

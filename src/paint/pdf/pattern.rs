@@ -1,7 +1,7 @@
 //! Print patterns in the PDF: the area filled with the background grey, the ink clipped
 //! to it, then its outline stroked black, as the PostScript draws it.
 
-use super::{coord, unit, PdfPainter};
+use super::{coords, point, unit, PdfPainter};
 use crate::paint::hatch::PatternInk;
 
 impl PdfPainter<'_> {
@@ -29,8 +29,7 @@ impl PdfPainter<'_> {
         }
         if !ink.dots.is_empty() {
             for dot in &ink.dots {
-                let corners: Option<Vec<(f32, f32)>> = dot.iter().map(|&p| point(p)).collect();
-                if let Some(corners) = corners {
+                if let Some(corners) = coords(dot) {
                     trace(c, &corners);
                     c.close_path();
                 }
@@ -52,8 +51,4 @@ fn trace(c: &mut pdf_writer::Content, pts: &[(f32, f32)]) {
             c.line_to(x, y);
         }
     }
-}
-
-fn point((x, y): (f64, f64)) -> Option<(f32, f32)> {
-    Some((coord(x)?, coord(y)?))
 }
