@@ -42,7 +42,7 @@ pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) -> b
 /// Frees a large number of bands on another thread: with a million identifiers, freeing
 /// their names and points one by one is a good part of the whole render, and nothing
 /// waits for it.
-fn drop_in_background(bands: Vec<Band>) {
+pub(super) fn drop_in_background(bands: Vec<Band>) {
     if bands.len() < 10_000 {
         return;
     }

@@ -135,8 +135,10 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
     opts.filter.apply(&mut bands);
-    order::hash_order(&mut bands);
-    traces::eliminate_traces(&mut bands, opts.trace_percent);
+    // The initial order is only the order the trace sort starts from: the bands move
+    // once, after it.
+    let initial = order::hash_order_of(&bands);
+    traces::eliminate_traces_in(&mut bands, &initial, opts.trace_percent);
     if opts.by_deviation {
         order::sort_by_deviation(&mut bands, nsamples);
     }

@@ -15,20 +15,40 @@ pub(crate) fn hash_bucket(name: &[u8]) -> u32 {
     for &b in name {
         h = h.wrapping_mul(3).wrapping_add(i32::from(b as i8));
     }
-    h.unsigned_abs() % 513
+    h.unsigned_abs() % BUCKETS as u32
 }
+
+/// The number of hp2ps's hash buckets.
+const BUCKETS: usize = 513;
 
 /// Puts bands into hp2ps's initial order: hash bucket 0…512, and within a bucket the most
 /// recently created identifier first. Every later sort breaks ties by this order.
+#[cfg(test)]
 pub(crate) fn hash_order(bands: &mut Vec<Band>) {
-    let mut keyed: Vec<(u32, Reverse<usize>, Band)> = std::mem::take(bands)
-        .into_iter()
-        .enumerate()
-        .map(|(created, b)| (hash_bucket(&b.name), Reverse(created), b))
-        .collect();
-    // The keys are distinct (`created` is), so an unstable sort gives the one order.
-    keyed.sort_unstable_by_key(|(bucket, created, _)| (*bucket, *created));
-    bands.extend(keyed.into_iter().map(|(_, _, b)| b));
+    let order = hash_order_of(bands);
+    let sorted = super::selection_sort::take_in_order(bands, &order);
+    *bands = sorted;
+}
+
+/// The indices of `bands` in hp2ps's initial order (see [`hash_order`]).
+pub(crate) fn hash_order_of(bands: &[Band]) -> Vec<u32> {
+    // A counting sort: buckets are few, and walking the bands from the newest fills each
+    // bucket in its order.
+    let buckets: Vec<u16> = bands.iter().map(|b| hash_bucket(&b.name) as u16).collect();
+    let mut next = [0u32; BUCKETS + 1];
+    for &b in &buckets {
+        next[b as usize + 1] += 1;
+    }
+    for b in 1..=BUCKETS {
+        next[b] += next[b - 1];
+    }
+    let mut order = vec![0u32; bands.len()];
+    for (created, &b) in buckets.iter().enumerate().rev() {
+        let at = &mut next[b as usize];
+        order[*at as usize] = created as u32;
+        *at += 1;
+    }
+    order
 }
 
 /// The `-d` key: absent samples count as zeros in the mean but not in the sum of squares.

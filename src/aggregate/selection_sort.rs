@@ -7,104 +7,78 @@
 ///
 /// `None` is a key that compares false with everything (a NaN): it is never picked as a
 /// smaller key, and when it sits at position i nothing is swapped into i.
-pub(crate) fn selection_sort<T: Default, K: Ord + Clone>(items: &mut [T], keys: Vec<Option<K>>) {
+pub(crate) fn selection_sort<T: Default, K: Ord>(items: &mut [T], keys: Vec<Option<K>>) {
     assert_eq!(items.len(), keys.len(), "one key per item");
-    assert!(u32::try_from(items.len()).is_ok(), "at most 2^32 items");
-    // The linear scan keeps the first (smallest key, then smallest position) among the
-    // unsorted positions: only strictly smaller keys replace it. So the keys are taken
-    // in ascending order, and within one key value the positions holding that key in
-    // ascending order, as they are at the time. A swap moves the element at `i` (always
-    // the first position of its own key's group, every earlier position being sorted) to
-    // `m`: its group's smallest position becomes `m`. Each group is a min-heap of
-    // positions (a sorted array to begin with); a million bands with a thousand ties
-    // each sort in a fraction of a second.
-    let mut order: Vec<(K, usize)> = keys
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, k)| k.map(|k| (k, i)))
-        .collect();
-    order.sort_unstable();
-    // Groups of equal keys: heap[start[g]..start[g] + len[g]] holds group g's positions.
-    let mut heap: Vec<u32> = Vec::with_capacity(order.len());
-    let mut start: Vec<usize> = Vec::new();
-    let mut len: Vec<usize> = Vec::new();
-    let mut group_at: Vec<u32> = vec![u32::MAX; items.len()];
-    for (j, (k, pos)) in order.iter().enumerate() {
-        if j == 0 || order[j - 1].0 != *k {
-            start.push(j);
-            len.push(0);
-        }
-        let g = start.len() - 1;
-        len[g] += 1;
-        heap.push(*pos as u32);
-        group_at[*pos] = g as u32;
-    }
-    drop(order);
-    // The swaps are done on positions (`perm[p]`: the item now at position `p`), and the
-    // items moved once at the end: a swap of two large items far apart costs cache misses.
-    let mut perm: Vec<u32> = (0..items.len() as u32).collect();
-    let mut g = 0;
-    for i in 0..items.len().saturating_sub(1) {
-        if group_at[i] == u32::MAX {
-            // No key (NaN): never picked, and nothing is swapped into its place.
-            continue;
-        }
-        while g < len.len() && len[g] == 0 {
-            g += 1;
-        }
-        if g == len.len() {
-            break;
-        }
-        let group = &mut heap[start[g]..start[g] + len[g]];
-        let m = group[0] as usize;
-        let last = group.len() - 1;
-        group.swap(0, last);
-        sift_down(&mut group[..last], 0);
-        len[g] -= 1;
-        if m != i {
-            // The element at `i` moves to `m`: its group's smallest position, `i`,
-            // becomes `m`.
-            let h = group_at[i] as usize;
-            let other = &mut heap[start[h]..start[h] + len[h]];
-            debug_assert_eq!(other[0] as usize, i);
-            other[0] = m as u32;
-            sift_down(other, 0);
-            perm.swap(i, m);
-            group_at.swap(i, m);
-        }
-    }
+    let perm = selection_order(keys);
     permute(items, &perm);
 }
 
-/// Reorders `items` so that position `p` holds the item that was at `perm[p]`. A gather
-/// through a copy: the reads are independent, so their cache misses overlap (following
-/// the permutation's cycles in place makes each miss wait for the previous one).
+/// The order [`selection_sort`] puts items with these `keys` in: position `p` of the
+/// result is the index of the item that ends at `p`. For callers that move their items
+/// themselves (once, and only those they keep).
+pub(crate) fn selection_order<K: Ord>(keys: Vec<Option<K>>) -> Vec<u32> {
+    let n = keys.len();
+    assert!(u32::try_from(n).is_ok(), "at most 2^32 items");
+    // The linear scan keeps the first (smallest key, then smallest position) among the
+    // unsorted positions: only strictly smaller keys replace it. So the keys are taken
+    // in ascending order. While one key's group is taken, its items do not move until
+    // picked, and the step at `i` picks the smallest of their positions: the group's
+    // positions as they were when its turn came, in ascending order. The item at `i`
+    // goes to the picked one's place. So each group needs its positions sorted once, when
+    // its turn comes; between turns only a position per item is kept up to date. An item
+    // without a key (NaN) is never picked, and no step swaps anything into its place:
+    // it never moves.
+    let keyed: Vec<bool> = keys.iter().map(Option::is_some).collect();
+    let mut order: Vec<(K, u32)> = keys
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, k)| k.map(|k| (k, i as u32)))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    // `at[p]`: the item now at position `p`; `place[item]`: its position.
+    let mut at: Vec<u32> = (0..n as u32).collect();
+    let mut place = at.clone();
+    let mut positions: Vec<u32> = Vec::new();
+    let mut step = 0;
+    for group in order.chunk_by(|a, b| a.0 == b.0) {
+        positions.clear();
+        positions.extend(group.iter().map(|&(_, item)| place[item as usize]));
+        positions.sort_unstable();
+        for &m in &positions {
+            while !keyed[step] {
+                step += 1;
+            }
+            let (i, m) = (step, m as usize);
+            step += 1;
+            if m != i {
+                let (moved, picked) = (at[i], at[m]);
+                at[i] = picked;
+                at[m] = moved;
+                place[picked as usize] = i as u32;
+                place[moved as usize] = m as u32;
+            }
+        }
+    }
+    at
+}
+
+/// Reorders `items` so that position `p` holds the item that was at `perm[p]`.
 fn permute<T: Default>(items: &mut [T], perm: &[u32]) {
-    let mut taken: Vec<T> = items.iter_mut().map(std::mem::take).collect();
-    for (slot, &from) in items.iter_mut().zip(perm.iter()) {
-        *slot = std::mem::take(&mut taken[from as usize]);
+    let sorted = take_in_order(items, perm);
+    for (slot, item) in items.iter_mut().zip(sorted) {
+        *slot = item;
     }
 }
 
-/// Restores the min-heap order of `heap` below position `at`.
-fn sift_down(heap: &mut [u32], mut at: usize) {
-    loop {
-        let left = 2 * at + 1;
-        if left >= heap.len() {
-            return;
-        }
-        let right = left + 1;
-        let child = if right < heap.len() && heap[right] < heap[left] {
-            right
-        } else {
-            left
-        };
-        if heap[child] >= heap[at] {
-            return;
-        }
-        heap.swap(at, child);
-        at = child;
-    }
+/// The items at the indices `order` lists, in that order, taken out of `items` (which
+/// keeps defaults in their place). A gather: the reads are independent, so their cache
+/// misses overlap (following a permutation's cycles in place makes each miss wait for the
+/// previous one).
+pub(crate) fn take_in_order<T: Default>(items: &mut [T], order: &[u32]) -> Vec<T> {
+    order
+        .iter()
+        .map(|&i| std::mem::take(&mut items[i as usize]))
+        .collect()
 }
 
 /// The plain O(n²) selection sort, the reference for tests.
@@ -188,6 +162,27 @@ mod tests {
             selection_sort_naive(&mut slow, |a, b| a.0 < b.0);
             let ids = |v: &[(f64, usize)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
             assert_eq!(ids(&fast), ids(&slow), "round {round}: {vals:?}");
+        }
+    }
+
+    #[test]
+    fn matches_the_naive_sort_with_nans_among_many_ties() {
+        let mut seed = 13;
+        for round in 0..300 {
+            let n = (lcg(&mut seed) % 300) as usize;
+            let range = 1 + lcg(&mut seed) % 8;
+            let vals: Vec<f64> = (0..n)
+                .map(|_| match lcg(&mut seed) % 7 {
+                    0 => f64::NAN,
+                    _ => (lcg(&mut seed) % range) as f64,
+                })
+                .collect();
+            let mut fast: Vec<(f64, usize)> = vals.iter().copied().zip(0..).collect();
+            let mut slow = fast.clone();
+            selection_sort(&mut fast, vals.iter().map(|&v| f64_key(v)).collect());
+            selection_sort_naive(&mut slow, |a, b| a.0 < b.0);
+            let ids = |v: &[(f64, usize)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
+            assert_eq!(ids(&fast), ids(&slow), "round {round}");
         }
     }
 

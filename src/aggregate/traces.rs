@@ -1,6 +1,7 @@
 //! Trace elimination (`-t`, hp2ps step 3; §3.3 of `docs/reference/hp2ps-behaviour.md`).
 
-use super::selection_sort::selection_sort;
+use super::limit::drop_in_background;
+use super::selection_sort::{selection_order, take_in_order};
 use crate::num::c_trunc_i64;
 use crate::profile::Band;
 
@@ -14,21 +15,33 @@ pub fn band_total(band: &Band) -> i64 {
 /// Step 3: sorts by total and drops the smallest bands whose combined share of the grand
 /// total stays below `percent`. An all-zero profile (or a NaN threshold) loses every band.
 pub fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
+    let unchanged: Vec<u32> = (0..bands.len() as u32).collect();
+    eliminate_traces_in(bands, &unchanged, percent);
+}
+
+/// [`eliminate_traces`] on the bands in the order `order` lists them (the bands move
+/// once, to the order after the sort).
+pub(crate) fn eliminate_traces_in(bands: &mut Vec<Band>, order: &[u32], percent: f64) {
     let totals = band_totals(bands);
-    let mut pairs: Vec<(Band, i64)> = std::mem::take(bands).into_iter().zip(totals).collect();
-    let keys = pairs.iter().map(|(_, t)| Some(*t)).collect();
-    selection_sort(&mut pairs, keys);
-    let grand: f64 = pairs.iter().fold(0.0, |g, (_, t)| g + *t as f64);
+    let sorted = selection_order(order.iter().map(|&i| Some(totals[i as usize])).collect());
+    let total_at = |at: u32| totals[order[at as usize] as usize];
+    // Summed in the sorted order, as hp2ps sums them.
+    let grand: f64 = sorted.iter().fold(0.0, |g, &at| g + total_at(at) as f64);
     let mut cumulative = 0.0;
-    let mut keep_from = pairs.len();
-    for (i, (_, t)) in pairs.iter().enumerate() {
-        cumulative += 100.0 * *t as f64 / grand;
+    let mut keep_from = sorted.len();
+    for (rank, &at) in sorted.iter().enumerate() {
+        cumulative += 100.0 * total_at(at) as f64 / grand;
         if cumulative >= percent {
-            keep_from = i;
+            keep_from = rank;
             break;
         }
     }
-    bands.extend(pairs.into_iter().skip(keep_from).map(|(b, _)| b));
+    let kept: Vec<u32> = sorted[keep_from..]
+        .iter()
+        .map(|&at| order[at as usize])
+        .collect();
+    let kept = take_in_order(bands, &kept);
+    drop_in_background(std::mem::replace(bands, kept));
 }
 
 /// Every band's [`band_total`]. Each total is one long chain of dependent conversions, so

@@ -136,7 +136,13 @@ impl Sink for ProfileBuilder {
         let names = run.name_count();
         self.index.reserve(self.profile.bands.len() + names);
         self.profile.bands.reserve(names.min(1 << 20));
-        for (name, hash) in run.names_with_hashes() {
+        let hashes = run.name_hashes();
+        self.index.warm(&hashes[..hashes.len().min(WARM_AHEAD)]);
+        for (k, (name, hash)) in run.names_with_hashes().enumerate() {
+            if k % WARM_AHEAD == 0 {
+                let ahead = hashes.get(k + WARM_AHEAD..).unwrap_or_default();
+                self.index.warm(&ahead[..ahead.len().min(WARM_AHEAD)]);
+            }
             ids.push(self.intern_hashed(name, hash));
         }
         if let Some(by_band) = run.by_band() {
@@ -238,16 +244,30 @@ fn append_shifted(band: &mut Vec<Point>, points: &[Point], base: u32) {
     }));
 }
 
+/// How many lookups of a run [`Index::warm`] starts at once.
+const WARM_AHEAD: usize = 16;
+
 /// The identifier index: open addressing over band ids, keyed by [`hash_bytes`] of the
 /// name, the names themselves staying in the bands (no second copy of every name, no
 /// allocation per identifier: a million identifiers cost a few tables).
 #[derive(Default)]
 struct Index {
-    /// Band id + 1 per slot, 0 for an empty slot; a power of two, at most half full.
-    table: Vec<u32>,
-    /// The hash of every band's name, by band id.
+    /// Per slot, the name's hash's top half (a tag) above band id + 1; 0 for an empty
+    /// slot. A power of two, at most half full. With the tag in the slot, a lookup reads
+    /// a name only when the tags agree: one cache miss per lookup in a large table, not
+    /// one per slot passed.
+    table: Vec<u64>,
+    /// The hash of every band's name, by band id (for growing the table).
     hashes: Vec<u64>,
 }
+
+/// The slot of band `id` with name hash `hash`.
+fn entry(hash: u64, id: u32) -> u64 {
+    (hash & TAG) | (u64::from(id) + 1)
+}
+
+/// The bits of a slot that hold the hash's tag.
+const TAG: u64 = !0 << 32;
 
 impl Index {
     /// The id of the band named `name`, or the slot where it goes.
@@ -265,9 +285,9 @@ impl Index {
         loop {
             match self.table[slot] {
                 0 => return Err(slot),
-                k => {
-                    let id = k - 1;
-                    if self.hashes[id as usize] == hash && name_of(id) == name {
+                e => {
+                    let id = (e as u32).wrapping_sub(1);
+                    if (e ^ hash) & TAG == 0 && name_of(id) == name {
                         return Ok(id);
                     }
                 }
@@ -276,12 +296,22 @@ impl Index {
         }
     }
 
+    /// Reads the slots of these hashes, so that the cache misses of a batch of lookups
+    /// overlap (each lookup's miss would otherwise wait for the one before).
+    fn warm(&self, hashes: &[u64]) {
+        let mask = self.table.len().wrapping_sub(1);
+        let seen = hashes.iter().fold(0, |acc, &h| {
+            acc ^ self.table.get(h as usize & mask).copied().unwrap_or(0)
+        });
+        std::hint::black_box(seen);
+    }
+
     /// Puts the new band `id` (the next one) into the empty `slot` that [`Self::find`]
     /// returned.
     fn insert(&mut self, slot: usize, hash: u64, id: u32) {
         debug_assert_eq!(id as usize, self.hashes.len());
         self.hashes.push(hash);
-        self.table[slot] = id + 1;
+        self.table[slot] = entry(hash, id);
         if self.hashes.len() * 2 > self.table.len() {
             self.rebuild(self.table.len() * 2);
         }
@@ -309,11 +339,12 @@ impl Index {
 
     fn place(&mut self, id: u32) {
         let mask = self.table.len() - 1;
-        let mut slot = self.hashes[id as usize] as usize & mask;
+        let hash = self.hashes[id as usize];
+        let mut slot = hash as usize & mask;
         while self.table[slot] != 0 {
             slot = (slot + 1) & mask;
         }
-        self.table[slot] = id + 1;
+        self.table[slot] = entry(hash, id);
     }
 
     fn rebuild(&mut self, size: usize) {

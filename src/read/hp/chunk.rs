@@ -366,6 +366,11 @@ impl Statements<'_> {
         self.progress
     }
 
+    /// The [`hash_bytes`] hash of each of the chunk's identifiers.
+    pub(crate) fn name_hashes(&self) -> &[u64] {
+        &self.scan.full_hashes
+    }
+
     /// The chunk's identifiers with their [`hash_bytes`] hashes.
     pub(crate) fn names_with_hashes(&self) -> impl Iterator<Item = (&[u8], u64)> + '_ {
         self.names().zip(self.scan.full_hashes.iter().copied())
