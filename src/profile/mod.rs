@@ -24,23 +24,13 @@ pub struct Point {
     pub value: f64,
 }
 
-/// Bands shorter than this (in points) grow by doubling, whatever the progress.
-const SMALL_BAND: usize = 1024;
-
 /// Makes room for `extra` more points in a band that is filling up as the input is read.
 /// Growing by doubling copies every band a few times over; with `progress`, the share of
 /// the input read so far, a band grows once to about its final size (capacity that is
-/// never used costs address space, not memory). Without it, or while the band is short,
-/// it doubles.
+/// never used costs address space, not memory). Without it, it doubles.
 pub(crate) fn make_room(points: &mut Vec<Point>, extra: usize, progress: Option<f64>) {
     let needed = points.len() + extra;
     if needed <= points.capacity() {
-        return;
-    }
-    if needed < SMALL_BAND {
-        // Copying a small band is cheap, and an estimate is not: with a million small
-        // bands, each one's spare capacity is memory the allocator touches.
-        points.reserve(extra);
         return;
     }
     let scale = progress
