@@ -97,3 +97,22 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     // The last eight bytes, overlapping the words already compared.
     word(a, n - 8) == word(b, n - 8)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::same;
+
+    #[test]
+    fn same_agrees_with_slice_equality_at_every_length_and_position() {
+        for n in 0..80 {
+            let a: Vec<u8> = (0..n).map(|i| (i * 7 + 3) as u8).collect();
+            assert!(same(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x40;
+                assert!(!same(&a, &b), "{n} {at}");
+            }
+            assert!(!same(&a, &a[..n.saturating_sub(1)]) || n == 0, "{n}");
+        }
+    }
+}

@@ -141,7 +141,7 @@ mod scan_tests {
 
     #[test]
     fn finds_the_first_byte_at_or_below_space() {
-        for len in 0..40 {
+        for len in 0..100 {
             for at in 0..len {
                 for b in [0u8, b'\t', b' ', 0x14, b'\n'] {
                     let mut v = vec![b'a'; len];
