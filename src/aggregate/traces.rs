@@ -88,7 +88,7 @@ fn totals_of(bands: &[Band]) -> Vec<i64> {
         let mut k = 0;
         while k < LANES {
             match lanes.get(k) {
-                Some(&(band, rest, total)) if rest.is_empty() => {
+                Some(&(band, [], total)) => {
                     totals[band] = total;
                     lanes.swap_remove(k);
                 }
