@@ -23,9 +23,12 @@
 #                     (default 1; they take minutes each)
 #
 # Besides the file mode and filter mode runs, every profile is also read by
-# `wc -l` and `cat > /dev/null` (median of the same number of runs, side by
-# side with ours): the floor of reading the file at all. A profile of 10^6
-# distinct identifiers (two samples) is timed too.
+# `wc -l` and `cat > /dev/null`: the floor of reading the file at all. A
+# profile of 10^6 distinct identifiers (two samples) is timed too. All of
+# these are interleaved: each of the N rounds runs every one of them once,
+# and each reported time is the median over the rounds, so a slow minute of
+# this shared machine is spread over every row rather than landing on one.
+# (The reference runs afterwards, on its own.)
 #
 # Each timed run starts without the output it writes (the previous run's .ps,
 # .aux or redirected stdout is deleted before the clock starts), for ours and
@@ -150,8 +153,15 @@ timed() {
     local dir=$1 in=$2 out=$3 t0 t1
     shift 3
     if ((!replace)); then
-        # Only the output directories hold outputs; $work holds the profiles.
-        if [[ $dir != "$work" ]]; then rm -f "$dir"/*.ps "$dir"/*.aux; fi
+        # The outputs of this run only: in file mode (the command's last
+        # argument is ../NAME.hp) NAME.ps and NAME.aux in $dir; else $out. The
+        # other profiles' outputs stay, for the comparison with the reference.
+        local last=${!#} base
+        if [[ $last == ../*.hp ]]; then
+            base=${last##*/}
+            base=${base%.hp}
+            rm -f "$dir/$base.ps" "$dir/$base.aux"
+        fi
         if [[ -f $out ]]; then rm -f "$out"; fi
     fi
     t0=$(date +%s.%N)
@@ -190,6 +200,28 @@ measure() {
     m_rss_kb=$(maximum "${rsss[@]}")
 }
 
+# Interleaved series: `record KEY` after `timed` adds the run to series KEY;
+# `summary KEY` sets m_wall, m_rss_kb and m_rc from it as `measure` does.
+declare -A series_walls series_rss series_rc
+record() {
+    if ((rc != 0)); then
+        series_rc[$1]=${series_rc[$1]:-$rc}
+        return
+    fi
+    series_walls[$1]+="$wall "
+    series_rss[$1]+="$rss_kb "
+}
+summary() {
+    m_rc=${series_rc[$1]:-0}
+    if ((m_rc != 0)); then
+        return
+    fi
+    # shellcheck disable=SC2086 # the series are space-separated numbers
+    m_wall=$(median ${series_walls[$1]})
+    # shellcheck disable=SC2086
+    m_rss_kb=$(maximum ${series_rss[$1]})
+}
+
 # body_of PS: line number just after %%EndComments (0 if there is none). The
 # header above it names the creator and so always differs.
 body_of() {
@@ -223,6 +255,32 @@ rows=()
 filter_rows=()
 floor_rows=()
 
+# Our runs and the floors are interleaved: each round runs `wc -l`, `cat`,
+# ours in file mode and ours in filter mode on every profile (and ours on
+# ids1M.hp), then the next round begins. This machine's speed drifts from one
+# minute to the next; interleaving spreads the drift over every measurement
+# instead of letting a slow minute land on one profile or one mode.
+for ((round = 1; round <= runs; round++)); do
+    log "round $round of $runs: wc -l, cat, ours (file mode, filter mode) on every profile"
+    for p in "${profiles[@]}"; do
+        name=${p%%|*}
+        base=${name%.hp}
+        hp=$work/$name
+        timed "$work" "$hp" /dev/null wc -l
+        record "$name wc"
+        timed "$work" "$hp" /dev/null cat
+        record "$name cat"
+        timed "$work/ours" /dev/null /dev/null "$ours" -c "../$name"
+        record "$name file"
+        timed "$work/ours-filter" "$hp" "$work/ours-filter/$base.ps" "$ours" -c
+        record "$name filter"
+    done
+    if ((!quick)) && [[ -s $work/ids1M.hp ]]; then
+        timed "$work/ours" /dev/null /dev/null "$ours" -c ../ids1M.hp
+        record ids1M
+    fi
+done
+
 for p in "${profiles[@]}"; do
     name=${p%%|*}
     base=${name%.hp}
@@ -231,14 +289,12 @@ for p in "${profiles[@]}"; do
     size_mb[$name]=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
     lines[$name]=$(wc -l <"$hp")
 
-    log "$name: floors (wc -l, cat), $runs run(s) each"
-    measure "$runs" "$work" "$hp" /dev/null wc -l
+    summary "$name wc"
     wc_wall=$m_wall
-    measure "$runs" "$work" "$hp" /dev/null cat
+    summary "$name cat"
     cat_wall=$m_wall
 
-    log "$name: ours, file mode, $runs run(s)"
-    measure "$runs" "$work/ours" /dev/null /dev/null "$ours" -c "../$name"
+    summary "$name file"
     if ((m_rc == 0)); then
         ours_wall[$name]=$m_wall
         o_wall=$m_wall
@@ -250,8 +306,7 @@ for p in "${profiles[@]}"; do
         o_speed=-
     fi
 
-    log "$name: ours, filter mode, $runs run(s)"
-    measure "$runs" "$work/ours-filter" "$hp" "$work/ours-filter/$base.ps" "$ours" -c
+    summary "$name filter"
     floor_rows+=("| $name | $wc_wall | $cat_wall | ${ours_wall[$name]:--} | $(div "${ours_wall[$name]:-0}" "$wc_wall") | $(div "${ours_wall[$name]:-0}" "$cat_wall") |")
     if ((m_rc == 0)); then
         filter_rows+=("| $name | ${ours_wall[$name]:--} | $m_wall | $(div "$m_wall" "${ours_wall[$name]:-0}") | $(mib "$m_rss_kb") |")
@@ -304,14 +359,14 @@ echo "| file | file mode wall s | filter wall s | filter/file | filter peak RSS 
 echo "|---|---:|---:|---:|---:|"
 printf '%s\n' "${filter_rows[@]}"
 echo
-echo "The floor: reading each file with \`wc -l\` and \`cat > /dev/null\` (median of $runs), side by side:"
+echo "The floor: reading each file with \`wc -l\` and \`cat > /dev/null\` (median of $runs), in the same rounds as ours:"
 echo
 echo "| file | wc -l s | cat s | ours (file mode) s | ours / wc -l | ours / cat |"
 echo "|---|---:|---:|---:|---:|---:|"
 printf '%s\n' "${floor_rows[@]}"
 echo
-if [[ -s $work/ids1M.hp ]]; then
-    measure "$runs" "$work/ours" /dev/null /dev/null "$ours" -c ../ids1M.hp
+if ((!quick)) && [[ -s $work/ids1M.hp ]]; then
+    summary ids1M
     if ((m_rc == 0)); then
         echo "- 10^6 distinct identifiers (ids1M.hp, $(awk -v b="$(stat -c %s "$work/ids1M.hp")" 'BEGIN { printf "%.0f", b / 1e6 }') MB, two samples): $m_wall s, peak RSS $(mib "$m_rss_kb") MiB"
     else
