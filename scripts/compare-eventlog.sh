@@ -6,7 +6,8 @@
 #
 # usage: scripts/compare-eventlog.sh [--quick] [--runs N]
 #   --quick    only the 10 MB profile, one run of each
-#   --runs N   runs per measurement (default 5, after one warm-up); the time is the median
+#   --runs N   runs per measurement (default 5, after one warm-up; the .hp and the
+#              eventlog runs alternate); the time is the median
 #
 # environment: WORK (work directory, reused; default a new mktemp -d), HP2PS_OURS (the
 # binary; default: cargo build --release).
@@ -63,17 +64,30 @@ run_once() {
     wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
     rss=$(awk '{ printf "%.0f", $1 / 1024 }' "$work/.rss")
 }
-# measure CMD...: one warm-up, then $runs runs; sets m_wall (median), m_rss (largest).
-measure() {
-    local walls=() i
-    m_rss=0
-    run_once "$@"
-    for ((i = 0; i < runs; i++)); do
-        run_once "$@"
-        walls+=("$wall")
-        ((rss > m_rss)) && m_rss=$rss
+# measure_pair NAME: one warm-up of each, then $runs rounds of `hp2ps -c NAME.hp` followed
+# by `hp2ps -c NAME.eventlog`, alternating so that the machine's drift from one minute to
+# the next falls on both alike; sets hp_wall, el_wall (medians), hp_rss and el_rss
+# (largest), and keeps the .hp's chart as NAME.hp.ps.
+measure_pair() {
+    local name=$1 hp_walls=() el_walls=() i
+    hp_rss=0 el_rss=0
+    for ((i = 0; i <= runs; i++)); do
+        run_once "$ours" -c "$work/$name.hp"
+        cp "$work/out/$name.ps" "$work/out/$name.hp.ps"
+        if ((i > 0)); then
+            hp_walls+=("$wall")
+            ((rss > hp_rss)) && hp_rss=$rss
+        fi
+        # The converted log has no GC events: elapsed time is the .hp's time (and no
+        # warning).
+        run_once "$ours" -c --time elapsed "$work/$name.eventlog"
+        if ((i > 0)); then
+            el_walls+=("$wall")
+            ((rss > el_rss)) && el_rss=$rss
+        fi
     done
-    m_wall=$(median "${walls[@]}")
+    hp_wall=$(median "${hp_walls[@]}")
+    el_wall=$(median "${el_walls[@]}")
 }
 
 mkdir -p "$work/out"
@@ -97,19 +111,15 @@ for p in "${profiles[@]}"; do
         "$convert" "$work/$name.hp" "$work/$name.eventlog.tmp" && mv "$work/$name.eventlog.tmp" "$work/$name.eventlog"
     fi
     log "measuring $name"
-    measure "$ours" -c "$work/$name.hp"
-    hp_wall=$m_wall hp_rss=$m_rss
-    cp "$work/out/$name.ps" "$work/out/$name.hp.ps"
-    # The converted log has no GC events: elapsed time is the .hp's time (and no warning).
-    measure "$ours" -c --time elapsed "$work/$name.eventlog"
+    measure_pair "$name"
     same=no
     if cmp -s <(sed -n '/^%%EndComments/,$p' "$work/out/$name.hp.ps") \
         <(sed -n '/^%%EndComments/,$p' "$work/out/$name.ps"); then
         same=yes
     fi
     size() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.0f MB", b / 1e6 }'; }
-    ratio=$(awk -v a="$m_wall" -v b="$hp_wall" 'BEGIN { printf "%.2f", a / b }')
-    echo "| $name | $(size "$work/$name.hp") | $(size "$work/$name.eventlog") | ${hp_wall} s, ${hp_rss} MiB | ${m_wall} s, ${m_rss} MiB | $ratio | $same |"
+    ratio=$(awk -v a="$el_wall" -v b="$hp_wall" 'BEGIN { printf "%.2f", a / b }')
+    echo "| $name | $(size "$work/$name.hp") | $(size "$work/$name.eventlog") | ${hp_wall} s, ${hp_rss} MiB | ${el_wall} s, ${el_rss} MiB | $ratio | $same |"
 done
 echo
-echo "$(nproc) CPU(s), $(uname -sr); wall = median of $runs run(s) after a warm-up; RSS = largest peak."
+echo "$(nproc) CPU(s), $(uname -sr); wall = median of $runs run(s) after a warm-up, the .hp and the eventlog alternating; RSS = largest peak."

@@ -11,6 +11,9 @@ use super::timeaxis::GcIntervals;
 use super::{EventlogOptions, EventlogWarning};
 use crate::profile::{make_room, FxBuild, Point};
 
+/// A run band without a key yet, in [`Model::push_points`]'s cache.
+pub(crate) const UNMAPPED: u32 = u32::MAX;
+
 /// How the data section ended.
 pub(crate) enum End {
     /// At the 0xFFFF end marker.
@@ -246,14 +249,45 @@ impl<'o> Model<'o> {
         self.push_point(key, value);
     }
 
-    /// Whether a census is open (a point outside one is stray: [`Self::stray_point`]).
+    /// Whether a census is open (a point outside one is stray).
     pub(crate) fn is_open(&self) -> bool {
         self.open.is_some()
     }
 
-    /// Counts a point that came outside any census.
-    pub(crate) fn stray_point(&mut self) {
-        self.stray += 1;
+    /// Adds the points of one stretch of a run between two events: to the open census,
+    /// or as stray points when none is open. `points` are (the run's band, value);
+    /// `keys[band]` caches each run band's key ([`UNMAPPED`] until its first point) and
+    /// `bands` names them.
+    pub(crate) fn push_points(
+        &mut self,
+        points: &[(u32, u64)],
+        keys: &mut [u32],
+        bands: &[(bool, &[u8])],
+    ) {
+        if !self.is_open() {
+            self.stray += points.len() as u64;
+            return;
+        }
+        let sample = self.censuses.len() as u32 + 1;
+        for &(band, value) in points {
+            let key = match keys[band as usize] {
+                UNMAPPED => {
+                    let (is_stack, name) = bands[band as usize];
+                    let key = self.key(is_stack, name);
+                    keys[band as usize] = key;
+                    key
+                }
+                key => key,
+            };
+            let band = &mut self.points[key as usize];
+            if band.len() == band.capacity() {
+                make_room(band, 1, self.progress);
+            }
+            band.push(Point {
+                sample,
+                value: value as f64,
+            });
+        }
     }
 
     /// Adds a point of band `key` to the open census.

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{channel, sync_channel};
 
 use super::container::{event_at, read_header, BlockRuns, Next, SliceInput, Source, Types};
-use super::model::Model;
+use super::model::{Model, UNMAPPED};
 use super::payload::{decode, Event};
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
 use crate::profile::{hash_bytes, quick_hash, same};
@@ -33,8 +33,6 @@ const IN_FLIGHT: usize = 4;
 
 /// Tag of an entry that is an event for the model, by offset.
 const EVENT: u32 = u32::MAX;
-/// A run's band not yet mapped to a model key.
-const UNMAPPED: u32 = u32::MAX;
 
 /// What a worker found in one run.
 #[derive(Default)]
@@ -143,12 +141,20 @@ fn in_parallel(
     })
 }
 
+/// The size of a heap sample event with a short label (its header, the profile id, the
+/// residency and a label of some 30 bytes): [`scan`] reserves a point per this many bytes.
+const BYTES_PER_POINT: usize = 48;
+
 /// A worker's reading of the run `bytes[from..to]`.
 fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize) -> Run<'a> {
     let mut run = Run {
         clean_end: from,
         ..Run::default()
     };
+    // About one point per this many bytes in GHC's logs: the list is sized once instead
+    // of being copied as it doubles.
+    run.entries
+        .reserve(to.saturating_sub(from) / BYTES_PER_POINT);
     let mut index = RunIndex::default();
     let bytes = &bytes[..to];
     let mut at = from;
@@ -189,10 +195,12 @@ struct RunIndex {
     hashes: Vec<u64>,
     /// Names that the quick hash cannot tell apart met in this run: every byte is hashed.
     full: bool,
-    /// The bands' names, one after the other, and where each ends: compared here rather
-    /// than where they lie in the run (a megabyte apart, out of the cache).
+    /// The bands' names, one after the other: compared here rather than where they lie
+    /// in the run (a megabyte apart, out of the cache).
     names: Vec<u8>,
-    ends: Vec<usize>,
+    /// Per band: where its name starts in `names`, and its length with [`STACK`] set for
+    /// a stack's ccids.
+    spans: Vec<(u32, u32)>,
     /// `successor[b + 1]`: the band after band `b` last time (slot 0: a census's first).
     successor: Vec<u32>,
     previous: usize,
@@ -200,6 +208,9 @@ struct RunIndex {
 
 /// Probes after which a run's names are hashed whole.
 const MAX_PROBES: usize = 32;
+
+/// The bit of a [`RunIndex::spans`] length that marks a stack.
+const STACK: u32 = 1 << 31;
 
 impl RunIndex {
     fn hash(&self, is_stack: bool, name: &[u8]) -> u64 {
@@ -211,6 +222,18 @@ impl RunIndex {
         h ^ u64::from(is_stack)
     }
 
+    /// Whether band `band` is `name` (with `kind`: [`STACK`] or 0).
+    #[inline(always)]
+    fn is(&self, band: usize, kind: u32, name: &[u8]) -> bool {
+        let (start, len) = self.spans[band];
+        let start = start as usize;
+        len == kind | name.len() as u32
+            && self
+                .names
+                .get(start..start + name.len())
+                .is_some_and(|known| same(known, name))
+    }
+
     /// The band of a stack's ccids or of a 164's text (a label, its NUL and whatever
     /// follows), added to `bands` if new.
     fn band<'a>(
@@ -219,60 +242,124 @@ impl RunIndex {
         is_stack: bool,
         text: &'a [u8],
     ) -> u32 {
-        let name = if is_stack { text } else { label(text) };
+        if is_stack {
+            return self.band_named(bands, STACK, text);
+        }
+        // GHC ends a 164's payload with the label's NUL. A band already named
+        // `text[..len - 1]` is then this label: known names hold no NUL, so the text
+        // has none before its last byte. Only a label not seen yet in this run (or a
+        // payload of another shape) needs the search for its NUL.
+        if let Some((0, candidate)) = text.split_last() {
+            if let Some(band) = self.known(0, candidate) {
+                return band;
+            }
+        }
+        self.band_named(bands, 0, label(text))
+    }
+
+    /// The band named `name` if this run has one (checking the guess first), with the
+    /// guess for the next name updated.
+    #[inline(always)]
+    fn known(&mut self, kind: u32, name: &[u8]) -> Option<u32> {
         // The hash first: a wrong guess then costs a compare of two hashes, not of two
         // names.
-        let hash = self.hash(is_stack, name);
-        let is = |index: &RunIndex, band: usize| {
-            let start = band.checked_sub(1).map_or(0, |b| index.ends[b]);
-            bands[band].0 == is_stack && same(&index.names[start..index.ends[band]], name)
-        };
+        let hash = self.hash(kind == STACK, name);
         let guess = (self.successor.get(self.previous))
             .copied()
             .unwrap_or(u32::MAX) as usize;
-        if self.hashes.get(guess) == Some(&hash) && is(self, guess) {
+        if self.hashes.get(guess) == Some(&hash) && self.is(guess, kind, name) {
             self.previous = guess + 1;
-            return guess as u32;
+            return Some(guess as u32);
         }
+        let band = self.find(hash, kind, name)?;
+        self.follow(band);
+        Some(band)
+    }
+
+    /// The band named `name` (with hash `hash`) in the table, if any.
+    #[inline(always)]
+    fn find(&mut self, hash: u64, kind: u32, name: &[u8]) -> Option<u32> {
         if self.table.is_empty() {
-            self.table.resize(256, 0);
+            return None;
         }
         let mask = self.table.len() - 1;
         let mut slot = hash as usize & mask;
-        let mut probes = 0;
-        let band = loop {
+        for _ in 0..=MAX_PROBES {
             match self.table[slot] {
-                0 => {
-                    let band = bands.len() as u32;
-                    bands.push((is_stack, name));
-                    self.names.extend_from_slice(name);
-                    self.ends.push(self.names.len());
-                    self.hashes.push(hash);
-                    self.table[slot] = band + 1;
-                    if self.hashes.len() * 2 > self.table.len() {
-                        self.rebuild(self.table.len() * 2);
-                    }
-                    break band;
-                }
-                k if self.hashes[k as usize - 1] == hash && is(self, k as usize - 1) => {
-                    break k - 1
+                0 => return None,
+                k if self.hashes[k as usize - 1] == hash && self.is(k as usize - 1, kind, name) => {
+                    return Some(k - 1)
                 }
                 _ => slot = (slot + 1) & mask,
             }
-            probes += 1;
-            if probes > MAX_PROBES && !self.full {
-                // Names that differ only where the quick hash does not look.
-                self.full = true;
-                self.hashes = (bands.iter()).map(|&(s, n)| self.hash(s, n)).collect();
-                self.rebuild(self.table.len());
-                return self.band(bands, is_stack, text);
-            }
-        };
+        }
+        // Names that differ only where the quick hash does not look: with every byte
+        // hashed, they spread out again.
+        None
+    }
+
+    /// Records that `band` followed the previous band.
+    #[inline(always)]
+    fn follow(&mut self, band: u32) {
         if self.successor.len() <= self.previous {
-            self.successor.resize(bands.len() + 1, u32::MAX);
+            self.successor.resize(self.hashes.len() + 1, u32::MAX);
         }
         self.successor[self.previous] = band;
         self.previous = band as usize + 1;
+    }
+
+    /// The band of the stack or label `name`, added to `bands` if new.
+    fn band_named<'a>(
+        &mut self,
+        bands: &mut Vec<(bool, &'a [u8])>,
+        kind: u32,
+        name: &'a [u8],
+    ) -> u32 {
+        if let Some(band) = self.known(kind, name) {
+            return band;
+        }
+        self.add(bands, kind, name)
+    }
+
+    /// Adds the band `name`, which the table does not have (or cannot find in
+    /// [`MAX_PROBES`] probes: then every byte is hashed from now on, and the table has
+    /// another look).
+    #[cold]
+    fn add<'a>(&mut self, bands: &mut Vec<(bool, &'a [u8])>, kind: u32, name: &'a [u8]) -> u32 {
+        let is_stack = kind == STACK;
+        if self.table.is_empty() {
+            self.table.resize(256, 0);
+        }
+        let hash = self.hash(is_stack, name);
+        let mask = self.table.len() - 1;
+        let mut slot = hash as usize & mask;
+        let mut probes = 0;
+        while self.table[slot] != 0 {
+            let k = self.table[slot] as usize - 1;
+            if self.hashes[k] == hash && self.is(k, kind, name) {
+                self.follow(k as u32);
+                return k as u32;
+            }
+            slot = (slot + 1) & mask;
+            probes += 1;
+            if probes > MAX_PROBES && !self.full {
+                self.full = true;
+                self.hashes = (bands.iter()).map(|&(s, n)| self.hash(s, n)).collect();
+                self.rebuild(self.table.len());
+                return self.band_named(bands, kind, name);
+            }
+        }
+        let band = bands.len() as u32;
+        bands.push((is_stack, name));
+        self.spans
+            .push((self.names.len() as u32, kind | name.len() as u32));
+        self.names.extend_from_slice(name);
+        self.hashes.push(hash);
+        self.table[slot] = band + 1;
+        if self.hashes.len() * 2 > self.table.len() {
+            self.rebuild(self.table.len() * 2);
+        }
+        self.follow(band);
         band
     }
 
@@ -292,21 +379,23 @@ impl RunIndex {
 /// Applies a worker's run to the model, in file order.
 fn apply(bytes: &[u8], types: &Types, run: &Run<'_>, m: &mut Model<'_>) {
     let mut keys = vec![UNMAPPED; run.bands.len()];
-    for &(tag, value) in &run.entries {
-        if tag == EVENT {
-            if let (Next::Event(raw), _) = event_at(bytes, value as usize, types) {
-                m.event(&raw);
-            }
-        } else if !m.is_open() {
-            m.stray_point();
-        } else {
-            let key = &mut keys[tag as usize];
-            if *key == UNMAPPED {
-                let (is_stack, name) = run.bands[tag as usize];
-                *key = m.key(is_stack, name);
-            }
-            m.push_point(*key, value);
+    let mut entries = &run.entries[..];
+    // The points between two events all land in the same census (or none): they go in
+    // as one batch.
+    loop {
+        let points = entries
+            .iter()
+            .position(|&(tag, _)| tag == EVENT)
+            .unwrap_or(entries.len());
+        let (batch, rest) = entries.split_at(points);
+        m.push_points(batch, &mut keys, &run.bands);
+        let Some((&(_, offset), rest)) = rest.split_first() else {
+            break;
+        };
+        if let (Next::Event(raw), _) = event_at(bytes, offset as usize, types) {
+            m.event(&raw);
         }
+        entries = rest;
     }
     m.saw_time(run.max_time);
 }
@@ -390,5 +479,43 @@ mod tests {
         assert_eq!(bands.len(), 200);
         // A stack and a label of the same bytes are different bands.
         assert_eq!(index.band(&mut bands, true, &names[0][..32]), 200);
+    }
+
+    /// A 164's text whose last byte is its label's NUL is looked up without searching for
+    /// the NUL; texts of other shapes still get the label up to their first NUL.
+    #[test]
+    fn labels_are_found_with_and_without_the_search_for_their_nul() {
+        let mut index = RunIndex::default();
+        let mut bands = Vec::new();
+        let mut band = |text: &'static [u8], is_stack: bool| {
+            index.previous = 0;
+            index.band(&mut bands, is_stack, text)
+        };
+        assert_eq!(band(b"name\0", false), 0);
+        assert_eq!(band(b"name\0", false), 0);
+        // A NUL before the last byte: the label ends there.
+        assert_eq!(band(b"name\0more\0", false), 0);
+        assert_eq!(band(b"a\0b\0", false), 1);
+        assert_eq!(band(b"a\0b\0", false), 1);
+        assert_eq!(band(b"a\0", false), 1);
+        // No NUL at all: the whole text.
+        assert_eq!(band(b"name", false), 0);
+        assert_eq!(band(b"a\0b", false), 1);
+        // The text up to the last byte is a stack's bytes: still a label.
+        assert_eq!(band(b"st", true), 2);
+        assert_eq!(band(b"st\0", false), 3);
+        assert_eq!(band(b"st", true), 2);
+        assert_eq!(band(b"", false), 4);
+        assert_eq!(band(b"\0", false), 4);
+        assert_eq!(
+            bands,
+            [
+                (false, &b"name"[..]),
+                (false, b"a"),
+                (true, b"st"),
+                (false, b"st"),
+                (false, b""),
+            ]
+        );
     }
 }
