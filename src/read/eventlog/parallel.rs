@@ -141,20 +141,12 @@ fn in_parallel(
     })
 }
 
-/// The size of a heap sample event with a short label (its header, the profile id, the
-/// residency and a label of some 30 bytes): [`scan`] reserves a point per this many bytes.
-const BYTES_PER_POINT: usize = 48;
-
 /// A worker's reading of the run `bytes[from..to]`.
 fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize) -> Run<'a> {
     let mut run = Run {
         clean_end: from,
         ..Run::default()
     };
-    // About one point per this many bytes in GHC's logs: the list is sized once instead
-    // of being copied as it doubles.
-    run.entries
-        .reserve(to.saturating_sub(from) / BYTES_PER_POINT);
     let mut index = RunIndex::default();
     let bytes = &bytes[..to];
     let mut at = from;
