@@ -56,8 +56,10 @@ pub struct ChunkScan {
     pub(crate) last_begin: Option<f64>,
     /// Whether the prefix ends inside a sample (`None`: it has no sample boundary).
     pub(crate) end_in_sample: Option<bool>,
-    /// Open-addressing index: local id + 1, 0 for an empty slot.
-    table: Vec<u32>,
+    /// Open-addressing index: per slot, the name's hash's top half (a tag) above local
+    /// id + 1; 0 for an empty slot. With the tag in the slot, a lookup compares names
+    /// only when the tags agree.
+    table: Vec<u64>,
     hashes: Vec<u64>,
     /// The full hash ([`hash_bytes`]) of every name, for the profile's own index.
     full_hashes: Vec<u64>,
@@ -71,6 +73,17 @@ pub struct ChunkScan {
     /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
     guess_credit: i32,
 }
+
+/// The bits of a [`ChunkScan::table`] slot that hold the hash's tag.
+const TAG: u64 = !0 << 32;
+
+/// A [`ChunkScan::table`] slot for local id `id` of a name with hash `h`.
+fn slot_entry(h: u64, id: u32) -> u64 {
+    (h & TAG) | (u64::from(id) + 1)
+}
+
+/// Slots a lookup passes before the chunk's names are hashed whole.
+const MAX_PROBES: usize = 32;
 
 /// The most [`ChunkScan::guess_credit`] saves up, and what a chunk starts with.
 const GUESS_CREDIT_MAX: i32 = 16;
@@ -247,42 +260,64 @@ impl ChunkScan {
         let h = self.hash(name);
         let mask = self.table.len() - 1;
         let mut slot = h as usize & mask;
-        let mut probes = 0;
-        loop {
-            match self.table[slot] {
-                0 => {
-                    let id = self.names.len() as u32;
-                    self.names.push((start as u32, len as u32));
-                    if self.by_band.len() < self.names.len() {
-                        self.by_band.push(Vec::new());
-                    }
-                    self.by_band[id as usize].clear();
-                    self.hashes.push(h);
-                    self.full_hashes
-                        .push(if self.full_hash { h } else { hash_bytes(name) });
-                    self.table[slot] = id + 1;
-                    if self.names.len() * 2 > self.table.len() {
-                        self.rebuild(self.table.len() * 2);
-                    }
-                    return id;
-                }
-                k => {
-                    let id = k - 1;
-                    if self.hashes[id as usize] == h && same(self.name(bytes, id), name) {
-                        return id;
-                    }
-                }
+        for _ in 0..=MAX_PROBES {
+            let e = self.table[slot];
+            if e == 0 {
+                return self.add(bytes, start, len, h, slot);
+            }
+            let id = (e as u32).wrapping_sub(1);
+            if (e ^ h) & TAG == 0 && same(self.name(bytes, id), name) {
+                return id;
             }
             slot = (slot + 1) & mask;
-            probes += 1;
-            if probes > 32 && !self.full_hash {
-                // Names that the quick hash cannot tell apart: hash every byte from now
-                // on in this chunk.
-                self.full_hash = true;
-                self.hashes.copy_from_slice(&self.full_hashes);
-                self.rebuild(self.table.len());
-                return self.lookup(bytes, start, len);
+        }
+        self.crowded(bytes, start, len)
+    }
+
+    /// A new name: the next local id, in the empty `slot` [`Self::lookup`] found.
+    #[cold]
+    fn add(&mut self, bytes: &[u8], start: usize, len: usize, h: u64, slot: usize) -> u32 {
+        let id = self.names.len() as u32;
+        self.names.push((start as u32, len as u32));
+        if self.by_band.len() < self.names.len() {
+            self.by_band.push(Vec::new());
+        }
+        self.by_band[id as usize].clear();
+        self.hashes.push(h);
+        let name = &bytes[start..start + len];
+        self.full_hashes
+            .push(if self.full_hash { h } else { hash_bytes(name) });
+        self.table[slot] = slot_entry(h, id);
+        if self.names.len() * 2 > self.table.len() {
+            self.rebuild(self.table.len() * 2);
+        }
+        id
+    }
+
+    /// More than [`MAX_PROBES`] slots passed: names that the quick hash cannot tell apart.
+    /// Every byte is hashed from now on in this chunk; with that, the search goes on
+    /// until a match or an empty slot.
+    #[cold]
+    fn crowded(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
+        if !self.full_hash {
+            self.full_hash = true;
+            self.hashes.copy_from_slice(&self.full_hashes);
+            self.rebuild(self.table.len());
+        }
+        let name = &bytes[start..start + len];
+        let h = self.hash(name);
+        let mask = self.table.len() - 1;
+        let mut slot = h as usize & mask;
+        loop {
+            let e = self.table[slot];
+            if e == 0 {
+                return self.add(bytes, start, len, h, slot);
             }
+            let id = (e as u32).wrapping_sub(1);
+            if self.hashes[id as usize] == h && same(self.name(bytes, id), name) {
+                return id;
+            }
+            slot = (slot + 1) & mask;
         }
     }
 
@@ -295,7 +330,7 @@ impl ChunkScan {
             while self.table[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
-            self.table[slot] = id as u32 + 1;
+            self.table[slot] = slot_entry(h, id as u32);
         }
     }
 }
