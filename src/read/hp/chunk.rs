@@ -255,6 +255,7 @@ impl ChunkScan {
     }
 
     /// The local id of `bytes[start..start + len]`, a new one if it is new.
+    #[inline(always)]
     fn lookup(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
         let name = &bytes[start..start + len];
         let h = self.hash(name);

@@ -25,6 +25,7 @@ pub(crate) struct DataLine {
 
 /// Scans `bytes` from the start of a line for `name<TAB>digits` and the line end (`\n`,
 /// `\r\n`, a lone `\r` before the end, or with `end_is_line_end` the end of `bytes`).
+#[inline(always)]
 pub(crate) fn scan_data_line(bytes: &[u8], end_is_line_end: bool) -> Option<DataLine> {
     let tab = first_at_or_below_space(bytes)?;
     if tab == 0 || bytes[tab] != b'\t' {
