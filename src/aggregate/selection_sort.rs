@@ -144,6 +144,20 @@ mod tests {
         }
     }
 
+    /// The positions of `vals` in the order [`selection_sort`] puts them, by `f64_key`.
+    fn sorted_by_f64_keys(vals: &[f64]) -> Vec<usize> {
+        let mut items: Vec<usize> = (0..vals.len()).collect();
+        selection_sort(&mut items, vals.iter().map(|&v| f64_key(v)).collect());
+        items
+    }
+
+    /// The positions of `vals` in the order the plain selection sort with `<` puts them.
+    fn sorted_naively(vals: &[f64]) -> Vec<usize> {
+        let mut items: Vec<(f64, usize)> = vals.iter().copied().zip(0..).collect();
+        selection_sort_naive(&mut items, |a, b| a.0 < b.0);
+        items.into_iter().map(|(_, i)| i).collect()
+    }
+
     #[test]
     fn matches_the_naive_sort_with_nans() {
         let mut seed = 11;
@@ -156,12 +170,11 @@ mod tests {
                     k => k as f64,
                 })
                 .collect();
-            let mut fast: Vec<(f64, usize)> = vals.iter().copied().zip(0..).collect();
-            let mut slow = fast.clone();
-            selection_sort(&mut fast, vals.iter().map(|&v| f64_key(v)).collect());
-            selection_sort_naive(&mut slow, |a, b| a.0 < b.0);
-            let ids = |v: &[(f64, usize)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
-            assert_eq!(ids(&fast), ids(&slow), "round {round}: {vals:?}");
+            assert_eq!(
+                sorted_by_f64_keys(&vals),
+                sorted_naively(&vals),
+                "round {round}: {vals:?}"
+            );
         }
     }
 
@@ -177,12 +190,11 @@ mod tests {
                     _ => (lcg(&mut seed) % range) as f64,
                 })
                 .collect();
-            let mut fast: Vec<(f64, usize)> = vals.iter().copied().zip(0..).collect();
-            let mut slow = fast.clone();
-            selection_sort(&mut fast, vals.iter().map(|&v| f64_key(v)).collect());
-            selection_sort_naive(&mut slow, |a, b| a.0 < b.0);
-            let ids = |v: &[(f64, usize)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
-            assert_eq!(ids(&fast), ids(&slow), "round {round}");
+            assert_eq!(
+                sorted_by_f64_keys(&vals),
+                sorted_naively(&vals),
+                "round {round}"
+            );
         }
     }
 

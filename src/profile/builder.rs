@@ -1,7 +1,7 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
-use super::hasher::hash_bytes;
+use super::hasher::{hash_bytes, slot_id_if_tagged, tagged_slot};
 use super::{make_room, Band, Point, Profile};
 use crate::read::hp::chunk;
 use crate::read::hp::Statements;
@@ -261,14 +261,6 @@ struct Index {
     hashes: Vec<u64>,
 }
 
-/// The slot of band `id` with name hash `hash`.
-fn entry(hash: u64, id: u32) -> u64 {
-    (hash & TAG) | (u64::from(id) + 1)
-}
-
-/// The bits of a slot that hold the hash's tag.
-const TAG: u64 = !0 << 32;
-
 impl Index {
     /// The id of the band named `name`, or the slot where it goes.
     fn find<'b>(
@@ -286,9 +278,10 @@ impl Index {
             match self.table[slot] {
                 0 => return Err(slot),
                 e => {
-                    let id = (e as u32).wrapping_sub(1);
-                    if (e ^ hash) & TAG == 0 && name_of(id) == name {
-                        return Ok(id);
+                    if let Some(id) = slot_id_if_tagged(e, hash) {
+                        if name_of(id) == name {
+                            return Ok(id);
+                        }
                     }
                 }
             }
@@ -311,7 +304,7 @@ impl Index {
     fn insert(&mut self, slot: usize, hash: u64, id: u32) {
         debug_assert_eq!(id as usize, self.hashes.len());
         self.hashes.push(hash);
-        self.table[slot] = entry(hash, id);
+        self.table[slot] = tagged_slot(hash, id);
         if self.hashes.len() * 2 > self.table.len() {
             self.rebuild(self.table.len() * 2);
         }
@@ -344,7 +337,7 @@ impl Index {
         while self.table[slot] != 0 {
             slot = (slot + 1) & mask;
         }
-        self.table[slot] = entry(hash, id);
+        self.table[slot] = tagged_slot(hash, id);
     }
 
     fn rebuild(&mut self, size: usize) {

@@ -114,6 +114,23 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     word(a, n - 8) == word(b, n - 8)
 }
 
+/// A slot of an open-addressing table over ids: the top half of the name's `hash` (a
+/// tag) above `id + 1`; 0 stays free for an empty slot. With the tag in the slot, a
+/// lookup compares names only when the tags agree, and reads no per-id hash to do so.
+#[inline]
+pub(crate) fn tagged_slot(hash: u64, id: u32) -> u64 {
+    (hash & SLOT_TAG) | (u64::from(id) + 1)
+}
+
+/// The id in a non-empty [`tagged_slot`], if the slot's tag is that of `hash`.
+#[inline]
+pub(crate) fn slot_id_if_tagged(slot: u64, hash: u64) -> Option<u32> {
+    ((slot ^ hash) & SLOT_TAG == 0).then(|| (slot as u32).wrapping_sub(1))
+}
+
+/// The bits of a [`tagged_slot`] that hold the hash's tag.
+const SLOT_TAG: u64 = !0 << 32;
+
 #[cfg(test)]
 mod tests {
     use super::same;

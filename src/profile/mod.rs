@@ -5,7 +5,7 @@ mod hasher;
 
 pub use builder::ProfileBuilder;
 pub(crate) use hasher::FxBuild;
-pub(crate) use hasher::{hash_bytes, quick_hash, same};
+pub(crate) use hasher::{hash_bytes, quick_hash, same, slot_id_if_tagged, tagged_slot};
 
 use std::io::Read;
 

@@ -279,20 +279,19 @@ impl<'o> Model<'o> {
                 }
                 key => key,
             };
-            let band = &mut self.points[key as usize];
-            if band.len() == band.capacity() {
-                make_room(band, 1, self.progress);
-            }
-            band.push(Point {
-                sample,
-                value: value as f64,
-            });
+            self.push(key, sample, value);
         }
     }
 
     /// Adds a point of band `key` to the open census.
     pub(crate) fn push_point(&mut self, key: u32, value: u64) {
         let sample = self.censuses.len() as u32 + 1;
+        self.push(key, sample, value);
+    }
+
+    /// Adds a point of band `key` to census `sample`.
+    #[inline]
+    fn push(&mut self, key: u32, sample: u32, value: u64) {
         let band = &mut self.points[key as usize];
         if band.len() == band.capacity() {
             make_room(band, 1, self.progress);

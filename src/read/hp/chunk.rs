@@ -13,7 +13,7 @@
 use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
 use crate::num::float_value;
-use crate::profile::{hash_bytes, quick_hash, same, Point};
+use crate::profile::{hash_bytes, quick_hash, same, slot_id_if_tagged, tagged_slot, Point};
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
 pub(crate) const BEGIN: u32 = u32::MAX;
@@ -72,14 +72,6 @@ pub struct ChunkScan {
     /// Guesses right minus guesses wrong lately, at most [`GUESS_CREDIT_MAX`]: at zero
     /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
     guess_credit: i32,
-}
-
-/// The bits of a [`ChunkScan::table`] slot that hold the hash's tag.
-const TAG: u64 = !0 << 32;
-
-/// A [`ChunkScan::table`] slot for local id `id` of a name with hash `h`.
-fn slot_entry(h: u64, id: u32) -> u64 {
-    (h & TAG) | (u64::from(id) + 1)
 }
 
 /// Slots a lookup passes before the chunk's names are hashed whole.
@@ -257,22 +249,41 @@ impl ChunkScan {
     /// The local id of `bytes[start..start + len]`, a new one if it is new.
     #[inline(always)]
     fn lookup(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
+        let h = self.hash(&bytes[start..start + len]);
+        match self.probe(bytes, start, len, h, MAX_PROBES) {
+            Ok(id) => id,
+            Err(Some(slot)) => self.add(bytes, start, len, h, slot),
+            Err(None) => self.crowded(bytes, start, len),
+        }
+    }
+
+    /// The local id of the name `bytes[start..start + len]` with hash `h`; else the
+    /// empty slot for it, or `None` after `limit` slots passed.
+    #[inline(always)]
+    fn probe(
+        &self,
+        bytes: &[u8],
+        start: usize,
+        len: usize,
+        h: u64,
+        limit: usize,
+    ) -> Result<u32, Option<usize>> {
         let name = &bytes[start..start + len];
-        let h = self.hash(name);
         let mask = self.table.len() - 1;
         let mut slot = h as usize & mask;
-        for _ in 0..=MAX_PROBES {
+        for _ in 0..=limit {
             let e = self.table[slot];
             if e == 0 {
-                return self.add(bytes, start, len, h, slot);
+                return Err(Some(slot));
             }
-            let id = (e as u32).wrapping_sub(1);
-            if (e ^ h) & TAG == 0 && same(self.name(bytes, id), name) {
-                return id;
+            if let Some(id) = slot_id_if_tagged(e, h) {
+                if same(self.name(bytes, id), name) {
+                    return Ok(id);
+                }
             }
             slot = (slot + 1) & mask;
         }
-        self.crowded(bytes, start, len)
+        Err(None)
     }
 
     /// A new name: the next local id, in the empty `slot` [`Self::lookup`] found.
@@ -288,7 +299,7 @@ impl ChunkScan {
         let name = &bytes[start..start + len];
         self.full_hashes
             .push(if self.full_hash { h } else { hash_bytes(name) });
-        self.table[slot] = slot_entry(h, id);
+        self.table[slot] = tagged_slot(h, id);
         if self.names.len() * 2 > self.table.len() {
             self.rebuild(self.table.len() * 2);
         }
@@ -305,20 +316,16 @@ impl ChunkScan {
             self.hashes.copy_from_slice(&self.full_hashes);
             self.rebuild(self.table.len());
         }
-        let name = &bytes[start..start + len];
-        let h = self.hash(name);
-        let mask = self.table.len() - 1;
-        let mut slot = h as usize & mask;
-        loop {
-            let e = self.table[slot];
-            if e == 0 {
-                return self.add(bytes, start, len, h, slot);
+        let h = self.hash(&bytes[start..start + len]);
+        match self.probe(bytes, start, len, h, self.table.len()) {
+            Ok(id) => id,
+            Err(Some(slot)) => self.add(bytes, start, len, h, slot),
+            // Not with a table at most half full; should it happen, a larger table has
+            // room.
+            Err(None) => {
+                self.rebuild(self.table.len() * 2);
+                self.crowded(bytes, start, len)
             }
-            let id = (e as u32).wrapping_sub(1);
-            if self.hashes[id as usize] == h && same(self.name(bytes, id), name) {
-                return id;
-            }
-            slot = (slot + 1) & mask;
         }
     }
 
@@ -331,7 +338,7 @@ impl ChunkScan {
             while self.table[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
-            self.table[slot] = slot_entry(h, id as u32);
+            self.table[slot] = tagged_slot(h, id as u32);
         }
     }
 }
