@@ -19,6 +19,7 @@ mod model;
 mod names;
 mod parallel;
 mod payload;
+mod run_index;
 mod timeaxis;
 
 use std::io::Read;
