@@ -11,11 +11,9 @@
 //! the parallel reading: the rest of the input is streamed through the statement
 //! machine, with memory bounded as in [`super::read_into`].
 
-use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::{channel, sync_channel, Receiver};
-use std::sync::Mutex;
+use std::sync::mpsc::{channel, Receiver, Sender};
 
 use super::chunk::{ChunkScan, Statements};
 use super::parser::Parser;
@@ -30,6 +28,10 @@ const CHUNK: usize = 1 << 20;
 /// The first chunk is small: it holds the header, which the statement machine reads on
 /// the calling thread while the workers start.
 const FIRST_CHUNK: usize = 64 << 10;
+
+/// Chunks queued or done ahead of the calling thread, per worker: enough that a worker
+/// rarely waits for the calling thread to take a chunk from a slower one.
+const IN_FLIGHT: usize = 4;
 
 /// A line longer than this many chunks switches to streaming (8 MiB).
 const LONG_LINE_CHUNKS: usize = 8;
@@ -105,9 +107,6 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let by_band = sink.wants_runs_by_band();
     let total = source.total_len();
-    let (job_tx, job_rx) = sync_channel::<Job<'a>>(workers);
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = channel::<Job<'a>>();
     let mut driver = Driver {
         parser: Parser::new(opts),
         opts,
@@ -115,18 +114,20 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
         col: 1,
     };
     let long_line = std::thread::scope(|scope| -> Result<Option<Vec<u8>>, ReadError> {
-        for _ in 0..workers {
-            let done_tx = done_tx.clone();
-            let job_rx = &job_rx;
-            scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, by_band));
-        }
-        drop(done_tx);
-        let job_tx = job_tx;
+        // Chunk i goes to worker i % workers and comes back through that worker's own
+        // channel, so the chunks arrive in order, with no lock between the workers.
+        let (jobs, results): (Vec<_>, Vec<_>) = (0..workers)
+            .map(|_| {
+                let (job_tx, job_rx) = channel::<Job<'a>>();
+                let (done_tx, done_rx) = channel::<Job<'a>>();
+                scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, by_band));
+                (job_tx, done_rx)
+            })
+            .unzip();
         let mut pool: Vec<(Vec<u8>, ChunkScan)> = Vec::new();
-        let mut waiting: BTreeMap<u64, Job<'a>> = BTreeMap::new();
         let (mut sent, mut applied) = (0u64, 0u64);
         let mut long_line = None;
-        let max_in_flight = workers as u64 + 2;
+        let max_in_flight = (IN_FLIGHT * workers) as u64;
         loop {
             while sent - applied < max_in_flight && long_line.is_none() {
                 let (buf, scan) = pool.pop().unwrap_or_default();
@@ -137,12 +138,8 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
                 };
                 match source.next_chunk(buf, size) {
                     Next::Chunk(bytes) => {
-                        let job = Job {
-                            seq: sent,
-                            bytes,
-                            scan,
-                        };
-                        if job_tx.send(job).is_err() {
+                        let job = Job { bytes, scan };
+                        if jobs[sent as usize % workers].send(job).is_err() {
                             panic!("a reader worker thread panicked");
                         }
                         sent += 1;
@@ -157,23 +154,20 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
             if sent == applied {
                 break;
             }
-            let Ok(job) = done_rx.recv() else {
+            let Ok(job) = results[applied as usize % workers].recv() else {
                 panic!("a reader worker thread panicked");
             };
-            waiting.insert(job.seq, job);
-            while let Some(job) = waiting.remove(&applied) {
-                let progress = match job.bytes {
-                    ChunkBytes::Borrowed(_, end) => total.map(|t| end as f64 / t as f64),
-                    ChunkBytes::Owned(..) => None,
-                };
-                driver.apply(job.bytes.as_slice(), &job.scan, progress, sink)?;
-                applied += 1;
-                match job.bytes {
-                    ChunkBytes::Owned(buf, _) => pool.push((buf, job.scan)),
-                    ChunkBytes::Borrowed(_, end) => {
-                        release(end);
-                        pool.push((Vec::new(), job.scan));
-                    }
+            let progress = match job.bytes {
+                ChunkBytes::Borrowed(_, end) => total.map(|t| end as f64 / t as f64),
+                ChunkBytes::Owned(..) => None,
+            };
+            driver.apply(job.bytes.as_slice(), &job.scan, progress, sink)?;
+            applied += 1;
+            match job.bytes {
+                ChunkBytes::Owned(buf, _) => pool.push((buf, job.scan)),
+                ChunkBytes::Borrowed(_, end) => {
+                    release(end);
+                    pool.push((Vec::new(), job.scan));
                 }
             }
         }
@@ -312,23 +306,12 @@ impl<'a> Source<'a> for SliceSource<'a> {
 }
 
 struct Job<'a> {
-    seq: u64,
     bytes: ChunkBytes<'a>,
     scan: ChunkScan,
 }
 
-fn worker<'a>(
-    jobs: &Mutex<Receiver<Job<'a>>>,
-    done: std::sync::mpsc::Sender<Job<'a>>,
-    max_name_len: usize,
-    by_band: bool,
-) {
-    loop {
-        let job = match jobs.lock() {
-            Ok(rx) => rx.recv(),
-            Err(_) => return,
-        };
-        let Ok(mut job) = job else { return };
+fn worker<'a>(jobs: Receiver<Job<'a>>, done: Sender<Job<'a>>, max_name_len: usize, by_band: bool) {
+    for mut job in jobs {
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
         let scanned =
             panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
