@@ -37,6 +37,7 @@ use cli::Command;
 use run::report;
 
 fn main() -> ExitCode {
+    run::heap::tune();
     let command = match cli::parse(std::env::args_os().skip(1)) {
         Ok(c) => c,
         Err(e) => {

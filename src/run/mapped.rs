@@ -3,7 +3,7 @@
 //! time), and the pages already read are dropped from the mapping as the reader goes, so
 //! the resident memory stays a few chunks, not the file.
 //!
-//! The only `unsafe` code of the program. A mapped file that another program truncates
+//! With [`super::heap`], the only `unsafe` code of the program. A mapped file that another program truncates
 //! while we read it would fault (SIGBUS), so maps are only used for a single render of a
 //! file, not by `--watch` (whose files are being written), and `HP2PS_NO_MMAP=1` turns
 //! them off.

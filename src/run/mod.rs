@@ -1,10 +1,12 @@
 //! The edge of the program: files, stdin and stdout. One render ([`render`]), file naming
 //! and the checks that an output never replaces its input ([`names`]), atomic files
 //! ([`atomic`]), batch runs ([`batch`]), watching a growing file ([`watch`]), the summary
-//! on stdout ([`summary`]) and the generated man page and completions ([`generate`]).
+//! on stdout ([`summary`]), the generated man page and completions ([`generate`]) and the
+//! C allocator's settings ([`heap`]).
 
 mod atomic;
 pub(crate) mod batch;
+pub(crate) mod heap;
 mod mapped;
 mod names;
 mod render;
