@@ -14,6 +14,13 @@
 /// Blocks up to this size come from the allocator's heaps (glibc's largest setting).
 const MMAP_THRESHOLD: libc::c_int = 32 << 20;
 
+/// Free memory at the top of a heap is given back to the system only beyond this size.
+/// glibc's own rule, when it raises its threshold after a large block is freed, is twice
+/// the threshold; a fixed threshold leaves it at 128 KiB, and then a large block freed
+/// at the top of a heap is given back and faulted in again by the next one (the
+/// summary of the 400 MB profile took 62,000 page faults instead of 34,000).
+const TRIM_THRESHOLD: libc::c_int = 64 << 20;
+
 /// Applies the settings above; a no-op where the C library is not glibc.
 pub(crate) fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -21,5 +28,6 @@ pub(crate) fn tune() {
     // other thread starts, and a refusal (a 0 return) leaves the defaults.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD);
     }
 }
