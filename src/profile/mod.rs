@@ -35,7 +35,7 @@ pub(crate) fn make_room(points: &mut Vec<Point>, extra: usize, progress: Option<
     }
     let scale = progress
         .filter(|&f| f > 0.0 && f <= 1.0)
-        .map_or(2.0, |f| 1.5 / f);
+        .map_or(2.0, |f| 1.05 / f);
     let estimate = (needed as f64 * scale) as usize;
     points.reserve_exact(estimate.max(needed) - points.len());
 }

@@ -7,7 +7,7 @@
 //! allocations (the chart, the output buffers) fault in fresh pages instead of reusing
 //! that memory. With blocks up to 32 MiB taken from the allocator's heaps, freed bands
 //! go back to the heap, and what follows reuses them: aggregation and layout of that
-//! profile take 25 instead of 40 ms, and 10^6 identifiers use 232 instead of 245 MiB.
+//! profile take 25-34 instead of 40-49 ms.
 
 #![allow(unsafe_code)]
 
@@ -15,11 +15,12 @@
 const MMAP_THRESHOLD: libc::c_int = 32 << 20;
 
 /// Free memory at the top of a heap is given back to the system only beyond this size.
-/// glibc's own rule, when it raises its threshold after a large block is freed, is twice
-/// the threshold; a fixed threshold leaves it at 128 KiB, and then a large block freed
-/// at the top of a heap is given back and faulted in again by the next one (the
-/// summary of the 400 MB profile took 62,000 page faults instead of 34,000).
-const TRIM_THRESHOLD: libc::c_int = 64 << 20;
+/// At glibc's 128 KiB, a block of a few hundred kilobytes freed at the top of a heap is
+/// given back and faulted in again by the next one (the summary of the 400 MB profile
+/// took 62,000 page faults instead of 34,000); much higher (64 MiB), memory freed on one
+/// thread stays while others allocate (10^6 identifiers: 296 MiB at the peak instead of
+/// 241 MiB).
+const TRIM_THRESHOLD: libc::c_int = 2 << 20;
 
 /// Applies the settings above; a no-op where the C library is not glibc.
 pub(crate) fn tune() {
