@@ -17,6 +17,8 @@ pub mod pipeline;
 pub mod profile;
 pub mod read;
 pub mod summary;
+#[cfg(test)]
+mod test_rng;
 
 /// Internals that the tests, benchmarks and fuzz targets exercise directly. Not part of the
 /// API: anything here may change without notice.

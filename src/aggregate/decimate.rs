@@ -194,13 +194,8 @@ mod tests {
     }
 
     fn noisy(n: usize, bands: usize) -> Aggregated {
-        let mut seed = 12345u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_rng::xorshift(12345);
+        let mut rnd = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
         let times = (0..n).map(|i| i as f64 * 0.01).collect();
         let bands = (0..bands)
             .map(|b| {

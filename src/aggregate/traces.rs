@@ -129,13 +129,7 @@ mod tests {
 
     #[test]
     fn side_by_side_totals_are_the_one_by_one_totals() {
-        let mut seed = 3u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(3);
         for round in 0..200 {
             let bands: Vec<Band> = (0..next() % 13)
                 .map(|_| Band {

@@ -1,7 +1,7 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
-use super::hasher::{hash_bytes, slot_id_if_tagged, tagged_slot};
+use super::hasher::{fill_tagged, hash_bytes, place_tagged, probe, tagged_slot, Probe};
 use super::{make_room, Band, Point, Profile};
 use crate::read::hp::chunk;
 use crate::read::hp::Statements;
@@ -272,20 +272,16 @@ impl Index {
         if self.table.is_empty() {
             self.table.resize(1024, 0);
         }
-        let mask = self.table.len() - 1;
-        let mut slot = hash as usize & mask;
         loop {
-            match self.table[slot] {
-                0 => return Err(slot),
-                e => {
-                    if let Some(id) = slot_id_if_tagged(e, hash) {
-                        if name_of(id) == name {
-                            return Ok(id);
-                        }
-                    }
-                }
+            match probe(&self.table, hash, self.table.len(), |id| {
+                name_of(id) == name
+            }) {
+                Probe::Found(id) => return Ok(id),
+                Probe::Empty(slot) => return Err(slot),
+                // Not with a table at most half full; should it happen, a larger table
+                // has room.
+                Probe::Crowded => self.rebuild(self.table.len() * 2),
             }
-            slot = (slot + 1) & mask;
         }
     }
 
@@ -331,20 +327,10 @@ impl Index {
     }
 
     fn place(&mut self, id: u32) {
-        let mask = self.table.len() - 1;
-        let hash = self.hashes[id as usize];
-        let mut slot = hash as usize & mask;
-        while self.table[slot] != 0 {
-            slot = (slot + 1) & mask;
-        }
-        self.table[slot] = tagged_slot(hash, id);
+        place_tagged(&mut self.table, self.hashes[id as usize], id);
     }
 
     fn rebuild(&mut self, size: usize) {
-        self.table.clear();
-        self.table.resize(size, 0);
-        for id in 0..self.hashes.len() as u32 {
-            self.place(id);
-        }
+        fill_tagged(&mut self.table, size, &self.hashes);
     }
 }

@@ -5,7 +5,7 @@ mod hasher;
 
 pub use builder::ProfileBuilder;
 pub(crate) use hasher::FxBuild;
-pub(crate) use hasher::{hash_bytes, quick_hash, same, slot_id_if_tagged, tagged_slot};
+pub(crate) use hasher::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 
 use std::io::Read;
 

@@ -42,7 +42,7 @@ type Job<'a> = ((usize, usize), Run<'a>);
 struct Run<'a> {
     /// The run's bands in order of first appearance: (is a stack, bytes).
     bands: Vec<(bool, &'a [u8])>,
-    /// In file order: (band, bytes) of a point, or ([`EVENT`], offset) of an event the
+    /// In file order: (band, residency) of a point, or ([`EVENT`], offset) of an event the
     /// model needs.
     entries: Vec<(u32, u64)>,
     /// Where the events are in `entries`: the calling thread goes from one to the next

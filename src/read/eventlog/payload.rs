@@ -260,13 +260,7 @@ mod tests {
     /// say, short and odd payloads included, and no other event as a sample.
     #[test]
     fn heap_sample_agrees_with_decode() {
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(7);
         for _ in 0..20_000 {
             let id = [163, 164, 162, 165, 50][(next() % 5) as usize];
             let len = (next() % 40) as usize;

@@ -3,7 +3,7 @@
 //! guess of the band that follows the previous one (a census lists its bands in much the
 //! same order every time) checked first.
 
-use crate::profile::{hash_bytes, quick_hash, same, slot_id_if_tagged, tagged_slot};
+use crate::profile::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 
 /// The bands of one run: an open-addressing table over [`quick_hash`] (a few words of
 /// the name; [`hash_bytes`], every byte, once names collide), and the band that followed
@@ -106,23 +106,15 @@ impl RunIndex {
         if self.table.is_empty() {
             return None;
         }
-        let mask = self.table.len() - 1;
-        let mut slot = hash as usize & mask;
-        for _ in 0..=MAX_PROBES {
-            let e = self.table[slot];
-            if e == 0 {
-                return None;
-            }
-            if let Some(band) = slot_id_if_tagged(e, hash) {
-                if self.is(band as usize, kind, name) {
-                    return Some(band);
-                }
-            }
-            slot = (slot + 1) & mask;
+        match probe(&self.table, hash, MAX_PROBES, |k| {
+            self.is(k as usize, kind, name)
+        }) {
+            Probe::Found(band) => Some(band),
+            Probe::Empty(_) => None,
+            // Names that differ only where the quick hash does not look: with every byte
+            // hashed, they spread out again.
+            Probe::Crowded => None,
         }
-        // Names that differ only where the quick hash does not look: with every byte
-        // hashed, they spread out again.
-        None
     }
 
     /// Records that `band` followed the previous band.
@@ -159,25 +151,32 @@ impl RunIndex {
             self.table.resize(256, 0);
         }
         let hash = self.hash(is_stack, name);
-        let mask = self.table.len() - 1;
-        let mut slot = hash as usize & mask;
-        let mut probes = 0;
-        while self.table[slot] != 0 {
-            if let Some(k) = slot_id_if_tagged(self.table[slot], hash) {
-                if self.is(k as usize, kind, name) {
-                    self.follow(k);
-                    return k;
-                }
+        let limit = if self.full {
+            self.table.len()
+        } else {
+            MAX_PROBES
+        };
+        let slot = match probe(&self.table, hash, limit, |k| {
+            self.is(k as usize, kind, name)
+        }) {
+            Probe::Found(k) => {
+                self.follow(k);
+                return k;
             }
-            slot = (slot + 1) & mask;
-            probes += 1;
-            if probes > MAX_PROBES && !self.full {
+            Probe::Empty(slot) => slot,
+            Probe::Crowded if !self.full => {
                 self.full = true;
                 self.hashes = (bands.iter()).map(|&(s, n)| self.hash(s, n)).collect();
                 self.rebuild(self.table.len());
                 return self.band_named(bands, kind, name);
             }
-        }
+            // Not with a table at most half full; should it happen, a larger table has
+            // room.
+            Probe::Crowded => {
+                self.rebuild(self.table.len() * 2);
+                return self.add(bands, kind, name);
+            }
+        };
         let band = bands.len() as u32;
         bands.push((is_stack, name));
         self.spans
@@ -193,15 +192,7 @@ impl RunIndex {
     }
 
     fn rebuild(&mut self, size: usize) {
-        self.table.clear();
-        self.table.resize(size, 0);
-        for (band, &hash) in self.hashes.iter().enumerate() {
-            let mut slot = hash as usize & (size - 1);
-            while self.table[slot] != 0 {
-                slot = (slot + 1) & (size - 1);
-            }
-            self.table[slot] = tagged_slot(hash, band as u32);
-        }
+        fill_tagged(&mut self.table, size, &self.hashes);
     }
 }
 

@@ -13,7 +13,7 @@
 use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
 use crate::num::float_value;
-use crate::profile::{hash_bytes, quick_hash, same, slot_id_if_tagged, tagged_slot, Point};
+use crate::profile::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Point, Probe};
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
 pub(crate) const BEGIN: u32 = u32::MAX;
@@ -251,39 +251,17 @@ impl ChunkScan {
     fn lookup(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
         let h = self.hash(&bytes[start..start + len]);
         match self.probe(bytes, start, len, h, MAX_PROBES) {
-            Ok(id) => id,
-            Err(Some(slot)) => self.add(bytes, start, len, h, slot),
-            Err(None) => self.crowded(bytes, start, len),
+            Probe::Found(id) => id,
+            Probe::Empty(slot) => self.add(bytes, start, len, h, slot),
+            Probe::Crowded => self.crowded(bytes, start, len),
         }
     }
 
-    /// The local id of the name `bytes[start..start + len]` with hash `h`; else the
-    /// empty slot for it, or `None` after `limit` slots passed.
+    /// [`probe`] for the name `bytes[start..start + len]` with hash `h`.
     #[inline(always)]
-    fn probe(
-        &self,
-        bytes: &[u8],
-        start: usize,
-        len: usize,
-        h: u64,
-        limit: usize,
-    ) -> Result<u32, Option<usize>> {
+    fn probe(&self, bytes: &[u8], start: usize, len: usize, h: u64, limit: usize) -> Probe {
         let name = &bytes[start..start + len];
-        let mask = self.table.len() - 1;
-        let mut slot = h as usize & mask;
-        for _ in 0..=limit {
-            let e = self.table[slot];
-            if e == 0 {
-                return Err(Some(slot));
-            }
-            if let Some(id) = slot_id_if_tagged(e, h) {
-                if same(self.name(bytes, id), name) {
-                    return Ok(id);
-                }
-            }
-            slot = (slot + 1) & mask;
-        }
-        Err(None)
+        probe(&self.table, h, limit, |id| same(self.name(bytes, id), name))
     }
 
     /// A new name: the next local id, in the empty `slot` [`Self::lookup`] found.
@@ -318,11 +296,11 @@ impl ChunkScan {
         }
         let h = self.hash(&bytes[start..start + len]);
         match self.probe(bytes, start, len, h, self.table.len()) {
-            Ok(id) => id,
-            Err(Some(slot)) => self.add(bytes, start, len, h, slot),
+            Probe::Found(id) => id,
+            Probe::Empty(slot) => self.add(bytes, start, len, h, slot),
             // Not with a table at most half full; should it happen, a larger table has
             // room.
-            Err(None) => {
+            Probe::Crowded => {
                 self.rebuild(self.table.len() * 2);
                 self.crowded(bytes, start, len)
             }
@@ -330,16 +308,7 @@ impl ChunkScan {
     }
 
     fn rebuild(&mut self, size: usize) {
-        self.table.clear();
-        self.table.resize(size, 0);
-        let mask = size - 1;
-        for (id, &h) in self.hashes.iter().enumerate() {
-            let mut slot = h as usize & mask;
-            while self.table[slot] != 0 {
-                slot = (slot + 1) & mask;
-            }
-            self.table[slot] = tagged_slot(h, id as u32);
-        }
+        fill_tagged(&mut self.table, size, &self.hashes);
     }
 }
 

@@ -162,13 +162,7 @@ mod scan_tests {
 
     #[test]
     fn leading_digits_match_a_digit_loop() {
-        let mut seed = 99u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(99);
         let alphabet = b"0123456789\n\r\t /:;.a\x00\xff\x2f\x3a";
         for _ in 0..200_000 {
             let len = (next() % 14) as usize;
