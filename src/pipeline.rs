@@ -1,7 +1,7 @@
 //! The middle of the pipeline in one call: profile → aggregation → layout, giving the
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
-use crate::aggregate::{aggregate, decimate, AggregateOptions, Aggregated};
+use crate::aggregate::{aggregate, decimate, samples_within, AggregateOptions, Aggregated};
 use crate::layout::chart::Chart;
 use crate::layout::looks;
 use crate::layout::shade::ShadeMap;
@@ -23,6 +23,12 @@ pub struct RenderOptions {
     /// the area are computed from every sample. 0 draws every sample, as hp2ps does.
     /// Default: 0.
     pub max_points: usize,
+    /// Draw at most this many band vertices (samples drawn × bands drawn), but never
+    /// fewer than [`crate::aggregate::VECTOR_MAX_POINTS`] samples, reduced as
+    /// `max_points` is; with `max_points` as well, the smaller number of samples wins. 0
+    /// sets no such limit. The command line's default for SVG, PDF and EPS is
+    /// [`crate::aggregate::VECTOR_MAX_BAND_POINTS`]. Default: 0.
+    pub max_band_points: usize,
 }
 
 /// What the next run's `-p` reuses: the ranges, and each band's name and shade, bottom
@@ -48,7 +54,15 @@ impl AuxOut {
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
     let mut agg = aggregate(profile, previous, &opts.aggregate);
-    decimate(&mut agg, opts.max_points);
+    let by_vertices = match opts.max_band_points {
+        0 => 0,
+        budget => samples_within(budget, agg.bands.len()),
+    };
+    let max_points = match (opts.max_points, by_vertices) {
+        (0, n) | (n, 0) => n,
+        (a, b) => a.min(b),
+    };
+    decimate(&mut agg, max_points);
     chart_and_aux(&agg, previous, &opts.layout)
 }
 

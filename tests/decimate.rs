@@ -1,28 +1,34 @@
-//! Small charts of big profiles (`--max-points`).
+//! Small charts of big profiles (`--max-points`, and the default limit of SVG, PDF and
+//! EPS).
 //!
-//! 1. **Pixels.** On a large smooth profile (20,000 samples × 16 bands whose values vary
-//!    by less than a pixel from one sample to the next, as a real program's heap does
-//!    when it is sampled often), the reduced SVG is the same picture as the full one:
-//!    both are rasterised at 300 dpi with rsvg-convert and compared with the tolerant
-//!    comparison of `support/raster.rs`; at most 0.05 % of the pixels may differ.
-//! 2. **Envelopes.** On noisy profiles (the benchmark generator's, whose values jump by
-//!    up to 30 % from sample to sample, and real corpus profiles repeated end to end into
-//!    tens of thousands of samples), every band edge keeps its highest and lowest point
-//!    in every 2 pt of the x axis, to within 2 pt. Their pixels do differ (the share is
-//!    printed): a full-resolution edge with dozens of vertices per pixel is drawn as a
-//!    grey texture whose shade depends on every vertex, which no subset of the samples
-//!    reproduces; the reduction keeps its extent, not its shade.
-//! 3. The corpus profiles themselves (at most 490 samples) are below the default limit
+//! 1. **Pixels, real profiles.** Three real GHC profiles of 4,800 to 11,200 samples
+//!    (`tests/data/large/`), as drawn by default and with `-t0` (17 to 20 bands, so
+//!    2,100 to 2,470 samples within the default budget): the reduced SVG and the full
+//!    one, rasterised
+//!    at 300 dpi with rsvg-convert and compared with the tolerant comparison of
+//!    `support/raster.rs`, differ in at most 0.05 % of the pixels.
+//! 2. **Pixels, a smooth generated profile** (20,000 samples × 16 bands whose values
+//!    vary by less than a pixel from one sample to the next): the same.
+//! 3. **Noisy profiles** (the benchmark generator's, whose values jump by up to 30 % from
+//!    sample to sample, and real corpus profiles repeated end to end into tens of
+//!    thousands of samples): the kept samples are exact, shared by every band, and hold
+//!    the ends and every edge's highest and lowest point. Their pixels do differ (the
+//!    share is printed with `DECIMATE_PIXELS=1`): a full-resolution edge with dozens of
+//!    vertices per pixel is drawn as a grey texture whose shade depends on every vertex,
+//!    which no subset of 2,000 samples reproduces.
+//! 4. The corpus profiles themselves (at most 490 samples) are below the default limit
 //!    and come out byte-identical.
 //!
-//! Without rsvg-convert the pixel test skips loudly, or fails when `CI=true`.
+//! Without rsvg-convert the pixel tests skip loudly, or fail when `CI=true`.
 
 mod support;
 
 use support::gen::realistic::generated;
 use support::raster;
 
-use hp2ps::aggregate::VECTOR_MAX_POINTS;
+use std::io::Read;
+
+use hp2ps::aggregate::{samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
@@ -32,14 +38,50 @@ const DPI: u32 = 300;
 /// The limit: at most 0.05 % of the pixels differ.
 const MAX_SHARE: f64 = 0.0005;
 
-/// The SVG of a profile, in colour, with at most `max_points` samples (0: all); and the
-/// number of samples drawn.
-fn svg(hp: &[u8], max_points: usize) -> (Vec<u8>, usize) {
+/// How a test draws a profile: in colour, with at most `max_points` samples (0: all)
+/// or, with `max_points` `None`, within the command line's default budget; `-t0` keeps
+/// every band hp2ps's 20-band limit allows.
+#[derive(Clone, Copy)]
+struct Drawing {
+    max_points: Option<usize>,
+    all_bands: bool,
+}
+
+const FULL: Drawing = Drawing {
+    max_points: Some(0),
+    all_bands: false,
+};
+const DEFAULT: Drawing = Drawing {
+    max_points: None,
+    all_bands: false,
+};
+
+impl Drawing {
+    fn options(self) -> RenderOptions {
+        let mut opts = RenderOptions::default();
+        opts.layout.colour = true;
+        match self.max_points {
+            Some(n) => opts.max_points = n,
+            None => opts.max_band_points = VECTOR_MAX_BAND_POINTS,
+        }
+        if self.all_bands {
+            opts.aggregate.trace_percent = 0.0;
+        }
+        opts
+    }
+
+    fn full(self) -> Drawing {
+        Drawing {
+            max_points: Some(0),
+            ..self
+        }
+    }
+}
+
+/// The SVG of a profile drawn as `how` says, and the number of samples drawn.
+fn svg(hp: &[u8], how: Drawing) -> (Vec<u8>, usize) {
     let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("reads");
-    let mut opts = RenderOptions::default();
-    opts.layout.colour = true;
-    opts.max_points = max_points;
-    let (chart, _) = prepare(profile, None, &opts);
+    let (chart, _) = prepare(profile, None, &how.options());
     let drawn = chart
         .pages
         .iter()
@@ -53,11 +95,11 @@ fn svg(hp: &[u8], max_points: usize) -> (Vec<u8>, usize) {
 }
 
 /// Renders the full and the reduced SVG and compares them; returns the share of
-/// differing pixels. Saves the images when the share is over the limit.
-fn same_picture(name: &str, hp: &[u8], max_points: usize) -> f64 {
-    let (full, all) = svg(hp, 0);
-    let (reduced, kept) = svg(hp, max_points);
-    assert!(kept <= max_points, "{name}: {kept} samples drawn");
+/// differing pixels. Saves the images and fails when the share is over the limit.
+fn same_picture(name: &str, hp: &[u8], how: Drawing) -> f64 {
+    let (full, all) = svg(hp, how.full());
+    let (reduced, kept) = svg(hp, how);
+    assert!(kept < all, "{name}: nothing was reduced ({all} samples)");
     let a = raster::svg_to_png_at(&full, DPI)
         .unwrap_or_else(|e| panic!("{name}: rendering the full SVG: {e}"));
     let b = raster::svg_to_png_at(&reduced, DPI)
@@ -135,17 +177,76 @@ fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A gzipped profile of `tests/data/large/`.
+fn large(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/large")
+        .join(name);
+    let gz = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut hp = Vec::new();
+    flate2::read::GzDecoder::new(gz.as_slice())
+        .read_to_end(&mut hp)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    hp
+}
+
+const LARGE_REAL: [&str; 3] = [
+    "longrun-O1-hc-i0.0001.hp.gz",
+    "longrun-O1-hd-i0.0001.hp.gz",
+    "leakmap-O0-hc-i0.00005.hp.gz",
+];
+
 #[test]
-fn a_large_generated_profile_looks_the_same_reduced() {
+fn large_real_profiles_look_the_same_reduced() {
+    if !support::tools::require("rsvg-convert") {
+        return;
+    }
+    for name in LARGE_REAL {
+        let hp = large(name);
+        same_picture(name, &hp, DEFAULT);
+    }
+}
+
+#[test]
+fn large_real_profiles_look_the_same_reduced_with_every_band() {
+    if !support::tools::require("rsvg-convert") {
+        return;
+    }
+    let how = Drawing {
+        all_bands: true,
+        ..DEFAULT
+    };
+    for name in LARGE_REAL {
+        let hp = large(name);
+        // 17 bands in all in the first, 20 drawn (19 and OTHER) in the others: 2,100 to
+        // 2,470 samples.
+        let reduced = graph(&hp, how);
+        let bands = reduced.bands.len();
+        assert!((17..=21).contains(&bands), "{name}: {bands} bands");
+        assert_eq!(
+            reduced.xs.len(),
+            samples_within(VECTOR_MAX_BAND_POINTS, bands),
+            "{name}"
+        );
+        same_picture(&format!("{name} -t0"), &hp, how);
+    }
+}
+
+#[test]
+fn a_large_smooth_profile_looks_the_same_reduced() {
     if !support::tools::require("rsvg-convert") {
         return;
     }
     let hp = smooth(20_000, 16);
-    same_picture("smooth-20000x16", &hp, VECTOR_MAX_POINTS);
+    let how = Drawing {
+        max_points: Some(VECTOR_MAX_POINTS),
+        all_bands: false,
+    };
+    same_picture("smooth-20000x16", &hp, how);
 }
 
 #[test]
-fn noisy_profiles_keep_every_edge_envelope() {
+fn noisy_profiles_keep_their_ends_peaks_and_stack() {
     let mut cases = vec![(
         "generated-20000x30".to_string(),
         generated(&["--samples", "20000", "--bands", "30"]),
@@ -153,80 +254,73 @@ fn noisy_profiles_keep_every_edge_envelope() {
     for (name, times) in [("longrun-O1-hc.hp", 40), ("manycc-O0-hc.hp", 400)] {
         cases.push((format!("{name} x{times}"), repeated(&corpus(name), times)));
     }
+    let how = Drawing {
+        max_points: Some(VECTOR_MAX_POINTS),
+        all_bands: false,
+    };
     for (name, hp) in &cases {
-        same_envelopes(name, hp, VECTOR_MAX_POINTS);
+        exact_where_kept(name, hp, how);
     }
     // The pixels, for the record (see the module docs).
     if std::env::var_os("DECIMATE_PIXELS").is_some() && support::tools::require("rsvg-convert") {
         for (name, hp) in &cases {
-            let _ = std::panic::catch_unwind(|| same_picture(name, hp, VECTOR_MAX_POINTS));
+            let _ = std::panic::catch_unwind(|| same_picture(name, hp, how));
         }
     }
 }
 
-/// Every band edge of the reduced chart has the same highest and lowest point as the
-/// full chart in every 2 pt slice of the x axis, to within 2 pt on either side (the
-/// reduction's slices of time are about that wide when every band keeps its own
-/// extremes within 2,000 samples).
-fn same_envelopes(name: &str, hp: &[u8], max_points: usize) {
-    let full = graph(hp, 0);
-    let reduced = graph(hp, max_points);
-    assert!(reduced.xs.len() <= max_points, "{name}");
+/// The reduced chart keeps the full chart's first and last x, at most the budget of
+/// samples, every band's top exactly at every kept sample, and every band top's highest
+/// and lowest point.
+fn exact_where_kept(name: &str, hp: &[u8], how: Drawing) {
+    let full = graph(hp, how.full());
+    let reduced = graph(hp, how);
+    let budget = how.max_points.expect("a budget");
+    assert!(reduced.xs.len() <= budget, "{name}");
+    assert!(
+        reduced.xs.len() * 2 > budget,
+        "{name}: {}",
+        reduced.xs.len()
+    );
     assert_eq!(full.xs.first(), reduced.xs.first(), "{name}: first x");
     assert_eq!(full.xs.last(), reduced.xs.last(), "{name}: last x");
-    let (slice, slack) = (2.0, 2.0);
-    let x0 = full.xs[0];
-    let slices = ((full.xs[full.xs.len() - 1] - x0) / slice) as usize + 1;
-    let mut checked = 0;
-    for (f, r) in full.bands.iter().zip(&reduced.bands) {
-        for k in 0..slices {
-            let (a, b) = (x0 + k as f64 * slice, x0 + (k + 1) as f64 * slice);
-            let Some((fmin, fmax)) = extent(&full.xs, &f.top, a, b) else {
-                continue;
-            };
-            let (rmin, rmax) = extent(&reduced.xs, &r.top, a - slack, b + slack)
-                .unwrap_or((f64::INFINITY, f64::NEG_INFINITY));
-            assert!(
-                rmax >= fmax && rmin <= fmin,
-                "{name}: band {:?} in x {a}..{b}: full {fmin}..{fmax}, reduced {rmin}..{rmax}",
-                String::from_utf8_lossy(&f.name)
-            );
-            // Nothing beyond the full chart's extremes within the slack either.
-            let (wmin, wmax) = extent(&full.xs, &f.top, a - slack, b + slack).expect("wider");
-            let (smin, smax) = extent(&reduced.xs, &r.top, a, b).unwrap_or((fmin, fmax));
-            assert!(
-                smax <= wmax && smin >= wmin,
-                "{name}: reduced overshoots in {a}..{b}"
-            );
-            checked += 1;
-        }
+    assert_eq!(full.bands.len(), reduced.bands.len(), "{name}");
+    // Each kept x is a sample of the full chart, in order (equal x: the first left).
+    let mut at = Vec::with_capacity(reduced.xs.len());
+    let mut from = 0;
+    for &x in &reduced.xs {
+        let i = from
+            + full.xs[from..]
+                .iter()
+                .position(|&f| f == x)
+                .unwrap_or_else(|| panic!("{name}: x {x} is no sample of the full chart"));
+        at.push(i);
+        from = i + 1;
     }
-    assert!(checked > 100, "{name}: only {checked} slices");
+    for (f, r) in full.bands.iter().zip(&reduced.bands) {
+        for (&i, &y) in at.iter().zip(&r.top) {
+            assert_eq!(f.top[i], y, "{name}: {:?} at x {}", f.name, full.xs[i]);
+        }
+        let (fmin, fmax) = extent(&f.top);
+        assert_eq!(extent(&r.top), (fmin, fmax), "{name}: {:?}", f.name);
+    }
     eprintln!(
-        "{name}: {} → {} samples; {checked} band slices keep their extremes",
+        "{name}: {} → {} samples, exact where kept",
         full.xs.len(),
         reduced.xs.len()
     );
 }
 
-/// The lowest and highest y of the vertices with x in `a..b`.
-fn extent(xs: &[f64], ys: &[f64], a: f64, b: f64) -> Option<(f64, f64)> {
-    let from = xs.partition_point(|&x| x < a);
-    let to = xs.partition_point(|&x| x < b);
-    let ys = &ys[from..to];
-    if ys.is_empty() {
-        return None;
-    }
+/// The lowest and highest of `ys`.
+fn extent(ys: &[f64]) -> (f64, f64) {
     let min = ys.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = ys.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    Some((min, max))
+    (min, max)
 }
 
-fn graph(hp: &[u8], max_points: usize) -> hp2ps::layout::chart::Graph {
+fn graph(hp: &[u8], how: Drawing) -> hp2ps::layout::chart::Graph {
     let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("reads");
-    let mut opts = RenderOptions::default();
-    opts.max_points = max_points;
-    let (chart, _) = prepare(profile, None, &opts);
+    let (chart, _) = prepare(profile, None, &how.options());
     chart
         .pages
         .into_iter()
@@ -271,8 +365,8 @@ fn the_corpus_is_untouched_by_the_default_limit() {
         if Profile::read(hp.as_slice(), &ReadOptions::default()).is_err() {
             continue;
         }
-        let (full, all) = svg(&hp, 0);
-        let (reduced, kept) = svg(&hp, VECTOR_MAX_POINTS);
+        let (full, all) = svg(&hp, FULL);
+        let (reduced, kept) = svg(&hp, DEFAULT);
         assert!(all <= VECTOR_MAX_POINTS, "{}", path.display());
         assert_eq!(all, kept);
         assert!(full == reduced, "{}", path.display());
@@ -282,18 +376,51 @@ fn the_corpus_is_untouched_by_the_default_limit() {
 }
 
 #[test]
+fn with_both_limits_the_smaller_wins() {
+    let hp = generated(&["--samples", "9000", "--bands", "30"]);
+    let drawn = |max_points: usize| {
+        let mut opts = DEFAULT.options();
+        opts.max_points = max_points;
+        let (profile, _) = Profile::read(hp.as_slice(), &ReadOptions::default()).expect("reads");
+        let graph = prepare(profile, None, &opts)
+            .0
+            .pages
+            .into_iter()
+            .find_map(|p| p.graph)
+            .expect("a graph");
+        (graph.xs.len(), graph.bands.len())
+    };
+    assert_eq!(drawn(300).0, 300);
+    let (samples, bands) = drawn(8000);
+    assert_eq!(samples, samples_within(VECTOR_MAX_BAND_POINTS, bands));
+    assert!(samples < 8000);
+}
+
+#[test]
 fn the_reduced_svg_is_small() {
-    // 20,000 samples of 30 bands (21 drawn): the full SVG is about 20 times the reduced.
+    // 20,000 samples of 30 bands: 6 drawn by default (the rest are traces), 21 with -t0.
     let hp = generated(&["--samples", "20000", "--bands", "30"]);
-    let (full, _) = svg(&hp, 0);
-    let (reduced, kept) = svg(&hp, VECTOR_MAX_POINTS);
-    assert!(kept <= VECTOR_MAX_POINTS);
-    assert!(
-        reduced.len() * 5 < full.len(),
-        "{} vs {}",
-        reduced.len(),
-        full.len()
-    );
-    // At most 1.5 MB whatever the length: about 700 bytes per kept sample with 21 bands.
-    assert!(reduced.len() < 1_500_000, "{}", reduced.len());
+    for all_bands in [false, true] {
+        let how = Drawing {
+            all_bands,
+            ..DEFAULT
+        };
+        let (full, all) = svg(&hp, how.full());
+        let (reduced, kept) = svg(&hp, how);
+        let bands = graph(&hp, how).bands.len();
+        assert_eq!(kept, VECTOR_MAX_BAND_POINTS / bands, "{bands} bands");
+        assert_eq!(all, 20_000);
+        assert!(
+            reduced.len() * 2 < full.len(),
+            "{} vs {}",
+            reduced.len(),
+            full.len()
+        );
+        // At most 1.5 MB however many bands: about 30 bytes per band vertex.
+        assert!(
+            reduced.len() < 1_500_000,
+            "{bands} bands: {}",
+            reduced.len()
+        );
+    }
 }

@@ -1,30 +1,58 @@
 //! Small charts of big profiles: keeping at most the samples that can be seen.
 //!
 //! A profile of 100,000 samples drawn 450 points wide puts hundreds of vertices into
-//! every point of every band's outline; the picture is the same with far fewer. The time
-//! axis is cut into buckets of equal width, and each bucket keeps only the samples at
-//! which some drawn edge reaches its highest or lowest value within the bucket: for every
-//! band, the top of its stacked area (the bottom band's value, the sum of it and the
-//! band above, …, up to the whole stack), so both the bands' outlines and the stack keep
-//! their extremes. The first and last samples are always kept, so the x axis is
-//! unchanged.
+//! every point of every band's outline; the picture is the same with far fewer. The
+//! samples are dropped one at a time, always the one whose loss changes the picture
+//! least (Visvalingam and Whyatt's line simplification, applied to every drawn edge at
+//! once), until `max_points` are left. A drawn edge is the top of a band in the stack:
+//! the bottom band's value, the sum of it and the band above, …, up to the whole stack.
+//! Dropping a sample replaces, on every edge, the two segments through it by one
+//! straight segment between its neighbours; what that changes on the page is the
+//! triangle between them, whose area is the sample's cost, summed over the edges. A
+//! triangle narrower than a pixel still changes a pixel's width of the page, so its
+//! width counts as at least [`PIXEL_OF_SPAN`] of the time span: a spike one sample
+//! wide costs its height times a pixel, and survives.
 //!
 //! The same samples are kept for every band, so the stack stays exact at every kept
-//! sample: a band is still drawn between its neighbours, never across them. The number
-//! of buckets is the largest (found in a few passes) that keeps at most `max_points`
-//! samples, so the buckets are as fine as the budget allows.
+//! sample: a band is still drawn between its neighbours, never across them. The first
+//! and last samples, and the samples where each edge is highest and lowest, are always
+//! kept: the axes are unchanged and the peak is drawn.
+//!
+//! Equal time buckets that keep every edge's extremes, this module's first design,
+//! changed 100 times more pixels on real profiles at the same budget (`tests/decimate.rs`,
+//! docs/performance.md): a real program's heap has spikes a few samples wide, and a
+//! bucket keeps one extreme per edge where the picture has several.
 //!
 //! The ranges and the area in the title are computed by [`super::aggregate`] before this
-//! runs, from every sample, and are not touched; the highest stack is one of the kept
-//! samples anyway.
+//! runs, from every sample, and are not touched.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::Aggregated;
 use crate::profile::Point;
 
 /// The command line's limit for `--format svg`, `pdf` and `eps` when `--max-points` is
-/// not given: about four samples per point of a full-width graph, an SVG of at most about
-/// 1.5 MB with 21 bands. hp2ps's own PostScript keeps every sample unless asked.
+/// not given, in band vertices (samples drawn × bands drawn): 2,000 samples of the 21
+/// bands hp2ps draws at most by default, an SVG of about 1.3 MB. A chart of fewer bands
+/// keeps more samples in the same size (7,000 of 6 bands). hp2ps's own PostScript keeps
+/// every sample unless asked.
+pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
+
+/// The fewest samples the default limit keeps, however many bands are drawn (`-m0` may
+/// draw hundreds): about four samples per point of a full-width graph.
 pub const VECTOR_MAX_POINTS: usize = 2000;
+
+/// The narrowest a dropped sample's triangle counts, as a share of the time span: about
+/// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
+/// times this changed 2–4 times more pixels.)
+const PIXEL_OF_SPAN: f64 = 1.0 / 2000.0;
+
+/// How many samples a budget of `band_points` band vertices allows a chart of `bands`
+/// drawn bands: the budget shared among the bands, at least [`VECTOR_MAX_POINTS`].
+pub fn samples_within(band_points: usize, bands: usize) -> usize {
+    (band_points / bands.max(1)).max(VECTOR_MAX_POINTS)
+}
 
 /// Keeps at most `max_points` samples of `agg` (see the module docs); `0` keeps all. The
 /// first and last samples and the overall extremes of every edge are kept even when that
@@ -34,81 +62,129 @@ pub fn decimate(agg: &mut Aggregated, max_points: usize) {
     if max_points == 0 || n <= max_points.max(2) {
         return;
     }
-    let mut buckets = (max_points / 2).max(1);
-    let keep = loop {
-        let keep = kept_samples(agg, buckets);
-        let count = keep.iter().filter(|&&k| k).count();
-        if count <= max_points || buckets == 1 {
-            break keep;
-        }
-        // Fewer buckets in proportion, a little under, so one or two passes do.
-        let scaled = (buckets as f64 * max_points as f64 / count as f64 * 0.97) as usize;
-        buckets = scaled.clamp(1, buckets - 1);
-    };
+    let keep = simplified(agg, max_points);
     apply(agg, &keep);
 }
 
-/// Which samples to keep with `buckets` buckets: each bucket's extremes of every edge,
-/// and the first and last sample.
-fn kept_samples(agg: &Aggregated, buckets: usize) -> Vec<bool> {
+/// The drawn edges, sample by sample: `edges[s * bands + k]` is the top of band `k` at
+/// sample `s`. Single precision: they only rank the samples, and a chart of hundreds of
+/// bands (`-m0`) over 100,000 samples would otherwise take 160 MB.
+fn stacked_edges(agg: &Aggregated) -> Vec<f32> {
+    let n = agg.times.len();
+    let e = agg.bands.len();
+    let mut edges = vec![0.0f32; n * e];
+    for (k, band) in agg.bands.iter().enumerate() {
+        for p in &band.points {
+            if let Some(v) = edges.get_mut(p.sample as usize * e + k) {
+                *v += p.value as f32;
+            }
+        }
+    }
+    for sample in edges.chunks_exact_mut(e.max(1)) {
+        let mut top = 0.0;
+        for v in sample {
+            top += *v;
+            *v = top;
+        }
+    }
+    edges
+}
+
+/// Which samples to keep: the first, the last, every edge's highest and lowest, and of
+/// the rest those left when the cheapest is dropped, one at a time, until `max_points`
+/// remain.
+fn simplified(agg: &Aggregated, max_points: usize) -> Vec<bool> {
     let times = &agg.times;
     let n = times.len();
-    let mut keep = vec![false; n];
-    if n == 0 {
-        return keep;
+    let e = agg.bands.len();
+    let edges = stacked_edges(agg);
+    let edge = |s: usize| &edges[s * e..(s + 1) * e];
+    let narrowest = (times[n - 1] - times[0]) * PIXEL_OF_SPAN;
+    // The triangle areas between the segments p–i–q and the segment p–q, summed over the
+    // edges.
+    let cost = |p: usize, i: usize, q: usize| -> f64 {
+        let width = times[q] - times[p];
+        let at = if width > 0.0 {
+            (times[i] - times[p]) / width
+        } else {
+            0.0
+        };
+        let height: f64 = (edge(p).iter().zip(edge(i)).zip(edge(q)))
+            .map(|((&yp, &yi), &yq)| {
+                let (yp, yi, yq) = (f64::from(yp), f64::from(yi), f64::from(yq));
+                (yi - (yp + (yq - yp) * at)).abs()
+            })
+            .sum();
+        let c = height * width.max(narrowest) * 0.5;
+        // Odd times (NaN) keep their sample; a cost is never negative, so its bits sort
+        // as the number does.
+        if c.is_nan() {
+            f64::INFINITY
+        } else {
+            c.max(0.0)
+        }
+    };
+
+    let mut fixed = vec![false; n];
+    fixed[0] = true;
+    fixed[n - 1] = true;
+    for k in 0..e {
+        let at = |s: usize| edges[s * e + k];
+        let (mut low, mut high) = (0, 0);
+        for s in 1..n {
+            if at(s) < at(low) {
+                low = s;
+            }
+            if at(s) > at(high) {
+                high = s;
+            }
+        }
+        fixed[low] = true;
+        fixed[high] = true;
     }
-    keep[0] = true;
-    keep[n - 1] = true;
-    let bucket = bucket_of_each_sample(times, buckets);
-    let mut edge = vec![0.0f64; n];
-    // Per bucket: (highest value, its sample), (lowest value, its sample).
-    let mut high = vec![(f64::NEG_INFINITY, usize::MAX); buckets];
-    let mut low = vec![(f64::INFINITY, usize::MAX); buckets];
-    for band in &agg.bands {
-        for p in &band.points {
-            let (sample, value) = (p.sample as usize, p.value);
-            if let Some(e) = edge.get_mut(sample) {
-                *e += value;
-            }
+
+    // A doubly linked list of the samples left, and a heap of their costs, each entry
+    // one word: the cost in single precision above the sample (ranking needs no more; a
+    // cost is never negative, so its bits sort as the number does, and samples are
+    // numbered in 32 bits). An entry whose cost is no longer the sample's (a neighbour
+    // went since) is skipped.
+    let entry = |c: f64, i: usize| (u64::from((c as f32).to_bits()) << 32) | i as u64;
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.saturating_sub(1)).collect();
+    let mut next: Vec<u32> = (1..=n as u32).collect();
+    let mut current = vec![u64::MAX; n];
+    for i in 1..n - 1 {
+        if !fixed[i] {
+            current[i] = entry(cost(i - 1, i, i + 1), i);
         }
-        high.fill((f64::NEG_INFINITY, usize::MAX));
-        low.fill((f64::INFINITY, usize::MAX));
-        for (s, (&e, &b)) in edge.iter().zip(&bucket).enumerate() {
-            let b = b as usize;
-            if e > high[b].0 {
-                high[b] = (e, s);
-            }
-            if e < low[b].0 {
-                low[b] = (e, s);
-            }
+    }
+    let mut heap: BinaryHeap<Reverse<u64>> = current
+        .iter()
+        .filter(|&&c| c != u64::MAX)
+        .map(|&c| Reverse(c))
+        .collect();
+    let mut keep = vec![true; n];
+    let mut left = n;
+    while left > max_points {
+        let Some(Reverse(top)) = heap.pop() else {
+            break;
+        };
+        let i = (top & u64::from(u32::MAX)) as usize;
+        if !keep[i] || top != current[i] {
+            continue;
         }
-        for &(_, s) in high.iter().chain(&low) {
-            if let Some(k) = keep.get_mut(s) {
-                *k = true;
+        keep[i] = false;
+        left -= 1;
+        let (p, q) = (prev[i], next[i]);
+        next[p as usize] = q;
+        prev[q as usize] = p;
+        for j in [p as usize, q as usize] {
+            if !fixed[j] {
+                current[j] = entry(cost(prev[j] as usize, j, next[j] as usize), j);
+                heap.push(Reverse(current[j]));
             }
         }
     }
     keep
-}
-
-/// The bucket of every sample: equal slices of the time from the first sample to the
-/// last (sample times never decrease, so each bucket is a run of samples).
-fn bucket_of_each_sample(times: &[f64], buckets: usize) -> Vec<u32> {
-    let first = times[0];
-    let span = times[times.len() - 1] - first;
-    let last = buckets.saturating_sub(1);
-    times
-        .iter()
-        .map(|&t| {
-            let f = (t - first) / span * buckets as f64;
-            // NaN (a zero span) and anything out of range land in the end buckets.
-            if f.is_nan() || f < 0.0 {
-                0
-            } else {
-                (f as usize).min(last) as u32
-            }
-        })
-        .collect()
 }
 
 /// Drops the samples not kept: their times, and every band's points in them.
@@ -212,6 +288,19 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_of_band_vertices_is_shared_among_the_bands() {
+        assert_eq!(samples_within(VECTOR_MAX_BAND_POINTS, 21), 2000);
+        assert_eq!(samples_within(VECTOR_MAX_BAND_POINTS, 6), 7000);
+        assert_eq!(samples_within(VECTOR_MAX_BAND_POINTS, 1), 42_000);
+        assert_eq!(samples_within(VECTOR_MAX_BAND_POINTS, 0), 42_000);
+        // Hundreds of bands (-m0) still get the floor.
+        assert_eq!(
+            samples_within(VECTOR_MAX_BAND_POINTS, 300),
+            VECTOR_MAX_POINTS
+        );
+    }
+
+    #[test]
     fn zero_or_a_large_budget_keeps_everything() {
         let a = noisy(500, 4);
         for max in [0, 500, 501, 10_000] {
@@ -304,9 +393,60 @@ mod tests {
     fn equal_times_and_no_bands() {
         let mut a = agg(vec![1.0; 1000], vec![vec![(3, 1.0), (999, 2.0)]]);
         decimate(&mut a, 10);
-        assert!(a.times.len() <= 10 && a.times.len() >= 2);
+        assert_eq!(a.times.len(), 10);
         let mut b = agg((0..1000).map(f64::from).collect(), Vec::new());
         decimate(&mut b, 10);
-        assert_eq!(b.times, [0.0, 999.0]);
+        assert_eq!(b.times.len(), 10);
+        assert_eq!((b.times[0], b.times[9]), (0.0, 999.0));
+    }
+
+    #[test]
+    fn the_corners_of_straight_runs_are_what_is_left() {
+        // Two bands, each straight between the corners (the first sample, 300, 450, 800
+        // and the last): every other sample lies on a straight line, costs nothing, and
+        // goes first.
+        let corners = [
+            (0, 10.0),
+            (300, 70.0),
+            (450, 20.0),
+            (800, 90.0),
+            (999, 40.0),
+        ];
+        let at = |s: u32| {
+            let w = corners.windows(2).find(|w| s <= w[1].0).expect("in range");
+            let ((s0, y0), (s1, y1)) = (w[0], w[1]);
+            y0 + (y1 - y0) * f64::from(s - s0) / f64::from(s1 - s0)
+        };
+        let times = (0..1000).map(f64::from).collect();
+        let low = (0..1000).map(|s| (s, at(s))).collect();
+        let high = (0..1000).map(|s| (s, 2.0 * at(s))).collect();
+        let mut a = agg(times, vec![low, high]);
+        decimate(&mut a, corners.len());
+        let kept: Vec<f64> = corners.iter().map(|&(s, _)| f64::from(s)).collect();
+        assert_eq!(a.times, kept);
+    }
+
+    #[test]
+    fn the_flatter_corner_goes_first() {
+        // Straight between (0, 0), (250, 50), (500, 60), (750, 200) and (999, 0). The
+        // ends and the highest point stay; of the other two corners, 250 changes less
+        // when it goes (a triangle of height 20 over 500 samples, against 65 over 500).
+        let corners = [
+            (0u32, 0.0),
+            (250, 50.0),
+            (500, 60.0),
+            (750, 200.0),
+            (999, 0.0),
+        ];
+        let band = (0..1000u32)
+            .map(|s| {
+                let w = corners.windows(2).find(|w| s <= w[1].0).expect("in range");
+                let ((s0, y0), (s1, y1)) = (w[0], w[1]);
+                (s, y0 + (y1 - y0) * f64::from(s - s0) / f64::from(s1 - s0))
+            })
+            .collect();
+        let mut a = agg((0..1000).map(f64::from).collect(), vec![band]);
+        decimate(&mut a, 4);
+        assert_eq!(a.times, [0.0, 500.0, 750.0, 999.0]);
     }
 }

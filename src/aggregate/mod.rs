@@ -12,7 +12,7 @@ mod series;
 mod stack;
 mod traces;
 
-pub use decimate::{decimate, VECTOR_MAX_POINTS};
+pub use decimate::{decimate, samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
 pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
 pub use order::growth;

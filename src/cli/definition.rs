@@ -109,7 +109,9 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(usize))
                 .help(format!(
                     "Draw at most N samples, keeping every band's extremes; 0 keeps all\n\
-                     (default {} for svg, pdf and eps, all for ps)",
+                     (default for svg, pdf and eps: {} / bands drawn, at least {};\n\
+                     all for ps)",
+                    hp2ps::aggregate::VECTOR_MAX_BAND_POINTS,
                     hp2ps::aggregate::VECTOR_MAX_POINTS
                 ))
                 .help_heading(OUTPUT),

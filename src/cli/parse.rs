@@ -169,10 +169,10 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     layout.pattern = m.get_flag("pattern");
     // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
     // what can be seen.
-    inv.render.max_points = match m.get_one::<usize>("max-points") {
-        Some(&n) => n,
-        None if inv.format() == Format::Ps => 0,
-        None => hp2ps::aggregate::VECTOR_MAX_POINTS,
+    (inv.render.max_points, inv.render.max_band_points) = match m.get_one::<usize>("max-points") {
+        Some(&n) => (n, 0),
+        None if inv.format() == Format::Ps => (0, 0),
+        None => (0, hp2ps::aggregate::VECTOR_MAX_BAND_POINTS),
     };
     Ok(None)
 }

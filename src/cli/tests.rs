@@ -300,3 +300,26 @@ fn palettes_colour_by_and_patterns() {
         );
     }
 }
+
+#[test]
+fn max_points_defaults_per_format() {
+    let limits = |args: &[&str]| {
+        let i = inv(args);
+        (i.render.max_points, i.render.max_band_points)
+    };
+    let budget = hp2ps::aggregate::VECTOR_MAX_BAND_POINTS;
+    // hp2ps's own PostScript keeps every sample; the other formats share a budget of band
+    // vertices, unless --max-points says how many samples.
+    assert_eq!(limits(&["-c"]), (0, 0));
+    assert_eq!(limits(&["-e8in"]), (0, 0));
+    for format in ["svg", "pdf", "eps"] {
+        assert_eq!(limits(&["--format", format]), (0, budget), "{format}");
+        assert_eq!(
+            limits(&["--format", format, "--max-points", "300"]),
+            (300, 0)
+        );
+        assert_eq!(limits(&["--format", format, "--max-points", "0"]), (0, 0));
+    }
+    assert_eq!(limits(&["-o", "x.svg"]), (0, budget));
+    assert_eq!(limits(&["--max-points", "50"]), (50, 0));
+}
