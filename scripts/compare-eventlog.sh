@@ -72,7 +72,7 @@ measure_pair() {
     local name=$1 hp_walls=() el_walls=() i
     hp_rss=0 el_rss=0
     for ((i = 0; i <= runs; i++)); do
-        run_once "$ours" -c "$work/$name.hp"
+        run_once "$ours" -c "$pairs/$name.hp"
         cp "$work/out/$name.ps" "$work/out/$name.hp.ps"
         if ((i > 0)); then
             hp_walls+=("$wall")
@@ -80,7 +80,7 @@ measure_pair() {
         fi
         # The converted log has no GC events: elapsed time is the .hp's time (and no
         # warning).
-        run_once "$ours" -c --time elapsed "$work/$name.eventlog"
+        run_once "$ours" -c --time elapsed "$pairs/$name.eventlog"
         if ((i > 0)); then
             el_walls+=("$wall")
             ((rss > el_rss)) && el_rss=$rss
@@ -90,25 +90,28 @@ measure_pair() {
     el_wall=$(median "${el_walls[@]}")
 }
 
-mkdir -p "$work/out"
+# The profiles live in a folder of their own: compare-hp2ps.sh's profiles of the same
+# names (in a shared WORK) lack the empty sample at exit that the eventlog needs.
+pairs=$work/eventlog-pairs
+mkdir -p "$work/out" "$pairs"
 echo "| profile | .hp size | eventlog size | .hp: wall, RSS | eventlog: wall, RSS | eventlog / .hp | same chart |"
 echo "|---|---|---|---|---|---|---|"
 for p in "${profiles[@]}"; do
     name=${p%%|*}
     read -r -a gen_args <<<"${p#*|}"
-    if [[ ! -s $work/$name.hp ]]; then
+    if [[ ! -s $pairs/$name.hp ]]; then
         log "generating $name.hp (${gen_args[*]})"
-        "$gen" "${gen_args[@]}" >"$work/$name.hp.tmp"
+        "$gen" "${gen_args[@]}" >"$pairs/$name.hp.tmp"
         # GHC ends every .hp with an empty sample at exit; the generator does not, and the
         # eventlog reader (like the runtime) puts one there.
-        last=$(tail -n 1 "$work/$name.hp.tmp" | awk '{ print $2 }')
+        last=$(tail -n 1 "$pairs/$name.hp.tmp" | awk '{ print $2 }')
         end=$(awk -v t="$last" 'BEGIN { printf "%.2f", t + 0.01 }')
-        printf 'BEGIN_SAMPLE %s\nEND_SAMPLE %s\n' "$end" "$end" >>"$work/$name.hp.tmp"
-        mv "$work/$name.hp.tmp" "$work/$name.hp"
+        printf 'BEGIN_SAMPLE %s\nEND_SAMPLE %s\n' "$end" "$end" >>"$pairs/$name.hp.tmp"
+        mv "$pairs/$name.hp.tmp" "$pairs/$name.hp"
     fi
-    if [[ ! -s $work/$name.eventlog ]]; then
+    if [[ ! -s $pairs/$name.eventlog ]]; then
         log "converting $name.hp to an eventlog"
-        "$convert" "$work/$name.hp" "$work/$name.eventlog.tmp" && mv "$work/$name.eventlog.tmp" "$work/$name.eventlog"
+        "$convert" "$pairs/$name.hp" "$pairs/$name.eventlog.tmp" && mv "$pairs/$name.eventlog.tmp" "$pairs/$name.eventlog"
     fi
     log "measuring $name"
     measure_pair "$name"
@@ -119,7 +122,7 @@ for p in "${profiles[@]}"; do
     fi
     size() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.0f MB", b / 1e6 }'; }
     ratio=$(awk -v a="$el_wall" -v b="$hp_wall" 'BEGIN { printf "%.2f", a / b }')
-    echo "| $name | $(size "$work/$name.hp") | $(size "$work/$name.eventlog") | ${hp_wall} s, ${hp_rss} MiB | ${el_wall} s, ${el_rss} MiB | $ratio | $same |"
+    echo "| $name | $(size "$pairs/$name.hp") | $(size "$pairs/$name.eventlog") | ${hp_wall} s, ${hp_rss} MiB | ${el_wall} s, ${el_rss} MiB | $ratio | $same |"
 done
 echo
 echo "$(nproc) CPU(s), $(uname -sr); wall = median of $runs run(s) after a warm-up, the .hp and the eventlog alternating; RSS = largest peak."
