@@ -390,6 +390,49 @@ mod tests {
     }
 
     #[test]
+    fn odd_inputs_keep_the_ends_and_stay_within_the_budget() {
+        // Times that repeat, go back, or are not numbers; points of samples past the
+        // end; budgets from 1 up: no panic, the ends kept, at most the budget unless the
+        // ends and extremes alone exceed it.
+        let mut next = crate::test_rng::xorshift(7);
+        for round in 0..300 {
+            let n = 3 + (next() % 60) as usize;
+            let times: Vec<f64> = (0..n)
+                .map(|i| match next() % 8 {
+                    0 => f64::NAN,
+                    1 => 5.0,
+                    2 => -(i as f64),
+                    _ => i as f64,
+                })
+                .collect();
+            let bands = (next() % 4) as usize;
+            let points = (0..bands)
+                .map(|_| {
+                    (0..n as u32 + 3)
+                        .filter_map(|s| {
+                            let r = next();
+                            (r % 3 != 0).then_some((s, (r >> 8) as f64 % 1000.0))
+                        })
+                        .collect()
+                })
+                .collect();
+            let a = agg(times, points);
+            let budget = 1 + (next() % n as u64) as usize;
+            let mut b = a.clone();
+            decimate(&mut b, budget);
+            let fixed = 2 + 2 * bands;
+            assert!(b.times.len() <= budget.max(fixed).max(2), "round {round}");
+            assert!(b.times.len() >= 2.min(n), "round {round}");
+            let same = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
+            assert!(same(b.times[0], a.times[0]), "round {round}");
+            assert!(
+                same(b.times[b.times.len() - 1], a.times[n - 1]),
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
     fn equal_times_and_no_bands() {
         let mut a = agg(vec![1.0; 1000], vec![vec![(3, 1.0), (999, 2.0)]]);
         decimate(&mut a, 10);
