@@ -108,7 +108,7 @@ pub(crate) fn command() -> clap::Command {
                 .value_name("N")
                 .value_parser(value_parser!(usize))
                 .help(format!(
-                    "Draw at most N samples, keeping every band's extremes; 0 keeps all\n\
+                    "Draw at most N samples, the least visible dropped first; 0 keeps all\n\
                      (default for svg, pdf and eps: {} / bands drawn, at least {};\n\
                      all for ps)",
                     hp2ps::aggregate::VECTOR_MAX_BAND_POINTS,
