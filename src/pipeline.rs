@@ -1,7 +1,7 @@
 //! The middle of the pipeline in one call: profile → aggregation → layout, giving the
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
-use crate::aggregate::{aggregate, decimate, samples_within, AggregateOptions, Aggregated};
+use crate::aggregate::{aggregate, decimate, sample_limit, AggregateOptions, Aggregated};
 use crate::layout::chart::Chart;
 use crate::layout::looks;
 use crate::layout::shade::ShadeMap;
@@ -54,15 +54,8 @@ impl AuxOut {
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
     let mut agg = aggregate(profile, previous, &opts.aggregate);
-    let by_vertices = match opts.max_band_points {
-        0 => 0,
-        budget => samples_within(budget, agg.bands.len()),
-    };
-    let max_points = match (opts.max_points, by_vertices) {
-        (0, n) | (n, 0) => n,
-        (a, b) => a.min(b),
-    };
-    decimate(&mut agg, max_points);
+    let limit = sample_limit(opts.max_points, opts.max_band_points, agg.bands.len());
+    decimate(&mut agg, limit);
     chart_and_aux(&agg, previous, &opts.layout)
 }
 

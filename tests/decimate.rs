@@ -30,6 +30,7 @@ use support::raster;
 use std::io::Read;
 
 use hp2ps::aggregate::{samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
+use hp2ps::layout::chart::{Chart, Graph};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
@@ -79,8 +80,7 @@ impl Drawing {
 
 /// The SVG of a profile drawn as `how` says, and the number of samples drawn.
 fn svg(hp: &[u8], how: Drawing) -> (Vec<u8>, usize) {
-    let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("reads");
-    let (chart, _) = prepare(profile, None, &how.options());
+    let chart = chart(hp, &how.options());
     let drawn = chart
         .pages
         .iter()
@@ -318,10 +318,19 @@ fn extent(ys: &[f64]) -> (f64, f64) {
     (min, max)
 }
 
-fn graph(hp: &[u8], how: Drawing) -> hp2ps::layout::chart::Graph {
+/// The chart of a profile drawn with `opts`.
+fn chart(hp: &[u8], opts: &RenderOptions) -> Chart {
     let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("reads");
-    let (chart, _) = prepare(profile, None, &how.options());
-    chart
+    prepare(profile, None, opts).0
+}
+
+/// The graph of a profile drawn as `how` says.
+fn graph(hp: &[u8], how: Drawing) -> Graph {
+    graph_with(hp, &how.options())
+}
+
+fn graph_with(hp: &[u8], opts: &RenderOptions) -> Graph {
+    chart(hp, opts)
         .pages
         .into_iter()
         .find_map(|p| p.graph)
@@ -381,13 +390,7 @@ fn with_both_limits_the_smaller_wins() {
     let drawn = |max_points: usize| {
         let mut opts = DEFAULT.options();
         opts.max_points = max_points;
-        let (profile, _) = Profile::read(hp.as_slice(), &ReadOptions::default()).expect("reads");
-        let graph = prepare(profile, None, &opts)
-            .0
-            .pages
-            .into_iter()
-            .find_map(|p| p.graph)
-            .expect("a graph");
+        let graph = graph_with(&hp, &opts);
         (graph.xs.len(), graph.bands.len())
     };
     assert_eq!(drawn(300).0, 300);

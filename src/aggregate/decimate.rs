@@ -29,7 +29,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::Aggregated;
+use super::{stack_on, Aggregated};
 use crate::profile::Point;
 
 /// The command line's limit for `--format svg`, `pdf` and `eps` when `--max-points` is
@@ -54,6 +54,21 @@ pub fn samples_within(band_points: usize, bands: usize) -> usize {
     (band_points / bands.max(1)).max(VECTOR_MAX_POINTS)
 }
 
+/// The samples [`decimate`] may keep of a chart of `bands` drawn bands, given at most
+/// `max_points` samples and at most `max_band_points` band vertices (see
+/// [`samples_within`]): the smaller of the two; 0 for either means no such limit, and 0
+/// comes back when there is none.
+pub fn sample_limit(max_points: usize, max_band_points: usize, bands: usize) -> usize {
+    let by_vertices = match max_band_points {
+        0 => 0,
+        budget => samples_within(budget, bands),
+    };
+    match (max_points, by_vertices) {
+        (0, n) | (n, 0) => n,
+        (a, b) => a.min(b),
+    }
+}
+
 /// Keeps at most `max_points` samples of `agg` (see the module docs); `0` keeps all. The
 /// first and last samples and the overall extremes of every edge are kept even when that
 /// alone exceeds `max_points` (a budget below twice the number of bands plus two).
@@ -67,36 +82,6 @@ pub fn decimate(agg: &mut Aggregated, max_points: usize) {
     apply(agg, &keep);
 }
 
-/// The samples always kept: the first, the last, and where each edge is highest and
-/// lowest (the first such sample). Found in double precision, one edge at a time over a
-/// running column: [`Edges`] is too coarse to tell 400,000,008 bytes from 400,000,000.
-fn protected_samples(agg: &Aggregated) -> Vec<bool> {
-    let n = agg.times.len();
-    let mut fixed = vec![false; n];
-    fixed[0] = true;
-    fixed[n - 1] = true;
-    let mut edge = vec![0.0f64; n];
-    for band in &agg.bands {
-        for p in &band.points {
-            if let Some(e) = edge.get_mut(p.sample as usize) {
-                *e += p.value;
-            }
-        }
-        let (mut low, mut high) = (0, 0);
-        for (s, &e) in edge.iter().enumerate() {
-            if e < edge[low] {
-                low = s;
-            }
-            if e > edge[high] {
-                high = s;
-            }
-        }
-        fixed[low] = true;
-        fixed[high] = true;
-    }
-    fixed
-}
-
 /// The drawn edges, sample by sample, to price the samples with: `tops[s * bands + k]` is
 /// the top of band `k` at sample `s`. Single precision: they only rank the samples, and
 /// a chart of hundreds of bands (`-m0`) over 100,000 samples would otherwise take 160 MB.
@@ -106,25 +91,36 @@ struct Edges<'a> {
     bands: usize,
     /// The narrowest a triangle counts ([`PIXEL_OF_SPAN`] of the time span).
     narrowest: f64,
+    /// The samples always kept: the first, the last, and where each edge is highest and
+    /// lowest (the first such sample), found in double precision: single precision cannot
+    /// tell 400,000,008 bytes from 400,000,000.
+    protected: Vec<bool>,
 }
 
 impl<'a> Edges<'a> {
+    /// The edges and the protected samples in one pass, band by band, over a running
+    /// column of the stack in double precision.
     fn of(agg: &'a Aggregated) -> Edges<'a> {
         let (n, bands) = (agg.times.len(), agg.bands.len());
         let mut tops = vec![0.0f32; n * bands];
+        let mut protected = vec![false; n];
+        protected[0] = true;
+        protected[n - 1] = true;
+        let mut edge = vec![0.0f64; n];
         for (k, band) in agg.bands.iter().enumerate() {
-            for p in &band.points {
-                if let Some(v) = tops.get_mut(p.sample as usize * bands + k) {
-                    *v += p.value as f32;
+            stack_on(&mut edge, band);
+            let (mut low, mut high) = (0, 0);
+            for (s, &e) in edge.iter().enumerate() {
+                tops[s * bands + k] = e as f32;
+                if e < edge[low] {
+                    low = s;
+                }
+                if e > edge[high] {
+                    high = s;
                 }
             }
-        }
-        for sample in tops.chunks_exact_mut(bands.max(1)) {
-            let mut top = 0.0;
-            for v in sample {
-                top += *v;
-                *v = top;
-            }
+            protected[low] = true;
+            protected[high] = true;
         }
         let times = &agg.times[..];
         let span = times[n - 1] - times[0];
@@ -133,6 +129,7 @@ impl<'a> Edges<'a> {
             tops,
             bands,
             narrowest: span.abs() * PIXEL_OF_SPAN,
+            protected,
         }
     }
 
@@ -169,12 +166,12 @@ impl<'a> Edges<'a> {
     }
 }
 
-/// Which samples to keep: the [`protected_samples`], and of the rest those left when the
-/// cheapest is dropped, one at a time, until `max_points` remain.
+/// Which samples to keep: the protected ones ([`Edges::protected`]), and of the rest
+/// those left when the cheapest is dropped, one at a time, until `max_points` remain.
 fn simplified(agg: &Aggregated, max_points: usize) -> Vec<bool> {
     let n = agg.times.len();
-    let fixed = protected_samples(agg);
     let edges = Edges::of(agg);
+    let fixed = &edges.protected;
 
     // A doubly linked list of the samples left, and a heap of their costs, each entry
     // one word: the cost in single precision above the sample (ranking needs no more; a
@@ -331,6 +328,15 @@ mod tests {
             samples_within(VECTOR_MAX_BAND_POINTS, 300),
             VECTOR_MAX_POINTS
         );
+    }
+
+    #[test]
+    fn with_both_limits_the_smaller_wins() {
+        assert_eq!(sample_limit(0, 0, 21), 0);
+        assert_eq!(sample_limit(300, 0, 21), 300);
+        assert_eq!(sample_limit(0, VECTOR_MAX_BAND_POINTS, 6), 7000);
+        assert_eq!(sample_limit(300, VECTOR_MAX_BAND_POINTS, 6), 300);
+        assert_eq!(sample_limit(9000, VECTOR_MAX_BAND_POINTS, 6), 7000);
     }
 
     #[test]

@@ -12,12 +12,14 @@ mod series;
 mod stack;
 mod traces;
 
-pub use decimate::{decimate, samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
+pub use decimate::{
+    decimate, sample_limit, samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
+};
 pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
 pub use order::growth;
 pub use series::{clip_series, series_max};
-pub use stack::{area, stack_heights};
+pub use stack::{area, stack_heights, stack_on};
 pub use traces::{band_total, eliminate_traces};
 
 use crate::defaults;

@@ -6,13 +6,19 @@ use crate::profile::Band;
 pub fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
     let mut h = vec![0.0; nsamples];
     for band in bands {
-        for p in &band.points {
-            if let Some(s) = h.get_mut(p.sample as usize) {
-                *s += p.value;
-            }
-        }
+        stack_on(&mut h, band);
     }
     h
+}
+
+/// Adds `band`'s points to the stack `heights` (one per sample; points beyond it are
+/// never drawn), which then holds the band's top edge.
+pub fn stack_on(heights: &mut [f64], band: &Band) {
+    for p in &band.points {
+        if let Some(s) = heights.get_mut(p.sample as usize) {
+            *s += p.value;
+        }
+    }
 }
 
 /// The trapezoid integral of the stack, in hp2ps's exact arithmetic.
