@@ -271,6 +271,8 @@ mod tests {
                         .collect(),
                 })
                 .collect(),
+            other: false,
+            samples: 0,
             x_range: 1.0,
             y_range: 1.0,
             area: 0.0,
@@ -279,6 +281,7 @@ mod tests {
             x_axis_end: 0.0,
             band_limit: 20,
             trace_percent: 1.0,
+            table: Vec::new(),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::aggregate::Aggregated;
 use crate::defaults;
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
-use looks::look_of;
+use looks::fill_of;
 pub use palettes::Palette;
 use width_estimate::estimated_width;
 
@@ -51,6 +51,10 @@ pub struct LayoutOptions {
     /// `--pattern`: fill the bands with print patterns over light greys (wins over the
     /// palette). Default: `false`.
     pub pattern: bool,
+    /// The chart carries the numbers behind its picture ([`Chart::data`]: the drawn
+    /// values, and the band table when the aggregation kept it), for a painter that
+    /// shows them (the HTML page). Default: `false`.
+    pub data: bool,
 }
 
 impl Default for LayoutOptions {
@@ -66,6 +70,7 @@ impl Default for LayoutOptions {
             palette: None,
             colour_by_name: false,
             pattern: false,
+            data: false,
         }
     }
 }
@@ -127,7 +132,8 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     };
 
     let axes = axes(agg, graph_width, graph_height, trace_percent);
-    let graph = graph(agg, shades, opts, graph_width, graph_height);
+    let (graph, values) = graph(agg, shades, opts, graph_width, graph_height);
+    let data = opts.data.then(|| Box::new(chart_data(agg, &graph, values)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -165,6 +171,35 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         date: agg.date.clone(),
         title,
         pages,
+        data,
+    }
+}
+
+/// The numbers behind the picture: the drawn samples' times and values, and the table.
+fn chart_data(agg: &Aggregated, graph: &Graph, values: Vec<Vec<f64>>) -> ChartData {
+    let rows = (agg.table.iter().enumerate())
+        .map(|(i, b)| (b.name.as_slice(), i))
+        .collect::<std::collections::HashMap<_, _>>();
+    ChartData {
+        sample_unit: agg.sample_unit.clone(),
+        value_unit: agg.value_unit.clone(),
+        samples: agg.samples,
+        times: agg.times.clone(),
+        rows: (agg.bands.iter().enumerate())
+            .map(|(i, b)| match i {
+                // OTHER, when made, is the bottom band, and no band of the profile.
+                0 if agg.other => None,
+                _ => rows.get(b.name.as_slice()).copied(),
+            })
+            .collect(),
+        values,
+        table: agg.table.clone(),
+        marks: if graph.marks.is_empty() {
+            Vec::new()
+        } else {
+            agg.marks.clone()
+        },
+        lines: agg.series.clone(),
     }
 }
 
@@ -268,7 +303,7 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64) -> Axes {
 fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64) -> Vec<Tick> {
     let (first, last) = (agg.first_time(), agg.x_axis_end);
     let step = round_step(agg.x_range / TARGET_TICKS);
-    let room = gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE);
+    let room = x_tick_room(agg, gw, trace_percent);
     let mut ticks = Vec::new();
     let mut v = first;
     while v < last {
@@ -299,7 +334,7 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
     } else {
         (1.0, b"")
     };
-    let room = gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE);
+    let room = y_tick_room(agg, gh, trace_percent);
     let mut ticks = Vec::new();
     let mut v = 0.0;
     while v <= agg.y_range {
@@ -317,6 +352,16 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
         v = next;
     }
     ticks
+}
+
+/// How far right of the origin an x tick may be: the x legend (SAMPLE_UNIT) takes the rest.
+fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
+    gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE)
+}
+
+/// How far above the origin a y tick may be: the y legend (VALUE_UNIT) takes the rest.
+fn y_tick_room(agg: &Aggregated, gh: f64, trace_percent: f64) -> f64 {
+    gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
 /// The key's labels, bands first, then the lines: as shown, and the full name when it
@@ -369,12 +414,12 @@ fn key_entries(
         entries.push(KeyEntry {
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
-            shade,
-            // A line's key entry draws its line, not a fill.
-            look: agg
-                .bands
-                .get(i)
-                .map_or_else(Look::default, |band| look_of(&band.name, shade, opts)),
+            // A line's key entry draws its line, not a fill: its fill is the line's colour.
+            fill: match (agg.bands.get(i), line) {
+                (Some(band), _) => fill_of(&band.name, shade, opts),
+                (None, Some(style)) => Fill::Rgb(style.srgb()),
+                (None, None) => Fill::Grey(shade),
+            },
             label,
             label_x: left + KEY_BOX + 2.0 * BORDER_SPACE,
             label_y: centre - BORDER_SPACE,
@@ -385,7 +430,15 @@ fn key_entries(
     entries
 }
 
-fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f64) -> Graph {
+/// The graph, and each band's values at every drawn sample when the chart carries its
+/// data (else none).
+fn graph(
+    agg: &Aggregated,
+    shades: &[f64],
+    opts: &LayoutOptions,
+    gw: f64,
+    gh: f64,
+) -> (Graph, Vec<Vec<f64>>) {
     let first = agg.first_time();
     let xs: Vec<f64> = agg
         .times
@@ -398,6 +451,7 @@ fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f6
     let mut column = vec![0.0; n];
     let mut bands = Vec::with_capacity(agg.bands.len());
     let mut values = vec![0.0; n];
+    let mut kept = Vec::new();
     for (band, &shade) in agg.bands.iter().zip(shades) {
         column.iter_mut().for_each(|c| *c = 0.0);
         values.iter_mut().for_each(|c| *c = 0.0);
@@ -412,13 +466,17 @@ fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f6
         for (prev, c) in previous.iter_mut().zip(&column) {
             *prev += *c;
         }
+        let stats = overlay::band_stats(agg, &values);
         bands.push(BandShape {
             name: band.name.clone(),
-            shade,
-            look: look_of(&band.name, shade, opts),
+            fill: fill_of(&band.name, shade, opts),
             top: previous.iter().map(|&y| y + Y0).collect(),
-            tooltip: overlay::band_tooltip(agg, band, &values),
+            tooltip: overlay::band_tooltip(agg, &band.name, &stats),
+            stats,
         });
+        if opts.data {
+            kept.push(values.clone());
+        }
     }
     let marks = if opts.marks {
         agg.marks
@@ -433,14 +491,28 @@ fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f6
     } else {
         Vec::new()
     };
-    Graph {
+    let graph = Graph {
         xs,
         y0: Y0,
         bands,
         marks,
         mark_texts,
         lines: overlay::series_lines(agg, (X0, Y0), (gw, gh)),
-    }
+        scale: DataScale {
+            x0: X0,
+            y0: Y0,
+            width: gw,
+            height: gh,
+            t0: first,
+            t_span: agg.x_range,
+            v_span: agg.y_range,
+            t_end: agg.x_axis_end,
+            x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
+            y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
+            target_ticks: TARGET_TICKS,
+        },
+    };
+    (graph, kept)
 }
 
 #[cfg(test)]

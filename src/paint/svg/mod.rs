@@ -53,7 +53,6 @@ use super::fonts;
 use super::geometry::{band_outline, box_corners, caret};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
 use crate::layout::chart::*;
-use crate::layout::shade;
 
 /// SVG output settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,21 +130,9 @@ fn number(x: f64) -> String {
     s
 }
 
-/// A colour component clamped to [0, 1] as PostScript clamps it, in 8 bits. NaN (only
-/// possible from a damaged `.aux`) is black.
-fn channel(c: f64) -> u8 {
-    let c = if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) };
-    (c * 255.0).round() as u8
-}
-
-/// The fill colour of a shade, as `#rrggbb`.
-fn colour_of(shade: f64, colour: bool) -> String {
-    let [r, g, b] = if colour {
-        shade::rgb(shade)
-    } else {
-        [shade; 3]
-    };
-    format!("#{:02x}{:02x}{:02x}", channel(r), channel(g), channel(b))
+/// An sRGB colour as `#rrggbb`.
+pub(crate) fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// The advance of a character in Helvetica, in 1/1000 em: printable ASCII and the rest of
@@ -382,8 +369,8 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         self.polyline(&[line.from, line.to()]);
     }
 
-    fn fill_box(&mut self, rect: Rect, shade: f64, look: &Look) {
-        self.filled(&box_corners(rect), shade, look, None);
+    fn fill_box(&mut self, rect: Rect, fill: &Fill) {
+        self.filled(&box_corners(rect), fill, None);
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -395,7 +382,7 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.filled(&points, band.shade, &band.look, Some(&band.tooltip));
+                self.filled(&points, &band.fill, Some(&band.tooltip));
             }
             self.checkpoint()?;
         }
@@ -409,13 +396,10 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         let Some(points) = Self::points(points) else {
             return;
         };
-        let [r, g, b] = style.rgb;
         self.raw(&format!(
-            "<polyline points=\"{points}\" stroke=\"#{:02x}{:02x}{:02x}\" stroke-width=\"{}\" \
+            "<polyline points=\"{points}\" stroke=\"{}\" stroke-width=\"{}\" \
              stroke-linejoin=\"round\"",
-            channel(r),
-            channel(g),
-            channel(b),
+            hex(style.srgb()),
             number(style.width)
         ));
         if let Some((on, off)) = style.dash {

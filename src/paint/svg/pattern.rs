@@ -6,28 +6,18 @@
 
 use std::io::Write;
 
-use super::{colour_of, number, SvgPainter};
-use crate::layout::chart::{Look, BORDER_HEIGHT};
+use super::{hex, number, SvgPainter};
+use crate::layout::chart::{Fill, BORDER_HEIGHT};
 use crate::paint::hatch::{pattern_ink, PatternInk};
 
 impl<W: Write> SvgPainter<'_, W> {
-    /// A closed area filled with `shade`, or as `look` says, and stroked.
-    pub(super) fn filled(
-        &mut self,
-        points: &[(f64, f64)],
-        shade: f64,
-        look: &Look,
-        title: Option<&[u8]>,
-    ) {
-        if let Some(pattern) = &look.pattern {
+    /// A closed area filled as `fill` says, and stroked.
+    pub(super) fn filled(&mut self, points: &[(f64, f64)], fill: &Fill, title: Option<&[u8]>) {
+        if let Fill::Pattern(pattern) = fill {
             let ink = pattern_ink(pattern, points.iter().copied());
             return self.patterned(points, &ink, title);
         }
-        let fill = match look.colour {
-            Some([r, g, b]) => format!("#{r:02x}{g:02x}{b:02x}"),
-            None => colour_of(shade, self.chart.colour),
-        };
-        self.titled_polygon(points, Some(&fill), title);
+        self.titled_polygon(points, Some(&hex(fill.srgb())), title);
     }
 
     fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk, title: Option<&[u8]>) {
@@ -36,7 +26,7 @@ impl<W: Write> SvgPainter<'_, W> {
         };
         let id = format!("hp2ps-clip-{}", self.clips);
         self.clips += 1;
-        let grey = colour_of(ink.background, false);
+        let grey = hex(Fill::Grey(ink.background).srgb());
         self.raw(&format!(
             "<clipPath id=\"{id}\"><polygon points=\"{outline}\"/></clipPath>\n\
              <polygon points=\"{outline}\" fill=\"{grey}\" stroke=\"none\"/>\n\
