@@ -101,7 +101,10 @@ pub(crate) fn command() -> clap::Command {
                 ))
                 .ignore_case(true)
                 .hide_possible_values(true)
-                .help("ps, eps, svg or pdf (default: from the -o extension, else ps)")
+                .help(
+                    "ps, eps, svg, pdf or html (an interactive page) (default: from the -o \
+                     extension, else ps)",
+                )
                 .help_heading(OUTPUT),
             Arg::new("max-points")
                 .long("max-points")

@@ -374,4 +374,7 @@ pub struct ChartData {
     pub marks: Vec<f64>,
     /// The lines over the bands, in data units, as the graph's `lines`.
     pub lines: Vec<crate::profile::Series>,
+    /// Extra fields of some rows of `table`, by row: `(name, value)` pairs shown with the
+    /// row (for a `-hi` band, its info-table entry). Empty, or one list per row.
+    pub info: Vec<Vec<(Vec<u8>, Vec<u8>)>>,
 }

@@ -200,6 +200,7 @@ fn chart_data(agg: &Aggregated, graph: &Graph, values: Vec<Vec<f64>>) -> ChartDa
             agg.marks.clone()
         },
         lines: agg.series.clone(),
+        info: Vec::new(),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod fonts;
 mod format;
 mod geometry;
 mod hatch;
+pub mod html;
 pub mod pdf;
 pub mod ps;
 pub mod svg;

@@ -16,6 +16,7 @@
 //! - [`pslex`], [`xmlcheck`]: PostScript lexer and XML checker oracles (also compiled
 //!   into the `fuzz/` targets through `#[path]`, so they only depend on the library).
 //! - [`errors`]: the shape of hp2ps's error messages.
+//! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - here: the golden inputs and `.hp` string quoting.
 
@@ -35,6 +36,7 @@ pub mod run;
 pub mod scan;
 pub mod scratch;
 pub mod tools;
+pub mod webdriver;
 pub mod xmlcheck;
 
 use std::path::PathBuf;

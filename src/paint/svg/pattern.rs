@@ -17,7 +17,7 @@ impl<W: Write> SvgPainter<'_, W> {
             let ink = pattern_ink(pattern, points.iter().copied());
             return self.patterned(points, &ink, title);
         }
-        self.titled_polygon(points, Some(&hex(fill.srgb())), title);
+        self.titled_polygon(points, Some(&hex(fill.srgb())), title, "");
     }
 
     fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk, title: Option<&[u8]>) {
@@ -60,7 +60,7 @@ impl<W: Write> SvgPainter<'_, W> {
         }
         self.raw("</g>\n");
         // The stroked outline on top is what the pointer is over: it carries the tooltip.
-        self.titled_polygon(points, None, title);
+        self.titled_polygon(points, None, title, "");
     }
 }
 
