@@ -27,7 +27,8 @@ use hp2ps::profile::Profile;
 use hp2ps::read::{read_input, InputOptions};
 use serde_json::{json, Value};
 use support::raster::{self, Image};
-use support::webdriver::Browser;
+use support::tools::require_all;
+use support::webdriver::{Browser, CHROMEDRIVER, CHROMIUM};
 use support::{Cmd, TempDir};
 
 /// The window: wide enough for the chart at its full 864 CSS pixels and the legend.
@@ -79,6 +80,18 @@ fn columns(profile: &Profile) -> HashMap<String, Vec<f64>> {
         .collect()
 }
 
+/// Headless Chromium, or `None` after the loud skip of [`require_all`].
+fn browser() -> Option<Browser> {
+    if !require_all(&[CHROMIUM, CHROMEDRIVER]) {
+        return None;
+    }
+    Some(Browser::start(WINDOW.0, WINDOW.1).unwrap_or_else(|e| panic!("{e}")))
+}
+
+fn png(bytes: &[u8]) -> Image {
+    raster::decode_png(bytes).expect("a PNG")
+}
+
 /// A page open in the browser, and what the test reads off it.
 struct Page<'a> {
     browser: &'a Browser,
@@ -126,12 +139,11 @@ impl Page<'_> {
     fn chart_shot(&self) -> Image {
         self.browser.move_to(2.0, 2.0);
         self.js(
-            "const s = document.querySelector('#chart svg'); s.style.width = '864px'; \
-             s.scrollIntoView(); return 0;",
+            "const f = document.getElementById('chart'); f.style.width = '864px'; \
+             f.scrollIntoView(); return 0;",
         );
-        let shot = self
-            .browser
-            .element_screenshot(&self.browser.element("#chart svg"));
+        let chart = self.browser.element("#chart svg");
+        let shot = png(&self.browser.element_screenshot(&chart));
         assert_eq!((shot.width, shot.height), CHART_PX, "the chart's size");
         shot
     }
@@ -144,7 +156,7 @@ impl Page<'_> {
 
     fn x_tick_labels(&self) -> Vec<f64> {
         let labels = self
-            .js("return [...document.querySelectorAll('#chart text.xt')].map(t => t.textContent);");
+            .js("return [...document.querySelectorAll('#chart svg.on text.xt')].map(t => t.textContent);");
         (labels.as_array().unwrap().iter())
             .map(|l| l.as_str().unwrap().parse().expect("a number"))
             .collect()
@@ -230,7 +242,7 @@ fn open_offline<'a>(browser: &'a Browser, page: &Path) -> Page<'a> {
 
 #[test]
 fn a_real_profile_in_the_browser() {
-    let Some(browser) = Browser::start(WINDOW.0, WINDOW.1) else {
+    let Some(browser) = browser() else {
         return;
     };
     let dir = TempDir::new("html-profile");
@@ -270,7 +282,7 @@ fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
         ],
     );
     p.browser.open(&dir.join("chart.svg"));
-    let svg = p.browser.element_screenshot(&p.browser.element("svg"));
+    let svg = png(&p.browser.element_screenshot(&p.browser.element("svg")));
     assert_eq!((svg.width, svg.height), CHART_PX);
     p.browser.open(&page);
     let first = p.chart_shot();
@@ -489,8 +501,9 @@ fn the_views_redraw(p: &Page<'_>, before: &Image) {
         p.browser.click_at(x, y, 1, None);
     };
     view("2"); // 100 %
-    let labels =
-        p.js("return [...document.querySelectorAll('#chart text.yt')].map(t => t.textContent);");
+    let labels = p.js(
+        "return [...document.querySelectorAll('#chart svg.on text.yt')].map(t => t.textContent);",
+    );
     let labels: Vec<String> = serde_json::from_value(labels).unwrap();
     // Percent of the visible total, by the layout's steps: round_step(100 / 7) = 20.
     assert_eq!(
@@ -500,7 +513,7 @@ fn the_views_redraw(p: &Page<'_>, before: &Image) {
     );
     assert_ne!(before.rgb, p.chart_shot().rgb);
     view("3"); // lines
-    let lines = p.js("return document.querySelectorAll('#chart g.bands polyline').length;");
+    let lines = p.js("return document.querySelectorAll('#chart svg.on g.bands polyline').length;");
     assert_eq!(lines, p.js("return run.bands.length;"));
     view("1"); // stacked again
     assert_same_pixels("views-and-back", before, &p.chart_shot());
@@ -518,7 +531,7 @@ fn the_search_box_filters(p: &Page<'_>, data: &Value) {
         let rows = p.js(
             "return [...document.querySelectorAll('#bands tbody tr')].map(r => r.dataset.name);",
         );
-        let drawn = p.js("return [...document.querySelectorAll('#chart g.bands > g')].filter(g => g.childElementCount > 0).length;");
+        let drawn = p.js("return [...document.querySelectorAll('#chart svg.on g.bands > g')].filter(g => g.childElementCount > 0).length;");
         (
             serde_json::from_value(legend).unwrap(),
             serde_json::from_value(rows).unwrap(),
@@ -596,7 +609,7 @@ fn the_table_has_the_summarys_numbers(p: &Page<'_>, dir: &TempDir, input: &Path,
 
 #[test]
 fn a_real_eventlog_in_the_browser() {
-    let Some(browser) = Browser::start(WINDOW.0, WINDOW.1) else {
+    let Some(browser) = browser() else {
         return;
     };
     let dir = TempDir::new("html-eventlog");
@@ -613,7 +626,8 @@ fn a_real_eventlog_in_the_browser() {
     the_table_has_the_summarys_numbers(&p, &dir, &log, &[]);
 
     // The heap size and live bytes: drawn, and a legend entry each that hides them.
-    let lines = || p.js("return document.querySelectorAll('#chart polyline.series').length;");
+    let lines =
+        || p.js("return document.querySelectorAll('#chart svg.on polyline.series').length;");
     assert_eq!(lines(), json!(2));
     let (x, y) = p.centre_of("#legend li[data-line=\"heap size\"] .toggle");
     p.browser.click_at(x, y, 1, None);
@@ -659,7 +673,7 @@ fn serve(page: Vec<u8>) -> (u16, Arc<Mutex<Vec<String>>>) {
 
 #[test]
 fn from_a_static_server_the_page_asks_for_nothing_more() {
-    let Some(browser) = Browser::start(WINDOW.0, WINDOW.1) else {
+    let Some(browser) = browser() else {
         return;
     };
     let dir = TempDir::new("html-served");

@@ -1,25 +1,26 @@
-//! A small W3C WebDriver client for headless Chromium, for the tests of the HTML page.
+//! A small W3C WebDriver client for headless Chromium: the HTML page's tests
+//! (`tests/html_browser.rs`) and its measurements and pictures (`examples/html_page.rs`,
+//! which includes this file with `#[path]`, so it depends on `std`, `serde_json` and
+//! `libc` only).
 //!
 //! WebDriver is JSON over HTTP: [`Browser`] starts `chromedriver` (Debian:
 //! `chromium-driver`) on a free port, opens one session of headless Chromium with a fresh
 //! profile and the flags of `tests/browser.rs`, and sends each command as one HTTP/1.1
 //! request on a `std::net::TcpStream` (no async runtime, no client crate). Chromium's
 //! DevTools commands go through chromedriver's `goog/cdp/execute`, the console through
-//! its `se/log`. Dropping the browser ends the session and kills chromedriver's process
-//! group.
+//! its `se/log`. Dropping the browser ends the session, kills chromedriver's process
+//! group (with the browser) and removes the browser's profile.
+
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::Child;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-
-use super::raster::{decode_png, Image};
-use super::run::Cmd;
-use super::scratch::TempDir;
-use super::tools::{find_tool, require_all};
 
 /// The programs: Debian's names (`chromium-driver` installs `/usr/bin/chromedriver`).
 pub const CHROMIUM: &str = "chromium";
@@ -35,44 +36,60 @@ pub struct Browser {
     driver: Child,
     port: u16,
     session: String,
-    dir: TempDir,
+    /// The browser's home, profile and logs, removed on drop.
+    dir: PathBuf,
+}
+
+/// A program on `PATH` (or a path as it is).
+pub fn find_program(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        return Path::new(name).is_file().then(|| PathBuf::from(name));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
 }
 
 impl Browser {
     /// Starts chromedriver and a session of `width` × `height` CSS pixels at one device
-    /// pixel per CSS pixel; `None` (after the loud skip of [`require_all`]) without
-    /// chromium and chromedriver.
-    pub fn start(width: u32, height: u32) -> Option<Browser> {
-        if !require_all(&[CHROMIUM, CHROMEDRIVER]) {
-            return None;
-        }
-        let dir = TempDir::in_tmp("webdriver");
+    /// pixel per CSS pixel, with Chromium and chromedriver found on `PATH`.
+    pub fn start(width: u32, height: u32) -> Result<Browser, String> {
+        let chromium = find_program(CHROMIUM).ok_or("no chromium on PATH")?;
+        let chromedriver = find_program(CHROMEDRIVER).ok_or("no chromedriver on PATH")?;
+        let dir = scratch_dir()?;
         let port = free_port();
-        let driver = Cmd::new(CHROMEDRIVER)
+        let out = std::fs::File::create(dir.join("chromedriver.out")).map_err(|e| e.to_string())?;
+        let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
             .arg(format!(
                 "--log-path={}",
                 dir.join("chromedriver.log").display()
             ))
             // Keep the browser's caches and settings out of the real home directory.
-            .env("HOME", dir.path())
+            .env("HOME", &dir)
             .env("XDG_CONFIG_HOME", dir.join("config"))
             .env("XDG_CACHE_HOME", dir.join("cache"))
-            .spawn();
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().map_err(|e| e.to_string())?)
+            .stderr(out)
+            // A group of its own, with the browser it starts: killed together on drop.
+            .process_group(0)
+            .spawn()
+            .map_err(|e| format!("cannot start chromedriver: {e}"))?;
         let mut browser = Browser {
             driver,
             port,
             session: String::new(),
             dir,
         };
-        browser.wait_until_ready();
-        let binary = find_tool(CHROMIUM).expect("checked above");
+        browser.wait_until_ready()?;
         let profile = browser.dir.join("profile");
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:loggingPrefs": {"browser": "ALL"},
             "goog:chromeOptions": {
-                "binary": binary,
+                "binary": chromium,
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                     "--no-first-run", "--disable-background-networking",
@@ -86,32 +103,31 @@ impl Browser {
         }}});
         let reply = browser
             .send("POST", "/session", Some(caps))
-            .unwrap_or_else(|e| panic!("new session: {e}\n{}", browser.driver_log()));
+            .map_err(|e| format!("new session: {e}\n{}", browser.driver_log()))?;
         browser.session = reply["sessionId"]
             .as_str()
-            .expect("a session id")
+            .ok_or("no session id")?
             .to_string();
-        Some(browser)
+        Ok(browser)
     }
 
-    fn wait_until_ready(&self) {
+    fn wait_until_ready(&self) -> Result<(), String> {
         let start = Instant::now();
         loop {
             if let Ok(status) = self.send("GET", "/status", None) {
                 if status["ready"] == json!(true) {
-                    return;
+                    return Ok(());
                 }
             }
-            assert!(
-                start.elapsed() < START_TIMEOUT,
-                "chromedriver did not start\n{}",
-                self.driver_log()
-            );
+            if start.elapsed() > START_TIMEOUT {
+                return Err(format!("chromedriver did not start\n{}", self.driver_log()));
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
 
-    fn driver_log(&self) -> String {
+    /// The end of chromedriver's log, for an error message.
+    pub fn driver_log(&self) -> String {
         let log = std::fs::read(self.dir.join("chromedriver.log")).unwrap_or_default();
         let log = String::from_utf8_lossy(&log);
         let tail: Vec<&str> = log.lines().rev().take(30).collect();
@@ -257,8 +273,8 @@ impl Browser {
         self.actions(json!([{"type": "key", "id": "keyboard", "actions": actions}]));
     }
 
-    /// A screenshot of the viewport.
-    pub fn screenshot(&self) -> Image {
+    /// A screenshot of the viewport, as PNG.
+    pub fn screenshot(&self) -> Vec<u8> {
         let shot = self.command("GET", "/screenshot", Value::Null);
         png_of(&shot)
     }
@@ -272,8 +288,8 @@ impl Browser {
         )
     }
 
-    /// A screenshot of an element (found with [`Browser::element`]).
-    pub fn element_screenshot(&self, element: &Value) -> Image {
+    /// A screenshot of an element (found with [`Browser::element`]), as PNG.
+    pub fn element_screenshot(&self, element: &Value) -> Vec<u8> {
         let id = element_id(element);
         let shot = self.command("GET", &format!("/element/{id}/screenshot"), Value::Null);
         png_of(&shot)
@@ -292,6 +308,12 @@ impl Browser {
             "/goog/cdp/execute",
             json!({"cmd": cmd, "params": params}),
         )
+    }
+
+    /// How long a script may run (WebDriver's default: 30 s).
+    pub fn script_timeout(&self, timeout: Duration) {
+        let ms = timeout.as_millis() as u64;
+        self.command("POST", "/timeouts", json!({ "script": ms }));
     }
 
     /// Sets the window's size in CSS pixels.
@@ -315,7 +337,23 @@ impl Drop for Browser {
         // SAFETY: a signal to our own child's process group.
         unsafe { libc::kill(-pid, libc::SIGKILL) };
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// A new directory for one browser, under `$TMPDIR` (Chromium's profile is large for a
+/// RAM-backed directory).
+fn scratch_dir() -> Result<PathBuf, String> {
+    let base = std::env::temp_dir();
+    for n in 0..1000 {
+        let dir = base.join(format!("hp2ps-webdriver-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        }
+    }
+    Err("no scratch directory".into())
 }
 
 fn pointer_len(source: &Value) -> usize {
@@ -331,9 +369,8 @@ fn element_id(element: &Value) -> String {
         .to_string()
 }
 
-fn png_of(shot: &Value) -> Image {
-    let b64 = shot.as_str().expect("a base64 PNG");
-    decode_png(&base64_decode(b64)).expect("a PNG")
+fn png_of(shot: &Value) -> Vec<u8> {
+    base64_decode(shot.as_str().expect("a base64 PNG"))
 }
 
 /// A port nobody listens on now (the OS's pick for a listener just closed).

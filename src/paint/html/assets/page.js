@@ -1,11 +1,15 @@
 // hp2ps's page: hover, legend, zoom, views and the band table over the chart.
 //
 // The chart is the SVG painter's picture, shown before this runs. This script reads the
-// data (the JSON element "hp2ps-data", written by src/paint/html/data.rs)
-// and redraws the picture only when the reader changes something: it draws by the
-// layout's own rules (DataScale in src/layout/chart.rs), so that with every band shown
-// and no zoom it draws exactly the SVG again. Everything is per run (one chart, its
-// legend, readout and table), so that a page can hold several runs.
+// data (the JSON element "hp2ps-data", written by src/paint/html/data.rs) and, when the
+// reader hides a band, zooms or changes the view, redraws into a copy of the picture laid
+// over it, by the layout's own rules (DataScale in src/layout/chart.rs): drawn with every
+// band and no zoom, the copy is the picture again, pixel for pixel. Going back to that
+// state shows the picture itself, and the crosshair, the highlight and the readout live
+// in layers of their own: the browser composites them over pictures it has already
+// rasterised instead of drawing thousands of band vertices again (a 400 MB profile's
+// page answers in a frame). Everything is per run (one chart, its legend, readout and
+// table), so that a page can hold several runs.
 'use strict';
 (function () {
   const NS = 'http://www.w3.org/2000/svg';
@@ -21,7 +25,12 @@
   // A coordinate: at most 3 decimals, trailing zeros trimmed, no -0 (svg::number).
   function coord(x) {
     let s = fixed(x, 3);
-    if (s.indexOf('.') >= 0) s = s.replace(/0+$/, '').replace(/\.$/, '');
+    if (s.indexOf('.') >= 0) {
+      let end = s.length;
+      while (s.charCodeAt(end - 1) === 48) end--;
+      if (s.charCodeAt(end - 1) === 46) end--;
+      s = s.slice(0, end);
+    }
     return s === '-0' ? '0' : s;
   }
 
@@ -113,9 +122,8 @@
       view: 'stacked', fitY: false, hot: null, picked: null, pickedRow: null, at: null,
     };
     this.figure = section.querySelector('figure.chart');
-    this.svg = this.figure.querySelector('svg');
-    this.page = this.svg.querySelector('g.page');
-    this.bandGroups = this.page.querySelector('g.bands');
+    this.picture = this.figure.querySelector('svg');
+    this.picture.classList.add('picture', 'on');
     this.readout = section.querySelector('.readout');
     this.table = section.querySelector('table.bands');
     if (index === 0) {
@@ -125,8 +133,10 @@
       section.querySelector('.legend').id = 'legend';
     }
     // The readout states what the bands' tooltips said.
-    this.bandGroups.querySelectorAll('title').forEach((t) => t.remove());
-    this.prepareLayers();
+    this.picture.querySelectorAll('g.bands title').forEach((t) => t.remove());
+    this.shown = this.picture;
+    this.prepareOverlay();
+    this.buildHeading();
     this.buildToolbar();
     this.buildLegend();
     this.buildTable();
@@ -135,38 +145,67 @@
 
   const R = Run.prototype;
 
-  // The script's own layers: lines and marks moved into groups of their own (the
-  // picture does not change), the marks' vertical lines, and an overlay for the
-  // crosshair and the zoom selection under a transparent target for the pointer.
-  R.prepareLayers = function () {
+  // The overlay: an SVG on top of the pictures, in a layer of its own, holding the marks'
+  // lines, the highlight (a veil over the graph and a copy of the band), the crosshair,
+  // the zoom selection, and a transparent target for the pointer.
+  R.prepareOverlay = function () {
     const s = this.s;
-    const after = this.bandGroups.nextSibling;
-    this.lineGroup = svgEl('g', { class: 'lines' });
-    this.page.querySelectorAll('.series').forEach((e) => this.lineGroup.appendChild(e));
-    this.page.insertBefore(this.lineGroup, after);
-    this.markGroup = svgEl('g', { class: 'marks' });
-    this.page.querySelectorAll('.mark').forEach((e) => this.markGroup.appendChild(e));
-    this.page.appendChild(this.markGroup);
-    this.markLines = svgEl('g', { class: 'marklines', stroke: '#777', 'stroke-dasharray': '2 2', 'pointer-events': 'none' });
-    this.page.insertBefore(this.markLines, this.markGroup);
+    const o = svgEl('svg', { class: 'overlay', viewBox: '0 0 648 ' + PAGE, 'aria-hidden': 'true' });
+    this.overlay = o;
     this.defs = svgEl('defs');
-    this.svg.insertBefore(this.defs, this.svg.firstChild);
     const clip = svgEl('clipPath', { id: 'hp2ps-clip-' + this.index });
-    clip.appendChild(svgEl('rect', {
+    const graph = {
       x: coord(s.x0), y: coord(PAGE - s.y0 - s.height), width: coord(s.width), height: coord(s.height),
-    }));
+    };
+    clip.appendChild(svgEl('rect', graph));
     this.defs.appendChild(clip);
-    const overlay = svgEl('g', { class: 'overlay', 'pointer-events': 'none' });
+    this.markLines = svgEl('g', { stroke: '#777', 'stroke-width': '0.5', 'stroke-dasharray': '2 2' });
+    this.veil = svgEl('rect', { ...graph, fill: '#fff', 'fill-opacity': '0.6', visibility: 'hidden' });
+    this.hot = svgEl('g', { stroke: '#000', 'stroke-width': '0.5' });
     this.cross = svgEl('line', { stroke: '#d00', 'stroke-width': '0.75', visibility: 'hidden' });
-    this.selection = svgEl('rect', { fill: 'rgba(31,95,191,.18)', stroke: '#1f5fbf', visibility: 'hidden' });
-    overlay.append(this.cross, this.selection);
-    this.hit = svgEl('rect', {
-      class: 'hit', x: coord(s.x0), y: coord(PAGE - s.y0 - s.height), width: coord(s.width),
-      height: coord(s.height), fill: 'transparent', stroke: 'none', 'pointer-events': 'all',
-    });
-    this.page.append(overlay, this.hit);
-    this.yLegend = this.page.querySelector('.yl');
+    this.selection = svgEl('rect', { fill: 'rgba(31,95,191,.18)', stroke: '#1f5fbf', 'stroke-width': '0.5', visibility: 'hidden' });
+    this.hit = svgEl('rect', { ...graph, class: 'hit', fill: 'transparent' });
+    o.append(this.defs, this.markLines, this.veil, this.hot, this.cross, this.selection, this.hit);
+    this.figure.insertBefore(o, this.readout);
     this.drawMarkLines();
+  };
+
+  // The copy of the picture the script draws into, made when first needed: its lines and
+  // marks moved into groups of their own (the picture does not change).
+  R.canvas = function () {
+    if (this.copy) return this.copy;
+    const svg = this.picture.cloneNode(true);
+    svg.classList.remove('picture', 'on');
+    svg.classList.add('redrawn');
+    svg.setAttribute('aria-hidden', 'true');
+    const page = svg.querySelector('g.page');
+    const bands = page.querySelector('g.bands');
+    const lines = svgEl('g', { class: 'lines' });
+    page.querySelectorAll('.series').forEach((e) => lines.appendChild(e));
+    page.insertBefore(lines, bands.nextSibling);
+    const marks = svgEl('g', { class: 'marks' });
+    page.querySelectorAll('.mark').forEach((e) => marks.appendChild(e));
+    page.appendChild(marks);
+    const defs = svgEl('defs');
+    svg.insertBefore(defs, svg.firstChild);
+    this.figure.insertBefore(svg, this.overlay);
+    this.copy = { svg, page, bands, lines, marks, defs, yLegend: page.querySelector('.yl') };
+    return this.copy;
+  };
+
+  // Whether the state is the picture's: every band, the whole run, stacked.
+  R.pristine = function () {
+    const st = this.state;
+    return !st.window && st.hidden.size === 0 && !st.filter && st.view === 'stacked' && !st.fitY &&
+      st.linesHidden.size === 0;
+  };
+
+  // Shows the picture or the copy.
+  R.show = function (svg) {
+    if (this.shown === svg) return;
+    this.shown.classList.remove('on');
+    svg.classList.add('on');
+    this.shown = svg;
   };
 
   // ---- The picture ----
@@ -258,8 +297,9 @@
     return t >= a && t <= b;
   };
 
-  // Redraws bands, lines, marks and ticks for the current state.
-  R.redraw = function () {
+  // Shows the current state: the picture when it is the picture's, else the copy,
+  // redrawn (`force`: redrawn even then, to check that it is the picture).
+  R.redraw = function (force) {
     const st = this.state;
     const s = this.s;
     const visible = this.visible();
@@ -267,11 +307,19 @@
     const totals = this.totals(visible);
     const vSpan = this.vSpan(visible, totals);
     this.current = { vSpan, totals, visible };
+    this.drawMarkLines();
+    this.updateToolbar();
+    if (this.pristine() && !force) {
+      this.show(this.picture);
+      this.applyHighlight();
+      return;
+    }
+    const c = this.canvas();
     const scale = s.height / vSpan;
     const [i0, i1] = this.range();
     const xs = [];
     for (let i = i0; i <= i1; i++) xs.push(coord(this.xOf(this.times[i])));
-    const groups = this.bandGroups.children;
+    const groups = c.bands.children;
     // The stack, in the layout's arithmetic: prev += value * scale, top = prev + y0.
     const prev = new Float64Array(i1 - i0 + 1);
     let below = null;
@@ -289,16 +337,15 @@
       if (st.view !== 'lines') below = top;
     }
     const clipped = st.window !== null || st.view !== 'stacked' || st.fitY;
-    for (const layer of [this.bandGroups, this.lineGroup, this.markLines]) {
+    for (const layer of [c.bands, c.lines]) {
       if (clipped) layer.setAttribute('clip-path', 'url(#hp2ps-clip-' + this.index + ')');
       else layer.removeAttribute('clip-path');
     }
-    this.drawLines(scale);
-    this.drawMarks();
-    this.drawMarkLines();
-    this.drawTicks(vSpan);
+    this.drawLines(c, scale);
+    this.drawMarks(c);
+    this.drawTicks(c, vSpan);
+    this.show(c.svg);
     this.applyHighlight();
-    this.updateToolbar();
   };
 
   // A band's elements: its outline as the painter draws it (band_outline: the first
@@ -336,7 +383,7 @@
     const ids = [];
     const make = (key, build) => {
       const id = 'hp2ps-p' + this.index + '-' + key.replace(/[^0-9a-z]/gi, '_');
-      if (!this.defs.querySelector('#' + id)) this.defs.appendChild(build(id));
+      if (!document.getElementById(id)) this.defs.appendChild(build(id));
       ids.push(id);
     };
     for (const [angle, spacing, width] of p.hatches) {
@@ -368,10 +415,10 @@
   };
 
   // The lines over the bands (heap size, live bytes), as the painter strokes them.
-  R.drawLines = function (scale) {
+  R.drawLines = function (c, scale) {
     const st = this.state;
     const s = this.s;
-    this.lineGroup.replaceChildren();
+    c.lines.replaceChildren();
     if (st.view === 'normal') return;
     for (const l of this.lines) {
       if (st.linesHidden.has(l.k)) continue;
@@ -393,16 +440,16 @@
       const title = svgEl('title');
       title.textContent = l.tooltip;
       line.appendChild(title);
-      this.lineGroup.appendChild(line);
+      c.lines.appendChild(line);
     }
   };
 
   // The marks' carets below the x axis (geometry::caret), where the window has them.
-  R.drawMarks = function () {
+  R.drawMarks = function (c) {
     const m = this.d.marks;
     const y = coord(PAGE - this.s.y0);
     const low = coord(PAGE - this.s.y0 + 4);
-    this.markGroup.replaceChildren();
+    c.marks.replaceChildren();
     for (let i = 0; i < m.t.length; i++) {
       if (!this.inWindow(m.t[i])) continue;
       const x = this.xOf(m.t[i]);
@@ -415,7 +462,7 @@
         title.textContent = m.text[i];
         caret.appendChild(title);
       }
-      this.markGroup.appendChild(caret);
+      c.marks.appendChild(caret);
     }
   };
 
@@ -436,9 +483,9 @@
   // The ticks and their labels, by the layout's rules (DataScale): for the whole run
   // from the first sample, before the last; zoomed, at whole steps inside the window,
   // with as many decimals as the step needs.
-  R.drawTicks = function (vSpan) {
+  R.drawTicks = function (c, vSpan) {
     const s = this.s;
-    this.page.querySelectorAll('.xt, .yt').forEach((e) => e.remove());
+    c.page.querySelectorAll('.xt, .yt').forEach((e) => e.remove());
     const made = [];
     const [a, b] = this.span();
     const width = b - a;
@@ -480,8 +527,8 @@
       if (next <= v) break;
       v = next;
     }
-    this.page.insertBefore(this.fragment(made), this.bandGroups);
-    this.drawYLegend();
+    c.page.insertBefore(this.fragment(made), c.bands);
+    this.drawYLegend(c);
   };
 
   R.fragment = function (nodes) {
@@ -491,21 +538,21 @@
   };
 
   // The y legend says what the axis shows: the painter's VALUE_UNIT, or percent.
-  R.drawYLegend = function () {
-    const old = this.page.querySelector('.yl-view');
+  R.drawYLegend = function (c) {
+    const old = c.page.querySelector('.yl-view');
     if (old) old.remove();
-    if (!this.yLegend) return;
+    if (!c.yLegend) return;
     if (this.state.view !== 'normal') {
-      this.yLegend.removeAttribute('visibility');
+      c.yLegend.removeAttribute('visibility');
       return;
     }
-    this.yLegend.setAttribute('visibility', 'hidden');
+    c.yLegend.setAttribute('visibility', 'hidden');
     const s = this.s;
     const text = this.text('% of the total', [0, 0], 'end');
     text.setAttribute('class', 'yl-view');
     text.setAttribute('transform', 'translate(' + coord(s.yLabelX) + ' ' + coord(PAGE - s.y0 - s.height) + ') rotate(-90)');
     text.removeAttribute('y');
-    this.page.insertBefore(text, this.bandGroups);
+    c.page.insertBefore(text, c.bands);
   };
 
   // A 10 pt label as the SVG painter writes it: each glyph at the x where PostScript's
@@ -576,7 +623,7 @@
 
   // A pointer's place in chart points (y upwards).
   R.toChart = function (e) {
-    const m = this.svg.getScreenCTM();
+    const m = this.overlay.getScreenCTM();
     if (!m) return [0, 0];
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     return [p.x, PAGE - p.y];
@@ -744,19 +791,20 @@
     const h = this.readout.offsetHeight;
     const left = px + 16 + w > box.width ? Math.max(0, px - 16 - w) : px + 16;
     const top = Math.min(Math.max(0, py - h / 2), Math.max(0, (PAGE - s.y0) * k - h));
-    this.readout.style.left = left + 'px';
-    this.readout.style.top = top + 'px';
+    this.readout.style.transform = 'translate(' + Math.round(left) + 'px, ' + Math.round(top) + 'px)';
   };
 
-  // The highlighted band (the one pointed at, else the one picked in the table): the
-  // others fade, in the chart and the legend.
+  // The highlighted band (the one pointed at, else the one picked in the table): a veil
+  // over the graph with a copy of the band on top, in the overlay; its legend entry and
+  // readout row marked.
   R.applyHighlight = function () {
     const k = this.state.hot !== null ? this.state.hot : this.state.picked;
-    const groups = this.bandGroups.children;
-    for (let i = 0; i < groups.length; i++) {
-      if (k === null || i === k) groups[i].removeAttribute('opacity');
-      else groups[i].setAttribute('opacity', '0.35');
-    }
+    const group = k === null ? null : this.shown.querySelector('g.bands').children[k];
+    const drawn = group && group.childElementCount > 0;
+    this.hot.replaceChildren(...(drawn ? [group.cloneNode(true)] : []));
+    if (this.state.window || this.state.view !== 'stacked') this.hot.setAttribute('clip-path', 'url(#hp2ps-clip-' + this.index + ')');
+    else this.hot.removeAttribute('clip-path');
+    this.veil.setAttribute('visibility', drawn ? 'visible' : 'hidden');
     for (const li of this.legendItems || []) li.classList.toggle('hot', li.bandIndex === k);
     for (const tr of this.readout.querySelectorAll('tr[data-name]')) {
       tr.classList.toggle('hot', k !== null && tr.getAttribute('data-name') === this.bands[k].name);
@@ -817,6 +865,23 @@
     from = Math.max(s.t0, Math.min(from, s.t0 + s.tSpan - w));
     this.state.window = [from, from + w];
     this.redraw();
+  };
+
+  // ---- Heading and toolbar ----
+
+  // The file, what was drawn of it, and how to use the chart.
+  R.buildHeading = function () {
+    const d = this.d;
+    const head = this.section.querySelector('.run-head');
+    const fates = {};
+    for (const f of d.table.fate) fates[f] = (fates[f] || 0) + 1;
+    const drawn = this.times.length === d.samples ? 'all drawn' : this.times.length + ' drawn';
+    const parts = [d.samples + ' samples (' + drawn + ')', d.table.name.length + ' bands (' +
+      ['drawn', 'other', 'trace', 'dropped'].filter((f) => fates[f]).map((f) => fates[f] + ' ' + FATES[f]).join(', ') + ')'];
+    head.append(el('h1', {}, d.file || d.job || 'hp2ps'), el('p', { class: 'facts' }, parts.join(' · ')),
+      el('p', { class: 'hint' }, 'Point at the chart for the values at a sample. Drag across it to zoom, ' +
+        'double-click to zoom out; with the chart focused, ←/→ move (or pan), +/− zoom, Esc zooms out. ' +
+        'Click a legend entry to hide its band, Alt-click (or "only") to show it alone.'));
   };
 
   // ---- Toolbar ----
