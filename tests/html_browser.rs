@@ -265,41 +265,50 @@ fn a_real_profile_in_the_browser() {
 }
 
 /// The page's first picture, and the script's redraw of it, are the standalone SVG's
-/// (`-m0`: no key in either, so the graph has the same width).
+/// (`-m0`: no key in either, so the graph has the same width); also of a window that
+/// starts inside the run, where the first sample's values are not 0.
 fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
-    let input_arg = input.display().to_string();
-    let page = page_of(dir, "m0.html", input, &["-c", "-m0"]);
-    hp2ps(
-        dir.path(),
-        &[
-            "-c",
-            "-m0",
-            "--format",
-            "svg",
-            "-o",
-            "chart.svg",
-            &input_arg,
-        ],
-    );
-    p.browser.open(&dir.join("chart.svg"));
-    let svg = png(&p.browser.element_screenshot(&p.browser.element("svg")));
-    assert_eq!((svg.width, svg.height), CHART_PX);
-    p.browser.open(&page);
-    let first = p.chart_shot();
-    assert!(first.ink() > 0.05, "the chart is drawn");
-    let c = raster::compare(&svg, &first).expect("same size");
-    if !c.same_picture() {
-        let dir = raster::save_images("html-vs-svg", &[("svg", &svg), ("page", &first)]);
-        panic!(
-            "the page's chart is not the SVG's: {} ({})",
-            c.summary(),
-            dir.display()
-        );
+    for (tag, window) in [("whole", &[][..]), ("window", &["--from", "0.1"][..])] {
+        let mut flags = vec!["-c", "-m0"];
+        flags.extend_from_slice(window);
+        let page = page_of(dir, &format!("m0-{tag}.html"), input, &flags);
+        let svg_name = format!("m0-{tag}.svg");
+        let input_arg = input.display().to_string();
+        let mut args = flags.clone();
+        args.extend(["--format", "svg", "-o", &svg_name, &input_arg]);
+        hp2ps(dir.path(), &args);
+        p.browser.open(&dir.join(&svg_name));
+        let svg = png(&p.browser.element_screenshot(&p.browser.element("svg")));
+        assert_eq!((svg.width, svg.height), CHART_PX);
+        p.browser.open(&page);
+        let first = p.chart_shot();
+        assert!(first.ink() > 0.05, "the chart is drawn");
+        let c = raster::compare(&svg, &first).expect("same size");
+        if !c.same_picture() {
+            let dir = raster::save_images("html-vs-svg", &[("svg", &svg), ("page", &first)]);
+            panic!("{tag}: the page's chart is not the SVG's: {} ({})", c.summary(), dir.display());
+        }
+        // Every band, the ticks, the lines and marks redrawn by the script, from the data:
+        // the same numbers in every element the script draws, the same picture.
+        let geometry = "const g = (svg) => [...svg.querySelectorAll(\
+            'g.bands polygon, .xt, .yt, .series, .mark')].map(e => [e.tagName, \
+            ...['points', 'x', 'y', 'fill'].map(a => e.getAttribute(a)), e.textContent, \
+            [...e.querySelectorAll('tspan')].map(t => t.getAttribute('x')).join(' ')]);";
+        let before = p.js(&format!("{geometry} return g(run.picture);"));
+        p.js("run.redraw(true); return 0;");
+        let on = p.js("return document.querySelector('#chart svg.on').classList.contains('redrawn');");
+        assert_eq!(on, json!(true), "the script's copy is shown");
+        let after = p.js(&format!("{geometry} return g(run.copy.svg);"));
+        assert!(before.as_array().is_some_and(|a| a.len() > 20), "{before}");
+        assert_eq!(before, after, "{tag}: the script draws what the painter drew");
+        let redrawn = p.chart_shot();
+        let c = raster::compare(&first, &redrawn).expect("same size");
+        if !c.same_picture() {
+            let dir = raster::save_images("html-redrawn", &[("painter", &first), ("script", &redrawn)]);
+            panic!("{tag}: the redraw is not the picture: {} ({})", c.summary(), dir.display());
+        }
+        p.assert_quiet("-m0 page");
     }
-    // Every band redrawn by the script, from the data.
-    p.js("run.redraw(); return 0;");
-    assert_same_pixels("redrawn", &first, &p.chart_shot());
-    p.assert_quiet("-m0 page");
 }
 
 /// Points at samples of the run, each inside its biggest band there: the readout shows

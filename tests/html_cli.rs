@@ -144,6 +144,7 @@ fn the_band_table_is_the_summarys() {
             );
         }
     }
+    numbers_from_the_hp(&golden("manycc-O0-hc.hp"), table);
     // manycc has more than 20 bands: some in OTHER, some traces, the rest drawn.
     let fates = names(&table["fate"]);
     for fate in ["drawn", "other", "trace"] {
@@ -240,4 +241,40 @@ fn an_eventlogs_page_has_its_heap_size_lines_and_markers() {
         texts.iter().any(|t| !t.is_empty()),
         "the program's markers: {texts:?}"
     );
+}
+
+/// The table's numbers worked out here from the `.hp` itself, by their definitions:
+/// the highest value and its first time, the trapezoid area over the total's, and the
+/// least-squares slope (absent samples 0).
+fn numbers_from_the_hp(hp: &[u8], table: &Value) {
+    let (profile, _) = hp2ps::profile::Profile::read(hp, &Default::default()).expect("reads");
+    let t = &profile.times;
+    let n = t.len();
+    let column = |b: &hp2ps::profile::Band| {
+        let mut c = vec![0.0; n];
+        for p in &b.points {
+            c[p.sample as usize] += p.value;
+        }
+        c
+    };
+    let trapezoid = |c: &[f64]| (1..n).map(|i| (t[i] - t[i - 1]) * (c[i] + c[i - 1]) / 2.0).sum::<f64>();
+    let total = trapezoid(&(0..n).map(|i| profile.bands.iter().map(|b| column(b)[i]).sum()).collect::<Vec<f64>>());
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-300);
+    let rows = names(&table["name"]);
+    for b in &profile.bands {
+        let name = String::from_utf8_lossy(&b.name);
+        let r = rows.iter().position(|x| *x == name).expect("a row per band");
+        let c = column(b);
+        let peak = c.iter().fold(0.0, |m: f64, &v| m.max(v));
+        let when = t[c.iter().position(|&v| v == peak).unwrap()];
+        let (mt, mv) = (t.iter().sum::<f64>() / n as f64, c.iter().sum::<f64>() / n as f64);
+        let slope = t.iter().zip(&c).map(|(x, y)| (x - mt) * (y - mv)).sum::<f64>()
+            / t.iter().map(|x| (x - mt) * (x - mt)).sum::<f64>();
+        let got = |col: &str| table[col][r].as_f64().unwrap();
+        assert_eq!(got("peak"), peak, "{name}");
+        assert_eq!(got("peakTime"), when, "{name}");
+        assert!(close(got("area"), trapezoid(&c)), "{name}: area {} {}", got("area"), trapezoid(&c));
+        assert!(close(got("share"), trapezoid(&c) / total), "{name}: share");
+        assert!(close(got("slope"), slope), "{name}: slope {} {slope}", got("slope"));
+    }
 }
