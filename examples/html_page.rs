@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example html_page -- measure page.html [--runs N]
-//! cargo run --release --example html_page -- shots page.html OUT_DIR
+//! cargo run --release --example html_page -- shots page.html OUT_DIR [PREFIX]
 //! ```
 //!
 //! It needs `chromium` and `chromedriver` (Debian: `chromium`, `chromium-driver`), and
@@ -38,7 +38,9 @@ const USAGE: &str = "\
 html_page: measure an hp2ps HTML page in headless Chromium, or take its pictures
 
 usage: html_page measure PAGE.html [--runs N]
-       html_page shots PAGE.html OUT_DIR";
+       html_page shots PAGE.html OUT_DIR [PREFIX]
+           writes PREFIX-page.png, -hover.png, -zoom-lines.png and -table.png
+           (PREFIX: html)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,8 +52,9 @@ fn main() -> ExitCode {
             };
             measure(&PathBuf::from(&args[1]), runs)
         }
-        Some("shots") if args.len() == 3 => {
-            shots(&PathBuf::from(&args[1]), &PathBuf::from(&args[2]))
+        Some("shots") if (3..=4).contains(&args.len()) => {
+            let prefix = args.get(3).map_or("html", String::as_str);
+            shots(&PathBuf::from(&args[1]), &PathBuf::from(&args[2]), prefix)
         }
         _ => {
             eprintln!("{USAGE}");
@@ -188,50 +191,45 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
 
 /// The guide's pictures: the page as it opens, pointing at the chart, zoomed into the
 /// lines view with a filter, and the band table.
-fn shots(page: &std::path::Path, out: &std::path::Path) -> Result<(), String> {
+fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
     let page = absolute(page)?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     let browser = Browser::start(1200, 900)?;
     browser.open(&page);
     let save = |name: &str, png: Vec<u8>| -> Result<(), String> {
-        let path = out.join(name);
+        let path = out.join(format!("{prefix}-{name}.png"));
         std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("{}", path.display());
         Ok(())
     };
     let element = |css: &str| browser.element(css);
-    save("html-page.png", browser.screenshot())?;
+    save("page", browser.screenshot())?;
 
-    // Pointing at the middle of the run, two thirds up the stack.
+    // Pointing at the sample of the highest stack, halfway up.
     let at = browser.script(
         "const run = window.hp2ps.runs[0]; const s = run.s; \
-         const i = Math.floor(run.times.length * 0.45); \
-         let total = 0; for (const b of run.bands) total += b.values[i]; \
-         const x = run.xOf(run.times[i]); const y = s.y0 + total * 0.6 * (s.height / s.vSpan); \
+         const total = (i) => run.bands.reduce((t, b) => t + b.values[i], 0); \
+         let i = 0; for (let j = 0; j < run.times.length; j++) if (total(j) > total(i)) i = j; \
+         const x = run.xOf(run.times[i]); const y = s.y0 + total(i) * 0.5 * (s.height / s.vSpan); \
          const p = new DOMPoint(x, 432 - y).matrixTransform(run.overlay.getScreenCTM()); \
          return [p.x, p.y];",
         json!([]),
     );
     let at = numbers(&at);
     browser.move_to(at[0], at[1]);
-    save(
-        "html-hover.png",
-        browser.element_screenshot(&element(".plot")),
-    )?;
+    save("hover", browser.element_screenshot(&element(".plot")))?;
 
-    // Zoomed into a third of the run, one line per band, the bands filtered.
+    // The second half of the run, one line per band, the y axis fitted to it.
     browser.script(
         "const run = window.hp2ps.runs[0]; const s = run.s; \
-         run.zoomTo(s.t0 + s.tSpan * 0.3, s.t0 + s.tSpan * 0.63); \
+         run.zoomTo(s.t0 + s.tSpan * 0.5, s.t0 + s.tSpan); \
          document.querySelectorAll('button.view')[2].click(); \
+         document.querySelector('.toolbar input[type=checkbox]').click(); \
          return 0;",
         json!([]),
     );
     browser.move_to(2.0, 2.0);
-    save(
-        "html-zoom-lines.png",
-        browser.element_screenshot(&element(".plot")),
-    )?;
+    save("zoom-lines", browser.element_screenshot(&element(".plot")))?;
 
     browser.open(&page);
     browser.script(
@@ -241,7 +239,7 @@ fn shots(page: &std::path::Path, out: &std::path::Path) -> Result<(), String> {
         json!([]),
     );
     save(
-        "html-table.png",
+        "table",
         browser.element_screenshot(&element("section.table")),
     )?;
     let log = browser.log();

@@ -286,7 +286,11 @@ fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
         let c = raster::compare(&svg, &first).expect("same size");
         if !c.same_picture() {
             let dir = raster::save_images("html-vs-svg", &[("svg", &svg), ("page", &first)]);
-            panic!("{tag}: the page's chart is not the SVG's: {} ({})", c.summary(), dir.display());
+            panic!(
+                "{tag}: the page's chart is not the SVG's: {} ({})",
+                c.summary(),
+                dir.display()
+            );
         }
         // Every band, the ticks, the lines and marks redrawn by the script, from the data:
         // the same numbers in every element the script draws, the same picture.
@@ -296,16 +300,25 @@ fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
             [...e.querySelectorAll('tspan')].map(t => t.getAttribute('x')).join(' ')]);";
         let before = p.js(&format!("{geometry} return g(run.picture);"));
         p.js("run.redraw(true); return 0;");
-        let on = p.js("return document.querySelector('#chart svg.on').classList.contains('redrawn');");
+        let on =
+            p.js("return document.querySelector('#chart svg.on').classList.contains('redrawn');");
         assert_eq!(on, json!(true), "the script's copy is shown");
         let after = p.js(&format!("{geometry} return g(run.copy.svg);"));
         assert!(before.as_array().is_some_and(|a| a.len() > 20), "{before}");
-        assert_eq!(before, after, "{tag}: the script draws what the painter drew");
+        assert_eq!(
+            before, after,
+            "{tag}: the script draws what the painter drew"
+        );
         let redrawn = p.chart_shot();
         let c = raster::compare(&first, &redrawn).expect("same size");
         if !c.same_picture() {
-            let dir = raster::save_images("html-redrawn", &[("painter", &first), ("script", &redrawn)]);
-            panic!("{tag}: the redraw is not the picture: {} ({})", c.summary(), dir.display());
+            let dir =
+                raster::save_images("html-redrawn", &[("painter", &first), ("script", &redrawn)]);
+            panic!(
+                "{tag}: the redraw is not the picture: {} ({})",
+                c.summary(),
+                dir.display()
+            );
         }
         p.assert_quiet("-m0 page");
     }

@@ -257,24 +257,51 @@ fn numbers_from_the_hp(hp: &[u8], table: &Value) {
         }
         c
     };
-    let trapezoid = |c: &[f64]| (1..n).map(|i| (t[i] - t[i - 1]) * (c[i] + c[i - 1]) / 2.0).sum::<f64>();
-    let total = trapezoid(&(0..n).map(|i| profile.bands.iter().map(|b| column(b)[i]).sum()).collect::<Vec<f64>>());
+    let trapezoid = |c: &[f64]| {
+        (1..n)
+            .map(|i| (t[i] - t[i - 1]) * (c[i] + c[i - 1]) / 2.0)
+            .sum::<f64>()
+    };
+    let total = trapezoid(
+        &(0..n)
+            .map(|i| profile.bands.iter().map(|b| column(b)[i]).sum())
+            .collect::<Vec<f64>>(),
+    );
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-300);
     let rows = names(&table["name"]);
     for b in &profile.bands {
         let name = String::from_utf8_lossy(&b.name);
-        let r = rows.iter().position(|x| *x == name).expect("a row per band");
+        let r = rows
+            .iter()
+            .position(|x| *x == name)
+            .expect("a row per band");
         let c = column(b);
         let peak = c.iter().fold(0.0, |m: f64, &v| m.max(v));
         let when = t[c.iter().position(|&v| v == peak).unwrap()];
-        let (mt, mv) = (t.iter().sum::<f64>() / n as f64, c.iter().sum::<f64>() / n as f64);
-        let slope = t.iter().zip(&c).map(|(x, y)| (x - mt) * (y - mv)).sum::<f64>()
+        let (mt, mv) = (
+            t.iter().sum::<f64>() / n as f64,
+            c.iter().sum::<f64>() / n as f64,
+        );
+        let slope = t
+            .iter()
+            .zip(&c)
+            .map(|(x, y)| (x - mt) * (y - mv))
+            .sum::<f64>()
             / t.iter().map(|x| (x - mt) * (x - mt)).sum::<f64>();
         let got = |col: &str| table[col][r].as_f64().unwrap();
         assert_eq!(got("peak"), peak, "{name}");
         assert_eq!(got("peakTime"), when, "{name}");
-        assert!(close(got("area"), trapezoid(&c)), "{name}: area {} {}", got("area"), trapezoid(&c));
+        assert!(
+            close(got("area"), trapezoid(&c)),
+            "{name}: area {} {}",
+            got("area"),
+            trapezoid(&c)
+        );
         assert!(close(got("share"), trapezoid(&c) / total), "{name}: share");
-        assert!(close(got("slope"), slope), "{name}: slope {} {slope}", got("slope"));
+        assert!(
+            close(got("slope"), slope),
+            "{name}: slope {} {slope}",
+            got("slope")
+        );
     }
 }
