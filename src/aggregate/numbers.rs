@@ -199,18 +199,8 @@ pub(crate) fn sort_biggest_first(bands: &mut [BandNumbers]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::band;
     use super::*;
-    use crate::profile::Point;
-
-    fn band(name: &str, values: &[(u32, f64)]) -> Band {
-        Band {
-            name: name.as_bytes().to_vec(),
-            points: values
-                .iter()
-                .map(|&(sample, value)| Point { sample, value })
-                .collect(),
-        }
-    }
 
     #[test]
     fn numbers_of_every_band_biggest_first() {

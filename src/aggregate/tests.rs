@@ -8,7 +8,8 @@ use super::*;
 use crate::num::c_trunc_i64;
 use crate::profile::Point;
 
-fn band(name: &str, values: &[(u32, f64)]) -> Band {
+/// A band of these `(sample, value)` points (also for the other passes' own tests).
+pub(super) fn band(name: &str, values: &[(u32, f64)]) -> Band {
     Band {
         name: name.as_bytes().to_vec(),
         points: values
