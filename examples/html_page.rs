@@ -10,7 +10,7 @@
 //! talks to them with the tests' WebDriver client (`tests/support/webdriver.rs`).
 //! `scripts/measure-html.sh` runs `measure` on the 400 MB profile's page.
 //!
-//! What `measure` reports, each the median (and the worst) of its runs:
+//! What `measure` reports, each the median, 90th percentile and worst of its runs:
 //! * **load**: from the navigation's start to the first paint of content (the chart is
 //!   in the HTML, so this is when it shows), to the page's script being ready (its data
 //!   read, the legend and the table built: `performance.mark('hp2ps-ready')`), and to
@@ -74,13 +74,16 @@ fn absolute(page: &std::path::Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(page).map_err(|e| format!("{}: {e}", page.display()))
 }
 
-/// A few numbers: their median and largest.
+/// A few numbers: their median, 90th percentile and largest.
 fn summary(mut xs: Vec<f64>) -> String {
     xs.sort_by(f64::total_cmp);
-    let median = xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN);
-    let worst = xs.last().copied().unwrap_or(f64::NAN);
+    let at = |q: f64| {
+        let i = ((xs.len() as f64 - 1.0) * q).round() as usize;
+        xs.get(i).copied().unwrap_or(f64::NAN)
+    };
+    let (median, p90, worst) = (at(0.5), at(0.9), at(1.0));
     format!(
-        "median {median:.1} ms, worst {worst:.1} ms ({} runs)",
+        "median {median:.1} ms, 90% {p90:.1} ms, worst {worst:.1} ms ({} runs)",
         xs.len()
     )
 }
