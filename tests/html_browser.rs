@@ -260,7 +260,9 @@ fn a_real_profile_in_the_browser() {
     the_keyboard_pans(&p);
     the_views_redraw(&p, &before);
     the_search_box_filters(&p, &data);
+    the_y_axis_follows_the_visible_data(&p, &data);
     the_table_has_the_summarys_numbers(&p, &dir, &input, &[]);
+    the_table_sorts_and_a_row_highlights_its_band(&p);
     p.assert_quiet("after the interactions");
 }
 
@@ -392,6 +394,8 @@ fn pointing_shows_the_hp_values(p: &Page<'_>, profile: &Profile, data: &Value, l
             json!([]),
         );
         assert_eq!(hot, json!([names[big]]), "highlighted in the legend");
+        let copy = p.js("return document.querySelectorAll('#chart svg.overlay polygon').length;");
+        assert!(copy.as_u64() > Some(0), "and in the chart, over a veil");
     }
     p.browser.move_to(2.0, 2.0);
     let hidden = p.js("return document.getElementById('readout').hidden;");
@@ -593,6 +597,84 @@ fn the_search_box_filters(p: &Page<'_>, data: &Value) {
     assert_eq!(legend.len(), data["bands"].as_array().unwrap().len());
 }
 
+/// "Fit y axis": zoomed into a quiet stretch, the axis ends lower.
+fn the_y_axis_follows_the_visible_data(p: &Page<'_>, data: &Value) {
+    let top_label = || {
+        let labels = p.js("return [...document.querySelectorAll('#chart svg.on text.yt')].map(t => t.textContent);");
+        let labels: Vec<String> = serde_json::from_value(labels).unwrap();
+        labels.last().cloned().expect("y ticks")
+    };
+    let full = top_label();
+    let s = &data["scale"];
+    let t0 = s["t0"].as_f64().unwrap();
+    let span = s["tSpan"].as_f64().unwrap();
+    // 0.1 to 0.3 of the run: the heap is a few MB there, a fifth of its peak.
+    p.js(&format!(
+        "run.zoomTo({}, {}); return 0;",
+        t0 + 0.1 * span,
+        t0 + 0.3 * span
+    ));
+    assert_eq!(top_label(), full, "the layout's axis until asked");
+    let (x, y) = p.centre_of(".toolbar input[type=checkbox]");
+    p.browser.click_at(x, y, 1, None);
+    let fitted = top_label();
+    let number = |l: &str| {
+        let (digits, unit) = match l.chars().last() {
+            Some('M') => (&l[..l.len() - 1], 1e6),
+            Some('k') => (&l[..l.len() - 1], 1e3),
+            _ => (l, 1.0),
+        };
+        digits.replace(',', "").parse::<f64>().expect("a y label") * unit
+    };
+    assert!(
+        number(&fitted) < number(&full) / 2.0,
+        "fitted {fitted}, whole {full}"
+    );
+    p.browser.click_at(x, y, 1, None);
+    p.js("run.zoomTo(null); return 0;");
+    assert_eq!(top_label(), full);
+}
+
+/// A header sorts by its column, again the other way; a row highlights its band.
+fn the_table_sorts_and_a_row_highlights_its_band(p: &Page<'_>) {
+    let column = || -> Vec<f64> {
+        let v = p.js("return [...document.querySelectorAll('#bands tbody tr')].map(tr => +tr.querySelector('td[data-value]').dataset.value);");
+        serde_json::from_value(v).unwrap()
+    };
+    let (x, y) = p.centre_of("#bands th:nth-child(3) button");
+    p.browser.click_at(x, y, 1, None);
+    let peaks = column();
+    assert!(
+        peaks.windows(2).all(|w| w[0] >= w[1]),
+        "largest peak first: {peaks:?}"
+    );
+    assert_eq!(
+        p.js("return document.querySelector('#bands th:nth-child(3)').getAttribute('aria-sort');"),
+        json!("descending")
+    );
+    let (x, y) = p.centre_of("#bands th:nth-child(3) button");
+    p.browser.click_at(x, y, 1, None);
+    let peaks = column();
+    assert!(
+        peaks.windows(2).all(|w| w[0] <= w[1]),
+        "smallest first: {peaks:?}"
+    );
+    // The row of the largest peak, a drawn band: highlighted in the chart.
+    let (x, y) = p.centre_of("#bands tbody tr:last-child td.name");
+    p.browser.click_at(x, y, 1, None);
+    p.browser.move_to(2.0, 2.0);
+    let picked = p.js(
+        "return [document.querySelectorAll('#bands tr.picked').length, \
+        document.querySelectorAll('#chart svg.overlay polygon').length];",
+    );
+    assert_eq!(picked[0], json!(1));
+    assert!(picked[1].as_u64() > Some(0), "its band over the veil");
+    p.browser.click_at(x, y, 1, None);
+    p.browser.move_to(2.0, 2.0);
+    let none = p.js("return document.querySelectorAll('#chart svg.overlay polygon').length;");
+    assert_eq!(none, json!(0), "a second click: no highlight");
+}
+
 /// Every row of `#bands` against `--summary=json` (with `--sort growth` for the slopes).
 fn the_table_has_the_summarys_numbers(p: &Page<'_>, dir: &TempDir, input: &Path, flags: &[&str]) {
     let input_arg = input.display().to_string();
@@ -736,4 +818,48 @@ fn from_a_static_server_the_page_asks_for_nothing_more() {
         "the server saw only the page"
     );
     p.assert_quiet("served");
+}
+
+#[test]
+fn the_legend_fits_long_names_and_the_page_prints_the_chart() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("html-fit");
+    let input = repo("golden/inputs/longnames-O0-hc-L200.hp");
+    let page = page_of(&dir, "page.html", &input, &["-c", "--key-labels", "fit"]);
+    let p = open_offline(&browser, &page);
+    // Each name as the legend shows it, and in full.
+    let shown = p.js(
+        "return [...document.querySelectorAll('#legend li[data-band]')].map(l => \
+         [l.querySelector('.name').textContent, l.dataset.band, \
+          l.querySelector('.name').scrollWidth <= l.querySelector('.name').clientWidth]);",
+    );
+    let mut shortened = 0;
+    for entry in shown.as_array().unwrap() {
+        let (text, name) = (entry[0].as_str().unwrap(), entry[1].as_str().unwrap());
+        assert_eq!(entry[2], json!(true), "{text} fits its entry");
+        if text != name {
+            shortened += 1;
+            let (head, tail) = text.split_once("...").expect("the middle left out");
+            assert!(
+                name.starts_with(head) && name.ends_with(tail),
+                "{text} of {name}"
+            );
+            assert!(!head.is_empty() && !tail.is_empty(), "{text}");
+        }
+    }
+    assert!(shortened > 0, "long names are shortened");
+
+    // Printing: the chart and its legend, without the controls.
+    p.browser
+        .cdp("Emulation.setEmulatedMedia", json!({"media": "print"}));
+    let shown = p.js(
+        "const d = (css) => getComputedStyle(document.querySelector(css)).display; \
+         return [d('.toolbar'), d('#legend input'), d('#chart svg.picture'), d('#legend ul')];",
+    );
+    assert_eq!(shown, json!(["none", "none", "block", "block"]));
+    p.browser
+        .cdp("Emulation.setEmulatedMedia", json!({"media": ""}));
+    p.assert_quiet("long names");
 }

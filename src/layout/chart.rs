@@ -377,4 +377,7 @@ pub struct ChartData {
     /// Extra fields of some rows of `table`, by row: `(name, value)` pairs shown with the
     /// row (for a `-hi` band, its info-table entry). Empty, or one list per row.
     pub info: Vec<Vec<(Vec<u8>, Vec<u8>)>>,
+    /// Names too long for a key are to lose their middle rather than their end
+    /// (`--key-labels fit`, [`crate::layout::LayoutOptions::fit_key_labels`]).
+    pub fit_key_labels: bool,
 }

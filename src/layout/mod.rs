@@ -133,7 +133,9 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
 
     let axes = axes(agg, graph_width, graph_height, trace_percent);
     let (graph, values) = graph(agg, shades, opts, graph_width, graph_height);
-    let data = opts.data.then(|| Box::new(chart_data(agg, &graph, values)));
+    let data = opts
+        .data
+        .then(|| Box::new(chart_data(agg, &graph, values, opts)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -176,7 +178,12 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
 }
 
 /// The numbers behind the picture: the drawn samples' times and values, and the table.
-fn chart_data(agg: &Aggregated, graph: &Graph, values: Vec<Vec<f64>>) -> ChartData {
+fn chart_data(
+    agg: &Aggregated,
+    graph: &Graph,
+    values: Vec<Vec<f64>>,
+    opts: &LayoutOptions,
+) -> ChartData {
     let rows = (agg.table.iter().enumerate())
         .map(|(i, b)| (b.name.as_slice(), i))
         .collect::<std::collections::HashMap<_, _>>();
@@ -201,6 +208,7 @@ fn chart_data(agg: &Aggregated, graph: &Graph, values: Vec<Vec<f64>>) -> ChartDa
         },
         lines: agg.series.clone(),
         info: Vec::new(),
+        fit_key_labels: opts.fit_key_labels,
     }
 }
 

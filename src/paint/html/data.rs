@@ -169,6 +169,8 @@ fn run(j: &mut Json, r: &Run<'_>) {
         j.bytes(&data.value_unit);
         j.key("samples");
         j.number(data.samples as f64);
+        j.key("keyLabels");
+        j.string(if data.fit_key_labels { "fit" } else { "cut" });
         j.key("scale");
         scale(j, &graph.scale, r.axes);
         j.key("times");

@@ -982,6 +982,26 @@
     panel.append(search, list, this.count);
     aside.appendChild(panel);
     this.syncLegend();
+    if (this.d.keyLabels === 'fit') this.fitLabels();
+  };
+
+  // --key-labels fit: a name too wide for its entry loses its middle, not its end (the
+  // most characters that fit, the end getting the odd one), as the chart's key does.
+  R.fitLabels = function () {
+    for (const li of this.legendItems) {
+      const span = li.querySelector('.name');
+      const name = [...span.textContent];
+      if (span.scrollWidth <= span.clientWidth || name.length < 3) continue;
+      const build = (keep) => name.slice(0, keep >> 1).join('') + '...' + name.slice(name.length - (keep - (keep >> 1))).join('');
+      let lo = 0;
+      let hi = name.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        span.textContent = build(mid);
+        if (span.scrollWidth <= span.clientWidth) lo = mid; else hi = mid - 1;
+      }
+      span.textContent = build(lo);
+    }
   };
 
   R.toggle = function (k) {
