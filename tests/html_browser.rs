@@ -863,3 +863,69 @@ fn the_legend_fits_long_names_and_the_page_prints_the_chart() {
         .cdp("Emulation.setEmulatedMedia", json!({"media": ""}));
     p.assert_quiet("long names");
 }
+
+/// Every golden input hp2ps draws, and every committed eventlog, as a page: it loads
+/// without a console error, and pointing, hiding a band, zooming, the views and the
+/// filter run without one either (one-sample, all-zero, huge-value, odd-name profiles).
+#[test]
+fn every_golden_input_and_eventlog_gives_a_working_page() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("html-every");
+    let mut inputs: Vec<PathBuf> = support::golden_inputs()
+        .into_iter()
+        .map(|(name, _)| support::golden_dir().join(name))
+        .collect();
+    for sub in ["tests/data/eventlog", "tests/data/ghc-9.10"] {
+        let mut logs: Vec<PathBuf> = std::fs::read_dir(repo(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "eventlog"))
+            .collect();
+        logs.sort();
+        inputs.extend(logs);
+    }
+    let mut pages = 0;
+    for input in &inputs {
+        let out = dir.join("page.html");
+        let _ = std::fs::remove_file(&out);
+        let ran = Cmd::hp2ps()
+            .args(["-c", "--heap-size", "--format", "html", "-o"])
+            .arg(&out)
+            .arg(input)
+            .current_dir(dir.path())
+            .run();
+        if !ran.status.success() {
+            // Profiles hp2ps refuses (the truncated and broken ones) make no page.
+            continue;
+        }
+        browser.open(&out);
+        let answer = browser.script(
+            "const run = window.hp2ps.runs[0]; const box = run.hit.getBoundingClientRect(); \
+             const at = (fx, fy) => run.hit.dispatchEvent(new PointerEvent('pointermove', \
+               {clientX: box.left + fx * box.width, clientY: box.top + fy * box.height, bubbles: true})); \
+             at(0.5, 0.5); at(0.1, 0.9); at(0.9, 0.2); \
+             const first = document.querySelector('#legend li[data-band] .toggle'); \
+             if (first) { first.click(); first.click(); } \
+             const [a, b] = [run.s.t0, run.s.t0 + run.s.tSpan]; \
+             run.zoomTo(a + (b - a) / 3, a + (b - a) / 2); at(0.5, 0.5); \
+             for (const v of document.querySelectorAll('button.view')) v.click(); \
+             const i = document.querySelector('#legend input'); i.value = '/(/'; \
+             i.dispatchEvent(new Event('input')); i.value = 'a'; i.dispatchEvent(new Event('input')); \
+             run.zoomTo(null); \
+             return document.querySelectorAll('#bands tbody tr').length;",
+            json!([]),
+        );
+        assert!(answer.is_number(), "{}: {answer}", input.display());
+        let log = browser.log();
+        assert!(
+            log.is_empty(),
+            "{}: the console says {log:#?}",
+            input.display()
+        );
+        pages += 1;
+    }
+    eprintln!("{pages} pages of {} inputs answered", inputs.len());
+    assert!(pages > 60, "{pages} pages");
+}

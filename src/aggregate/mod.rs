@@ -246,8 +246,9 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
 /// What became of each band of the table, learnt pass by pass: a band is a trace until
 /// it survives trace elimination, and then in OTHER until it is drawn.
 struct Fates<'a> {
-    /// The table's rows by name (names are unique in a profile).
-    rows: std::collections::HashMap<&'a [u8], usize>,
+    /// The table's rows by name (names are unique in a profile), with the profile index's
+    /// cheap hash: a million bands are a million lookups per pass.
+    rows: std::collections::HashMap<&'a [u8], usize, crate::profile::FxBuild>,
     fates: Vec<Fate>,
 }
 

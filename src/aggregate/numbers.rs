@@ -187,9 +187,10 @@ pub fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
     all
 }
 
-/// Biggest area first; ties: the higher peak, then the name (as `--summary` lists them).
+/// Biggest area first; ties: the higher peak, then the name (as `--summary` lists them;
+/// names are unique, so no two bands tie and an unstable sort gives the one order).
 pub(crate) fn sort_biggest_first(bands: &mut [BandNumbers]) {
-    bands.sort_by(|a, b| {
+    bands.sort_unstable_by(|a, b| {
         b.area
             .total_cmp(&a.area)
             .then(b.peak.total_cmp(&a.peak))

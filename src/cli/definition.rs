@@ -112,7 +112,7 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(usize))
                 .help(format!(
                     "Draw at most N samples, the least visible dropped first; 0 keeps all\n\
-                     (default for svg, pdf and eps: {} / bands drawn, at least {};\n\
+                     (default for svg, pdf, eps and html: {} / bands drawn, at least {};\n\
                      all for ps)",
                     hp2ps::aggregate::VECTOR_MAX_BAND_POINTS,
                     hp2ps::aggregate::VECTOR_MAX_POINTS

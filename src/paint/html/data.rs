@@ -29,21 +29,32 @@ impl Json {
         Json { out: Vec::new() }
     }
 
-    /// The text, escaped for a `<script>` element (see the module docs).
+    /// The text, escaped for a `<script>` element (see the module docs). Byte by byte:
+    /// the characters replaced are ASCII, or U+2028 and U+2029 (E2 80 A8, E2 80 A9), and
+    /// the text is UTF-8 (written from strings), so no replacement splits a character.
     pub(super) fn into_script_text(self) -> String {
-        let text = String::from_utf8_lossy(&self.out).into_owned();
-        let mut safe = String::with_capacity(text.len() + text.len() / 64);
-        for c in text.chars() {
-            match c {
-                '<' => safe.push_str("\\u003c"),
-                '>' => safe.push_str("\\u003e"),
-                '&' => safe.push_str("\\u0026"),
-                '\u{2028}' => safe.push_str("\\u2028"),
-                '\u{2029}' => safe.push_str("\\u2029"),
-                c => safe.push(c),
+        let text = self.out;
+        let mut safe = Vec::with_capacity(text.len() + text.len() / 64);
+        let mut i = 0;
+        while i < text.len() {
+            match text[i] {
+                b'<' => safe.extend_from_slice(b"\\u003c"),
+                b'>' => safe.extend_from_slice(b"\\u003e"),
+                b'&' => safe.extend_from_slice(b"\\u0026"),
+                0xE2 if text.get(i + 1) == Some(&0x80)
+                    && matches!(text.get(i + 2), Some(0xA8 | 0xA9)) =>
+                {
+                    let last = if text[i + 2] == 0xA8 { b'8' } else { b'9' };
+                    safe.extend_from_slice(b"\\u202");
+                    safe.push(last);
+                    i += 2;
+                }
+                b => safe.push(b),
             }
+            i += 1;
         }
-        safe
+        String::from_utf8(safe)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
     fn raw(&mut self, s: &str) {
@@ -59,11 +70,13 @@ impl Json {
         self.out.push(b':');
     }
 
-    /// A JSON string of bytes shown as UTF-8 (invalid sequences as U+FFFD).
+    /// A JSON string.
     fn string(&mut self, s: &str) {
-        // serde_json escapes quotes, backslashes and control characters.
-        let quoted = serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
-        self.raw(&quoted);
+        // serde_json escapes quotes, backslashes and control characters; writing into a
+        // vector cannot fail.
+        if serde_json::to_writer(&mut self.out, s).is_err() {
+            self.raw("\"\"");
+        }
     }
 
     fn bytes(&mut self, b: &[u8]) {
