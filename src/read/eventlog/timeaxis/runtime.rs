@@ -8,10 +8,11 @@
 //! process's CPU time minus the collections' (GC threads') CPU time, so the timer
 //! thread's CPU time, in and out of collections, counts as the program's.
 //!
-//! What a tick costs is the machine's, not the log's. On the 2-core machine that made
-//! the logs of `tests/data` (see `docs/eventlog.md`), the gap between the `.hp`'s time and
-//! the busy time of the capabilities grew by 18–25 µs per tick at 1 ms ticks and by
-//! 22–46 µs per tick at 10 ms ticks; the reader takes [`COST_FAST`] and [`COST_SLOW`].
+//! What a tick costs is the machine's, not the log's. The gap between the `.hp`'s time
+//! and the capabilities' busy time grew by 18–25 µs per tick at 1 ms ticks and by
+//! 31–46 µs at 10 ms ticks on the quiet runs of `tests/data/ghc-9.10`, by 8–48 µs on runs
+//! made beside other builds (`docs/eventlog.md`); the reader takes [`COST_FAST`] and
+//! [`COST_SLOW`].
 
 use crate::read::eventlog::names::rts_has_way;
 
