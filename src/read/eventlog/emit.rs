@@ -5,9 +5,10 @@
 use super::localtime::hp_date;
 use super::model::{End, Model};
 use super::names::{
-    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, stack_path,
+    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, split_args,
+    stack_path,
 };
-use super::timeaxis::{elapsed_seconds, MutatorClock};
+use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
 use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
 use crate::read::{BlockMark, HeaderField, SampleBlock, Sink};
 
@@ -68,11 +69,10 @@ impl Model<'_> {
             Some(r) => is_profiled_rts(r),
             None => !self.ccs.is_empty(),
         };
-        let axis = self.axis(&mut report);
-        let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
-
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
+        let axis = self.axis(&args, &mut report);
+        let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
         self.header(sink, &args, profiled);
         let mut marks = self.marks(&axis, &mut report);
         report.heap_size = (self.heap_size.iter())
@@ -109,15 +109,22 @@ impl Model<'_> {
         Ok(report)
     }
 
-    /// The axis: mutator time needs GC events.
-    fn axis(&mut self, report: &mut EventlogReport) -> Axis {
+    /// The axis: mutator time needs GC events; the runtime (event 29) and its options
+    /// tell whether it has a timer thread, whose CPU time counts too.
+    fn axis(&mut self, args: &[&[u8]], report: &mut EventlogReport) -> Axis {
         let mutator = self.opts.time == TimeAxis::Mutator;
-        if mutator && !self.gc.any() {
+        if mutator && !self.time.any_gc() {
             self.warn(EventlogWarning::NoGcEvents);
         }
-        let gc = std::mem::take(&mut self.gc);
+        let time = std::mem::take(&mut self.time);
+        let rts = self.rts.as_deref().unwrap_or_default();
+        let timer = ticker(rts, &split_args(args).1);
+        let capabilities = time.capabilities();
+        if mutator && time.any_gc() && capabilities > 1 && gc_threads_spin(rts) {
+            self.warn(EventlogWarning::SpinningGcThreads { capabilities });
+        }
         let axis = Axis {
-            mutator: (mutator && gc.any()).then(|| gc.finish(self.max_time)),
+            mutator: (mutator && time.any_gc()).then(|| time.finish(self.max_time, timer)),
         };
         report.time_axis = match axis.mutator {
             Some(_) => TimeAxis::Mutator,

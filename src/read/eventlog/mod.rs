@@ -34,8 +34,10 @@ pub use error::{EventlogError, EventlogWarning};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum TimeAxis {
-    /// Mutator seconds, as the `.hp` has them: elapsed time minus the GC time before
-    /// it. Falls back to elapsed seconds (with a warning) when the log has no GC events.
+    /// Mutator seconds, as the `.hp` has them: the CPU time of the program's threads
+    /// outside collections, rebuilt from when each capability ran threads (and the
+    /// runtime's timer thread, estimated); see `docs/eventlog.md`. Falls back to elapsed
+    /// seconds (with a warning) when the log has no GC events.
     #[default]
     Mutator,
     /// Elapsed (wall-clock) seconds since the program started.

@@ -1,13 +1,14 @@
 //! Collects, event by event, the compact state a profile needs: censuses and their band
-//! values, band keys, cost centres, IPE names, GC intervals, marks, heap-size points and
-//! the metadata for JOB and DATE. Scheduler events are never kept.
+//! values, band keys, cost centres, IPE names, GC intervals, each capability's busy time
+//! (from the scheduler events, kept as stretches, not event by event), marks, heap-size
+//! points and the metadata for JOB and DATE.
 
 use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
-use super::timeaxis::GcIntervals;
+use super::timeaxis::TimeData;
 use super::{EventlogOptions, EventlogWarning};
 use crate::profile::{make_room, FxBuild, Point};
 
@@ -45,7 +46,7 @@ pub(crate) struct Model<'o> {
     block_end: u64,
     pub(crate) saw_global_block: bool,
     pub(crate) max_time: u64,
-    pub(crate) gc: GcIntervals,
+    pub(crate) time: TimeData,
     pub(crate) heap_size: Vec<(u64, u64)>,
     pub(crate) heap_live: Vec<(u64, u64)>,
     pub(crate) marks: Vec<u64>,
@@ -92,7 +93,7 @@ impl<'o> Model<'o> {
             block_end: 0,
             saw_global_block: false,
             max_time: 0,
-            gc: GcIntervals::default(),
+            time: TimeData::default(),
             heap_size: Vec::new(),
             heap_live: Vec::new(),
             marks: Vec::new(),
@@ -127,6 +128,7 @@ impl<'o> Model<'o> {
     }
 
     /// The capability whose buffer holds an event at `offset` (0xFFFE outside blocks).
+    /// (The parallel reader's workers track it the same way.)
     fn cap_at(&self, offset: u64) -> u16 {
         if offset < self.block_end {
             self.cap
@@ -144,9 +146,11 @@ impl<'o> Model<'o> {
                 self.block_end = raw.offset.saturating_add(u64::from(size));
                 self.saw_global_block |= cap == u16::MAX;
             }
-            Event::GcStart => self.gc.start(self.cap_at(raw.offset), t),
-            Event::GcEnd => self.gc.end(self.cap_at(raw.offset), t),
-            Event::GcDone => self.gc.done(self.cap_at(raw.offset), t),
+            Event::GcStart => self.time.gc_start(self.cap_at(raw.offset), t),
+            Event::GcEnd => self.time.gc_end(self.cap_at(raw.offset), t),
+            Event::GcDone => self.time.gc_done(self.cap_at(raw.offset), t),
+            Event::RunThread => self.thread_switch(true, self.cap_at(raw.offset), t),
+            Event::StopThread => self.thread_switch(false, self.cap_at(raw.offset), t),
             Event::HeapSize(b) => self.heap_size.push((t, b)),
             Event::HeapLive(b) => self.heap_live.push((t, b)),
             Event::RtsId(s) => self.rts = Some(s.to_vec()),
@@ -194,6 +198,15 @@ impl<'o> Model<'o> {
                 }
             }
             Event::Other => {}
+        }
+    }
+
+    /// A RUN_THREAD (`run`) or STOP_THREAD event of capability `cap` at time `t`.
+    pub(crate) fn thread_switch(&mut self, run: bool, cap: u16, t: u64) {
+        if run {
+            self.time.run(cap, t);
+        } else {
+            self.time.stop(cap, t);
         }
     }
 

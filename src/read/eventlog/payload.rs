@@ -12,6 +12,10 @@ use super::container::{u64_at, RawEvent};
 pub(crate) enum Event<'a> {
     /// 18: the start of a block of one buffer. `cap` 0xFFFF is the global buffer.
     BlockMarker { size: u32, cap: u16 },
+    /// 1: the capability starts running a Haskell thread.
+    RunThread,
+    /// 2: the capability stops running it.
+    StopThread,
     /// 9
     GcStart,
     /// 10
@@ -105,6 +109,8 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
     // Minimum payload length of each decoded id.
     let need = match raw.id {
         18 => 14,
+        // Only the time and the capability count: the thread id and status are not read.
+        1 | 2 => 0,
         9 | 10 | 22 => 0,
         50 | 51 => 12,
         29 | 30 => 4,
@@ -127,6 +133,8 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
             size: u32_at(p, 0),
             cap: u16::from_be_bytes([p[12], p[13]]),
         },
+        1 => Event::RunThread,
+        2 => Event::StopThread,
         9 => Event::GcStart,
         10 => Event::GcEnd,
         22 => Event::GcDone,
@@ -254,6 +262,9 @@ mod tests {
         assert_eq!(ev(166, &p[..15]), Event::Short);
         assert_eq!(ev(50, &[0; 11]), Event::Short);
         assert_eq!(ev(1234, &[]), Event::Other);
+        // Scheduler events need none of their fields.
+        assert_eq!(ev(1, &[0, 0, 0, 7]), Event::RunThread);
+        assert_eq!(ev(2, &[]), Event::StopThread);
     }
 
     /// The heap-sample fast path, and `decode`, read every 163 and 164 as their layouts
