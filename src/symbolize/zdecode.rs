@@ -133,16 +133,10 @@ pub fn symbol_name(symbol: &str) -> String {
         return closure.to_string();
     }
     let mut parts: Vec<&str> = closure.split('_').collect();
+    // A constructor's table; a distinct one (-fdistinct-constructor-tables) keeps the
+    // module that uses it and a number (`IS_Main_3`), as IPE entries name it.
     if parts.last() == Some(&"con") {
         parts.pop();
-        // A distinct constructor table (-fdistinct-constructor-tables) adds the
-        // module that uses it and a number: `IS_Main_3`.
-        let numbered = parts
-            .last()
-            .is_some_and(|p| p.bytes().all(|c| c.is_ascii_digit()));
-        if numbered && parts.len() >= 4 {
-            parts.truncate(parts.len() - 2);
-        }
     }
     if parts.iter().any(|p| p.is_empty()) {
         return z_decode(closure);
@@ -294,7 +288,7 @@ mod tests {
             ("ghczmprim_GHCziTypes_Izh_con_info", "ghc-prim:GHC.Types.I#"),
             (
                 "ghczmbignum_GHCziNumziInteger_IS_Main_3_con_info",
-                "ghc-bignum:GHC.Num.Integer.IS",
+                "ghc-bignum:GHC.Num.Integer.IS_Main_3",
             ),
             ("Main_main_info", "Main.main"),
             ("ZCMain_main_info", ":Main.main"),
