@@ -2,9 +2,9 @@
 //! (`tests/data/ghc-9.10/*-hi.*`) and the binaries that wrote them (`bin/*.gz`), judged
 //! by binutils' `nm` and by the log's IPE entries: every band gets the name its IPE
 //! entry, the symbol at its code or the closure it lies in gives, and the counts are
-//! printed (`-- --nocapture`). Also: `.hp` + `--binary`, `--ipe-names address`, the
-//! program found beside the log or here, another program's binary refused.
-//! (`symbolize_output.rs`: the summary and SVG tooltips.)
+//! printed (`-- --nocapture`). Also: `.hp` + `--binary`, `--ipe-names address`, and a
+//! position-independent program (`tests/data/symbolize/`). (`symbolize_cli.rs`: finding
+//! the program, refusing another, the summary and tooltips.)
 
 mod support;
 
@@ -402,87 +402,75 @@ fn address_names_draw_the_hp_bands() {
     }
 }
 
-/// Without `--binary`, the program the log names (`./leakmap-ipe`) is looked for
-/// beside the log, then in the current directory; without it, IPE names only.
+/// A position-independent program (`tests/data/symbolize/`, loaded at a random offset):
+/// the offset is found from the symbols, the tables of the program's own module are
+/// named by their symbols (checked with `nm` at the offset the log's `main_info` IPE
+/// entry gives), and those in shared libraries keep their addresses, with a warning.
 #[test]
-fn the_program_named_in_the_log_is_found_beside_it_or_here() {
-    let beside = TempDir::new("symbolize-beside");
-    let elsewhere = TempDir::new("symbolize-elsewhere");
-    let log = beside.write(
-        "run.eventlog",
-        &std::fs::read(data("leakmap-hi.eventlog")).unwrap(),
-    );
-    let names_of = |cwd: &Path| {
-        let out = ok(run(cwd, &["--summary=json", log.to_str().unwrap()]));
-        assert!(
-            out.stderr.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json(&out)["names"].clone()
-    };
-    let without = names_of(elsewhere.path());
-    assert_eq!(
-        (without["symbol"].as_u64(), without["binary"].as_str()),
-        (Some(0), None)
-    );
-    assert!(without["ipe"].as_u64().unwrap() > 0);
-    let here = program(&elsewhere, "leakmap-ipe");
-    let found = names_of(elsewhere.path());
-    assert!(found["symbol"].as_u64().unwrap() > 20);
-    assert_eq!(found["binary"].as_str(), Some("leakmap-ipe"));
-    std::fs::rename(&here, beside.join("leakmap-ipe")).unwrap();
-    let found = names_of(elsewhere.path());
-    assert_eq!(
-        found["binary"].as_str(),
-        beside.join("leakmap-ipe").to_str()
-    );
-}
-
-/// Another program's binary does not name anything, and says why.
-#[test]
-fn a_binary_that_does_not_match_is_refused() {
-    let dir = TempDir::new("symbolize-wrong");
-    let wrong = program(&dir, "textproc-ipe");
-    let log = data("leakmap-hi.eventlog");
+fn a_position_independent_program_is_placed_by_its_symbols() {
+    if !require("nm") {
+        return;
+    }
+    let dir = TempDir::new("symbolize-pie");
+    let pie = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/symbolize");
+    let gz = std::fs::read(pie.join("leakmap-pie.gz")).unwrap();
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz.as_slice()), &mut bytes)
+        .unwrap();
+    let binary = dir.write("leakmap-pie", &bytes);
+    let syms = nm(&binary);
+    let log = pie.join("leakmap-pie-hi.eventlog");
+    let (_, report) = read_eventlog_profile(
+        std::fs::File::open(&log).unwrap(),
+        &EventlogOptions::default(),
+    )
+    .unwrap();
+    let main = report
+        .ipe
+        .iter()
+        .find(|e| e.table_name == "main_info" && e.src_loc.ends_with("29:1-4"))
+        .unwrap();
+    let at = syms
+        .iter()
+        .find(|(_, (_, n))| n.iter().any(|n| n == "ZCMain_main_info"))
+        .map(|(a, _)| *a);
+    let load = main.address + 16 - at.unwrap();
+    assert!(load > 0 && load % 0x1000 == 0, "{load:#x}");
+    let hp = pie.join("leakmap-pie-hi.hp");
     let out = ok(run(
         dir.path(),
         &[
             "--summary=json",
+            "--top",
+            "1000",
             "--binary",
-            wrong.to_str().unwrap(),
-            log.to_str().unwrap(),
+            binary.to_str().unwrap(),
+            hp.to_str().unwrap(),
         ],
     ));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("is not the program that wrote it")
-            && err.contains("band addresses fall on its symbols"),
+        err.contains("band addresses lie outside") && err.contains("(in shared libraries"),
         "{err}"
     );
-    let names = &json(&out)["names"];
-    assert_eq!(
-        (names["symbol"].as_u64(), names["approximate"].as_u64()),
-        (Some(0), Some(0))
-    );
-    assert!(names["binary"].is_null());
-    // Not a binary at all, and a profile that is not -hi: a warning each, a chart still.
-    let hp = data("leakmap-hi.hp");
-    let out = ok(run(
-        dir.path(),
-        &["--binary", hp.to_str().unwrap(), hp.to_str().unwrap()],
-    ));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a readable program binary"));
-    let he = data("leakmap-he.hp");
-    let out = ok(run(
-        dir.path(),
-        &["--binary", wrong.to_str().unwrap(), he.to_str().unwrap()],
-    ));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not info-table addresses"));
-    // --binary with --ipe-names address asks for two things at once.
-    let out = run(
-        dir.path(),
-        &["--binary", "x", "--ipe-names", "address", "x.hp"],
-    );
-    assert_eq!(out.status.code(), Some(2));
+    let named = bands(&json(&out));
+    let mut exact = 0;
+    for label in labels(&hp) {
+        let a = u64::from_str_radix(&label[2..], 16).unwrap();
+        match syms.get(&(a + 16).wrapping_sub(load)) {
+            Some((_, names)) => {
+                let (name, info) = (named.iter())
+                    .find(|(_, i)| i["address"].as_str() == Some(&label))
+                    .unwrap_or_else(|| panic!("{label} is named"));
+                let s = info["symbol"]["symbol"].as_str().unwrap();
+                assert!(names.iter().any(|n| n == s), "{label}: {s}");
+                assert_eq!(info["symbol"]["approximate"], false, "{name}");
+                exact += 1;
+            }
+            // In a shared library, far from the program's code: not renamed.
+            None if a + 16 < load => assert!(named.contains_key(&label), "{label}"),
+            None => {}
+        }
+    }
+    assert!(exact >= 5, "{exact} tables named by their symbols");
 }

@@ -55,11 +55,17 @@ pub(crate) fn name_bands(
     });
     let naming = symbolize::name_bands(profile, ipe, table.as_ref(), &inv.symbolize);
     if let (Some(path), Some(agreement)) = (&binary, naming.binary) {
+        let path = path.display();
+        let outside = agreement.bands - agreement.in_binary;
         if !agreement.accepted() {
             warnings.push(format!(
-                "hp2ps: warning: {name}: {} is not the program that wrote it ({}): its symbols are not used",
-                path.display(),
+                "hp2ps: warning: {name}: {path} is not the program that wrote it ({}): its symbols are not used",
                 disagreement(&agreement)
+            ));
+        } else if outside > 0 {
+            warnings.push(format!(
+                "hp2ps: warning: {name}: {outside} of {} band addresses lie outside {path} (in shared libraries, if the program is linked dynamically): they keep their addresses",
+                agreement.bands
             ));
         }
     }
@@ -89,7 +95,7 @@ fn read_symbols(path: &Path) -> Result<SymbolTable, String> {
 fn disagreement(a: &Agreement) -> String {
     let mut why = format!(
         "{} of {} band addresses fall on its symbols",
-        a.band_hits, a.bands
+        a.band_hits, a.in_binary
     );
     if a.ipe_disagree > a.ipe_agree {
         why.push_str(&format!(

@@ -50,6 +50,9 @@ pub struct Agreement {
     pub band_hits: usize,
     /// How many bands there are.
     pub bands: usize,
+    /// How many bands' code lies in the binary's code; the others are elsewhere (in
+    /// the shared libraries of a dynamically linked program) and keep their addresses.
+    pub in_binary: usize,
     /// IPE entries whose code has a symbol of their table's name.
     pub ipe_agree: usize,
     /// IPE entries whose code has a symbol of another name.
@@ -57,14 +60,15 @@ pub struct Agreement {
 }
 
 impl Agreement {
-    /// Whether the binary is taken as the log's: at least a quarter of the bands fall
-    /// exactly on symbols (in the logs of GHC 9.10.3, 35–51 % do with the program's own
-    /// binary and 9–14 % with another program's), and the IPE entries that fall on
-    /// symbols mostly have those symbols' names.
+    /// Whether the binary is taken as the log's: at least a quarter of the bands whose
+    /// code lies in it fall exactly on symbols (in the logs of GHC 9.10.3, 35–51 % do
+    /// with the program's own binary and 9–14 % with another program's), the IPE
+    /// entries that fall on symbols mostly have those symbols' names, and some evidence
+    /// is more than chance: an IPE entry on its own symbol, or three bands on symbols.
     pub fn accepted(&self) -> bool {
-        self.band_hits > 0
-            && self.band_hits * 4 >= self.bands
+        self.band_hits * 4 >= self.in_binary
             && self.ipe_agree >= self.ipe_disagree
+            && (self.ipe_agree >= 1 || self.band_hits >= 3)
     }
 }
 
@@ -124,10 +128,14 @@ fn judge(placement: Placement, bands: &[u64], ipe: &[&IpeEntry], table: &SymbolT
             }
         }
     }
+    let in_binary = (bands.iter())
+        .filter(|&&a| table.is_code(placement.code_of(a)))
+        .count();
     Agreement {
         placement,
         band_hits,
         bands: bands.len(),
+        in_binary,
         ipe_agree,
         ipe_disagree,
     }
@@ -223,6 +231,22 @@ mod tests {
         let a = place(&bands, &[&wrong], &t).unwrap();
         assert!(!a.accepted(), "{a:?}");
         assert_eq!(place(&[], &[], &t), None);
+    }
+
+    /// One band on a symbol is chance, even when it is the only band in the binary's
+    /// code; three, or an IPE entry on its own symbol, are not.
+    #[test]
+    fn chance_is_not_agreement() {
+        let t = table(0);
+        let far = 0x7f00_0000_0000u64;
+        let a = place(&[0x1048 - 16, far, far + 8], &[], &t).unwrap();
+        assert_eq!((a.band_hits, a.in_binary, a.bands), (1, 1, 3));
+        assert!(!a.accepted(), "{a:?}");
+        let a = place(&[0x1048 - 16, 0x1090 - 16, 0x10d8 - 16, far], &[], &t).unwrap();
+        assert!(a.accepted(), "{a:?}");
+        let main = ipe(0x1000 - 16, "main_info");
+        let a = place(&[0x1048 - 16, far], &[&main], &t).unwrap();
+        assert!(a.accepted(), "{a:?}");
     }
 
     #[test]

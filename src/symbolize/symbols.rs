@@ -119,6 +119,11 @@ impl SymbolTable {
         self.symbols.get(i)
     }
 
+    /// Whether `address` lies in one of the binary's executable sections.
+    pub fn is_code(&self, address: u64) -> bool {
+        self.code.iter().any(|&(s, e)| s <= address && address < e)
+    }
+
     /// The last symbol before `address` in the same executable section, and how far
     /// after its start `address` lies.
     pub fn before(&self, address: u64) -> Option<(&Symbol, u64)> {

@@ -193,7 +193,7 @@ fn symbols_name_the_tables_without_ipe() {
 #[test]
 fn a_position_independent_binary_is_placed_by_its_symbols() {
     let load = 0x5555_5555_0000u64;
-    let labels: Vec<String> = [0x4011f0u64, 0x4012f0, 0x401100]
+    let labels: Vec<String> = [0x4011f0u64, 0x4012f0, 0x4013f0, 0x401100]
         .iter()
         .map(|a| format!("{:#x}", a + load))
         .collect();
@@ -205,6 +205,7 @@ fn a_position_independent_binary_is_placed_by_its_symbols() {
         [
             "stg_STACK",
             "ghc-internal:GHC.Internal.Conc.Sync.ThreadId",
+            "Main.main",
             "in containers:Data.Map.Internal.map+0x10"
         ]
     );
