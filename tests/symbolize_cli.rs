@@ -1,6 +1,7 @@
 //! `-hi` names on the command line (the real GHC 9.10.3 `leakmap-hi` log and its
 //! program): the program found beside the log or in the current directory, another
-//! program's binary refused with a reason, and what is known of a band beyond its name
+//! program's binary refused with a reason, damaged binaries never a panic, and what is
+//! known of a band beyond its name
 //! where a person sees it: the text summary's detail lines and the SVG tooltips show
 //! every field of its IPE entry and its symbol.
 
@@ -138,6 +139,9 @@ fn the_program_named_in_the_log_is_found_beside_it_or_here() {
         (Some(0), None)
     );
     assert!(without["ipe"].as_u64().unwrap() > 0);
+    // A file of that name that is no binary (a wrapper script) is passed over quietly.
+    elsewhere.write("leakmap-ipe", b"#!/bin/sh\nexec ./real-leakmap \"$@\"\n");
+    assert_eq!(names_of(elsewhere.path()), without);
     let here = program(&elsewhere, "leakmap-ipe");
     let found = names_of(elsewhere.path());
     assert!(found["symbol"].as_u64().unwrap() > 20);
@@ -196,4 +200,66 @@ fn a_binary_that_does_not_match_is_refused() {
         &["--binary", "x", "--ipe-names", "address", "x.hp"],
     );
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Cut and damaged binaries are read or refused, never a panic: through the library
+/// (cuts and byte changes of the real program, with the log's addresses) and once
+/// through the command.
+#[test]
+fn damaged_binaries_are_read_or_refused() {
+    use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions};
+    use hp2ps::symbolize::{name_bands, SymbolTable, SymbolizeOptions};
+    let dir = TempDir::new("symbolize-damaged");
+    let binary = std::fs::read(program(&dir, "leakmap-ipe")).unwrap();
+    let log = std::fs::File::open(data("leakmap-hi.eventlog")).unwrap();
+    let (profile, report) = read_eventlog_profile(log, &EventlogOptions::default()).unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut read, mut refused) = (0, 0);
+    for i in 0..120 {
+        let mut bytes = binary.clone();
+        if i % 2 == 0 {
+            bytes.truncate((next() % binary.len() as u64) as usize);
+        } else {
+            for _ in 0..1 + next() % 8 {
+                let at = (next() % binary.len() as u64) as usize;
+                bytes[at] = next() as u8;
+            }
+        }
+        match SymbolTable::parse(&bytes) {
+            Ok(table) => {
+                let mut p = profile.clone();
+                name_bands(
+                    &mut p,
+                    &report.ipe,
+                    Some(&table),
+                    &SymbolizeOptions::default(),
+                );
+                read += 1;
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    eprintln!("damaged binaries: {read} read, {refused} refused");
+    assert!(read > 0 && refused > 0);
+    let cut = dir.write("cut", &binary[..binary.len() / 3]);
+    let out = run(
+        dir.path(),
+        &[
+            "--summary",
+            "--binary",
+            cut.to_str().unwrap(),
+            data("leakmap-hi.eventlog").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

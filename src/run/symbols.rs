@@ -39,20 +39,30 @@ pub(crate) fn name_bands(
         Notes::Eventlog(report) => (&report.ipe[..], report.program.as_deref()),
         Notes::Hp(_) => (&[][..], None),
     };
-    let binary = match &inv.binary {
-        Some(path) => Some(PathBuf::from(path)),
-        None => program.and_then(|p| find_program(p, input)),
-    };
-    let table = binary.as_deref().and_then(|path| match read_symbols(path) {
-        Ok(table) => Some(table),
-        Err(why) => {
-            warnings.push(format!(
-                "hp2ps: warning: {name}: {} is not used: {why}",
-                path.display()
-            ));
-            None
+    let (binary, table) = match &inv.binary {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            match read_symbols(&path) {
+                Ok(table) => (Some(path), Some(table)),
+                Err(why) => {
+                    warnings.push(format!(
+                        "hp2ps: warning: {name}: {} is not used: {why}",
+                        path.display()
+                    ));
+                    (None, None)
+                }
+            }
         }
-    });
+        // A file of the program's name that is not a binary (a wrapper script) is
+        // passed over in silence: it was not asked for.
+        None => match program.and_then(|p| find_program(p, input)) {
+            Some(path) => match read_symbols(&path) {
+                Ok(table) => (Some(path), Some(table)),
+                Err(_) => (None, None),
+            },
+            None => (None, None),
+        },
+    };
     let naming = symbolize::name_bands(profile, ipe, table.as_ref(), &inv.symbolize);
     if let (Some(path), Some(agreement)) = (&binary, naming.binary) {
         let path = path.display();
