@@ -5,31 +5,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::Output;
 
-use serde_json::Value;
-use support::ghc910::data;
+use support::ghc910::{data, json, run_ok};
 use support::tools::require;
 use support::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    support::run_in(BIN, dir, args, None)
-}
-
-fn ok(out: Output) -> Output {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// `-he`: `--sort name` stacks the eras in numeric order (`-i` keeps hp2ps's byte
 /// order), and the summary says the bands are eras.
@@ -44,7 +23,7 @@ fn eras_sort_by_number_and_are_called_eras() {
         .unwrap();
     }
     let order = |args: &[&str]| -> Vec<String> {
-        ok(run(dir.path(), args));
+        run_ok(dir.path(), args);
         let aux = std::fs::read_to_string(dir.join("he.aux")).unwrap();
         let bands: Vec<String> = (aux.lines())
             .filter_map(|l| l.strip_prefix("ORDER "))
@@ -76,7 +55,7 @@ fn eras_sort_by_number_and_are_called_eras() {
             None,
         );
         assert!(out.status.success());
-        ok(run(dir.path(), &["-i", "he.hp"]));
+        run_ok(dir.path(), &["-i", "he.hp"]);
         // The header comments name the program: the rest is compared.
         let body = |ps: Vec<u8>| {
             ps[ps.windows(13).position(|w| w == b"%%EndComments").unwrap()..].to_vec()
@@ -85,10 +64,9 @@ fn eras_sort_by_number_and_are_called_eras() {
         assert!(body(read(dir.path(), "he.ps")) == body(read(theirs.path(), "he.ps")));
         assert!(read(dir.path(), "he.aux") == read(theirs.path(), "he.aux"));
     }
-    let summary = json(&ok(run(dir.path(), &["--summary=json", "he.eventlog"])));
+    let summary = json(&run_ok(dir.path(), &["--summary=json", "he.eventlog"]));
     assert_eq!(summary["breakdown"]["flag"], "-he");
     assert_eq!(summary["breakdown"]["bands"], "eras");
-    let text =
-        String::from_utf8(ok(run(dir.path(), &["--summary", "he.eventlog"])).stdout).unwrap();
+    let text = String::from_utf8(run_ok(dir.path(), &["--summary", "he.eventlog"]).stdout).unwrap();
     assert!(text.contains(" eras (-he)"), "{text}");
 }

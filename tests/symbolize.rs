@@ -10,33 +10,13 @@ mod support;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-use std::process::Output;
 
 use hp2ps::profile::IpeEntry;
 use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions};
 use serde_json::Value;
-use support::ghc910::{data, program};
+use support::ghc910::{data, json, program, run_ok};
 use support::tools::require;
 use support::{Cmd, TempDir};
-
-const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    support::run_in(BIN, dir, args, None)
-}
-
-fn ok(out: Output) -> Output {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// Every band of a `--summary=json --top 1000`: name → its `info` (Null if none).
 fn bands(summary: &Value) -> BTreeMap<String, Value> {
@@ -49,6 +29,12 @@ fn bands(summary: &Value) -> BTreeMap<String, Value> {
     top.iter()
         .map(|b| (b["name"].as_str().unwrap().to_string(), b["info"].clone()))
         .collect()
+}
+
+/// `--summary=json` of every band of `profile`, named with `binary`'s symbols.
+fn summary_with(dir: &Path, binary: &Path, profile: &Path) -> std::process::Output {
+    let (b, p) = (binary.to_str().unwrap(), profile.to_str().unwrap());
+    run_ok(dir, &["--summary=json", "--top", "1000", "--binary", b, p])
 }
 
 /// The band labels (addresses) of a `.hp` file.
@@ -148,15 +134,7 @@ fn check_log(stem: &str, binary: &Path, dir: &Path) -> [usize; 4] {
     .unwrap();
     let ipe: BTreeMap<u64, IpeEntry> = report.ipe.iter().map(|e| (e.address, e.clone())).collect();
     let syms = nm(binary);
-    let args = [
-        "--summary=json",
-        "--top",
-        "1000",
-        "--binary",
-        binary.to_str().unwrap(),
-        log.to_str().unwrap(),
-    ];
-    let out = ok(run(dir, &args));
+    let out = summary_with(dir, binary, &log);
     assert!(
         out.stderr.is_empty(),
         "{}",
@@ -294,17 +272,7 @@ fn the_runtime_and_library_tables_of_the_issue() {
     let dir = TempDir::new("symbolize-examples");
     let binary = program(&dir, "leakmap-ipe");
     let log = data("leakmap-hi.eventlog");
-    let out = ok(run(
-        dir.path(),
-        &[
-            "--summary=json",
-            "--top",
-            "1000",
-            "--binary",
-            binary.to_str().unwrap(),
-            log.to_str().unwrap(),
-        ],
-    ));
+    let out = summary_with(dir.path(), &binary, &log);
     let named = bands(&json(&out));
     let address_of = |name: &str| named[name]["address"].as_str().map(str::to_string);
     assert_eq!(address_of("stg_STACK").as_deref(), Some("0x4bc458"));
@@ -337,7 +305,7 @@ fn the_hp_file_is_named_by_the_binary_and_address_names_are_the_hp_names() {
         let mut args = vec!["--summary=json", "--top", "1000"];
         args.extend_from_slice(extra);
         args.push(path.to_str().unwrap());
-        bands(&json(&ok(run(dir.path(), &args))))
+        bands(&json(&run_ok(dir.path(), &args)))
     };
     let by_address = |named: &BTreeMap<String, Value>| -> BTreeMap<String, String> {
         (named.iter())
@@ -384,12 +352,12 @@ fn address_names_draw_the_hp_bands() {
             )
             .unwrap();
         }
-        ok(run(
+        run_ok(
             dir.path(),
             &["--ipe-names", "address", &format!("{stem}.eventlog")],
-        ));
+        );
         let log = std::fs::read_to_string(dir.join(&format!("{stem}.aux"))).unwrap();
-        ok(run(dir.path(), &[&format!("{stem}.hp")]));
+        run_ok(dir.path(), &[&format!("{stem}.hp")]);
         let hp = std::fs::read_to_string(dir.join(&format!("{stem}.aux"))).unwrap();
         let without_x = |aux: &str| {
             aux.lines()
@@ -437,17 +405,7 @@ fn a_position_independent_program_is_placed_by_its_symbols() {
     let load = main.address + 16 - at.unwrap();
     assert!(load > 0 && load % 0x1000 == 0, "{load:#x}");
     let hp = pie.join("leakmap-pie-hi.hp");
-    let out = ok(run(
-        dir.path(),
-        &[
-            "--summary=json",
-            "--top",
-            "1000",
-            "--binary",
-            binary.to_str().unwrap(),
-            hp.to_str().unwrap(),
-        ],
-    ));
+    let out = summary_with(dir.path(), &binary, &hp);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("band addresses lie outside") && err.contains("(in shared libraries"),

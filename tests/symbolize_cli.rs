@@ -8,29 +8,9 @@
 mod support;
 
 use std::path::Path;
-use std::process::Output;
 
-use support::ghc910::{data, program};
+use support::ghc910::{data, json, program, run, run_ok};
 use support::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    support::run_in(BIN, dir, args, None)
-}
-
-fn ok(out: Output) -> Output {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// The text summary and the SVG tooltips show every IPE field and the symbol.
 #[test]
@@ -40,15 +20,15 @@ fn summary_text_and_tooltips_show_the_fields() {
     let log = data("leakmap-hi.eventlog");
     let (b, l) = (binary.to_str().unwrap(), log.to_str().unwrap());
     let text = String::from_utf8(
-        ok(run(
+        run_ok(
             dir.path(),
             &["--summary", "--top", "1000", "--binary", b, l],
-        ))
+        )
         .stdout,
     )
     .unwrap();
     // The counts, as the JSON has them (tests/symbolize.rs checks them with nm).
-    let out = ok(run(dir.path(), &["--summary=json", "--binary", b, l]));
+    let out = run_ok(dir.path(), &["--summary=json", "--binary", b, l]);
     let names = &json(&out)["names"];
     let count = |k: &str| names[k].as_u64().unwrap();
     let line = format!(
@@ -70,7 +50,7 @@ fn summary_text_and_tooltips_show_the_fields() {
         "label main, module Main, programs/LeakMap.hs:(29,1)-(37,31)",
     ];
     let svg_path = dir.join("l.svg");
-    ok(run(
+    run_ok(
         dir.path(),
         &[
             "-m0",
@@ -81,7 +61,7 @@ fn summary_text_and_tooltips_show_the_fields() {
             svg_path.to_str().unwrap(),
             l,
         ],
-    ));
+    );
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     let tooltip = |name: &str| {
         let at = svg
@@ -125,7 +105,7 @@ fn the_program_named_in_the_log_is_found_beside_it_or_here() {
         &std::fs::read(data("leakmap-hi.eventlog")).unwrap(),
     );
     let names_of = |cwd: &Path| {
-        let out = ok(run(cwd, &["--summary=json", log.to_str().unwrap()]));
+        let out = run_ok(cwd, &["--summary=json", log.to_str().unwrap()]);
         assert!(
             out.stderr.is_empty(),
             "{}",
@@ -160,7 +140,7 @@ fn a_binary_that_does_not_match_is_refused() {
     let dir = TempDir::new("symbolize-wrong");
     let wrong = program(&dir, "textproc-ipe");
     let log = data("leakmap-hi.eventlog");
-    let out = ok(run(
+    let out = run_ok(
         dir.path(),
         &[
             "--summary=json",
@@ -168,7 +148,7 @@ fn a_binary_that_does_not_match_is_refused() {
             wrong.to_str().unwrap(),
             log.to_str().unwrap(),
         ],
-    ));
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("is not the program that wrote it")
@@ -183,16 +163,16 @@ fn a_binary_that_does_not_match_is_refused() {
     assert!(names["binary"].is_null());
     // Not a binary at all, and a profile that is not -hi: a warning each, a chart still.
     let hp = data("leakmap-hi.hp");
-    let out = ok(run(
+    let out = run_ok(
         dir.path(),
         &["--binary", hp.to_str().unwrap(), hp.to_str().unwrap()],
-    ));
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a readable program binary"));
     let he = data("leakmap-he.hp");
-    let out = ok(run(
+    let out = run_ok(
         dir.path(),
         &["--binary", wrong.to_str().unwrap(), he.to_str().unwrap()],
-    ));
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("not info-table addresses"));
     // --binary with --ipe-names address asks for two things at once.
     let out = run(
@@ -213,22 +193,17 @@ fn damaged_binaries_are_read_or_refused() {
     let binary = std::fs::read(program(&dir, "leakmap-ipe")).unwrap();
     let log = std::fs::File::open(data("leakmap-hi.eventlog")).unwrap();
     let (profile, report) = read_eventlog_profile(log, &EventlogOptions::default()).unwrap();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = support::rng::Rng::new(18);
+    let len = binary.len() as u64;
     let (mut read, mut refused) = (0, 0);
     for i in 0..120 {
         let mut bytes = binary.clone();
         if i % 2 == 0 {
-            bytes.truncate((next() % binary.len() as u64) as usize);
+            bytes.truncate(rng.below(len) as usize);
         } else {
-            for _ in 0..1 + next() % 8 {
-                let at = (next() % binary.len() as u64) as usize;
-                bytes[at] = next() as u8;
+            for _ in 0..1 + rng.below(8) {
+                let at = rng.below(len) as usize;
+                bytes[at] = rng.next_u64() as u8;
             }
         }
         match SymbolTable::parse(&bytes) {

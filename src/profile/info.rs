@@ -27,6 +27,23 @@ pub struct IpeEntry {
     pub src_loc: String,
 }
 
+impl IpeEntry {
+    /// An entry from its address and six strings in the log's order: `table_name`,
+    /// `closure_desc`, `type_desc`, `label`, `module`, `src_loc`.
+    pub fn from_fields(address: u64, fields: [String; 6]) -> IpeEntry {
+        let [table_name, closure_desc, type_desc, label, module, src_loc] = fields;
+        IpeEntry {
+            address,
+            table_name,
+            closure_desc,
+            type_desc,
+            label,
+            module,
+            src_loc,
+        }
+    }
+}
+
 /// A symbol of the program's binary that names an info table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SymbolMatch {

@@ -120,17 +120,7 @@ mod tests {
     use super::*;
 
     fn e(fields: [&str; 6]) -> IpeEntry {
-        let [table_name, closure_desc, type_desc, label, module, src_loc] =
-            fields.map(String::from);
-        IpeEntry {
-            address: 0x40b010,
-            table_name,
-            closure_desc,
-            type_desc,
-            label,
-            module,
-            src_loc,
-        }
+        IpeEntry::from_fields(0x40b010, fields.map(String::from))
     }
 
     /// Entries of tests/data/ghc-9.10/leakmap-hi.eventlog and textproc-hi.eventlog.

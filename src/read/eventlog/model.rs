@@ -200,17 +200,8 @@ impl<'o> Model<'o> {
     }
 
     fn ipe_entry(&mut self, address: u64, fields: [&[u8]; 6]) {
-        let [table_name, closure_desc, type_desc, label, module, src_loc] =
-            fields.map(|f| String::from_utf8_lossy(f).into_owned());
-        let entry = IpeEntry {
-            address,
-            table_name,
-            closure_desc,
-            type_desc,
-            label,
-            module,
-            src_loc,
-        };
+        let fields = fields.map(|f| String::from_utf8_lossy(f).into_owned());
+        let entry = IpeEntry::from_fields(address, fields);
         match self.ipe_index.get(&address) {
             Some(&i) => self.ipe[i] = entry,
             None => {
