@@ -184,16 +184,21 @@ pub fn name_bands(
                 String::from_utf8_lossy(&band.name).into_owned()
             }
         };
-        names.push(name);
+        names.push(name.into_bytes());
         infos.push(BandInfo {
             address,
             ipe: entry.cloned(),
             symbol,
         });
     }
-    make_unique(&mut names, &infos);
+    let labels: Vec<&[u8]> = profile.bands.iter().map(|b| &b.name[..]).collect();
+    if !make_unique(&mut names, &infos, &labels) {
+        // Only names made to collide (a crafted log or binary) get here: the labels,
+        // unique as every profile's names are, stay.
+        names = labels.iter().map(|l| l.to_vec()).collect();
+    }
     for ((band, name), info) in profile.bands.iter_mut().zip(names).zip(infos) {
-        band.name = name.into_bytes();
+        band.name = name;
         if info.ipe.is_some() || info.symbol.is_some() {
             profile.band_info.insert(band.name.clone(), info);
         }
@@ -215,31 +220,40 @@ fn symbol_at(table: &SymbolTable, code: u64) -> Option<crate::profile::SymbolMat
 }
 
 /// Makes every name unique, the same way whatever the bands' order: a name two tables
-/// share gets the IPE table name (`[sat_s1Kx_info]`), and one still shared, the
-/// address (which is unique).
-fn make_unique(names: &mut [String], infos: &[BandInfo]) {
-    for pass in 0..2 {
-        let mut count: HashMap<&str, usize> = HashMap::new();
+/// share gets the IPE table name (`[sat_s1Kx_info]`), and one still shared, its label
+/// (`[0x40ae70]`, unique in the profile). Returns whether the names are unique.
+fn make_unique(names: &mut [Vec<u8>], infos: &[BandInfo], labels: &[&[u8]]) -> bool {
+    let mut pass = 0;
+    loop {
+        let mut count: HashMap<&[u8], usize> = HashMap::new();
         for n in names.iter() {
-            *count.entry(n.as_str()).or_default() += 1;
+            *count.entry(n).or_default() += 1;
         }
-        let shared: HashSet<String> = (count.into_iter())
+        let shared: HashSet<Vec<u8>> = (count.into_iter())
             .filter(|&(_, c)| c > 1)
-            .map(|(n, _)| n.to_string())
+            .map(|(n, _)| n.to_vec())
             .collect();
         if shared.is_empty() {
-            return;
+            return true;
         }
-        for (name, info) in names.iter_mut().zip(infos) {
-            if !shared.contains(name.as_str()) {
+        if pass == 3 {
+            return false;
+        }
+        for ((name, info), label) in names.iter_mut().zip(infos).zip(labels) {
+            if !shared.contains(name) {
                 continue;
             }
             match (pass, &info.ipe) {
-                (0, Some(e)) => name.push_str(&format!(" [{}]", e.table_name)),
+                (0, Some(e)) => name.extend_from_slice(format!(" [{}]", e.table_name).as_bytes()),
                 (0, None) => {}
-                _ => name.push_str(&format!(" [{:#x}]", info.address)),
+                _ => {
+                    name.extend_from_slice(b" [");
+                    name.extend_from_slice(label);
+                    name.push(b']');
+                }
             }
         }
+        pass += 1;
     }
 }
 

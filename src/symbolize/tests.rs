@@ -124,6 +124,43 @@ fn tables_alike_in_everything_get_their_address() {
     );
 }
 
+/// Labels of one address (`0x10`, `0x010`) are two bands: their labels part them.
+#[test]
+fn labels_of_one_address_stay_two_bands() {
+    let ipe = [entry(0x10, "a_info", 1)];
+    let mut p = profile(&["0x10", "0x010"]);
+    name_bands(&mut p, &ipe, None, &SymbolizeOptions::default());
+    let main = "main: thunk :: IO () (LeakMap.hs:1) [a_info]";
+    assert_eq!(
+        names(&p),
+        [format!("{main} [0x10]"), format!("{main} [0x010]")]
+    );
+}
+
+/// Names crafted to collide at every step (types that spell out what the steps
+/// append): the labels stay, unique as ever.
+#[test]
+fn names_made_to_collide_fall_back_to_the_labels() {
+    let crafted = |address: u64, table: &str, type_desc: &str| IpeEntry {
+        type_desc: type_desc.into(),
+        src_loc: ":".into(),
+        ..entry(address, table, 1)
+    };
+    let ipe = [
+        crafted(0x10, "a", "X"),
+        crafted(0x20, "a", "X"),
+        crafted(0x30, "c", "X [a] [0x10]"),
+        crafted(0x40, "d", "X [a] [0x10] [0x10]"),
+        crafted(0x50, "e", "X [a] [0x10] [0x30]"),
+    ];
+    let labels = ["0x10", "0x20", "0x30", "0x40", "0x50"];
+    let mut p = profile(&labels);
+    name_bands(&mut p, &ipe, None, &SymbolizeOptions::default());
+    assert_eq!(names(&p), labels);
+    // What is known stays known, under the labels.
+    assert_eq!(p.band_info[&b"0x30"[..]].ipe.as_ref(), Some(&ipe[2]));
+}
+
 #[test]
 fn other_profiles_and_address_names_are_left_alone() {
     let ipe = [entry(0x10, "a_info", 1)];
