@@ -2,7 +2,6 @@
 //! program's binary (`--binary`, or the program an eventlog names, beside the log or
 //! in the current directory), then [`hp2ps::symbolize::name_bands`].
 
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use hp2ps::profile::Profile;
@@ -86,9 +85,7 @@ pub(crate) fn name_bands(
 /// Where the program an eventlog names (its argv[0]) is: its file name beside the log,
 /// else in the current directory.
 fn find_program(argv0: &str, log: Option<&Path>) -> Option<PathBuf> {
-    let file = Path::new(argv0)
-        .file_name()
-        .filter(|f| *f != OsStr::new(".."))?;
+    let file = Path::new(argv0).file_name()?;
     let beside = log
         .and_then(Path::parent)
         .map(|dir| dir.join(file))

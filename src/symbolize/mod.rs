@@ -184,7 +184,9 @@ pub fn name_bands(
                 String::from_utf8_lossy(&band.name).into_owned()
             }
         };
-        names.push(name.into_bytes());
+        // A name is one line, as every profile's (the `.aux` lists one per line);
+        // IPE strings and symbols are any bytes.
+        names.push(name.replace(['\n', '\r'], " ").into_bytes());
         infos.push(BandInfo {
             address,
             ipe: entry.cloned(),

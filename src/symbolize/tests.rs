@@ -162,6 +162,15 @@ fn names_made_to_collide_fall_back_to_the_labels() {
 }
 
 #[test]
+fn names_are_one_line() {
+    let mut e = entry(0x10, "a_info", 1);
+    e.type_desc = "IO\n()\r".into();
+    let mut p = profile(&["0x10"]);
+    name_bands(&mut p, &[e], None, &SymbolizeOptions::default());
+    assert_eq!(names(&p), ["main: thunk :: IO ()  (LeakMap.hs:1)"]);
+}
+
+#[test]
 fn other_profiles_and_address_names_are_left_alone() {
     let ipe = [entry(0x10, "a_info", 1)];
     for labels in [&["0x10", "MAIN"][..], &["2", "10"], &[]] {
