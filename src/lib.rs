@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod profile;
 pub mod read;
 pub mod summary;
+pub mod symbolize;
 #[cfg(test)]
 mod test_rng;
 

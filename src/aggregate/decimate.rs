@@ -271,6 +271,7 @@ mod tests {
                         .collect(),
                 })
                 .collect(),
+            band_info: Default::default(),
             x_range: 1.0,
             y_range: 1.0,
             area: 0.0,

@@ -25,6 +25,7 @@ use hp2ps::pipeline::RenderOptions;
 use hp2ps::read::eventlog::EventlogOptions;
 use hp2ps::read::window::WindowOptions;
 use hp2ps::summary::SummaryOptions;
+use hp2ps::symbolize::SymbolizeOptions;
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +69,10 @@ pub struct Invocation {
     pub eventlog: EventlogOptions,
     /// `--heap-size`: draw an eventlog's heap size and live bytes over the bands.
     pub heap_size: bool,
+    /// `--ipe-names`: how `-hi` bands are named.
+    pub symbolize: SymbolizeOptions,
+    /// `--binary`: the program that wrote a `-hi` profile, for its symbols.
+    pub binary: Option<OsString>,
 }
 
 /// The axes `--uniform-scale` shares between the charts of one run.

@@ -10,6 +10,7 @@ use hp2ps::layout::Palette;
 use hp2ps::paint::Format;
 use hp2ps::read::eventlog::TimeAxis;
 use hp2ps::read::window::WindowOptions;
+use hp2ps::symbolize::IpeNames;
 
 use super::definition::command;
 use super::rules::check;
@@ -156,6 +157,10 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     }
     inv.eventlog.full_names = m.get_flag("full-names");
     inv.heap_size = m.get_flag("heap-size");
+    if let Some(how) = m.get_one::<String>("ipe-names") {
+        inv.symbolize.names = IpeNames::from_name(how).unwrap_or(IpeNames::Source);
+    }
+    inv.binary = m.get_one::<OsString>("binary").cloned();
     inv.render.layout.fit_key_labels = m
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
@@ -204,6 +209,8 @@ fn apply_selection(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageErro
     if let Some(key) = m.get_one::<String>("sort") {
         agg.by_deviation = key == "stddev";
         agg.by_name = (key == "name").then_some(NameOrder::Ascending);
+        // Unlike -i (hp2ps's byte order), `--sort name` puts era 2 before era 10.
+        agg.numeric_names = key == "name";
         agg.by_growth = key == "growth";
     }
     agg.reverse = m.get_flag("reverse");

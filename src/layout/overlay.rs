@@ -45,8 +45,9 @@ fn value_at(agg: &Aggregated, value: f64, time: f64) -> String {
 }
 
 /// A band's tooltip: `<name>: peak <value> <unit> at <time> <unit>, <share>% of the
-/// area`. The share is of the drawn area (the title's); `column` holds the band's value
-/// at every sample.
+/// area`, then a line for each thing known of it ([`crate::profile::BandInfo`]: a `-hi`
+/// band's IPE fields and symbol). The share is of the drawn area (the title's);
+/// `column` holds the band's value at every sample.
 pub(super) fn band_tooltip(agg: &Aggregated, band: &Band, column: &[f64]) -> Vec<u8> {
     let mut best: Option<(f64, f64)> = None;
     for (&v, &t) in column.iter().zip(&agg.times) {
@@ -69,6 +70,12 @@ pub(super) fn band_tooltip(agg: &Aggregated, band: &Band, column: &[f64]) -> Vec
         )
         .as_bytes(),
     );
+    if let Some(info) = agg.band_info.get(&band.name) {
+        for line in info.detail_lines() {
+            text.push(b'\n');
+            text.extend_from_slice(line.as_bytes());
+        }
+    }
     text
 }
 

@@ -11,6 +11,7 @@ mod mapped;
 mod names;
 mod render;
 mod summary;
+mod symbols;
 pub(crate) mod watch;
 
 use std::io::{self, Write};

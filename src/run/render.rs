@@ -18,11 +18,12 @@ use hp2ps::read::eventlog::EventlogReport;
 use hp2ps::read::hp::ReadError;
 use hp2ps::read::window::WindowError;
 use hp2ps::read::{read_input, read_input_slice, InputError, InputOptions, Notes};
-use hp2ps::summary::{summarize, Summary};
+use hp2ps::summary::{summarize, BreakdownSummary, Summary};
 
 use super::atomic::AtomicFile;
 use super::mapped::Mapped;
 use super::names::{check_output, stdin_is, FileNames};
+use super::symbols;
 use crate::cli::Invocation;
 
 /// What a successful render has to report.
@@ -71,8 +72,19 @@ fn read_error(name: &str, e: InputError) -> String {
     }
 }
 
-fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, Done), String> {
-    finish_read(inv, read_input(input, &input_options(inv)), name)
+/// The file an input is read from (`None` for stdin), and its name in messages.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    path: Option<&'a Path>,
+    name: &'a str,
+}
+
+fn read(
+    inv: &Invocation,
+    input: impl io::Read,
+    src: Source<'_>,
+) -> Result<(Profile, Done), String> {
+    finish_read(inv, read_input(input, &input_options(inv)), src)
 }
 
 fn input_options(inv: &Invocation) -> InputOptions {
@@ -84,22 +96,25 @@ fn input_options(inv: &Invocation) -> InputOptions {
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
 /// read as the reader goes.
-fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
+fn read_mapped(inv: &Invocation, map: &Mapped, src: Source<'_>) -> Result<(Profile, Done), String> {
     let read = read_input_slice(map.bytes(), &input_options(inv), &mut |n| map.release(n));
-    finish_read(inv, read, name)
+    finish_read(inv, read, src)
 }
 
-/// The warnings, the eventlog's lines over the bands, the filter and the summary of what
-/// was read.
+/// The warnings, the names of `-hi` bands, the eventlog's lines over the bands, the
+/// filter and the summary of what was read.
 fn finish_read(
     inv: &Invocation,
     read: Result<(Profile, Notes), InputError>,
-    name: &str,
+    src: Source<'_>,
 ) -> Result<(Profile, Done), String> {
+    let name = src.name;
     let (mut profile, notes) = read.map_err(|e| read_error(name, e))?;
     let mut warnings: Vec<String> = (notes.warning_lines().iter())
         .map(|w| format!("hp2ps: warning: {name}:{w}"))
         .collect();
+    let (naming, naming_warnings) = symbols::name_bands(inv, &mut profile, &notes, src.path, name);
+    warnings.extend(naming_warnings);
     if inv.heap_size {
         match &notes {
             Notes::Eventlog(report) => profile.series = heap_series(report),
@@ -115,6 +130,10 @@ fn finish_read(
         let mut s = summarize(&profile, &inv.summary_options);
         s.file = Some(name.to_string()).filter(|_| name != "stdin");
         s.filtered = filtered;
+        if let Notes::Eventlog(report) = &notes {
+            s.breakdown = report.breakdown.map(BreakdownSummary::from);
+        }
+        s.names = naming.clone();
         s
     });
     let done = Done {
@@ -146,7 +165,11 @@ fn heap_series(report: &EventlogReport) -> Vec<Series> {
 pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
     let names = FileNames::of(inv, arg);
     let input = File::open(&names.input).ok()?;
-    let (profile, _) = read(inv, input, "").ok()?;
+    let src = Source {
+        path: Some(&names.input),
+        name: "",
+    };
+    let (profile, _) = read(inv, input, src).ok()?;
     let previous = if inv.use_aux {
         Some(load_aux(&names.aux).ok()?)
     } else {
@@ -168,9 +191,13 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     } else {
         None
     };
+    let src = Source {
+        path: Some(&names.input),
+        name: &input_name,
+    };
     let (profile, mut done) = match map {
-        Some(map) => read_mapped(inv, &map, &input_name)?,
-        None => read(inv, input, &input_name)?,
+        Some(map) => read_mapped(inv, &map, src)?,
+        None => read(inv, input, src)?,
     };
     if !inv.renders() {
         return Ok(done);
@@ -255,9 +282,13 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         .try_clone_to_owned()
         .ok()
         .and_then(|fd| Mapped::of(&File::from(fd)));
+    let src = Source {
+        path: None,
+        name: "stdin",
+    };
     let (profile, mut done) = match map {
-        Some(map) => read_mapped(inv, &map, "stdin")?,
-        None => read(inv, stdin, "stdin")?,
+        Some(map) => read_mapped(inv, &map, src)?,
+        None => read(inv, stdin, src)?,
     };
     if !inv.renders() {
         return Ok(done);

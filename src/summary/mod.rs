@@ -30,7 +30,9 @@ use serde::{Serialize, Serializer};
 
 use crate::aggregate::{area, growth, stack_heights, FilteredOut};
 use crate::defaults;
-use crate::profile::{Band, Profile};
+use crate::profile::{Band, BandInfo, Profile};
+use crate::read::eventlog::Breakdown;
+use crate::symbolize::Naming;
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +95,64 @@ pub struct Summary {
     /// absent when none has one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<MarkerSummary>,
+    /// The kind of profile, when the input says (an eventlog; absent otherwise; set by
+    /// the caller).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<BreakdownSummary>,
+    /// How the bands of a `-hi` profile were named (absent otherwise; set by the
+    /// caller).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub names: Option<NameCounts>,
+}
+
+/// The kind of profile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BreakdownSummary {
+    /// The RTS flag that made it (`-he`).
+    pub flag: String,
+    /// What its bands are (`eras`).
+    pub bands: String,
+}
+
+impl From<Breakdown> for BreakdownSummary {
+    fn from(b: Breakdown) -> Self {
+        BreakdownSummary {
+            flag: b.flag().to_string(),
+            bands: b.bands_are().to_string(),
+        }
+    }
+}
+
+/// How many bands of a `-hi` profile got each kind of name
+/// ([`crate::symbolize::Naming`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NameCounts {
+    /// Named by their IPE entry.
+    pub ipe: usize,
+    /// Named by the binary's symbol at their code.
+    pub symbol: usize,
+    /// Named by the function whose code they lie in (approximate).
+    pub approximate: usize,
+    /// Left as addresses.
+    pub unresolved: usize,
+    /// The binary whose symbols were used (absent when none was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+}
+
+impl NameCounts {
+    /// The counts of a naming, with the binary used (`None` if none was, or it was
+    /// refused).
+    pub fn of(naming: &Naming, binary: Option<String>) -> NameCounts {
+        let used = naming.binary.is_some_and(|a| a.accepted());
+        NameCounts {
+            ipe: naming.by_ipe,
+            symbol: naming.by_symbol,
+            approximate: naming.approximate,
+            unresolved: naming.unresolved,
+            binary: binary.filter(|_| used),
+        }
+    }
 }
 
 /// One mark with its text.
@@ -144,6 +204,10 @@ pub struct BandSummary {
     /// SAMPLE_UNIT (only with [`SummaryOptions::slopes`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slope: Option<f64>,
+    /// What is known of the band besides its values: a `-hi` band's IPE entry and
+    /// symbol ([`Profile::band_info`]; absent when nothing is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<BandInfo>,
 }
 
 /// Values in a `.hp` file are integers: write them without a fraction when they are exact.
@@ -173,6 +237,7 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
         .map(|b| {
             let mut s = band_summary(b, times, &weights, total_area);
             s.slope = opts.slopes.then(|| growth(b, times));
+            s.info = profile.band_info.get(&b.name).cloned();
             s
         })
         .collect();
@@ -218,6 +283,8 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
             .collect(),
         filtered: None,
         markers: markers(profile),
+        breakdown: None,
+        names: None,
     }
 }
 
@@ -302,6 +369,7 @@ fn band_summary(band: &Band, times: &[f64], weights: &[f64], total_area: f64) ->
             0.0
         },
         slope: None,
+        info: None,
     }
 }
 

@@ -17,6 +17,7 @@
 //!   into the `fuzz/` targets through `#[path]`, so they only depend on the library).
 //! - [`errors`]: the shape of hp2ps's error messages.
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
+//! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
 //! - here: the golden inputs and `.hp` string quoting.
 
 // Each test crate uses a different subset of these helpers.
@@ -27,6 +28,7 @@ pub mod compare;
 pub mod errors;
 pub mod eventlog;
 pub mod gen;
+pub mod ghc910;
 pub mod pslex;
 pub mod raster;
 pub mod report;

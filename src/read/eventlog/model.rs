@@ -10,7 +10,7 @@ use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::TimeData;
 use super::{EventlogOptions, EventlogWarning};
-use crate::profile::{make_room, FxBuild, Point};
+use crate::profile::{make_room, FxBuild, IpeEntry, Point};
 
 /// A run band without a key yet, in [`Model::push_points`]'s cache.
 pub(crate) const UNMAPPED: u32 = u32::MAX;
@@ -62,7 +62,10 @@ pub(crate) struct Model<'o> {
     pub(crate) period: u64,
     pub(crate) ldv_filtered: bool,
     pub(crate) ccs: HashMap<u32, CostCentre>,
-    pub(crate) ipe: HashMap<u64, Box<[u8]>, FxBuild>,
+    /// The IPE entries in order of first appearance; a later entry for the same
+    /// address replaces the earlier one's fields (`ipe_index`: address → position).
+    pub(crate) ipe: Vec<IpeEntry>,
+    ipe_index: HashMap<u64, usize, FxBuild>,
     labels: HashMap<Box<[u8]>, u32, FxBuild>,
     stacks: HashMap<Box<[u8]>, u32, FxBuild>,
     pub(crate) keys: Vec<Key>,
@@ -108,7 +111,8 @@ impl<'o> Model<'o> {
             period: 0,
             ldv_filtered: false,
             ccs: HashMap::new(),
-            ipe: HashMap::default(),
+            ipe: Vec::new(),
+            ipe_index: HashMap::default(),
             labels: HashMap::default(),
             stacks: HashMap::default(),
             keys: Vec::new(),
@@ -185,9 +189,7 @@ impl<'o> Model<'o> {
             Event::SampleEnd => self.close(),
             Event::CcsSample { residency, stack } => self.point(true, stack, residency),
             Event::StringSample { residency, text } => self.point(false, text, residency),
-            Event::Ipe { info, table_name } => {
-                self.ipe.insert(info, table_name.into());
-            }
+            Event::Ipe { info, fields } => self.ipe_entry(info, fields),
             Event::Short => {
                 if !self.short_warned {
                     self.short_warned = true;
@@ -207,6 +209,18 @@ impl<'o> Model<'o> {
             self.time.run(cap, t);
         } else {
             self.time.stop(cap, t);
+        }
+    }
+
+    fn ipe_entry(&mut self, address: u64, fields: [&[u8]; 6]) {
+        let fields = fields.map(|f| String::from_utf8_lossy(f).into_owned());
+        let entry = IpeEntry::from_fields(address, fields);
+        match self.ipe_index.get(&address) {
+            Some(&i) => self.ipe[i] = entry,
+            None => {
+                self.ipe_index.insert(address, self.ipe.len());
+                self.ipe.push(entry);
+            }
         }
     }
 

@@ -60,8 +60,13 @@ pub(crate) enum Event<'a> {
     /// that the model can recognise a label it knows without looking for the NUL first
     /// ([`label_is`]); the label itself is `cstr(text).0`.
     StringSample { residency: u64, text: &'a [u8] },
-    /// 169
-    Ipe { info: u64, table_name: &'a [u8] },
+    /// 169: the info table's address and six strings (see [`crate::profile::IpeEntry`]).
+    Ipe {
+        info: u64,
+        /// `table_name`, `closure_desc`, `ty_desc`, `label`, `module`, `srcloc`; a
+        /// string missing at the payload's end is empty.
+        fields: [&'a [u8]; 6],
+    },
     /// A known event too short for its layout.
     Short,
     /// Anything else.
@@ -182,10 +187,18 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
             Some((false, residency, text)) => Event::StringSample { residency, text },
             None => Event::Short,
         },
-        169 => Event::Ipe {
-            info: u64_at(p, 0),
-            table_name: cstr(&p[8..]).0,
-        },
+        169 => {
+            let mut rest = &p[8..];
+            let fields = [(); 6].map(|()| {
+                let (field, after) = cstr(rest);
+                rest = after;
+                field
+            });
+            Event::Ipe {
+                info: u64_at(p, 0),
+                fields,
+            }
+        }
         _ => Event::Other,
     }
 }
@@ -251,6 +264,38 @@ mod tests {
                 flags: b'c'
             }
         );
+    }
+
+    #[test]
+    fn ipe_entries_have_six_fields() {
+        let mut p = 0x40b010u64.to_be_bytes().to_vec();
+        p.extend_from_slice(b"sat_s1Ky_info\x0021\0IO ()\0main\0Main\0L.hs:29:1\0");
+        let fields: [&[u8]; 6] = [
+            b"sat_s1Ky_info",
+            b"21",
+            b"IO ()",
+            b"main",
+            b"Main",
+            b"L.hs:29:1",
+        ];
+        assert_eq!(
+            ev(169, &p),
+            Event::Ipe {
+                info: 0x40b010,
+                fields
+            }
+        );
+        // Cut inside the label: the rest are empty, nothing is read past the end.
+        let cut = 8 + b"sat_s1Ky_info\x0021\0IO ()\0ma".len();
+        let fields: [&[u8]; 6] = [b"sat_s1Ky_info", b"21", b"IO ()", b"ma", b"", b""];
+        assert_eq!(
+            ev(169, &p[..cut]),
+            Event::Ipe {
+                info: 0x40b010,
+                fields
+            }
+        );
+        assert_eq!(ev(169, &p[..7]), Event::Short);
     }
 
     #[test]
