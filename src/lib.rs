@@ -10,6 +10,7 @@
 
 pub mod aggregate;
 pub mod defaults;
+pub mod fonts;
 pub mod layout;
 mod num;
 pub mod paint;

@@ -49,9 +49,9 @@
 use std::io::{self, Write};
 
 use super::buffer::Buffered;
-use super::fonts;
 use super::geometry::{band_outline, box_corners, caret};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
+use crate::fonts;
 use crate::layout::chart::*;
 use crate::layout::shade;
 
