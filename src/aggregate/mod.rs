@@ -22,9 +22,9 @@ pub use series::{clip_series, series_max};
 pub use stack::{area, stack_heights, stack_on};
 pub use traces::{band_total, eliminate_traces};
 
+use crate::aux_file::Aux;
 use crate::defaults;
 use crate::profile::{Band, Profile, Series};
-use crate::read::aux::Aux;
 
 /// Direction of the `-i` name order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,12 +8,12 @@ use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
+use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::layout::chart::Chart;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
 use hp2ps::profile::Series;
-use hp2ps::read::aux::{read_aux, Aux};
 use hp2ps::read::eventlog::EventlogReport;
 use hp2ps::read::hp::ReadError;
 use hp2ps::read::window::WindowError;
