@@ -39,6 +39,7 @@ pub const TOOLS: &[(&str, &str)] = &[
     ("pdflatex", "texlive-latex-base"),
     ("/usr/bin/groff", "groff-base"),
     ("/bin/bash", "bash"),
+    ("git", "git"),
 ];
 
 /// The reference implementation: Debian's GHC package installs it here.
