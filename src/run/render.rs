@@ -5,7 +5,6 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use hp2ps::aux_file::{read_aux, Aux};
@@ -21,8 +20,9 @@ use hp2ps::read::{read_input, read_input_slice, InputError, InputOptions, Notes}
 use hp2ps::summary::{summarize, Summary};
 
 use super::atomic::AtomicFile;
-use super::mapped::Mapped;
+use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
+use super::version::Version;
 use crate::cli::Invocation;
 
 /// What a successful render has to report.
@@ -75,6 +75,40 @@ fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, 
     finish_read(inv, read_input(input, &input_options(inv)), name)
 }
 
+/// The one line for a file that changed while it was read (a program writing it again:
+/// GHC truncates `prog.hp` and `prog.eventlog` when it starts).
+fn changed_while_read(name: &str) -> String {
+    format!("{name}: the file changed while it was read")
+}
+
+/// [`read`] on an open file: through a map when it is a regular file worth mapping and
+/// `may_map`, else as a stream. A read that fails while the file changes under it (a
+/// regular file cut or rewritten meanwhile) gives [`changed_while_read`] instead of the
+/// damage the reader saw.
+fn read_file(
+    inv: &Invocation,
+    input: &File,
+    name: &str,
+    may_map: bool,
+) -> Result<(Profile, Done), String> {
+    if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
+        return read_mapped(inv, &map, name);
+    }
+    let version = || {
+        input
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| Version::of(&m))
+    };
+    let before = version();
+    let read = read_input(input, &input_options(inv));
+    if read.is_err() && before.is_some() && version() != before {
+        return Err(changed_while_read(name));
+    }
+    finish_read(inv, read, name)
+}
+
 fn input_options(inv: &Invocation) -> InputOptions {
     let mut opts = InputOptions::default();
     opts.window = inv.window;
@@ -86,6 +120,9 @@ fn input_options(inv: &Invocation) -> InputOptions {
 /// read as the reader goes.
 fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
     let read = read_input_slice(map.bytes(), &input_options(inv), &mut |n| map.release(n));
+    if map.changed_while_read(read.is_err()) {
+        return Err(changed_while_read(name));
+    }
     finish_read(inv, read, name)
 }
 
@@ -162,16 +199,8 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     check_output(inv, &names)?;
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
-    // A file being written (--watch) is read as a stream: a map of it could fault.
-    let map = if inv.watch.is_none() {
-        Mapped::of(&input)
-    } else {
-        None
-    };
-    let (profile, mut done) = match map {
-        Some(map) => read_mapped(inv, &map, &input_name)?,
-        None => read(inv, input, &input_name)?,
-    };
+    // A file being written (--watch) is read as a stream, where its growth cannot fault.
+    let (profile, mut done) = read_file(inv, &input, &input_name, inv.watch.is_none())?;
     if !inv.renders() {
         return Ok(done);
     }
@@ -248,16 +277,10 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
             )));
         }
     }
-    let stdin = io::stdin().lock();
     // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
-    let map = stdin
-        .as_fd()
-        .try_clone_to_owned()
-        .ok()
-        .and_then(|fd| Mapped::of(&File::from(fd)));
-    let (profile, mut done) = match map {
+    let (profile, mut done) = match mapped::of_stdin() {
         Some(map) => read_mapped(inv, &map, "stdin")?,
-        None => read(inv, stdin, "stdin")?,
+        None => read(inv, io::stdin().lock(), "stdin")?,
     };
     if !inv.renders() {
         return Ok(done);
