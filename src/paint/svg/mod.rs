@@ -392,10 +392,17 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 
     fn bands(&mut self, g: &Graph) -> io::Result<()> {
+        let large = pieces::in_pieces(g.bands.len(), g.xs.len());
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.filled(&points, band.shade, &band.look, Some(&band.tooltip));
+                let tooltip = Some(&band.tooltip[..]);
+                match large.then(|| pieces::cut(&points)).flatten() {
+                    Some(cut) => {
+                        self.filled_in_pieces(&points, cut, band.shade, &band.look, tooltip)
+                    }
+                    None => self.filled(&points, band.shade, &band.look, tooltip),
+                }
             }
             self.checkpoint()?;
         }
@@ -438,5 +445,6 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
 }
 
 mod pattern;
+mod pieces;
 #[cfg(test)]
 mod tests;
