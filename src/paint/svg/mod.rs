@@ -18,7 +18,9 @@
 //!   y axis with its rotated legend and ticks, key entries, bands (fill then stroke, the
 //!   same vertex sequence), marks. Strokes are black, 0.5 wide, with PostScript's default
 //!   joins (miter, miter limit 10, where SVG's default is 4) and butt caps. The full JOB
-//!   is the document's `<title>` (like `%%Title`; not drawn).
+//!   is the document's `<title>` (like `%%Title`; not drawn). In a large document a long
+//!   band is several elements instead of one polygon, so that libxml2 reads it (see
+//!   `pieces.rs`).
 //! * **Text.** Helvetica at 10 pt (axes, key) and 12 pt (title). PostScript's `show` does
 //!   not kern, SVG renderers do, so text whose characters all have Helvetica widths (ASCII,
 //!   Latin-1 and the rest of WinAnsi) is placed glyph by glyph, each glyph in its own

@@ -79,18 +79,10 @@ impl<W: Write> SvgPainter<'_, W> {
         look: &Look,
         title: Option<&[u8]>,
     ) {
-        let Some(areas) = fills
-            .iter()
-            .map(|f| Self::points(f))
-            .collect::<Option<Vec<_>>>()
-        else {
-            return;
+        let values = |shapes: &[Vec<(f64, f64)>]| -> Option<Vec<String>> {
+            shapes.iter().map(|s| Self::points(s)).collect()
         };
-        let Some(lines) = runs
-            .iter()
-            .map(|r| Self::points(r))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let (Some(areas), Some(lines)) = (values(&fills), values(&runs)) else {
             return;
         };
         // One group holds the band's pieces (or, patterned, its outline) with the tooltip.
