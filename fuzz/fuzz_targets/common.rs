@@ -11,10 +11,10 @@ pub mod pslex;
 pub mod xmlcheck;
 
 use hp2ps::aggregate::NameOrder;
+use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::aux::{read_aux, Aux};
 
 /// Render options from one byte, so the corpus explores the flags too.
 pub fn options(byte: u8) -> RenderOptions {

@@ -24,9 +24,9 @@ pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;
 
+use crate::aux_file::Aux;
 use crate::defaults;
 use crate::profile::{Band, BandInfo, Profile, Series};
-use crate::read::aux::Aux;
 
 /// Direction of the `-i` name order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,8 +6,8 @@ use std::cmp::Reverse;
 
 use super::selection_sort::{f64_key, selection_sort};
 use super::NameOrder;
+use crate::aux_file::Aux;
 use crate::profile::Band;
-use crate::read::aux::Aux;
 
 /// hp2ps's identifier hash (§3.1): h = 3h + b over signed bytes, 32-bit.
 pub(crate) fn hash_bucket(name: &[u8]) -> u32 {

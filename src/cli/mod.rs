@@ -16,7 +16,6 @@ pub(crate) use definition::{command, help};
 pub(crate) use parse::parse;
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
 use hp2ps::defaults;
@@ -164,7 +163,7 @@ impl Invocation {
     /// The output format: `--format`, else the `-o` file's extension, else PostScript.
     pub fn format(&self) -> Format {
         let from_output = || {
-            let name = self.output.as_ref()?.as_bytes();
+            let name = self.output.as_ref()?.as_encoded_bytes();
             let dot = name.iter().rposition(|&b| b == b'.')?;
             Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
         };

@@ -1,7 +1,6 @@
 //! From argv to a [`Command`]: hp2ps's short flags by hand, the rest through clap.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
 use clap::ArgMatches;
@@ -29,7 +28,9 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
     let mut args = args.into_iter();
     let mut after_summary = false;
     while let Some(arg) = args.next() {
-        let bytes = arg.as_bytes();
+        // On Unix the argument's bytes; elsewhere its encoded form (WTF-8 on Windows),
+        // which is ASCII wherever the argument is, as every flag is.
+        let bytes = arg.as_encoded_bytes();
         let follows_summary = std::mem::replace(&mut after_summary, bytes == b"--summary");
         let text = String::from_utf8_lossy(bytes).into_owned();
         match bytes {

@@ -5,15 +5,14 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
+use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::layout::chart::Chart;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
 use hp2ps::profile::Series;
-use hp2ps::read::aux::{read_aux, Aux};
 use hp2ps::read::eventlog::EventlogReport;
 use hp2ps::read::hp::ReadError;
 use hp2ps::read::window::WindowError;
@@ -21,9 +20,10 @@ use hp2ps::read::{read_input, read_input_slice, InputError, InputOptions, Notes}
 use hp2ps::summary::{summarize, BreakdownSummary, Summary};
 
 use super::atomic::AtomicFile;
-use super::mapped::Mapped;
+use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
 use super::symbols;
+use super::version::Version;
 use crate::cli::Invocation;
 
 /// What a successful render has to report.
@@ -87,6 +87,40 @@ fn read(
     finish_read(inv, read_input(input, &input_options(inv)), src)
 }
 
+/// The one line for a file that changed while it was read (a program writing it again:
+/// GHC truncates `prog.hp` and `prog.eventlog` when it starts).
+fn changed_while_read(name: &str) -> String {
+    format!("{name}: the file changed while it was read")
+}
+
+/// [`read`] on an open file: through a map when it is a regular file worth mapping and
+/// `may_map`, else as a stream. A read that fails while the file changes under it (a
+/// regular file cut or rewritten meanwhile) gives [`changed_while_read`] instead of the
+/// damage the reader saw.
+fn read_file(
+    inv: &Invocation,
+    input: &File,
+    src: Source<'_>,
+    may_map: bool,
+) -> Result<(Profile, Done), String> {
+    if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
+        return read_mapped(inv, &map, src);
+    }
+    let version = || {
+        input
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| Version::of(&m))
+    };
+    let before = version();
+    let read = read_input(input, &input_options(inv));
+    if read.is_err() && before.is_some() && version() != before {
+        return Err(changed_while_read(src.name));
+    }
+    finish_read(inv, read, src)
+}
+
 fn input_options(inv: &Invocation) -> InputOptions {
     let mut opts = InputOptions::default();
     opts.window = inv.window;
@@ -98,6 +132,9 @@ fn input_options(inv: &Invocation) -> InputOptions {
 /// read as the reader goes.
 fn read_mapped(inv: &Invocation, map: &Mapped, src: Source<'_>) -> Result<(Profile, Done), String> {
     let read = read_input_slice(map.bytes(), &input_options(inv), &mut |n| map.release(n));
+    if map.changed_while_read(read.is_err()) {
+        return Err(changed_while_read(src.name));
+    }
     finish_read(inv, read, src)
 }
 
@@ -185,20 +222,12 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     check_output(inv, &names)?;
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
-    // A file being written (--watch) is read as a stream: a map of it could fault.
-    let map = if inv.watch.is_none() {
-        Mapped::of(&input)
-    } else {
-        None
-    };
+    // A file being written (--watch) is read as a stream, where its growth cannot fault.
     let src = Source {
         path: Some(&names.input),
         name: &input_name,
     };
-    let (profile, mut done) = match map {
-        Some(map) => read_mapped(inv, &map, src)?,
-        None => read(inv, input, src)?,
-    };
+    let (profile, mut done) = read_file(inv, &input, src, inv.watch.is_none())?;
     if !inv.renders() {
         return Ok(done);
     }
@@ -275,20 +304,14 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
             )));
         }
     }
-    let stdin = io::stdin().lock();
     // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
-    let map = stdin
-        .as_fd()
-        .try_clone_to_owned()
-        .ok()
-        .and_then(|fd| Mapped::of(&File::from(fd)));
     let src = Source {
         path: None,
         name: "stdin",
     };
-    let (profile, mut done) = match map {
+    let (profile, mut done) = match mapped::of_stdin() {
         Some(map) => read_mapped(inv, &map, src)?,
-        None => read(inv, stdin, src)?,
+        None => read(inv, io::stdin().lock(), src)?,
     };
     if !inv.renders() {
         return Ok(done);

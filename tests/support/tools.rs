@@ -40,6 +40,7 @@ pub const TOOLS: &[(&str, &str)] = &[
     ("/usr/bin/groff", "groff-base"),
     ("/bin/bash", "bash"),
     ("nm", "binutils"),
+    ("git", "git"),
 ];
 
 /// The reference implementation: Debian's GHC package installs it here.

@@ -18,7 +18,9 @@
 //!   y axis with its rotated legend and ticks, key entries, bands (fill then stroke, the
 //!   same vertex sequence), marks. Strokes are black, 0.5 wide, with PostScript's default
 //!   joins (miter, miter limit 10, where SVG's default is 4) and butt caps. The full JOB
-//!   is the document's `<title>` (like `%%Title`; not drawn).
+//!   is the document's `<title>` (like `%%Title`; not drawn). In a large document a long
+//!   band is several elements instead of one polygon, so that libxml2 reads it (see
+//!   `pieces.rs`).
 //! * **Text.** Helvetica at 10 pt (axes, key) and 12 pt (title). PostScript's `show` does
 //!   not kern, SVG renderers do, so text whose characters all have Helvetica widths (ASCII,
 //!   Latin-1 and the rest of WinAnsi) is placed glyph by glyph, each glyph in its own
@@ -49,9 +51,9 @@
 use std::io::{self, Write};
 
 use super::buffer::Buffered;
-use super::fonts;
 use super::geometry::{band_outline, box_corners, caret};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
+use crate::fonts;
 use crate::layout::chart::*;
 use crate::layout::shade;
 
@@ -392,10 +394,17 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 
     fn bands(&mut self, g: &Graph) -> io::Result<()> {
+        let large = pieces::in_pieces(g.bands.len(), g.xs.len());
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.filled(&points, band.shade, &band.look, Some(&band.tooltip));
+                let tooltip = Some(&band.tooltip[..]);
+                match large.then(|| pieces::cut(&points)).flatten() {
+                    Some(cut) => {
+                        self.filled_in_pieces(&points, cut, band.shade, &band.look, tooltip)
+                    }
+                    None => self.filled(&points, band.shade, &band.look, tooltip),
+                }
             }
             self.checkpoint()?;
         }
@@ -438,5 +447,6 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
 }
 
 mod pattern;
+mod pieces;
 #[cfg(test)]
 mod tests;

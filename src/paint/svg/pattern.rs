@@ -20,28 +20,56 @@ impl<W: Write> SvgPainter<'_, W> {
         title: Option<&[u8]>,
     ) {
         if let Some(pattern) = &look.pattern {
+            let Some(outline) = Self::points(points) else {
+                return;
+            };
             let ink = pattern_ink(pattern, points.iter().copied());
-            return self.patterned(points, &ink, title);
+            self.pattern_in(&[outline], &ink, false);
+            // The stroked outline on top is what the pointer is over: it carries the
+            // tooltip.
+            return self.titled_polygon(points, None, title);
         }
-        let fill = match look.colour {
-            Some([r, g, b]) => format!("#{r:02x}{g:02x}{b:02x}"),
-            None => colour_of(shade, self.chart.colour),
-        };
+        let fill = self.fill_of(shade, look);
         self.titled_polygon(points, Some(&fill), title);
     }
 
-    fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk, title: Option<&[u8]>) {
-        let Some(outline) = Self::points(points) else {
-            return;
-        };
+    /// The fill colour of a band or key box without a pattern: its look's colour, else
+    /// its shade's.
+    pub(super) fn fill_of(&self, shade: f64, look: &Look) -> String {
+        match look.colour {
+            Some([r, g, b]) => format!("#{r:02x}{g:02x}{b:02x}"),
+            None => colour_of(shade, self.chart.colour),
+        }
+    }
+
+    /// A pattern's background grey over `areas` (each a `points` value) and its ink,
+    /// clipped to them. `pieces`: the areas are the pieces of one long band (see
+    /// `pieces.rs`), each stroked in the grey so that no seam shows between them.
+    pub(super) fn pattern_in(&mut self, areas: &[String], ink: &PatternInk, pieces: bool) {
         let id = format!("hp2ps-clip-{}", self.clips);
         self.clips += 1;
         let grey = colour_of(ink.background, false);
-        self.raw(&format!(
-            "<clipPath id=\"{id}\"><polygon points=\"{outline}\"/></clipPath>\n\
-             <polygon points=\"{outline}\" fill=\"{grey}\" stroke=\"none\"/>\n\
-             <g clip-path=\"url(#{id})\">\n"
-        ));
+        self.raw(&format!("<clipPath id=\"{id}\">"));
+        for area in areas {
+            self.raw(&format!("<polygon points=\"{area}\"/>"));
+        }
+        self.raw("</clipPath>\n");
+        if pieces {
+            self.raw(&format!(
+                "<g fill=\"{grey}\" stroke=\"{grey}\" stroke-linejoin=\"bevel\">\n"
+            ));
+            for area in areas {
+                self.raw(&format!("<polygon points=\"{area}\"/>\n"));
+            }
+            self.raw("</g>\n");
+        } else {
+            for area in areas {
+                self.raw(&format!(
+                    "<polygon points=\"{area}\" fill=\"{grey}\" stroke=\"none\"/>\n"
+                ));
+            }
+        }
+        self.raw(&format!("<g clip-path=\"url(#{id})\">\n"));
         for lines in &ink.lines {
             let d: Vec<String> = lines
                 .segments
@@ -69,8 +97,6 @@ impl<W: Write> SvgPainter<'_, W> {
             ));
         }
         self.raw("</g>\n");
-        // The stroked outline on top is what the pointer is over: it carries the tooltip.
-        self.titled_polygon(points, None, title);
     }
 }
 
