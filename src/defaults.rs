@@ -14,6 +14,9 @@ pub const KEYS_PER_PAGE: usize = 20;
 /// `--top`: how many bands `--summary` lists.
 pub const SUMMARY_TOP: usize = 10;
 
+/// `--ipe-names`: `-hi` bands are named by their IPE entries and the binary's symbols.
+pub const IPE_NAMES: crate::symbolize::IpeNames = crate::symbolize::IpeNames::Source;
+
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;
 

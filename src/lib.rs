@@ -3,13 +3,16 @@
 //!
 //! Data flows one way: [`read`] (the streaming readers) → [`profile::Profile`] →
 //! [`aggregate`] → [`layout`] builds a [`layout::chart::Chart`] → a painter in [`paint`].
-//! [`pipeline::prepare`] runs the middle of the pipeline in one call.
+//! [`pipeline::prepare`] runs the middle of the pipeline in one call; [`aux_file`] reads and
+//! writes the `.aux` file that `-p` reuses.
 #![doc = include_str!("../docs/library.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod aggregate;
+pub mod aux_file;
 pub mod defaults;
+pub mod fonts;
 pub mod layout;
 mod num;
 pub mod paint;
@@ -17,6 +20,7 @@ pub mod pipeline;
 pub mod profile;
 pub mod read;
 pub mod summary;
+pub mod symbolize;
 #[cfg(test)]
 mod test_rng;
 

@@ -2,12 +2,12 @@
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
 use crate::aggregate::{aggregate, decimate, sample_limit, AggregateOptions, Aggregated};
+use crate::aux_file::{Aux, AuxOut};
 use crate::layout::chart::Chart;
 use crate::layout::looks;
 use crate::layout::shade::ShadeMap;
 use crate::layout::{layout, LayoutOptions};
 use crate::profile::Profile;
-use crate::read::aux::Aux;
 
 /// Every option of a render, stage by stage.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -29,26 +29,6 @@ pub struct RenderOptions {
     /// sets no such limit. The command line's default for SVG, PDF, EPS and HTML is
     /// [`crate::aggregate::VECTOR_MAX_BAND_POINTS`]. Default: 0.
     pub max_band_points: usize,
-}
-
-/// What the next run's `-p` reuses: the ranges, and each band's name and shade, bottom
-/// band first.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AuxOut {
-    /// The time span the chart was scaled to.
-    pub x_range: f64,
-    /// The stack height the chart was scaled to.
-    pub y_range: f64,
-    /// Every drawn band's name and shade, bottom band first.
-    pub bands: Vec<(Vec<u8>, f64)>,
-}
-
-impl AuxOut {
-    /// Writes the `.aux` text, byte-identical to hp2ps's.
-    pub fn write<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
-        let bands: Vec<(&[u8], f64)> = self.bands.iter().map(|(n, s)| (n.as_slice(), *s)).collect();
-        crate::read::aux::write_aux(out, self.x_range, self.y_range, &bands)
-    }
 }
 
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).

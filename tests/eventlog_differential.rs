@@ -29,10 +29,10 @@ mod support;
 #[path = "../src/cli/mod.rs"]
 mod cli;
 
+use hp2ps::aux_file::read_aux;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::aux::read_aux;
 use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions};
 use hp2ps::read::hp::ReadOptions;
 

@@ -6,9 +6,11 @@
 //! cut at several points, what ghc-events decodes must be what our reader returns:
 //!
 //! * the censuses: their number, each one's time, and its bands (values and order);
-//!   the band names for string breakdowns are the labels, for `-hi` the label named by
-//!   the IPE entry ghc-events decoded, and for `-hc` the cost-centre stack's path built
-//!   from the cost centres ghc-events decoded (so the cost centres are compared too);
+//!   the band names for string breakdowns (`-hi` included) are the labels, and for
+//!   `-hc` the cost-centre stack's path built from the cost centres ghc-events decoded
+//!   (so the cost centres are compared too);
+//! * the IPE entries (169) the report lists: every field, in order of first
+//!   appearance, a later entry for an address replacing the earlier one;
 //! * the markers: time and text.
 //!
 //! Documented differences, allowed for here:
@@ -51,6 +53,7 @@ struct Counts {
     censuses: usize,
     bands: usize,
     markers: usize,
+    ipe: usize,
     /// Files whose census times were not compared (our reader estimates them).
     estimated_times: usize,
     /// Files where ghc-events stopped before the end (a non-UTF-8 label).
@@ -61,13 +64,14 @@ impl Counts {
     fn print(&self, what: &str) {
         eprintln!(
             "eventlog oracle {what}: {} files compared ({} refused by both), {} censuses, \
-             {} bands, {} markers identical; {} files without time comparison (estimated \
-             times), {} where ghc-events stopped early",
+             {} bands, {} markers, {} IPE entries identical; {} files without time \
+             comparison (estimated times), {} where ghc-events stopped early",
             self.files,
             self.both_refuse,
             self.censuses,
             self.bands,
             self.markers,
+            self.ipe,
             self.estimated_times,
             self.oracle_stopped
         );
@@ -115,6 +119,9 @@ type WantCensus = (u64, Vec<(Vec<u8>, u64, Vec<u8>)>);
 struct Expected {
     censuses: Vec<WantCensus>,
     markers: Vec<(u64, Vec<u8>)>,
+    /// The IPE entries: address, the six strings (the closure type as ghc-events reads
+    /// its number).
+    ipe: Vec<(u64, [String; 6])>,
     /// Some band names collide (after `one_line`): the reader numbers those, so only the
     /// values are compared.
     ambiguous_names: bool,
@@ -131,7 +138,7 @@ fn expected(d: &Dump, whole: bool) -> Expected {
     }
     // The cost centres and IPE entries ghc-events decoded.
     let mut ccs: HashMap<u32, (Vec<u8>, Vec<u8>, u8)> = HashMap::new();
-    let mut ipe: HashMap<u64, Vec<u8>> = HashMap::new();
+    let mut ipe: Vec<(u64, [String; 6])> = Vec::new();
     for e in &d.events {
         match &e.kind {
             Kind::CostCentre {
@@ -144,28 +151,33 @@ fn expected(d: &Dump, whole: bool) -> Expected {
                 ccs.insert(*id, (label.clone(), module.clone(), *flags));
             }
             Kind::Ipe {
-                info, table_name, ..
+                info,
+                table_name,
+                closure_desc,
+                ty_desc,
+                label,
+                module,
+                srcloc,
             } => {
-                ipe.entry(*info).or_insert_with(|| table_name.clone());
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                let fields = [
+                    text(table_name),
+                    closure_desc.to_string(),
+                    text(ty_desc),
+                    text(label),
+                    text(module),
+                    text(srcloc),
+                ];
+                match ipe.iter_mut().find(|(a, _)| a == info) {
+                    Some(known) => known.1 = fields,
+                    None => ipe.push((*info, fields)),
+                }
             }
             _ => {}
         }
     }
-    let code = d.heap_prof_begin().map(|h| h.1);
-    let info_table = code == Some(breakdown::INFO_TABLE) || (code.is_none() && !ipe.is_empty());
     let name = |b: &Band| -> Vec<u8> {
         match b {
-            Band::Str { label, .. } if info_table => {
-                let hex = label.strip_prefix(b"0x").unwrap_or(label);
-                let entry = std::str::from_utf8(hex)
-                    .ok()
-                    .and_then(|h| u64::from_str_radix(h, 16).ok())
-                    .and_then(|a| ipe.get(&a));
-                match entry {
-                    Some(t) => [&t[..], b" (", label, b")"].concat(),
-                    None => label.clone(),
-                }
-            }
             Band::Str { label, .. } => label.clone(),
             Band::Ccs { stack, .. } if stack.is_empty() => b"MAIN".to_vec(),
             Band::Ccs { stack, .. } => {
@@ -218,6 +230,7 @@ fn expected(d: &Dump, whole: bool) -> Expected {
     Expected {
         censuses,
         markers,
+        ipe,
         ambiguous_names,
     }
 }
@@ -266,7 +279,8 @@ fn check(exe: &Path, what: &str, bytes: &[u8], whole: bool, counts: &mut Counts)
         "{what}: report.censuses"
     );
     let mut n = want.censuses.len();
-    if ours_censuses.len() != n {
+    let oracle_stopped = ours_censuses.len() != n;
+    if oracle_stopped {
         // ghc-events stops silently at a label that is not UTF-8 (and the census it was
         // reading then looks complete in a log without 165): compare what it decoded.
         let has_end = d.types.iter().any(|t| t.id == 165);
@@ -351,6 +365,28 @@ fn check(exe: &Path, what: &str, bytes: &[u8], whole: bool, counts: &mut Counts)
     assert_eq!(a, b, "{what}: markers");
     assert_eq!(rec.marks.len(), a.len(), "{what}: marks handed to the sink");
     counts.markers += a.len();
+    // IPE entries: every field (where ghc-events read the whole log).
+    if !oracle_stopped {
+        let ours: Vec<(u64, [String; 6])> = (report.ipe.iter())
+            .map(|e| {
+                let closure = e.closure_desc.parse::<i64>().map_or_else(
+                    |_| format!("not a number: {:?}", e.closure_desc),
+                    |n| n.to_string(),
+                );
+                let fields = [
+                    &e.table_name,
+                    &closure,
+                    &e.type_desc,
+                    &e.label,
+                    &e.module,
+                    &e.src_loc,
+                ];
+                (e.address, fields.map(String::clone))
+            })
+            .collect();
+        assert_eq!(ours, want.ipe, "{what}: IPE entries");
+        counts.ipe += ours.len();
+    }
 }
 
 fn ends_whole(bytes: &[u8]) -> bool {
@@ -381,6 +417,22 @@ fn repository_eventlogs_agree_with_ghc_events() {
     counts.print("repository");
     assert!(corpus_files >= 14, "{corpus_files} corpus logs");
     assert!(counts.censuses > 200, "{} censuses", counts.censuses);
+}
+
+/// The two real `-hi` logs of GHC 9.10.3: their IPE entries, every field, as
+/// ghc-events reads them (and their censuses, as for every log).
+#[test]
+fn real_info_table_logs_agree_with_ghc_events() {
+    let Some(exe) = oracle::oracle() else { return };
+    let mut counts = Counts::default();
+    for name in ["leakmap-hi", "textproc-hi"] {
+        let path = manifest().join(format!("tests/data/ghc-9.10/{name}.eventlog"));
+        let bytes = std::fs::read(&path).unwrap();
+        check(exe, &path.display().to_string(), &bytes, true, &mut counts);
+    }
+    counts.print("real -hi logs");
+    // leakmap-hi has 69 entries, textproc-hi 228 (one event each, no address twice).
+    assert_eq!(counts.ipe, 69 + 228);
 }
 
 #[test]
@@ -517,7 +569,8 @@ fn generated() -> Vec<(String, Vec<u8>)> {
     w.shutdown(1_200_000_000, 1);
     out.push(("-hb (166)".into(), w.finish()));
 
-    // -hi: IPE entries name some addresses.
+    // -hi: IPE entries name some addresses; a later entry for an address replaces the
+    // earlier one.
     let mut w = EventlogWriter::new(Layout::ghc_9_2());
     let it = |info: u64, name: &[u8]| InfoTable {
         info,
@@ -530,6 +583,7 @@ fn generated() -> Vec<(String, Vec<u8>)> {
     };
     w.info_table(1, &it(0x409f78, b"sat_s154_info"))
         .info_table(1, &it(0x4c8b11, b"Main.go_info"))
+        .info_table(1, &it(0x409f78, b"sat_s154_again_info"))
         .heap_prof_begin(2, &HeapProfBegin::new(breakdown::INFO_TABLE, 100_000_000))
         .string_census(10, &[("0x409f78", 64u64), ("0x4c8b10", 32)])
         .string_census(20, &[("0x4c8b11", 16u64), ("0x409f78", 8)])

@@ -10,7 +10,7 @@ mod support;
 use std::path::Path;
 
 use hp2ps::read::eventlog::{read_eventlog, read_eventlog_slice_chunked, EventlogOptions};
-use support::eventlog::recorder::{dir, names, Recorder};
+use support::eventlog::recorder::{dir, names, names_in, Recorder};
 use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
 
 /// Everything a read said, as text: the sink's statements and the report, or the error.
@@ -66,6 +66,27 @@ fn corpus_logs_read_the_same_in_runs() {
         same_both_ways(&name, &bytes, &opts);
         opts.full_names = !opts.full_names;
     }
+}
+
+/// The GHC 9.10.3 logs and the time-axis pairs: several capabilities, whose thread
+/// switches the workers hand over with the capability of their block.
+#[test]
+fn logs_of_several_capabilities_read_the_same_in_runs() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut checked = 0;
+    for folder in ["ghc-9.10", "timeaxis/ghc-9.0.2", "timeaxis/ghc-9.10.3"] {
+        for name in names_in(&data.join(folder)) {
+            let log = data.join(folder).join(format!("{name}.eventlog"));
+            let bytes = std::fs::read(log).unwrap();
+            same_both_ways(
+                &format!("{folder}/{name}"),
+                &bytes,
+                &EventlogOptions::default(),
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 27, "only {checked} logs");
 }
 
 #[test]
@@ -130,6 +151,45 @@ fn cut_and_damaged_logs_read_the_same_in_runs() {
         }
         let want = streamed(&bytes, &opts);
         assert_eq!(in_runs(&bytes, &opts, 64), want, "mutation round {round}");
+    }
+}
+
+/// Block sizes that lie in a real log of two capabilities: the events after a block's
+/// declared end belong to no capability, for the workers as for the one-pass reading
+/// (which reads the rest of the log as one run once a block size leads nowhere).
+#[test]
+fn lying_block_sizes_in_a_log_of_two_capabilities() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/timeaxis/ghc-9.10.3/par-hT-N2.eventlog");
+    let log = std::fs::read(path).unwrap();
+    let size_at = |b: &[u8], i: usize| u32::from_be_bytes(b[i + 10..i + 14].try_into().unwrap());
+    // Block markers (id 18) whose size leads to the next marker or to the end marker.
+    let markers: Vec<usize> = (0..log.len() - 16)
+        .filter(|&i| {
+            let next = i + size_at(&log, i) as usize;
+            log[i..i + 2] == [0, 18]
+                && next + 2 <= log.len()
+                && matches!(log[next..next + 2], [0, 18] | [0xff, 0xff])
+        })
+        .collect();
+    assert!(markers.len() >= 6, "{} block markers", markers.len());
+    let opts = EventlogOptions::default();
+    for &m in &markers[1..] {
+        for shrink in [2, 300, 4000] {
+            let mut bytes = log.clone();
+            let size = size_at(&bytes, m).saturating_sub(shrink).max(24);
+            bytes[m + 10..m + 14].copy_from_slice(&size.to_be_bytes());
+            let want = streamed(&bytes, &opts);
+            // Runs of the blocks before this one, then the rest as one run (its size
+            // leads nowhere): the workers read the events past its declared end.
+            for chunk in [64, m - markers[0]] {
+                let got = in_runs(&bytes, &opts, chunk);
+                assert_eq!(
+                    got, want,
+                    "block at {m}, {shrink} bytes short, runs of {chunk}"
+                );
+            }
+        }
     }
 }
 

@@ -17,9 +17,9 @@ use support::Cmd;
 
 use std::path::PathBuf;
 
+use hp2ps::aux_file::read_aux;
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::aux::read_aux;
 use hp2ps::read::hp::ReadOptions;
 
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {

@@ -161,3 +161,73 @@ golden! {
     edge_ident_space: "edge-ident-space" [];
     edge_ident_keyword: "edge-ident-keyword" ["-m0", "-t0"];
 }
+
+/// The checkout holds the test data's exact bytes: the two CRLF inputs keep their CRs
+/// (else their cases above test LF input under a CRLF name), and git converts no line
+/// end of any golden or `tests/data` file, on any platform (`core.autocrlf=true` on
+/// Windows turned the expected `.ps` files into CRLF before `.gitattributes` said `-text`).
+#[test]
+fn the_checkout_keeps_the_test_data_bytes() {
+    for name in ["edge-crlf.hp", "spec7-44-crlf.hp"] {
+        let text = support::golden(name);
+        let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        assert!(lines.len() > 3, "{name}: {} lines", lines.len());
+        for (i, line) in lines.iter().enumerate() {
+            assert!(
+                line.ends_with(b"\r\n"),
+                "{name} line {}: not CRLF in this checkout: {:?}",
+                i + 1,
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+
+    if !support::tools::require("git") {
+        return;
+    }
+    let manifest = env!("CARGO_MANIFEST_DIR");
+    let listed = Cmd::new("git")
+        .args(["ls-files", "-z", "--", "golden", "tests/data"])
+        .current_dir(manifest)
+        .output();
+    if !listed.status.success() {
+        // A source tree that is not a git checkout (a crate tarball): nothing converted it.
+        eprintln!(
+            "SKIPPED: golden::the_checkout_keeps_the_test_data_bytes: not a git checkout: {}",
+            String::from_utf8_lossy(&listed.stderr).trim()
+        );
+        return;
+    }
+    let files: Vec<&str> = std::str::from_utf8(&listed.stdout)
+        .expect("file names in UTF-8")
+        .split('\0')
+        .filter(|f| !f.is_empty())
+        .collect();
+    assert!(files.len() > 100, "git lists only {} files", files.len());
+    let attrs = Cmd::new("git")
+        .args(["check-attr", "-z", "text", "--"])
+        .args(&files)
+        .current_dir(manifest)
+        .output();
+    assert!(attrs.status.success(), "git check-attr failed");
+    // -z: NUL-separated triples of path, attribute, value.
+    let fields: Vec<&[u8]> = attrs.stdout.split(|&b| b == 0).collect();
+    let converted: Vec<String> = fields
+        .chunks_exact(3)
+        .filter(|t| t[2] != b"unset")
+        .map(|t| {
+            format!(
+                "{} (text: {})",
+                String::from_utf8_lossy(t[0]),
+                String::from_utf8_lossy(t[2])
+            )
+        })
+        .collect();
+    assert_eq!(fields.len() / 3, files.len());
+    assert!(
+        converted.is_empty(),
+        "git may convert the line ends of {} test files (mark them -text in .gitattributes): {:?}",
+        converted.len(),
+        &converted[..converted.len().min(5)]
+    );
+}

@@ -366,7 +366,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
         let before = dir.snapshot();
         let ran = hp2ps(dir.path(), &["-p", "t.hp"], Input::Null);
         let what = format!("aux mutant {case}: {}", ran.describe());
-        match hp2ps::read::aux::read_aux(&data) {
+        match hp2ps::aux_file::read_aux(&data) {
             Ok(previous) => {
                 assert_eq!(ran.code, Some(0), "{what}");
                 let (p, _) = Profile::read(profile.as_slice(), &ReadOptions::default()).unwrap();

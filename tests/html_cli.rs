@@ -305,3 +305,51 @@ fn numbers_from_the_hp(hp: &[u8], table: &Value) {
         );
     }
 }
+
+/// A `-hi` eventlog with its program: the table's Info column holds what the summary
+/// knows of each band (its IPE entry, its symbol), as the SVG tooltips word it.
+#[test]
+fn the_table_carries_what_is_known_of_hi_bands() {
+    use support::ghc910::{data, program};
+    let dir = TempDir::new("html-hi");
+    let binary = program(&dir, "leakmap-ipe");
+    let log = data("leakmap-hi.eventlog");
+    let (b, l) = (binary.to_str().unwrap(), log.to_str().unwrap());
+    let page = run(
+        dir.path(),
+        &["--format", "html", "-o", "-", "--binary", b, l],
+        None,
+    )
+    .stdout;
+    let data = data_of(&page);
+    let table = &run0(&data)["table"];
+    let out = run(
+        dir.path(),
+        &["--summary=json", "--top", "100000", "--binary", b, l],
+        None,
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut known = 0;
+    for (i, band) in summary["top"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(table["name"][i], band["name"]);
+        let lines: Vec<&str> = names(&table["info"][i]);
+        let info = &band["info"];
+        if info.is_null() {
+            assert!(lines.is_empty(), "{}: {lines:?}", band["name"]);
+            continue;
+        }
+        known += 1;
+        let text = lines.join("\n");
+        if let Some(table_name) = info["ipe"]["table_name"].as_str() {
+            assert!(text.contains(table_name), "{text}");
+            assert!(
+                text.contains(info["ipe"]["module"].as_str().unwrap()),
+                "{text}"
+            );
+        }
+        if let Some(symbol) = info["symbol"]["symbol"].as_str() {
+            assert!(text.contains(symbol), "{text}");
+        }
+    }
+    assert!(known > 10, "{known} bands with something known");
+}

@@ -11,8 +11,8 @@ use std::path::Path;
 use support::run::{self, Cmd};
 use support::{pslex, xmlcheck, TempDir};
 
+use hp2ps::fonts::to_winansi;
 use hp2ps::layout::chart::Chart;
-use hp2ps::paint::fonts::to_winansi;
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;

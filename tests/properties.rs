@@ -12,10 +12,10 @@ use support::{pslex, Cmd};
 use std::io::{self, Read};
 
 use hp2ps::aggregate::{aggregate, AggregateOptions, NameOrder};
+use hp2ps::aux_file::Aux;
 use hp2ps::internals::{apply_band_limit, band_total, eliminate_traces, stack_heights};
 use hp2ps::paint::ps::{escape, Escape};
 use hp2ps::profile::{Band, Point, Profile};
-use hp2ps::read::aux::Aux;
 use hp2ps::read::hp::ReadOptions;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -14,8 +14,8 @@ use support::raster;
 use support::tools::{find_tool, require};
 use support::{Cmd, TempDir};
 
+use hp2ps::fonts::ps_text_width;
 use hp2ps::layout::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
-use hp2ps::paint::fonts::ps_text_width;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::paint::svg::{escape, write_svg, SvgOptions};

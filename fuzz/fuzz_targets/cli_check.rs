@@ -12,9 +12,9 @@ mod cli;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
+use hp2ps::aux_file::read_aux;
 use hp2ps::paint::{write_chart_with, Format};
 use hp2ps::pipeline::prepare;
-use hp2ps::read::aux::read_aux;
 use hp2ps::read::hp::ReadOptions;
 use hp2ps::read::window::read_profile;
 use hp2ps::summary::summarize;

@@ -11,10 +11,10 @@ pub mod pslex;
 pub mod xmlcheck;
 
 use hp2ps::aggregate::NameOrder;
+use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::aux::{read_aux, Aux};
 
 /// Render options from one byte, so the corpus explores the flags too.
 pub fn options(byte: u8) -> RenderOptions {
@@ -160,7 +160,13 @@ pub fn eventlog_reader(data: &[u8]) {
         "the reader in runs of {chunk} bytes differs from the one-pass reader"
     );
     match read_eventlog_profile(input, &opts) {
-        Ok((profile, report)) => {
+        Ok((mut profile, report)) => {
+            // The command names -hi bands by the log's IPE entries: names stay unique.
+            let symbolize = hp2ps::symbolize::SymbolizeOptions::default();
+            hp2ps::symbolize::name_bands(&mut profile, &report.ipe, None, &symbolize);
+            let names: std::collections::HashSet<&[u8]> =
+                profile.bands.iter().map(|b| &b.name[..]).collect();
+            assert_eq!(names.len(), profile.bands.len(), "two bands of one name");
             for w in &report.warnings {
                 assert_one_line(&w.to_string());
             }

@@ -24,9 +24,11 @@ pub use series::{clip_series, series_max};
 pub use stack::{area, stack_heights, stack_on};
 pub use traces::{band_total, eliminate_traces};
 
+use std::collections::BTreeMap;
+
+use crate::aux_file::Aux;
 use crate::defaults;
-use crate::profile::{Band, Profile, Series};
-use crate::read::aux::Aux;
+use crate::profile::{Band, BandInfo, Profile, Series};
 
 /// Direction of the `-i` name order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +50,11 @@ pub struct AggregateOptions {
     pub by_deviation: bool,
     /// `-i`: order by name. Default: `None`.
     pub by_name: Option<NameOrder>,
+    /// With `by_name`: names that are whole decimal numbers (the eras of a `-he`
+    /// profile) sort by their value, before every other name, which keep byte order
+    /// (`--sort name`: era 2 below era 10). `-i` leaves it off, as hp2ps sorts bytes.
+    /// Default: `false`.
+    pub numeric_names: bool,
     /// `-m`: the band limit N; 0 means none, a negative value drops every band.
     /// Default: 20 ([`defaults::BAND_LIMIT`]).
     pub band_limit: i64,
@@ -77,6 +84,7 @@ impl Default for AggregateOptions {
             trace_percent: defaults::TRACE_PERCENT,
             by_deviation: false,
             by_name: None,
+            numeric_names: false,
             band_limit: defaults::BAND_LIMIT,
             filter: BandFilter::default(),
             by_growth: false,
@@ -115,6 +123,9 @@ pub struct Aggregated {
     /// How many samples the profile has (`times` may hold fewer after
     /// [`decimate`]).
     pub samples: usize,
+    /// The profile's [`Profile::band_info`], by band name (the bands that were not
+    /// drawn may still be in it).
+    pub band_info: BTreeMap<Vec<u8>, BandInfo>,
     /// Time span (at least the aux X_RANGE; 1.0 instead of 0).
     pub x_range: f64,
     /// Highest stack (at least the aux Y_RANGE; 1.0 instead of 0).
@@ -168,7 +179,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         order::sort_by_deviation(&mut bands, nsamples);
     }
     if let Some(name_order) = opts.by_name {
-        order::sort_by_name(&mut bands, name_order);
+        order::sort_by_name(&mut bands, name_order, opts.numeric_names);
     }
     if opts.by_growth {
         order::sort_by_growth(&mut bands, &profile.times);
@@ -233,6 +244,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         bands,
         other,
         samples: nsamples,
+        band_info: profile.band_info,
         x_range,
         y_range,
         area,

@@ -6,8 +6,8 @@ use std::cmp::Reverse;
 
 use super::selection_sort::{f64_key, selection_sort};
 use super::NameOrder;
+use crate::aux_file::Aux;
 use crate::profile::Band;
-use crate::read::aux::Aux;
 
 /// hp2ps's identifier hash (§3.1): h = 3h + b over signed bytes, 32-bit.
 pub(crate) fn hash_bucket(name: &[u8]) -> u32 {
@@ -115,20 +115,44 @@ pub(crate) fn sort_by_deviation(bands: &mut [Band], nsamples: usize) {
     selection_sort(bands, keys);
 }
 
-/// §3.5, `-i`: by name, in byte order.
-pub(crate) fn sort_by_name(bands: &mut [Band], order: NameOrder) {
+/// §3.5, `-i`: by name, in byte order; with `numeric`, whole decimal numbers first, by
+/// value ([`name_key`]).
+pub(crate) fn sort_by_name(bands: &mut [Band], order: NameOrder, numeric: bool) {
+    if numeric {
+        sort_by_key(bands, order, |b| name_key(&b.name));
+    } else {
+        sort_by_key(bands, order, |b| b.name.clone());
+    }
+}
+
+/// Sorts by `key`, ascending or descending.
+fn sort_by_key<K: Ord>(bands: &mut [Band], order: NameOrder, key: impl Fn(&Band) -> K) {
     match order {
         NameOrder::Ascending => {
-            let keys = bands.iter().map(|b| Some(b.name.clone())).collect();
+            let keys = bands.iter().map(|b| Some(key(b))).collect();
             selection_sort(bands, keys);
         }
         NameOrder::Descending => {
-            let keys = bands
-                .iter()
-                .map(|b| Some(Reverse(b.name.clone())))
-                .collect();
+            let keys = bands.iter().map(|b| Some(Reverse(key(b)))).collect();
             selection_sort(bands, keys);
         }
+    }
+}
+
+/// The key of `--sort name`: a whole decimal number (`10`, `007`) sorts by its value
+/// (fewer digits without leading zeros first, then digit by digit; equal values by
+/// their bytes), before every other name, which sort by bytes. A total order, unlike
+/// comparing numbers only when both names are numbers.
+pub(crate) fn name_key(name: &[u8]) -> (bool, usize, Vec<u8>) {
+    if !name.is_empty() && name.iter().all(u8::is_ascii_digit) {
+        let zeros = name.iter().take_while(|&&b| b == b'0').count();
+        let mut digits = name[zeros..].to_vec();
+        // Equal values (`7`, `007`) then part by their whole bytes.
+        digits.push(b'/');
+        digits.extend_from_slice(name);
+        (false, name.len() - zeros, digits)
+    } else {
+        (true, 0, name.to_vec())
     }
 }
 

@@ -353,3 +353,33 @@ fn the_band_table_lists_every_band_with_what_became_of_it() {
     opts.band_table = false;
     assert!(man_page(opts, None).table.is_empty());
 }
+
+/// `--sort name` (`numeric_names`): eras in numeric order, numbers before other names,
+/// equal values by their bytes; `-i` keeps hp2ps's byte order.
+#[test]
+fn numeric_names_sort_by_value() {
+    let labels = ["10", "2", "b", "007", "1", "7", "a", "19"];
+    let profile = Profile {
+        times: vec![0.0, 1.0],
+        bands: labels.iter().map(|n| band(n, &[(1, 100.0)])).collect(),
+        ..Profile::default()
+    };
+    let sorted = |numeric: bool, order: NameOrder| {
+        let opts = AggregateOptions {
+            by_name: Some(order),
+            numeric_names: numeric,
+            trace_percent: 0.0,
+            ..AggregateOptions::default()
+        };
+        names(&aggregate(profile.clone(), None, &opts).bands)
+    };
+    let numeric = ["1", "2", "007", "7", "10", "19", "a", "b"];
+    assert_eq!(sorted(true, NameOrder::Ascending), numeric);
+    let mut descending = numeric;
+    descending.reverse();
+    assert_eq!(sorted(true, NameOrder::Descending), descending);
+    assert_eq!(
+        sorted(false, NameOrder::Ascending),
+        ["007", "1", "10", "19", "2", "7", "a", "b"]
+    );
+}

@@ -8,6 +8,7 @@ use clap::{value_parser, Arg, ArgAction, ValueHint};
 use hp2ps::defaults;
 use hp2ps::layout::Palette;
 use hp2ps::paint::Format;
+use hp2ps::symbolize::IpeNames;
 
 use super::GenerateKind;
 
@@ -235,8 +236,9 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(["size", "stddev", "name", "growth"])
                 .hide_possible_values(true)
                 .help(
-                    "Order the bands by size (hp2ps's default), stddev (-d), name (-i) or\n\
-                     growth (the slope of each band, the fastest-growing on top)",
+                    "Order the bands by size (hp2ps's default), stddev (-d), name (as -i,\n\
+                     but numbers by value: -he era 2 before era 10) or growth (the slope\n\
+                     of each band, the fastest-growing on top)",
                 )
                 .help_heading(SELECTION),
             Arg::new("reverse")
@@ -258,6 +260,27 @@ pub(crate) fn command() -> clap::Command {
                 .long("full-names")
                 .action(ArgAction::SetTrue)
                 .help("Name -hc bands by their whole cost-centre stack, not cut at -L")
+                .help_heading(EVENTLOG),
+            Arg::new("ipe-names")
+                .long("ipe-names")
+                .value_name("HOW")
+                .value_parser(IpeNames::NAMES)
+                .hide_possible_values(true)
+                .help(
+                    "Name -hi bands by source (the default: each info table's IPE entry, else\n\
+                     the binary's symbol at it) or by address (as the .hp, unrenamed)",
+                )
+                .help_heading(EVENTLOG),
+            Arg::new("binary")
+                .long("binary")
+                .value_name("PROGRAM")
+                .value_parser(value_parser!(OsString))
+                .value_hint(ValueHint::ExecutablePath)
+                .help(
+                    "The program that wrote a -hi profile (.hp or eventlog): names its\n\
+                     info tables by the program's symbols (default for an eventlog: the\n\
+                     program it names, if found beside it or in the current directory)",
+                )
                 .help_heading(EVENTLOG),
             Arg::new("heap-size")
                 .long("heap-size")

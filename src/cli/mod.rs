@@ -16,7 +16,6 @@ pub(crate) use definition::{command, help};
 pub(crate) use parse::parse;
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
 use hp2ps::defaults;
@@ -25,6 +24,7 @@ use hp2ps::pipeline::RenderOptions;
 use hp2ps::read::eventlog::EventlogOptions;
 use hp2ps::read::window::WindowOptions;
 use hp2ps::summary::SummaryOptions;
+use hp2ps::symbolize::SymbolizeOptions;
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +68,10 @@ pub struct Invocation {
     pub eventlog: EventlogOptions,
     /// `--heap-size`: draw an eventlog's heap size and live bytes over the bands.
     pub heap_size: bool,
+    /// `--ipe-names`: how `-hi` bands are named.
+    pub symbolize: SymbolizeOptions,
+    /// `--binary`: the program that wrote a `-hi` profile, for its symbols.
+    pub binary: Option<OsString>,
 }
 
 /// The axes `--uniform-scale` shares between the charts of one run.
@@ -159,7 +163,7 @@ impl Invocation {
     /// The output format: `--format`, else the `-o` file's extension, else PostScript.
     pub fn format(&self) -> Format {
         let from_output = || {
-            let name = self.output.as_ref()?.as_bytes();
+            let name = self.output.as_ref()?.as_encoded_bytes();
             let dot = name.iter().rposition(|&b| b == b'.')?;
             Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
         };

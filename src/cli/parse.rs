@@ -1,7 +1,6 @@
 //! From argv to a [`Command`]: hp2ps's short flags by hand, the rest through clap.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
 use clap::ArgMatches;
@@ -10,6 +9,7 @@ use hp2ps::layout::Palette;
 use hp2ps::paint::Format;
 use hp2ps::read::eventlog::TimeAxis;
 use hp2ps::read::window::WindowOptions;
+use hp2ps::symbolize::IpeNames;
 
 use super::definition::command;
 use super::rules::check;
@@ -28,7 +28,9 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
     let mut args = args.into_iter();
     let mut after_summary = false;
     while let Some(arg) = args.next() {
-        let bytes = arg.as_bytes();
+        // On Unix the argument's bytes; elsewhere its encoded form (WTF-8 on Windows),
+        // which is ASCII wherever the argument is, as every flag is.
+        let bytes = arg.as_encoded_bytes();
         let follows_summary = std::mem::replace(&mut after_summary, bytes == b"--summary");
         let text = String::from_utf8_lossy(bytes).into_owned();
         match bytes {
@@ -156,6 +158,10 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     }
     inv.eventlog.full_names = m.get_flag("full-names");
     inv.heap_size = m.get_flag("heap-size");
+    if let Some(how) = m.get_one::<String>("ipe-names") {
+        inv.symbolize.names = IpeNames::from_name(how).unwrap_or(IpeNames::Source);
+    }
+    inv.binary = m.get_one::<OsString>("binary").cloned();
     inv.render.layout.fit_key_labels = m
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
@@ -211,6 +217,8 @@ fn apply_selection(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageErro
     if let Some(key) = m.get_one::<String>("sort") {
         agg.by_deviation = key == "stddev";
         agg.by_name = (key == "name").then_some(NameOrder::Ascending);
+        // Unlike -i (hp2ps's byte order), `--sort name` puts era 2 before era 10.
+        agg.numeric_names = key == "name";
         agg.by_growth = key == "growth";
     }
     agg.reverse = m.get_flag("reverse");

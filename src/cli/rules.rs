@@ -1,5 +1,7 @@
 //! The combinations of options that cannot work, refused before anything is read.
 
+use hp2ps::symbolize::IpeNames;
+
 use super::{Invocation, UsageError};
 
 /// Combinations that cannot work.
@@ -35,6 +37,11 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
     if inv.summary.is_some() && inv.chart_on_stdout() {
         return Err(UsageError::Conflict(
             "--summary and the chart cannot both go to stdout: name an output file with -o",
+        ));
+    }
+    if inv.binary.is_some() && inv.symbolize.names == IpeNames::Address {
+        return Err(UsageError::Conflict(
+            "--binary names -hi bands by symbols, --ipe-names address keeps their addresses: give one",
         ));
     }
     Ok(())

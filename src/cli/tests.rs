@@ -244,11 +244,42 @@ fn selection_options_build_the_filter_and_the_order() {
     assert!(!g.render.aggregate.by_deviation, "--sort replaces -d");
     assert!(g.summary_options.slopes);
     assert!(inv(&["--sort=stddev", "x"]).render.aggregate.by_deviation);
-    assert_eq!(
-        inv(&["--sort=name", "x"]).render.aggregate.by_name,
-        Some(NameOrder::Ascending)
+    let by_name = inv(&["--sort=name", "x"]).render.aggregate;
+    assert_eq!(by_name.by_name, Some(NameOrder::Ascending));
+    assert!(by_name.numeric_names, "--sort name: numbers by value");
+    assert!(
+        !inv(&["-i", "x"]).render.aggregate.numeric_names,
+        "-i: bytes"
+    );
+    assert!(
+        !inv(&["--sort=name", "--sort=size", "x"])
+            .render
+            .aggregate
+            .numeric_names
     );
     assert_eq!(inv(&["x"]).render.aggregate, Default::default());
+}
+
+#[test]
+fn ipe_names_and_binary() {
+    use hp2ps::symbolize::IpeNames;
+    let i = inv(&["x"]);
+    assert_eq!((i.symbolize.names, i.binary), (IpeNames::Source, None));
+    let i = inv(&["--ipe-names", "address", "x"]);
+    assert_eq!(i.symbolize.names, IpeNames::Address);
+    assert_eq!(
+        inv(&["--ipe-names=source", "x"]).symbolize.names,
+        IpeNames::Source
+    );
+    let i = inv(&["--binary", "./prog", "x"]);
+    assert_eq!(i.binary, Some(OsString::from("./prog")));
+    for bad in [
+        &["--ipe-names", "symbol", "x"][..],
+        &["--binary"],
+        &["--binary", "p", "--ipe-names", "address", "x"],
+    ] {
+        assert!(parse(bad.iter().map(OsString::from)).is_err(), "{bad:?}");
+    }
 }
 
 #[test]

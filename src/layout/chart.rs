@@ -374,9 +374,10 @@ pub struct ChartData {
     pub marks: Vec<f64>,
     /// The lines over the bands, in data units, as the graph's `lines`.
     pub lines: Vec<crate::profile::Series>,
-    /// Extra fields of some rows of `table`, by row: `(name, value)` pairs shown with the
-    /// row (for a `-hi` band, its info-table entry). Empty, or one list per row.
-    pub info: Vec<Vec<(Vec<u8>, Vec<u8>)>>,
+    /// What is known of each row's band besides its values, as lines of text (for a
+    /// `-hi` band, its IPE entry and symbol: [`crate::profile::BandInfo::detail_lines`]):
+    /// empty when no band has any, else one list per row of `table`.
+    pub info: Vec<Vec<String>>,
     /// Names too long for a key are to lose their middle rather than their end
     /// (`--key-labels fit`, [`crate::layout::LayoutOptions::fit_key_labels`]).
     pub fit_key_labels: bool,

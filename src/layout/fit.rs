@@ -6,7 +6,7 @@
 //! The elision mark is ASCII `...`, because PostScript's Helvetica shows bytes in its
 //! standard encoding, where a UTF-8 `…` would be three stray glyphs.
 
-use crate::paint::fonts::ps_text_width;
+use crate::fonts::ps_text_width;
 
 use super::chart::SMALL_FONT;
 

@@ -126,7 +126,21 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     let key_left = if key_on_graph { X0 + graph_width } else { X0 };
     let key_start = if key_on_graph { Y0 } else { 0.0 };
     let key = if key_drawn {
-        key_entries(agg, shades, opts, labels, graph_height, key_left, key_start)
+        let per_page = if key_on_graph {
+            // The graph's page holds the whole key. That is hp2ps's 20 entries at most,
+            // unless lines over the bands (`--heap-size`) add theirs: then the spacing
+            // shrinks so that every entry fits between the x axis and the title box.
+            labels.len().max(KEYS_PER_PAGE)
+        } else {
+            KEYS_PER_PAGE
+        };
+        let frame = KeyFrame {
+            left: key_left,
+            start: key_start,
+            height: graph_height,
+            per_page,
+        };
+        key_entries(agg, shades, opts, labels, frame)
     } else {
         Vec::new()
     };
@@ -207,7 +221,17 @@ fn chart_data(
             agg.marks.clone()
         },
         lines: agg.series.clone(),
-        info: Vec::new(),
+        // The -hi bands' IPE entries and symbols, when the profile has any.
+        info: if agg.band_info.is_empty() {
+            Vec::new()
+        } else {
+            (agg.table.iter())
+                .map(|b| {
+                    let info = agg.band_info.get(&b.name);
+                    info.map(|i| i.detail_lines()).unwrap_or_default()
+                })
+                .collect()
+        },
         fit_key_labels: opts.fit_key_labels,
     }
 }
@@ -392,20 +416,33 @@ fn key_labels(agg: &Aggregated, fit: bool, key_on_graph: bool) -> Vec<(Vec<u8>, 
         .collect()
 }
 
+/// Where the key's entries go: the key's left edge, the height its first entry is counted
+/// from, the height the entries share, and how many share it (a page's worth).
+struct KeyFrame {
+    left: f64,
+    start: f64,
+    height: f64,
+    per_page: usize,
+}
+
 fn key_entries(
     agg: &Aggregated,
     shades: &[f64],
     opts: &LayoutOptions,
     labels: Vec<(Vec<u8>, Option<Vec<u8>>)>,
-    gh: f64,
-    left: f64,
-    start: f64,
+    frame: KeyFrame,
 ) -> Vec<KeyEntry> {
+    let KeyFrame {
+        left,
+        start,
+        height: gh,
+        per_page,
+    } = frame;
     let n = labels.len();
-    let spacing = if n <= KEYS_PER_PAGE {
+    let spacing = if n <= per_page {
         gh / (n as f64 + 1.0)
     } else {
-        gh / KEYS_PER_PAGE as f64
+        gh / per_page as f64
     };
     let mut centre = start;
     let mut entries = Vec::with_capacity(n);
@@ -415,7 +452,7 @@ fn key_entries(
         .map(|&shade| (shade, None))
         .chain((0..agg.series.len()).map(|i| (0.0, Some(overlay::line_style(i)))));
     for (i, ((label, full_label), (shade, line))) in labels.into_iter().zip(styles).enumerate() {
-        if i > 0 && i % KEYS_PER_PAGE == 0 {
+        if i > 0 && i % per_page == 0 {
             // A new key page starts from the bottom.
             centre = 0.0;
         }

@@ -63,7 +63,8 @@ pub(super) fn band_stats(agg: &Aggregated, column: &[f64]) -> BandStats {
 }
 
 /// A band's tooltip: `<name>: peak <value> <unit> at <time> <unit>, <share>% of the
-/// area`.
+/// area` (the share of the drawn area, the title's), then a line for each thing known of
+/// it ([`crate::profile::BandInfo`]: a `-hi` band's IPE fields and symbol).
 pub(super) fn band_tooltip(agg: &Aggregated, name: &[u8], stats: &BandStats) -> Vec<u8> {
     let mut text = name.to_vec();
     text.extend_from_slice(
@@ -74,6 +75,12 @@ pub(super) fn band_tooltip(agg: &Aggregated, name: &[u8], stats: &BandStats) -> 
         )
         .as_bytes(),
     );
+    if let Some(info) = agg.band_info.get(name) {
+        for line in info.detail_lines() {
+            text.push(b'\n');
+            text.extend_from_slice(line.as_bytes());
+        }
+    }
     text
 }
 

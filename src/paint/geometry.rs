@@ -2,6 +2,7 @@
 //! outline, and the extent of what is drawn (for the EPS bounding box and the PDF page).
 
 use super::walk::Rect;
+use crate::fonts::Ink;
 use crate::layout::chart::{Graph, LINE_WIDTH, MARK_HALF_WIDTH};
 
 /// The corners of a rectangle in the order hp2ps draws it: from the lower-left corner
@@ -70,13 +71,6 @@ impl<I: Iterator<Item = (f64, f64)>> Iterator for Outline<I> {
 }
 
 impl<I: Iterator<Item = (f64, f64)>> ExactSizeIterator for Outline<I> {}
-
-/// How far a font's ink reaches below and above the baseline, in em.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Ink {
-    pub(crate) bottom: f64,
-    pub(crate) top: f64,
-}
 
 /// A rectangle in chart points holding everything added so far: what a page draws,
 /// stroke widths and the ink of texts included.

@@ -6,7 +6,6 @@
 //! `geometry.rs`. [`write_chart_with`] picks the painter for a [`Format`].
 
 mod buffer;
-pub mod fonts;
 mod format;
 mod geometry;
 mod hatch;

@@ -2,11 +2,14 @@
 
 mod builder;
 mod hasher;
+mod info;
 
 pub use builder::ProfileBuilder;
 pub(crate) use hasher::FxBuild;
 pub(crate) use hasher::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
+pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
 
+use std::collections::BTreeMap;
 use std::io::Read;
 
 use crate::read::hp::{self, ReadError, ReadOptions, Warning};
@@ -72,6 +75,9 @@ pub struct Profile {
     /// Lines drawn over the bands, on the same axes: for an eventlog, the runtime's heap
     /// size and live bytes (`--heap-size`). Empty for a `.hp`.
     pub series: Vec<Series>,
+    /// What is known about some bands besides their values, by band name: for `-hi`,
+    /// the info table's IPE entry and symbol ([`crate::symbolize`]). Empty as read.
+    pub band_info: BTreeMap<Vec<u8>, BandInfo>,
 }
 
 /// A named line of (time, value) points, in time order.

@@ -58,7 +58,9 @@ pub enum InputError {
 pub const EVENTLOG_MAGIC: &[u8; 4] = b"hdrb";
 
 /// Reads a `.hp` file or an eventlog, whichever `input` is, keeping the samples of the
-/// window.
+/// window. The bands of a `-hi` profile keep their address labels:
+/// [`crate::symbolize::name_bands`] names them, from an eventlog's
+/// [`EventlogReport::ipe`] and the program's symbols.
 pub fn read_input<R: Read>(
     mut input: R,
     opts: &InputOptions,

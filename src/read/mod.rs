@@ -3,10 +3,9 @@
 //! [`read_input`] picks the reader by the input's first bytes: [`hp`] reads GHC's `.hp`
 //! text format (streaming, on two threads for large inputs), [`eventlog`] a GHC eventlog;
 //! [`window`] sits between a reader and the sink to keep only the samples of a time window
-//! (`--from`, `--to`); [`aux`] reads the `.aux` file an earlier run wrote (`-p`). Every
+//! (`--from`, `--to`). Every
 //! reader feeds the same [`Sink`], so the profile model and everything after it are shared.
 
-pub mod aux;
 mod block;
 pub mod eventlog;
 pub mod hp;

@@ -12,6 +12,7 @@
 #![allow(unsafe_code)]
 
 /// Blocks up to this size come from the allocator's heaps (glibc's largest setting).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 const MMAP_THRESHOLD: libc::c_int = 32 << 20;
 
 /// Free memory at the top of a heap is given back to the system only beyond this size.
@@ -20,6 +21,7 @@ const MMAP_THRESHOLD: libc::c_int = 32 << 20;
 /// took 62,000 page faults instead of 34,000); much higher (64 MiB), memory freed on one
 /// thread stays while others allocate (10^6 identifiers: 296 MiB at the peak instead of
 /// 241 MiB).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TRIM_THRESHOLD: libc::c_int = 2 << 20;
 
 /// Applies the settings above; a no-op where the C library is not glibc.

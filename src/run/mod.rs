@@ -1,8 +1,9 @@
 //! The edge of the program: files, stdin and stdout. One render ([`render`]), file naming
 //! and the checks that an output never replaces its input ([`names`]), atomic files
 //! ([`atomic`]), batch runs ([`batch`]), watching a growing file ([`watch`]), the summary
-//! on stdout ([`summary`]), the generated man page and completions ([`generate`]) and the
-//! C allocator's settings ([`heap`]).
+//! on stdout ([`summary`]), the generated man page and completions ([`generate`]), large
+//! files read through a memory map that a cut file cannot crash ([`mapped`]), what tells
+//! a file's versions apart ([`version`]) and the C allocator's settings ([`heap`]).
 
 mod atomic;
 pub(crate) mod batch;
@@ -11,6 +12,8 @@ mod mapped;
 mod names;
 mod render;
 mod summary;
+mod symbols;
+mod version;
 pub(crate) mod watch;
 
 use std::io::{self, Write};

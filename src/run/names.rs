@@ -3,8 +3,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, Read};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use hp2ps::paint::Format;
@@ -41,11 +40,11 @@ impl FileNames {
         exists: impl Fn(&Path) -> bool,
         is_eventlog: impl Fn(&Path) -> bool,
     ) -> FileNames {
-        let bytes = arg.as_bytes();
+        let bytes = arg.as_encoded_bytes();
         let with = |stem: &[u8], ext: &[u8]| {
             let mut v = stem.to_vec();
             v.extend_from_slice(ext);
-            PathBuf::from(OsString::from_vec(v))
+            PathBuf::from(os_string(v))
         };
         let (stem, input) = if let Some(stem) = bytes.strip_suffix(HP) {
             (stem, PathBuf::from(arg))
@@ -68,10 +67,7 @@ impl FileNames {
             };
             (bytes, input)
         };
-        let base = match stem.iter().rposition(|&b| b == b'/') {
-            Some(slash) => &stem[slash + 1..],
-            None => stem,
-        };
+        let base = base_name(stem, SEPARATORS);
         let in_dir = |name: PathBuf| match dir {
             Some(d) => d.join(name),
             None => name,
@@ -89,6 +85,46 @@ impl FileNames {
     pub(crate) fn of(inv: &Invocation, arg: &OsString) -> FileNames {
         let dir = inv.output_dir.as_ref().map(Path::new);
         FileNames::for_argument(arg, inv.format(), dir, Path::is_file, starts_as_eventlog)
+    }
+}
+
+/// The bytes that end a directory in a path: `/`, and on Windows `\\` and a drive's `:`.
+#[cfg(not(windows))]
+const SEPARATORS: &[u8] = b"/";
+#[cfg(windows)]
+const SEPARATORS: &[u8] = b"/\\:";
+
+/// What follows the last separator of `path` (the whole of it without one): where hp2ps
+/// writes `./foo.ps` for `dir/foo.hp`.
+fn base_name<'a>(path: &'a [u8], separators: &[u8]) -> &'a [u8] {
+    match path.iter().rposition(|b| separators.contains(b)) {
+        Some(at) => &path[at + 1..],
+        None => path,
+    }
+}
+
+/// A name put together from an argument's bytes ([`std::ffi::OsStr::as_encoded_bytes`]) and ASCII:
+/// on Unix, those very bytes.
+#[cfg(unix)]
+fn os_string(bytes: Vec<u8>) -> OsString {
+    use std::os::unix::ffi::OsStringExt;
+    OsString::from_vec(bytes)
+}
+
+/// Elsewhere std has no safe way back from encoded bytes: the name as UTF-8, which every
+/// name a Windows program is likely to get is (an unpaired UTF-16 surrogate becomes
+/// U+FFFD, and a file of that name is not found: a clean error).
+#[cfg(not(unix))]
+fn os_string(bytes: Vec<u8>) -> OsString {
+    utf8_os_string(bytes)
+}
+
+/// The fallback of [`os_string`], on every platform so that it is tested everywhere.
+#[cfg_attr(unix, allow(dead_code))]
+fn utf8_os_string(bytes: Vec<u8>) -> OsString {
+    match String::from_utf8(bytes) {
+        Ok(text) => text.into(),
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned().into(),
     }
 }
 
@@ -142,16 +178,24 @@ pub(crate) fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), St
 }
 
 /// Whether stdin is the regular file at `path` (filter mode with `-o` naming its input).
+#[cfg(unix)]
 pub(crate) fn stdin_is(path: &Path) -> bool {
     use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
-    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
         return false;
     };
     match (File::from(fd).metadata(), std::fs::metadata(path)) {
         (Ok(i), Ok(o)) => i.is_file() && i.dev() == o.dev() && i.ino() == o.ino(),
         _ => false,
     }
+}
+
+/// Elsewhere std cannot tell which file stdin is: `-o` is not checked against it (the
+/// output is still written to a temporary file first, so a bad render loses nothing).
+#[cfg(not(unix))]
+pub(crate) fn stdin_is(_path: &Path) -> bool {
+    false
 }
 
 #[cfg(test)]
@@ -179,6 +223,40 @@ mod tests {
         assert_eq!(n.input, PathBuf::from("d/prog.eventlog"));
         assert_eq!(n.output, PathBuf::from("prog.ps"));
         assert_eq!(n.aux, PathBuf::from("prog.aux"));
+    }
+
+    #[test]
+    fn the_base_name_follows_the_last_separator_of_the_platform() {
+        assert_eq!(base_name(b"d/e/prog", b"/"), b"prog");
+        assert_eq!(base_name(b"prog", b"/"), b"prog");
+        assert_eq!(base_name(b"d/", b"/"), b"");
+        assert_eq!(base_name(b"C:\\runs\\prog", b"/"), b"C:\\runs\\prog");
+        // Windows' set, tested here too.
+        assert_eq!(base_name(b"C:\\runs\\prog", b"/\\:"), b"prog");
+        assert_eq!(base_name(b"C:prog", b"/\\:"), b"prog");
+        assert_eq!(base_name(b"d/e\\prog", b"/\\:"), b"prog");
+    }
+
+    #[test]
+    fn names_go_back_from_bytes_exactly_on_unix_and_as_utf8_elsewhere() {
+        assert_eq!(
+            os_string(b"caf\xc3\xa9.hp".to_vec()),
+            OsString::from("café.hp")
+        );
+        assert_eq!(
+            utf8_os_string(b"caf\xc3\xa9.hp".to_vec()),
+            OsString::from("café.hp")
+        );
+        // Not UTF-8: the fallback replaces what it cannot keep, Unix keeps the bytes.
+        assert_eq!(
+            utf8_os_string(b"a\xff.hp".to_vec()),
+            OsString::from("a\u{fffd}.hp")
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            assert_eq!(os_string(b"a\xff.hp".to_vec()).as_bytes(), b"a\xff.hp");
+        }
     }
 
     #[test]

@@ -5,24 +5,25 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
+use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::layout::chart::Chart;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
 use hp2ps::profile::Series;
-use hp2ps::read::aux::{read_aux, Aux};
 use hp2ps::read::eventlog::EventlogReport;
 use hp2ps::read::hp::ReadError;
 use hp2ps::read::window::WindowError;
 use hp2ps::read::{read_input, read_input_slice, InputError, InputOptions, Notes};
-use hp2ps::summary::{summarize, Summary};
+use hp2ps::summary::{summarize, BreakdownSummary, Summary};
 
 use super::atomic::AtomicFile;
-use super::mapped::Mapped;
+use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
+use super::symbols;
+use super::version::Version;
 use crate::cli::Invocation;
 
 /// What a successful render has to report.
@@ -71,8 +72,53 @@ fn read_error(name: &str, e: InputError) -> String {
     }
 }
 
-fn read(inv: &Invocation, input: impl io::Read, name: &str) -> Result<(Profile, Done), String> {
-    finish_read(inv, read_input(input, &input_options(inv)), name)
+/// The file an input is read from (`None` for stdin), and its name in messages.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    path: Option<&'a Path>,
+    name: &'a str,
+}
+
+fn read(
+    inv: &Invocation,
+    input: impl io::Read,
+    src: Source<'_>,
+) -> Result<(Profile, Done), String> {
+    finish_read(inv, read_input(input, &input_options(inv)), src)
+}
+
+/// The one line for a file that changed while it was read (a program writing it again:
+/// GHC truncates `prog.hp` and `prog.eventlog` when it starts).
+fn changed_while_read(name: &str) -> String {
+    format!("{name}: the file changed while it was read")
+}
+
+/// [`read`] on an open file: through a map when it is a regular file worth mapping and
+/// `may_map`, else as a stream. A read that fails while the file changes under it (a
+/// regular file cut or rewritten meanwhile) gives [`changed_while_read`] instead of the
+/// damage the reader saw.
+fn read_file(
+    inv: &Invocation,
+    input: &File,
+    src: Source<'_>,
+    may_map: bool,
+) -> Result<(Profile, Done), String> {
+    if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
+        return read_mapped(inv, &map, src);
+    }
+    let version = || {
+        input
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| Version::of(&m))
+    };
+    let before = version();
+    let read = read_input(input, &input_options(inv));
+    if read.is_err() && before.is_some() && version() != before {
+        return Err(changed_while_read(src.name));
+    }
+    finish_read(inv, read, src)
 }
 
 fn input_options(inv: &Invocation) -> InputOptions {
@@ -84,22 +130,28 @@ fn input_options(inv: &Invocation) -> InputOptions {
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
 /// read as the reader goes.
-fn read_mapped(inv: &Invocation, map: &Mapped, name: &str) -> Result<(Profile, Done), String> {
+fn read_mapped(inv: &Invocation, map: &Mapped, src: Source<'_>) -> Result<(Profile, Done), String> {
     let read = read_input_slice(map.bytes(), &input_options(inv), &mut |n| map.release(n));
-    finish_read(inv, read, name)
+    if map.changed_while_read(read.is_err()) {
+        return Err(changed_while_read(src.name));
+    }
+    finish_read(inv, read, src)
 }
 
-/// The warnings, the eventlog's lines over the bands, the filter and the summary of what
-/// was read.
+/// The warnings, the names of `-hi` bands, the eventlog's lines over the bands, the
+/// filter and the summary of what was read.
 fn finish_read(
     inv: &Invocation,
     read: Result<(Profile, Notes), InputError>,
-    name: &str,
+    src: Source<'_>,
 ) -> Result<(Profile, Done), String> {
+    let name = src.name;
     let (mut profile, notes) = read.map_err(|e| read_error(name, e))?;
     let mut warnings: Vec<String> = (notes.warning_lines().iter())
         .map(|w| format!("hp2ps: warning: {name}:{w}"))
         .collect();
+    let (naming, naming_warnings) = symbols::name_bands(inv, &mut profile, &notes, src.path, name);
+    warnings.extend(naming_warnings);
     if inv.heap_size {
         match &notes {
             Notes::Eventlog(report) => profile.series = heap_series(report),
@@ -115,6 +167,10 @@ fn finish_read(
         let mut s = summarize(&profile, &inv.summary_options);
         s.file = Some(name.to_string()).filter(|_| name != "stdin");
         s.filtered = filtered;
+        if let Notes::Eventlog(report) = &notes {
+            s.breakdown = report.breakdown.map(BreakdownSummary::from);
+        }
+        s.names = naming.clone();
         s
     });
     let done = Done {
@@ -146,7 +202,11 @@ fn heap_series(report: &EventlogReport) -> Vec<Series> {
 pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
     let names = FileNames::of(inv, arg);
     let input = File::open(&names.input).ok()?;
-    let (profile, _) = read(inv, input, "").ok()?;
+    let src = Source {
+        path: Some(&names.input),
+        name: "",
+    };
+    let (profile, _) = read(inv, input, src).ok()?;
     let previous = if inv.use_aux {
         Some(load_aux(&names.aux).ok()?)
     } else {
@@ -162,16 +222,12 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     check_output(inv, &names)?;
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
-    // A file being written (--watch) is read as a stream: a map of it could fault.
-    let map = if inv.watch.is_none() {
-        Mapped::of(&input)
-    } else {
-        None
+    // A file being written (--watch) is read as a stream, where its growth cannot fault.
+    let src = Source {
+        path: Some(&names.input),
+        name: &input_name,
     };
-    let (profile, mut done) = match map {
-        Some(map) => read_mapped(inv, &map, &input_name)?,
-        None => read(inv, input, &input_name)?,
-    };
+    let (profile, mut done) = read_file(inv, &input, src, inv.watch.is_none())?;
     if !inv.renders() {
         return Ok(done);
     }
@@ -251,16 +307,14 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
             )));
         }
     }
-    let stdin = io::stdin().lock();
     // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
-    let map = stdin
-        .as_fd()
-        .try_clone_to_owned()
-        .ok()
-        .and_then(|fd| Mapped::of(&File::from(fd)));
-    let (profile, mut done) = match map {
-        Some(map) => read_mapped(inv, &map, "stdin")?,
-        None => read(inv, stdin, "stdin")?,
+    let src = Source {
+        path: None,
+        name: "stdin",
+    };
+    let (profile, mut done) = match mapped::of_stdin() {
+        Some(map) => read_mapped(inv, &map, src)?,
+        None => read(inv, io::stdin().lock(), src)?,
     };
     if !inv.renders() {
         return Ok(done);

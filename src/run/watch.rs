@@ -7,7 +7,6 @@
 //! the incomplete last sample of a live profile is left out (the reader drops it).
 
 use std::ffi::OsString;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,25 +15,11 @@ use std::time::{Duration, Instant};
 
 use super::names::FileNames;
 use super::render;
+use super::version::Version;
 use crate::cli::{Invocation, WatchOptions};
 
-/// What identifies one version of the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Version {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime_ns: i128,
-}
-
 fn version(path: &Path) -> Option<Version> {
-    let m = std::fs::metadata(path).ok()?;
-    Some(Version {
-        dev: m.dev(),
-        ino: m.ino(),
-        len: m.len(),
-        mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-    })
+    std::fs::metadata(path).ok().map(|m| Version::of(&m))
 }
 
 /// Set by SIGINT or SIGTERM: the loop ends after the render in progress, if any.

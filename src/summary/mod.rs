@@ -31,7 +31,9 @@ use serde::{Serialize, Serializer};
 use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumbers, Extras};
 use crate::aggregate::{area, stack_heights, FilteredOut};
 use crate::defaults;
-use crate::profile::Profile;
+use crate::profile::{BandInfo, Profile};
+use crate::read::eventlog::Breakdown;
+use crate::symbolize::Naming;
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +96,64 @@ pub struct Summary {
     /// absent when none has one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<MarkerSummary>,
+    /// The kind of profile, when the input says (an eventlog; absent otherwise; set by
+    /// the caller).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<BreakdownSummary>,
+    /// How the bands of a `-hi` profile were named (absent otherwise; set by the
+    /// caller).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub names: Option<NameCounts>,
+}
+
+/// The kind of profile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BreakdownSummary {
+    /// The RTS flag that made it (`-he`).
+    pub flag: String,
+    /// What its bands are (`eras`).
+    pub bands: String,
+}
+
+impl From<Breakdown> for BreakdownSummary {
+    fn from(b: Breakdown) -> Self {
+        BreakdownSummary {
+            flag: b.flag().to_string(),
+            bands: b.bands_are().to_string(),
+        }
+    }
+}
+
+/// How many bands of a `-hi` profile got each kind of name
+/// ([`crate::symbolize::Naming`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NameCounts {
+    /// Named by their IPE entry.
+    pub ipe: usize,
+    /// Named by the binary's symbol at their code.
+    pub symbol: usize,
+    /// Named by the function whose code they lie in (approximate).
+    pub approximate: usize,
+    /// Left as addresses.
+    pub unresolved: usize,
+    /// The binary whose symbols were used (absent when none was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+}
+
+impl NameCounts {
+    /// The counts of a naming, with the binary used (`None` if none was, or it was
+    /// refused).
+    pub fn of(naming: &Naming, binary: Option<String>) -> NameCounts {
+        let used = naming.binary.is_some_and(|a| a.accepted());
+        NameCounts {
+            ipe: naming.by_ipe,
+            symbol: naming.by_symbol,
+            approximate: naming.approximate,
+            unresolved: naming.unresolved,
+            binary: binary.filter(|_| used),
+        }
+    }
 }
 
 /// One mark with its text.
@@ -145,6 +205,10 @@ pub struct BandSummary {
     /// SAMPLE_UNIT (only with [`SummaryOptions::slopes`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slope: Option<f64>,
+    /// What is known of the band besides its values: a `-hi` band's IPE entry and
+    /// symbol ([`Profile::band_info`]; absent when nothing is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<BandInfo>,
 }
 
 /// Values in a `.hp` file are integers: write them without a fraction when they are exact.
@@ -181,6 +245,7 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
     let bands = bands
         .into_iter()
         .map(|b| BandSummary {
+            info: profile.band_info.get(&b.name).cloned(),
             name: String::from_utf8_lossy(&b.name).into_owned(),
             peak: b.peak,
             peak_time: b.peak_time,
@@ -224,6 +289,8 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
             .collect(),
         filtered: None,
         markers: markers(profile),
+        breakdown: None,
+        names: None,
     }
 }
 

@@ -69,3 +69,100 @@ fn json_values_are_integers_when_exact() {
         "{text}"
     );
 }
+
+/// A band's IPE entry and symbol in the JSON (every field, the closure type's name,
+/// hex addresses) and below its row in the text; the kind of profile and the naming
+/// counts when the caller sets them; none of it otherwise.
+#[test]
+fn band_info_breakdown_and_names() {
+    use crate::profile::{IpeEntry, SymbolMatch};
+    let mut p = profile("BEGIN_SAMPLE 1.0\nt 8\ns 4\nEND_SAMPLE 1.0\n");
+    let plain = summarize(&p, &SummaryOptions::default());
+    let mut json = Vec::new();
+    plain.write_json(&mut json).unwrap();
+    let json = String::from_utf8(json).unwrap();
+    for absent in ["info", "breakdown", "names"] {
+        assert!(!json.contains(&format!("\"{absent}\"")), "{json}");
+    }
+    let ipe = IpeEntry {
+        address: 0x40ae70,
+        table_name: "sat_s1Kx_info".into(),
+        closure_desc: "15".into(),
+        type_desc: "IO ()".into(),
+        label: "main".into(),
+        module: "Main".into(),
+        src_loc: "L.hs:(29,1)-(37,31)".into(),
+    };
+    let symbol = SymbolMatch {
+        symbol: "stg_STACK_info".into(),
+        name: "stg_STACK".into(),
+        offset: 0,
+        approximate: false,
+    };
+    let info = |ipe: Option<IpeEntry>, symbol: Option<SymbolMatch>| BandInfo {
+        address: 0x4bc458,
+        ipe,
+        symbol,
+    };
+    p.band_info.insert(b"t".to_vec(), info(Some(ipe), None));
+    p.band_info.insert(b"s".to_vec(), info(None, Some(symbol)));
+    let mut s = summarize(&p, &SummaryOptions::default());
+    s.breakdown = Some(BreakdownSummary::from(Breakdown::Era));
+    s.names = Some(NameCounts {
+        ipe: 1,
+        symbol: 1,
+        approximate: 0,
+        unresolved: 0,
+        binary: Some("./prog".into()),
+    });
+    let mut json = Vec::new();
+    s.write_json(&mut json).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let t = &v["top"][0]["info"];
+    assert_eq!(t["address"], "0x4bc458");
+    assert_eq!(
+        t["ipe"],
+        serde_json::json!({"address": "0x40ae70", "table_name": "sat_s1Kx_info",
+            "closure_desc": "15", "closure_type": "THUNK", "type_desc": "IO ()",
+            "label": "main", "module": "Main", "src_loc": "L.hs:(29,1)-(37,31)"})
+    );
+    assert!(t.get("symbol").is_none());
+    let sym = &v["top"][1]["info"]["symbol"];
+    assert_eq!(
+        (sym["symbol"].as_str(), sym["name"].as_str()),
+        (Some("stg_STACK_info"), Some("stg_STACK"))
+    );
+    assert_eq!(
+        (sym["offset"].as_u64(), sym["approximate"].as_bool()),
+        (Some(0), Some(false))
+    );
+    assert_eq!(
+        v["breakdown"],
+        serde_json::json!({"flag": "-he", "bands": "eras"})
+    );
+    assert_eq!(v["names"]["binary"], "./prog");
+    let mut text = Vec::new();
+    s.write_text(&mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("  bands    2 eras (-he), by area:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  names    1 by IPE entry, 1 by symbol of ./prog, 0 inside"),
+        "{text}"
+    );
+    let row = text.find("  t\n").expect("the row of t");
+    assert!(text[row..].starts_with("  t\n  "), "{text}");
+    for line in [
+        "table sat_s1Kx_info at 0x40ae70",
+        "closure THUNK (15), type IO ()",
+        "label main, module Main, L.hs:(29,1)-(37,31)",
+    ] {
+        assert!(text.contains(&format!("  {line}\n")), "{line} in {text}");
+    }
+    assert!(
+        text.contains("  s\n") && text.contains("  symbol stg_STACK_info\n"),
+        "{text}"
+    );
+}

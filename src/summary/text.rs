@@ -63,7 +63,17 @@ impl Summary {
         } else {
             ", by area:".to_string()
         };
-        writeln!(out, "  bands    {}{shown}", self.bands)?;
+        let kind = (self.breakdown.as_ref())
+            .map_or_else(String::new, |b| format!(" {} ({})", b.bands, b.flag));
+        writeln!(out, "  bands    {}{kind}{shown}", self.bands)?;
+        if let Some(n) = &self.names {
+            let binary = (n.binary.as_ref()).map_or_else(String::new, |b| format!(" of {b}"));
+            writeln!(
+                out,
+                "  names    {} by IPE entry, {} by symbol{binary}, {} inside a function (approximate), {} by address only",
+                n.ipe, n.symbol, n.approximate, n.unresolved
+            )?;
+        }
         if self.top.is_empty() {
             return Ok(());
         }
@@ -73,7 +83,7 @@ impl Summary {
             head.push("slope/s");
         }
         head.push("name");
-        let rows: Vec<Vec<String>> = self
+        let rows: Vec<(Vec<String>, Vec<String>)> = self
             .top
             .iter()
             .map(|b| {
@@ -87,20 +97,26 @@ impl Summary {
                     row.push(b.slope.map_or_else(String::new, number));
                 }
                 row.push(b.name.clone());
-                row
+                let details = (b.info.as_ref()).map_or_else(Vec::new, |i| i.detail_lines());
+                (row, details)
             })
             .collect();
         table(out, &head, &rows)
     }
 }
 
-/// Right-aligned columns, the last (the name) left as it is, four spaces in.
-fn table<W: Write>(out: &mut W, head: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
+/// Right-aligned columns, the last (the name) left as it is, four spaces in; each row's
+/// detail lines below its name.
+fn table<W: Write>(
+    out: &mut W,
+    head: &[&str],
+    rows: &[(Vec<String>, Vec<String>)],
+) -> io::Result<()> {
     let numbers = head.len() - 1;
     let widths: Vec<usize> = (0..numbers)
         .map(|i| {
             rows.iter()
-                .map(|r| r[i].chars().count())
+                .map(|(r, _)| r[i].chars().count())
                 .chain([head[i].len()])
                 .max()
                 .unwrap_or(0)
@@ -114,9 +130,13 @@ fn table<W: Write>(out: &mut W, head: &[&str], rows: &[Vec<String>]) -> io::Resu
         writeln!(out, "{}", cells[numbers])
     };
     line(out, head)?;
-    for row in rows {
+    let indent = 4 + widths.iter().map(|w| w + 2).sum::<usize>();
+    for (row, details) in rows {
         let cells: Vec<&str> = row.iter().map(String::as_str).collect();
         line(out, &cells)?;
+        for d in details {
+            writeln!(out, "{:indent$}  {d}", "")?;
+        }
     }
     Ok(())
 }

@@ -18,6 +18,7 @@
 //! - [`errors`]: the shape of hp2ps's error messages.
 //! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
+//! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
 //! - here: the golden inputs and `.hp` string quoting.
 
 // Each test crate uses a different subset of these helpers.
@@ -28,6 +29,7 @@ pub mod compare;
 pub mod errors;
 pub mod eventlog;
 pub mod gen;
+pub mod ghc910;
 pub mod pslex;
 pub mod raster;
 pub mod report;

@@ -40,6 +40,8 @@ pub const TOOLS: &[(&str, &str)] = &[
     ("pdflatex", "texlive-latex-base"),
     ("/usr/bin/groff", "groff-base"),
     ("/bin/bash", "bash"),
+    ("nm", "binutils"),
+    ("git", "git"),
 ];
 
 /// The reference implementation: Debian's GHC package installs it here.

@@ -307,7 +307,7 @@ type Column = fn(&BandNumbers) -> f64;
 
 /// Every band's numbers, column by column; the sparkline as whole percents of the
 /// band's own highest point in it.
-fn table(j: &mut Json, rows: &[BandNumbers], info: &[Vec<(Vec<u8>, Vec<u8>)>]) {
+fn table(j: &mut Json, rows: &[BandNumbers], info: &[Vec<String>]) {
     j.object(|j| {
         j.key("name");
         j.list(rows, |j, b| j.bytes(&b.name));
@@ -344,11 +344,7 @@ fn table(j: &mut Json, rows: &[BandNumbers], info: &[Vec<(Vec<u8>, Vec<u8>)>]) {
         if info.is_empty() {
             return j.raw("null");
         }
-        j.list(info, |j, fields| {
-            j.list(fields, |j, (name, value)| {
-                j.list([name, value], |j, text| j.bytes(text));
-            });
-        });
+        j.list(info, |j, lines| j.list(lines, |j, line| j.string(line)));
     });
 }
 

@@ -30,10 +30,10 @@ use std::io::{self, Write};
 
 use pdf_writer::{Content, Finish, Name, Pdf, Ref, Str, TextStr};
 
-use super::fonts::{self, to_winansi, winansi_text_width, INK};
 use super::geometry::{band_outline, box_corners, caret, text_left, Extent};
 use super::hatch::pattern_ink;
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Text, TextRole};
+use crate::fonts::{self, to_winansi, winansi_text_width, INK};
 use crate::layout::chart::*;
 use crate::layout::shade;
 

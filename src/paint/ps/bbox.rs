@@ -8,8 +8,8 @@
 
 use std::io;
 
+use crate::fonts::{ps_text_width, INK};
 use crate::layout::chart::{Chart, Fill, Graph, LineStyle, BORDER_WIDTH};
-use crate::paint::fonts::{ps_text_width, INK};
 use crate::paint::geometry::{band_outline, box_corners, caret, text_left, Extent};
 use crate::paint::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
 

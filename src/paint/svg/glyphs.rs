@@ -1,8 +1,8 @@
 //! Text placed glyph by glyph, where PostScript's `show` puts each glyph: renderers of
 //! SVG kern, `show` does not (see the painter's `write_text`).
 
+use crate::fonts;
 use crate::layout::chart::Anchor;
-use crate::paint::fonts;
 
 /// The advance of a character in Helvetica, in 1/1000 em: printable ASCII and the rest of
 /// the WinAnsi repertoire (Latin-1 and a few typographic characters). `None` for others.

@@ -18,7 +18,9 @@
 //!   y axis with its rotated legend and ticks, key entries, bands (fill then stroke, the
 //!   same vertex sequence), marks. Strokes are black, 0.5 wide, with PostScript's default
 //!   joins (miter, miter limit 10, where SVG's default is 4) and butt caps. The full JOB
-//!   is the document's `<title>` (like `%%Title`; not drawn).
+//!   is the document's `<title>` (like `%%Title`; not drawn). In a large document a long
+//!   band is several elements instead of one polygon, so that libxml2 reads it (see
+//!   `pieces.rs`).
 //! * **Text.** Helvetica at 10 pt (axes, key) and 12 pt (title). PostScript's `show` does
 //!   not kern, SVG renderers do, so text whose characters all have Helvetica widths (ASCII,
 //!   Latin-1 and the rest of WinAnsi) is placed glyph by glyph, each glyph in its own
@@ -402,6 +404,7 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 
     fn bands(&mut self, g: &Graph) -> io::Result<()> {
+        let large = pieces::in_pieces(g.bands.len(), g.xs.len());
         let (group, band_group) = if self.tagged {
             ("<g class=\"bands\">\n", "<g class=\"band\">\n")
         } else {
@@ -412,7 +415,11 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
             self.raw(band_group);
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.filled(&points, &band.fill, Some(&band.tooltip));
+                let tooltip = Some(&band.tooltip[..]);
+                match large.then(|| pieces::cut(&points)).flatten() {
+                    Some(cut) => self.filled_in_pieces(&points, cut, &band.fill, tooltip),
+                    None => self.filled(&points, &band.fill, tooltip),
+                }
             }
             if self.tagged {
                 self.raw("</g>\n");
@@ -465,5 +472,6 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
 
 mod glyphs;
 mod pattern;
+mod pieces;
 #[cfg(test)]
 mod tests;

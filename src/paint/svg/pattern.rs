@@ -14,24 +14,46 @@ impl<W: Write> SvgPainter<'_, W> {
     /// A closed area filled as `fill` says, and stroked.
     pub(super) fn filled(&mut self, points: &[(f64, f64)], fill: &Fill, title: Option<&[u8]>) {
         if let Fill::Pattern(pattern) = fill {
+            let Some(outline) = Self::points(points) else {
+                return;
+            };
             let ink = pattern_ink(pattern, points.iter().copied());
-            return self.patterned(points, &ink, title);
+            self.pattern_in(&[outline], &ink, false);
+            // The stroked outline on top is what the pointer is over: it carries the
+            // tooltip.
+            return self.titled_polygon(points, None, title, "");
         }
         self.titled_polygon(points, Some(&hex(fill.srgb())), title, "");
     }
 
-    fn patterned(&mut self, points: &[(f64, f64)], ink: &PatternInk, title: Option<&[u8]>) {
-        let Some(outline) = Self::points(points) else {
-            return;
-        };
+    /// A pattern's background grey over `areas` (each a `points` value) and its ink,
+    /// clipped to them. `pieces`: the areas are the pieces of one long band (see
+    /// `pieces.rs`), each stroked in the grey so that no seam shows between them.
+    pub(super) fn pattern_in(&mut self, areas: &[String], ink: &PatternInk, pieces: bool) {
         let id = format!("hp2ps-clip-{}", self.clips);
         self.clips += 1;
         let grey = hex(Fill::Grey(ink.background).srgb());
-        self.raw(&format!(
-            "<clipPath id=\"{id}\"><polygon points=\"{outline}\"/></clipPath>\n\
-             <polygon points=\"{outline}\" fill=\"{grey}\" stroke=\"none\"/>\n\
-             <g clip-path=\"url(#{id})\">\n"
-        ));
+        self.raw(&format!("<clipPath id=\"{id}\">"));
+        for area in areas {
+            self.raw(&format!("<polygon points=\"{area}\"/>"));
+        }
+        self.raw("</clipPath>\n");
+        if pieces {
+            self.raw(&format!(
+                "<g fill=\"{grey}\" stroke=\"{grey}\" stroke-linejoin=\"bevel\">\n"
+            ));
+            for area in areas {
+                self.raw(&format!("<polygon points=\"{area}\"/>\n"));
+            }
+            self.raw("</g>\n");
+        } else {
+            for area in areas {
+                self.raw(&format!(
+                    "<polygon points=\"{area}\" fill=\"{grey}\" stroke=\"none\"/>\n"
+                ));
+            }
+        }
+        self.raw(&format!("<g clip-path=\"url(#{id})\">\n"));
         for lines in &ink.lines {
             let d: Vec<String> = lines
                 .segments
@@ -59,8 +81,6 @@ impl<W: Write> SvgPainter<'_, W> {
             ));
         }
         self.raw("</g>\n");
-        // The stroked outline on top is what the pointer is over: it carries the tooltip.
-        self.titled_polygon(points, None, title, "");
     }
 }
 

@@ -5,9 +5,10 @@
 use super::localtime::hp_date;
 use super::model::{End, Model};
 use super::names::{
-    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, stack_path,
+    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, split_args,
+    stack_path,
 };
-use super::timeaxis::{elapsed_seconds, MutatorClock};
+use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
 use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
 use crate::read::{BlockMark, HeaderField, SampleBlock, Sink};
 
@@ -68,11 +69,11 @@ impl Model<'_> {
             Some(r) => is_profiled_rts(r),
             None => !self.ccs.is_empty(),
         };
-        let axis = self.axis(&mut report);
-        let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
-
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
+        let axis = self.axis(&args, &mut report);
+        let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
+        report.program = (args.first()).map(|a| String::from_utf8_lossy(a).into_owned());
         self.header(sink, &args, profiled);
         let mut marks = self.marks(&axis, &mut report);
         report.heap_size = (self.heap_size.iter())
@@ -83,7 +84,7 @@ impl Model<'_> {
             .collect();
 
         // Samples: times never run backwards, as the .hp reader guarantees.
-        let names = self.band_names(breakdown, &args);
+        let names = self.band_names(&args);
         let mut sample_times = Vec::with_capacity(times.len() + 2);
         sample_times.push(0.0);
         let mut last = 0.0f64;
@@ -105,19 +106,27 @@ impl Model<'_> {
             marks,
         });
 
+        report.ipe = std::mem::take(&mut self.ipe);
         report.warnings = std::mem::take(&mut self.warnings);
         Ok(report)
     }
 
-    /// The axis: mutator time needs GC events.
-    fn axis(&mut self, report: &mut EventlogReport) -> Axis {
+    /// The axis: mutator time needs GC events; the runtime (event 29) and its options
+    /// tell whether it has a timer thread, whose CPU time counts too.
+    fn axis(&mut self, args: &[&[u8]], report: &mut EventlogReport) -> Axis {
         let mutator = self.opts.time == TimeAxis::Mutator;
-        if mutator && !self.gc.any() {
+        if mutator && !self.time.any_gc() {
             self.warn(EventlogWarning::NoGcEvents);
         }
-        let gc = std::mem::take(&mut self.gc);
+        let time = std::mem::take(&mut self.time);
+        let rts = self.rts.as_deref().unwrap_or_default();
+        let timer = ticker(rts, &split_args(args).1);
+        let capabilities = time.capabilities();
+        if mutator && time.any_gc() && capabilities > 1 && gc_threads_spin(rts) {
+            self.warn(EventlogWarning::SpinningGcThreads { capabilities });
+        }
         let axis = Axis {
-            mutator: (mutator && gc.any()).then(|| gc.finish(self.max_time)),
+            mutator: (mutator && time.any_gc()).then(|| time.finish(self.max_time, timer)),
         };
         report.time_axis = match axis.mutator {
             Some(_) => TimeAxis::Mutator,
@@ -220,8 +229,9 @@ impl Model<'_> {
                 .all(|c| c.time == self.censuses[0].time)
     }
 
-    /// One name per band key, unique.
-    fn band_names(&self, breakdown: Option<Breakdown>, args: &[&[u8]]) -> Vec<Vec<u8>> {
+    /// One name per band key, unique. A `-hi` band keeps its address label: naming it
+    /// is [`crate::symbolize`]'s step, from the IPE entries in the report.
+    fn band_names(&self, args: &[&[u8]]) -> Vec<Vec<u8>> {
         let cut = (!self.opts.full_names).then(|| ccs_length(args));
         let mut names: Vec<Vec<u8>> = self
             .keys
@@ -234,11 +244,6 @@ impl Model<'_> {
                         cut_like_rts(&mut n, max);
                     }
                     n
-                } else if breakdown == Some(Breakdown::InfoTable)
-                    || (breakdown.is_none() && !self.ipe.is_empty())
-                {
-                    // Without HEAP_PROF_BEGIN (a hand-cut log), IPE entries imply -hi.
-                    self.ipe_name(&k.bytes)
                 } else {
                     k.bytes.to_vec()
                 }
@@ -249,25 +254,6 @@ impl Model<'_> {
         }
         disambiguate(&mut names);
         names
-    }
-
-    /// A `-hi` label (`0x4c8b10`) named by its IPE entry: `table_name (0x4c8b10)`.
-    fn ipe_name(&self, label: &[u8]) -> Vec<u8> {
-        let hex = label.strip_prefix(b"0x").unwrap_or(label);
-        let entry = std::str::from_utf8(hex)
-            .ok()
-            .and_then(|h| u64::from_str_radix(h, 16).ok())
-            .and_then(|a| self.ipe.get(&a));
-        match entry {
-            Some(name) => {
-                let mut n = name.to_vec();
-                n.extend_from_slice(b" (");
-                n.extend_from_slice(label);
-                n.push(b')');
-                n
-            }
-            None => label.to_vec(),
-        }
     }
 
     /// Why there is no sample, and what to do about it.

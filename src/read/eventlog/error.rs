@@ -102,6 +102,13 @@ pub enum EventlogWarning {
         /// Why.
         why: String,
     },
+    /// A threaded GHC before 9.2 with several capabilities: its idle GC threads wait
+    /// busily, the `.hp` counts that as the program's time, and the eventlog does not
+    /// show it, so the mutator times may fall behind the `.hp`'s.
+    SpinningGcThreads {
+        /// Capabilities in the log.
+        capabilities: usize,
+    },
 }
 
 impl fmt::Display for EventlogWarning {
@@ -162,6 +169,12 @@ impl fmt::Display for EventlogWarning {
                     "DATE is in UTC: the local time zone is unreadable ({why})"
                 )
             }
+            EventlogWarning::SpinningGcThreads { capabilities } => write!(
+                f,
+                "{capabilities} capabilities on a GHC before 9.2: its idle GC threads spin, \
+                 which the .hp counts as the program's time and the eventlog does not \
+                 show, so times may fall behind the .hp's"
+            ),
         }
     }
 }

@@ -24,7 +24,7 @@ mod timeaxis;
 
 use std::io::Read;
 
-use crate::profile::{Profile, ProfileBuilder};
+use crate::profile::{IpeEntry, Profile, ProfileBuilder};
 use crate::read::Sink;
 
 pub use container::is_eventlog;
@@ -34,8 +34,10 @@ pub use error::{EventlogError, EventlogWarning};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum TimeAxis {
-    /// Mutator seconds, as the `.hp` has them: elapsed time minus the GC time before
-    /// it. Falls back to elapsed seconds (with a warning) when the log has no GC events.
+    /// Mutator seconds, as the `.hp` has them: the CPU time of the program's threads
+    /// outside collections, rebuilt from when each capability ran threads (and the
+    /// runtime's timer thread, estimated); see `docs/eventlog.md`. Falls back to elapsed
+    /// seconds (with a warning) when the log has no GC events.
     #[default]
     Mutator,
     /// Elapsed (wall-clock) seconds since the program started.
@@ -113,6 +115,22 @@ impl Breakdown {
         }
     }
 
+    /// What its bands are, in words (`eras` for `-he`).
+    pub fn bands_are(self) -> &'static str {
+        match self {
+            Breakdown::CostCentreStack => "cost-centre stacks",
+            Breakdown::Module => "modules",
+            Breakdown::ClosureDescription => "closure descriptions",
+            Breakdown::TypeDescription => "types",
+            Breakdown::Retainer => "retainer sets",
+            Breakdown::Biography => "biographies",
+            Breakdown::ClosureType => "closure types",
+            Breakdown::InfoTable => "info tables",
+            Breakdown::Era => "eras",
+            Breakdown::Unknown(_) => "bands",
+        }
+    }
+
     /// The RTS flag that selects it (`-hc`, …; `-h?` for an unknown code).
     pub fn flag(self) -> &'static str {
         match self {
@@ -165,6 +183,13 @@ pub struct EventlogReport {
     pub censuses: usize,
     /// Number of distinct bands.
     pub bands: usize,
+    /// The IPE entries (event 169), in order of first appearance (a later entry for
+    /// the same address replaces an earlier one). `-hi` bands keep their address
+    /// labels; [`crate::symbolize::name_bands`] names them from these.
+    pub ipe: Vec<IpeEntry>,
+    /// The program's argv\[0\] (PROGRAM_ARGS), as the run was started
+    /// (`./leakmap`): where to look for its binary.
+    pub program: Option<String>,
 }
 
 /// Reads an eventlog into `sink`: header strings, marks, then the samples (an empty one

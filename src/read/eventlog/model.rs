@@ -1,15 +1,16 @@
 //! Collects, event by event, the compact state a profile needs: censuses and their band
-//! values, band keys, cost centres, IPE names, GC intervals, marks, heap-size points and
-//! the metadata for JOB and DATE. Scheduler events are never kept.
+//! values, band keys, cost centres, IPE names, GC intervals, each capability's busy time
+//! (from the scheduler events, kept as stretches, not event by event), marks, heap-size
+//! points and the metadata for JOB and DATE.
 
 use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
-use super::timeaxis::GcIntervals;
+use super::timeaxis::TimeData;
 use super::{EventlogOptions, EventlogWarning};
-use crate::profile::{make_room, FxBuild, Point};
+use crate::profile::{make_room, FxBuild, IpeEntry, Point};
 
 /// A run band without a key yet, in [`Model::push_points`]'s cache.
 pub(crate) const UNMAPPED: u32 = u32::MAX;
@@ -45,7 +46,7 @@ pub(crate) struct Model<'o> {
     block_end: u64,
     pub(crate) saw_global_block: bool,
     pub(crate) max_time: u64,
-    pub(crate) gc: GcIntervals,
+    pub(crate) time: TimeData,
     pub(crate) heap_size: Vec<(u64, u64)>,
     pub(crate) heap_live: Vec<(u64, u64)>,
     pub(crate) marks: Vec<u64>,
@@ -61,7 +62,10 @@ pub(crate) struct Model<'o> {
     pub(crate) period: u64,
     pub(crate) ldv_filtered: bool,
     pub(crate) ccs: HashMap<u32, CostCentre>,
-    pub(crate) ipe: HashMap<u64, Box<[u8]>, FxBuild>,
+    /// The IPE entries in order of first appearance; a later entry for the same
+    /// address replaces the earlier one's fields (`ipe_index`: address → position).
+    pub(crate) ipe: Vec<IpeEntry>,
+    ipe_index: HashMap<u64, usize, FxBuild>,
     labels: HashMap<Box<[u8]>, u32, FxBuild>,
     stacks: HashMap<Box<[u8]>, u32, FxBuild>,
     pub(crate) keys: Vec<Key>,
@@ -92,7 +96,7 @@ impl<'o> Model<'o> {
             block_end: 0,
             saw_global_block: false,
             max_time: 0,
-            gc: GcIntervals::default(),
+            time: TimeData::default(),
             heap_size: Vec::new(),
             heap_live: Vec::new(),
             marks: Vec::new(),
@@ -107,7 +111,8 @@ impl<'o> Model<'o> {
             period: 0,
             ldv_filtered: false,
             ccs: HashMap::new(),
-            ipe: HashMap::default(),
+            ipe: Vec::new(),
+            ipe_index: HashMap::default(),
             labels: HashMap::default(),
             stacks: HashMap::default(),
             keys: Vec::new(),
@@ -127,6 +132,7 @@ impl<'o> Model<'o> {
     }
 
     /// The capability whose buffer holds an event at `offset` (0xFFFE outside blocks).
+    /// (The parallel reader's workers track it the same way.)
     fn cap_at(&self, offset: u64) -> u16 {
         if offset < self.block_end {
             self.cap
@@ -144,9 +150,11 @@ impl<'o> Model<'o> {
                 self.block_end = raw.offset.saturating_add(u64::from(size));
                 self.saw_global_block |= cap == u16::MAX;
             }
-            Event::GcStart => self.gc.start(self.cap_at(raw.offset), t),
-            Event::GcEnd => self.gc.end(self.cap_at(raw.offset), t),
-            Event::GcDone => self.gc.done(self.cap_at(raw.offset), t),
+            Event::GcStart => self.time.gc_start(self.cap_at(raw.offset), t),
+            Event::GcEnd => self.time.gc_end(self.cap_at(raw.offset), t),
+            Event::GcDone => self.time.gc_done(self.cap_at(raw.offset), t),
+            Event::RunThread => self.thread_switch(true, self.cap_at(raw.offset), t),
+            Event::StopThread => self.thread_switch(false, self.cap_at(raw.offset), t),
             Event::HeapSize(b) => self.heap_size.push((t, b)),
             Event::HeapLive(b) => self.heap_live.push((t, b)),
             Event::RtsId(s) => self.rts = Some(s.to_vec()),
@@ -181,9 +189,7 @@ impl<'o> Model<'o> {
             Event::SampleEnd => self.close(),
             Event::CcsSample { residency, stack } => self.point(true, stack, residency),
             Event::StringSample { residency, text } => self.point(false, text, residency),
-            Event::Ipe { info, table_name } => {
-                self.ipe.insert(info, table_name.into());
-            }
+            Event::Ipe { info, fields } => self.ipe_entry(info, fields),
             Event::Short => {
                 if !self.short_warned {
                     self.short_warned = true;
@@ -194,6 +200,27 @@ impl<'o> Model<'o> {
                 }
             }
             Event::Other => {}
+        }
+    }
+
+    /// A RUN_THREAD (`run`) or STOP_THREAD event of capability `cap` at time `t`.
+    pub(crate) fn thread_switch(&mut self, run: bool, cap: u16, t: u64) {
+        if run {
+            self.time.run(cap, t);
+        } else {
+            self.time.stop(cap, t);
+        }
+    }
+
+    fn ipe_entry(&mut self, address: u64, fields: [&[u8]; 6]) {
+        let fields = fields.map(|f| String::from_utf8_lossy(f).into_owned());
+        let entry = IpeEntry::from_fields(address, fields);
+        match self.ipe_index.get(&address) {
+            Some(&i) => self.ipe[i] = entry,
+            None => {
+                self.ipe_index.insert(address, self.ipe.len());
+                self.ipe.push(entry);
+            }
         }
     }
 

@@ -124,11 +124,16 @@ pub(crate) fn job(args: &[&[u8]], profiled: bool) -> Vec<u8> {
 
 /// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) names a profiling runtime.
 pub(crate) fn is_profiled_rts(id: &[u8]) -> bool {
-    let way = match memchr::memrchr(b' ', id) {
+    rts_has_way(id, b"p")
+}
+
+/// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) has the way `way` (`thr`, `p`, …).
+pub(crate) fn rts_has_way(id: &[u8], way: &[u8]) -> bool {
+    let ways = match memchr::memrchr(b' ', id) {
         Some(i) => &id[i + 1..],
         None => return false,
     };
-    way.split(|&b| b == b'_').skip(1).any(|w| w == b"p")
+    ways.split(|&b| b == b'_').skip(1).any(|w| w == way)
 }
 
 /// Turns line breaks into spaces. A `.hp` name or JOB can hold none (the format is made
@@ -237,6 +242,9 @@ mod tests {
         assert!(is_profiled_rts(b"GHC-9.0.2 rts_p"));
         assert!(is_profiled_rts(b"GHC-8.2.0 rts_thr_p"));
         assert!(!is_profiled_rts(b"GHC-9.0.2 rts_l"));
+        assert!(rts_has_way(b"GHC-9.10.3 rts_thr_p", b"thr"));
+        assert!(!rts_has_way(b"GHC-9.10.3 rts_p", b"thr"));
+        assert!(!rts_has_way(b"thr_p", b"thr"));
     }
 
     #[test]

@@ -34,6 +34,12 @@ const IN_FLIGHT: usize = 4;
 /// Tag of an entry that is an event for the model, by offset.
 const EVENT: u32 = u32::MAX;
 
+/// The lowest tag of a RUN_THREAD or STOP_THREAD entry, which holds the event's time: a
+/// thread switch is only a time and a capability, so the worker puts the capability in
+/// the tag (`SWITCH + 2 * cap + run`) and the calling thread reads neither the event nor
+/// the file again (a program that switches threads often writes millions of them).
+const SWITCH: u32 = EVENT - 0x2_0000;
+
 /// A job for a worker: the run `bytes[from..to]`, and a run whose buffers to reuse.
 type Job<'a> = ((usize, usize), Run<'a>);
 
@@ -42,8 +48,8 @@ type Job<'a> = ((usize, usize), Run<'a>);
 struct Run<'a> {
     /// The run's bands in order of first appearance: (is a stack, bytes).
     bands: Vec<(bool, &'a [u8])>,
-    /// In file order: (band, residency) of a point, or ([`EVENT`], offset) of an event the
-    /// model needs.
+    /// In file order: (band, residency) of a point, ([`EVENT`], offset) of an event the
+    /// model needs, or (a tag from [`SWITCH`] on, time) of a thread switch.
     entries: Vec<(u32, u64)>,
     /// Where the events are in `entries`: the calling thread goes from one to the next
     /// without looking at the points between them.
@@ -161,6 +167,9 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize, run: &mut Ru
     let mut index = RunIndex::default();
     let bytes = &bytes[..to];
     let mut at = from;
+    // The block being read, as the model tracks it (`Model::cap_at`): its capability and
+    // where it ends. A run starts at a block marker, so it starts outside any block.
+    let (mut block_cap, mut block_end) = (0xFFFEu16, 0usize);
     while let (Next::Event(raw), next) = event_at(bytes, at, types) {
         run.max_time = run.max_time.max(raw.time);
         if let Some((is_stack, residency, text)) = heap_sample(raw.id, raw.payload) {
@@ -172,9 +181,20 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize, run: &mut Ru
         match decode(&raw) {
             // Nothing the model keeps but the time.
             Event::Other => {}
+            e @ (Event::RunThread | Event::StopThread) => {
+                let cap = if at < block_end { block_cap } else { 0xFFFE };
+                let tag = SWITCH + 2 * u32::from(cap) + u32::from(e == Event::RunThread);
+                run.events.push(run.entries.len() as u32);
+                run.entries.push((tag, raw.time));
+            }
             other => {
-                if matches!(other, Event::SampleBegin | Event::BioSampleBegin { .. }) {
-                    index.previous = 0;
+                match other {
+                    Event::SampleBegin | Event::BioSampleBegin { .. } => index.previous = 0,
+                    Event::BlockMarker { size, cap } => {
+                        block_cap = cap;
+                        block_end = at.saturating_add(size as usize);
+                    }
+                    _ => {}
                 }
                 run.events.push(run.entries.len() as u32);
                 run.entries.push((EVENT, at as u64));
@@ -193,10 +213,19 @@ fn apply(bytes: &[u8], types: &Types, run: &Run<'_>, m: &mut Model<'_>) {
     let mut start = 0;
     for &at in &run.events {
         let at = at as usize;
-        m.push_points(&run.entries[start..at], &mut keys, &run.bands);
-        let offset = run.entries[at].1 as usize;
-        if let (Next::Event(raw), _) = event_at(bytes, offset, types) {
-            m.event(&raw);
+        if start < at {
+            m.push_points(&run.entries[start..at], &mut keys, &run.bands);
+        }
+        match run.entries[at] {
+            (EVENT, offset) => {
+                if let (Next::Event(raw), _) = event_at(bytes, offset as usize, types) {
+                    m.event(&raw);
+                }
+            }
+            (tag, time) => {
+                let switch = tag - SWITCH;
+                m.thread_switch(switch & 1 == 1, (switch >> 1) as u16, time);
+            }
         }
         start = at + 1;
     }

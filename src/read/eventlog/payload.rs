@@ -12,6 +12,10 @@ use super::container::{u64_at, RawEvent};
 pub(crate) enum Event<'a> {
     /// 18: the start of a block of one buffer. `cap` 0xFFFF is the global buffer.
     BlockMarker { size: u32, cap: u16 },
+    /// 1: the capability starts running a Haskell thread.
+    RunThread,
+    /// 2: the capability stops running it.
+    StopThread,
     /// 9
     GcStart,
     /// 10
@@ -56,8 +60,13 @@ pub(crate) enum Event<'a> {
     /// that the model can recognise a label it knows without looking for the NUL first
     /// ([`label_is`]); the label itself is `cstr(text).0`.
     StringSample { residency: u64, text: &'a [u8] },
-    /// 169
-    Ipe { info: u64, table_name: &'a [u8] },
+    /// 169: the info table's address and six strings (see [`crate::profile::IpeEntry`]).
+    Ipe {
+        info: u64,
+        /// `table_name`, `closure_desc`, `ty_desc`, `label`, `module`, `srcloc`; a
+        /// string missing at the payload's end is empty.
+        fields: [&'a [u8]; 6],
+    },
     /// A known event too short for its layout.
     Short,
     /// Anything else.
@@ -105,6 +114,8 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
     // Minimum payload length of each decoded id.
     let need = match raw.id {
         18 => 14,
+        // Only the time and the capability count: the thread id and status are not read.
+        1 | 2 => 0,
         9 | 10 | 22 => 0,
         50 | 51 => 12,
         29 | 30 => 4,
@@ -127,6 +138,8 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
             size: u32_at(p, 0),
             cap: u16::from_be_bytes([p[12], p[13]]),
         },
+        1 => Event::RunThread,
+        2 => Event::StopThread,
         9 => Event::GcStart,
         10 => Event::GcEnd,
         22 => Event::GcDone,
@@ -174,10 +187,18 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
             Some((false, residency, text)) => Event::StringSample { residency, text },
             None => Event::Short,
         },
-        169 => Event::Ipe {
-            info: u64_at(p, 0),
-            table_name: cstr(&p[8..]).0,
-        },
+        169 => {
+            let mut rest = &p[8..];
+            let fields = [(); 6].map(|()| {
+                let (field, after) = cstr(rest);
+                rest = after;
+                field
+            });
+            Event::Ipe {
+                info: u64_at(p, 0),
+                fields,
+            }
+        }
         _ => Event::Other,
     }
 }
@@ -246,6 +267,38 @@ mod tests {
     }
 
     #[test]
+    fn ipe_entries_have_six_fields() {
+        let mut p = 0x40b010u64.to_be_bytes().to_vec();
+        p.extend_from_slice(b"sat_s1Ky_info\x0021\0IO ()\0main\0Main\0L.hs:29:1\0");
+        let fields: [&[u8]; 6] = [
+            b"sat_s1Ky_info",
+            b"21",
+            b"IO ()",
+            b"main",
+            b"Main",
+            b"L.hs:29:1",
+        ];
+        assert_eq!(
+            ev(169, &p),
+            Event::Ipe {
+                info: 0x40b010,
+                fields
+            }
+        );
+        // Cut inside the label: the rest are empty, nothing is read past the end.
+        let cut = 8 + b"sat_s1Ky_info\x0021\0IO ()\0ma".len();
+        let fields: [&[u8]; 6] = [b"sat_s1Ky_info", b"21", b"IO ()", b"ma", b"", b""];
+        assert_eq!(
+            ev(169, &p[..cut]),
+            Event::Ipe {
+                info: 0x40b010,
+                fields
+            }
+        );
+        assert_eq!(ev(169, &p[..7]), Event::Short);
+    }
+
+    #[test]
     fn longer_and_shorter_layouts() {
         let mut p = vec![0u8; 16];
         p[15] = 9;
@@ -254,6 +307,9 @@ mod tests {
         assert_eq!(ev(166, &p[..15]), Event::Short);
         assert_eq!(ev(50, &[0; 11]), Event::Short);
         assert_eq!(ev(1234, &[]), Event::Other);
+        // Scheduler events need none of their fields.
+        assert_eq!(ev(1, &[0, 0, 0, 7]), Event::RunThread);
+        assert_eq!(ev(2, &[]), Event::StopThread);
     }
 
     /// The heap-sample fast path, and `decode`, read every 163 and 164 as their layouts

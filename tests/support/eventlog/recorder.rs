@@ -54,7 +54,12 @@ pub fn dir() -> PathBuf {
 
 /// The corpus pairs' names (without extension), sorted.
 pub fn names() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir())
+    names_in(&dir())
+}
+
+/// The names (without extension) of the eventlogs in `folder`, sorted.
+pub fn names_in(folder: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
         .filter_map(|e| {
             let p = e.unwrap().path();

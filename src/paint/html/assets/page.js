@@ -1083,7 +1083,7 @@
     const head = el('thead');
     const tr = el('tr');
     this.headers = {};
-    const columns = COLUMNS.concat(t.info ? [{ key: 'info', label: 'Info', title: 'What the profile says about the band beyond its name' }] : []);
+    const columns = COLUMNS.concat(t.info ? [{ key: 'info', label: 'Info', title: 'What the eventlog and the program say about the band: a -hi band\'s info table (its IPE entry: table, closure type, Haskell type, binding, module, source) and symbol' }] : []);
     for (const c of columns) {
       const th = el('th', { scope: 'col', title: subst(c.title), class: c.num ? 'num' : '' });
       if (c.key !== 'colour' && c.key !== 'spark' && c.key !== 'info') {
@@ -1165,7 +1165,7 @@
       tr.append(sw, el('td', { class: 'name' }, t.name[r]), num('peak', exact), num('peakTime', seconds(t.peakTime[r])),
         num('share', (t.share[r] * 100).toFixed(2) + ' %'), num('slope', thousands(Math.round(t.slope[r]))),
         sparkCell, el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]));
-      if (t.info) tr.appendChild(el('td', { class: 'info' }, (t.info[r] || []).map((f) => f[0] + ': ' + f[1]).join('; ')));
+      if (t.info) tr.appendChild(el('td', { class: 'info' }, (t.info[r] || []).join('; ')));
       if (this.state.pickedRow === r) tr.classList.add('picked');
       const pick = () => this.pick(r, tr);
       tr.addEventListener('click', pick);

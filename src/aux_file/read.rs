@@ -1,43 +1,9 @@
-//! The `.aux` file (§3.12 of `docs/reference/hp2ps-behaviour.md`): ranges, band order and
-//! shades, written after every file-mode run and read back with `-p`. Both directions live
-//! here so the format is defined once.
+//! Reading an `.aux` file back (`-p`): the whole-line form hp2ps writes, else hp2ps's
+//! aux tokens.
 
-use std::io::{self, Write};
-
+use super::Aux;
 use crate::num;
 use crate::read::hp::Pos;
-
-/// What an `.aux` file says.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Aux {
-    /// `X_RANGE`: the time span of the earlier chart, if the file gives one.
-    pub x_range: Option<f64>,
-    /// `Y_RANGE`: the stack height of the earlier chart, if the file gives one.
-    pub y_range: Option<f64>,
-    /// (name, position) in file order; lookups take the first entry of a name.
-    pub order: Vec<(Vec<u8>, i32)>,
-    /// (name, shade) in file order; lookups take the first entry of a name.
-    pub shades: Vec<(Vec<u8>, f64)>,
-}
-
-impl Aux {
-    /// The ORDER key of a band: its first ORDER entry, or 0 for names the file lacks.
-    pub fn order_of(&self, name: &[u8]) -> i32 {
-        self.order
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(0, |(_, k)| *k)
-    }
-
-    /// Every name's first ORDER entry, for looking up many bands.
-    pub fn order_map(&self) -> std::collections::HashMap<&[u8], i32> {
-        let mut map = std::collections::HashMap::with_capacity(self.order.len());
-        for (name, k) in &self.order {
-            map.entry(name.as_slice()).or_insert(*k);
-        }
-        map
-    }
-}
 
 /// Why an `.aux` file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -49,34 +15,6 @@ pub struct AuxError {
     pub found: String,
     /// What the format allows there.
     pub expected: String,
-}
-
-/// Writes an `.aux` file: `bands` are (name, shade) bottom band first.
-pub fn write_aux<W: Write>(
-    out: &mut W,
-    x_range: f64,
-    y_range: f64,
-    bands: &[(&[u8], f64)],
-) -> io::Result<()> {
-    let mut buf = Vec::new();
-    buf.extend_from_slice(b"X_RANGE ");
-    num::push_fixed(&mut buf, x_range, 2);
-    buf.extend_from_slice(b"\nY_RANGE ");
-    num::push_fixed(&mut buf, y_range, 2);
-    buf.push(b'\n');
-    for (i, (name, _)) in bands.iter().enumerate() {
-        buf.extend_from_slice(b"ORDER ");
-        buf.extend_from_slice(name);
-        buf.extend_from_slice(format!(" {}\n", i + 1).as_bytes());
-    }
-    for (name, shade) in bands {
-        buf.extend_from_slice(b"SHADE ");
-        buf.extend_from_slice(name);
-        buf.push(b' ');
-        num::push_fixed(&mut buf, *shade, 2);
-        buf.push(b'\n');
-    }
-    out.write_all(&buf)
 }
 
 fn is_space(b: u8) -> bool {
@@ -285,50 +223,4 @@ fn read_tokens(text: &[u8]) -> Result<Aux, AuxError> {
 
 fn is_keyword(w: &[u8]) -> bool {
     matches!(w, b"X_RANGE" | b"Y_RANGE" | b"ORDER" | b"SHADE")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writes_the_hp2ps_layout() {
-        let mut out = Vec::new();
-        write_aux(&mut out, 2.82, 348.0, &[(b"a", 0.0), (b"b(c", 0.2)]).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "X_RANGE 2.82\nY_RANGE 348.00\nORDER a 1\nORDER b(c 2\nSHADE a 0.00\nSHADE b(c 0.20\n"
-        );
-    }
-
-    #[test]
-    fn reads_back_what_it_writes_even_odd_names() {
-        let mut out = Vec::new();
-        let names: [&[u8]; 3] = [b"1abc", b"with space", b"ORDER"];
-        let bands: Vec<(&[u8], f64)> = names.iter().map(|n| (*n, 0.6)).collect();
-        write_aux(&mut out, 1.0, 2.0, &bands).unwrap();
-        let aux = read_aux(&out).unwrap();
-        assert_eq!(aux.order_of(b"with space"), 2);
-        assert_eq!(aux.order_of(b"1abc"), 1);
-        assert_eq!(aux.shades.len(), 3);
-        assert_eq!(aux.x_range, Some(1.0));
-    }
-
-    #[test]
-    fn token_form_and_its_errors() {
-        let aux = read_aux(b"X_RANGE 1.5 Y_RANGE 2.0 ORDER a 3 SHADE a 0.5").unwrap();
-        assert_eq!(aux.order_of(b"a"), 3);
-        assert_eq!(aux.order_of(b"zzz"), 0);
-        let e = read_aux(b"Y_RANGE 100\n").unwrap_err();
-        assert_eq!((e.pos.line, e.pos.col), (1, 9));
-        assert!(e.expected.contains("Y_RANGE"), "{e}");
-        let e = read_aux(b"X_RANGE 1.0\nJOB 1.0\n").unwrap_err();
-        assert_eq!(e.pos.line, 2);
-    }
-
-    #[test]
-    fn first_order_entry_wins() {
-        let aux = read_aux(b"ORDER a 2\nORDER a 5\n").unwrap();
-        assert_eq!(aux.order_of(b"a"), 2);
-    }
 }

@@ -1,12 +1,17 @@
-//! The statement machine of the `.hp` language (§2 of `docs/reference/hp2ps-behaviour.md`), fed one segment at a time.
+//! The statement machine of the `.hp` language (§2 of `docs/reference/hp2ps-behaviour.md`),
+//! fed one segment at a time: here a statement's head and how a segment's statements
+//! reach the sink; its argument in `arguments.rs`, header strings in `strings.rs`.
 
 use super::data_line::{simple_data_line, tab_data_line};
 use super::error::{quote, Pos, ReadError, Warning};
 use super::segments::SegmentInfo;
-use super::tokens::{cut_at_nul, is_space, keyword, number_end, word_end, Keyword, MAX_NUMBER_LEN};
+use super::tokens::{cut_at_nul, is_space, keyword, word_end, Keyword};
 use super::ReadOptions;
-use crate::num::{float_value, integer_value};
 use crate::read::{HeaderField, Sink};
+use strings::OpenString;
+
+mod arguments;
+mod strings;
 
 /// A statement head waiting for its argument.
 #[derive(Debug, Clone, Copy)]
@@ -20,18 +25,6 @@ enum Head {
 struct Pending {
     head: Head,
     pos: Pos,
-}
-
-/// A header string being read, possibly across lines.
-#[derive(Debug)]
-struct OpenString {
-    field: HeaderField,
-    pos: Pos,
-    text: Vec<u8>,
-    /// A NUL byte was seen: hp2ps stores the string only up to it.
-    cut_at_nul: bool,
-    /// The previous segment ended with a `"`: a `"` at the start of this one makes `""`.
-    quote_pending: bool,
 }
 
 /// The sample structure, small enough to copy so a line can be tried and undone.
@@ -297,229 +290,6 @@ impl<'o> Parser<'o> {
                 self.opts.max_name_len
             ),
         )
-    }
-
-    /// Reads the argument of the pending statement `p` at `seg[i]` (not whitespace).
-    fn argument(
-        &mut self,
-        seg: &[u8],
-        i: usize,
-        p: Pending,
-        pos: Pos,
-        last: bool,
-    ) -> Result<usize, Incomplete> {
-        let b = seg[i];
-        if b.is_ascii_digit() {
-            let end = number_end(seg, i);
-            let text = &seg[i..end];
-            if text.len() > MAX_NUMBER_LEN {
-                return Err(err(
-                    pos,
-                    format!("a number of {} characters", text.len()),
-                    format!("at most {MAX_NUMBER_LEN} characters in a number"),
-                ));
-            }
-            self.number_argument(p, text, pos)?;
-            return Ok(end);
-        }
-        if b == b'"' {
-            if let Head::Keyword(Keyword::Header(field)) = p.head {
-                self.string = Some(OpenString {
-                    field,
-                    pos,
-                    text: Vec::new(),
-                    cut_at_nul: false,
-                    quote_pending: false,
-                });
-                return self.continue_string(seg, i + 1, last);
-            }
-            return Err(err(pos, "a string", self.expected_after(p.head)));
-        }
-        let end = word_end(seg, i);
-        let word = &seg[i..end];
-        let found = match keyword(cut_at_nul(word)) {
-            Some(k) => format!("keyword {}", k.name()),
-            None => format!("identifier {}", quote(word)),
-        };
-        Err(err(pos, found, self.expected_after(p.head)))
-    }
-
-    fn expected_after(&self, head: Head) -> String {
-        match head {
-            Head::Keyword(Keyword::Header(f)) => format!("a string after {}", f.keyword()),
-            Head::Keyword(k) => format!(
-                "a number with a decimal point (such as 1.0) after {}",
-                k.name()
-            ),
-            Head::Data => format!("an integer value after identifier {}", quote(&self.name)),
-        }
-    }
-
-    fn number_argument(&mut self, p: Pending, text: &[u8], pos: Pos) -> Result<(), Incomplete> {
-        let is_float = text.contains(&b'.');
-        let found = || {
-            let kind = if is_float { "number" } else { "integer" };
-            format!("{kind} {}", String::from_utf8_lossy(text))
-        };
-        match p.head {
-            Head::Data => {
-                if is_float {
-                    return Err(err(pos, found(), self.expected_after(p.head)));
-                }
-                let start = self.arena.len();
-                self.arena.extend_from_slice(&self.name);
-                let r = start..self.arena.len();
-                self.effects.push(Effect::Data(r, integer_value(text)));
-            }
-            Head::Keyword(Keyword::Header(_)) => {
-                return Err(err(pos, found(), self.expected_after(p.head)));
-            }
-            Head::Keyword(k) => {
-                if !is_float {
-                    return Err(err(pos, found(), self.expected_after(p.head)));
-                }
-                let t = float_value(text);
-                self.time_statement(k, t, p.pos)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn time_statement(&mut self, k: Keyword, t: f64, pos: Pos) -> Result<(), Incomplete> {
-        let s = &mut self.state;
-        match k {
-            Keyword::Mark => {
-                if s.in_sample {
-                    return Err(err(
-                        pos,
-                        "MARK inside a sample",
-                        "MARK only between END_SAMPLE and the next BEGIN_SAMPLE",
-                    ));
-                }
-                self.effects.push(Effect::Mark(t));
-            }
-            Keyword::Begin => {
-                if t < s.last_begin {
-                    return Err(err(
-                        pos,
-                        format!(
-                            "BEGIN_SAMPLE {} (samples out of sequence)",
-                            crate::num::fixed(t, 6)
-                        ),
-                        format!(
-                            "a time of at least {} (the previous BEGIN_SAMPLE)",
-                            crate::num::fixed(s.last_begin, 6)
-                        ),
-                    ));
-                }
-                s.in_sample = true;
-                s.last_begin = t;
-                self.effects.push(Effect::Begin(t));
-            }
-            Keyword::End => {
-                if !s.in_sample {
-                    return Err(err(
-                        pos,
-                        "END_SAMPLE outside a sample",
-                        "BEGIN_SAMPLE before END_SAMPLE",
-                    ));
-                }
-                s.in_sample = false;
-                s.completed += 1;
-                self.effects.push(Effect::End);
-            }
-            Keyword::Header(_) => unreachable!("header keywords take strings"),
-        }
-        Ok(())
-    }
-
-    /// Copies bytes into the arena and returns their range.
-    fn stash(&mut self, bytes: &[u8]) -> std::ops::Range<usize> {
-        let start = self.arena.len();
-        self.arena.extend_from_slice(bytes);
-        start..self.arena.len()
-    }
-
-    /// Scans the open string from `seg[i]`; closes it (recording the header) when its
-    /// closing quote is found. A doubled `""` stands for one `"`.
-    fn continue_string(
-        &mut self,
-        seg: &[u8],
-        mut i: usize,
-        last: bool,
-    ) -> Result<usize, Incomplete> {
-        let max = self.opts.max_string_len;
-        let Some(s) = self.string.as_mut() else {
-            return Ok(i);
-        };
-        let mut closed = false;
-        if s.quote_pending {
-            s.quote_pending = false;
-            if seg.get(i) == Some(&b'"') {
-                push_string_bytes(s, b"\"");
-                i += 1;
-            } else {
-                closed = true;
-            }
-        }
-        while !closed {
-            match seg[i..].iter().position(|&b| b == b'"') {
-                None => {
-                    push_string_bytes(s, &seg[i..]);
-                    i = seg.len();
-                    break;
-                }
-                Some(k) => {
-                    push_string_bytes(s, &seg[i..i + k]);
-                    let q = i + k;
-                    if q + 1 < seg.len() {
-                        if seg[q + 1] == b'"' {
-                            push_string_bytes(s, b"\"");
-                            i = q + 2;
-                        } else {
-                            i = q + 1;
-                            closed = true;
-                        }
-                    } else if last {
-                        i = q + 1;
-                        closed = true;
-                    } else {
-                        s.quote_pending = true;
-                        i = seg.len();
-                        break;
-                    }
-                }
-            }
-        }
-        if s.text.len() > max {
-            let pos = s.pos;
-            return Err(err(
-                pos,
-                "a string longer than the limit",
-                format!("at most {max} bytes in a string"),
-            ));
-        }
-        if closed {
-            if let Some(s) = self.string.take() {
-                let r = self.stash(&s.text);
-                self.state.seen[s.field.index()] = true;
-                self.effects.push(Effect::Header(s.field, r));
-            }
-        }
-        Ok(i)
-    }
-}
-
-fn push_string_bytes(s: &mut OpenString, bytes: &[u8]) {
-    if s.cut_at_nul {
-        return;
-    }
-    match bytes.iter().position(|&b| b == 0) {
-        Some(k) => {
-            s.text.extend_from_slice(&bytes[..k]);
-            s.cut_at_nul = true;
-        }
-        None => s.text.extend_from_slice(bytes),
     }
 }
 

@@ -1,4 +1,6 @@
-//! Helvetica text metrics: the real widths, for painters that place text themselves.
+//! Helvetica text metrics: the real widths, for the layout that fits key labels to the
+//! page and for painters that place text themselves. Below both: it knows no chart and
+//! no format.
 //!
 //! Two encodings matter:
 //! * The PostScript painter writes the raw bytes of a name and shows them with
@@ -15,10 +17,16 @@ mod helvetica_widths;
 #[cfg(test)]
 mod tests;
 
-use super::geometry::Ink;
 use helvetica_widths::{
     STANDARD_ENCODING_WIDTHS, WINANSI_80_9F, WINANSI_INK_BOTTOM, WINANSI_INK_TOP, WINANSI_WIDTHS,
 };
+
+/// How far a font's ink reaches below and above the baseline, in em.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Ink {
+    pub(crate) bottom: f64,
+    pub(crate) top: f64,
+}
 
 /// Helvetica's font bounding box (AFM `FontBBox`), bottom and top, in 1/1000 em.
 const FONT_BBOX_BOTTOM: i16 = -225;

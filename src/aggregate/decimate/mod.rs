@@ -1,0 +1,169 @@
+//! Small charts of big profiles: keeping at most the samples that can be seen.
+//!
+//! A profile of 100,000 samples drawn 450 points wide puts hundreds of vertices into
+//! every point of every band's outline; the picture is the same with far fewer. The
+//! samples are dropped one at a time, always the one whose loss changes the picture
+//! least (Visvalingam and Whyatt's line simplification, applied to every drawn edge at
+//! once), until `max_points` are left. A drawn edge is the top of a band in the stack:
+//! the bottom band's value, the sum of it and the band above, …, up to the whole stack.
+//! Dropping a sample replaces, on every edge, the two segments through it by one
+//! straight segment between its neighbours; what that changes on the page is the
+//! triangle between them, whose area is the sample's cost, summed over the edges. A
+//! triangle narrower than a pixel still changes a pixel's width of the page, so its
+//! width counts as at least [`PIXEL_OF_SPAN`] of the time span: a spike one sample
+//! wide costs its height times a pixel, and survives.
+//!
+//! The same samples are kept for every band, so the stack stays exact at every kept
+//! sample: a band is still drawn between its neighbours, never across them. The first
+//! and last samples, and the samples where each edge is highest and lowest, are always
+//! kept: the axes are unchanged and the peak is drawn.
+//!
+//! Equal time buckets that keep every edge's extremes, this module's first design,
+//! changed 100 times more pixels on real profiles at the same budget (`tests/decimate.rs`,
+//! docs/performance.md): a real program's heap has spikes a few samples wide, and a
+//! bucket keeps one extreme per edge where the picture has several.
+//!
+//! The ranges and the area in the title are computed by [`super::aggregate`] before this
+//! runs, from every sample, and are not touched.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::Aggregated;
+use crate::profile::Point;
+use edges::Edges;
+
+mod edges;
+#[cfg(test)]
+mod tests;
+
+/// The command line's limit for `--format svg`, `pdf` and `eps` when `--max-points` is
+/// not given, in band vertices (samples drawn × bands drawn): 2,000 samples of the 21
+/// bands hp2ps draws at most by default, an SVG of about 1.3 MB. A chart of fewer bands
+/// keeps more samples in the same size (7,000 of 6 bands). hp2ps's own PostScript keeps
+/// every sample unless asked.
+pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
+
+/// The fewest samples the default limit keeps, however many bands are drawn (`-m0` may
+/// draw hundreds): about four samples per point of a full-width graph.
+pub const VECTOR_MAX_POINTS: usize = 2000;
+
+/// The narrowest a dropped sample's triangle counts, as a share of the time span: about
+/// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
+/// times this changed 2–4 times more pixels.)
+const PIXEL_OF_SPAN: f64 = 1.0 / 2000.0;
+
+/// How many samples a budget of `band_points` band vertices allows a chart of `bands`
+/// drawn bands: the budget shared among the bands, at least [`VECTOR_MAX_POINTS`].
+pub fn samples_within(band_points: usize, bands: usize) -> usize {
+    (band_points / bands.max(1)).max(VECTOR_MAX_POINTS)
+}
+
+/// The samples [`decimate`] may keep of a chart of `bands` drawn bands, given at most
+/// `max_points` samples and at most `max_band_points` band vertices (see
+/// [`samples_within`]): the smaller of the two; 0 for either means no such limit, and 0
+/// comes back when there is none.
+pub fn sample_limit(max_points: usize, max_band_points: usize, bands: usize) -> usize {
+    let by_vertices = match max_band_points {
+        0 => 0,
+        budget => samples_within(budget, bands),
+    };
+    match (max_points, by_vertices) {
+        (0, n) | (n, 0) => n,
+        (a, b) => a.min(b),
+    }
+}
+
+/// Keeps at most `max_points` samples of `agg` (see the module docs); `0` keeps all. The
+/// first and last samples and the overall extremes of every edge are kept even when that
+/// alone exceeds `max_points` (a budget below twice the number of bands plus two).
+pub fn decimate(agg: &mut Aggregated, max_points: usize) {
+    let n = agg.times.len();
+    // Samples are numbered in 32 bits (`Point::sample`), and so are the list's links.
+    if max_points == 0 || n <= max_points.max(2) || u32::try_from(n).is_err() {
+        return;
+    }
+    let keep = simplified(agg, max_points);
+    apply(agg, &keep);
+}
+
+/// Which samples to keep: the protected ones (`Edges::protected`), and of the rest
+/// those left when the cheapest is dropped, one at a time, until `max_points` remain.
+fn simplified(agg: &Aggregated, max_points: usize) -> Vec<bool> {
+    let n = agg.times.len();
+    let edges = Edges::of(agg);
+    let fixed = &edges.protected;
+
+    // A doubly linked list of the samples left, and a heap of their costs, each entry
+    // one word: the cost in single precision above the sample (ranking needs no more; a
+    // cost is never negative, so its bits sort as the number does). An entry whose cost
+    // is no longer the sample's (a neighbour went since) is skipped.
+    let entry = |c: f64, i: usize| (u64::from((c as f32).to_bits()) << 32) | i as u64;
+    let last = n as u32 - 1;
+    let mut prev: Vec<u32> = (0..=last).map(|i| i.saturating_sub(1)).collect();
+    let mut next: Vec<u32> = (0..=last).map(|i| i.saturating_add(1)).collect();
+    let mut current = vec![u64::MAX; n];
+    for i in 1..n - 1 {
+        if !fixed[i] {
+            current[i] = entry(edges.cost(i - 1, i, i + 1), i);
+        }
+    }
+    let mut heap: BinaryHeap<Reverse<u64>> = current
+        .iter()
+        .filter(|&&c| c != u64::MAX)
+        .map(|&c| Reverse(c))
+        .collect();
+    let mut keep = vec![true; n];
+    let mut left = n;
+    while left > max_points {
+        let Some(Reverse(top)) = heap.pop() else {
+            break;
+        };
+        let i = (top & u64::from(u32::MAX)) as usize;
+        if !keep[i] || top != current[i] {
+            continue;
+        }
+        keep[i] = false;
+        left -= 1;
+        let (p, q) = (prev[i], next[i]);
+        next[p as usize] = q;
+        prev[q as usize] = p;
+        for j in [p as usize, q as usize] {
+            if !fixed[j] {
+                current[j] = entry(edges.cost(prev[j] as usize, j, next[j] as usize), j);
+                heap.push(Reverse(current[j]));
+            }
+        }
+    }
+    keep
+}
+
+/// Drops the samples not kept: their times, and every band's points in them.
+fn apply(agg: &mut Aggregated, keep: &[bool]) {
+    // New index of every kept sample.
+    let mut index = vec![u32::MAX; keep.len()];
+    let mut next = 0u32;
+    for (i, &k) in keep.iter().enumerate() {
+        if k {
+            index[i] = next;
+            next += 1;
+        }
+    }
+    let mut t = 0;
+    agg.times.retain(|_| {
+        t += 1;
+        keep[t - 1]
+    });
+    for band in &mut agg.bands {
+        band.points = band
+            .points
+            .iter()
+            .filter_map(|p| {
+                let (sample, value) = (p.sample as usize, p.value);
+                // Points past the last sample are never drawn: they go.
+                let i = *index.get(sample)?;
+                (i != u32::MAX).then_some(Point { sample: i, value })
+            })
+            .collect();
+    }
+}

@@ -1,0 +1,44 @@
+//! The `.aux` format, both ways.
+
+use super::*;
+
+#[test]
+fn writes_the_hp2ps_layout() {
+    let mut out = Vec::new();
+    write_aux(&mut out, 2.82, 348.0, &[(b"a", 0.0), (b"b(c", 0.2)]).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "X_RANGE 2.82\nY_RANGE 348.00\nORDER a 1\nORDER b(c 2\nSHADE a 0.00\nSHADE b(c 0.20\n"
+    );
+}
+
+#[test]
+fn reads_back_what_it_writes_even_odd_names() {
+    let mut out = Vec::new();
+    let names: [&[u8]; 3] = [b"1abc", b"with space", b"ORDER"];
+    let bands: Vec<(&[u8], f64)> = names.iter().map(|n| (*n, 0.6)).collect();
+    write_aux(&mut out, 1.0, 2.0, &bands).unwrap();
+    let aux = read_aux(&out).unwrap();
+    assert_eq!(aux.order_of(b"with space"), 2);
+    assert_eq!(aux.order_of(b"1abc"), 1);
+    assert_eq!(aux.shades.len(), 3);
+    assert_eq!(aux.x_range, Some(1.0));
+}
+
+#[test]
+fn token_form_and_its_errors() {
+    let aux = read_aux(b"X_RANGE 1.5 Y_RANGE 2.0 ORDER a 3 SHADE a 0.5").unwrap();
+    assert_eq!(aux.order_of(b"a"), 3);
+    assert_eq!(aux.order_of(b"zzz"), 0);
+    let e = read_aux(b"Y_RANGE 100\n").unwrap_err();
+    assert_eq!((e.pos.line, e.pos.col), (1, 9));
+    assert!(e.expected.contains("Y_RANGE"), "{e}");
+    let e = read_aux(b"X_RANGE 1.0\nJOB 1.0\n").unwrap_err();
+    assert_eq!(e.pos.line, 2);
+}
+
+#[test]
+fn first_order_entry_wins() {
+    let aux = read_aux(b"ORDER a 2\nORDER a 5\n").unwrap();
+    assert_eq!(aux.order_of(b"a"), 2);
+}

@@ -1,0 +1,246 @@
+//! The map itself (Linux): a read-only private map of a whole regular file, watched by a
+//! [`Guard`] while it lives.
+
+#![allow(unsafe_code)]
+
+use std::cell::Cell;
+use std::fs::File;
+use std::os::fd::AsRawFd;
+
+use super::fault::Guard;
+use crate::run::version::Version;
+
+/// Files below this size are read with `read`: a map costs more than it saves.
+const MIN_MAP: u64 = 1 << 20;
+
+/// A read-only private map of a whole regular file.
+pub(crate) struct Mapped {
+    ptr: *mut libc::c_void,
+    len: usize,
+    /// Bytes before this offset have been given back.
+    released: Cell<usize>,
+    /// Mends faults of the map; taken (ending the watch) before the map goes.
+    guard: Option<Guard>,
+    /// The file, to see afterwards whether it changed, and its version when mapped.
+    file: File,
+    mapped: Version,
+}
+
+impl Mapped {
+    /// Maps `file` if it is a regular file large enough to be worth it; `None` otherwise
+    /// (the caller reads it as a stream).
+    pub(crate) fn of(file: &File) -> Option<Mapped> {
+        if std::env::var_os("HP2PS_NO_MMAP").is_some_and(|v| v != "0") {
+            return None;
+        }
+        let file = file.try_clone().ok()?;
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() || meta.len() < MIN_MAP {
+            return None;
+        }
+        let len = usize::try_from(meta.len()).ok()?;
+        // SAFETY: a fresh read-only private mapping of an open file descriptor; the
+        // pointer is checked before use and unmapped exactly once, in `drop`.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return None;
+        }
+        let Some(guard) = Guard::watch(ptr.cast::<u8>(), len) else {
+            // Unguarded, a cut file would kill the process: read it as a stream instead.
+            // SAFETY: unmaps the mapping just made, which nothing else has seen.
+            unsafe {
+                libc::munmap(ptr, len);
+            }
+            return None;
+        };
+        // SAFETY: advice on our own mapping; failure is harmless.
+        unsafe {
+            libc::madvise(ptr, len, libc::MADV_SEQUENTIAL);
+        }
+        Some(Mapped {
+            ptr,
+            len,
+            released: Cell::new(0),
+            guard: Some(guard),
+            file,
+            mapped: Version::of(&meta),
+        })
+    }
+
+    /// The file's bytes: as the file holds them, or zeros from where a page faulted (see
+    /// [`Mapped::changed_while_read`]).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping is `len` readable bytes and lives as long as `self`. Pages
+        // dropped by `release` read back from the file when touched again; a page past
+        // the end of a file cut meanwhile reads as zeros (the guard maps them).
+        unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) }
+    }
+
+    /// Drops the pages wholly before `upto` from memory (they are not needed again).
+    pub(crate) fn release(&self, upto: usize) {
+        let page = page_size();
+        let end = (upto.min(self.len) / page) * page;
+        let released = self.released.get();
+        // In steps of 16 MiB: each call interrupts every thread of the process to flush
+        // its address translations.
+        if end <= released || (end - released < 16 << 20 && upto < self.len) {
+            return;
+        }
+        // SAFETY: a page-aligned range inside our own private read-only mapping; with
+        // MADV_DONTNEED the pages are re-read from the file if touched again.
+        unsafe {
+            libc::madvise(
+                self.ptr.cast::<u8>().add(released).cast(),
+                end - released,
+                libc::MADV_DONTNEED,
+            );
+        }
+        self.released.set(end);
+    }
+
+    /// Whether the bytes read may not be one version of the file: a page faulted (the
+    /// file was cut below it, and it read as zeros), or the file is now shorter than it
+    /// was when mapped (the page holding its new end reads as zeros past it, without a
+    /// fault), or, when the read failed, the file changed at all (the failure may be the
+    /// change's). A file that only grew was read as it was: its first bytes, as appended
+    /// to by a running program.
+    pub(crate) fn changed_while_read(&self, read_failed: bool) -> bool {
+        if self.guard.as_ref().is_some_and(Guard::faulted) {
+            return true;
+        }
+        let Ok(meta) = self.file.metadata() else {
+            return true;
+        };
+        let now = Version::of(&meta);
+        now.len < self.mapped.len || (read_failed && now != self.mapped)
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        // The watch ends before the pages go: their addresses may be mapped again.
+        self.guard.take();
+        // SAFETY: unmaps the mapping made in `of`, once; no slice of it outlives `self`.
+        unsafe {
+            libc::munmap(self.ptr, self.len);
+        }
+    }
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn scratch(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("hp2ps-map-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    /// A file of `len` bytes, `b'x'` each, and a map of it.
+    fn mapped_file(dir: &std::path::Path, len: usize) -> (File, Mapped) {
+        let path = dir.join("t.hp");
+        std::fs::write(&path, vec![b'x'; len]).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let map = Mapped::of(&file).expect("a large regular file is mapped");
+        (file, map)
+    }
+
+    #[test]
+    fn a_file_cut_while_mapped_reads_as_zeros_past_its_end_and_says_so() {
+        let dir = scratch("cut");
+        let len = 4 << 20;
+        let (file, map) = mapped_file(&dir, len);
+        assert_eq!(map.bytes()[..4096], [b'x'; 4096]);
+        assert!(!map.changed_while_read(false));
+        file.set_len(1 << 20).unwrap();
+        // Without the guard, this loop dies of SIGBUS at the first page past 1 MiB.
+        let xs = map.bytes().iter().filter(|&&b| b == b'x').count();
+        let zeros = map.bytes().iter().filter(|&&b| b == 0).count();
+        assert_eq!(xs, 1 << 20);
+        assert_eq!(zeros, len - (1 << 20));
+        assert!(map.changed_while_read(false));
+        drop(map);
+        // The slot is free again: the next map starts unfaulted.
+        let (_file, again) = mapped_file(&dir, len);
+        assert!(!again.changed_while_read(false));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_cut_to_the_middle_of_a_page_is_changed_without_a_fault() {
+        let dir = scratch("mid-page");
+        let (file, map) = mapped_file(&dir, 2 << 20);
+        // Cut after the whole file was read: no page faults, but it is shorter now.
+        let sum: u64 = map.bytes().iter().map(|&b| u64::from(b)).sum();
+        assert_eq!(sum, u64::from(b'x') * (2 << 20));
+        file.set_len((1 << 20) + 100).unwrap();
+        assert!(map.changed_while_read(false));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_only_grows_was_read_as_it_was() {
+        let dir = scratch("grown");
+        let (_file, map) = mapped_file(&dir, 2 << 20);
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("t.hp"))
+            .and_then(|mut f| f.write_all(b"appended"))
+            .unwrap();
+        let _ = map.bytes().iter().map(|&b| u64::from(b)).sum::<u64>();
+        assert!(!map.changed_while_read(false), "growth after a good read");
+        assert!(
+            map.changed_while_read(true),
+            "growth explains a failed read"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn many_maps_are_guarded_at_once() {
+        let dir = scratch("many");
+        let maps: Vec<(File, Mapped)> = (0..8)
+            .map(|i| {
+                let sub = dir.join(i.to_string());
+                std::fs::create_dir_all(&sub).unwrap();
+                mapped_file(&sub, 1 << 20)
+            })
+            .collect();
+        // Cut the last one: only it faults.
+        let (file, map) = &maps[7];
+        file.set_len(0).unwrap();
+        assert!(map.bytes().iter().all(|&b| b == 0));
+        let faulted: Vec<bool> = maps
+            .iter()
+            .map(|(_, m)| m.changed_while_read(false))
+            .collect();
+        assert_eq!(
+            faulted,
+            [false, false, false, false, false, false, false, true]
+        );
+        drop(maps);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
