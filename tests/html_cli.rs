@@ -37,6 +37,20 @@ fn names(v: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// The page's data, and `--summary=json` of every band (`--sort growth`: with their
+/// slopes), for the same arguments.
+fn page_and_summary(dir: &TempDir, args: &[&str]) -> (Value, Value) {
+    let page = [&["--format", "html", "-o", "-"][..], args].concat();
+    let data = data_of(&run(dir.path(), &page, None).stdout);
+    let summary = [
+        &["--summary=json", "--sort", "growth", "--top", "100000"][..],
+        args,
+    ]
+    .concat();
+    let out = run(dir.path(), &summary, None);
+    (data, serde_json::from_slice(&out.stdout).expect("JSON"))
+}
+
 fn with_input(tag: &str, name: &str, input: &str) -> TempDir {
     let dir = TempDir::new(tag);
     std::fs::write(dir.join(name), golden(input)).unwrap();
@@ -99,27 +113,8 @@ fn a_batch_writes_a_page_per_file_into_the_output_dir() {
 #[test]
 fn the_band_table_is_the_summarys() {
     let dir = with_input("html-table", "many.hp", "manycc-O0-hc.hp");
-    let page = run(
-        dir.path(),
-        &["--format", "html", "-o", "-", "many.hp"],
-        None,
-    )
-    .stdout;
-    let data = data_of(&page);
+    let (data, summary) = page_and_summary(&dir, &["many.hp"]);
     let table = &run0(&data)["table"];
-    let out = run(
-        dir.path(),
-        &[
-            "--summary=json",
-            "--sort",
-            "growth",
-            "--top",
-            "100000",
-            "many.hp",
-        ],
-        None,
-    );
-    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     let top = summary["top"].as_array().unwrap();
     assert_eq!(
         names(&table["name"]).len(),
@@ -315,20 +310,8 @@ fn the_table_carries_what_is_known_of_hi_bands() {
     let binary = program(&dir, "leakmap-ipe");
     let log = data("leakmap-hi.eventlog");
     let (b, l) = (binary.to_str().unwrap(), log.to_str().unwrap());
-    let page = run(
-        dir.path(),
-        &["--format", "html", "-o", "-", "--binary", b, l],
-        None,
-    )
-    .stdout;
-    let data = data_of(&page);
+    let (data, summary) = page_and_summary(&dir, &["--binary", b, l]);
     let table = &run0(&data)["table"];
-    let out = run(
-        dir.path(),
-        &["--summary=json", "--top", "100000", "--binary", b, l],
-        None,
-    );
-    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut known = 0;
     for (i, band) in summary["top"].as_array().unwrap().iter().enumerate() {
         assert_eq!(table["name"][i], band["name"]);

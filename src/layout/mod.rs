@@ -4,6 +4,7 @@
 
 pub mod chart;
 mod fit;
+mod graph;
 pub mod looks;
 mod overlay;
 pub mod palettes;
@@ -82,14 +83,14 @@ const TITLE_WIDTH: f64 = BORDER_WIDTH - 2.0 * BORDER_SPACE;
 const Y_LABEL_SPACE: f64 = 35.0;
 const X_LABEL_SPACE: f64 = 10.0;
 const LEGEND_CLEARANCE: f64 = 15.0;
-const TARGET_TICKS: f64 = 7.0;
+pub(super) const TARGET_TICKS: f64 = 7.0;
 const SMALL_TITLE_JOB_LIMIT: usize = 35;
 const BIG_TITLE_JOB_LIMIT: usize = 80;
 const KEYS_PER_PAGE: usize = defaults::KEYS_PER_PAGE;
 
 /// The graph origin.
-const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
-const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
+pub(super) const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
+pub(super) const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
 
 /// Lays out the chart. `shades` holds the shade of every band of `agg`, in order.
 pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
@@ -146,10 +147,10 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     };
 
     let axes = axes(agg, graph_width, graph_height, trace_percent);
-    let (graph, values) = graph(agg, shades, opts, graph_width, graph_height);
+    let (graph, values) = graph::graph(agg, shades, opts, graph_width, graph_height);
     let data = opts
         .data
-        .then(|| Box::new(chart_data(agg, &graph, values, opts)));
+        .then(|| Box::new(graph::chart_data(agg, &graph, values, opts)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -188,51 +189,6 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         title,
         pages,
         data,
-    }
-}
-
-/// The numbers behind the picture: the drawn samples' times and values, and the table.
-fn chart_data(
-    agg: &Aggregated,
-    graph: &Graph,
-    values: Vec<Vec<f64>>,
-    opts: &LayoutOptions,
-) -> ChartData {
-    let rows = (agg.table.iter().enumerate())
-        .map(|(i, b)| (b.name.as_slice(), i))
-        .collect::<std::collections::HashMap<_, _, crate::profile::FxBuild>>();
-    ChartData {
-        sample_unit: agg.sample_unit.clone(),
-        value_unit: agg.value_unit.clone(),
-        samples: agg.samples,
-        times: agg.times.clone(),
-        rows: (agg.bands.iter().enumerate())
-            .map(|(i, b)| match i {
-                // OTHER, when made, is the bottom band, and no band of the profile.
-                0 if agg.other => None,
-                _ => rows.get(b.name.as_slice()).copied(),
-            })
-            .collect(),
-        values,
-        table: agg.table.clone(),
-        marks: if graph.marks.is_empty() {
-            Vec::new()
-        } else {
-            agg.marks.clone()
-        },
-        lines: agg.series.clone(),
-        // The -hi bands' IPE entries and symbols, when the profile has any.
-        info: if agg.band_info.is_empty() {
-            Vec::new()
-        } else {
-            (agg.table.iter())
-                .map(|b| {
-                    let info = agg.band_info.get(&b.name);
-                    info.map(|i| i.detail_lines()).unwrap_or_default()
-                })
-                .collect()
-        },
-        fit_key_labels: opts.fit_key_labels,
     }
 }
 
@@ -388,12 +344,12 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
 }
 
 /// How far right of the origin an x tick may be: the x legend (SAMPLE_UNIT) takes the rest.
-fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
+pub(super) fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
     gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
 /// How far above the origin a y tick may be: the y legend (VALUE_UNIT) takes the rest.
-fn y_tick_room(agg: &Aggregated, gh: f64, trace_percent: f64) -> f64 {
+pub(super) fn y_tick_room(agg: &Aggregated, gh: f64, trace_percent: f64) -> f64 {
     gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
@@ -474,91 +430,6 @@ fn key_entries(
         });
     }
     entries
-}
-
-/// The graph, and each band's values at every drawn sample when the chart carries its
-/// data (else none).
-fn graph(
-    agg: &Aggregated,
-    shades: &[f64],
-    opts: &LayoutOptions,
-    gw: f64,
-    gh: f64,
-) -> (Graph, Vec<Vec<f64>>) {
-    let first = agg.first_time();
-    let xs: Vec<f64> = agg
-        .times
-        .iter()
-        .map(|&t| ((t - first) / agg.x_range) * gw + X0)
-        .collect();
-    let scale = gh / agg.y_range;
-    let n = agg.times.len();
-    let mut previous = vec![0.0; n];
-    let mut column = vec![0.0; n];
-    let mut bands = Vec::with_capacity(agg.bands.len());
-    let mut values = vec![0.0; n];
-    let mut kept = Vec::new();
-    for (band, &shade) in agg.bands.iter().zip(shades) {
-        column.iter_mut().for_each(|c| *c = 0.0);
-        values.iter_mut().for_each(|c| *c = 0.0);
-        for p in &band.points {
-            if let Some(c) = column.get_mut(p.sample as usize) {
-                *c += p.value * scale;
-            }
-            if let Some(v) = values.get_mut(p.sample as usize) {
-                *v += p.value;
-            }
-        }
-        for (prev, c) in previous.iter_mut().zip(&column) {
-            *prev += *c;
-        }
-        let stats = overlay::band_stats(agg, &values);
-        bands.push(BandShape {
-            name: band.name.clone(),
-            fill: fill_of(&band.name, shade, opts),
-            top: previous.iter().map(|&y| y + Y0).collect(),
-            tooltip: overlay::band_tooltip(agg, &band.name, &stats),
-            stats,
-        });
-        if opts.data {
-            kept.push(values.clone());
-        }
-    }
-    let marks = if opts.marks {
-        agg.marks
-            .iter()
-            .map(|&m| ((m - first) / agg.x_range) * gw + X0)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mark_texts = if opts.marks {
-        agg.mark_texts.clone()
-    } else {
-        Vec::new()
-    };
-    let graph = Graph {
-        xs,
-        y0: Y0,
-        bands,
-        marks,
-        mark_texts,
-        lines: overlay::series_lines(agg, (X0, Y0), (gw, gh)),
-        scale: DataScale {
-            x0: X0,
-            y0: Y0,
-            width: gw,
-            height: gh,
-            t0: first,
-            t_span: agg.x_range,
-            v_span: agg.y_range,
-            t_end: agg.x_axis_end,
-            x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
-            y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
-            target_ticks: TARGET_TICKS,
-        },
-    };
-    (graph, kept)
 }
 
 #[cfg(test)]

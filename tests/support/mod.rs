@@ -30,6 +30,7 @@ pub mod errors;
 pub mod eventlog;
 pub mod gen;
 pub mod ghc910;
+pub mod html_page;
 pub mod pslex;
 pub mod raster;
 pub mod report;

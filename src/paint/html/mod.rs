@@ -32,8 +32,16 @@ const TEMPLATE: &str = include_str!("assets/page.html");
 const RUN_TEMPLATE: &str = include_str!("assets/run.html");
 /// The page's style.
 const STYLE: &str = include_str!("assets/page.css");
-/// The page's script.
-const SCRIPT: &str = include_str!("assets/page.js");
+/// The page's script: its parts one after the other (see `assets/base.js`).
+const SCRIPT: &str = concat!(
+    include_str!("assets/base.js"),
+    include_str!("assets/run.js"),
+    include_str!("assets/draw.js"),
+    include_str!("assets/pointer.js"),
+    include_str!("assets/controls.js"),
+    include_str!("assets/table.js"),
+    include_str!("assets/start.js"),
+);
 
 /// HTML output settings.
 #[derive(Debug, Clone, Default, PartialEq)]
