@@ -103,4 +103,17 @@ if command -v rsvg-convert >/dev/null; then
   "$hp2ps" -c --format svg -o leak.svg leak.hp
   rsvg-convert --zoom 0.8333 -o "$out/format-svg.png" leak.svg
 fi
+# The HTML page, in headless Chromium (chromium, chromedriver): as it opens, pointing at
+# the chart, zoomed into the lines view, and the band table of a profile with traces and
+# OTHER (examples/html_page.rs, built with this repository's cargo).
+if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+  cargo build --release --quiet --manifest-path "$root/Cargo.toml" --example html_page
+  driver="${CARGO_TARGET_DIR:-$root/target}/release/examples/html_page"
+  "$hp2ps" -c --format html leak.hp
+  "$driver" shots leak.html "$out" html
+  "$hp2ps" -c --format html many.hp
+  "$driver" shots many.html "$out" html-many
+  rm -f "$out"/html-table.png "$out"/html-many-page.png "$out"/html-many-hover.png \
+    "$out"/html-many-zoom-lines.png
+fi
 ls -l "$out"

@@ -26,7 +26,7 @@ pub struct RenderOptions {
     /// Draw at most this many band vertices (samples drawn × bands drawn), but never
     /// fewer than [`crate::aggregate::VECTOR_MAX_POINTS`] samples, reduced as
     /// `max_points` is; with `max_points` as well, the smaller number of samples wins. 0
-    /// sets no such limit. The command line's default for SVG, PDF and EPS is
+    /// sets no such limit. The command line's default for SVG, PDF, EPS and HTML is
     /// [`crate::aggregate::VECTOR_MAX_BAND_POINTS`]. Default: 0.
     pub max_band_points: usize,
 }

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::layout::chart::Chart;
+use hp2ps::layout::chart::{Chart, Fill};
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
@@ -77,7 +77,10 @@ fn finite(chart: &Chart) -> bool {
             numbers.extend(a.x_ticks.iter().chain(&a.y_ticks).map(|t| t.at));
         }
         for e in &page.key {
-            numbers.extend([e.box_x, e.box_y, e.label_x, e.label_y, e.shade]);
+            numbers.extend([e.box_x, e.box_y, e.label_x, e.label_y]);
+            if let Fill::Grey(v) | Fill::Shade(v) = e.fill {
+                numbers.push(v);
+            }
         }
         if let Some(g) = &page.graph {
             numbers.extend(g.xs.iter().chain(&g.marks).copied());
@@ -459,7 +462,8 @@ fn a_changed_band_colour_is_caught() {
     assert_caught("band-shade", |chart| {
         let graph = chart.pages[0].graph.as_mut().expect("graph");
         // Band 2 (green, 0.001) becomes palette entry 4 (cyan, 0.001010).
-        graph.bands[2].shade = 0.001010;
+        assert_eq!(graph.bands[2].fill, Fill::Shade(0.001));
+        graph.bands[2].fill = Fill::Shade(0.001010);
     });
 }
 
@@ -468,8 +472,8 @@ fn a_slightly_changed_grey_is_caught() {
     assert_caught_in("band-grey", false, |chart| {
         let graph = chart.pages[0].graph.as_mut().expect("graph");
         // Band 1 is 0.2 grey; 0.3 is the nearest other grey of the palette.
-        assert_eq!(graph.bands[1].shade, 0.2);
-        graph.bands[1].shade = 0.3;
+        assert_eq!(graph.bands[1].fill, Fill::Grey(0.2));
+        graph.bands[1].fill = Fill::Grey(0.3);
     });
 }
 

@@ -6,6 +6,7 @@
 mod decimate;
 mod filter;
 mod limit;
+pub(crate) mod numbers;
 mod order;
 mod selection_sort;
 mod series;
@@ -17,6 +18,7 @@ pub use decimate::{
 };
 pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
+pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
 pub use order::growth;
 pub use series::{clip_series, series_max};
 pub use stack::{area, stack_heights, stack_on};
@@ -70,6 +72,10 @@ pub struct AggregateOptions {
     /// The stack height is at least this (`--uniform-scale`: charts share their y axis), as
     /// an `.aux` Y_RANGE would make it. Default: `None`.
     pub min_y_range: Option<f64>,
+    /// Keep the numbers of every band of the profile, drawn or not
+    /// ([`Aggregated::table`]), for a chart that lists them (the HTML page). Default:
+    /// `false`.
+    pub band_table: bool,
 }
 
 impl Default for AggregateOptions {
@@ -85,6 +91,7 @@ impl Default for AggregateOptions {
             reverse: false,
             min_x_range: None,
             min_y_range: None,
+            band_table: false,
         }
     }
 }
@@ -111,6 +118,11 @@ pub struct Aggregated {
     pub series: Vec<Series>,
     /// The bands to draw, bottom band first (OTHER, if any, at the bottom).
     pub bands: Vec<Band>,
+    /// Whether the bottom band is OTHER, made by the band limit.
+    pub other: bool,
+    /// How many samples the profile has (`times` may hold fewer after
+    /// [`decimate`]).
+    pub samples: usize,
     /// The profile's [`Profile::band_info`], by band name (the bands that were not
     /// drawn may still be in it).
     pub band_info: BTreeMap<Vec<u8>, BandInfo>,
@@ -130,6 +142,10 @@ pub struct Aggregated {
     /// The `-t` threshold the bands were chosen with; hp2ps's width table yields it for
     /// byte 0x14, so the layout needs it too.
     pub trace_percent: f64,
+    /// With [`AggregateOptions::band_table`]: every band of the profile (after
+    /// `--include`/`--exclude`) with its numbers over every sample and what became of it,
+    /// biggest area first ([`every_band`]); else empty.
+    pub table: Vec<BandNumbers>,
 }
 
 impl Aggregated {
@@ -148,10 +164,17 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
     opts.filter.apply(&mut bands);
+    let mut table = if opts.band_table {
+        every_band(&bands, &profile.times)
+    } else {
+        Vec::new()
+    };
+    let mut fates = Fates::new(&table);
     // The initial order is only the order the trace sort starts from: the bands move
     // once, after it.
     let initial = order::hash_order_of(&bands);
     traces::eliminate_traces_in(&mut bands, &initial, opts.trace_percent);
+    fates.mark(&bands, Fate::Other);
     if opts.by_deviation {
         order::sort_by_deviation(&mut bands, nsamples);
     }
@@ -165,6 +188,11 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         order::sort_by_aux(&mut bands, aux);
     }
     let other = limit::apply_band_limit(&mut bands, opts.band_limit, nsamples);
+    fates.mark(&bands[usize::from(other)..], Fate::Drawn);
+    let decided = fates.decided(opts.band_limit < 0);
+    for (row, fate) in table.iter_mut().zip(decided) {
+        row.fate = fate;
+    }
     if opts.reverse {
         let first_drawn = usize::from(other);
         bands[first_drawn..].reverse();
@@ -214,6 +242,8 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         mark_texts: profile.mark_texts,
         series,
         bands,
+        other,
+        samples: nsamples,
         band_info: profile.band_info,
         x_range,
         y_range,
@@ -221,6 +251,50 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         x_axis_end,
         band_limit: opts.band_limit,
         trace_percent: opts.trace_percent,
+        table,
+    }
+}
+
+/// What became of each band of the table, learnt pass by pass: a band is a trace until
+/// it survives trace elimination, and then in OTHER until it is drawn.
+struct Fates<'a> {
+    /// The table's rows by name (names are unique in a profile), with the profile index's
+    /// cheap hash: a million bands are a million lookups per pass.
+    rows: std::collections::HashMap<&'a [u8], usize, crate::profile::FxBuild>,
+    fates: Vec<Fate>,
+}
+
+impl<'a> Fates<'a> {
+    fn new(table: &'a [BandNumbers]) -> Fates<'a> {
+        Fates {
+            rows: (table.iter().enumerate())
+                .map(|(i, b)| (b.name.as_slice(), i))
+                .collect(),
+            fates: vec![Fate::Trace; table.len()],
+        }
+    }
+
+    /// Records that `bands` are still there, as `fate`.
+    fn mark(&mut self, bands: &[Band], fate: Fate) {
+        if self.fates.is_empty() {
+            return;
+        }
+        for band in bands {
+            if let Some(&row) = self.rows.get(band.name.as_slice()) {
+                self.fates[row] = fate;
+            }
+        }
+    }
+
+    /// Every row's fate, in the table's order. `all_dropped`: a negative band limit
+    /// dropped every band that was not a trace.
+    fn decided(self, all_dropped: bool) -> Vec<Fate> {
+        (self.fates.into_iter())
+            .map(|fate| match fate {
+                Fate::Other if all_dropped => Fate::Dropped,
+                fate => fate,
+            })
+            .collect()
     }
 }
 

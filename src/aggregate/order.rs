@@ -77,10 +77,19 @@ pub fn growth(band: &Band, times: &[f64]) -> f64 {
             *v += p.value;
         }
     }
+    growth_of_column(times, &values)
+}
+
+/// [`growth`] of a band given as its value at every sample (`values[i]` at `times[i]`).
+pub(crate) fn growth_of_column(times: &[f64], values: &[f64]) -> f64 {
+    let n = times.len();
+    if n < 2 || values.len() != n {
+        return 0.0;
+    }
     let mean_t = times.iter().sum::<f64>() / n as f64;
     let mean_v = values.iter().sum::<f64>() / n as f64;
     let (mut num, mut den) = (0.0, 0.0);
-    for (t, v) in times.iter().zip(&values) {
+    for (t, v) in times.iter().zip(values) {
         num += (t - mean_t) * (v - mean_v);
         den += (t - mean_t) * (t - mean_t);
     }

@@ -8,7 +8,8 @@ use super::*;
 use crate::num::c_trunc_i64;
 use crate::profile::Point;
 
-fn band(name: &str, values: &[(u32, f64)]) -> Band {
+/// A band of these `(sample, value)` points (also for the other passes' own tests).
+pub(super) fn band(name: &str, values: &[(u32, f64)]) -> Band {
     Band {
         name: name.as_bytes().to_vec(),
         points: values
@@ -311,6 +312,46 @@ fn the_filter_runs_before_trace_elimination_and_other() {
         sum,
         10.0 + 60.0 + 110.0 + 160.0 + 210.0 + 100.0 * 3.0 + 300.0 * 2.0
     );
+}
+
+#[test]
+fn the_band_table_lists_every_band_with_what_became_of_it() {
+    let mut opts = AggregateOptions {
+        band_table: true,
+        trace_percent: 5.0,
+        band_limit: 4,
+        ..AggregateOptions::default()
+    };
+    let agg = man_page(opts.clone(), None);
+    assert!(agg.other, "7 bands, 4 drawn: OTHER");
+    let fate = |agg: &Aggregated, name: &str| {
+        let row = agg.table.iter().find(|b| b.name == name.as_bytes());
+        row.map(|b| b.fate).expect("every band has a row")
+    };
+    assert_eq!(agg.table.len(), 7);
+    // Totals 20 (reduce), 24, 24, ... of 692: below 5 % only reduce (2.9 %; with
+    // intersect or main 6.4 %).
+    assert_eq!(fate(&agg, "reduce"), Fate::Trace);
+    let traces = (agg.table.iter()).filter(|b| b.fate == Fate::Trace).count();
+    assert_eq!(traces, 1);
+    for drawn in &agg.bands[1..] {
+        let name = String::from_utf8_lossy(&drawn.name).into_owned();
+        assert_eq!(fate(&agg, &name), Fate::Drawn, "{name}");
+    }
+    let merged = (agg.table.iter()).filter(|b| b.fate == Fate::Other).count();
+    assert_eq!(merged, 3, "6 bands left for 4 places: OTHER holds 3");
+    // The table is --summary's: biggest area first.
+    assert_eq!(agg.table[0].name, b"elim");
+    assert!(agg.table.windows(2).all(|w| w[0].area >= w[1].area));
+
+    opts.band_limit = -1;
+    let agg = man_page(opts.clone(), None);
+    assert!(agg.bands.is_empty());
+    assert_eq!(fate(&agg, "elim"), Fate::Dropped);
+    assert_eq!(fate(&agg, "reduce"), Fate::Trace);
+
+    opts.band_table = false;
+    assert!(man_page(opts, None).table.is_empty());
 }
 
 /// `--sort name` (`numeric_names`): eras in numeric order, numbers before other names,

@@ -102,7 +102,10 @@ pub(crate) fn command() -> clap::Command {
                 ))
                 .ignore_case(true)
                 .hide_possible_values(true)
-                .help("ps, eps, svg or pdf (default: from the -o extension, else ps)")
+                .help(
+                    "ps, eps, svg, pdf or html (an interactive page) (default: from the -o \
+                     extension, else ps)",
+                )
                 .help_heading(OUTPUT),
             Arg::new("max-points")
                 .long("max-points")
@@ -110,7 +113,7 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(usize))
                 .help(format!(
                     "Draw at most N samples, the least visible dropped first; 0 keeps all\n\
-                     (default for svg, pdf and eps: {} / bands drawn, at least {};\n\
+                     (default for svg, pdf, eps and html: {} / bands drawn, at least {};\n\
                      all for ps)",
                     hp2ps::aggregate::VECTOR_MAX_BAND_POINTS,
                     hp2ps::aggregate::VECTOR_MAX_POINTS

@@ -180,6 +180,13 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         None if inv.format() == Format::Ps => (0, 0),
         None => (0, hp2ps::aggregate::VECTOR_MAX_BAND_POINTS),
     };
+    // The page's legend is HTML, beside a graph as wide as the page (hp2ps's graph page
+    // when the key is on pages of its own); its table lists every band.
+    if inv.format() == Format::Html {
+        inv.render.layout.multipage = true;
+        inv.render.layout.data = true;
+        inv.render.aggregate.band_table = true;
+    }
     Ok(None)
 }
 

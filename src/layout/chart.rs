@@ -96,15 +96,43 @@ pub struct Axes {
     pub y_label_x: f64,
 }
 
-/// How a band (and its key box) is filled when not with hp2ps's shade: an explicit
-/// colour (`--palette`, `--colour-by name`) or a print pattern (`--pattern`, which wins).
-/// The default, neither, keeps the shade and hp2ps's output.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Look {
-    /// An sRGB colour, 8 bits per channel.
-    pub colour: Option<[u8; 3]>,
-    /// A print pattern.
-    pub pattern: Option<crate::layout::patterns::Pattern>,
+/// How a band and its key box are filled: decided once, in the layout, from the band's
+/// hp2ps shade, `-c`, `--palette`, `--colour-by name` and `--pattern` (see
+/// [`crate::layout::looks`]), so that every painter, the key and the HTML page's legend
+/// fill a band the same way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Fill {
+    /// hp2ps's grey (no `-c`): 0 is black, 1 white; written as hp2ps writes it
+    /// (`setgray`), clamped to [0, 1] by painters that must.
+    Grey(f64),
+    /// hp2ps's colour shade (`-c`): red, green and blue packed as decimal digit pairs,
+    /// turned into a colour by [`crate::layout::shade::rgb`] (components may exceed 1;
+    /// painters clamp, as PostScript does).
+    Shade(f64),
+    /// An sRGB colour, 8 bits per channel (`--palette`, or OTHER's fixed colour in one).
+    Rgb([u8; 3]),
+    /// A print pattern (`--pattern`, which wins over colours).
+    Pattern(crate::layout::patterns::Pattern),
+}
+
+impl Fill {
+    /// The colour a viewer sees, in 8-bit sRGB: for a pattern, its background grey. NaN
+    /// (only from a damaged `.aux`) is black.
+    pub fn srgb(&self) -> [u8; 3] {
+        match *self {
+            Fill::Grey(g) => [channel(g); 3],
+            Fill::Shade(s) => crate::layout::shade::rgb(s).map(channel),
+            Fill::Rgb(rgb) => rgb,
+            Fill::Pattern(p) => [channel(p.background); 3],
+        }
+    }
+}
+
+/// A colour component clamped to [0, 1] as PostScript clamps it, in 8 bits. NaN (only
+/// possible from a damaged `.aux`) is black.
+fn channel(c: f64) -> u8 {
+    let c = if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) };
+    (c * 255.0).round() as u8
 }
 
 /// One entry of the key: a filled box and the band's name.
@@ -114,10 +142,8 @@ pub struct KeyEntry {
     pub box_x: f64,
     /// Bottom edge of the box.
     pub box_y: f64,
-    /// The band's shade (see [`crate::layout::shade`]).
-    pub shade: f64,
-    /// What the box is filled with instead of the shade, if anything.
-    pub look: Look,
+    /// What the box is filled with (unused for a line's entry).
+    pub fill: Fill,
     /// The band's name.
     pub label: Vec<u8>,
     /// Where the name starts, on its baseline: x.
@@ -142,6 +168,13 @@ pub struct LineStyle {
     pub dash: Option<(f64, f64)>,
 }
 
+impl LineStyle {
+    /// The stroke colour in 8-bit sRGB.
+    pub fn srgb(&self) -> [u8; 3] {
+        self.rgb.map(channel)
+    }
+}
+
 /// A line drawn over the bands (the heap size, live bytes), in page points.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeriesLine {
@@ -155,23 +188,87 @@ pub struct SeriesLine {
     pub points: Vec<(f64, f64)>,
 }
 
+/// A drawn band's numbers over the drawn samples, which its tooltip states.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BandStats {
+    /// Its highest value in one drawn sample.
+    pub peak: f64,
+    /// The time of the first drawn sample with that value.
+    pub peak_time: f64,
+    /// Its area as a share of the drawn area (the title's), 0 to 1.
+    pub share: f64,
+}
+
 /// One band: the area between the previous band's top (or the x axis) and its own top.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BandShape {
     /// The band's name.
     pub name: Vec<u8>,
-    /// The band's shade (see [`crate::layout::shade`]).
-    pub shade: f64,
-    /// What the band is filled with instead of the shade, if anything.
-    pub look: Look,
+    /// What the band is filled with.
+    pub fill: Fill,
     /// The top edge, one y per sample time, in page points.
     pub top: Vec<f64>,
     /// A tooltip (SVG `<title>`): the name, its peak and when, its share of the area.
     pub tooltip: Vec<u8>,
+    /// The numbers the tooltip states.
+    pub stats: BandStats,
+}
+
+#[cfg(test)]
+impl BandShape {
+    /// A band for painters' tests: named `b`, with this top edge and fill.
+    pub(crate) fn test_band(top: Vec<f64>, fill: Fill) -> BandShape {
+        BandShape {
+            name: b"b".to_vec(),
+            fill,
+            top,
+            tooltip: Vec::new(),
+            stats: BandStats::default(),
+        }
+    }
+}
+
+/// How the graph's points stand for data: time along x, values up y. What a painter
+/// needs to turn a pointer into a sample and a value, or to redraw the graph for another
+/// window of time or another view (the HTML page) by the layout's own rules:
+///
+/// * a sample at time `t` is at x = `((t - t0) / t_span) * width + x0`, and a stack of
+///   height `v` reaches y = `v * (height / v_span) + y0` (summed band by band from y0);
+/// * x ticks step by [`crate::layout::round_step`]`(t_span / target_ticks)` from `t0`,
+///   stopping before `t_end`, each at `x0 + (t - t0) * (width / t_span)` if that is less
+///   than `x_tick_room` from `x0`, labelled with one decimal;
+/// * y ticks step by `round_step(max(v_span / target_ticks, 1))` from 0 up to `v_span`,
+///   each at `y0 + v * (height / v_span)` if less than `y_tick_room` above `y0`, labelled
+///   in thousands (`k`) or millions (`M`) when the step is at least that, rounded.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DataScale {
+    /// x of the graph's origin.
+    pub x0: f64,
+    /// y of the graph's origin (the x axis).
+    pub y0: f64,
+    /// The graph's width in points.
+    pub width: f64,
+    /// The graph's height in points.
+    pub height: f64,
+    /// The time at `x0`: the first sample's.
+    pub t0: f64,
+    /// The time across the graph's width (at least 1 when the samples span none).
+    pub t_span: f64,
+    /// The value at the top of the graph.
+    pub v_span: f64,
+    /// Where the x ticks stop: the last sample, or the end of a range shared with other
+    /// charts (`--uniform-scale`).
+    pub t_end: f64,
+    /// How far right of `x0` an x tick may be: the x legend takes the rest.
+    pub x_tick_room: f64,
+    /// How far above `y0` a y tick may be: the y legend takes the rest.
+    pub y_tick_room: f64,
+    /// How many steps the ticks aim at along an axis.
+    pub target_ticks: f64,
 }
 
 /// The stacked bands and marks of the graph.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Graph {
     /// x of every sample, in page points.
     pub xs: Vec<f64>,
@@ -186,6 +283,8 @@ pub struct Graph {
     pub mark_texts: Vec<Vec<u8>>,
     /// Lines drawn over the bands (before the marks), first series first.
     pub lines: Vec<SeriesLine>,
+    /// How the graph's points stand for times and values.
+    pub scale: DataScale,
 }
 
 impl Graph {
@@ -246,4 +345,40 @@ pub struct Chart {
     pub title: Title,
     /// The pages, in order.
     pub pages: Vec<Page>,
+    /// The numbers behind the picture, when asked for
+    /// ([`crate::layout::LayoutOptions::data`]).
+    pub data: Option<Box<ChartData>>,
+}
+
+/// The numbers behind a chart's picture, for a painter that shows them or redraws the
+/// graph from them (the HTML page): the drawn samples in data units, and every band of
+/// the profile with its numbers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChartData {
+    /// The profile's SAMPLE_UNIT.
+    pub sample_unit: Vec<u8>,
+    /// The profile's VALUE_UNIT.
+    pub value_unit: Vec<u8>,
+    /// How many samples the profile has (more than `times` when some were not drawn).
+    pub samples: usize,
+    /// The time of every drawn sample (where the graph's `xs` are).
+    pub times: Vec<f64>,
+    /// Each drawn band's value at every drawn sample, in the order of the graph's bands.
+    pub values: Vec<Vec<f64>>,
+    /// Each drawn band's row in `table`; `None` for OTHER.
+    pub rows: Vec<Option<usize>>,
+    /// Every band of the profile, drawn or not, with its numbers over every sample
+    /// (see [`crate::aggregate::every_band`]).
+    pub table: Vec<crate::aggregate::BandNumbers>,
+    /// The time of every mark drawn (as the graph's `marks`).
+    pub marks: Vec<f64>,
+    /// The lines over the bands, in data units, as the graph's `lines`.
+    pub lines: Vec<crate::profile::Series>,
+    /// What is known of each row's band besides its values, as lines of text (for a
+    /// `-hi` band, its IPE entry and symbol: [`crate::profile::BandInfo::detail_lines`]):
+    /// empty when no band has any, else one list per row of `table`.
+    pub info: Vec<Vec<String>>,
+    /// Names too long for a key are to lose their middle rather than their end
+    /// (`--key-labels fit`, [`crate::layout::LayoutOptions::fit_key_labels`]).
+    pub fit_key_labels: bool,
 }

@@ -1,5 +1,6 @@
-//! Which colour or pattern a band gets under `--palette`, `--colour-by name` and
-//! `--pattern`, and its hp2ps shade under `--colour-by name`.
+//! How a band is filled ([`fill_of`]: hp2ps's grey or colour shade, a palette colour, or
+//! a pattern under `--palette`, `--colour-by name` and `--pattern`), and its hp2ps shade
+//! under `--colour-by name`.
 //!
 //! Every band still has an hp2ps shade: it goes to the `.aux` file as always. A band's
 //! *slot* (its place in a palette) comes from that shade, so a later `-p` run, which
@@ -16,7 +17,7 @@
 //!   fixed colour of its own: [`OTHER_COLOUR`] in a named palette, hp2ps's 50 % grey
 //!   (with `-c`, the grey colour shade) otherwise, a shade no other name hashes to.
 
-use super::chart::Look;
+use super::chart::Fill;
 use super::palettes::{slot_for_name, Palette, OTHER_COLOUR};
 use super::patterns::pattern;
 use super::shade::{COLOUR_PALETTE, MONO_PALETTE};
@@ -79,21 +80,26 @@ fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
         .unwrap_or_else(|| slot_for_name(name, len))
 }
 
-/// The look of a band with this name and shade: the default (the shade alone) unless a
-/// named palette or patterns are asked for.
-pub fn look_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Look {
-    let mut look = Look::default();
+/// How a band with this name and shade is filled: a pattern (`--pattern`, which wins),
+/// else a colour of the named palette, else hp2ps's colour shade (`-c`) or grey. Every
+/// painter fills with this, so the key, the bands and every format agree.
+pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
     if opts.pattern {
         let n = super::patterns::PATTERNS.len();
-        look.pattern = Some(pattern(slot(name, shade, n, opts)));
-    } else if let Some(palette) = opts.palette {
-        look.colour = Some(if name == OTHER {
+        return Fill::Pattern(pattern(slot(name, shade, n, opts)));
+    }
+    if let Some(palette) = opts.palette {
+        return Fill::Rgb(if name == OTHER {
             OTHER_COLOUR
         } else {
             palette.colour(slot(name, shade, name_slots(palette), opts))
         });
     }
-    look
+    if opts.colour {
+        Fill::Shade(shade)
+    } else {
+        Fill::Grey(shade)
+    }
 }
 
 #[cfg(test)]
@@ -128,13 +134,17 @@ mod tests {
     fn named_palettes_follow_the_shade_slot_and_other_is_fixed() {
         let o = opts(true, Some(Palette::TolMuted), false);
         assert_eq!(
-            look_of(b"x", COLOUR_PALETTE[3], &o).colour,
-            Some(Palette::TolMuted.colour(3))
+            fill_of(b"x", COLOUR_PALETTE[3], &o),
+            Fill::Rgb(Palette::TolMuted.colour(3))
         );
-        assert_eq!(look_of(b"OTHER", 0.0, &o).colour, Some(OTHER_COLOUR));
+        assert_eq!(fill_of(b"OTHER", 0.0, &o), Fill::Rgb(OTHER_COLOUR));
         assert_eq!(
-            look_of(b"x", 0.0, &LayoutOptions::default()),
-            Look::default()
+            fill_of(b"x", 0.3, &LayoutOptions::default()),
+            Fill::Grey(0.3)
+        );
+        assert_eq!(
+            fill_of(b"x", COLOUR_PALETTE[5], &opts(true, None, false)),
+            Fill::Shade(COLOUR_PALETTE[5])
         );
     }
 
@@ -142,8 +152,9 @@ mod tests {
     fn patterns_win_over_colours() {
         let mut o = opts(true, Some(Palette::Viridis), false);
         o.pattern = true;
-        let look = look_of(b"x", COLOUR_PALETTE[1], &o);
-        assert_eq!(look.colour, None);
-        assert_eq!(look.pattern, Some(pattern(1)));
+        assert_eq!(
+            fill_of(b"x", COLOUR_PALETTE[1], &o),
+            Fill::Pattern(pattern(1))
+        );
     }
 }

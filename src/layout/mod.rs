@@ -4,6 +4,7 @@
 
 pub mod chart;
 mod fit;
+mod graph;
 pub mod looks;
 mod overlay;
 pub mod palettes;
@@ -15,7 +16,7 @@ use crate::aggregate::Aggregated;
 use crate::defaults;
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
-use looks::look_of;
+use looks::fill_of;
 pub use palettes::Palette;
 use width_estimate::estimated_width;
 
@@ -51,6 +52,10 @@ pub struct LayoutOptions {
     /// `--pattern`: fill the bands with print patterns over light greys (wins over the
     /// palette). Default: `false`.
     pub pattern: bool,
+    /// The chart carries the numbers behind its picture ([`Chart::data`]: the drawn
+    /// values, and the band table when the aggregation kept it), for a painter that
+    /// shows them (the HTML page). Default: `false`.
+    pub data: bool,
 }
 
 impl Default for LayoutOptions {
@@ -66,6 +71,7 @@ impl Default for LayoutOptions {
             palette: None,
             colour_by_name: false,
             pattern: false,
+            data: false,
         }
     }
 }
@@ -77,14 +83,14 @@ const TITLE_WIDTH: f64 = BORDER_WIDTH - 2.0 * BORDER_SPACE;
 const Y_LABEL_SPACE: f64 = 35.0;
 const X_LABEL_SPACE: f64 = 10.0;
 const LEGEND_CLEARANCE: f64 = 15.0;
-const TARGET_TICKS: f64 = 7.0;
+pub(super) const TARGET_TICKS: f64 = 7.0;
 const SMALL_TITLE_JOB_LIMIT: usize = 35;
 const BIG_TITLE_JOB_LIMIT: usize = 80;
 const KEYS_PER_PAGE: usize = defaults::KEYS_PER_PAGE;
 
 /// The graph origin.
-const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
-const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
+pub(super) const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
+pub(super) const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
 
 /// Lays out the chart. `shades` holds the shade of every band of `agg`, in order.
 pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
@@ -141,7 +147,10 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     };
 
     let axes = axes(agg, graph_width, graph_height, trace_percent);
-    let graph = graph(agg, shades, opts, graph_width, graph_height);
+    let (graph, values) = graph::graph(agg, shades, opts, graph_width, graph_height);
+    let data = opts
+        .data
+        .then(|| Box::new(graph::chart_data(agg, &graph, values, opts)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -179,6 +188,7 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         date: agg.date.clone(),
         title,
         pages,
+        data,
     }
 }
 
@@ -282,7 +292,7 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64) -> Axes {
 fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64) -> Vec<Tick> {
     let (first, last) = (agg.first_time(), agg.x_axis_end);
     let step = round_step(agg.x_range / TARGET_TICKS);
-    let room = gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE);
+    let room = x_tick_room(agg, gw, trace_percent);
     let mut ticks = Vec::new();
     let mut v = first;
     while v < last {
@@ -313,7 +323,7 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
     } else {
         (1.0, b"")
     };
-    let room = gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE);
+    let room = y_tick_room(agg, gh, trace_percent);
     let mut ticks = Vec::new();
     let mut v = 0.0;
     while v <= agg.y_range {
@@ -331,6 +341,16 @@ fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
         v = next;
     }
     ticks
+}
+
+/// How far right of the origin an x tick may be: the x legend (SAMPLE_UNIT) takes the rest.
+pub(super) fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
+    gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE)
+}
+
+/// How far above the origin a y tick may be: the y legend (VALUE_UNIT) takes the rest.
+pub(super) fn y_tick_room(agg: &Aggregated, gh: f64, trace_percent: f64) -> f64 {
+    gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
 /// The key's labels, bands first, then the lines: as shown, and the full name when it
@@ -396,12 +416,12 @@ fn key_entries(
         entries.push(KeyEntry {
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
-            shade,
-            // A line's key entry draws its line, not a fill.
-            look: agg
-                .bands
-                .get(i)
-                .map_or_else(Look::default, |band| look_of(&band.name, shade, opts)),
+            // A line's key entry draws its line, not a fill: its fill is the line's colour.
+            fill: match (agg.bands.get(i), line) {
+                (Some(band), _) => fill_of(&band.name, shade, opts),
+                (None, Some(style)) => Fill::Rgb(style.srgb()),
+                (None, None) => Fill::Grey(shade),
+            },
             label,
             label_x: left + KEY_BOX + 2.0 * BORDER_SPACE,
             label_y: centre - BORDER_SPACE,
@@ -410,64 +430,6 @@ fn key_entries(
         });
     }
     entries
-}
-
-fn graph(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, gw: f64, gh: f64) -> Graph {
-    let first = agg.first_time();
-    let xs: Vec<f64> = agg
-        .times
-        .iter()
-        .map(|&t| ((t - first) / agg.x_range) * gw + X0)
-        .collect();
-    let scale = gh / agg.y_range;
-    let n = agg.times.len();
-    let mut previous = vec![0.0; n];
-    let mut column = vec![0.0; n];
-    let mut bands = Vec::with_capacity(agg.bands.len());
-    let mut values = vec![0.0; n];
-    for (band, &shade) in agg.bands.iter().zip(shades) {
-        column.iter_mut().for_each(|c| *c = 0.0);
-        values.iter_mut().for_each(|c| *c = 0.0);
-        for p in &band.points {
-            if let Some(c) = column.get_mut(p.sample as usize) {
-                *c += p.value * scale;
-            }
-            if let Some(v) = values.get_mut(p.sample as usize) {
-                *v += p.value;
-            }
-        }
-        for (prev, c) in previous.iter_mut().zip(&column) {
-            *prev += *c;
-        }
-        bands.push(BandShape {
-            name: band.name.clone(),
-            shade,
-            look: look_of(&band.name, shade, opts),
-            top: previous.iter().map(|&y| y + Y0).collect(),
-            tooltip: overlay::band_tooltip(agg, band, &values),
-        });
-    }
-    let marks = if opts.marks {
-        agg.marks
-            .iter()
-            .map(|&m| ((m - first) / agg.x_range) * gw + X0)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mark_texts = if opts.marks {
-        agg.mark_texts.clone()
-    } else {
-        Vec::new()
-    };
-    Graph {
-        xs,
-        y0: Y0,
-        bands,
-        marks,
-        mark_texts,
-        lines: overlay::series_lines(agg, (X0, Y0), (gw, gh)),
-    }
 }
 
 #[cfg(test)]

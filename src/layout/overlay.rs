@@ -1,9 +1,8 @@
 //! What the chart carries beyond hp2ps's picture: the tooltip of every band, and the
 //! lines over the bands ([`crate::profile::Series`]) with their styles.
 
-use super::chart::{LineStyle, SeriesLine};
+use super::chart::{BandStats, LineStyle, SeriesLine};
 use crate::aggregate::{area, Aggregated};
-use crate::profile::Band;
 use crate::summary::number;
 
 /// The styles of the lines, by series index (repeating): the first (the heap size) a
@@ -44,33 +43,39 @@ fn value_at(agg: &Aggregated, value: f64, time: f64) -> String {
     )
 }
 
-/// A band's tooltip: `<name>: peak <value> <unit> at <time> <unit>, <share>% of the
-/// area`, then a line for each thing known of it ([`crate::profile::BandInfo`]: a `-hi`
-/// band's IPE fields and symbol). The share is of the drawn area (the title's);
-/// `column` holds the band's value at every sample.
-pub(super) fn band_tooltip(agg: &Aggregated, band: &Band, column: &[f64]) -> Vec<u8> {
+/// A band's numbers over the drawn samples: its peak and when, and its share of the
+/// drawn area (the title's). `column` holds the band's value at every sample.
+pub(super) fn band_stats(agg: &Aggregated, column: &[f64]) -> BandStats {
     let mut best: Option<(f64, f64)> = None;
     for (&v, &t) in column.iter().zip(&agg.times) {
         if best.map_or(true, |(b, _)| v > b) {
             best = Some((v, t));
         }
     }
-    let (peak, when) = best.unwrap_or((0.0, agg.first_time()));
+    let (peak, peak_time) = best.unwrap_or((0.0, agg.first_time()));
     let own = area(&agg.times, column);
-    let share = if agg.area != 0.0 {
-        own / agg.area * 100.0
-    } else {
-        0.0
-    };
-    let mut text = band.name.clone();
+    let share = if agg.area != 0.0 { own / agg.area } else { 0.0 };
+    BandStats {
+        peak,
+        peak_time,
+        share,
+    }
+}
+
+/// A band's tooltip: `<name>: peak <value> <unit> at <time> <unit>, <share>% of the
+/// area` (the share of the drawn area, the title's), then a line for each thing known of
+/// it ([`crate::profile::BandInfo`]: a `-hi` band's IPE fields and symbol).
+pub(super) fn band_tooltip(agg: &Aggregated, name: &[u8], stats: &BandStats) -> Vec<u8> {
+    let mut text = name.to_vec();
     text.extend_from_slice(
         format!(
-            ": peak {}, {share:.1}% of the area",
-            value_at(agg, peak, when)
+            ": peak {}, {:.1}% of the area",
+            value_at(agg, stats.peak, stats.peak_time),
+            stats.share * 100.0
         )
         .as_bytes(),
     );
-    if let Some(info) = agg.band_info.get(&band.name) {
+    if let Some(info) = agg.band_info.get(name) {
         for line in info.detail_lines() {
             text.push(b'\n');
             text.extend_from_slice(line.as_bytes());

@@ -2,7 +2,7 @@
 //! neighbouring bands stay apart on a black-and-white printer.
 //!
 //! A pattern is only described here (its background grey, its line sets, its dots); the
-//! painters draw it with [`crate::layout::chart::Look`] through the same generator, so
+//! painters draw it ([`crate::layout::chart::Fill::Pattern`]) through the same generator, so
 //! every format shows the same lines. Patterns alternate between a lighter and a darker
 //! mean grey, and each differs from its neighbours in kind or angle too.
 

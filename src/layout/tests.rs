@@ -92,3 +92,80 @@ fn round_step_follows_the_1_2_5_rule_with_hp2ps_powers_of_ten() {
         assert_eq!(round_step(y), want, "Round({y})");
     }
 }
+
+#[test]
+fn the_data_scale_places_samples_and_ticks_as_the_layout_does() {
+    let c = chart_of(&[
+        (0.3, &[("a", 1000.0), ("b", 20.0)]),
+        (1.7, &[("a", 7000.0)]),
+        (2.95, &[("a", 300.0), ("b", 5000.0)]),
+    ]);
+    let graph = c.pages[0].graph.as_ref().expect("graph");
+    let s = graph.scale;
+    let a = axes(&c);
+    assert_eq!(
+        (s.x0, s.y0, s.width, s.height),
+        (a.x0, a.y0, a.width, a.height)
+    );
+    let times = [0.3, 1.7, 2.95];
+    for (&t, &x) in times.iter().zip(&graph.xs) {
+        assert_eq!(((t - s.t0) / s.t_span) * s.width + s.x0, x);
+    }
+    // The stack's top at the last sample.
+    let top = 5300.0 * (s.height / s.v_span) + s.y0;
+    assert!((graph.bands[1].top[2] - top).abs() < 1e-9);
+    // The ticks, by the rules the scale's doc gives.
+    let step = round_step(s.t_span / s.target_ticks);
+    let mut at = Vec::new();
+    let mut t = s.t0;
+    while t < s.t_end {
+        let px = (t - s.t0) * (s.width / s.t_span);
+        if px < s.x_tick_room {
+            at.push(s.x0 + px);
+        }
+        t += step;
+    }
+    assert_eq!(at, a.x_ticks.iter().map(|t| t.at).collect::<Vec<_>>());
+    let step = round_step((s.v_span / s.target_ticks).max(1.0));
+    let mut at = Vec::new();
+    let mut v = 0.0;
+    while v <= s.v_span {
+        let py = v * (s.height / s.v_span);
+        if py < s.y_tick_room {
+            at.push(s.y0 + py);
+        }
+        v += step;
+    }
+    assert_eq!(at, a.y_ticks.iter().map(|t| t.at).collect::<Vec<_>>());
+    assert!(c.data.is_none(), "no data unless asked");
+}
+
+#[test]
+fn the_chart_data_holds_the_drawn_values_and_the_table_rows() {
+    let text = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
+        BEGIN_SAMPLE 0.0\na 10\nb 20\nc 30\nEND_SAMPLE 0.0\n\
+        BEGIN_SAMPLE 1.0\na 11\nb 21\nc 31\nEND_SAMPLE 1.0\nMARK 1.5\n";
+    let (p, _) = Profile::read(text.as_bytes(), &Default::default()).expect("profile");
+    let opts = AggregateOptions {
+        band_table: true,
+        band_limit: 2,
+        ..AggregateOptions::default()
+    };
+    let agg = aggregate(p, None, &opts);
+    let shades = vec![0.0; agg.bands.len()];
+    let layout_opts = LayoutOptions {
+        data: true,
+        ..LayoutOptions::default()
+    };
+    let chart = layout(&agg, &shades, &layout_opts);
+    let data = chart.data.as_ref().expect("data");
+    assert_eq!(data.times, [0.0, 1.0]);
+    assert_eq!(data.samples, 2);
+    // OTHER (a + b) at the bottom, then c.
+    assert_eq!(data.values, [vec![30.0, 32.0], vec![30.0, 31.0]]);
+    assert_eq!(data.rows[0], None, "OTHER has no row");
+    let c = data.rows[1].expect("c has a row");
+    assert_eq!(data.table[c].name, b"c");
+    assert_eq!(data.table.len(), 3);
+    assert_eq!(data.marks, [1.5]);
+}

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use super::html::{write_html, HtmlOptions};
 use super::pdf::{write_pdf, PdfOptions};
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
@@ -20,19 +21,28 @@ pub enum Format {
     Svg,
     /// A PDF document, one page per chart page.
     Pdf,
+    /// One self-contained interactive HTML page (see [`super::html`]).
+    Html,
 }
 
 impl Format {
     /// Every format, in the order the help lists them.
-    pub const ALL: [Format; 4] = [Format::Ps, Format::Eps, Format::Svg, Format::Pdf];
+    pub const ALL: [Format; 5] = [
+        Format::Ps,
+        Format::Eps,
+        Format::Svg,
+        Format::Pdf,
+        Format::Html,
+    ];
 
-    /// The name: `ps`, `eps`, `svg` or `pdf`.
+    /// The name: `ps`, `eps`, `svg`, `pdf` or `html`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Ps => "ps",
             Format::Eps => "eps",
             Format::Svg => "svg",
             Format::Pdf => "pdf",
+            Format::Html => "html",
         }
     }
 
@@ -41,7 +51,7 @@ impl Format {
         self.name()
     }
 
-    /// `ps`, `eps`, `svg` or `pdf`, in any case.
+    /// `ps`, `eps`, `svg`, `pdf` or `html`, in any case.
     pub fn from_name(name: &str) -> Option<Format> {
         Format::ALL
             .into_iter()
@@ -58,6 +68,9 @@ pub struct PaintOptions {
     /// [`Format::Ps`] it also makes the output Encapsulated, as `-e` does in hp2ps.
     /// Default: `None`.
     pub eps_width: Option<f64>,
+    /// The name of the profile the chart is drawn from, for a format that shows it (the
+    /// HTML page's heading and its chart's `data-run`). Default: `None`.
+    pub source: Option<String>,
 }
 
 /// Paints `chart` in `format` with the default [`PaintOptions`].
@@ -92,6 +105,12 @@ pub fn write_chart_with<W: Write>(
                 ..PdfOptions::default()
             };
             write_pdf(chart, &pdf, out)
+        }
+        Format::Html => {
+            let html = HtmlOptions {
+                file: opts.source.clone(),
+            };
+            write_html(chart, &html, out)
         }
     }
 }

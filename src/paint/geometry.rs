@@ -159,7 +159,7 @@ pub(crate) fn text_left(x: f64, width: f64, anchor: crate::layout::chart::Anchor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::chart::BandShape;
+    use crate::layout::chart::{BandShape, Fill};
 
     fn graph(tops: &[&[f64]]) -> Graph {
         Graph {
@@ -167,17 +167,9 @@ mod tests {
             y0: 5.0,
             bands: tops
                 .iter()
-                .map(|top| BandShape {
-                    name: b"b".to_vec(),
-                    shade: 0.5,
-                    look: Default::default(),
-                    top: top.to_vec(),
-                    tooltip: Vec::new(),
-                })
+                .map(|top| BandShape::test_band(top.to_vec(), Fill::Grey(0.5)))
                 .collect(),
-            marks: Vec::new(),
-            mark_texts: Vec::new(),
-            lines: Vec::new(),
+            ..Graph::default()
         }
     }
 

@@ -9,6 +9,7 @@ mod buffer;
 mod format;
 mod geometry;
 mod hatch;
+pub mod html;
 pub mod pdf;
 pub mod ps;
 pub mod svg;

@@ -30,15 +30,14 @@ pub(crate) trait Painter {
     /// A stroked line from `line.from` by `line.by`.
     fn stroke_line(&mut self, kind: LineKind, line: Line);
 
-    /// A key box: filled with `shade` (or as `look` says), stroked black.
-    fn fill_box(&mut self, rect: Rect, shade: f64, look: &Look);
+    /// A key box: filled as `fill` says, stroked black.
+    fn fill_box(&mut self, rect: Rect, fill: &Fill);
 
     /// A text.
     fn text(&mut self, text: &Text<'_>);
 
     /// Every band of the graph, bottom band first: each its outline
-    /// ([`super::geometry::band_outline`]) filled with the band's shade (or as its
-    /// [`Look`] says), stroked black.
+    /// ([`super::geometry::band_outline`]) filled as its [`Fill`] says, stroked black.
     /// One call for all of them, so a painter can write them in its own way (the
     /// PostScript painter formats pairs of long bands on two threads).
     fn bands(&mut self, graph: &Graph) -> io::Result<()>;
@@ -196,7 +195,7 @@ fn walk_page(chart: &Chart, page: &Page, p: &mut impl Painter) -> io::Result<()>
             height: KEY_BOX,
         };
         match e.line {
-            None => p.fill_box(rect, e.shade, &e.look),
+            None => p.fill_box(rect, &e.fill),
             Some(style) => {
                 let y = rect.y + KEY_BOX / 2.0;
                 p.series_line(style, &[(rect.x, y), (rect.x + KEY_BOX, y)], None);

@@ -262,15 +262,18 @@ fn draw_file(
     let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
     aux.write(aux_file.writer())
         .map_err(|e| write_failed(&names.aux, e))?;
+    // The page names its profile (as the command line gave it).
+    let mut paint = inv.paint.clone();
+    paint.source = Some(names.input.display().to_string());
     let output = match inv.output.as_deref() {
         Some(o) if o == "-" => {
-            write_stdout(&chart, format, &inv.paint)?;
+            write_stdout(&chart, format, &paint)?;
             None
         }
         target => {
             let path = target.map_or_else(|| names.output.clone(), PathBuf::from);
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
-            write_chart_with(&chart, format, &inv.paint, out.writer())
+            write_chart_with(&chart, format, &paint, out.writer())
                 .map_err(|e| write_failed(&path, e))?;
             out.commit().map_err(|e| write_failed(&path, e))?;
             Some(path)

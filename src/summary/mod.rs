@@ -28,9 +28,10 @@ use std::io::{self, Write};
 
 use serde::{Serialize, Serializer};
 
-use crate::aggregate::{area, growth, stack_heights, FilteredOut};
+use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumbers, Extras};
+use crate::aggregate::{area, stack_heights, FilteredOut};
 use crate::defaults;
-use crate::profile::{Band, BandInfo, Profile};
+use crate::profile::{BandInfo, Profile};
 use crate::read::eventlog::Breakdown;
 use crate::symbolize::Naming;
 
@@ -231,23 +232,28 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
     let end = times.last().copied().unwrap_or(0.0);
 
     let weights = trapezoid_weights(times);
-    let mut bands: Vec<BandSummary> = profile
-        .bands
-        .iter()
-        .map(|b| {
-            let mut s = band_summary(b, times, &weights, total_area);
-            s.slope = opts.slopes.then(|| growth(b, times));
-            s.info = profile.band_info.get(&b.name).cloned();
-            s
+    let extras = Extras {
+        slope: opts.slopes,
+        spark: 0,
+    };
+    let mut column = Vec::new();
+    let mut bands: Vec<BandNumbers> = (profile.bands.iter())
+        .map(|b| band_numbers(b, times, &weights, total_area, extras, &mut column))
+        .collect();
+    crate::aggregate::numbers::sort_biggest_first(&mut bands);
+    bands.truncate(opts.top);
+    let bands = bands
+        .into_iter()
+        .map(|b| BandSummary {
+            info: profile.band_info.get(&b.name).cloned(),
+            name: String::from_utf8_lossy(&b.name).into_owned(),
+            peak: b.peak,
+            peak_time: b.peak_time,
+            area: b.area,
+            share: b.share,
+            slope: opts.slopes.then_some(b.slope),
         })
         .collect();
-    bands.sort_by(|a, b| {
-        b.area
-            .total_cmp(&a.area)
-            .then(b.peak.total_cmp(&a.peak))
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    bands.truncate(opts.top);
 
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     Summary {
@@ -311,66 +317,6 @@ fn peak(times: &[f64], values: &[f64]) -> (f64, f64) {
         }
     }
     best.unwrap_or((0.0, 0.0))
-}
-
-/// Whether `v` beats the best value so far (the first of equal values wins).
-fn beats(best: Option<(f64, f64)>, v: f64) -> bool {
-    best.map_or(true, |(b, _)| v > b)
-}
-
-/// The weight of each sample's value in the trapezoid integral: half the time to the
-/// previous sample plus half the time to the next one.
-fn trapezoid_weights(times: &[f64]) -> Vec<f64> {
-    (0..times.len())
-        .map(|i| {
-            let before = if i > 0 { times[i] - times[i - 1] } else { 0.0 };
-            let after = times.get(i + 1).map_or(0.0, |t| t - times[i]);
-            (before + after) / 2.0
-        })
-        .collect()
-}
-
-fn band_summary(band: &Band, times: &[f64], weights: &[f64], total_area: f64) -> BandSummary {
-    // Points are in sample order; duplicates of one sample add up (as in the chart).
-    let mut per_sample: Vec<(usize, f64)> = Vec::with_capacity(band.points.len());
-    for p in &band.points {
-        let s = p.sample as usize;
-        match per_sample.last_mut() {
-            Some((last, v)) if *last == s => *v += p.value,
-            _ => per_sample.push((s, p.value)),
-        }
-    }
-    let mut band_area = 0.0;
-    let mut best: Option<(f64, f64)> = None;
-    for &(s, v) in &per_sample {
-        let (Some(&t), Some(&w)) = (times.get(s), weights.get(s)) else {
-            continue;
-        };
-        band_area += v * w;
-        if beats(best, v) {
-            best = Some((v, t));
-        }
-    }
-    // Values are never negative, and a band is 0 in the samples it is absent from: a band
-    // that never rises above 0 peaks (at 0) in the first sample.
-    let first = times.first().copied().unwrap_or(0.0);
-    let (peak, peak_time) = match best {
-        Some((v, t)) if v > 0.0 => (v, t),
-        _ => (0.0, first),
-    };
-    BandSummary {
-        name: String::from_utf8_lossy(&band.name).into_owned(),
-        peak,
-        peak_time,
-        area: band_area,
-        share: if total_area != 0.0 {
-            band_area / total_area
-        } else {
-            0.0
-        },
-        slope: None,
-        info: None,
-    }
 }
 
 impl Summary {

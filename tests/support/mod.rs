@@ -16,6 +16,7 @@
 //! - [`pslex`], [`xmlcheck`]: PostScript lexer and XML checker oracles (also compiled
 //!   into the `fuzz/` targets through `#[path]`, so they only depend on the library).
 //! - [`errors`]: the shape of hp2ps's error messages.
+//! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
 //! - here: the golden inputs and `.hp` string quoting.
@@ -29,6 +30,7 @@ pub mod errors;
 pub mod eventlog;
 pub mod gen;
 pub mod ghc910;
+pub mod html_page;
 pub mod pslex;
 pub mod raster;
 pub mod report;
@@ -37,6 +39,7 @@ pub mod run;
 pub mod scan;
 pub mod scratch;
 pub mod tools;
+pub mod webdriver;
 pub mod xmlcheck;
 
 use std::path::PathBuf;

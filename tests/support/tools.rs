@@ -34,6 +34,7 @@ pub const TOOLS: &[(&str, &str)] = &[
     ("/usr/bin/qpdf", "qpdf"),
     ("/usr/bin/xmllint", "libxml2-utils"),
     ("chromium", "chromium"),
+    ("chromedriver", "chromium-driver"),
     ("latex", "texlive-latex-base"),
     ("dvips", "texlive-latex-base"),
     ("pdflatex", "texlive-latex-base"),

@@ -22,6 +22,8 @@ fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {
                     .collect(),
             })
             .collect(),
+        other: false,
+        samples: 0,
         band_info: Default::default(),
         x_range: 1.0,
         y_range: 1.0,
@@ -31,6 +33,7 @@ fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {
         x_axis_end: 0.0,
         band_limit: 20,
         trace_percent: 1.0,
+        table: Vec::new(),
     }
 }
 

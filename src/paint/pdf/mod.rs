@@ -209,8 +209,8 @@ fn unit(v: f64) -> f32 {
 #[derive(Debug, Clone, Copy)]
 enum Paint {
     Stroke,
-    /// Filled with a shade (or as the look says), then stroked black.
-    FillStroke(f64, Look),
+    /// Filled as the fill says, then stroked black.
+    FillStroke(Fill),
     /// Filled white, then stroked black (the marks).
     WhiteStroke,
 }
@@ -235,14 +235,7 @@ impl PdfPainter<'_> {
         let Some((&(x0, y0), rest)) = pts.split_first() else {
             return;
         };
-        if let Paint::FillStroke(
-            _,
-            Look {
-                pattern: Some(pattern),
-                ..
-            },
-        ) = paint
-        {
+        if let Paint::FillStroke(Fill::Pattern(pattern)) = paint {
             for &(x, y) in points {
                 self.extent.add_stroked(x, y);
             }
@@ -276,22 +269,19 @@ impl PdfPainter<'_> {
 
     fn set_fill(&mut self, paint: Paint) {
         match paint {
-            Paint::FillStroke(
-                _,
-                Look {
-                    colour: Some(rgb), ..
-                },
-            ) => {
+            Paint::FillStroke(Fill::Rgb(rgb)) => {
                 let [r, g, b] = rgb.map(|c| f32::from(c) / 255.0);
                 self.content.set_fill_rgb(r, g, b);
             }
-            Paint::FillStroke(shade, _) if self.chart.colour => {
+            Paint::FillStroke(Fill::Shade(shade)) => {
                 let [r, g, b] = shade::rgb(shade).map(unit);
                 self.content.set_fill_rgb(r, g, b);
             }
-            Paint::FillStroke(shade, _) => {
+            Paint::FillStroke(Fill::Grey(shade)) => {
                 self.content.set_fill_gray(unit(shade));
             }
+            // Drawn by `patterned` instead.
+            Paint::FillStroke(Fill::Pattern(_)) => {}
             Paint::WhiteStroke => {
                 self.content.set_fill_gray(1.0);
             }
@@ -351,8 +341,8 @@ impl Painter for PdfPainter<'_> {
         self.path(&[line.from, line.to()], false, Paint::Stroke);
     }
 
-    fn fill_box(&mut self, rect: super::walk::Rect, shade: f64, look: &Look) {
-        self.path(&box_corners(rect), true, Paint::FillStroke(shade, *look));
+    fn fill_box(&mut self, rect: super::walk::Rect, fill: &Fill) {
+        self.path(&box_corners(rect), true, Paint::FillStroke(*fill));
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -376,7 +366,7 @@ impl Painter for PdfPainter<'_> {
         for (i, band) in g.bands.iter().enumerate() {
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
-                self.path(&points, true, Paint::FillStroke(band.shade, band.look));
+                self.path(&points, true, Paint::FillStroke(band.fill));
             }
         }
         Ok(())

@@ -9,7 +9,7 @@
 use std::io;
 
 use crate::fonts::{ps_text_width, INK};
-use crate::layout::chart::{Chart, Graph, LineStyle, Look, BORDER_WIDTH};
+use crate::layout::chart::{Chart, Fill, Graph, LineStyle, BORDER_WIDTH};
 use crate::paint::geometry::{band_outline, box_corners, caret, text_left, Extent};
 use crate::paint::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
 
@@ -52,7 +52,7 @@ impl Painter for Measure {
         self.stroked([line.from, line.to()]);
     }
 
-    fn fill_box(&mut self, rect: Rect, _shade: f64, _look: &Look) {
+    fn fill_box(&mut self, rect: Rect, _fill: &Fill) {
         self.stroked(box_corners(rect));
     }
 

@@ -88,11 +88,7 @@ impl Bottom<'_> {
 }
 
 /// Writes every band of `g` as [`super::band`] would, one after the other.
-pub(super) fn long_bands<W: Write>(
-    out: &mut Buffered<'_, W>,
-    g: &Graph,
-    colour: bool,
-) -> io::Result<()> {
+pub(super) fn long_bands<W: Write>(out: &mut Buffered<'_, W>, g: &Graph) -> io::Result<()> {
     let n = g.xs.len();
     let drawn = |i: usize| band_outline(g, i).is_some();
     let xs = Formatted::of(&g.xs);
@@ -121,7 +117,7 @@ pub(super) fn long_bands<W: Write>(
                 band_text(out, &xs, &bottom, t, n)?;
                 let band = &g.bands[i];
                 let area = || band_outline(g, i).into_iter().flatten().collect();
-                fill_and_stroke(&mut out.buf, band.shade, colour, &band.look, area);
+                fill_and_stroke(&mut out.buf, &band.fill, area);
                 out.flush_if_large()?;
             }
             below = top.take();
@@ -174,21 +170,21 @@ fn band_text<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::chart::BandShape;
+    use crate::layout::chart::{BandShape, Fill};
 
     /// What formatting every vertex in turn writes ([`super::super::band`]).
-    fn one_by_one(g: &Graph, colour: bool) -> Vec<u8> {
+    fn one_by_one(g: &Graph) -> Vec<u8> {
         let mut buf = Vec::new();
         for i in 0..g.bands.len() {
-            super::super::band(&mut buf, g, i, colour);
+            super::super::band(&mut buf, g, i);
         }
         buf
     }
 
-    fn put_together(g: &Graph, colour: bool) -> Vec<u8> {
+    fn put_together(g: &Graph) -> Vec<u8> {
         let mut out = Vec::new();
         let mut b = Buffered::new(&mut out);
-        long_bands(&mut b, g, colour).unwrap();
+        long_bands(&mut b, g).unwrap();
         b.pass_on().unwrap();
         out
     }
@@ -208,28 +204,26 @@ mod tests {
         tops[0][5] = -0.0;
         tops[1][7] = 1e15 / 3.0;
         tops[3].truncate(n - 1);
-        let g = Graph {
-            xs,
-            y0: 72.5,
-            bands: tops
-                .into_iter()
-                .enumerate()
-                .map(|(i, top)| BandShape {
-                    name: b"b".to_vec(),
-                    shade: i as f64 / 10.0,
-                    look: Default::default(),
-                    top,
-                    tooltip: Vec::new(),
-                })
-                .collect(),
-            marks: Vec::new(),
-            mark_texts: Vec::new(),
-            lines: Vec::new(),
-        };
         for colour in [false, true] {
-            let want = one_by_one(&g, colour);
+            let g = Graph {
+                xs: xs.clone(),
+                y0: 72.5,
+                bands: (tops.iter().enumerate())
+                    .map(|(i, top)| {
+                        let shade = i as f64 / 10.0;
+                        let fill = if colour {
+                            Fill::Shade(shade)
+                        } else {
+                            Fill::Grey(shade)
+                        };
+                        BandShape::test_band(top.clone(), fill)
+                    })
+                    .collect(),
+                ..Graph::default()
+            };
+            let want = one_by_one(&g);
             assert!(want.len() > 500_000);
-            assert!(put_together(&g, colour) == want, "colour {colour}");
+            assert!(put_together(&g) == want, "colour {colour}");
         }
     }
 }

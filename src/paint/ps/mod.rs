@@ -236,11 +236,11 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         }
     }
 
-    fn fill_box(&mut self, r: Rect, shade: f64, look: &Look) {
+    fn fill_box(&mut self, r: Rect, fill: &Fill) {
         self.xy(r.x, r.y, "moveto");
         self.raw("0 14 rlineto\n14 0 rlineto\n0 -14 rlineto\n");
         let corners = || box_corners(r).to_vec();
-        fill_and_stroke(&mut self.out.buf, shade, self.chart.colour, look, corners);
+        fill_and_stroke(&mut self.out.buf, fill, corners);
     }
 
     fn text(&mut self, t: &Text<'_>) {
@@ -322,15 +322,14 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         // (a profile with few samples and `-m0`) stay on this thread.
         const PARALLEL_SAMPLES: usize = 2_000;
         let n = g.bands.len();
-        let colour = self.chart.colour;
         if g.xs.len() < PARALLEL_SAMPLES || n < 2 {
             for i in 0..n {
-                band(&mut self.out.buf, g, i, colour);
+                band(&mut self.out.buf, g, i);
                 self.out.flush_if_large()?;
             }
             return Ok(());
         }
-        long_bands(&mut self.out, g, colour)
+        long_bands(&mut self.out, g)
     }
 
     /// In a `gsave`: hp2ps's pictures set no state a later item relies on, and these
@@ -387,7 +386,7 @@ fn xy(buf: &mut Vec<u8>, x: f64, y: f64, op: &str) {
 }
 
 /// Band `i`'s outline as `moveto` and `lineto`s, filled and stroked.
-fn band(buf: &mut Vec<u8>, g: &Graph, i: usize, colour: bool) {
+fn band(buf: &mut Vec<u8>, g: &Graph, i: usize) {
     let Some(mut outline) = band_outline(g, i) else {
         return;
     };
@@ -398,40 +397,38 @@ fn band(buf: &mut Vec<u8>, g: &Graph, i: usize, colour: bool) {
         xy(buf, x, y, "lineto");
     }
     let area = || band_outline(g, i).into_iter().flatten().collect();
-    fill_and_stroke(buf, g.bands[i].shade, colour, &g.bands[i].look, area);
+    fill_and_stroke(buf, &g.bands[i].fill, area);
 }
 
-/// Closes the path, fills it with `shade` or as `look` says (keeping the path for the
-/// stroke) and strokes it black. `area` gives the path's points, for a pattern.
-fn fill_and_stroke(
-    buf: &mut Vec<u8>,
-    shade: f64,
-    colour: bool,
-    look: &Look,
-    area: impl FnOnce() -> Vec<(f64, f64)>,
-) {
+/// Closes the path, fills it as `fill` says (keeping the path for the stroke) and
+/// strokes it black. `area` gives the path's points, for a pattern.
+fn fill_and_stroke(buf: &mut Vec<u8>, fill: &Fill, area: impl FnOnce() -> Vec<(f64, f64)>) {
     buf.extend_from_slice(b"closepath\ngsave\n");
-    if let Some(pattern) = &look.pattern {
-        let ink = pattern_ink(pattern, area());
-        return patterned(buf, &ink);
-    }
-    if let Some(rgb) = look.colour {
-        for c in rgb {
-            push_f6(buf, f64::from(c) / 255.0);
-            buf.push(b' ');
+    match *fill {
+        Fill::Pattern(pattern) => {
+            let ink = pattern_ink(&pattern, area());
+            return patterned(buf, &ink);
         }
-        buf.extend_from_slice(b"setrgbcolor\n");
-    } else if colour {
-        let [r, g, b] = shade::rgb(shade);
-        push_f6(buf, r);
-        buf.push(b' ');
-        push_f6(buf, g);
-        buf.push(b' ');
-        push_f6(buf, b);
-        buf.extend_from_slice(b" setrgbcolor\n");
-    } else {
-        push_f6(buf, shade);
-        buf.extend_from_slice(b" setgray\n");
+        Fill::Rgb(rgb) => {
+            for c in rgb {
+                push_f6(buf, f64::from(c) / 255.0);
+                buf.push(b' ');
+            }
+            buf.extend_from_slice(b"setrgbcolor\n");
+        }
+        Fill::Shade(shade) => {
+            let [r, g, b] = shade::rgb(shade);
+            push_f6(buf, r);
+            buf.push(b' ');
+            push_f6(buf, g);
+            buf.push(b' ');
+            push_f6(buf, b);
+            buf.extend_from_slice(b" setrgbcolor\n");
+        }
+        Fill::Grey(shade) => {
+            push_f6(buf, shade);
+            buf.extend_from_slice(b" setgray\n");
+        }
     }
     buf.extend_from_slice(b"fill\ngrestore\nstroke\n");
 }

@@ -43,6 +43,7 @@ fn format_eps_always_writes_eps() {
     assert!(eps.ends_with("showpage\n%%EOF\n"));
     let opts = PaintOptions {
         eps_width: Some(324.0),
+        ..PaintOptions::default()
     };
     let half = painted(&chart, Format::Eps, &opts);
     assert!(half.contains("\n0.500000 0.500000 scale\n"));
@@ -60,6 +61,7 @@ fn format_ps_is_a_page_unless_an_eps_width_is_given() {
     // hp2ps's `-e`: the same picture, Encapsulated.
     let opts = PaintOptions {
         eps_width: Some(324.0),
+        ..PaintOptions::default()
     };
     let eps = painted(&chart, Format::Ps, &opts);
     assert_eq!(eps, painted(&chart, Format::Eps, &opts));
@@ -74,6 +76,7 @@ fn later_eps_pages_lose_the_scale_as_in_hp2ps() {
     let chart = prepare(profile, None, &render).0;
     let opts = PaintOptions {
         eps_width: Some(324.0),
+        ..PaintOptions::default()
     };
     let eps = painted(&chart, Format::Eps, &opts);
     let placements: Vec<&str> = eps

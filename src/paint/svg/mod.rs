@@ -52,10 +52,10 @@ use std::io::{self, Write};
 
 use super::buffer::Buffered;
 use super::geometry::{band_outline, box_corners, caret};
-use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text};
-use crate::fonts;
+use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text, TextRole};
 use crate::layout::chart::*;
-use crate::layout::shade;
+use glyphs::glyph_positions;
+pub(crate) use glyphs::helvetica_advance;
 
 /// SVG output settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,15 +76,29 @@ impl Default for SvgOptions {
 
 /// The font list: Helvetica's URW clone first (see the module doc), then Helvetica and
 /// the fonts with its widths.
-const FONT_FAMILY: &str =
+pub(crate) const FONT_FAMILY: &str =
     "'Nimbus Sans', 'Nimbus Sans L', Helvetica, Arial, 'Liberation Sans', sans-serif";
 
 /// Writes the chart as an SVG document.
 pub fn write_svg<W: Write>(chart: &Chart, opts: &SvgOptions, out: &mut W) -> io::Result<()> {
+    write_svg_with_tags(chart, opts, false, out)
+}
+
+/// [`write_svg`], the graph's elements marked with classes when `tagged`, for the HTML
+/// page's script, which redraws them: `page` (a page's group), `xt`/`yt` (an x or y tick
+/// and its label), `yl` (the y legend), `bands` (the bands' group) and `band` (one
+/// band's elements), `series` (a line over the bands) and `mark`. The picture is the same.
+pub(crate) fn write_svg_with_tags<W: Write>(
+    chart: &Chart,
+    opts: &SvgOptions,
+    tagged: bool,
+    out: &mut W,
+) -> io::Result<()> {
     let mut p = SvgPainter {
         chart,
         out: Buffered::new(out),
         clips: 0,
+        tagged,
     };
     p.header(opts);
     walk(chart, &mut p)?;
@@ -133,55 +147,9 @@ fn number(x: f64) -> String {
     s
 }
 
-/// A colour component clamped to [0, 1] as PostScript clamps it, in 8 bits. NaN (only
-/// possible from a damaged `.aux`) is black.
-fn channel(c: f64) -> u8 {
-    let c = if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) };
-    (c * 255.0).round() as u8
-}
-
-/// The fill colour of a shade, as `#rrggbb`.
-fn colour_of(shade: f64, colour: bool) -> String {
-    let [r, g, b] = if colour {
-        shade::rgb(shade)
-    } else {
-        [shade; 3]
-    };
-    format!("#{:02x}{:02x}{:02x}", channel(r), channel(g), channel(b))
-}
-
-/// The advance of a character in Helvetica, in 1/1000 em: printable ASCII and the rest of
-/// the WinAnsi repertoire (Latin-1 and a few typographic characters). `None` for others.
-fn helvetica_advance(c: char) -> Option<u16> {
-    let code = fonts::char_to_winansi(c);
-    let known = code != fonts::REPLACEMENT || c == char::from(fonts::REPLACEMENT);
-    known.then(|| fonts::winansi_width(code))
-}
-
-/// Every character of `text` with the x of its glyph when shown with Helvetica at
-/// `size` and aligned at `x`, as PostScript's `show` after a `stringwidth` shift places
-/// it. `None` when a character has no Helvetica width (or the bytes are not UTF-8).
-fn glyph_positions(text: &[u8], x: f64, size: f64, anchor: Anchor) -> Option<Vec<(f64, char)>> {
-    let text = std::str::from_utf8(text).ok()?;
-    let advances: Vec<u16> = text.chars().map(helvetica_advance).collect::<Option<_>>()?;
-    let total: u32 = advances.iter().map(|&a| u32::from(a)).sum();
-    let em = size / 1000.0;
-    let start = match anchor {
-        Anchor::Start => x,
-        Anchor::Middle => x - f64::from(total) * em / 2.0,
-        Anchor::End => x - f64::from(total) * em,
-    };
-    let mut advanced = 0u32;
-    let glyphs = text
-        .chars()
-        .zip(advances)
-        .map(|(c, a)| {
-            let at = start + f64::from(advanced) * em;
-            advanced += u32::from(a);
-            (at, c)
-        })
-        .collect();
-    Some(glyphs)
+/// An sRGB colour as `#rrggbb`.
+pub(crate) fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// Writes each item the walk hands it as an SVG element.
@@ -190,6 +158,19 @@ struct SvgPainter<'a, W> {
     out: Buffered<'a, W>,
     /// How many clip paths (of patterned areas) have been written.
     clips: usize,
+    /// Whether elements carry classes ([`write_svg_with_tags`]).
+    tagged: bool,
+}
+
+impl<W> SvgPainter<'_, W> {
+    /// `attribute` when elements are tagged ([`write_svg_with_tags`]), else nothing.
+    fn tag(&self, attribute: &'static str) -> &'static str {
+        if self.tagged {
+            attribute
+        } else {
+            ""
+        }
+    }
 }
 
 impl<W: Write> SvgPainter<'_, W> {
@@ -250,16 +231,24 @@ impl<W: Write> SvgPainter<'_, W> {
     /// A closed polygon through the given chart points, filled with `fill` (or unfilled)
     /// and stroked.
     fn polygon(&mut self, pairs: &[(f64, f64)], fill: Option<&str>) {
-        self.titled_polygon(pairs, fill, None);
+        self.titled_polygon(pairs, fill, None, "");
     }
 
     /// [`Self::polygon`] with a `<title>` child (a tooltip; draws nothing) when `title`
-    /// is given.
-    fn titled_polygon(&mut self, pairs: &[(f64, f64)], fill: Option<&str>, title: Option<&[u8]>) {
+    /// is given, and `attributes` (empty, or starting with a space).
+    fn titled_polygon(
+        &mut self,
+        pairs: &[(f64, f64)],
+        fill: Option<&str>,
+        title: Option<&[u8]>,
+        attributes: &str,
+    ) {
         let Some(points) = Self::points(pairs) else {
             return;
         };
-        self.raw("<polygon points=\"");
+        self.raw("<polygon");
+        self.raw(attributes);
+        self.raw(" points=\"");
         self.raw(&points);
         self.raw("\"");
         if let Some(fill) = fill {
@@ -279,12 +268,12 @@ impl<W: Write> SvgPainter<'_, W> {
         }
     }
 
-    /// An open stroked path through the given chart points.
-    fn polyline(&mut self, pairs: &[(f64, f64)]) {
+    /// An open stroked path through the given chart points, with `attributes`.
+    fn polyline(&mut self, pairs: &[(f64, f64)], attributes: &str) {
         let Some(points) = Self::points(pairs) else {
             return;
         };
-        self.raw(&format!("<polyline points=\"{points}\"/>\n"));
+        self.raw(&format!("<polyline{attributes} points=\"{points}\"/>\n"));
     }
 
     /// A text: `size` is the font size, `anchor` the alignment at (x, y), `rotate` turns
@@ -295,6 +284,7 @@ impl<W: Write> SvgPainter<'_, W> {
     /// points (`AVATAR To` comes out 4 pt shorter). So text with Helvetica widths gets an
     /// x for every glyph, and its alignment is done here as `stringwidth` does it. Other
     /// text is laid out by the viewer and aligned with `text-anchor`.
+    #[allow(clippy::too_many_arguments)]
     fn write_text(
         &mut self,
         text: &[u8],
@@ -303,6 +293,7 @@ impl<W: Write> SvgPainter<'_, W> {
         anchor: Anchor,
         rotate: bool,
         tooltip: Option<&[u8]>,
+        attributes: &str,
     ) {
         let y = BORDER_HEIGHT - y;
         if text.is_empty() || !(x.is_finite() && y.is_finite()) {
@@ -311,7 +302,9 @@ impl<W: Write> SvgPainter<'_, W> {
         // Rotated text is placed in its own frame, whose origin is the anchor point.
         let origin = if rotate { 0.0 } else { x };
         let glyphs = glyph_positions(text, origin, size, anchor);
-        self.raw("<text xml:space=\"preserve\" stroke=\"none\" fill=\"#000\"");
+        self.raw("<text");
+        self.raw(attributes);
+        self.raw(" xml:space=\"preserve\" stroke=\"none\" fill=\"#000\"");
         self.raw(&format!(" font-size=\"{}\"", number(size)));
         if glyphs.is_none() {
             match anchor {
@@ -365,10 +358,15 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     /// Page k (from 0) sits below the k pages before it.
     fn begin_page(&mut self, index: usize) {
         if index == 0 {
-            self.raw("<g>\n");
+            let page = self.tag(" class=\"page\"");
+            self.raw(&format!("<g{page}>\n"));
         } else {
             let dy = BORDER_HEIGHT * index as f64;
-            self.raw(&format!("<g transform=\"translate(0 {})\">\n", number(dy)));
+            let page = self.tag(" class=\"page\"");
+            self.raw(&format!(
+                "<g{page} transform=\"translate(0 {})\">\n",
+                number(dy)
+            ));
         }
     }
 
@@ -380,33 +378,56 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         self.polygon(&box_corners(rect), None);
     }
 
-    fn stroke_line(&mut self, _kind: LineKind, line: Line) {
-        self.polyline(&[line.from, line.to()]);
+    fn stroke_line(&mut self, kind: LineKind, line: Line) {
+        let class = match kind {
+            LineKind::XTick => self.tag(" class=\"xt\""),
+            LineKind::YTick => self.tag(" class=\"yt\""),
+            _ => "",
+        };
+        self.polyline(&[line.from, line.to()], class);
     }
 
-    fn fill_box(&mut self, rect: Rect, shade: f64, look: &Look) {
-        self.filled(&box_corners(rect), shade, look, None);
+    fn fill_box(&mut self, rect: Rect, fill: &Fill) {
+        self.filled(&box_corners(rect), fill, None);
     }
 
     fn text(&mut self, t: &Text<'_>) {
         let upwards = t.role.upwards();
-        self.write_text(t.bytes, t.at, t.size(), t.anchor, upwards, t.tooltip);
+        let class = match t.role {
+            TextRole::XTick => self.tag(" class=\"xt\""),
+            TextRole::YTick => self.tag(" class=\"yt\""),
+            TextRole::YLegend => self.tag(" class=\"yl\""),
+            _ => "",
+        };
+        let (bytes, at, size, anchor) = (t.bytes, t.at, t.size(), t.anchor);
+        self.write_text(bytes, at, size, anchor, upwards, t.tooltip, class);
     }
 
     fn bands(&mut self, g: &Graph) -> io::Result<()> {
         let large = pieces::in_pieces(g.bands.len(), g.xs.len());
+        let (group, band_group) = if self.tagged {
+            ("<g class=\"bands\">\n", "<g class=\"band\">\n")
+        } else {
+            ("", "")
+        };
+        self.raw(group);
         for (i, band) in g.bands.iter().enumerate() {
+            self.raw(band_group);
             if let Some(outline) = band_outline(g, i) {
                 let points: Vec<(f64, f64)> = outline.collect();
                 let tooltip = Some(&band.tooltip[..]);
                 match large.then(|| pieces::cut(&points)).flatten() {
-                    Some(cut) => {
-                        self.filled_in_pieces(&points, cut, band.shade, &band.look, tooltip)
-                    }
-                    None => self.filled(&points, band.shade, &band.look, tooltip),
+                    Some(cut) => self.filled_in_pieces(&points, cut, &band.fill, tooltip),
+                    None => self.filled(&points, &band.fill, tooltip),
                 }
             }
+            if self.tagged {
+                self.raw("</g>\n");
+            }
             self.checkpoint()?;
+        }
+        if self.tagged {
+            self.raw("</g>\n");
         }
         Ok(())
     }
@@ -418,13 +439,15 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         let Some(points) = Self::points(points) else {
             return;
         };
-        let [r, g, b] = style.rgb;
+        // A line of the graph (with a tooltip), not a key entry's sample.
+        let class = match tooltip {
+            Some(_) => self.tag(" class=\"series\""),
+            None => "",
+        };
         self.raw(&format!(
-            "<polyline points=\"{points}\" stroke=\"#{:02x}{:02x}{:02x}\" stroke-width=\"{}\" \
+            "<polyline{class} points=\"{points}\" stroke=\"{}\" stroke-width=\"{}\" \
              stroke-linejoin=\"round\"",
-            channel(r),
-            channel(g),
-            channel(b),
+            hex(style.srgb()),
             number(style.width)
         ));
         if let Some((on, off)) = style.dash {
@@ -438,7 +461,8 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 
     fn mark(&mut self, x: f64, y0: f64, text: Option<&[u8]>) {
-        self.titled_polygon(&caret(x, y0), Some("#fff"), text);
+        let class = self.tag(" class=\"mark\"");
+        self.titled_polygon(&caret(x, y0), Some("#fff"), text, class);
     }
 
     fn checkpoint(&mut self) -> io::Result<()> {
@@ -446,6 +470,7 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
     }
 }
 
+mod glyphs;
 mod pattern;
 mod pieces;
 #[cfg(test)]

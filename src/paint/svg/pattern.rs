@@ -6,20 +6,14 @@
 
 use std::io::Write;
 
-use super::{colour_of, number, SvgPainter};
-use crate::layout::chart::{Look, BORDER_HEIGHT};
+use super::{hex, number, SvgPainter};
+use crate::layout::chart::{Fill, BORDER_HEIGHT};
 use crate::paint::hatch::{pattern_ink, PatternInk};
 
 impl<W: Write> SvgPainter<'_, W> {
-    /// A closed area filled with `shade`, or as `look` says, and stroked.
-    pub(super) fn filled(
-        &mut self,
-        points: &[(f64, f64)],
-        shade: f64,
-        look: &Look,
-        title: Option<&[u8]>,
-    ) {
-        if let Some(pattern) = &look.pattern {
+    /// A closed area filled as `fill` says, and stroked.
+    pub(super) fn filled(&mut self, points: &[(f64, f64)], fill: &Fill, title: Option<&[u8]>) {
+        if let Fill::Pattern(pattern) = fill {
             let Some(outline) = Self::points(points) else {
                 return;
             };
@@ -27,19 +21,9 @@ impl<W: Write> SvgPainter<'_, W> {
             self.pattern_in(&[outline], &ink, false);
             // The stroked outline on top is what the pointer is over: it carries the
             // tooltip.
-            return self.titled_polygon(points, None, title);
+            return self.titled_polygon(points, None, title, "");
         }
-        let fill = self.fill_of(shade, look);
-        self.titled_polygon(points, Some(&fill), title);
-    }
-
-    /// The fill colour of a band or key box without a pattern: its look's colour, else
-    /// its shade's.
-    pub(super) fn fill_of(&self, shade: f64, look: &Look) -> String {
-        match look.colour {
-            Some([r, g, b]) => format!("#{r:02x}{g:02x}{b:02x}"),
-            None => colour_of(shade, self.chart.colour),
-        }
+        self.titled_polygon(points, Some(&hex(fill.srgb())), title, "");
     }
 
     /// A pattern's background grey over `areas` (each a `points` value) and its ink,
@@ -48,7 +32,7 @@ impl<W: Write> SvgPainter<'_, W> {
     pub(super) fn pattern_in(&mut self, areas: &[String], ink: &PatternInk, pieces: bool) {
         let id = format!("hp2ps-clip-{}", self.clips);
         self.clips += 1;
-        let grey = colour_of(ink.background, false);
+        let grey = hex(Fill::Grey(ink.background).srgb());
         self.raw(&format!("<clipPath id=\"{id}\">"));
         for area in areas {
             self.raw(&format!("<polygon points=\"{area}\"/>"));

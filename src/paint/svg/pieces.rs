@@ -25,7 +25,7 @@
 use std::io::Write;
 
 use super::SvgPainter;
-use crate::layout::chart::Look;
+use crate::layout::chart::Fill;
 use crate::paint::hatch::pattern_ink;
 
 /// The most outline points (2 per sample and band, and 2) a chart's bands may have and
@@ -75,8 +75,7 @@ impl<W: Write> SvgPainter<'_, W> {
         &mut self,
         outline: &[(f64, f64)],
         Pieces { fills, runs }: Pieces,
-        shade: f64,
-        look: &Look,
+        fill: &Fill,
         title: Option<&[u8]>,
     ) {
         let values = |shapes: &[Vec<(f64, f64)>]| -> Option<Vec<String>> {
@@ -90,12 +89,12 @@ impl<W: Write> SvgPainter<'_, W> {
             Some(title) => format!("<g><title>{}</title>\n", super::escape(title)),
             None => "<g>\n".to_string(),
         };
-        if let Some(pattern) = &look.pattern {
+        if let Fill::Pattern(pattern) = fill {
             let ink = pattern_ink(pattern, outline.iter().copied());
             self.pattern_in(&areas, &ink, true);
             self.raw(&open);
         } else {
-            let fill = self.fill_of(shade, look);
+            let fill = super::hex(fill.srgb());
             self.raw(&open);
             self.raw(&format!(
                 "<g fill=\"{fill}\" stroke=\"{fill}\" stroke-linejoin=\"bevel\">\n"

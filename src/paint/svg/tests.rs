@@ -62,14 +62,16 @@ fn numbers_are_short_and_deterministic() {
 
 #[test]
 fn colours_are_clamped() {
-    assert_eq!(colour_of(0.2, false), "#333333");
-    assert_eq!(colour_of(1.0, false), "#ffffff");
-    assert_eq!(colour_of(1.5, false), "#ffffff");
-    assert_eq!(colour_of(-1.0, false), "#000000");
-    assert_eq!(colour_of(0.100005, true), "#ff0080");
+    use crate::layout::chart::Fill::{Grey, Shade};
+    let colour_of = |fill: Fill| hex(fill.srgb());
+    assert_eq!(colour_of(Grey(0.2)), "#333333");
+    assert_eq!(colour_of(Grey(1.0)), "#ffffff");
+    assert_eq!(colour_of(Grey(1.5)), "#ffffff");
+    assert_eq!(colour_of(Grey(-1.0)), "#000000");
+    assert_eq!(colour_of(Shade(0.100005)), "#ff0080");
     // A mono shade read back under -c: red 2.0 clamps to 1.
-    assert_eq!(colour_of(0.2, true), "#ff0000");
-    assert_eq!(colour_of(f64::NAN, false), "#000000");
+    assert_eq!(colour_of(Shade(0.2)), "#ff0000");
+    assert_eq!(colour_of(Grey(f64::NAN)), "#000000");
 }
 
 #[test]

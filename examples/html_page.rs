@@ -1,0 +1,253 @@
+//! Drives an HTML page of hp2ps (`--format html`) in headless Chromium: measures how
+//! fast it loads and answers, or takes the pictures of `docs/guide.md`.
+//!
+//! ```text
+//! cargo run --release --example html_page -- measure page.html [--runs N]
+//! cargo run --release --example html_page -- shots page.html OUT_DIR [PREFIX]
+//! ```
+//!
+//! It needs `chromium` and `chromedriver` (Debian: `chromium`, `chromium-driver`), and
+//! talks to them with the tests' WebDriver client (`tests/support/webdriver.rs`).
+//! `scripts/measure-html.sh` runs `measure` on the 400 MB profile's page.
+//!
+//! What `measure` reports, each the median, 90th percentile and worst of its runs:
+//! * **load**: from the navigation's start to the first paint of content (the chart is
+//!   in the HTML, so this is when it shows), to the page's script being ready (its data
+//!   read, the legend and the table built: `performance.mark('hp2ps-ready')`), and to
+//!   the load event;
+//! * **hover**: a pointer move over the chart, from the event to the end of its handler
+//!   (crosshair, highlight and readout updated) and to the next frame;
+//! * **zoom**: into a tenth of the run (a redraw of that window) and out again (the
+//!   picture shown again), to the end of the handler and to the next frame; **toggle**:
+//!   hiding and showing a band (a redraw of the whole stack, then the picture again).
+//!
+//! The first pointer move after loading is reported on its own: it lays out and
+//! rasterises the overlay and the readout for the first time.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::{json, Value};
+
+#[path = "../tests/support/webdriver.rs"]
+mod webdriver;
+
+use webdriver::Browser;
+
+const USAGE: &str = "\
+html_page: measure an hp2ps HTML page in headless Chromium, or take its pictures
+
+usage: html_page measure PAGE.html [--runs N]
+       html_page shots PAGE.html OUT_DIR [PREFIX]
+           writes PREFIX-page.png, -hover.png, -zoom-lines.png and -table.png
+           (PREFIX: html)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("measure") if args.len() >= 2 => {
+            let runs = match args.iter().position(|a| a == "--runs") {
+                Some(i) => args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(5),
+                None => 5,
+            };
+            measure(&PathBuf::from(&args[1]), runs)
+        }
+        Some("shots") if (3..=4).contains(&args.len()) => {
+            let prefix = args.get(3).map_or("html", String::as_str);
+            shots(&PathBuf::from(&args[1]), &PathBuf::from(&args[2]), prefix)
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("html_page: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn absolute(page: &std::path::Path) -> Result<PathBuf, String> {
+    std::fs::canonicalize(page).map_err(|e| format!("{}: {e}", page.display()))
+}
+
+/// A few numbers: their median, 90th percentile and largest.
+fn summary(mut xs: Vec<f64>) -> String {
+    xs.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let i = ((xs.len() as f64 - 1.0) * q).round() as usize;
+        xs.get(i).copied().unwrap_or(f64::NAN)
+    };
+    let (median, p90, worst) = (at(0.5), at(0.9), at(1.0));
+    format!(
+        "median {median:.1} ms, 90% {p90:.1} ms, worst {worst:.1} ms ({} runs)",
+        xs.len()
+    )
+}
+
+fn numbers(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default()
+}
+
+fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
+    let page = absolute(page)?;
+    let size = std::fs::metadata(&page).map_err(|e| e.to_string())?.len();
+    let browser = Browser::start(1400, 1000)?;
+    browser.script_timeout(std::time::Duration::from_secs(600));
+    println!("page: {} ({size} bytes)", page.display());
+    let (mut paint, mut ready, mut loaded) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs.max(1) {
+        browser.open(&page);
+        // The first paint is recorded after the load event: wait for a frame or two.
+        let t = browser.async_script(
+            "const done = arguments[arguments.length - 1]; \
+             const report = () => { \
+               const fcp = performance.getEntriesByName('first-contentful-paint')[0]; \
+               if (!fcp) return requestAnimationFrame(() => setTimeout(report, 0)); \
+               const ready = performance.getEntriesByName('hp2ps-ready')[0]; \
+               const nav = performance.getEntriesByType('navigation')[0]; \
+               done([fcp.startTime, ready ? ready.startTime : null, nav.loadEventEnd]); \
+             }; \
+             report();",
+            json!([]),
+        );
+        let t = numbers(&t);
+        if t.len() != 3 {
+            return Err(format!("the page did not report its timings: {t:?}"));
+        }
+        paint.push(t[0]);
+        ready.push(t[1]);
+        loaded.push(t[2]);
+    }
+    println!("load: first paint (the chart): {}", summary(paint));
+    println!("load: script ready: {}", summary(ready));
+    println!("load: load event: {}", summary(loaded));
+
+    // After the last load has settled (a second without input), the first pointer move;
+    // then each run: 40 pointer moves across the chart, a zoom into a tenth of the run
+    // and out again, a band hidden and shown. Times from before the event to the end of
+    // the handler, and to the next frame (a requestAnimationFrame callback, then a task
+    // after it: the frame has been produced).
+    let timings = browser.async_script(
+        r#"const done = arguments[arguments.length - 1];
+        const runs = arguments[0];
+        const run = window.hp2ps.runs[0];
+        const hit = run.hit;
+        const box = hit.getBoundingClientRect();
+        const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        const out = { first: [], firstFrame: [], hover: [], hoverFrame: [], zoomIn: [], zoomInFrame: [],
+          zoomOut: [], zoomOutFrame: [], toggle: [], toggleFrame: [] };
+        const timed = async (act, sync, toFrame) => {
+          const t0 = performance.now();
+          act();
+          sync.push(performance.now() - t0);
+          await frame();
+          toFrame.push(performance.now() - t0);
+        };
+        const move = (k) => () => {
+          const x = box.left + ((k + 0.5) / 40) * box.width;
+          const y = box.top + box.height * (0.3 + 0.4 * ((k * 7) % 10) / 10);
+          hit.dispatchEvent(new PointerEvent('pointermove', { clientX: x, clientY: y, bubbles: true }));
+        };
+        (async () => {
+          await new Promise((r) => setTimeout(r, 1000));
+          await timed(move(20), out.first, out.firstFrame);
+          for (let r = 0; r < runs; r++) {
+            for (let k = 0; k < 40; k++) await timed(move(k), out.hover, out.hoverFrame);
+            const [a, b] = [run.s.t0, run.s.t0 + run.s.tSpan];
+            const from = a + (b - a) * (0.1 + 0.05 * r);
+            await timed(() => run.zoomTo(from, from + (b - a) / 10), out.zoomIn, out.zoomInFrame);
+            await timed(() => run.zoomTo(null), out.zoomOut, out.zoomOutFrame);
+            const band = run.bands[run.bands.length - 1].k;
+            await timed(() => run.toggle(band), out.toggle, out.toggleFrame);
+            await timed(() => run.toggle(band), out.toggle, out.toggleFrame);
+          }
+          done(out);
+        })();"#,
+        json!([runs.max(1)]),
+    );
+    for (name, key) in [
+        ("first hover after load: handler", "first"),
+        ("first hover after load: to the next frame", "firstFrame"),
+        ("hover: handler", "hover"),
+        ("hover: to the next frame", "hoverFrame"),
+        ("zoom into a tenth: redraw", "zoomIn"),
+        ("zoom into a tenth: to the next frame", "zoomInFrame"),
+        ("zoom out (double-click): handler", "zoomOut"),
+        ("zoom out (double-click): to the next frame", "zoomOutFrame"),
+        ("hide or show a band: redraw", "toggle"),
+        ("hide or show a band: to the next frame", "toggleFrame"),
+    ] {
+        println!("{name}: {}", summary(numbers(&timings[key])));
+    }
+    let log = browser.log();
+    if !log.is_empty() {
+        return Err(format!("the console says {log:?}"));
+    }
+    Ok(())
+}
+
+/// The guide's pictures: the page as it opens, pointing at the chart, zoomed into the
+/// lines view with a filter, and the band table.
+fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
+    let page = absolute(page)?;
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    let browser = Browser::start(1200, 900)?;
+    browser.open(&page);
+    let save = |name: &str, png: Vec<u8>| -> Result<(), String> {
+        let path = out.join(format!("{prefix}-{name}.png"));
+        std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("{}", path.display());
+        Ok(())
+    };
+    let element = |css: &str| browser.element(css);
+    save("page", browser.screenshot())?;
+
+    // Pointing at the sample of the highest stack, halfway up.
+    let at = browser.script(
+        "const run = window.hp2ps.runs[0]; const s = run.s; \
+         const total = (i) => run.bands.reduce((t, b) => t + b.values[i], 0); \
+         let i = 0; for (let j = 0; j < run.times.length; j++) if (total(j) > total(i)) i = j; \
+         const x = run.xOf(run.times[i]); const y = s.y0 + total(i) * 0.5 * (s.height / s.vSpan); \
+         const p = new DOMPoint(x, 432 - y).matrixTransform(run.overlay.getScreenCTM()); \
+         return [p.x, p.y];",
+        json!([]),
+    );
+    let at = numbers(&at);
+    browser.move_to(at[0], at[1]);
+    save("hover", browser.element_screenshot(&element(".plot")))?;
+
+    // The second half of the run, one line per band, the y axis fitted to it.
+    browser.script(
+        "const run = window.hp2ps.runs[0]; const s = run.s; \
+         run.zoomTo(s.t0 + s.tSpan * 0.5, s.t0 + s.tSpan); \
+         document.querySelectorAll('button.view')[2].click(); \
+         document.querySelector('.toolbar input[type=checkbox]').click(); \
+         return 0;",
+        json!([]),
+    );
+    browser.move_to(2.0, 2.0);
+    save("zoom-lines", browser.element_screenshot(&element(".plot")))?;
+
+    browser.open(&page);
+    browser.script(
+        "document.querySelector('#bands').scrollIntoView(); \
+         [...document.querySelectorAll('#bands th button')].find(b => b.textContent.startsWith('Growth')).click(); \
+         document.querySelector('#bands tbody tr').click(); return 0;",
+        json!([]),
+    );
+    save(
+        "table",
+        browser.element_screenshot(&element("section.table")),
+    )?;
+    let log = browser.log();
+    if !log.is_empty() {
+        return Err(format!("the console says {log:?}"));
+    }
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! Every band's own numbers over every sample: its peak and when, its area and share of
+//! the whole, its growth and a sparkline. `--summary` reports them for the biggest bands
+//! and the HTML page's band table lists them for all ([`every_band`]): they are computed
+//! here, once, so the two cannot disagree.
+//!
+//! A band is counted under its own name, before trace elimination and the band limit
+//! (after `--include`/`--exclude`), and is 0 in the samples it is absent from.
+
+use serde::Serialize;
+
+use super::order::growth_of_column;
+use super::{area, stack_heights};
+use crate::profile::Band;
+
+/// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
+pub const SPARK_POINTS: usize = 40;
+
+/// What became of a band in the chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fate {
+    /// Drawn as a band of its own.
+    Drawn,
+    /// Merged into OTHER by the band limit (`-m`).
+    Other,
+    /// Dropped as a trace (`-t`).
+    Trace,
+    /// Dropped with every other band by a negative band limit.
+    Dropped,
+}
+
+/// One band's numbers over every sample of the profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BandNumbers {
+    /// The band's identifier.
+    pub name: Vec<u8>,
+    /// Its highest value in one sample (0 when it never rises above 0).
+    pub peak: f64,
+    /// The time of the first sample with that value (the first sample's when 0).
+    pub peak_time: f64,
+    /// Its own trapezoid integral over time, in VALUE_UNIT x SAMPLE_UNIT.
+    pub area: f64,
+    /// `area` as a share of the area of all bands together, 0 to 1 (0 when that is 0).
+    pub share: f64,
+    /// The slope of the least-squares line through its values ([`super::growth`]), in
+    /// VALUE_UNIT per SAMPLE_UNIT; 0 when not asked for.
+    pub slope: f64,
+    /// Its highest value in each of [`SPARK_POINTS`] slices of the samples, equal in
+    /// number of samples (all its values when there are fewer samples); empty when not
+    /// asked for.
+    pub spark: Vec<f64>,
+    /// What became of it in the chart ([`Fate::Drawn`] until the aggregation says).
+    pub fate: Fate,
+}
+
+/// What [`band_numbers`] computes beyond the peak and the area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Extras {
+    /// The growth slope.
+    pub(crate) slope: bool,
+    /// A sparkline of at most this many points (0: none).
+    pub(crate) spark: usize,
+}
+
+/// The weight of each sample's value in the trapezoid integral: half the time to the
+/// previous sample plus half the time to the next one.
+pub(crate) fn trapezoid_weights(times: &[f64]) -> Vec<f64> {
+    (0..times.len())
+        .map(|i| {
+            let before = if i > 0 { times[i] - times[i - 1] } else { 0.0 };
+            let after = times.get(i + 1).map_or(0.0, |t| t - times[i]);
+            (before + after) / 2.0
+        })
+        .collect()
+}
+
+/// Whether `v` beats the best value so far (the first of equal values wins).
+pub(crate) fn beats(best: Option<(f64, f64)>, v: f64) -> bool {
+    best.map_or(true, |(b, _)| v > b)
+}
+
+/// One band's numbers. `weights` are the samples' [`trapezoid_weights`], `total_area`
+/// the area of all bands; `column` is scratch space for the slope and the sparkline,
+/// reused from band to band.
+pub(crate) fn band_numbers(
+    band: &Band,
+    times: &[f64],
+    weights: &[f64],
+    total_area: f64,
+    extras: Extras,
+    column: &mut Vec<f64>,
+) -> BandNumbers {
+    // Points are in sample order; duplicates of one sample add up (as in the chart).
+    let mut band_area = 0.0;
+    let mut best: Option<(f64, f64)> = None;
+    let mut i = 0;
+    let points = &band.points;
+    while i < points.len() {
+        let s = points[i].sample as usize;
+        let mut v = points[i].value;
+        i += 1;
+        while i < points.len() && points[i].sample as usize == s {
+            v += points[i].value;
+            i += 1;
+        }
+        let (Some(&t), Some(&w)) = (times.get(s), weights.get(s)) else {
+            continue;
+        };
+        band_area += v * w;
+        if beats(best, v) {
+            best = Some((v, t));
+        }
+    }
+    // Values are never negative, and a band is 0 in the samples it is absent from: a band
+    // that never rises above 0 peaks (at 0) in the first sample.
+    let first = times.first().copied().unwrap_or(0.0);
+    let (peak, peak_time) = match best {
+        Some((v, t)) if v > 0.0 => (v, t),
+        _ => (0.0, first),
+    };
+    let (mut slope, mut spark) = (0.0, Vec::new());
+    if extras.slope || extras.spark > 0 {
+        column.clear();
+        column.resize(times.len(), 0.0);
+        for p in points {
+            if let Some(v) = column.get_mut(p.sample as usize) {
+                *v += p.value;
+            }
+        }
+        if extras.slope {
+            slope = growth_of_column(times, column);
+        }
+        spark = sparkline(column, extras.spark);
+    }
+    BandNumbers {
+        name: band.name.clone(),
+        peak,
+        peak_time,
+        area: band_area,
+        share: if total_area != 0.0 {
+            band_area / total_area
+        } else {
+            0.0
+        },
+        slope,
+        spark,
+        fate: Fate::Drawn,
+    }
+}
+
+/// The highest value of each of `points` slices of `column`, equal in number of
+/// samples; `column` itself when it is no longer.
+fn sparkline(column: &[f64], points: usize) -> Vec<f64> {
+    let n = column.len();
+    if points == 0 {
+        return Vec::new();
+    }
+    if n <= points {
+        return column.to_vec();
+    }
+    (0..points)
+        .map(|k| {
+            let slice = &column[k * n / points..(k + 1) * n / points];
+            slice
+                .iter()
+                .fold(f64::NEG_INFINITY, |m, &v| if v > m { v } else { m })
+        })
+        .collect()
+}
+
+/// Every band's numbers, with its growth and a sparkline of [`SPARK_POINTS`], the
+/// biggest area first (ties: the higher peak, then the name), as `--summary` orders
+/// them. Every band's [`Fate`] is [`Fate::Drawn`] until the caller knows better.
+pub fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
+    let total_area = area(times, &stack_heights(bands, times.len()));
+    let weights = trapezoid_weights(times);
+    let extras = Extras {
+        slope: true,
+        spark: SPARK_POINTS,
+    };
+    let mut column = Vec::new();
+    let mut all: Vec<BandNumbers> = bands
+        .iter()
+        .map(|b| band_numbers(b, times, &weights, total_area, extras, &mut column))
+        .collect();
+    sort_biggest_first(&mut all);
+    all
+}
+
+/// Biggest area first; ties: the higher peak, then the name (as `--summary` lists them;
+/// names are unique, so no two bands tie and an unstable sort gives the one order).
+pub(crate) fn sort_biggest_first(bands: &mut [BandNumbers]) {
+    bands.sort_unstable_by(|a, b| {
+        b.area
+            .total_cmp(&a.area)
+            .then(b.peak.total_cmp(&a.peak))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::band;
+    use super::*;
+
+    #[test]
+    fn numbers_of_every_band_biggest_first() {
+        let times = [0.0, 1.0, 3.0];
+        let bands = [
+            band("a", &[(0, 4.0), (1, 2.0)]),
+            band("b", &[(1, 6.0), (1, 2.0)]),
+        ];
+        let all = every_band(&bands, &times);
+        assert_eq!(all[0].name, b"b");
+        // b: 8 at t=1, area 0.5 * 8 + 1 * 8 = 12 (weights 0.5, 1.5, 1).
+        assert_eq!(
+            (all[0].peak, all[0].peak_time, all[0].area),
+            (8.0, 1.0, 12.0)
+        );
+        assert_eq!(
+            (all[1].peak, all[1].peak_time, all[1].area),
+            (4.0, 0.0, 5.0)
+        );
+        assert_eq!(all[0].share + all[1].share, 1.0);
+        assert_eq!(
+            all[0].spark,
+            [0.0, 8.0, 0.0],
+            "every value, fewer samples than points"
+        );
+        assert_eq!(all[1].slope, growth_of_column(&times, &[4.0, 2.0, 0.0]));
+        assert!(all.iter().all(|b| b.fate == Fate::Drawn));
+    }
+
+    #[test]
+    fn a_sparkline_keeps_the_highest_value_of_each_slice() {
+        let column: Vec<f64> = (0..100).map(|i| f64::from(i % 10)).collect();
+        let spark = sparkline(&column, 40);
+        assert_eq!(spark.len(), 40);
+        // Slices of 2 or 3 samples; the spike of 9 at every tenth sample survives.
+        assert_eq!(spark.iter().filter(|&&v| v == 9.0).count(), 10);
+        assert_eq!(sparkline(&column, 0), Vec::<f64>::new());
+        assert_eq!(sparkline(&[1.0, 2.0], 40), [1.0, 2.0]);
+    }
+}

@@ -1,0 +1,138 @@
+//! The graph of a chart: the bands stacked in page points, the marks and the lines over
+//! the bands, with the [`DataScale`] that says which times and values its points stand
+//! for; and, for a chart that carries them, the numbers behind it ([`ChartData`]).
+
+use super::chart::*;
+use super::looks::fill_of;
+use super::{overlay, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0};
+use crate::aggregate::Aggregated;
+
+/// The graph, and each band's values at every drawn sample when the chart carries its
+/// data (else none).
+pub(super) fn graph(
+    agg: &Aggregated,
+    shades: &[f64],
+    opts: &LayoutOptions,
+    gw: f64,
+    gh: f64,
+) -> (Graph, Vec<Vec<f64>>) {
+    let first = agg.first_time();
+    let xs: Vec<f64> = agg
+        .times
+        .iter()
+        .map(|&t| ((t - first) / agg.x_range) * gw + X0)
+        .collect();
+    let scale = gh / agg.y_range;
+    let n = agg.times.len();
+    let mut previous = vec![0.0; n];
+    let mut column = vec![0.0; n];
+    let mut bands = Vec::with_capacity(agg.bands.len());
+    let mut values = vec![0.0; n];
+    let mut kept = Vec::new();
+    for (band, &shade) in agg.bands.iter().zip(shades) {
+        column.iter_mut().for_each(|c| *c = 0.0);
+        values.iter_mut().for_each(|c| *c = 0.0);
+        for p in &band.points {
+            if let Some(c) = column.get_mut(p.sample as usize) {
+                *c += p.value * scale;
+            }
+            if let Some(v) = values.get_mut(p.sample as usize) {
+                *v += p.value;
+            }
+        }
+        for (prev, c) in previous.iter_mut().zip(&column) {
+            *prev += *c;
+        }
+        let stats = overlay::band_stats(agg, &values);
+        bands.push(BandShape {
+            name: band.name.clone(),
+            fill: fill_of(&band.name, shade, opts),
+            top: previous.iter().map(|&y| y + Y0).collect(),
+            tooltip: overlay::band_tooltip(agg, &band.name, &stats),
+            stats,
+        });
+        if opts.data {
+            kept.push(values.clone());
+        }
+    }
+    let marks = if opts.marks {
+        agg.marks
+            .iter()
+            .map(|&m| ((m - first) / agg.x_range) * gw + X0)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mark_texts = if opts.marks {
+        agg.mark_texts.clone()
+    } else {
+        Vec::new()
+    };
+    let graph = Graph {
+        xs,
+        y0: Y0,
+        bands,
+        marks,
+        mark_texts,
+        lines: overlay::series_lines(agg, (X0, Y0), (gw, gh)),
+        scale: DataScale {
+            x0: X0,
+            y0: Y0,
+            width: gw,
+            height: gh,
+            t0: first,
+            t_span: agg.x_range,
+            v_span: agg.y_range,
+            t_end: agg.x_axis_end,
+            x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
+            y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
+            target_ticks: TARGET_TICKS,
+        },
+    };
+    (graph, kept)
+}
+
+/// The numbers behind the picture: the drawn samples' times and values, and the table.
+pub(super) fn chart_data(
+    agg: &Aggregated,
+    graph: &Graph,
+    values: Vec<Vec<f64>>,
+    opts: &LayoutOptions,
+) -> ChartData {
+    let rows = (agg.table.iter().enumerate())
+        .map(|(i, b)| (b.name.as_slice(), i))
+        .collect::<std::collections::HashMap<_, _, crate::profile::FxBuild>>();
+    ChartData {
+        sample_unit: agg.sample_unit.clone(),
+        value_unit: agg.value_unit.clone(),
+        samples: agg.samples,
+        times: agg.times.clone(),
+        rows: (agg.bands.iter().enumerate())
+            .map(|(i, b)| match i {
+                // OTHER, when made, is the bottom band, and no band of the profile.
+                0 if agg.other => None,
+                _ => rows.get(b.name.as_slice()).copied(),
+            })
+            .collect(),
+        values,
+        table: agg.table.clone(),
+        marks: if graph.marks.is_empty() {
+            Vec::new()
+        } else {
+            agg.marks.clone()
+        },
+        lines: agg.series.clone(),
+        // The -hi bands' IPE entries and symbols, when the profile has any.
+        info: if agg.band_info.is_empty() {
+            Vec::new()
+        } else {
+            (agg.table.iter())
+                .map(|b| {
+                    let info = agg.band_info.get(&b.name);
+                    info.map(|i| i.detail_lines()).unwrap_or_default()
+                })
+                .collect()
+        },
+        fit_key_labels: opts.fit_key_labels,
+    }
+}

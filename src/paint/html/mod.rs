@@ -1,0 +1,175 @@
+//! The HTML painter: one self-contained, interactive page per chart.
+//!
+//! The page is the SVG painter's picture of the graph page, with its elements tagged for
+//! the page's script (classes on the ticks, bands, lines and marks), the chart's numbers
+//! as JSON (`data.rs`; the format is in `docs/formats.md`), and a hand-written script and
+//! style (`assets/`, built in with `include_str!`). The picture shows before any script runs and is the SVG's; the script
+//! redraws it, from the data and by the layout's rules
+//! ([`crate::layout::chart::DataScale`]), only when the
+//! reader hides a band, zooms or changes the view. It needs nothing else: every script,
+//! style and font is inline, and a Content-Security-Policy forbids any request (the
+//! script and style are allowed by their hashes, see `digest.rs`).
+//!
+//! The key is the page's legend, not part of the picture: the chart should be laid out
+//! with its key on pages of its own ([`crate::layout::LayoutOptions::multipage`], as
+//! `-M`), so that the graph takes the page's whole width, as the command line does for
+//! `--format html`. (A key on the graph page is left out of the picture, and its space
+//! stays empty.) The page needs the chart's data ([`crate::layout::LayoutOptions::data`]);
+//! without it the page shows the picture alone.
+
+mod data;
+mod digest;
+
+use std::io::{self, Write};
+
+use super::svg::{escape, helvetica_advance, write_svg_with_tags, SvgOptions, FONT_FAMILY};
+use crate::layout::chart::{Chart, Page};
+use data::{document, Font, Run};
+
+/// The page around the chart, with `{{name}}` holes.
+const TEMPLATE: &str = include_str!("assets/page.html");
+/// One run's part of the page (a chart, its legend, readout and table).
+const RUN_TEMPLATE: &str = include_str!("assets/run.html");
+/// The page's style.
+const STYLE: &str = include_str!("assets/page.css");
+/// The page's script: its parts one after the other (see `assets/base.js`).
+const SCRIPT: &str = concat!(
+    include_str!("assets/base.js"),
+    include_str!("assets/run.js"),
+    include_str!("assets/draw.js"),
+    include_str!("assets/pointer.js"),
+    include_str!("assets/controls.js"),
+    include_str!("assets/table.js"),
+    include_str!("assets/start.js"),
+);
+
+/// HTML output settings.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct HtmlOptions {
+    /// The name of the profile, shown in the page's heading and as its chart's
+    /// `data-run`. Default: `None`.
+    pub file: Option<String>,
+}
+
+/// Writes the chart as one HTML page.
+pub fn write_html<W: Write>(chart: &Chart, opts: &HtmlOptions, out: &mut W) -> io::Result<()> {
+    let graph_page = chart
+        .pages
+        .iter()
+        .rposition(|p| p.graph.is_some())
+        .unwrap_or(chart.pages.len().saturating_sub(1));
+    // The picture: the graph page alone, without a key (the legend is the page's).
+    let picture = Chart {
+        pages: (chart.pages.get(graph_page).cloned())
+            .map(|page| Page {
+                key: Vec::new(),
+                ..page
+            })
+            .into_iter()
+            .collect(),
+        data: None,
+        ..chart.clone()
+    };
+    let mut svg = Vec::new();
+    write_svg_with_tags(&picture, &SvgOptions::default(), true, &mut svg)?;
+    let svg = String::from_utf8_lossy(&svg);
+    // An XML declaration has no place inside HTML.
+    let svg = match svg.strip_prefix("<?xml") {
+        Some(rest) => rest.split_once('\n').map_or("", |(_, svg)| svg),
+        None => &svg,
+    };
+
+    let json = match (chart.data.as_deref(), picture.pages.first()) {
+        (
+            Some(data),
+            Some(Page {
+                graph: Some(graph),
+                axes,
+                ..
+            }),
+        ) => {
+            let keys = chart.pages.iter().flat_map(|p| &p.key);
+            let run = Run {
+                file: opts.file.as_deref(),
+                chart,
+                graph,
+                axes: axes.as_ref(),
+                line_keys: keys.filter(|k| k.line.is_some()).collect(),
+                data,
+            };
+            document(&[run], &font()).into_script_text()
+        }
+        _ => String::from("null"),
+    };
+
+    let file = opts.file.as_deref().unwrap_or("");
+    let run = fill(
+        RUN_TEMPLATE,
+        &[("run", &escape(file.as_bytes())), ("svg", svg.trim_end())],
+    );
+    let csp = format!(
+        "default-src 'none'; script-src {}; style-src {}; img-src data:; \
+         base-uri 'none'; form-action 'none'",
+        digest::csp_hash(SCRIPT),
+        digest::csp_hash(STYLE)
+    );
+    let title = match (chart.job.is_empty(), file) {
+        (false, _) => escape(&chart.job),
+        (true, "") => String::from("hp2ps"),
+        (true, file) => escape(file.as_bytes()),
+    };
+    let page = fill(
+        TEMPLATE,
+        &[
+            ("csp", &csp),
+            ("title", &title),
+            ("style", STYLE),
+            ("runs", &run),
+            ("data", &json),
+            ("script", SCRIPT),
+        ],
+    );
+    out.write_all(page.as_bytes())
+}
+
+/// `template` with every `{{name}}` replaced by its value; a hole without a value stays
+/// as it is (the assets' tests catch one).
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let size = values.iter().map(|(_, v)| v.len()).sum::<usize>() + template.len();
+    let mut out = String::with_capacity(size);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let hole = after.find("}}").map(|end| &after[..end]);
+        match hole.and_then(|name| values.iter().find(|(n, _)| *n == name)) {
+            Some((name, value)) => {
+                out.push_str(value);
+                rest = &after[name.len() + 2..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The SVG's font family and the Helvetica advances of printable ASCII, with which the
+/// script places tick labels as the SVG painter does.
+fn font() -> Font {
+    const FIRST: u8 = b' ';
+    Font {
+        family: FONT_FAMILY,
+        first: FIRST,
+        widths: (FIRST..=b'~')
+            .map(|b| helvetica_advance(char::from(b)).unwrap_or(0))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
