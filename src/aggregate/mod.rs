@@ -4,7 +4,6 @@
 //! the ranges and the area. One file per pass.
 
 mod decimate;
-mod filter;
 mod limit;
 mod order;
 mod selection_sort;
@@ -15,7 +14,6 @@ mod traces;
 pub use decimate::{
     decimate, sample_limit, samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
 };
-pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
 pub use order::growth;
 pub use series::{clip_series, series_max};
@@ -56,9 +54,6 @@ pub struct AggregateOptions {
     /// `-m`: the band limit N; 0 means none, a negative value drops every band.
     /// Default: 20 ([`defaults::BAND_LIMIT`]).
     pub band_limit: i64,
-    /// `--include`, `--exclude`: the bands kept, decided before anything else.
-    /// Default: every band.
-    pub filter: BandFilter,
     /// `--sort growth`: order by [`growth`], after `-d` and `-i`. Default: `false`.
     pub by_growth: bool,
     /// `--reverse`: stack the drawn bands the other way up (OTHER stays at the bottom; which
@@ -80,7 +75,6 @@ impl Default for AggregateOptions {
             by_name: None,
             numeric_names: false,
             band_limit: defaults::BAND_LIMIT,
-            filter: BandFilter::default(),
             by_growth: false,
             reverse: false,
             min_x_range: None,
@@ -147,7 +141,6 @@ impl Aggregated {
 pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
-    opts.filter.apply(&mut bands);
     // The initial order is only the order the trace sort starts from: the bands move
     // once, after it.
     let initial = order::hash_order_of(&bands);

@@ -19,6 +19,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use hp2ps::defaults;
+use hp2ps::load::BandFilter;
 use hp2ps::paint::{Format, PaintOptions};
 use hp2ps::pipeline::RenderOptions;
 use hp2ps::read::eventlog::EventlogOptions;
@@ -72,6 +73,8 @@ pub struct Invocation {
     pub symbolize: SymbolizeOptions,
     /// `--binary`: the program that wrote a `-hi` profile, for its symbols.
     pub binary: Option<OsString>,
+    /// `--include`, `--exclude`: the bands kept.
+    pub filter: BandFilter,
 }
 
 /// The axes `--uniform-scale` shares between the charts of one run.

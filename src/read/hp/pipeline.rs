@@ -15,11 +15,12 @@ use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use super::chunk::{ChunkScan, Statements};
+use super::chunk::ChunkScan;
 use super::parser::Parser;
 use super::segments::Segmenter;
-use super::{drive, Pos, ReadError, ReadOptions, Warning};
-use crate::read::Sink;
+use super::serial::drive;
+use super::{Pos, ReadError, ReadOptions, Warning};
+use crate::seam::Sink;
 
 /// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
 /// is nothing, small enough that a few in flight cost little memory.
@@ -344,11 +345,7 @@ impl Driver<'_> {
     ) -> Result<(), ReadError> {
         let mut rest = bytes;
         if scan.fast_len > 0 && self.parser.admits(scan) {
-            sink.statements(&Statements {
-                bytes,
-                scan,
-                progress,
-            });
+            sink.statements(&scan.run(bytes, progress));
             self.parser.advance(scan);
             self.line += scan.lines;
             self.col = 1;
