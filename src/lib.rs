@@ -45,17 +45,13 @@ pub mod internals {
     /// The `.hp` reader's ways in: one thread, and on every core with chunks of a
     /// chosen size.
     pub mod hp {
-        pub use crate::read::hp::pipeline::{
-            read_chunked, read_into_parallel, read_slice_chunked, read_slice_parallel,
-        };
+        pub use crate::read::hp::pipeline::{read_chunked, read_into_parallel, read_slice_chunked};
         pub use crate::read::hp::serial::read_into;
     }
 
     /// The eventlog reader's ways in: one pass over a stream, and bytes on every core
     /// with runs of a chosen size.
     pub mod eventlog {
-        pub use crate::read::eventlog::entry::{
-            read_eventlog, read_eventlog_slice, read_eventlog_slice_chunked,
-        };
+        pub use crate::read::eventlog::entry::{read_eventlog, read_eventlog_slice_chunked};
     }
 }

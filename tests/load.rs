@@ -81,7 +81,10 @@ fn the_filter_takes_its_bands_out_of_an_eventlogs_profile() {
     opts.filter.include(r"<main:Main\.").unwrap();
     let some = load(Source::Bytes(&log), &opts).unwrap();
     let kept = names(&some);
-    assert!(kept.len() > 2 && kept.iter().all(|n| n.contains("<main:Main.")), "{kept:?}");
+    assert!(
+        kept.len() > 2 && kept.iter().all(|n| n.contains("<main:Main.")),
+        "{kept:?}"
+    );
     let out = some.filtered.expect("a filter was given");
     assert_eq!(out.bands, all.profile.bands.len() - kept.len());
     assert!(out.share > 0.0 && out.share < 1.0, "{out:?}");

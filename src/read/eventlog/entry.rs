@@ -22,7 +22,7 @@ pub fn read_eventlog<R: Read, S: Sink + ?Sized>(
 /// the result is the same).
 /// `release(n)` is called, every few megabytes, once the first `n` bytes are no longer
 /// needed.
-pub fn read_eventlog_slice<S: Sink + ?Sized>(
+pub(crate) fn read_eventlog_slice<S: Sink + ?Sized>(
     bytes: &[u8],
     opts: &EventlogOptions,
     sink: &mut S,

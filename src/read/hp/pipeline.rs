@@ -71,7 +71,7 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
 /// workers read their chunks in place, without a copy. `release(n)` is called as soon as
 /// the first `n` bytes are no longer needed (a mapping can drop those pages, so memory
 /// stays bounded by a few chunks).
-pub fn read_slice_parallel<S: Sink + ?Sized>(
+pub(crate) fn read_slice_parallel<S: Sink + ?Sized>(
     bytes: &[u8],
     opts: &ReadOptions,
     sink: &mut S,
