@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
 use hp2ps::aux_file::read_aux;
-use hp2ps::load::{load, LoadOptions, Source};
+use hp2ps::load::{load, Source};
 use hp2ps::paint::{write_chart_with, Format};
 use hp2ps::pipeline::prepare;
 use hp2ps::summary::summarize;
@@ -49,13 +49,7 @@ pub fn check(data: &[u8]) {
     let cli::Command::Render(inv) = command else {
         return;
     };
-    let mut opts = LoadOptions::default();
-    opts.window = inv.window;
-    opts.eventlog = inv.eventlog.clone();
-    opts.naming = inv.symbolize.clone();
-    opts.heap_size = inv.heap_size;
-    opts.filter = inv.filter.clone();
-    let profile = match load(Source::Bytes(EXAMPLE), &opts) {
+    let profile = match load(Source::Bytes(EXAMPLE), &inv.load_options()) {
         Ok(loaded) => loaded.profile,
         Err(e) => {
             assert_one_line(&e.to_string());

@@ -76,12 +76,7 @@ struct Origin<'a> {
 /// The command line's options of loading an input, with the program's binary for a
 /// `-hi` profile; and the warnings of finding that binary, each a whole line.
 fn load_options(inv: &Invocation, src: Origin<'_>) -> (LoadOptions, Vec<String>) {
-    let mut opts = LoadOptions::default();
-    opts.window = inv.window;
-    opts.eventlog = inv.eventlog.clone();
-    opts.naming = inv.symbolize.clone();
-    opts.heap_size = inv.heap_size;
-    opts.filter = inv.filter.clone();
+    let mut opts = inv.load_options();
     let (binary, warnings) = symbols::binary(inv, src.path, src.name);
     opts.binary = binary;
     (opts, warnings)
