@@ -20,7 +20,9 @@ pub(crate) struct NameIndex {
 
 impl NameIndex {
     /// The id named `name` (`name_of(id)` gives an id's name), or the slot where it
-    /// goes.
+    /// goes. Inlined into the builder's lookups, as it was when the index lived there
+    /// (out of line, a run's lookups cost 3 % more on the calling thread).
+    #[inline]
     pub(crate) fn find<'b>(
         &mut self,
         name: &[u8],
@@ -45,6 +47,7 @@ impl NameIndex {
 
     /// Reads the slots of these hashes, so that the cache misses of a batch of lookups
     /// overlap (each lookup's miss would otherwise wait for the one before).
+    #[inline]
     pub(crate) fn warm(&self, hashes: &[u64]) {
         let mask = self.table.len().wrapping_sub(1);
         let seen = hashes.iter().fold(0, |acc, &h| {
