@@ -31,8 +31,9 @@ pub(crate) fn read_eventlog_slice<S: Sink + ?Sized>(
     parallel::read_slice(bytes, opts, sink, release, parallel::CHUNK)
 }
 
-/// [`read_eventlog_slice`] with runs of about `chunk` bytes per worker job (tests use
-/// tiny ones to cut between every pair of blocks).
+/// The reader of bytes in memory on every core (`read_eventlog_slice`), with runs of
+/// about `chunk` bytes per worker job (tests use tiny ones to cut between every pair of
+/// blocks).
 pub fn read_eventlog_slice_chunked<S: Sink + ?Sized>(
     bytes: &[u8],
     opts: &EventlogOptions,

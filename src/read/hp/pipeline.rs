@@ -49,7 +49,6 @@ pub fn read_into_parallel<R: Read, S: Sink + Send>(
 
 /// [`read_into_parallel`] with chunks of about `chunk` bytes (tests use tiny ones to put
 /// chunk boundaries everywhere).
-#[doc(hidden)]
 pub fn read_chunked<R: Read, S: Sink + ?Sized>(
     input: R,
     opts: &ReadOptions,
@@ -80,8 +79,8 @@ pub(crate) fn read_slice_parallel<S: Sink + ?Sized>(
     read_slice_chunked(bytes, opts, sink, CHUNK, release)
 }
 
-/// [`read_slice_parallel`] with chunks of about `chunk` bytes.
-#[doc(hidden)]
+/// The reader of bytes in memory on every core (`read_slice_parallel`), with chunks of
+/// about `chunk` bytes (tests use tiny ones to put chunk boundaries everywhere).
 pub fn read_slice_chunked<S: Sink + ?Sized>(
     bytes: &[u8],
     opts: &ReadOptions,
