@@ -101,7 +101,7 @@ pub(super) fn chart_data(
 ) -> ChartData {
     let rows = (agg.table.iter().enumerate())
         .map(|(i, b)| (b.name.as_slice(), i))
-        .collect::<std::collections::HashMap<_, _, crate::profile::FxBuild>>();
+        .collect::<std::collections::HashMap<_, _, crate::intern::FxBuild>>();
     ChartData {
         sample_unit: agg.sample_unit.clone(),
         value_unit: agg.value_unit.clone(),
