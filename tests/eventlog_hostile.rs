@@ -142,23 +142,57 @@ fn census(w: &mut RawLog, t: u64, bands: &[(&[u8], u64)]) {
 }
 
 #[test]
-fn undeclared_id_keeps_earlier_samples() {
+fn an_undeclared_id_is_skipped_and_reading_goes_on() {
     let mut w = RawLog::ghc_9_2();
     w.heap_prof_begin(1, 7, 20_000_000);
     census(&mut w, 10, &[(b"A", 8)]);
+    let bad = w.bytes.len() as u64;
     w.event(77, 20, &[]); // undeclared
     census(&mut w, 30, &[(b"B", 8)]);
+    w.end();
     let (r, rec) = read(&w.bytes);
     let report = r.unwrap();
-    assert_eq!(rec.samples.len(), 3);
-    assert!(report
+    // Both censuses, the empty first and last samples.
+    assert_eq!(rec.samples.len(), 4);
+    assert_eq!(rec.samples[2].1, vec![(b"B".to_vec(), 8.0)]);
+    let damaged = report.warnings.iter().find_map(|w| match w {
+        EventlogWarning::Damaged {
+            regions,
+            censuses_lost,
+            ..
+        } => Some((regions.clone(), *censuses_lost)),
+        _ => None,
+    });
+    let (regions, lost) = damaged.expect("a damage warning");
+    assert_eq!((regions[0].from, regions[0].to, lost), (bad, bad + 10, 0));
+    let text = report
         .warnings
         .iter()
-        .any(|w| matches!(w, EventlogWarning::UndeclaredEvent { id: 77, .. })));
-    assert!(report
+        .map(|w| w.to_string())
+        .collect::<String>();
+    assert!(text.contains(&format!("bytes {bad}-{}", bad + 9)), "{text}");
+    // Inside a census, it costs that census, and the warning says which.
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 7, 20_000_000);
+    census(&mut w, 10, &[(b"A", 8)]);
+    w.event(162, 30, &0u64.to_be_bytes());
+    w.string_sample(30, 8, b"B");
+    w.event(77, 30, &[]);
+    w.string_sample(30, 8, b"C")
+        .event(165, 31, &0u64.to_be_bytes());
+    census(&mut w, 40, &[(b"D", 8)]);
+    w.end();
+    let (r, rec) = read(&w.bytes);
+    let report = r.unwrap();
+    let names: Vec<_> = rec.samples.iter().map(|s| s.1.len()).collect();
+    assert_eq!(names, [0, 1, 1, 0]);
+    let text = report
         .warnings
         .iter()
-        .any(|w| w.to_string().contains("byte ")));
+        .map(|w| w.to_string())
+        .collect::<String>();
+    assert!(text.contains("(census 2 lost)"), "{text}");
+    assert!(text.contains("1 census lost in all"), "{text}");
 }
 
 #[test]

@@ -441,6 +441,13 @@ fn blocks(bytes: &[u8], data: usize) -> Vec<(usize, usize, u16)> {
 
 /// A small run: GC events, markers, three string censuses.
 fn small_run(layout: Layout, code: u32) -> EventlogWriter {
+    let mut w = small_run_going_on(layout, code);
+    w.shutdown(3_000, 1);
+    w
+}
+
+/// [`small_run`] before its shutdown events, for more censuses.
+fn small_run_going_on(layout: Layout, code: u32) -> EventlogWriter {
     let mut w = EventlogWriter::new(layout);
     w.startup(0, 1)
         .wall_clock(10, 1_795_242_269, 17_465_000)
@@ -454,7 +461,6 @@ fn small_run(layout: Layout, code: u32) -> EventlogWriter {
         .marker(0, 1_500, "größe\nzwei".as_bytes());
     w.string_census(2_000, &[("ARR_WORDS", 300u64)]);
     w.string_census(2_000, &[("THUNK", 7u64), ("MUT_ARR_PTRS_CLEAN", 0)]);
-    w.shutdown(3_000, 1);
     w
 }
 
@@ -488,14 +494,15 @@ fn generated() -> Vec<(String, Vec<u8>)> {
     let layout = Layout::ghc_9_0()
         .with_type(TypeDecl::new(300, Some(5), "Some future fixed event"))
         .with_type(TypeDecl::new(301, None, "Some future variable event"));
-    let mut w = small_run(layout, t);
+    let mut w = small_run_going_on(layout, t);
     w.sample_begin(2_100, 0)
         .raw_event(Stream::Global, 300, 2_100, b"abcde")
         .string_sample(2_150, 8, b"PAP")
         .raw_event(Stream::Global, 301, 2_200, b"variable payload")
-        .raw_event(Stream::Cap(0), 300, 600, b"12345")
+        .raw_event(Stream::Cap(0), 300, 1_600, b"12345")
         .string_sample(2_250, 9, b"FUN")
-        .sample_end(2_300, 0);
+        .sample_end(2_300, 0)
+        .shutdown(3_000, 1);
     out.push(("unknown types".into(), w.finish()));
 
     // -hb: every census written at exit, with its census time.
