@@ -66,9 +66,8 @@ impl Block {
 pub(super) enum Fault {
     /// Its type is not declared, or an end marker stands inside a block.
     Undeclared,
-    /// Its fields say it is not what its type says: a block marker whose block is
-    /// smaller than the marker or closes before it opens, a census event with an era no
-    /// run reaches.
+    /// A block marker whose block is smaller than the marker, closes before it opens, or
+    /// spans more than [`LONGEST`].
     Insane,
     /// Its timestamp is outside its block's span, or earlier than the events before it
     /// in the block.

@@ -28,9 +28,6 @@ use super::{u16_at, u32_at, u64_at};
 pub(crate) const BLOCK_MARKER: u16 = 18;
 /// The end marker, in the place of an event type.
 const END: u16 = 0xFFFF;
-/// The largest era a census event (162, 165, 166) may carry: GHC's eras are LDV eras,
-/// below 2^30.
-const ERA_MAX: u64 = u32::MAX as u64;
 /// The longest payload a length field can state.
 pub(super) const MAX_PAYLOAD: usize = 0xFFFF;
 
@@ -284,8 +281,8 @@ impl<'t> Framer<'t> {
             })
     }
 
-    /// Whether an event can stand at `at` inside `block`: its type declared, its census
-    /// era sane, and, in a block, inside the block's bytes and time span, not earlier than
+    /// Whether an event can stand at `at` inside `block`: its type declared, and, in a
+    /// block, of the block's buffer, inside the block's bytes and time span, not earlier than
     /// the events before it; a block marker where a block ends (or anywhere outside
     /// blocks) whose block is sane; an end marker after every block or in the last two
     /// bytes of the last one (GHC ≥ 9.2).
@@ -350,13 +347,6 @@ impl<'t> Framer<'t> {
             let early = if b.global == Some(true) { 0 } else { EARLY };
             if h.time.saturating_add(early) < b.last || h.time > b.to {
                 return Ok(bad(Some(h), Fault::Span));
-            }
-        }
-        if matches!(id, 162 | 165 | 166) && len >= 8 {
-            if let Some(p) = w.get(at + 10, 8)? {
-                if u64_at(p, 0) > ERA_MAX {
-                    return Ok(bad(Some(h), Fault::Insane));
-                }
             }
         }
         Ok(Seen::Event(h))

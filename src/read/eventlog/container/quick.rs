@@ -34,7 +34,7 @@ pub(super) fn table(types: &Types) -> Box<[u32; 256]> {
             Some(false) => CAPABILITY,
             None => 0,
         };
-        let follows = !matches!(id, BLOCK_MARKER | 162 | 165 | 166);
+        let follows = id != BLOCK_MARKER;
         let frames = id != BLOCK_MARKER && (size != VARIABLE || fields::known(id));
         *word = size | buffer | if follows { FOLLOWS } else { 0 } | if frames { FRAMES } else { 0 };
     }
@@ -46,7 +46,7 @@ impl Framer<'_> {
     /// at `at` is already seen to stand, in a block and not a marker; its event whole
     /// and ending by `limit`; and the next header, in the same block, of a type that
     /// needs no more than [`Self::look`]'s checks of order, span and buffer (not a
-    /// marker, the end, or a census event, whose era is checked), each event goes to
+    /// marker or the end), each event goes to
     /// `take(head, at, payload)`, which takes it if its fields fill its payload (a caller
     /// that reads the payload anyway tells on the way, as [`fields::fill`] does). Returns
     /// where it stopped: an event it leaves to [`Self::step_fully`], which decides it the

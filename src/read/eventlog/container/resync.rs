@@ -116,8 +116,7 @@ impl Framer<'_> {
     /// The event `h` at `at`, which cannot stand as it is (`fault`), when valid events go
     /// on after it: one whose time alone is out of its block's order is read with the
     /// time of the event before it (but a census's BEGIN, whose time is the census's, is
-    /// skipped); one that runs past its block is read by its fields; a census event with
-    /// an era no run reaches, by its size (nothing reads its era); a block marker that
+    /// skipped); one that runs past its block is read by its fields; a block marker that
     /// cannot be one is skipped, and its block read without bounds.
     fn alone(&mut self, w: &Window<'_>, at: usize, h: Head, fault: Fault) -> Need<Option<Step>> {
         let block = self.state.block;
@@ -130,17 +129,17 @@ impl Framer<'_> {
                 Some(f) => (h, f),
                 None => return Ok(None),
             },
-            Fault::Insane => (h, h.len),
+            Fault::Insane if h.id == BLOCK_MARKER => (h, h.len),
             _ => return Ok(None),
         };
         if w.get(at + h.head, len)?.is_none() {
             return Ok(None);
         }
         let next = at + h.head + len;
-        let marker = h.id == BLOCK_MARKER;
-        let after = match marker {
-            true => None,
-            false => self.after(block, w, at, &h, len),
+        // A damaged marker's block has no bounds to trust.
+        let after = match fault {
+            Fault::Insane => None,
+            _ => self.after(block, w, at, &h, len),
         };
         if !self.chain(w, next, after)? {
             return Ok(None);
@@ -159,11 +158,10 @@ impl Framer<'_> {
                 self.notes.by_fields.add(offset, h.id);
                 self.accept(w, at, h, len)
             }
-            _ if marker => {
+            _ => {
                 self.state.block = None;
                 Step::Damaged { to: next }
             }
-            _ => self.accept(w, at, h, len),
         }))
     }
 

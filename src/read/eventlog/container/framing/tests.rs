@@ -238,16 +238,60 @@ fn a_marker_that_lies_about_its_span_loses_nothing() {
 }
 
 #[test]
-fn a_census_event_with_an_impossible_era_stands_only_where_events_go_on() {
-    // Its era damaged: nothing reads it, and valid events go on after it.
+fn after_damage_events_of_the_other_buffer_are_not_where_reading_goes_on() {
+    // In the global block, after an undeclared event: three events of a type only a
+    // capability's buffer holds (9, GC start), well framed and in order, then the
+    // census's END. GHC never writes them there: they are read as damage, skipped to
+    // the END.
     let mut v = header(TYPES);
-    fixed(&mut v, 9, 5, &[]);
-    fixed(&mut v, 162, 6, &(1u64 << 40).to_be_bytes());
-    fixed(&mut v, 9, 7, &[]);
-    fixed(&mut v, 9, 8, &[]);
+    let start = v.len();
+    marker_of(&mut v, 0xFFFF, 0, 100, 200);
+    fixed(&mut v, 162, 110, &[0; 8]);
+    let bad = v.len() as u64;
+    fixed(&mut v, 4, 111, b"???"); // undeclared
+    for t in [112, 113, 114] {
+        fixed(&mut v, 9, t, &[]);
+    }
+    let end = v.len() as u64;
+    fixed(&mut v, 165, 120, &[0; 8]);
     v.extend_from_slice(&[0xFF, 0xFF]);
+    close_block(&mut v, start);
     let (seen, _) = both(&v);
-    assert_eq!(seen, ["9@5:0", "162@6:8", "9@7:0", "9@8:0", "E"]);
+    let damaged = format!("D({bad},{end})");
+    assert_eq!(seen, ["18@100:14", "162@110:8", &damaged, "165@120:8", "E"]);
+}
+
+#[test]
+fn after_damage_a_marker_inside_a_block_is_not_where_reading_goes_on() {
+    // GHC's blocks tile the data: a block marker where the block around it has not
+    // ended is damage too, however sane its fields.
+    let mut v = header(TYPES);
+    let start = v.len();
+    marker(&mut v, 0, 100, 200);
+    fixed(&mut v, 9, 110, &[]);
+    let bad = v.len() as u64;
+    fixed(&mut v, 4, 111, b"???"); // undeclared
+    marker(&mut v, 1000, 112, 300);
+    let on = v.len() as u64;
+    for t in [113, 114, 115] {
+        fixed(&mut v, 9, t, &[]);
+    }
+    v.extend_from_slice(&[0xFF, 0xFF]);
+    close_block(&mut v, start);
+    let (seen, _) = both(&v);
+    let damaged = format!("D({bad},{on})");
+    assert_eq!(
+        seen,
+        [
+            "18@100:14",
+            "9@110:0",
+            &damaged,
+            "9@113:0",
+            "9@114:0",
+            "9@115:0",
+            "E"
+        ]
+    );
 }
 
 #[test]
