@@ -46,12 +46,27 @@ fn cuts(len: usize, header: usize, tail: usize, dense: usize, stride: usize) -> 
 
 #[test]
 fn every_cut_keeps_the_complete_samples() {
-    let full = corpus("keywords-hd.eventlog");
-    let (r, whole) = read(&full);
+    every_cut_keeps(&corpus("keywords-hd.eventlog"), 8_000, 500);
+}
+
+/// A GHC 9.10.3 log: its IPE events declared a byte long, its end marker inside its last
+/// block.
+#[test]
+fn every_cut_of_a_ghc_9_10_log_keeps_the_complete_samples() {
+    let path = dir().join("../ghc-9.10/textproc-hi.eventlog");
+    every_cut_keeps(&std::fs::read(path).unwrap(), 42_200, 1000);
+}
+
+/// Cuts `full` everywhere in its header, densely in its last `tail` bytes (the global
+/// block), sparsely elsewhere: each reads its complete censuses (at least `reads` cuts
+/// do), with a truncation warning, or is refused cleanly.
+fn every_cut_keeps(full: &[u8], tail: usize, reads: usize) {
+    let (r, whole) = read(full);
     r.unwrap();
     let n = whole.samples.len();
     let mut kept_some = 0;
-    for cut in cuts(full.len(), 2800, 8_000, 5, 257) {
+    let header = full.windows(4).position(|w| w == b"datb").unwrap() + 4;
+    for cut in cuts(full.len(), header, tail, 5, 257) {
         let (r, rec) = read(&full[..cut]);
         match r {
             Ok(report) => {
@@ -82,7 +97,7 @@ fn every_cut_keeps_the_complete_samples() {
             Err(e) => panic!("cut {cut}: {e}"),
         }
     }
-    assert!(kept_some > 500, "{kept_some}");
+    assert!(kept_some > reads, "{kept_some}");
 }
 
 /// A small deterministic generator (xorshift64*).
@@ -141,23 +156,57 @@ fn census(w: &mut RawLog, t: u64, bands: &[(&[u8], u64)]) {
 }
 
 #[test]
-fn undeclared_id_keeps_earlier_samples() {
+fn an_undeclared_id_is_skipped_and_reading_goes_on() {
     let mut w = RawLog::ghc_9_2();
     w.heap_prof_begin(1, 7, 20_000_000);
     census(&mut w, 10, &[(b"A", 8)]);
+    let bad = w.bytes.len() as u64;
     w.event(77, 20, &[]); // undeclared
     census(&mut w, 30, &[(b"B", 8)]);
+    w.end();
     let (r, rec) = read(&w.bytes);
     let report = r.unwrap();
-    assert_eq!(rec.samples.len(), 3);
-    assert!(report
+    // Both censuses, the empty first and last samples.
+    assert_eq!(rec.samples.len(), 4);
+    assert_eq!(rec.samples[2].1, vec![(b"B".to_vec(), 8.0)]);
+    let damaged = report.warnings.iter().find_map(|w| match w {
+        EventlogWarning::Damaged {
+            regions,
+            censuses_lost,
+            ..
+        } => Some((regions.clone(), *censuses_lost)),
+        _ => None,
+    });
+    let (regions, lost) = damaged.expect("a damage warning");
+    assert_eq!((regions[0].from, regions[0].to, lost), (bad, bad + 10, 0));
+    let text = report
         .warnings
         .iter()
-        .any(|w| matches!(w, EventlogWarning::UndeclaredEvent { id: 77, .. })));
-    assert!(report
+        .map(|w| w.to_string())
+        .collect::<String>();
+    assert!(text.contains(&format!("bytes {bad}-{}", bad + 9)), "{text}");
+    // Inside a census, it costs that census, and the warning says which.
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 7, 20_000_000);
+    census(&mut w, 10, &[(b"A", 8)]);
+    w.event(162, 30, &0u64.to_be_bytes());
+    w.string_sample(30, 8, b"B");
+    w.event(77, 30, &[]);
+    w.string_sample(30, 8, b"C")
+        .event(165, 31, &0u64.to_be_bytes());
+    census(&mut w, 40, &[(b"D", 8)]);
+    w.end();
+    let (r, rec) = read(&w.bytes);
+    let report = r.unwrap();
+    let names: Vec<_> = rec.samples.iter().map(|s| s.1.len()).collect();
+    assert_eq!(names, [0, 1, 1, 0]);
+    let text = report
         .warnings
         .iter()
-        .any(|w| w.to_string().contains("byte ")));
+        .map(|w| w.to_string())
+        .collect::<String>();
+    assert!(text.contains("(census 2 lost)"), "{text}");
+    assert!(text.contains("1 census lost in all"), "{text}");
 }
 
 #[test]
@@ -209,6 +258,21 @@ fn no_samples_says_why() {
         Err(EventlogError::NoSamples { why }) => assert!(why.contains("-hT -l"), "{why}"),
         other => panic!("{:?}", other.map(|_| ())),
     }
+    // Damage that costs every census says so, never "the run made no heap profile".
+    let mut w = RawLog::ghc_9_2();
+    w.heap_prof_begin(1, 7, 20_000_000);
+    w.event(162, 10, &0u64.to_be_bytes());
+    w.string_sample(10, 8, b"A");
+    w.event(77, 11, &[]); // undeclared
+    w.event(165, 12, &0u64.to_be_bytes()).end();
+    match read(&w.bytes).0 {
+        Err(EventlogError::NoSamples { why }) => {
+            assert!(why.contains("damage cost every census"), "{why}");
+            assert!(why.contains("(census 1 lost)"), "{why}");
+            assert!(!why.contains("made no heap profile"), "{why}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
     assert!(matches!(
         read(b"").0,
         Err(EventlogError::NotEventlog { .. })
@@ -244,4 +308,58 @@ fn cuts_of_a_cost_centre_log_keep_whole_stacks() {
         }
     }
     assert!(kept > 100, "{kept}");
+}
+
+/// Damage that leaves every event well framed but breaks a census's shape is announced,
+/// and costs that census only: an event GHC posts only outside censuses (here the RTS
+/// identifier) inside one; a census whose BEGIN became another event; a BEGIN whose END
+/// is missing (in a log that declares ENDs); a sample too short for its layout.
+#[test]
+fn broken_censuses_are_announced() {
+    /// A case: what breaks, and the events that break it (after a first census).
+    type Case<'a> = (&'a str, &'a dyn Fn(&mut RawLog));
+    let cases: [Case; 4] = [
+        ("start-up event inside a census", &|w| {
+            w.event(162, 20, &0u64.to_be_bytes())
+                .string_sample(20, 8, b"A");
+            w.event(29, 20, b"\0\0\0\0GHC-9.10.3 rts_v");
+            w.event(165, 21, &0u64.to_be_bytes());
+        }),
+        ("BEGIN lost", &|w| {
+            w.event(33, 20, &0u64.to_be_bytes())
+                .string_sample(20, 8, b"A");
+            w.event(165, 21, &0u64.to_be_bytes());
+        }),
+        ("END lost", &|w| {
+            w.event(162, 20, &0u64.to_be_bytes())
+                .string_sample(20, 8, b"A");
+        }),
+        ("short sample", &|w| {
+            w.event(162, 20, &0u64.to_be_bytes())
+                .string_sample(20, 8, b"A");
+            w.event(164, 20, &[0, 0, 0]);
+            w.event(165, 21, &0u64.to_be_bytes());
+        }),
+    ];
+    for (what, broken) in cases {
+        let mut w = RawLog::ghc_9_2();
+        w.heap_prof_begin(1, 7, 20_000_000);
+        census(&mut w, 10, &[(b"A", 8)]);
+        broken(&mut w);
+        census(&mut w, 30, &[(b"B", 8)]);
+        w.end();
+        let (r, rec) = read(&w.bytes);
+        let report = r.unwrap_or_else(|e| panic!("{what}: {e}"));
+        let kept: Vec<_> = rec.samples.iter().map(|s| s.1.clone()).collect();
+        let a = vec![(b"A".to_vec(), 8.0)];
+        let b = vec![(b"B".to_vec(), 8.0)];
+        assert_eq!(kept, [vec![], a, b, vec![]], "{what}");
+        let text = report
+            .warnings
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<String>();
+        assert!(text.contains("(census 2 lost)"), "{what}: {text}");
+        assert!(text.contains("1 census lost in all"), "{what}: {text}");
+    }
 }

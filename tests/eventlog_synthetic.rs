@@ -23,11 +23,15 @@ fn read(bytes: &[u8]) -> (EventlogReport, Recorder) {
     read_with(bytes, &EventlogOptions::default())
 }
 
-fn block(w: &mut RawLog, cap: u16) {
-    let mut p = 1_000_000u32.to_be_bytes().to_vec();
-    p.extend_from_slice(&0u64.to_be_bytes());
+/// A block of capability `cap` (0xFFFF: the global buffer) holding the events `fill`
+/// writes, its marker opened at 0 and closed at `end` ns, as the runtime writes them.
+fn block(w: &mut RawLog, cap: u16, end: u64, fill: impl FnOnce(&mut RawLog)) {
+    let mut events = RawLog::body();
+    fill(&mut events);
+    let mut p = (24 + events.bytes.len() as u32).to_be_bytes().to_vec();
+    p.extend_from_slice(&end.to_be_bytes());
     p.extend_from_slice(&cap.to_be_bytes());
-    w.event(18, 0, &p);
+    w.event(18, 0, &p).raw(&events.bytes);
 }
 
 fn gc(w: &mut RawLog, start: u64, end: u64) {
@@ -51,31 +55,34 @@ fn has(report: &EventlogReport, f: impl Fn(&EventlogWarning) -> bool) -> bool {
 fn mutator_time_markers_and_heap_size_across_two_capabilities() {
     let mut w = RawLog::ghc_9_2();
     // Cap 0: GC 10–20 ms, a marker at 30 ms, heap size at 20 ms.
-    block(&mut w, 0);
-    gc(&mut w, 10 * MS, 20 * MS);
-    let mut hs = 0u32.to_be_bytes().to_vec();
-    hs.extend_from_slice(&4096u64.to_be_bytes());
-    w.event(50, 20 * MS, &hs);
-    w.event(58, 30 * MS, b"phase A");
+    block(&mut w, 0, 30 * MS, |w| {
+        gc(w, 10 * MS, 20 * MS);
+        let mut hs = 0u32.to_be_bytes().to_vec();
+        hs.extend_from_slice(&4096u64.to_be_bytes());
+        w.event(50, 20 * MS, &hs);
+        w.event(58, 30 * MS, b"phase A");
+    });
     // Cap 1: GC 15–25 ms, the same collection: it ends at its first GC_END (20 ms, the
     // leader's; a worker's comes later, as in real parallel collections). A census inside
     // a GC at 45.
-    block(&mut w, 1);
-    w.event(9, 15 * MS, &[]).event(10, 25 * MS, &[]);
-    gc(&mut w, 40 * MS, 50 * MS);
+    block(&mut w, 1, 50 * MS, |w| {
+        w.event(9, 15 * MS, &[]).event(10, 25 * MS, &[]);
+        gc(w, 40 * MS, 50 * MS);
+    });
     // Global: the profile, one census at 45 ms, the last event at 60 ms.
-    block(&mut w, 0xFFFF);
-    w.event(30, 0, b"\0\0\0\0./prog\0+RTS\0-hT\0-l\0-RTS\0");
-    w.event(29, 0, b"\0\0\0\0GHC-9.0.2 rts_l");
-    let mut wall = 0u32.to_be_bytes().to_vec();
-    wall.extend_from_slice(&1_700_000_000u64.to_be_bytes());
-    wall.extend_from_slice(&0u32.to_be_bytes());
-    w.event(43, 0, &wall);
-    w.heap_prof_begin(1, 7, 20 * MS);
-    w.event(162, 45 * MS, &[0; 8])
-        .string_sample(45 * MS, 64, b"ARR_WORDS");
-    w.event(165, 45 * MS, &[0; 8])
-        .event(29, 60 * MS, b"\0\0\0\0GHC-9.0.2 rts_l");
+    block(&mut w, 0xFFFF, 60 * MS, |w| {
+        w.event(30, 0, b"\0\0\0\0./prog\0+RTS\0-hT\0-l\0-RTS\0");
+        w.event(29, 0, b"\0\0\0\0GHC-9.0.2 rts_l");
+        let mut wall = 0u32.to_be_bytes().to_vec();
+        wall.extend_from_slice(&1_700_000_000u64.to_be_bytes());
+        wall.extend_from_slice(&0u32.to_be_bytes());
+        w.event(43, 0, &wall);
+        w.heap_prof_begin(1, 7, 20 * MS);
+        w.event(162, 45 * MS, &[0; 8])
+            .string_sample(45 * MS, 64, b"ARR_WORDS");
+        w.event(165, 45 * MS, &[0; 8])
+            .event(29, 60 * MS, b"\0\0\0\0GHC-9.0.2 rts_l");
+    });
     w.end();
     std::env::set_var("TZ", "UTC");
     let (report, rec) = read(&w.bytes);

@@ -14,7 +14,7 @@ use std::path::Path;
 use hp2ps::profile::IpeEntry;
 use hp2ps::read::eventlog::EventlogOptions;
 use serde_json::Value;
-use support::ghc910::{data, json, program, run_ok};
+use support::ghc910::{data, json, program, run_ok, stderr_but_ipe_framing};
 use support::read_eventlog_profile;
 use support::tools::require;
 use support::{Cmd, TempDir};
@@ -136,11 +136,8 @@ fn check_log(stem: &str, binary: &Path, dir: &Path) -> [usize; 4] {
     let ipe: BTreeMap<u64, IpeEntry> = report.ipe.iter().map(|e| (e.address, e.clone())).collect();
     let syms = nm(binary);
     let out = summary_with(dir, binary, &log);
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stderr = stderr_but_ipe_framing(&out);
+    assert!(stderr.is_empty(), "{stderr}");
     let summary = json(&out);
     let named = bands(&summary);
     let mut counts = [0; 4];

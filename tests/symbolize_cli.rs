@@ -9,7 +9,7 @@ mod support;
 
 use std::path::Path;
 
-use support::ghc910::{data, json, program, run, run_ok};
+use support::ghc910::{data, json, program, run, run_ok, stderr_but_ipe_framing};
 use support::TempDir;
 
 /// The text summary and the SVG tooltips show every IPE field and the symbol.
@@ -106,11 +106,8 @@ fn the_program_named_in_the_log_is_found_beside_it_or_here() {
     );
     let names_of = |cwd: &Path| {
         let out = run_ok(cwd, &["--summary=json", log.to_str().unwrap()]);
-        assert!(
-            out.stderr.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stderr = stderr_but_ipe_framing(&out);
+        assert!(stderr.is_empty(), "{stderr}");
         json(&out)["names"].clone()
     };
     let without = names_of(elsewhere.path());

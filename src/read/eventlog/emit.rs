@@ -2,6 +2,7 @@
 //! sink in `.hp` order (header strings, marks, the empty first sample, one sample per
 //! census, the empty last sample).
 
+use super::container::Notes;
 use super::localtime::hp_date;
 use super::model::{End, Model};
 use super::names::{
@@ -9,7 +10,9 @@ use super::names::{
     stack_path,
 };
 use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
-use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
+use super::{
+    Breakdown, EventlogError, EventlogReport, EventlogWarning, FramingRule, Marker, TimeAxis,
+};
 use crate::seam::{BlockMark, HeaderField, SampleBlock, Sink};
 
 /// The clock chosen for the whole profile.
@@ -27,22 +30,39 @@ impl Axis {
 }
 
 impl Model<'_> {
-    /// Ends reading: reports the damage, then hands everything to `sink`.
+    /// Ends reading: reports the damage and what the framer tolerated (`notes`), then
+    /// hands everything to `sink`.
     pub(crate) fn finish<S: Sink + ?Sized>(
         mut self,
         end: End,
+        notes: &Notes,
         sink: &mut S,
     ) -> Result<EventlogReport, EventlogError> {
         let dropped_sample = self.end_data(&end);
-        match end {
-            End::Complete => {}
-            End::Truncated(offset) => self.warn(EventlogWarning::Truncated {
+        for (rule, note) in [
+            (FramingRule::ByFields, notes.by_fields),
+            (FramingRule::ExtraBytes, notes.extra_bytes),
+            (FramingRule::MarkerLies, notes.marker_lies),
+            (FramingRule::Retimed, notes.retimed),
+        ] {
+            if let Some((offset, id)) = note.first {
+                let count = note.count;
+                self.warn(EventlogWarning::Framing {
+                    rule,
+                    offset,
+                    id,
+                    count,
+                });
+            }
+        }
+        if let Some(w) = self.damage.warning() {
+            self.warn(w);
+        }
+        if let End::Truncated(offset) = end {
+            self.warn(EventlogWarning::Truncated {
                 offset,
                 dropped_sample,
-            }),
-            End::Undeclared(offset, id) => {
-                self.warn(EventlogWarning::UndeclaredEvent { offset, id })
-            }
+            });
         }
         if self.censuses.is_empty() {
             return Err(EventlogError::NoSamples {
@@ -258,6 +278,15 @@ impl Model<'_> {
 
     /// Why there is no sample, and what to do about it.
     fn why_empty(&self) -> String {
+        if let Some(damage) = self.damage.warning() {
+            // What was lost where: the error is all the user sees.
+            let what = match (self.breakdown.is_some(), self.damage.lost()) {
+                (true, 0) => "the heap profile began, but no census completed",
+                (true, _) => "the heap profile began, but damage cost every census",
+                (false, _) => "no heap-profile start or census survived the damage",
+            };
+            return format!("{what}: {damage}");
+        }
         if self.breakdown.is_some() {
             return "the heap profile began but no census completed (the run was shorter \
                     than the sampling interval, or the log is cut): run longer or with a \

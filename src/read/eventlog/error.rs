@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::damage::DamagedRegion;
+
 /// Why an eventlog gave no profile. Every message is one line: what was found, what was
 /// expected, and where (byte offset from the start of the input) when that helps.
 #[derive(Debug, thiserror::Error)]
@@ -56,7 +58,8 @@ pub enum EventlogWarning {
         /// Whether an unfinished census was dropped.
         dropped_sample: bool,
     },
-    /// An event id the header does not declare: its size is unknown, so reading stopped.
+    /// An event id the header does not declare: its size is unknown. (No longer given:
+    /// such ids are damage, skipped to where valid events go on; see [`Self::Damaged`].)
     UndeclaredEvent {
         /// Where the event starts.
         offset: u64,
@@ -69,6 +72,31 @@ pub enum EventlogWarning {
         offset: u64,
         /// Its id.
         id: u16,
+    },
+    /// Damaged data: from each damaged place, the bytes up to where valid events go on
+    /// were skipped (an undeclared event type, a size that does not fit, an event outside
+    /// its block's span); the censuses the damage fell in are lost.
+    Damaged {
+        /// The first damaged places, at most eight, in file order.
+        regions: Vec<DamagedRegion>,
+        /// Damaged places in all.
+        count: u64,
+        /// Bytes skipped in all.
+        bytes: u64,
+        /// Censuses lost in all.
+        censuses_lost: u64,
+    },
+    /// Events framed by a rule other than their declared size; one warning per rule,
+    /// naming the first such event.
+    Framing {
+        /// What was off.
+        rule: FramingRule,
+        /// Where the first such event (or block marker) starts.
+        offset: u64,
+        /// Its type.
+        id: u16,
+        /// How many.
+        count: u64,
     },
     /// Bytes after the end marker, ignored.
     TrailingBytes {
@@ -111,6 +139,25 @@ pub enum EventlogWarning {
     },
 }
 
+/// How events were framed when their declared size did not do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FramingRule {
+    /// A heap event declares more (or fewer) bytes than its fields hold, and valid events
+    /// go on where its fields end, not where its size does: read by its fields, as
+    /// ghc-events does (GHC 9.10 declares its IPE events one byte too long).
+    ByFields,
+    /// A heap event has bytes after its known fields, and valid events go on after them:
+    /// they are skipped (a newer GHC may append fields).
+    ExtraBytes,
+    /// A block marker's time span or size does not hold its block's events: the block
+    /// was read without its bounds.
+    MarkerLies,
+    /// An event's timestamp is out of its block's order (GHC's buffers post events in
+    /// time order): damage, read with the time of the event before it.
+    Retimed,
+}
+
 impl fmt::Display for EventlogWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -136,6 +183,57 @@ impl fmt::Display for EventlogWarning {
                 f,
                 "byte {offset}: event {id} is shorter than its layout; skipped"
             ),
+            EventlogWarning::Damaged {
+                regions,
+                count,
+                bytes,
+                censuses_lost,
+            } => {
+                write!(f, "damaged data skipped at ")?;
+                for (i, r) in regions.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    match r.to.saturating_sub(r.from) {
+                        0 | 1 => write!(f, "byte {}", r.from)?,
+                        _ => write!(f, "bytes {}-{}", r.from, r.to - 1)?,
+                    }
+                    match r.censuses_lost {
+                        0 => {}
+                        1 => write!(f, " (census {} lost)", r.first_lost)?,
+                        n => write!(f, " ({n} censuses lost from census {})", r.first_lost)?,
+                    }
+                }
+                let more = count.saturating_sub(regions.len() as u64);
+                if more > 0 {
+                    write!(f, " and {more} more places")?;
+                }
+                let s = if *censuses_lost == 1 { "" } else { "es" };
+                write!(f, "; {bytes} bytes, {censuses_lost} census{s} lost in all")
+            }
+            EventlogWarning::Framing {
+                rule,
+                offset,
+                id,
+                count,
+            } => {
+                let what = match rule {
+                    FramingRule::ByFields => {
+                        "declares a size its fields do not fill; read by its fields, \
+                         where the next event starts"
+                    }
+                    FramingRule::ExtraBytes => "has bytes after its known fields; skipped",
+                    FramingRule::MarkerLies => {
+                        "(a block marker) gives a span or size that does not hold its \
+                         events; its block was read without them"
+                    }
+                    FramingRule::Retimed => {
+                        "has a timestamp out of its block's order (damage); read with \
+                         the time of the event before it"
+                    }
+                };
+                write!(f, "byte {offset}: event {id} {what} ({count} in all)")
+            }
             EventlogWarning::TrailingBytes { offset } => {
                 write!(f, "byte {offset}: bytes after the end marker, ignored")
             }

@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod container;
+mod damage;
 mod emit;
 pub(crate) mod entry;
 mod error;
@@ -27,8 +28,9 @@ use crate::profile::IpeEntry;
 use crate::seam::Sink;
 
 pub use container::is_eventlog;
+pub use damage::DamagedRegion;
 pub(crate) use entry::{read_eventlog, read_eventlog_slice};
-pub use error::{EventlogError, EventlogWarning};
+pub use error::{EventlogError, EventlogWarning, FramingRule};
 
 /// Which x axis samples, marks and heap-size points are placed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -199,19 +201,22 @@ fn read_from<I: container::Source, S: Sink + ?Sized>(
 ) -> Result<EventlogReport, EventlogError> {
     let types = container::read_header(input)?;
     let mut m = model::Model::new(opts);
-    let end = read_events(input, &types, &mut m)?;
-    m.finish(end, sink)
+    m.has_end = types.declares(165);
+    let mut framer = container::Framer::new(&types);
+    let end = read_events(input, &mut framer, &mut m)?;
+    m.finish(end, &framer.notes, sink)
 }
 
 /// Reads the events from where `input` stands to the end of the data.
 fn read_events<I: container::Source>(
     input: &mut I,
-    types: &container::Types,
+    framer: &mut container::Framer<'_>,
     m: &mut model::Model<'_>,
 ) -> Result<model::End, EventlogError> {
     Ok(loop {
-        match container::next_event(input, types)? {
+        match container::next_event(input, framer)? {
             container::Next::Event(raw) => m.event(&raw),
+            container::Next::Damaged { from, to } => m.damaged(from, to),
             container::Next::End => {
                 let offset = container::Source::offset(input);
                 if !container::Source::at_end(input)? {
@@ -220,7 +225,6 @@ fn read_events<I: container::Source>(
                 break model::End::Complete;
             }
             container::Next::Truncated { offset } => break model::End::Truncated(offset),
-            container::Next::Undeclared { offset, id } => break model::End::Undeclared(offset, id),
         }
     })
 }

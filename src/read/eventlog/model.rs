@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::container::RawEvent;
+use super::damage::DamageLog;
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::TimeData;
@@ -13,6 +14,19 @@ use super::{EventlogOptions, EventlogWarning};
 use crate::intern::FxBuild;
 use crate::profile::{IpeEntry, Point};
 use crate::seam::make_room;
+
+/// Whether GHC posts `event` only outside censuses (the start-up and restart events).
+fn outside_censuses(event: &Event<'_>) -> bool {
+    matches!(
+        event,
+        Event::RtsId(_)
+            | Event::ProgramArgs(_)
+            | Event::WallClock { .. }
+            | Event::HeapProfBegin { .. }
+            | Event::CostCentre { .. }
+            | Event::Ipe { .. }
+    )
+}
 
 /// A run band without a key yet, in [`Model::push_points`]'s cache.
 pub(crate) const UNMAPPED: u32 = u32::MAX;
@@ -23,8 +37,6 @@ pub(crate) enum End {
     Complete,
     /// The input ran out at this offset.
     Truncated(u64),
-    /// An undeclared id at this offset.
-    Undeclared(u64, u16),
 }
 
 /// A finished census: its time (ns, event clock). Its points are in the bands, under its
@@ -86,7 +98,14 @@ pub(crate) struct Model<'o> {
     /// The share of the input read so far, when the reader knows it.
     pub(crate) progress: Option<f64>,
     pub(crate) stray: u64,
+    /// `stray` at the last census END.
+    stray_at_end: u64,
     short_warned: bool,
+    /// Whether the log declares census ENDs (165, GHC ≥ 8.10): a census then ends only
+    /// at its END, never at the next BEGIN.
+    pub(crate) has_end: bool,
+    /// The damage met, and the censuses it cost.
+    pub(crate) damage: DamageLog,
 }
 
 impl<'o> Model<'o> {
@@ -125,7 +144,10 @@ impl<'o> Model<'o> {
             previous: 0,
             progress: None,
             stray: 0,
+            stray_at_end: 0,
             short_warned: false,
+            has_end: true,
+            damage: DamageLog::default(),
         }
     }
 
@@ -146,7 +168,14 @@ impl<'o> Model<'o> {
     pub(crate) fn event(&mut self, raw: &RawEvent<'_>) {
         let t = raw.time;
         self.max_time = self.max_time.max(t);
-        match decode(raw) {
+        let event = decode(raw);
+        if self.is_open() && outside_censuses(&event) {
+            // GHC posts these before or between censuses, never inside one: what reads
+            // as one here is a damaged sample.
+            self.damaged(raw.offset, raw.offset);
+            return;
+        }
+        match event {
             Event::BlockMarker { size, cap } => {
                 self.cap = cap;
                 self.block_end = raw.offset.saturating_add(u64::from(size));
@@ -168,11 +197,14 @@ impl<'o> Model<'o> {
                 period,
                 breakdown,
                 bio_filter,
-            } => {
+            } if self.breakdown.is_none() => {
+                // GHC posts it again, the same, whenever an eventlog writer (re)starts; a
+                // different one can only be damage.
                 self.period = period;
                 self.breakdown = Some(breakdown);
                 self.ldv_filtered = !bio_filter.is_empty() && breakdown != 6;
             }
+            Event::HeapProfBegin { .. } => {}
             Event::CostCentre {
                 ccid,
                 label,
@@ -186,12 +218,16 @@ impl<'o> Model<'o> {
                 };
                 self.ccs.insert(ccid, cc);
             }
-            Event::SampleBegin => self.begin(t),
-            Event::BioSampleBegin { census_time } => self.begin(census_time),
-            Event::SampleEnd => self.close(),
+            Event::SampleBegin => self.begin(t, raw.offset),
+            Event::BioSampleBegin { census_time } => self.begin(census_time, raw.offset),
+            Event::SampleEnd => self.end_census(raw.offset),
             Event::CcsSample { residency, stack } => self.point(true, stack, residency),
             Event::StringSample { residency, text } => self.point(false, text, residency),
             Event::Ipe { info, fields } => self.ipe_entry(info, fields),
+            // A heap sample too short for its layout leaves its census incomplete.
+            Event::Short if matches!(raw.id, 163 | 164) && self.is_open() => {
+                self.damaged(raw.offset, raw.offset);
+            }
             Event::Short => {
                 if !self.short_warned {
                     self.short_warned = true;
@@ -241,11 +277,49 @@ impl<'o> Model<'o> {
         }
     }
 
-    fn begin(&mut self, t: u64) {
+    fn begin(&mut self, t: u64, offset: u64) {
+        if self.has_end && self.is_open() {
+            // Every census has its END since GHC 8.10: this one lost it to damage.
+            self.damaged(offset, offset);
+        }
         // Before GHC 8.10 (no 165) a census ends where the next one begins.
         self.close();
+        self.damage.began(self.censuses.len());
         self.open = Some(t);
         self.previous = 0;
+    }
+
+    fn end_census(&mut self, offset: u64) {
+        if !self.is_open() {
+            if self.stray > self.stray_at_end {
+                // Points with no census open, then an END: damage took that census's
+                // BEGIN.
+                self.damage.hit(offset, offset, false);
+            }
+            self.damage.end_without_census(self.censuses.len());
+        }
+        self.close();
+        self.stray_at_end = self.stray;
+    }
+
+    /// Bytes `from..to` are damaged (skipped): the census open there, if any, is lost.
+    pub(crate) fn damaged(&mut self, from: u64, to: u64) {
+        let dropped = self.drop_open();
+        self.damage.hit(from, to, dropped);
+    }
+
+    /// Drops the open census and its points; returns whether one was open.
+    fn drop_open(&mut self) -> bool {
+        let dropped = self.open.take().is_some();
+        if dropped {
+            let open = self.censuses.len() as u32 + 1;
+            for band in &mut self.points {
+                while band.last().is_some_and(|p| p.sample == open) {
+                    band.pop();
+                }
+            }
+        }
+        dropped
     }
 
     fn close(&mut self) {
@@ -377,23 +451,14 @@ impl<'o> Model<'o> {
     /// Ends the data: keeps an open census only if the data ended cleanly; returns
     /// whether one was dropped.
     pub(crate) fn end_data(&mut self, end: &End) -> bool {
-        match end {
+        let dropped = match end {
             End::Complete => {
                 self.close();
                 false
             }
-            _ => {
-                let dropped = self.open.take().is_some();
-                if dropped {
-                    let open = self.censuses.len() as u32 + 1;
-                    for band in &mut self.points {
-                        while band.last().is_some_and(|p| p.sample == open) {
-                            band.pop();
-                        }
-                    }
-                }
-                dropped
-            }
-        }
+            End::Truncated(_) => self.drop_open(),
+        };
+        self.damage.ended(self.censuses.len());
+        dropped
     }
 }

@@ -8,15 +8,21 @@
 //! applies the runs in file order: the run's bands map to the model's keys the first time
 //! a point of theirs counts (so keys are numbered as a one-pass read numbers them), points
 //! go straight to their bands, and the listed events are framed again and handed to the
-//! model. A run whose events do not end exactly where the next run starts (a block size
-//! that lies, the end marker, a cut or damaged log) ends the parallel reading there:
-//! everything from that offset on is read one event at a time, as the one-pass reader
-//! would. So the result is the one-pass reader's, warnings included.
+//! model. Workers frame events as the one-pass reader does (the same [`Framer`], which
+//! looks at the whole file, so it sees past a run's end as the one-pass reading does),
+//! but they stop at damage, the end marker or a cut: a run whose events do not end
+//! exactly where the next run starts, between blocks, ends the parallel reading there,
+//! and everything from that offset on is read one event at a time, as the one-pass
+//! reader would, with the framer's state there. So the result is the one-pass reader's,
+//! warnings included.
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{channel, sync_channel};
 
-use super::container::{event_at, read_header, BlockRuns, Next, SliceInput, Source, Types};
+use super::container::{
+    event_in, fields_fill, read_header, u64_at, BlockRuns, Framer, Head, Notes, RawEvent,
+    SliceInput, Source, State, Step, Types, Window,
+};
 use super::model::{Model, UNMAPPED};
 use super::payload::{decode, heap_sample, Event};
 use super::run_index::RunIndex;
@@ -31,7 +37,8 @@ pub(crate) const CHUNK: usize = 1 << 20;
 /// rarely waits for the calling thread to take a run from a slower one.
 const IN_FLIGHT: usize = 4;
 
-/// Tag of an entry that is an event for the model, by offset.
+/// Tag of an entry that is an event for the model, by offset and payload length
+/// ([`pack`]).
 const EVENT: u32 = u32::MAX;
 
 /// The lowest tag of a RUN_THREAD or STOP_THREAD entry, which holds the event's time: a
@@ -39,6 +46,15 @@ const EVENT: u32 = u32::MAX;
 /// the tag (`SWITCH + 2 * cap + run`) and the calling thread reads neither the event nor
 /// the file again (a program that switches threads often writes millions of them).
 const SWITCH: u32 = EVENT - 0x2_0000;
+
+/// An event's offset and the payload length it was framed with, in one entry.
+fn pack(offset: usize, len: usize) -> u64 {
+    (len as u64) << 48 | offset as u64
+}
+
+fn unpack(entry: u64) -> (usize, usize) {
+    ((entry & ((1 << 48) - 1)) as usize, (entry >> 48) as usize)
+}
 
 /// A job for a worker: the run `bytes[from..to]`, and a run whose buffers to reuse.
 type Job<'a> = ((usize, usize), Run<'a>);
@@ -48,16 +64,23 @@ type Job<'a> = ((usize, usize), Run<'a>);
 struct Run<'a> {
     /// The run's bands in order of first appearance: (is a stack, bytes).
     bands: Vec<(bool, &'a [u8])>,
-    /// In file order: (band, residency) of a point, ([`EVENT`], offset) of an event the
-    /// model needs, or (a tag from [`SWITCH`] on, time) of a thread switch.
+    /// In file order: (band, residency) of a point, ([`EVENT`], [`pack`]ed offset and
+    /// length) of an event the model needs, or (a tag from [`SWITCH`] on, time) of a
+    /// thread switch.
     entries: Vec<(u32, u64)>,
     /// Where the events are in `entries`: the calling thread goes from one to the next
     /// without looking at the points between them.
     events: Vec<u32>,
     /// The latest time of the events not listed.
     max_time: u64,
+    /// The block being read, as the model tracks it (`Model::cap_at`): its capability
+    /// and where it ends. A run starts at a block marker, so it starts outside any block.
+    block: (u16, usize),
     /// Where the run's events stopped being framable (its end if they never did).
     clean_end: usize,
+    /// The framer's state there, and what it noted up to there.
+    state: State,
+    notes: Notes,
 }
 
 /// Reads `bytes` (a whole eventlog) into `sink`, as [`super::read_eventlog`] would.
@@ -73,28 +96,35 @@ pub(crate) fn read_slice<S: Sink + ?Sized>(
         (read_header(&mut input)?, input.offset() as usize)
     };
     let mut m = Model::new(opts);
+    m.has_end = types.declares(165);
+    let mut framer = Framer::new(&types);
     let resume = in_parallel(
         bytes,
         &types,
         BlockRuns::new(start, &types, chunk),
         &mut m,
+        &mut framer.notes,
         release,
     );
-    let mut input = SliceInput::starting_at(bytes, resume.unwrap_or(start), release);
-    let end = read_events(&mut input, &types, &mut m)?;
-    m.finish(end, sink)
+    if let Some((_, state)) = resume {
+        framer.state = state;
+    }
+    let mut input = SliceInput::starting_at(bytes, resume.map_or(start, |r| r.0), release);
+    let end = read_events(&mut input, &mut framer, &mut m)?;
+    m.finish(end, &framer.notes, sink)
 }
 
-/// Applies the runs to `m` in order, scanned by workers; returns where the
-/// one-event-at-a-time reading has to take over (`None`: at the start, as the data is not
-/// in several runs).
+/// Applies the runs to `m` in order, scanned by workers, and what their framing noted to
+/// `notes`; returns where the one-event-at-a-time reading has to take over, with the
+/// framer's state there (`None`: at the start, as the data is not in several runs).
 fn in_parallel(
     bytes: &[u8],
     types: &Types,
     mut runs: BlockRuns,
     m: &mut Model<'_>,
+    notes: &mut Notes,
     release: &mut dyn FnMut(usize),
-) -> Option<usize> {
+) -> Option<(usize, State)> {
     let first = runs.next_run(bytes)?;
     if first.1 == bytes.len() {
         return None;
@@ -122,7 +152,7 @@ fn in_parallel(
         // Runs applied, whose buffers the next jobs reuse.
         let mut spare: Vec<Run<'_>> = Vec::new();
         let (mut sent, mut applied) = (0usize, 0usize);
-        let mut resume = first.0;
+        let mut resume = (first.0, State::default());
         loop {
             while sent < applied + IN_FLIGHT * workers {
                 let Some(&span) = pending.get(sent - applied) else {
@@ -147,10 +177,14 @@ fn in_parallel(
             applied += 1;
             m.progress = Some(to as f64 / bytes.len() as f64);
             apply(bytes, types, &run, m);
-            resume = run.clean_end;
+            notes.merge(&run.notes);
+            resume = (run.clean_end, run.state);
+            let between_blocks = run.state.between_blocks(to as u64);
             spare.push(run);
-            release(resume.saturating_sub(1 << 20));
-            if resume != to || to == bytes.len() {
+            release(resume.0.saturating_sub(1 << 20));
+            // The next run was framed from outside any block: right only if this one
+            // ended there.
+            if resume.0 != to || to == bytes.len() || !between_blocks {
                 // Dropping the job queues ends the workers.
                 return Some(resume);
             }
@@ -164,45 +198,115 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize, run: &mut Ru
     run.entries.clear();
     run.events.clear();
     run.max_time = 0;
+    run.block = (0xFFFE, 0);
     let mut index = RunIndex::default();
-    let bytes = &bytes[..to];
+    // The whole file: the framer checks the header after each event, past the run's end.
+    let w = Window::whole(bytes);
+    let mut framer = Framer::new(types);
+    let time_at = |at: usize| u64_at(bytes, at + 2);
     let mut at = from;
-    // The block being read, as the model tracks it (`Model::cap_at`): its capability and
-    // where it ends. A run starts at a block marker, so it starts outside any block.
-    let (mut block_cap, mut block_end) = (0xFFFEu16, 0usize);
-    while let (Next::Event(raw), next) = event_at(bytes, at, types) {
-        run.max_time = run.max_time.max(raw.time);
-        if let Some((is_stack, residency, text)) = heap_sample(raw.id, raw.payload) {
-            let band = index.band(&mut run.bands, is_stack, text);
-            run.entries.push((band, residency));
-            at = next;
-            continue;
+    while at < to {
+        // The bulk, framed in the quick loop; the band lookup tells on the way whether a
+        // heap sample's fields fill it.
+        at = framer.quick(&w, at, to, |head, at, payload| {
+            list(run, &mut index, &head, at, payload, true)
+        });
+        if at >= to {
+            break;
         }
-        match decode(&raw) {
-            // Nothing the model keeps but the time.
-            Event::Other => {}
-            e @ (Event::RunThread | Event::StopThread) => {
-                let cap = if at < block_end { block_cap } else { 0xFFFE };
-                let tag = SWITCH + 2 * u32::from(cap) + u32::from(e == Event::RunThread);
-                run.events.push(run.entries.len() as u32);
-                run.entries.push((tag, raw.time));
+        let before = (framer.state, framer.notes);
+        match framer.step_fully(&w, at) {
+            // (An event read with another time than its own is damage: its listing
+            // would lose that time.)
+            Ok(Step::Event { head, len, next }) if next <= to && head.time == time_at(at) => {
+                let payload = &bytes[at + head.head..at + head.head + len];
+                list(run, &mut index, &head, at, payload, false);
+                at = next;
             }
-            other => {
-                match other {
-                    Event::SampleBegin | Event::BioSampleBegin { .. } => index.previous = 0,
-                    Event::BlockMarker { size, cap } => {
-                        block_cap = cap;
-                        block_end = at.saturating_add(size as usize);
-                    }
-                    _ => {}
-                }
-                run.events.push(run.entries.len() as u32);
-                run.entries.push((EVENT, at as u64));
+            // Damage, the end, a cut, or runs cut inside a block: the one-pass reading
+            // takes over here, as the framer was.
+            _ => {
+                (framer.state, framer.notes) = before;
+                break;
             }
         }
-        at = next;
     }
     run.clean_end = at;
+    run.state = framer.state;
+    run.notes = framer.notes;
+}
+
+/// Lists the event `head` at `at` with `payload` in `run`: a heap sample as a point of its
+/// band, an event the model needs by offset; nothing else. With `must_fill`, an event
+/// whose fields do not fill its payload is not listed: false.
+#[inline(always)]
+fn list<'a>(
+    run: &mut Run<'a>,
+    index: &mut RunIndex,
+    head: &Head,
+    at: usize,
+    payload: &'a [u8],
+    must_fill: bool,
+) -> bool {
+    if let Some((is_stack, residency, text)) = heap_sample(head.id, payload) {
+        let (band, label_fills) = index.band(&mut run.bands, is_stack, text);
+        let fills = match is_stack {
+            true => text.len() + 10 == payload.len(),
+            false => label_fills,
+        };
+        if must_fill && !fills {
+            return false;
+        }
+        run.max_time = run.max_time.max(head.time);
+        run.entries.push((band, residency));
+        return true;
+    }
+    list_other(run, index, head, at, payload, must_fill)
+}
+
+/// [`list`] for an event that is not a heap sample: out of the samples' loop.
+#[inline(never)]
+fn list_other<'a>(
+    run: &mut Run<'a>,
+    index: &mut RunIndex,
+    head: &Head,
+    at: usize,
+    payload: &'a [u8],
+    must_fill: bool,
+) -> bool {
+    if must_fill && !fields_fill(head.id, payload) {
+        return false;
+    }
+    run.max_time = run.max_time.max(head.time);
+    let raw = RawEvent {
+        id: head.id,
+        time: head.time,
+        offset: at as u64,
+        payload,
+    };
+    match decode(&raw) {
+        // Nothing the model keeps but the time.
+        Event::Other => {}
+        e @ (Event::RunThread | Event::StopThread) => {
+            let (block_cap, block_end) = run.block;
+            let cap = if at < block_end { block_cap } else { 0xFFFE };
+            let tag = SWITCH + 2 * u32::from(cap) + u32::from(e == Event::RunThread);
+            run.events.push(run.entries.len() as u32);
+            run.entries.push((tag, head.time));
+        }
+        other => {
+            match other {
+                Event::SampleBegin | Event::BioSampleBegin { .. } => index.previous = 0,
+                Event::BlockMarker { size, cap } => {
+                    run.block = (cap, at.saturating_add(size as usize));
+                }
+                _ => {}
+            }
+            run.events.push(run.entries.len() as u32);
+            run.entries.push((EVENT, pack(at, payload.len())));
+        }
+    }
+    true
 }
 
 /// Applies a worker's run to the model, in file order.
@@ -213,14 +317,11 @@ fn apply(bytes: &[u8], types: &Types, run: &Run<'_>, m: &mut Model<'_>) {
     let mut start = 0;
     for &at in &run.events {
         let at = at as usize;
-        if start < at {
-            m.push_points(&run.entries[start..at], &mut keys, &run.bands);
-        }
+        m.push_points(&run.entries[start..at], &mut keys, &run.bands);
         match run.entries[at] {
-            (EVENT, offset) => {
-                if let (Next::Event(raw), _) = event_at(bytes, offset as usize, types) {
-                    m.event(&raw);
-                }
+            (EVENT, entry) => {
+                let (offset, len) = unpack(entry);
+                m.event(&event_in(bytes, types, offset, len));
             }
             (tag, time) => {
                 let switch = tag - SWITCH;

@@ -3,6 +3,7 @@
 //! guess of the band that follows the previous one (a census lists its bands in much the
 //! same order every time) checked first.
 
+use super::container::label;
 use crate::intern::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 
 /// The bands of one run: an open-addressing table over [`quick_hash`] (a few words of
@@ -58,16 +59,17 @@ impl RunIndex {
     }
 
     /// The band of a stack's ccids or of a 164's text (a label, its NUL and whatever
-    /// follows), added to `bands` if new.
+    /// follows), added to `bands` if new; and, for a 164, whether its label's NUL is the
+    /// text's last byte (the fields fill the payload: what the framer checks).
     #[inline(always)]
     pub(super) fn band<'a>(
         &mut self,
         bands: &mut Vec<(bool, &'a [u8])>,
         is_stack: bool,
         text: &'a [u8],
-    ) -> u32 {
+    ) -> (u32, bool) {
         if is_stack {
-            return self.band_named(bands, STACK, text);
+            return (self.band_named(bands, STACK, text), true);
         }
         // GHC ends a 164's payload with the label's NUL. A band already named
         // `text[..len - 1]` is then this label: known names hold no NUL, so the text
@@ -75,10 +77,14 @@ impl RunIndex {
         // payload of another shape) needs the search for its NUL.
         if let Some((0, candidate)) = text.split_last() {
             if let Some(band) = self.known(0, candidate) {
-                return band;
+                return (band, true);
             }
         }
-        self.band_named(bands, 0, label(text))
+        let name = label(text);
+        (
+            self.band_named(bands, 0, name),
+            name.len() + 1 == text.len(),
+        )
     }
 
     /// The band named `name` if this run has one (checking the guess first), with the
@@ -196,64 +202,10 @@ impl RunIndex {
     }
 }
 
-/// The label a 164's text starts with (up to its NUL, or all of it), found eight bytes
-/// at a time.
-fn label(text: &[u8]) -> &[u8] {
-    // Bytes 0x00 are found with the classic test: (w - 0x01…01) & !w & 0x80…80 has its
-    // lowest set bit in the first zero byte.
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut at = 0;
-    while let Some(word) = text.get(at..at + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        let zero = w.wrapping_sub(ONES) & !w & HIGHS;
-        if zero != 0 {
-            return &text[..at + zero.trailing_zeros() as usize / 8];
-        }
-        at += 8;
-    }
-    // The last few bytes, padded with zeros (a zero found in the padding means no NUL):
-    // the text's last eight bytes shifted, rather than a short copy, which would stall
-    // the load that follows it.
-    let tail = text.len() - at;
-    let end = match text.len().checked_sub(8) {
-        _ if tail == 0 => 0,
-        Some(last) => {
-            let w = u64::from_le_bytes(text[last..].try_into().unwrap_or([0; 8]));
-            let w = w >> (8 * (8 - tail));
-            let zero = w.wrapping_sub(ONES) & !w & HIGHS;
-            (zero.trailing_zeros() as usize / 8).min(tail)
-        }
-        None => text.iter().position(|&b| b == 0).unwrap_or(tail),
-    };
-    &text[..at + end]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::eventlog::payload::cstr;
 
-    /// The word-at-a-time label finder agrees with looking for the NUL, for every length
-    /// and NUL position, whatever follows the NUL.
-    #[test]
-    fn labels_end_at_their_nul() {
-        for len in 0..40 {
-            let mut text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            assert_eq!(label(&text), cstr(&text).0, "no NUL, {len} bytes");
-            for nul in 0..len {
-                text[nul] = 0;
-                assert_eq!(label(&text), cstr(&text).0, "NUL at {nul} of {len}");
-                text[nul] = b'z';
-            }
-        }
-        // Bytes with the high bit set are not taken for a NUL.
-        let text = b"\x80\x81\xff\x01caf\xc3\xa9\0rest";
-        assert_eq!(label(text), cstr(text).0);
-    }
-
-    /// Names that the quick hash cannot tell apart (they differ only in the middle) still
-    /// get a band each: the run's index switches to hashing every byte.
     #[test]
     fn names_the_quick_hash_confuses() {
         let names: Vec<Vec<u8>> = (0..200)
@@ -266,7 +218,7 @@ mod tests {
                 index.previous = 0;
                 assert_eq!(
                     index.band(&mut bands, false, name),
-                    i as u32,
+                    (i as u32, true),
                     "round {round}"
                 );
             }
@@ -274,11 +226,12 @@ mod tests {
         assert!(index.full);
         assert_eq!(bands.len(), 200);
         // A stack and a label of the same bytes are different bands.
-        assert_eq!(index.band(&mut bands, true, &names[0][..32]), 200);
+        assert_eq!(index.band(&mut bands, true, &names[0][..32]).0, 200);
     }
 
     /// A 164's text whose last byte is its label's NUL is looked up without searching for
-    /// the NUL; texts of other shapes still get the label up to their first NUL.
+    /// the NUL; texts of other shapes still get the label up to their first NUL; and the
+    /// lookup tells whether the label's NUL is the text's last byte.
     #[test]
     fn labels_are_found_with_and_without_the_search_for_their_nul() {
         let mut index = RunIndex::default();
@@ -287,22 +240,22 @@ mod tests {
             index.previous = 0;
             index.band(&mut bands, is_stack, text)
         };
-        assert_eq!(band(b"name\0", false), 0);
-        assert_eq!(band(b"name\0", false), 0);
+        assert_eq!(band(b"name\0", false), (0, true));
+        assert_eq!(band(b"name\0", false), (0, true));
         // A NUL before the last byte: the label ends there.
-        assert_eq!(band(b"name\0more\0", false), 0);
-        assert_eq!(band(b"a\0b\0", false), 1);
-        assert_eq!(band(b"a\0b\0", false), 1);
-        assert_eq!(band(b"a\0", false), 1);
+        assert_eq!(band(b"name\0more\0", false), (0, false));
+        assert_eq!(band(b"a\0b\0", false), (1, false));
+        assert_eq!(band(b"a\0b\0", false), (1, false));
+        assert_eq!(band(b"a\0", false), (1, true));
         // No NUL at all: the whole text.
-        assert_eq!(band(b"name", false), 0);
-        assert_eq!(band(b"a\0b", false), 1);
+        assert_eq!(band(b"name", false), (0, false));
+        assert_eq!(band(b"a\0b", false), (1, false));
         // The text up to the last byte is a stack's bytes: still a label.
-        assert_eq!(band(b"st", true), 2);
-        assert_eq!(band(b"st\0", false), 3);
-        assert_eq!(band(b"st", true), 2);
-        assert_eq!(band(b"", false), 4);
-        assert_eq!(band(b"\0", false), 4);
+        assert_eq!(band(b"st", true).0, 2);
+        assert_eq!(band(b"st\0", false), (3, true));
+        assert_eq!(band(b"st", true).0, 2);
+        assert_eq!(band(b"", false), (4, false));
+        assert_eq!(band(b"\0", false), (4, true));
         assert_eq!(
             bands,
             [

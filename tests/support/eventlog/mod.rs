@@ -43,3 +43,59 @@ pub fn same_profile(a: &writer::HpProfile, b: &hp2ps::profile::Profile) -> bool 
         ours == theirs
     })
 }
+
+/// A `-hi` run as GHC 9.10 on write it, in `layout`: the start-up events, cost centres,
+/// three IPE entries (one with the location `:`, an entry without file or span), heap
+/// parameters and the heap profile's start in the global buffer; GC events on capability
+/// 0; four censuses of info-table addresses, a nonmoving census among them; and, when
+/// `restarted`, the runtime's init events posted again between the second and the third
+/// census, as when an eventlog writer restarts for a socket client that connects late.
+pub fn late_client_run(layout: writer::Layout, restarted: bool) -> Vec<u8> {
+    use writer::{breakdown, EventlogWriter, HeapProfBegin, InfoTable, Stream};
+    const MS: u64 = 1_000_000;
+    let mut w = EventlogWriter::new(layout);
+    let version = w.layout().version;
+    let it = |info: u64, name: &[u8], srcloc: &[u8]| InfoTable {
+        info,
+        table_name: name.to_vec(),
+        closure_desc: 21,
+        ty_desc: b"Integer -> IO ()".to_vec(),
+        label: b"main".to_vec(),
+        module: b"Main".to_vec(),
+        srcloc: srcloc.to_vec(),
+    };
+    w.startup(0, 1)
+        .wall_clock(1, 1_795_242_269, 0)
+        .pid(1, 4242)
+        .rts_identifier(1, version.rts_identifier())
+        .program_args(1, &["./prog", "+RTS", "-hi", "-l", "-RTS"])
+        .raw_event(Stream::Global, 52, 2, &[0; 38])
+        .cost_centre(3, 1, b"main", b"Main", b"Main.hs:3:1-9", false)
+        .info_table(3, &it(0x409f78, b"sat_s154_info", b"Main.hs:5:1-30"))
+        .info_table(3, &it(0x4c8b10, b"Main.go_info", b"Main.hs:(7,1)-(9,20)"))
+        .info_table(3, &it(0x4bc458, b"nowhere_info", b":"))
+        .heap_prof_begin(4, &HeapProfBegin::new(breakdown::INFO_TABLE, 20 * MS));
+    let census = |w: &mut EventlogWriter, k: u64| {
+        let t = (k + 1) * 20 * MS;
+        w.gc_start(0, t - MS).gc_end(0, t - MS / 2);
+        w.string_census(
+            t,
+            &[
+                ("0x409f78", 64 * k),
+                ("0x4c8b10", 32 + k),
+                ("0x4bc458", 16),
+                ("0x4a0000", 8),
+            ],
+        );
+    };
+    census(&mut w, 0);
+    census(&mut w, 1);
+    w.nonmoving_census(45 * MS, 32, [3, 2, 100]);
+    if restarted {
+        w.repost_init_events(50 * MS);
+    }
+    census(&mut w, 2);
+    census(&mut w, 3);
+    w.shutdown(100 * MS, 1);
+    w.finish()
+}
