@@ -38,7 +38,7 @@ pub fn groups(inv: &Invocation, files: &[OsString]) -> Vec<Vec<usize>> {
 }
 
 /// The number of renders at once: `-j`, else one per core, never more than there is work.
-fn workers(inv: &Invocation, groups: usize) -> usize {
+pub(super) fn workers(inv: &Invocation, groups: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     inv.jobs.unwrap_or(cores).clamp(1, groups.max(1))
 }
@@ -143,7 +143,7 @@ fn with_shared_ranges(inv: &Invocation, axes: UniformScale) -> Invocation {
 
 /// Prints, in argument order: each file's warnings on stderr and summary on stdout; then
 /// one line per failure. With several files, a last line counts the failures.
-fn report(
+pub(super) fn report(
     inv: &Invocation,
     files: &[OsString],
     results: Vec<Option<Result<Done, Failure>>>,

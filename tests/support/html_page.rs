@@ -81,10 +81,24 @@ pub struct Page<'a> {
 }
 
 impl Page<'_> {
-    /// Runs a script in the page; `arguments[0]` is the first run.
+    /// Runs a script in the page; `run` is its first run, `runs` all of them.
     pub fn js(&self, body: &str) -> Value {
-        let body = format!("const run = window.hp2ps.runs[0]; {body}");
+        self.js_in(0, body)
+    }
+
+    /// Runs a script in the page; `run` is run `i` of the page, `runs` all of them.
+    pub fn js_in(&self, i: usize, body: &str) -> Value {
+        let body = format!("const runs = window.hp2ps.runs; const run = runs[{i}]; {body}");
         self.browser.script(&body, json!([]))
+    }
+
+    /// Waits until what follows the pointer slowly (the table's "At" column, the icicle,
+    /// the other runs' numbers) has caught up: a few times the page's `SETTLE`, and a frame.
+    pub fn settle(&self) {
+        self.browser.async_script(
+            "const done = arguments[arguments.length - 1];              setTimeout(() => requestAnimationFrame(() => setTimeout(done, 0)), 3 * window.hp2ps.SETTLE);",
+            json!([]),
+        );
     }
 
     /// The page's data for its first run.

@@ -38,10 +38,13 @@ const STYLE: &str = include_str!("assets/page.css");
 const SCRIPT: &str = concat!(
     include_str!("assets/base.js"),
     include_str!("assets/run.js"),
+    include_str!("assets/detail.js"),
     include_str!("assets/draw.js"),
     include_str!("assets/pointer.js"),
     include_str!("assets/controls.js"),
     include_str!("assets/table.js"),
+    include_str!("assets/icicle.js"),
+    include_str!("assets/compare.js"),
     include_str!("assets/start.js"),
 );
 

@@ -11,6 +11,7 @@ fn page_of(hp: &str, data: bool) -> String {
     let opts = RenderOptions {
         aggregate: AggregateOptions {
             band_table: data,
+            keep_rest: data,
             ..AggregateOptions::default()
         },
         layout: LayoutOptions {

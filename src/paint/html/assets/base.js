@@ -25,6 +25,7 @@ window.hp2ps = (function () {
   const READOUT_ROWS = 25; // The readout lists at most this many bands.
   const TABLE_ROWS = 500; // The table shows this many rows until asked for all.
   const LINE_VIEW_WIDTH = 1.5;
+  const SETTLE = 120; // What follows the pointer slowly waits for it to rest this long (ms).
 
   // ---- Numbers as the painters write them ----
 
@@ -112,5 +113,5 @@ window.hp2ps = (function () {
   const FATES = { drawn: 'drawn', other: 'in OTHER', trace: 'traces', dropped: 'dropped' };
   const FATE_TEXT = { drawn: 'drawn', other: 'in OTHER', trace: 'trace', dropped: 'dropped' };
 
-  return { NS, PAGE, TICK, READOUT_ROWS, TABLE_ROWS, LINE_VIEW_WIDTH, FATES, FATE_TEXT, coord, fixed, thousands, roundStep, readable, short, seconds, el, svgEl };
+  return { NS, PAGE, TICK, READOUT_ROWS, TABLE_ROWS, LINE_VIEW_WIDTH, SETTLE, FATES, FATE_TEXT, coord, fixed, thousands, roundStep, readable, short, seconds, el, svgEl };
 })();
