@@ -2,7 +2,9 @@
 //! `assets/`, readable as written, with their comments and the spaces that separate
 //! nothing left out. The same sources always give the same bytes (the page's
 //! Content-Security-Policy names them by their hash), and no name or string changes:
-//! this only drops what the browser skips anyway.
+//! this drops what the browser skips anyway, and writes the keyword `const` as `let`
+//! (which behaves alike where nothing assigns to the name again, and a `const` that is
+//! assigned to throws).
 //!
 //! The script is read token by token, as far as telling code from strings, template
 //! literals, regular expressions and comments needs (a `/` starts a regular expression
@@ -13,8 +15,8 @@
 //! can end no statement (an opening bracket, `;`, `,`, `:` or a binary operator's last
 //! character) or the one after it cannot start one (a closing bracket, `;`, `,`, `.`,
 //! `:`, `?` or a binary operator's first character other than `+`, `-` and `/`), so
-//! that no semicolon JavaScript inserts at a line end is lost. A template
-//! literal is copied as it is, and must not hold another one.
+//! that no semicolon JavaScript inserts at a line end is lost. A template literal is
+//! copied as it is, and must not hold another one.
 //!
 //! The style loses its comments, and its spaces beside `{ } ; , >` and after `:`
 //! (never before one: `a :hover` is not `a:hover`); strings stay as they are.
@@ -45,7 +47,7 @@ const BEFORE_OPERAND: [&str; 13] = [
 pub(super) fn script(source: &str) -> String {
     let chars: Vec<char> = source.chars().collect();
     let mut out = String::with_capacity(source.len());
-    // The last word written, to tell `return /re/` from `x / y`.
+    // The last token written when it is a word, to tell `return /re/` from `x / y`.
     let mut word = String::new();
     let mut i = 0;
     let mut space = Space::None;
@@ -75,7 +77,6 @@ pub(super) fn script(source: &str) -> String {
             continue;
         }
         let last = out.chars().last();
-        let spaced = space != Space::None;
         let regex_starts = c == '/' && operand_expected(last, &word);
         separate(&mut out, space, last, c, regex_starts);
         space = Space::None;
@@ -83,16 +84,20 @@ pub(super) fn script(source: &str) -> String {
         i = match c {
             '\'' | '"' | '`' => quoted(&chars, i, c),
             '/' if regex_starts => regex(&chars, i),
+            c if wordy(c) => (i..chars.len())
+                .find(|&k| !wordy(chars[k]))
+                .unwrap_or(chars.len()),
             _ => i + 1,
         };
-        out.extend(&chars[start..i.min(chars.len())]);
-        if wordy(c) && i == start + 1 {
-            if spaced || !last.is_some_and(wordy) {
-                word.clear();
-            }
-            word.push(c);
+        word.clear();
+        if wordy(c) {
+            word.extend(&chars[start..i]);
+        }
+        // `let` is `const` that nobody assigns to, in two letters fewer.
+        if word == "const" && last != Some('.') {
+            out.push_str("let");
         } else {
-            word.clear();
+            out.extend(&chars[start..i.min(chars.len())]);
         }
     }
     out.trim_end().to_string()
@@ -236,7 +241,8 @@ mod tests {
     #[test]
     fn comments_and_spaces_go_and_names_stay_apart() {
         let js = "// a comment\nconst a = b + c; /* more */\n  let x = typeof y;\nif (a) {\n  f(a, b);\n}\n";
-        assert_eq!(script(js), "const a=b+c;let x=typeof y;if(a){f(a,b);}");
+        assert_eq!(script(js), "let a=b+c;let x=typeof y;if(a){f(a,b);}");
+        assert_eq!(script("x.const = constant"), "x.const=constant");
     }
 
     #[test]

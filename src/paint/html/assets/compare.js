@@ -17,7 +17,7 @@
     this.runs = runs;
     this.box = box;
     this.depth = 0;
-    this.sort = { key: 'peak', dir: -1 };
+    this.sort = { key: 'peakd' + (runs.length - 1), dir: -1 };
     this.limit = TABLE_ROWS;
     runs.forEach((r) => { r.compare = this; });
     box.hidden = false;
@@ -136,21 +136,19 @@
   C.render = function () {
     const cols = this.columns();
     const unit = this.runs[0].d.valueUnit;
-    const sortKey = this.sort.key === 'peak' ? 'peakd' + (this.runs.length - 1) : this.sort.key;
-    const col = cols.find((c) => c.key === sortKey) || cols[0];
+    const sortKey = this.sort.key;
+    const col = cols.find((c) => c.key === sortKey);
     const d = this.sort.dir;
     const rows = this.rows.slice();
-    rows.sort((a, b) => {
-      const [x, y] = col ? [col.get(a), col.get(b)] : [a.key, b.key];
-      if (x !== x || y !== y) return (x !== x) - (y !== y);
-      return (x < y ? -1 : x > y ? 1 : 0) * d || (a.key < b.key ? -1 : 1);
-    });
+    const byKey = sortKey === 'key';
+    rows.sort((a, b) => H.order(byKey ? a.key : col.get(a), byKey ? b.key : col.get(b), d, a.key < b.key ? -1 : 1));
     const head = el('tr');
     const th = (key, label, title, num) => {
-      const h = el('th', { scope: 'col', title, class: num ? 'num' : '', 'aria-sort': key === sortKey ? (d > 0 ? 'ascending' : 'descending') : 'none' });
-      const b = el('button', { type: 'button' }, label);
-      b.addEventListener('click', () => { this.sort = { key, dir: this.sort.key === key ? -d : key === 'key' ? 1 : -1 }; this.render(); });
-      h.appendChild(b);
+      const h = H.sortHeader(label, title, num, () => {
+        this.sort = { key, dir: this.sort.key === key ? -d : key === 'key' ? 1 : -1 };
+        this.render();
+      });
+      H.sorted(h, key === sortKey && d);
       return h;
     };
     head.append(el('th'), th('key', 'Band', 'The band\'s name, as the runs match it'));

@@ -32,17 +32,13 @@
     const box = this.section.querySelector('.icicle');
     if (!this.stacks()) return;
     box.hidden = false;
-    const outer = el('button', { type: 'button', 'aria-pressed': 'false', title: 'Turn the icicle over: the outermost cost centres (MAIN, main, a CAF) in its first row' }, 'Outermost first');
-    outer.addEventListener('click', () => {
-      this.outerFirst = !this.outerFirst;
-      outer.setAttribute('aria-pressed', String(this.outerFirst));
+    const outer = H.toggleButton('Outermost first', 'Turn the icicle over: the outermost cost centres (MAIN, main, a CAF) in its first row', (on) => {
+      this.outerFirst = on;
       this.makeTree();
       this.drawIcicle();
     });
-    const mean = el('button', { type: 'button', 'aria-pressed': 'false', title: 'Size the cost centres by their mean over the time shown, not at the pointer' }, 'Mean over the window');
-    mean.addEventListener('click', () => {
-      this.icicleMean = !this.icicleMean;
-      mean.setAttribute('aria-pressed', String(this.icicleMean));
+    const mean = H.toggleButton('Mean over the window', 'Size the cost centres by their mean over the time shown, not at the pointer', (on) => {
+      this.icicleMean = on;
       this.drawIcicle();
     });
     this.icicleHead = el('h2');

@@ -65,9 +65,7 @@
     if (this.times.length === 0) return;
     const t = this.timeAt(x);
     const [i0, i1] = this.range();
-    let i = this.search(t);
-    if (i > 0 && Math.abs(this.times[i - 1] - t) <= Math.abs(this.times[i] - t)) i--;
-    i = Math.min(i1, Math.max(i0, i));
+    const i = Math.min(i1, Math.max(i0, this.nearest(t)));
     this.point(i, this.bandAt(t, y));
     this.placeReadout(x, y);
   };

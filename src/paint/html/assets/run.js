@@ -169,6 +169,13 @@
     return lo;
   };
 
+  // The sample nearest time t (the earlier of two as near).
+  R.nearest = function (t) {
+    let i = this.search(t);
+    if (i > 0 && Math.abs(this.times[i - 1] - t) <= Math.abs(this.times[i] - t)) i--;
+    return i;
+  };
+
   // What a band's value at sample i is in the current view.
   R.valueIn = function (band, i, totals) {
     const v = band.values[i];

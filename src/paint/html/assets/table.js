@@ -42,13 +42,11 @@
     this.headers = {};
     const info = ['info', 'Info', 'What the eventlog and the program say about the band: a -hi band\'s info table (its IPE entry: table, closure type, Haskell type, binding, module, source) and symbol'];
     for (const [key, label, title] of COLUMNS.concat(t.info ? [info] : [])) {
-      const th = el('th', { scope: 'col', title: subst(title), class: NUMERIC[key] ? 'num' : '' });
+      let th;
       if (SORTED[key]) {
-        const b = el('button', { type: 'button' }, label + (key !== 'share' ? this.unitOf(key) : ''));
-        b.addEventListener('click', () => this.sortBy(key));
-        th.appendChild(b);
+        th = H.sortHeader(label + (key !== 'share' ? this.unitOf(key) : ''), subst(title), NUMERIC[key], () => this.sortBy(key));
         this.headers[key] = th;
-      } else th.textContent = label;
+      } else th = el('th', { scope: 'col', title: subst(title) }, label);
       tr.appendChild(th);
     }
     head.appendChild(tr);
@@ -160,10 +158,7 @@
   // The sample nearest the pointer's last time, in the samples drawn now (null: none).
   R.atSample = function () {
     const t = this.state.atTime;
-    if (t === null || this.times.length === 0) return null;
-    let i = this.search(t);
-    if (i > 0 && Math.abs(this.times[i - 1] - t) <= Math.abs(this.times[i] - t)) i--;
-    return i;
+    return t === null || this.times.length === 0 ? null : this.nearest(t);
   };
 
   // Sorts by a column: numbers largest first, names A to Z; again: the other way. Rows
@@ -173,15 +168,8 @@
     const d = dir || (same ? -this.sort.dir : key === 'name' || key === 'fate' ? 1 : -1);
     this.sort = { key, dir: d };
     const col = this.nums[key];
-    this.rowsOrder.sort((a, b) => {
-      const [x, y] = [col[a], col[b]];
-      if (x !== x || y !== y) return (x !== x) - (y !== y) || a - b;
-      const c = x < y ? -1 : x > y ? 1 : 0;
-      return c * d || a - b;
-    });
-    for (const k in this.headers) {
-      this.headers[k].setAttribute('aria-sort', k === key ? (d > 0 ? 'ascending' : 'descending') : 'none');
-    }
+    this.rowsOrder.sort((a, b) => H.order(col[a], col[b], d, a - b));
+    for (const k in this.headers) H.sorted(this.headers[k], k === key && d);
     this.renderRows();
   };
 
