@@ -7,11 +7,8 @@ use std::sync::OnceLock;
 
 use divan::counter::BytesCount;
 use divan::Bencher;
-use hp2ps::profile::{Profile, ProfileBuilder};
-use hp2ps::read::eventlog::{
-    read_eventlog_profile, read_eventlog_slice, EventlogOptions, TimeAxis,
-};
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::load::{load, LoadOptions, Source};
+use hp2ps::read::eventlog::TimeAxis;
 
 #[path = "../tests/support/gen/realistic.rs"]
 #[allow(dead_code)]
@@ -39,9 +36,10 @@ fn inputs() -> &'static (Vec<u8>, Vec<u8>) {
 #[divan::bench(sample_count = 10)]
 fn hp(bencher: Bencher) {
     let (hp, _) = inputs();
-    bencher.counter(BytesCount::new(hp.len())).bench(|| {
-        Profile::read_slice(&hp[..], &ReadOptions::default(), &mut |_| {}).expect("reads")
-    });
+    let opts = LoadOptions::default();
+    bencher
+        .counter(BytesCount::new(hp.len()))
+        .bench(|| load(Source::Bytes(hp), &opts).expect("reads"));
 }
 
 /// The eventlog reader on the same samples in memory, as the command reads a mapped file
@@ -50,11 +48,9 @@ fn hp(bencher: Bencher) {
 fn eventlog(bencher: Bencher) {
     let (_, log) = inputs();
     let opts = elapsed();
-    bencher.counter(BytesCount::new(log.len())).bench(|| {
-        let mut builder = ProfileBuilder::default();
-        read_eventlog_slice(&log[..], &opts, &mut builder, &mut |_| {}).expect("reads");
-        builder.finish()
-    });
+    bencher
+        .counter(BytesCount::new(log.len()))
+        .bench(|| load(Source::Bytes(log), &opts).expect("reads"));
 }
 
 /// The eventlog reader on a stream (stdin from a pipe, `--watch`): one pass, one thread.
@@ -62,13 +58,14 @@ fn eventlog(bencher: Bencher) {
 fn eventlog_stream(bencher: Bencher) {
     let (_, log) = inputs();
     let opts = elapsed();
-    bencher
-        .counter(BytesCount::new(log.len()))
-        .bench(|| read_eventlog_profile(&log[..], &opts).expect("reads"));
+    bencher.counter(BytesCount::new(log.len())).bench(|| {
+        let mut stream = &log[..];
+        load(Source::Stream(&mut stream), &opts).expect("reads")
+    });
 }
 
-fn elapsed() -> EventlogOptions {
-    let mut opts = EventlogOptions::default();
-    opts.time = TimeAxis::Elapsed;
+fn elapsed() -> LoadOptions {
+    let mut opts = LoadOptions::default();
+    opts.eventlog.time = TimeAxis::Elapsed;
     opts
 }

@@ -9,10 +9,13 @@ use std::sync::OnceLock;
 use divan::counter::BytesCount;
 use divan::Bencher;
 use hp2ps::aggregate::{aggregate, AggregateOptions};
+use hp2ps::internals::hp::read_into;
+use hp2ps::internals::ProfileBuilder;
+use hp2ps::load::{load, LoadOptions, Source};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::pipeline::{chart_and_aux, prepare, RenderOptions};
-use hp2ps::profile::{Profile, ProfileBuilder};
-use hp2ps::read::hp::{read_into, ReadOptions};
+use hp2ps::profile::Profile;
+use hp2ps::read::hp::ReadOptions;
 
 #[path = "../tests/support/gen/realistic.rs"]
 #[allow(dead_code)]
@@ -31,10 +34,16 @@ fn profile_text() -> &'static [u8] {
     })
 }
 
+/// The text read as the command reads stdin from a pipe: a stream, on every core.
+fn read_stream(mut text: &[u8]) -> Profile {
+    let source = Source::Stream(&mut text);
+    load(source, &LoadOptions::default())
+        .expect("reads")
+        .profile
+}
+
 fn profile() -> Profile {
-    Profile::read(profile_text(), &ReadOptions::default())
-        .expect("generated profile reads")
-        .0
+    read_stream(profile_text())
 }
 
 fn colour() -> RenderOptions {
@@ -43,13 +52,13 @@ fn colour() -> RenderOptions {
     opts
 }
 
-/// The reader as used: parsing and building on two threads.
+/// The reader as used on a stream: parsing on every core, building on the calling thread.
 #[divan::bench(sample_count = 10)]
 fn read(bencher: Bencher) {
     let text = profile_text();
     bencher
         .counter(BytesCount::new(text.len()))
-        .bench(|| Profile::read(text, &ReadOptions::default()).expect("reads"));
+        .bench(|| read_stream(text));
 }
 
 /// The reader on one thread, for comparison.
@@ -90,8 +99,7 @@ fn postscript(bencher: Bencher) {
 fn end_to_end(bencher: Bencher) {
     let text = profile_text();
     bencher.counter(BytesCount::new(text.len())).bench(|| {
-        let (p, _) = Profile::read(text, &ReadOptions::default()).expect("reads");
-        let (chart, _) = prepare(p, None, &colour());
+        let (chart, _) = prepare(read_stream(text), None, &colour());
         write_ps(&chart, &PsOptions::default(), &mut std::io::sink()).expect("writes");
     });
 }

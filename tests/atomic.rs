@@ -21,8 +21,6 @@ use std::time::Duration;
 
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 
@@ -505,11 +503,7 @@ impl Write for FailingWriter {
 
 #[test]
 fn every_painter_reports_a_failing_writer_as_an_error() {
-    let (profile, _) = Profile::read(
-        golden("longrun-O1-hc.hp").as_slice(),
-        &ReadOptions::default(),
-    )
-    .unwrap();
+    let (profile, _) = support::read_profile(golden("longrun-O1-hc.hp").as_slice()).unwrap();
     let (chart, aux) = prepare(profile, None, &RenderOptions::default());
     for format in [Format::Ps, Format::Svg, Format::Pdf] {
         let mut full = Vec::new();

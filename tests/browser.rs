@@ -17,8 +17,6 @@ use std::time::Duration;
 use hp2ps::layout::chart::Chart;
 use hp2ps::paint::svg::{write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 /// CSS pixels per inch: a standalone SVG of 648 × 432 pt is 864 × 576 CSS pixels, which
 /// rsvg-convert gives at 96 dpi.
@@ -32,7 +30,7 @@ fn chart_of(input: &str, multipage: bool) -> Chart {
         .join("golden/inputs")
         .join(input);
     let hp = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let (profile, _) = Profile::read(&hp[..], &ReadOptions::default()).expect("profile reads");
+    let (profile, _) = support::read_profile(&hp[..]).expect("profile reads");
     let mut opts = RenderOptions::default();
     opts.layout.colour = true;
     opts.layout.multipage = multipage;

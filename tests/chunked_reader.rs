@@ -2,9 +2,10 @@
 //! cuts, the result (profile, warnings, errors and their positions) is the one-thread
 //! reader's. Tiny chunk sizes put a cut at every line of these inputs.
 
-use hp2ps::profile::ProfileBuilder;
-use hp2ps::read::hp::{read_chunked, read_slice_chunked, ReadOptions};
-use hp2ps::read::{HeaderField, Sink};
+use hp2ps::internals::hp::{read_chunked, read_slice_chunked};
+use hp2ps::internals::ProfileBuilder;
+use hp2ps::internals::{HeaderField, Sink};
+use hp2ps::read::hp::ReadOptions;
 
 mod support;
 

@@ -33,8 +33,6 @@ use hp2ps::aggregate::{samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS
 use hp2ps::layout::chart::{Chart, Graph};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 const DPI: u32 = 300;
 
@@ -131,7 +129,7 @@ fn same_picture(name: &str, hp: &[u8], how: Drawing) -> f64 {
 /// A real profile repeated `times` times end to end, sample times shifted so they keep
 /// increasing at the profile's own pace.
 fn repeated(hp: &[u8], times: usize) -> Vec<u8> {
-    let (p, _) = Profile::read(hp, &ReadOptions::default()).expect("reads");
+    let (p, _) = support::read_profile(hp).expect("reads");
     let n = p.times.len();
     let mut per_sample: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     for (b, band) in p.bands.iter().enumerate() {
@@ -320,7 +318,7 @@ fn extent(ys: &[f64]) -> (f64, f64) {
 
 /// The chart of a profile drawn with `opts`.
 fn chart(hp: &[u8], opts: &RenderOptions) -> Chart {
-    let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("reads");
+    let (profile, _) = support::read_profile(hp).expect("reads");
     prepare(profile, None, opts).0
 }
 
@@ -371,7 +369,7 @@ fn the_corpus_is_untouched_by_the_default_limit() {
     for entry in std::fs::read_dir(&dir).expect("golden inputs") {
         let path = entry.expect("entry").path();
         let hp = std::fs::read(&path).expect("read");
-        if Profile::read(hp.as_slice(), &ReadOptions::default()).is_err() {
+        if support::read_profile(hp.as_slice()).is_err() {
             continue;
         }
         let (full, all) = svg(&hp, FULL);

@@ -1,7 +1,7 @@
 //! Converted profiles render byte-identically: every golden `.hp` and the differential
 //! test's random profiles, written as the eventlog their run would have written
 //! (`support::eventlog::writer::convert_hp`) and read back with
-//! `hp2ps::read::eventlog::read_eventlog_profile`, render to the same PostScript file and
+//! the eventlog reader (`support::read_eventlog_profile`), render to the same PostScript file and
 //! `.aux` data as the `.hp` itself, under the differential test's flag sets.
 //!
 //! * Only conversions without losses are compared (`Converted::losses` empty, and not a
@@ -33,8 +33,8 @@ use hp2ps::aux_file::read_aux;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions};
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::read::eventlog::EventlogOptions;
+use support::read_eventlog_profile;
 
 use support::compare::Verdict;
 use support::eventlog::same_profile;
@@ -88,8 +88,8 @@ fn both_profiles(name: &str, hp: &[u8]) -> Result<(Profile, Profile), String> {
     if KNOWN_PARSE_DIFFERENCES.contains(&name) {
         return Err("writer's .hp parser reads it differently (KNOWN_PARSE_DIFFERENCES)".into());
     }
-    let (from_hp, _) = Profile::read(hp, &ReadOptions::default())
-        .map_err(|_| "the .hp reader refuses it".to_string())?;
+    let (from_hp, _) =
+        support::read_profile(hp).map_err(|_| "the .hp reader refuses it".to_string())?;
     let conv = convert_hp(hp, &ConvertOptions::default())
         .map_err(|_| "the writer's .hp parser refuses it".to_string())?;
     if let Some(loss) = conv.losses.first() {
@@ -314,7 +314,7 @@ fn random_profiles_converted_to_eventlogs_render_identically() {
             .as_ref()
             .map(|r| r.args.iter().map(String::as_str).collect());
         let mut inputs = vec![(&mut raw, case.input.clone())];
-        match Profile::read(&case.input[..], &ReadOptions::default()) {
+        match support::read_profile(&case.input[..]) {
             Ok((p, _)) => {
                 let (hp, fixed) = ghc_shaped(&p);
                 for f in fixed {

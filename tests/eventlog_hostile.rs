@@ -4,12 +4,11 @@
 
 mod support;
 
-use hp2ps::read::eventlog::{
-    read_eventlog, read_eventlog_profile, EventlogError, EventlogOptions, EventlogReport,
-    EventlogWarning,
-};
+use hp2ps::internals::eventlog::read_eventlog;
+use hp2ps::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
 use support::eventlog::recorder::{dir, Recorder};
 use support::eventlog::writer::{Layout, RawLog, TypeDecl};
+use support::read_eventlog_profile;
 
 fn read(bytes: &[u8]) -> (Result<EventlogReport, EventlogError>, Recorder) {
     let mut rec = Recorder::default();

@@ -35,7 +35,8 @@ mod support;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use hp2ps::read::eventlog::{read_eventlog, EventlogOptions, TimeAxis};
+use hp2ps::internals::eventlog::read_eventlog;
+use hp2ps::read::eventlog::{EventlogOptions, TimeAxis};
 
 use support::eventlog::oracle::{self, Band, Dump, Kind, Outcome};
 use support::eventlog::recorder::{by_first_appearance, Recorder};

@@ -7,8 +7,10 @@ mod support;
 use std::fs::File;
 use std::io::BufReader;
 
-use hp2ps::read::eventlog::{read_eventlog, EventlogOptions};
-use hp2ps::read::hp::{read_into, ReadOptions};
+use hp2ps::internals::eventlog::read_eventlog;
+use hp2ps::internals::hp::read_into;
+use hp2ps::read::eventlog::EventlogOptions;
+use hp2ps::read::hp::ReadOptions;
 use support::eventlog::recorder::{by_first_appearance, dir, names, Recorder};
 
 /// `(295)Main.CAF` → `Main.CAF` (the .hp's cost-centre-stack id).

@@ -9,7 +9,8 @@ mod support;
 
 use std::path::Path;
 
-use hp2ps::read::eventlog::{read_eventlog, read_eventlog_slice_chunked, EventlogOptions};
+use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
+use hp2ps::read::eventlog::EventlogOptions;
 use support::eventlog::recorder::{dir, names, names_in, Recorder};
 use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
 
@@ -247,7 +248,7 @@ fn points_outside_censuses_at_run_boundaries() {
     assert!(!out.starts_with("error"), "{out}");
     // What a one-pass read makes of it: c numbered where it first counts, f only for its
     // point inside a census, three points counted as stray.
-    let mut builder = hp2ps::profile::ProfileBuilder::default();
+    let mut builder = hp2ps::internals::ProfileBuilder::default();
     let report = read_eventlog_slice_chunked(&log.bytes, &opts, &mut builder, 1).unwrap();
     let profile = builder.finish();
     let names: Vec<String> = (profile.bands.iter())

@@ -4,8 +4,9 @@
 
 mod support;
 
+use hp2ps::internals::eventlog::read_eventlog;
 use hp2ps::read::eventlog::{
-    read_eventlog, Breakdown, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis,
+    Breakdown, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis,
 };
 use support::eventlog::recorder::Recorder;
 use support::eventlog::writer::{Layout, RawLog};

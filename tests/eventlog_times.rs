@@ -12,10 +12,10 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use hp2ps::read::eventlog::{
-    read_eventlog, EventlogError, EventlogOptions, EventlogReport, EventlogWarning,
-};
-use hp2ps::read::hp::{read_into, ReadOptions};
+use hp2ps::internals::eventlog::read_eventlog;
+use hp2ps::internals::hp::read_into;
+use hp2ps::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
+use hp2ps::read::hp::ReadOptions;
 use support::eventlog::recorder::{names_in, Recorder};
 
 /// The folders of real pairs.

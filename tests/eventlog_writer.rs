@@ -132,7 +132,7 @@ fn parse_hp_agrees_with_the_crate_reader_on_ghc_shaped_golden_inputs() {
     for path in golden_inputs() {
         let bytes = std::fs::read(&path).unwrap();
         let ours = parse_hp(&bytes);
-        let theirs = hp2ps::profile::Profile::read(&bytes[..], &Default::default());
+        let theirs = support::read_profile(&bytes[..]);
         let same = match (&ours, &theirs) {
             (Ok(a), Ok((b, _))) => same_profile(a, b),
             (Err(_), Err(_)) => true,
@@ -413,7 +413,7 @@ fn synthetic_ghc_shaped_profiles_round_trip_losslessly() {
         marks += c.profile.marks.len();
         assert!(c.losses.is_empty(), "seed {seed}: {:?}", c.losses);
         // The crate's own reader sees the same profile as parse_hp.
-        let (theirs, _) = hp2ps::profile::Profile::read(&hp[..], &Default::default()).unwrap();
+        let (theirs, _) = support::read_profile(&hp[..]).unwrap();
         assert!(same_profile(&c.profile, &theirs), "seed {seed}");
         if let Err(e) = check_conversion(exe, &format!("seed {seed}"), &hp) {
             panic!("{e}\n{}", String::from_utf8_lossy(&hp));

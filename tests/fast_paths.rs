@@ -2,8 +2,9 @@
 //! the one-thread reader, and the one-pass data-line reading against the general
 //! tokenizer, on a generated profile and on every golden input.
 
-use hp2ps::profile::{Profile, ProfileBuilder};
-use hp2ps::read::hp::{read_into_parallel, ReadOptions};
+use hp2ps::internals::hp::read_into_parallel;
+use hp2ps::internals::ProfileBuilder;
+use hp2ps::read::hp::ReadOptions;
 
 mod support;
 
@@ -56,8 +57,8 @@ fn one_pass_data_lines_equal_the_general_tokenizer() {
             }
             slow.push(b);
         }
-        let fast = Profile::read(text.as_slice(), &ReadOptions::default()).map(|(p, _)| p);
-        let general = Profile::read(slow.as_slice(), &ReadOptions::default()).map(|(p, _)| p);
+        let fast = support::read_profile(text.as_slice()).map(|(p, _)| p);
+        let general = support::read_profile(slow.as_slice()).map(|(p, _)| p);
         match (fast, general) {
             (Ok(a), Ok(b)) => assert!(a == b, "{name}"),
             (Err(_), Err(_)) => {}

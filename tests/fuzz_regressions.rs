@@ -19,8 +19,6 @@ use std::path::PathBuf;
 
 use hp2ps::aux_file::read_aux;
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -105,7 +103,7 @@ type Names = Vec<Vec<u8>>;
 
 /// The bands' names in the `.aux` a render of `hp` writes, and what reading it back gives.
 fn aux_round_trip(hp: &[u8]) -> (Names, Result<Names, String>) {
-    let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("profile reads");
+    let (profile, _) = support::read_profile(hp).expect("profile reads");
     let (_, aux) = prepare(profile, None, &RenderOptions::default());
     let mut text = Vec::new();
     aux.write(&mut text).expect("aux to memory");

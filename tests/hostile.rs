@@ -13,15 +13,15 @@ use support::{golden, pslex, Cmd, TempDir};
 use std::io::Write;
 use std::time::Duration;
 
+use hp2ps::load::LoadError;
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::hp::{ReadError, ReadOptions};
 use support::rng::Rng;
 
 /// The PostScript the library renders for `bytes`, with its warnings; or the error.
-fn render(bytes: &[u8]) -> Result<(Vec<u8>, usize), ReadError> {
-    let (profile, warnings) = Profile::read(bytes, &ReadOptions::default())?;
+fn render(bytes: &[u8]) -> Result<(Vec<u8>, usize), LoadError> {
+    let (profile, warnings) = support::read_profile(bytes)?;
     let (chart, _) = prepare(profile, None, &RenderOptions::default());
     let mut ps = Vec::new();
     write_ps(&chart, &PsOptions::default(), &mut ps).expect("PostScript to memory");
@@ -80,10 +80,18 @@ fn cut_at_last_complete_sample(prefix: &[u8]) -> Vec<u8> {
 }
 
 /// What a cut renders from, or its error.
-type Read = Result<(Profile, usize), ReadError>;
+type Read = Result<(Profile, usize), LoadError>;
+
+/// Where the `.hp` reader's error is (every input here is read as a `.hp`).
+fn hp_pos(e: &LoadError) -> hp2ps::read::hp::Pos {
+    match e {
+        LoadError::Hp(e) => e.pos().expect("positioned"),
+        other => panic!("not the .hp reader's error: {other}"),
+    }
+}
 
 fn read(bytes: &[u8]) -> Read {
-    Profile::read(bytes, &ReadOptions::default()).map(|(p, w)| (p, w.len()))
+    support::read_profile(bytes).map(|(p, w)| (p, w.len()))
 }
 
 /// Every prefix reads to the same profile as its cut at the last complete sample, so it
@@ -121,7 +129,7 @@ fn check_every_truncation(name: &str) {
                 rendered += 1;
             }
             (Err(e), Err(_)) => {
-                let pos = e.pos().expect("positioned");
+                let pos = hp_pos(&e);
                 assert!(pos.line >= 1 && pos.col >= 1, "{name} cut at {n}: {e}");
                 assert!(!e.to_string().contains('\n'), "{name} cut at {n}: {e}");
             }
@@ -297,7 +305,7 @@ fn check_mutant(case: usize, input: &[u8], gs_sample: &mut Vec<Vec<u8>>) {
             assert_eq!(ran.code, Some(1), "{what}");
             let (line, col) = positioned_error_line(&ran.stderr, "t.hp")
                 .unwrap_or_else(|m| panic!("{what}: {m}"));
-            let pos = e.pos().expect("positioned");
+            let pos = hp_pos(&e);
             assert_eq!((line, col), (pos.line, pos.col), "{what}: library says {e}");
             assert_same_files(
                 &before,
@@ -369,7 +377,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
         match hp2ps::aux_file::read_aux(&data) {
             Ok(previous) => {
                 assert_eq!(ran.code, Some(0), "{what}");
-                let (p, _) = Profile::read(profile.as_slice(), &ReadOptions::default()).unwrap();
+                let (p, _) = support::read_profile(profile.as_slice()).unwrap();
                 let (chart, _) = prepare(p, Some(&previous), &RenderOptions::default());
                 let mut want = Vec::new();
                 write_ps(&chart, &PsOptions::default(), &mut want).unwrap();

@@ -15,8 +15,6 @@ use hp2ps::fonts::to_winansi;
 use hp2ps::layout::chart::Chart;
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 /// Texts that would end or break a string, a comment or an element if written raw.
 const HOSTILE: &[&[u8]] = &[
@@ -85,7 +83,7 @@ fn hostile_profile(k: usize) -> Vec<u8> {
 }
 
 fn chart_of(hp: &[u8], colour: bool) -> Chart {
-    let (profile, _) = Profile::read(hp, &ReadOptions::default()).expect("the profile reads");
+    let (profile, _) = support::read_profile(hp).expect("the profile reads");
     // Every band and its key entry (there are fewer names than the default limit).
     let mut opts = RenderOptions::default();
     opts.aggregate.trace_percent = 0.0;
@@ -374,7 +372,7 @@ fn the_binary_writes_the_same_safe_output_in_every_format() {
         assert_eq!(ran.code, Some(0), "{}", ran.describe());
         let mut opts = RenderOptions::default();
         opts.aggregate.trace_percent = 0.0;
-        let (profile, _) = Profile::read(hp.as_slice(), &ReadOptions::default()).unwrap();
+        let (profile, _) = support::read_profile(hp.as_slice()).unwrap();
         let (chart, _) = prepare(profile, None, &opts);
         let want = paint(&chart, format);
         let got = std::fs::read(dir.join(&format!("t.{}", format.extension()))).unwrap();

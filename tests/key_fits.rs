@@ -9,9 +9,8 @@ mod support;
 use std::path::PathBuf;
 
 use hp2ps::layout::chart::{Chart, BORDER_HEIGHT, BORDER_WIDTH};
+use hp2ps::load::{load, LoadOptions, Source};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Series;
-use hp2ps::read::{read_input, InputOptions, Notes};
 use support::raster::{eps_to_pngs, pdf_to_pngs, save_images, svg_to_png, Image, DPI};
 use support::{tools, Cmd, TempDir};
 
@@ -24,18 +23,12 @@ fn input() -> PathBuf {
 /// library: the key's geometry and its entries per page.
 fn chart(multipage: bool) -> Chart {
     let bytes = std::fs::read(input()).expect("the eventlog");
-    let (mut profile, notes) = read_input(&bytes[..], &InputOptions::default()).expect("read");
-    let Notes::Eventlog(report) = notes else {
-        panic!("not read as an eventlog")
-    };
-    let line = |name: &str, points: &[(f64, u64)]| Series {
-        name: name.as_bytes().to_vec(),
-        points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
-    };
-    profile.series = vec![
-        line("heap size", &report.heap_size),
-        line("live bytes", &report.heap_live),
-    ];
+    let mut load_opts = LoadOptions::default();
+    load_opts.heap_size = true;
+    let profile = load(Source::Bytes(&bytes), &load_opts)
+        .expect("read")
+        .profile;
+    assert_eq!(profile.series.len(), 2, "the heap size and live bytes");
     let mut opts = RenderOptions::default();
     opts.aggregate.trace_percent = 0.0;
     opts.layout.colour = true;

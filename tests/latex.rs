@@ -20,8 +20,6 @@ use hp2ps::layout::chart::Chart;
 use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 /// The width asked for: 4 in.
 const WIDTH: f64 = 288.0;
@@ -34,7 +32,7 @@ const TEX_PT_PER_BP: f64 = 72.27 / 72.0;
 fn chart() -> Chart {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs/spec7-01-manpage.hp");
     let bytes = std::fs::read(&path).expect("read the man-page profile");
-    let (profile, _) = Profile::read(&bytes[..], &ReadOptions::default()).expect("profile reads");
+    let (profile, _) = support::read_profile(&bytes[..]).expect("profile reads");
     prepare(profile, None, &RenderOptions::default()).0
 }
 

@@ -10,7 +10,6 @@ use hp2ps::layout::chart::Chart;
 use hp2ps::layout::LayoutOptions;
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
 
 use support::tools::require;
 use support::{Cmd, TempDir};
@@ -20,7 +19,7 @@ const QPDF: &str = "/usr/bin/qpdf";
 const PDFTOTEXT: &str = "/usr/bin/pdftotext";
 
 fn chart_of(hp: &[u8], layout: LayoutOptions) -> Option<Chart> {
-    let (profile, _) = Profile::read(hp, &Default::default()).ok()?;
+    let (profile, _) = support::read_profile(hp).ok()?;
     let mut opts = RenderOptions::default();
     opts.layout = layout;
     Some(prepare(profile, None, &opts).0)

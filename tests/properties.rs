@@ -14,9 +14,9 @@ use std::io::{self, Read};
 use hp2ps::aggregate::{aggregate, AggregateOptions, NameOrder};
 use hp2ps::aux_file::Aux;
 use hp2ps::internals::{apply_band_limit, band_total, eliminate_traces, stack_heights};
+use hp2ps::load::{load, LoadOptions, Source};
 use hp2ps::paint::ps::{escape, Escape};
 use hp2ps::profile::{Band, Point, Profile};
-use hp2ps::read::hp::ReadOptions;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -206,15 +206,19 @@ impl Read for Trickle<'_> {
 }
 
 fn read_back(text: &[u8], sizes: Vec<usize>) -> Result<Profile, TestCaseError> {
-    let input = Trickle {
+    let mut input = Trickle {
         data: text,
         sizes,
         k: 0,
     };
-    let (profile, warnings) = Profile::read(input, &ReadOptions::default())
+    let loaded = load(Source::Stream(&mut input), &LoadOptions::default())
         .map_err(|e| TestCaseError::fail(format!("refused: {e}")))?;
-    prop_assert!(warnings.is_empty(), "warnings: {warnings:?}");
-    Ok(profile)
+    prop_assert!(
+        loaded.warnings.is_empty(),
+        "warnings: {:?}",
+        loaded.warnings
+    );
+    Ok(loaded.profile)
 }
 
 proptest! {

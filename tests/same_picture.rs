@@ -40,8 +40,6 @@ use hp2ps::paint::pdf::{write_pdf, PdfOptions};
 use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::paint::svg::{write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
 
 use raster::{compare, Comparison, Image};
 
@@ -60,7 +58,7 @@ fn chart_of(hp: &[u8], colour: bool) -> Option<Chart> {
 
 /// Reads a profile and lays it out with `opts`.
 fn chart_with(hp: &[u8], opts: RenderOptions) -> Option<Chart> {
-    let (profile, _) = Profile::read(hp, &ReadOptions::default()).ok()?;
+    let (profile, _) = support::read_profile(hp).ok()?;
     Some(prepare(profile, None, &opts).0)
 }
 

@@ -21,18 +21,16 @@ use hp2ps::paint::ps::{write_ps, PsOptions};
 use hp2ps::paint::svg::{escape, write_svg, SvgOptions};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::{Band, Point, Profile, Series};
-use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions};
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::read::eventlog::EventlogOptions;
 use hp2ps::summary::{summarize, SummaryOptions};
+use support::read_eventlog_profile;
 
 fn golden_profile(input: &str) -> Profile {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("golden/inputs")
         .join(input);
     let hp = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Profile::read(&hp[..], &ReadOptions::default())
-        .expect("profile reads")
-        .0
+    support::read_profile(&hp[..]).expect("profile reads").0
 }
 
 fn svg_of(chart: &Chart) -> String {

@@ -12,9 +12,10 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use hp2ps::profile::IpeEntry;
-use hp2ps::read::eventlog::{read_eventlog_profile, EventlogOptions};
+use hp2ps::read::eventlog::EventlogOptions;
 use serde_json::Value;
 use support::ghc910::{data, json, program, run_ok};
+use support::read_eventlog_profile;
 use support::tools::require;
 use support::{Cmd, TempDir};
 

@@ -1,8 +1,9 @@
 //! The `cli` target's body, shared with `tests/fuzz_regressions.rs`: NUL-separated
 //! arguments go through the binary's own parser (`src/cli/`, compiled in here), and
 //! every accepted command line runs the library the way `src/run/render.rs` does on a fixed
-//! profile: the `--from`/`--to` window, the summary, and the chart in its format with
-//! its flags (with `-p`, against a fixed `.aux`). Files are never touched: the binary's
+//! profile: loading it with the command line's window, names, heap-size lines and band
+//! filter, the summary, and the chart in its format with its flags (with `-p`, against a
+//! fixed `.aux`). Files are never touched: the binary's
 //! file handling is tested through the binary in `tests/atomic.rs` and `tests/hostile.rs`.
 
 #[allow(dead_code)]
@@ -13,10 +14,9 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
 use hp2ps::aux_file::read_aux;
+use hp2ps::load::{load, Source};
 use hp2ps::paint::{write_chart_with, Format};
 use hp2ps::pipeline::prepare;
-use hp2ps::read::hp::ReadOptions;
-use hp2ps::read::window::read_profile;
 use hp2ps::summary::summarize;
 
 use super::{assert_one_line, pslex, EXAMPLE};
@@ -49,8 +49,8 @@ pub fn check(data: &[u8]) {
     let cli::Command::Render(inv) = command else {
         return;
     };
-    let (profile, _) = match read_profile(EXAMPLE, &ReadOptions::default(), &inv.window) {
-        Ok(p) => p,
+    let profile = match load(Source::Bytes(EXAMPLE), &inv.load_options()) {
+        Ok(loaded) => loaded.profile,
         Err(e) => {
             assert_one_line(&e.to_string());
             return;

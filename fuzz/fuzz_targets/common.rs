@@ -12,6 +12,7 @@ pub mod xmlcheck;
 
 use hp2ps::aggregate::NameOrder;
 use hp2ps::aux_file::{read_aux, Aux};
+use hp2ps::load::{load, LoadError, LoadOptions, Source};
 use hp2ps::paint::{write_chart, Format};
 use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
@@ -82,26 +83,32 @@ pub fn render_and_check(profile: Profile, previous: Option<&Aux>, opts: &RenderO
 }
 
 /// The `hp_reader` target: the first byte picks the render flags; the rest is the
-/// profile. Any bytes either read (and then render in every format, with no text
-/// escaping its string) or give one positioned, one-line error.
+/// profile, read as a stream as the library reads any input. Any bytes either read (and
+/// then render in every format, with no text escaping its string) or give one one-line
+/// error, positioned when the input is read as a `.hp` (an input that starts with
+/// `hdrb` is an eventlog).
 pub fn hp_reader(data: &[u8]) {
-    let Some((&flags, input)) = data.split_first() else {
+    let Some((&flags, mut input)) = data.split_first() else {
         return;
     };
-    match Profile::read(input, &hp2ps::read::hp::ReadOptions::default()) {
-        Ok((profile, warnings)) => {
-            for w in &warnings {
-                assert_one_line(&w.to_string());
+    match load(Source::Stream(&mut input), &LoadOptions::default()) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                assert_one_line(&w.line("f"));
             }
+            let profile = loaded.profile;
             assert!(profile.sample_count() > 0, "a profile without samples read");
             render_and_check(profile, None, &options(flags));
         }
-        Err(hp2ps::read::hp::ReadError::Io(e)) => panic!("I/O error reading memory: {e}"),
-        Err(e) => {
+        Err(LoadError::Hp(hp2ps::read::hp::ReadError::Io(e))) => {
+            panic!("I/O error reading memory: {e}")
+        }
+        Err(LoadError::Hp(e)) => {
             let pos = e.pos().expect("every syntax error has a position");
             assert!(pos.line >= 1 && pos.col >= 1, "position {pos}");
             assert_one_line(&e.to_string());
         }
+        Err(e) => assert_one_line(&e.to_string()),
     }
 }
 
@@ -132,43 +139,55 @@ BEGIN_SAMPLE 2.00\nelim 192\ninsert 24\nintersect 12\ndisin 84\nmain 12\nSYSTEM 
 BEGIN_SAMPLE 2.82\nEND_SAMPLE 2.82\n";
 
 pub fn example() -> Profile {
-    Profile::read(EXAMPLE, &hp2ps::read::hp::ReadOptions::default())
-        .expect("the example reads")
-        .0
+    let loaded = load(Source::Bytes(EXAMPLE), &LoadOptions::default());
+    loaded.expect("the example reads").profile
 }
 
 /// The `eventlog_reader` target: the first byte picks the render flags; the rest is the
 /// eventlog. Any bytes either read (and then render in every format) or give one
 /// one-line error; warnings are one line each.
 pub fn eventlog_reader(data: &[u8]) {
-    use hp2ps::read::eventlog::{read_eventlog_profile, EventlogError, EventlogOptions};
+    use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
+    use hp2ps::internals::ProfileBuilder;
+    use hp2ps::read::eventlog::EventlogError;
     let Some((&flags, input)) = data.split_first() else {
         return;
     };
-    let mut opts = EventlogOptions::default();
-    opts.full_names = flags & 0x10 != 0;
+    let mut opts = LoadOptions::default();
+    opts.eventlog.full_names = flags & 0x10 != 0;
     // The reader on every core (runs of whole blocks, as small as the flags say) must give
     // exactly what the one-pass reader gives.
-    let mut builder = hp2ps::profile::ProfileBuilder::default();
+    let one_pass = {
+        let mut builder = ProfileBuilder::default();
+        read_eventlog(input, &opts.eventlog, &mut builder).map(|report| (builder.finish(), report))
+    };
     let chunk = 1 + usize::from(flags & 0x0f) * 64;
-    let in_runs =
-        hp2ps::read::eventlog::read_eventlog_slice_chunked(input, &opts, &mut builder, chunk)
-            .map(|report| (builder.finish(), report));
+    let in_runs = {
+        let mut builder = ProfileBuilder::default();
+        read_eventlog_slice_chunked(input, &opts.eventlog, &mut builder, chunk)
+            .map(|report| (builder.finish(), report))
+    };
     assert_eq!(
-        format!("{:?}", read_eventlog_profile(input, &opts)),
+        format!("{one_pass:?}"),
         format!("{in_runs:?}"),
         "the reader in runs of {chunk} bytes differs from the one-pass reader"
     );
-    match read_eventlog_profile(input, &opts) {
-        Ok((mut profile, report)) => {
-            // The command names -hi bands by the log's IPE entries: names stay unique.
-            let symbolize = hp2ps::symbolize::SymbolizeOptions::default();
-            hp2ps::symbolize::name_bands(&mut profile, &report.ipe, None, &symbolize);
+    if !input.starts_with(b"hdrb") {
+        // Not an eventlog to the library, which reads it as a `.hp`.
+        if let Err(e) = one_pass {
+            assert_one_line(&e.to_string());
+        }
+        return;
+    }
+    // As the command reads it: -hi bands named by the log's IPE entries.
+    match load(Source::Bytes(input), &opts) {
+        Ok(loaded) => {
+            let profile = loaded.profile;
             let names: std::collections::HashSet<&[u8]> =
                 profile.bands.iter().map(|b| &b.name[..]).collect();
             assert_eq!(names.len(), profile.bands.len(), "two bands of one name");
-            for w in &report.warnings {
-                assert_one_line(&w.to_string());
+            for w in &loaded.warnings {
+                assert_one_line(&w.line("f"));
             }
             // The empty first sample, at least one census, the empty last sample.
             assert!(
@@ -181,7 +200,7 @@ pub fn eventlog_reader(data: &[u8]) {
             );
             render_and_check(profile, None, &options(flags));
         }
-        Err(EventlogError::Io(e)) => panic!("I/O error reading memory: {e}"),
+        Err(LoadError::Eventlog(EventlogError::Io(e))) => panic!("I/O error reading memory: {e}"),
         Err(e) => assert_one_line(&e.to_string()),
     }
 }

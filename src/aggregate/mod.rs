@@ -4,7 +4,6 @@
 //! the ranges and the area. One file per pass.
 
 mod decimate;
-mod filter;
 mod limit;
 pub(crate) mod numbers;
 mod order;
@@ -18,7 +17,6 @@ pub use decimate::{
     decimate, drop_samples, kept_in, kept_samples, sample_limit, samples_within,
     VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
 };
-pub use filter::{BandFilter, FilteredOut};
 pub use limit::apply_band_limit;
 pub(crate) use limit::drop_in_background;
 pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
@@ -62,9 +60,6 @@ pub struct AggregateOptions {
     /// `-m`: the band limit N; 0 means none, a negative value drops every band.
     /// Default: 20 ([`defaults::BAND_LIMIT`]).
     pub band_limit: i64,
-    /// `--include`, `--exclude`: the bands kept, decided before anything else.
-    /// Default: every band.
-    pub filter: BandFilter,
     /// `--sort growth`: order by [`growth`], after `-d` and `-i`. Default: `false`.
     pub by_growth: bool,
     /// `--reverse`: stack the drawn bands the other way up (OTHER stays at the bottom; which
@@ -94,7 +89,6 @@ impl Default for AggregateOptions {
             by_name: None,
             numeric_names: false,
             band_limit: defaults::BAND_LIMIT,
-            filter: BandFilter::default(),
             by_growth: false,
             reverse: false,
             min_x_range: None,
@@ -176,7 +170,6 @@ impl Aggregated {
 pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
-    opts.filter.apply(&mut bands);
     let mut table = if opts.band_table {
         every_band(&bands, &profile.times)
     } else {
@@ -299,7 +292,7 @@ pub fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
 struct Fates<'a> {
     /// The table's rows by name (names are unique in a profile), with the profile index's
     /// cheap hash: a million bands are a million lookups per pass.
-    rows: std::collections::HashMap<&'a [u8], usize, crate::profile::FxBuild>,
+    rows: std::collections::HashMap<&'a [u8], usize, crate::intern::FxBuild>,
     fates: Vec<Fate>,
 }
 

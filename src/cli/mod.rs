@@ -19,6 +19,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use hp2ps::defaults;
+use hp2ps::load::{BandFilter, LoadOptions};
 use hp2ps::paint::{Format, PaintOptions};
 use hp2ps::pipeline::RenderOptions;
 use hp2ps::read::eventlog::EventlogOptions;
@@ -72,6 +73,8 @@ pub struct Invocation {
     pub symbolize: SymbolizeOptions,
     /// `--binary`: the program that wrote a `-hi` profile, for its symbols.
     pub binary: Option<OsString>,
+    /// `--include`, `--exclude`: the bands kept.
+    pub filter: BandFilter,
 }
 
 /// The axes `--uniform-scale` shares between the charts of one run.
@@ -168,6 +171,19 @@ impl Invocation {
             Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
         };
         self.format.or_else(from_output).unwrap_or(Format::Ps)
+    }
+
+    /// How an input is loaded: the window, the eventlog's options, the names of `-hi`
+    /// bands, the heap-size lines and the band filter (the program's binary is the
+    /// edge's to add: `run/symbols.rs`).
+    pub fn load_options(&self) -> LoadOptions {
+        let mut opts = LoadOptions::default();
+        opts.window = self.window;
+        opts.eventlog = self.eventlog.clone();
+        opts.naming = self.symbolize.clone();
+        opts.heap_size = self.heap_size;
+        opts.filter = self.filter.clone();
+        opts
     }
 
     /// Whether charts are drawn: always, except for `--summary` without any output option

@@ -4,8 +4,9 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use hp2ps::aggregate::{BandFilter, NameOrder};
+use hp2ps::aggregate::NameOrder;
 use hp2ps::layout::Palette;
+use hp2ps::load::BandFilter;
 use hp2ps::paint::Format;
 use hp2ps::read::eventlog::TimeAxis;
 use hp2ps::read::window::WindowOptions;
@@ -193,7 +194,6 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
 
 /// `--include`, `--exclude`, `--sort` and `--reverse`.
 fn apply_selection(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageError> {
-    let agg = &mut inv.render.aggregate;
     let patterns = |id: &str| m.get_many::<String>(id).into_iter().flatten();
     for (id, add) in [
         (
@@ -203,7 +203,7 @@ fn apply_selection(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageErro
         ("exclude", BandFilter::exclude),
     ] {
         for pattern in patterns(id) {
-            add(&mut agg.filter, pattern).map_err(|e| UsageError::BadValue {
+            add(&mut inv.filter, pattern).map_err(|e| UsageError::BadValue {
                 arg: format!("--{id} {pattern}"),
                 // The last line of regex's message says what is wrong.
                 why: e
@@ -214,6 +214,7 @@ fn apply_selection(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageErro
             })?;
         }
     }
+    let agg = &mut inv.render.aggregate;
     // `--sort` names the one order, so it replaces `-d` and `-i`.
     if let Some(key) = m.get_one::<String>("sort") {
         agg.by_deviation = key == "stddev";

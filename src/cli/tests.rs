@@ -236,7 +236,7 @@ fn selection_options_build_the_filter_and_the_order() {
         "Internal",
         "x",
     ]);
-    let f = &i.render.aggregate.filter;
+    let f = &i.filter;
     assert!(f.keeps(b"Data.Set") && f.keeps(b"my.Map") && !f.keeps(b"main"));
     assert!(!f.keeps(b"Data.Map.Internal"));
     let g = inv(&["-d", "--sort", "growth", "--reverse", "x"]);

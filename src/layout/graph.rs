@@ -101,7 +101,7 @@ pub(super) fn chart_data(
 ) -> ChartData {
     let rows = (agg.table.iter().enumerate())
         .map(|(i, b)| (b.name.as_slice(), i))
-        .collect::<std::collections::HashMap<_, _, crate::profile::FxBuild>>();
+        .collect::<std::collections::HashMap<_, _, crate::intern::FxBuild>>();
     // The bands not drawn on their own, when the aggregation kept them: their rows, and
     // their values at the drawn samples.
     let rest_rows: Vec<usize> = (agg.rest.iter())

@@ -1,18 +1,12 @@
 //! The profile model: header strings, sample times, marks and one band per identifier.
+//! It knows no reader: readers hand their statements to the seam (`src/seam/`), whose
+//! builder makes a [`Profile`]; [`crate::load::load`] reads one from either input format.
 
-mod builder;
-mod hasher;
 mod info;
 
-pub use builder::ProfileBuilder;
-pub(crate) use hasher::FxBuild;
-pub(crate) use hasher::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
 
 use std::collections::BTreeMap;
-use std::io::Read;
-
-use crate::read::hp::{self, ReadError, ReadOptions, Warning};
 
 /// A data point: the value of one identifier in one sample.
 ///
@@ -27,22 +21,6 @@ pub struct Point {
     pub value: f64,
 }
 
-/// Makes room for `extra` more points in a band that is filling up as the input is read.
-/// Growing by doubling copies every band a few times over; with `progress`, the share of
-/// the input read so far, a band grows once to about its final size (capacity that is
-/// never used costs address space, not memory). Without it, it doubles.
-pub(crate) fn make_room(points: &mut Vec<Point>, extra: usize, progress: Option<f64>) {
-    let needed = points.len() + extra;
-    if needed <= points.capacity() {
-        return;
-    }
-    let scale = progress
-        .filter(|&f| f > 0.0 && f <= 1.0)
-        .map_or(2.0, |f| 1.05 / f);
-    let estimate = (needed as f64 * scale) as usize;
-    points.reserve_exact(estimate.max(needed) - points.len());
-}
-
 /// Everything recorded for one identifier, points in file order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Band {
@@ -52,7 +30,8 @@ pub struct Band {
     pub points: Vec<Point>,
 }
 
-/// A whole `.hp` file. Bands are in the order their identifiers first appeared.
+/// A whole profile (a `.hp` file, or what an eventlog records). Bands are in the order
+/// their identifiers first appeared.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Profile {
     /// The `JOB` string: the program's command line.
@@ -90,29 +69,6 @@ pub struct Series {
 }
 
 impl Profile {
-    /// Reads a profile from any reader (a file, stdin, a byte slice).
-    pub fn read<R: Read>(
-        input: R,
-        opts: &ReadOptions,
-    ) -> Result<(Profile, Vec<Warning>), ReadError> {
-        let mut builder = ProfileBuilder::default();
-        let warnings = hp::read_into_parallel(input, opts, &mut builder)?;
-        Ok((builder.finish(), warnings))
-    }
-
-    /// Reads a profile that is already in memory (a mapped file), on every core without
-    /// copying it. `release(n)` is called once the first `n` bytes are no longer needed.
-    /// The result is [`Profile::read`]'s.
-    pub fn read_slice(
-        bytes: &[u8],
-        opts: &ReadOptions,
-        release: &mut dyn FnMut(usize),
-    ) -> Result<(Profile, Vec<Warning>), ReadError> {
-        let mut builder = ProfileBuilder::default();
-        let warnings = hp::read_slice_parallel(bytes, opts, &mut builder, release)?;
-        Ok((builder.finish(), warnings))
-    }
-
     /// The number of complete samples.
     pub fn sample_count(&self) -> usize {
         self.times.len()

@@ -2,8 +2,8 @@
 //! window, exactly as if the other samples had been deleted from the `.hp` file by hand
 //! (the GHC manual's recipe for zooming in on part of a profile).
 //!
-//! The window is applied while reading, by a [`Window`] between the reader and the
-//! [`ProfileBuilder`], so the builder sees the statements of the hand-cut file and nothing
+//! The window is applied while reading, by a sink (`Window`) between the reader and the
+//! profile builder, so the builder sees the statements of the hand-cut file and nothing
 //! else: the identifiers appear in the same order, the first and last kept samples set the
 //! x axis, and the area in the title covers the window only.
 //!
@@ -19,24 +19,24 @@
 //! - Data lines outside samples (which GHC never writes) belong to the next sample, as in
 //!   hp2ps, and are kept or dropped with it.
 //!
+//! The same holds for an eventlog's samples, which come in time order too.
+//!
 //! ```
-//! use hp2ps::read::hp::ReadOptions;
-//! use hp2ps::read::window::{read_profile, WindowOptions};
+//! use hp2ps::load::{load, LoadOptions, Source};
+//! use hp2ps::read::window::WindowOptions;
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
 //!            BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nMARK 0.5\n\
 //!            BEGIN_SAMPLE 1.0\na 2\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2.0\nb 3\nEND_SAMPLE 2.0\n";
-//! let window = WindowOptions::new(Some(1.0), None);
-//! let (profile, _warnings) = read_profile(&hp[..], &ReadOptions::default(), &window).unwrap();
+//! let mut opts = LoadOptions::default();
+//! opts.window = WindowOptions::new(Some(1.0), None);
+//! let profile = load(Source::Bytes(hp), &opts).unwrap().profile;
 //! assert_eq!(profile.times, [1.0, 2.0]);
 //! assert!(profile.marks.is_empty()); // the mark stood before the first kept sample
 //! ```
 
-use std::io::Read;
-
-use crate::profile::{Profile, ProfileBuilder};
-use crate::read::hp::{self, ReadError, ReadOptions, Warning};
-use crate::read::{HeaderField, Sink};
+use crate::profile::Profile;
+use crate::seam::{HeaderField, ProfileBuilder, Sink};
 
 /// The window, in SAMPLE_UNIT. `None` leaves that side open.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -70,12 +70,10 @@ impl WindowOptions {
     }
 }
 
-/// Why a windowed profile could not be made.
+/// Why a window gave no profile (a profile that cannot be read at all is the reader's
+/// error).
 #[derive(Debug, thiserror::Error)]
 pub enum WindowError {
-    /// The profile itself is bad (the reader's positioned error).
-    #[error(transparent)]
-    Read(#[from] ReadError),
     /// `from` is after `to` (or one of them is NaN).
     #[error("the window {window} is empty: its start is after its end")]
     Inverted {
@@ -92,37 +90,6 @@ pub enum WindowError {
         /// The time of the profile's last sample.
         last: f64,
     },
-}
-
-/// [`read_profile`] on input already in memory (a mapped file): with an open window this
-/// is [`Profile::read_slice`], which calls `release(n)` once the first `n` bytes are no
-/// longer needed.
-pub fn read_profile_slice(
-    bytes: &[u8],
-    read: &ReadOptions,
-    window: &WindowOptions,
-    release: &mut dyn FnMut(usize),
-) -> Result<(Profile, Vec<Warning>), WindowError> {
-    if window.is_everything() {
-        return Ok(Profile::read_slice(bytes, read, release)?);
-    }
-    read_profile(bytes, read, window)
-}
-
-/// Reads a profile, keeping only the samples inside `window` (see the module docs). With
-/// an open window this is exactly [`Profile::read`].
-pub fn read_profile<R: Read>(
-    input: R,
-    read: &ReadOptions,
-    window: &WindowOptions,
-) -> Result<(Profile, Vec<Warning>), WindowError> {
-    if window.is_everything() {
-        return Ok(Profile::read(input, read)?);
-    }
-    check(window)?;
-    let mut sink = Window::new(ProfileBuilder::default(), *window);
-    let warnings = hp::read_into(input, read, &mut sink)?;
-    Ok((finish(sink, window)?, warnings))
 }
 
 /// The profile a window let through; an error when it holds no sample.
@@ -143,7 +110,7 @@ pub(crate) fn finish(
 }
 
 /// Checks that the window can hold a sample at all.
-pub fn check(window: &WindowOptions) -> Result<(), WindowError> {
+pub(crate) fn check(window: &WindowOptions) -> Result<(), WindowError> {
     let nan = window.from.is_some_and(f64::is_nan) || window.to.is_some_and(f64::is_nan);
     match (window.from, window.to) {
         (Some(f), Some(t)) if f > t => Err(WindowError::Inverted {
@@ -159,7 +126,7 @@ pub fn check(window: &WindowOptions) -> Result<(), WindowError> {
 /// A [`Sink`] that passes on the statements of the samples inside a window and drops the
 /// rest, as a hand cut of the file would (see the module docs). Each sample is held back
 /// until its `END_SAMPLE`, so a repeated `BEGIN_SAMPLE` decides with its final time.
-pub struct Window<S> {
+pub(crate) struct Window<S> {
     inner: S,
     window: WindowOptions,
     /// The time of the sample being read, once its `BEGIN_SAMPLE` was seen.
@@ -176,7 +143,7 @@ pub struct Window<S> {
 
 impl<S: Sink> Window<S> {
     /// A window in front of `inner`.
-    pub fn new(inner: S, window: WindowOptions) -> Window<S> {
+    pub(crate) fn new(inner: S, window: WindowOptions) -> Window<S> {
         Window {
             inner,
             window,
@@ -191,7 +158,7 @@ impl<S: Sink> Window<S> {
     }
 
     /// The sink behind the window.
-    pub fn into_inner(self) -> S {
+    pub(crate) fn into_inner(self) -> S {
         self.inner
     }
 
@@ -265,17 +232,21 @@ impl<S: Sink> Sink for Window<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::{load, LoadError, LoadOptions, Loaded, Source};
+    use crate::read::hp::ReadOptions;
 
     const HEAD: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n";
 
-    fn read(body: &str, from: Option<f64>, to: Option<f64>) -> Result<Profile, WindowError> {
-        let text = format!("{HEAD}{body}");
-        read_profile(
-            text.as_bytes(),
-            &ReadOptions::default(),
-            &WindowOptions { from, to },
-        )
-        .map(|(p, _)| p)
+    fn load_window(text: &str, from: Option<f64>, to: Option<f64>) -> Result<Loaded, LoadError> {
+        let opts = LoadOptions {
+            window: WindowOptions { from, to },
+            ..LoadOptions::default()
+        };
+        load(Source::Bytes(text.as_bytes()), &opts)
+    }
+
+    fn read(body: &str, from: Option<f64>, to: Option<f64>) -> Result<Profile, LoadError> {
+        load_window(&format!("{HEAD}{body}"), from, to).map(|l| l.profile)
     }
 
     fn plain(body: &str) -> Profile {
@@ -322,40 +293,33 @@ mod tests {
     fn empty_and_inverted_windows_are_errors() {
         assert!(matches!(
             read(BODY, Some(3.0), None),
-            Err(WindowError::NoSampleInside { first, last, .. }) if first == 0.0 && last == 2.0
+            Err(LoadError::Window(WindowError::NoSampleInside { first, last, .. }))
+                if first == 0.0 && last == 2.0
         ));
         assert!(matches!(
             read(BODY, Some(0.2), Some(0.8)),
-            Err(WindowError::NoSampleInside { .. })
+            Err(LoadError::Window(WindowError::NoSampleInside { .. }))
         ));
         assert!(matches!(
             read(BODY, Some(2.0), Some(1.0)),
-            Err(WindowError::Inverted { .. })
+            Err(LoadError::Window(WindowError::Inverted { .. }))
         ));
         assert!(matches!(
             read(BODY, Some(f64::NAN), None),
-            Err(WindowError::Inverted { .. })
+            Err(LoadError::Window(WindowError::Inverted { .. }))
         ));
         assert!(matches!(
             read("BEGIN_SAMPLE 0.0\n", Some(0.0), None),
-            Err(WindowError::Read(_))
+            Err(LoadError::Hp(_))
         ));
     }
 
     #[test]
     fn an_incomplete_last_sample_is_still_dropped_with_a_warning() {
         let text = format!("{HEAD}{BODY}BEGIN_SAMPLE 3.0\na 7\n");
-        let (p, warnings) = read_profile(
-            text.as_bytes(),
-            &ReadOptions::default(),
-            &WindowOptions {
-                from: Some(1.0),
-                to: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(p.times, [1.0, 2.0]);
-        assert_eq!(warnings.len(), 1);
+        let loaded = load_window(&text, Some(1.0), None).unwrap();
+        assert_eq!(loaded.profile.times, [1.0, 2.0]);
+        assert_eq!(loaded.warnings.len(), 1);
     }
 
     #[test]

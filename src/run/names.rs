@@ -133,11 +133,8 @@ fn starts_as_eventlog(path: &Path) -> bool {
     let mut magic = [0u8; 4];
     File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| magic == *EVENTLOG_MAGIC)
+        .is_ok_and(|()| hp2ps::read::eventlog::is_eventlog(&magic))
 }
-
-/// The first bytes of every GHC eventlog.
-pub(crate) const EVENTLOG_MAGIC: &[u8; 4] = b"hdrb";
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
 /// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.

@@ -9,15 +9,12 @@ use std::path::{Path, PathBuf};
 
 use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::layout::chart::Chart;
+use hp2ps::load::{self, load, LoadError, LoadOptions, Loaded};
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
-use hp2ps::profile::Series;
-use hp2ps::read::eventlog::EventlogReport;
 use hp2ps::read::hp::ReadError;
-use hp2ps::read::window::WindowError;
-use hp2ps::read::{read_input, read_input_slice, InputError, InputOptions, Notes};
-use hp2ps::summary::{summarize, BreakdownSummary, Summary};
+use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
@@ -61,30 +58,37 @@ impl From<String> for Failure {
     }
 }
 
-fn read_error(name: &str, e: InputError) -> String {
+fn read_error(name: &str, e: LoadError) -> String {
     match e {
-        InputError::Hp(WindowError::Read(ReadError::Io(io))) => {
-            format!("{name}: read error: {io}")
-        }
-        InputError::Hp(WindowError::Read(other)) => format!("{name}:{other}"),
-        InputError::Hp(other) => format!("{name}: {other}"),
-        InputError::Eventlog(e) => format!("{name}: {e}"),
+        LoadError::Hp(ReadError::Io(io)) => format!("{name}: read error: {io}"),
+        LoadError::Hp(other) => format!("{name}:{other}"),
+        other => format!("{name}: {other}"),
     }
 }
 
 /// The file an input is read from (`None` for stdin), and its name in messages.
 #[derive(Clone, Copy)]
-struct Source<'a> {
+struct Origin<'a> {
     path: Option<&'a Path>,
     name: &'a str,
 }
 
+/// The command line's options of loading an input, with the program's binary for a
+/// `-hi` profile; and the warnings of finding that binary, each a whole line.
+fn load_options(inv: &Invocation, src: Origin<'_>) -> (LoadOptions, Vec<String>) {
+    let mut opts = inv.load_options();
+    let (binary, warnings) = symbols::binary(inv, src.path, src.name);
+    opts.binary = binary;
+    (opts, warnings)
+}
+
 fn read(
     inv: &Invocation,
-    input: impl io::Read,
-    src: Source<'_>,
+    input: &mut dyn io::Read,
+    src: Origin<'_>,
 ) -> Result<(Profile, Done), String> {
-    finish_read(inv, read_input(input, &input_options(inv)), src)
+    let (opts, warnings) = load_options(inv, src);
+    finish_read(inv, load(load::Source::Stream(input), &opts), src, warnings)
 }
 
 /// The one line for a file that changed while it was read (a program writing it again:
@@ -99,8 +103,8 @@ fn changed_while_read(name: &str) -> String {
 /// damage the reader saw.
 fn read_file(
     inv: &Invocation,
-    input: &File,
-    src: Source<'_>,
+    mut input: &File,
+    src: Origin<'_>,
     may_map: bool,
 ) -> Result<(Profile, Done), String> {
     if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
@@ -113,100 +117,69 @@ fn read_file(
             .filter(|m| m.is_file())
             .map(|m| Version::of(&m))
     };
+    let (opts, warnings) = load_options(inv, src);
     let before = version();
-    let read = read_input(input, &input_options(inv));
+    let read = load(load::Source::Stream(&mut input), &opts);
     if read.is_err() && before.is_some() && version() != before {
         return Err(changed_while_read(src.name));
     }
-    finish_read(inv, read, src)
-}
-
-fn input_options(inv: &Invocation) -> InputOptions {
-    let mut opts = InputOptions::default();
-    opts.window = inv.window;
-    opts.eventlog = inv.eventlog.clone();
-    opts
+    finish_read(inv, read, src, warnings)
 }
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
 /// read as the reader goes.
-fn read_mapped(inv: &Invocation, map: &Mapped, src: Source<'_>) -> Result<(Profile, Done), String> {
-    let read = read_input_slice(map.bytes(), &input_options(inv), &mut |n| map.release(n));
+fn read_mapped(inv: &Invocation, map: &Mapped, src: Origin<'_>) -> Result<(Profile, Done), String> {
+    let (opts, warnings) = load_options(inv, src);
+    let source = load::Source::Mapped {
+        bytes: map.bytes(),
+        release: &mut |n| map.release(n),
+    };
+    let read = load(source, &opts);
     if map.changed_while_read(read.is_err()) {
         return Err(changed_while_read(src.name));
     }
-    finish_read(inv, read, src)
+    finish_read(inv, read, src, warnings)
 }
 
-/// The warnings, the names of `-hi` bands, the eventlog's lines over the bands, the
-/// filter and the summary of what was read.
+/// The warnings (`warnings`, then the load's) and the summary of what was loaded.
 fn finish_read(
     inv: &Invocation,
-    read: Result<(Profile, Notes), InputError>,
-    src: Source<'_>,
+    read: Result<Loaded, LoadError>,
+    src: Origin<'_>,
+    mut warnings: Vec<String>,
 ) -> Result<(Profile, Done), String> {
     let name = src.name;
-    let (mut profile, notes) = read.map_err(|e| read_error(name, e))?;
-    let mut warnings: Vec<String> = (notes.warning_lines().iter())
-        .map(|w| format!("hp2ps: warning: {name}:{w}"))
-        .collect();
-    let (naming, naming_warnings) = symbols::name_bands(inv, &mut profile, &notes, src.path, name);
-    warnings.extend(naming_warnings);
-    if inv.heap_size {
-        match &notes {
-            Notes::Eventlog(report) => profile.series = heap_series(report),
-            Notes::Hp(_) => warnings.push(format!(
-                "hp2ps: warning: {name}: --heap-size needs an eventlog (prog +RTS -h -l); a .hp has no heap size"
-            )),
-        }
-    }
-    // Filtered here already, so that the summary describes what the chart shows.
-    let filter = &inv.render.aggregate.filter;
-    let filtered = (!filter.is_empty()).then(|| filter.take_out(&mut profile));
+    let loaded = read.map_err(|e| read_error(name, e))?;
+    warnings.extend((loaded.warnings.iter()).map(|w| format!("hp2ps: warning: {}", w.line(name))));
     let summary = inv.summary.map(|_| {
-        let mut s = summarize(&profile, &inv.summary_options);
+        let mut s = summarize(&loaded.profile, &inv.summary_options);
         s.file = Some(name.to_string()).filter(|_| name != "stdin");
-        s.filtered = filtered;
-        if let Notes::Eventlog(report) = &notes {
-            s.breakdown = report.breakdown.map(BreakdownSummary::from);
-        }
-        s.names = naming.clone();
+        s.filtered = loaded.filtered;
+        s.breakdown = (loaded.eventlog.as_ref())
+            .and_then(|report| report.breakdown)
+            .map(BreakdownSummary::from);
+        s.names = (loaded.naming.as_ref()).map(|n| NameCounts::of(n, loaded.binary.clone()));
         s
     });
     let done = Done {
         warnings,
         summary,
         output: None,
-        samples: profile.times.len(),
+        samples: loaded.profile.times.len(),
     };
-    Ok((profile, done))
-}
-
-/// The heap size and live bytes an eventlog recorded, as lines to draw over the bands.
-fn heap_series(report: &EventlogReport) -> Vec<Series> {
-    let line = |name: &str, points: &[(f64, u64)]| Series {
-        name: name.as_bytes().to_vec(),
-        points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
-    };
-    [
-        line("heap size", &report.heap_size),
-        line("live bytes", &report.heap_live),
-    ]
-    .into_iter()
-    .filter(|s| !s.points.is_empty())
-    .collect()
+    Ok((loaded.profile, done))
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;
 /// `None` when the file cannot be read (its render reports why).
 pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
     let names = FileNames::of(inv, arg);
-    let input = File::open(&names.input).ok()?;
-    let src = Source {
+    let mut input = File::open(&names.input).ok()?;
+    let src = Origin {
         path: Some(&names.input),
         name: "",
     };
-    let (profile, _) = read(inv, input, src).ok()?;
+    let (profile, _) = read(inv, &mut input, src).ok()?;
     let previous = if inv.use_aux {
         Some(load_aux(&names.aux).ok()?)
     } else {
@@ -241,7 +214,7 @@ pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile
     let input_name = names.input.display().to_string();
     let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
     // A file being written (--watch) is read as a stream, where its growth cannot fault.
-    let src = Source {
+    let src = Origin {
         path: Some(&names.input),
         name: &input_name,
     };
@@ -313,13 +286,13 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         }
     }
     // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
-    let src = Source {
+    let src = Origin {
         path: None,
         name: "stdin",
     };
     let (profile, mut done) = match mapped::of_stdin() {
         Some(map) => read_mapped(inv, &map, src)?,
-        None => read(inv, io::stdin().lock(), src)?,
+        None => read(inv, &mut io::stdin().lock(), src)?,
     };
     if !inv.renders() {
         return Ok(done);

@@ -11,13 +11,12 @@
 //! The JSON form (`serde`) is documented field by field in `docs/guide.md`.
 //!
 //! ```
-//! use hp2ps::read::hp::ReadOptions;
-//! use hp2ps::profile::Profile;
+//! use hp2ps::load::{load, LoadOptions, Source};
 //! use hp2ps::summary::{summarize, SummaryOptions};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.0\na 10\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 2.0\na 30\nb 5\nEND_SAMPLE 2.0\n";
-//! let (profile, _) = Profile::read(&hp[..], &ReadOptions::default()).unwrap();
+//! let profile = load(Source::Bytes(hp), &LoadOptions::default()).unwrap().profile;
 //! let s = summarize(&profile, &SummaryOptions::default());
 //! assert_eq!((s.samples, s.peak.total, s.peak.time), (2, 35.0, 2.0));
 //! assert_eq!(s.area, 45.0);
@@ -29,8 +28,9 @@ use std::io::{self, Write};
 use serde::{Serialize, Serializer};
 
 use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumbers, Extras};
-use crate::aggregate::{area, stack_heights, FilteredOut};
+use crate::aggregate::{area, stack_heights};
 use crate::defaults;
+use crate::load::FilteredOut;
 use crate::profile::{BandInfo, Profile};
 use crate::read::eventlog::Breakdown;
 use crate::symbolize::Naming;

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use hp2ps::load::{load, Source};
 use hp2ps::profile::Profile;
-use hp2ps::read::{read_input, InputOptions};
 use serde_json::{json, Value};
 
 use super::raster::{self, Image};
@@ -45,8 +45,8 @@ pub fn page_of(dir: &TempDir, name: &str, input: &Path, flags: &[&str]) -> PathB
 }
 
 pub fn profile_of(path: &Path) -> Profile {
-    let file = std::fs::File::open(path).expect("input");
-    read_input(file, &InputOptions::default()).expect("reads").0
+    let mut file = std::fs::File::open(path).expect("input");
+    (load(Source::Stream(&mut file), &Default::default()).expect("reads")).profile
 }
 
 /// A band's value at every sample of a profile (duplicates added, absent as 0).

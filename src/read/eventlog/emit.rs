@@ -10,7 +10,7 @@ use super::names::{
 };
 use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
 use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
-use crate::read::{BlockMark, HeaderField, SampleBlock, Sink};
+use crate::seam::{BlockMark, HeaderField, SampleBlock, Sink};
 
 /// The clock chosen for the whole profile.
 struct Axis {

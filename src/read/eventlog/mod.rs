@@ -1,7 +1,7 @@
 //! The streaming GHC eventlog reader: a `prog.eventlog` written by `prog +RTS -h… -l`
-//! gives the same profile model as the run's `prog.hp`, through the same [`Sink`].
+//! gives the same profile model as the run's `prog.hp`, through the same seam (`Sink`).
 //!
-//! Reading is one pass over any [`Read`] with a buffer of at most one event plus a
+//! Reading is one pass over any `io::Read` with a buffer of at most one event plus a
 //! chunk; memory grows only with what is kept (cost centres, bands, samples, GC
 //! intervals, marks). Samples are handed to the sink at the end, because their times
 //! need the GC intervals, which may come later in the file than the census itself.
@@ -13,6 +13,7 @@
 
 mod container;
 mod emit;
+pub(crate) mod entry;
 mod error;
 mod localtime;
 mod model;
@@ -22,12 +23,11 @@ mod payload;
 mod run_index;
 mod timeaxis;
 
-use std::io::Read;
-
-use crate::profile::{IpeEntry, Profile, ProfileBuilder};
-use crate::read::Sink;
+use crate::profile::IpeEntry;
+use crate::seam::Sink;
 
 pub use container::is_eventlog;
+pub(crate) use entry::{read_eventlog, read_eventlog_slice};
 pub use error::{EventlogError, EventlogWarning};
 
 /// Which x axis samples, marks and heap-size points are placed on.
@@ -192,42 +192,6 @@ pub struct EventlogReport {
     pub program: Option<String>,
 }
 
-/// Reads an eventlog into `sink`: header strings, marks, then the samples (an empty one
-/// at 0, one per complete census, an empty one at the program's end).
-pub fn read_eventlog<R: Read, S: Sink + ?Sized>(
-    input: R,
-    opts: &EventlogOptions,
-    sink: &mut S,
-) -> Result<EventlogReport, EventlogError> {
-    read_from(&mut container::Input::new(input), opts, sink)
-}
-
-/// [`read_eventlog`] of bytes already in memory (a mapped file), read in place, on
-/// every core when the log is large (runs of whole blocks scanned by worker threads;
-/// the result is the same).
-/// `release(n)` is called, every few megabytes, once the first `n` bytes are no longer
-/// needed.
-pub fn read_eventlog_slice<S: Sink + ?Sized>(
-    bytes: &[u8],
-    opts: &EventlogOptions,
-    sink: &mut S,
-    release: &mut dyn FnMut(usize),
-) -> Result<EventlogReport, EventlogError> {
-    parallel::read_slice(bytes, opts, sink, release, parallel::CHUNK)
-}
-
-/// [`read_eventlog_slice`] with runs of about `chunk` bytes per worker job (tests use
-/// tiny ones to cut between every pair of blocks).
-#[doc(hidden)]
-pub fn read_eventlog_slice_chunked<S: Sink + ?Sized>(
-    bytes: &[u8],
-    opts: &EventlogOptions,
-    sink: &mut S,
-    chunk: usize,
-) -> Result<EventlogReport, EventlogError> {
-    parallel::read_slice(bytes, opts, sink, &mut |_| {}, chunk)
-}
-
 fn read_from<I: container::Source, S: Sink + ?Sized>(
     input: &mut I,
     opts: &EventlogOptions,
@@ -259,14 +223,4 @@ fn read_events<I: container::Source>(
             container::Next::Undeclared { offset, id } => break model::End::Undeclared(offset, id),
         }
     })
-}
-
-/// Reads an eventlog into a [`Profile`].
-pub fn read_eventlog_profile<R: Read>(
-    input: R,
-    opts: &EventlogOptions,
-) -> Result<(Profile, EventlogReport), EventlogError> {
-    let mut builder = ProfileBuilder::default();
-    let report = read_eventlog(input, opts, &mut builder)?;
-    Ok((builder.finish(), report))
 }

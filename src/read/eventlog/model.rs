@@ -10,7 +10,9 @@ use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::TimeData;
 use super::{EventlogOptions, EventlogWarning};
-use crate::profile::{make_room, FxBuild, IpeEntry, Point};
+use crate::intern::FxBuild;
+use crate::profile::{IpeEntry, Point};
+use crate::seam::make_room;
 
 /// A run band without a key yet, in [`Model::push_points`]'s cache.
 pub(crate) const UNMAPPED: u32 = u32::MAX;

@@ -21,7 +21,7 @@ use super::model::{Model, UNMAPPED};
 use super::payload::{decode, heap_sample, Event};
 use super::run_index::RunIndex;
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
-use crate::read::Sink;
+use crate::seam::Sink;
 
 /// Bytes per run: a few hundred distinct bands to map per run cost nothing, and a few
 /// runs in flight cost little memory.

@@ -3,7 +3,7 @@
 //! guess of the band that follows the previous one (a census lists its bands in much the
 //! same order every time) checked first.
 
-use crate::profile::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
+use crate::intern::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 
 /// The bands of one run: an open-addressing table over [`quick_hash`] (a few words of
 /// the name; [`hash_bytes`], every byte, once names collide), and the band that followed

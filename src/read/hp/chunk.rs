@@ -12,33 +12,23 @@
 
 use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
+use crate::intern::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 use crate::num::float_value;
-use crate::profile::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Point, Probe};
+use crate::profile::Point;
+use crate::seam::{RunEntry, StatementRun, BEGIN, END, MARK};
 
-/// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
-pub(crate) const BEGIN: u32 = u32::MAX;
-/// Tag of an entry that is an `END_SAMPLE`.
-pub(crate) const END: u32 = u32::MAX - 1;
-/// Tag of an entry that is a `MARK` (its value is the time).
-pub(crate) const MARK: u32 = u32::MAX - 2;
+/// No band (in [`ChunkScan::successor`]).
 const NONE: u32 = u32::MAX;
 
-/// One statement of a scanned chunk: a data point of local band `tag`, or a sample
-/// boundary ([`BEGIN`], [`END`]).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Entry {
-    pub(crate) tag: u32,
-    pub(crate) value: f64,
-}
-
-/// What a worker found in a chunk: the statements of its readable prefix, in file order,
-/// and what the driver needs to check and apply them.
+/// What a worker found in a chunk: the statements of its readable prefix, in file order
+/// (data points of local band ids, sample boundaries and marks), and what the driver
+/// needs to check and apply them.
 #[derive(Debug, Default)]
-pub struct ChunkScan {
+pub(crate) struct ChunkScan {
     /// Local band id → the name's `(start, len)` in the chunk's bytes, in order of first
     /// appearance.
     pub(crate) names: Vec<(u32, u32)>,
-    pub(crate) entries: Vec<Entry>,
+    pub(crate) entries: Vec<RunEntry>,
     /// In by-band mode, each local band's points (sample = `END_SAMPLE`s before it in the
     /// chunk); only the first `names.len()` are this chunk's.
     pub(crate) by_band: Vec<Vec<Point>>,
@@ -128,7 +118,7 @@ impl ChunkScan {
                             self.first_begin.get_or_insert(t);
                             self.last_begin = Some(t);
                             self.end_in_sample = Some(true);
-                            self.entries.push(Entry {
+                            self.entries.push(RunEntry {
                                 tag: BEGIN,
                                 value: t,
                             });
@@ -143,7 +133,7 @@ impl ChunkScan {
                             }
                             self.end_in_sample = Some(false);
                             self.ends += 1;
-                            self.entries.push(Entry { tag: END, value: t });
+                            self.entries.push(RunEntry { tag: END, value: t });
                             previous = 0;
                         }
                         Marker::Mark => {
@@ -154,7 +144,7 @@ impl ChunkScan {
                             if !fits {
                                 break;
                             }
-                            self.entries.push(Entry {
+                            self.entries.push(RunEntry {
                                 tag: MARK,
                                 value: t,
                             });
@@ -179,7 +169,7 @@ impl ChunkScan {
                     value: line.value,
                 });
             } else {
-                self.entries.push(Entry {
+                self.entries.push(RunEntry {
                     tag: id,
                     value: line.value,
                 });
@@ -312,6 +302,21 @@ impl ChunkScan {
     }
 }
 
+impl ChunkScan {
+    /// The scanned prefix as the seam's run of statements, `bytes` being the chunk the
+    /// scan read and `progress` the share of the input read once it is applied.
+    pub(crate) fn run<'a>(&'a self, bytes: &'a [u8], progress: Option<f64>) -> StatementRun<'a> {
+        StatementRun {
+            bytes,
+            names: &self.names,
+            hashes: &self.full_hashes,
+            entries: &self.entries,
+            by_band: self.by_band_mode.then(|| &self.by_band[..self.names.len()]),
+            progress,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Marker {
     Begin,
@@ -347,79 +352,4 @@ fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
         _ => return None,
     };
     Some((kind, float_value(text), len))
-}
-
-/// The statements of a chunk's readable prefix, as [`crate::read::Sink::statements`]
-/// receives them.
-pub struct Statements<'a> {
-    pub(crate) bytes: &'a [u8],
-    pub(crate) scan: &'a ChunkScan,
-    /// The share of the whole input read once this run is applied, when the input's size
-    /// is known (a sink can size its storage from it).
-    pub(crate) progress: Option<f64>,
-}
-
-impl Statements<'_> {
-    /// The chunk's identifiers, in order of first appearance (the local band ids).
-    pub(crate) fn names(&self) -> impl Iterator<Item = &[u8]> + '_ {
-        self.scan
-            .names
-            .iter()
-            .map(|&(s, l)| &self.bytes[s as usize..s as usize + l as usize])
-    }
-
-    /// How many identifiers the chunk has.
-    pub(crate) fn name_count(&self) -> usize {
-        self.scan.names.len()
-    }
-
-    /// The share of the whole input read once this run is applied, if known.
-    pub(crate) fn progress(&self) -> Option<f64> {
-        self.progress
-    }
-
-    /// The [`hash_bytes`] hash of each of the chunk's identifiers.
-    pub(crate) fn name_hashes(&self) -> &[u64] {
-        &self.scan.full_hashes
-    }
-
-    /// The chunk's identifiers with their [`hash_bytes`] hashes.
-    pub(crate) fn names_with_hashes(&self) -> impl Iterator<Item = (&[u8], u64)> + '_ {
-        self.names().zip(self.scan.full_hashes.iter().copied())
-    }
-
-    /// The data points of each identifier of the chunk, by [`Self::names`] order, with
-    /// sample numbers counted from the chunk's start; `None` unless the sink asked for
-    /// them ([`crate::read::Sink::wants_runs_by_band`]).
-    pub(crate) fn by_band(&self) -> Option<&[Vec<Point>]> {
-        self.scan
-            .by_band_mode
-            .then(|| &self.scan.by_band[..self.scan.names.len()])
-    }
-
-    /// The sample boundaries and marks (and, unless the points come by band, the data
-    /// points) in file order.
-    pub(crate) fn entries(&self) -> &[Entry] {
-        &self.scan.entries
-    }
-
-    /// Feeds the statements to `sink` one by one, as the statement machine would.
-    ///
-    /// # Panics
-    ///
-    /// If the sink asked for the points by band: their order is gone.
-    pub fn replay<S: crate::read::Sink + ?Sized>(&self, sink: &mut S) {
-        assert!(
-            !self.scan.by_band_mode,
-            "a sink that wants runs by band takes them itself"
-        );
-        for e in &self.scan.entries {
-            match e.tag {
-                BEGIN => sink.begin_sample(e.value),
-                END => sink.end_sample(),
-                MARK => sink.mark(e.value),
-                id => sink.data(self.scan.name(self.bytes, id), e.value),
-            }
-        }
-    }
 }

@@ -1,26 +1,26 @@
-//! The streaming `.hp` reader (§2 of `docs/reference/hp2ps-behaviour.md`): any `io::Read` in, statements out to a [`Sink`].
+//! The streaming `.hp` reader (§2 of `docs/reference/hp2ps-behaviour.md`): any `io::Read`
+//! in, statements out to the seam's `Sink`.
 //!
 //! It accepts everything hp2ps accepts and reads it the same way, and on top of that:
 //! real GHC data lines that hp2ps's tokens cannot read (names with spaces, TABs or keyword
 //! spellings), and profiles cut off by a program that is still running or was killed.
+//!
+//! Its ways in (`serial.rs`: one thread; `pipeline.rs`: on every core, the same result)
+//! are the crate's: library users read through [`crate::load::load`].
 
-pub(crate) mod chunk;
+mod chunk;
 mod data_line;
 mod error;
 mod parser;
-mod pipeline;
+pub(crate) mod pipeline;
 mod segments;
+pub(crate) mod serial;
 mod tokens;
 
-pub use chunk::{ChunkScan, Statements};
 pub use error::{Pos, ReadError, Warning};
-pub use pipeline::{read_chunked, read_into_parallel, read_slice_chunked, read_slice_parallel};
-pub use segments::SEGMENT_CAP;
-pub use tokens::MAX_NUMBER_LEN;
-
-use super::Sink;
-
-use std::io::Read;
+pub(crate) use pipeline::{read_into_parallel, read_slice_parallel};
+pub(crate) use serial::read_into;
+pub(crate) use tokens::MAX_NUMBER_LEN;
 
 /// Limits of the reader. hp2ps splits identifiers after 4,999 bytes and misreads them; we
 /// accept far longer ones, but keep a limit so hostile input cannot exhaust memory.
@@ -42,40 +42,17 @@ impl Default for ReadOptions {
     }
 }
 
-/// Reads a whole `.hp` input into `sink`, streaming: memory does not grow with the input
-/// (only with what the sink keeps). Returns the warnings about tolerated damage (a
-/// truncated end).
-pub fn read_into<R: Read, S: Sink>(
-    input: R,
-    opts: &ReadOptions,
-    sink: &mut S,
-) -> Result<Vec<Warning>, ReadError> {
-    let mut segments = segments::Segmenter::new(input);
-    let mut parser = parser::Parser::new(opts);
-    drive(&mut segments, &mut parser, opts, sink)?;
-    let (line, col) = segments.end_pos();
-    parser.finish(Pos { line, col }, sink)
-}
-
-/// Feeds every segment of `segments` to `parser`, taking plain data lines straight from
-/// the buffer.
-fn drive<R: Read, S: Sink + ?Sized>(
-    segments: &mut segments::Segmenter<R>,
-    parser: &mut parser::Parser<'_>,
-    opts: &ReadOptions,
-    sink: &mut S,
-) -> Result<(), ReadError> {
-    loop {
-        if parser.at_statement_start() {
-            if let Some((name, value)) = segments.data_line(opts.max_name_len) {
-                sink.data(segments.bytes(name), value);
-                continue;
-            }
-        }
-        match segments.next_segment()? {
-            Some((info, range)) => parser.feed(segments.bytes(range), info, sink)?,
-            None => return Ok(()),
-        }
+/// The unit tests of every stage read their `.hp` texts into a profile this way, on every
+/// core as the command does (library users read through [`crate::load::load`]).
+#[cfg(test)]
+impl crate::profile::Profile {
+    pub(crate) fn read<R: std::io::Read>(
+        input: R,
+        opts: &ReadOptions,
+    ) -> Result<(Self, Vec<Warning>), ReadError> {
+        let mut builder = crate::seam::ProfileBuilder::default();
+        let warnings = read_into_parallel(input, opts, &mut builder)?;
+        Ok((builder.finish(), warnings))
     }
 }
 

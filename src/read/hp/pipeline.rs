@@ -15,11 +15,12 @@ use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use super::chunk::{ChunkScan, Statements};
+use super::chunk::ChunkScan;
 use super::parser::Parser;
 use super::segments::Segmenter;
-use super::{drive, Pos, ReadError, ReadOptions, Warning};
-use crate::read::Sink;
+use super::serial::drive;
+use super::{Pos, ReadError, ReadOptions, Warning};
+use crate::seam::Sink;
 
 /// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
 /// is nothing, small enough that a few in flight cost little memory.
@@ -48,7 +49,6 @@ pub fn read_into_parallel<R: Read, S: Sink + Send>(
 
 /// [`read_into_parallel`] with chunks of about `chunk` bytes (tests use tiny ones to put
 /// chunk boundaries everywhere).
-#[doc(hidden)]
 pub fn read_chunked<R: Read, S: Sink + ?Sized>(
     input: R,
     opts: &ReadOptions,
@@ -70,7 +70,7 @@ pub fn read_chunked<R: Read, S: Sink + ?Sized>(
 /// workers read their chunks in place, without a copy. `release(n)` is called as soon as
 /// the first `n` bytes are no longer needed (a mapping can drop those pages, so memory
 /// stays bounded by a few chunks).
-pub fn read_slice_parallel<S: Sink + ?Sized>(
+pub(crate) fn read_slice_parallel<S: Sink + ?Sized>(
     bytes: &[u8],
     opts: &ReadOptions,
     sink: &mut S,
@@ -79,8 +79,8 @@ pub fn read_slice_parallel<S: Sink + ?Sized>(
     read_slice_chunked(bytes, opts, sink, CHUNK, release)
 }
 
-/// [`read_slice_parallel`] with chunks of about `chunk` bytes.
-#[doc(hidden)]
+/// The reader of bytes in memory on every core (`read_slice_parallel`), with chunks of
+/// about `chunk` bytes (tests use tiny ones to put chunk boundaries everywhere).
 pub fn read_slice_chunked<S: Sink + ?Sized>(
     bytes: &[u8],
     opts: &ReadOptions,
@@ -344,11 +344,7 @@ impl Driver<'_> {
     ) -> Result<(), ReadError> {
         let mut rest = bytes;
         if scan.fast_len > 0 && self.parser.admits(scan) {
-            sink.statements(&Statements {
-                bytes,
-                scan,
-                progress,
-            });
+            sink.statements(&scan.run(bytes, progress));
             self.parser.advance(scan);
             self.line += scan.lines;
             self.col = 1;

@@ -15,7 +15,7 @@ use std::ops::Range;
 use super::tokens::is_space;
 
 /// Largest segment handed to the parser.
-pub const SEGMENT_CAP: usize = 256 * 1024;
+pub(crate) const SEGMENT_CAP: usize = 256 * 1024;
 
 /// Size of one read from the input.
 const READ_SIZE: usize = 1 << 20;

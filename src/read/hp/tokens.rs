@@ -1,6 +1,6 @@
 //! The words of the `.hp` language: keywords, whitespace, and the longest number token.
 
-use crate::read::HeaderField;
+use crate::seam::HeaderField;
 
 /// C's `isspace` in the "C" locale, which hp2ps's tokens split on.
 pub(crate) fn is_space(b: u8) -> bool {
@@ -9,7 +9,7 @@ pub(crate) fn is_space(b: u8) -> bool {
 
 /// hp2ps splits numbers after 32 characters; we refuse longer ones instead of misreading
 /// them (a 33-digit heap size is not real data).
-pub const MAX_NUMBER_LEN: usize = 32;
+pub(crate) const MAX_NUMBER_LEN: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Keyword {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hp2ps::read::{HeaderField, Sink};
+use hp2ps::internals::{HeaderField, Sink};
 
 /// A sample: its time and its (name, value) points in order.
 pub type Sample = (f64, Vec<(Vec<u8>, f64)>);

@@ -7,7 +7,7 @@ use super::error::{quote, Pos, ReadError, Warning};
 use super::segments::SegmentInfo;
 use super::tokens::{cut_at_nul, is_space, keyword, word_end, Keyword};
 use super::ReadOptions;
-use crate::read::{HeaderField, Sink};
+use crate::seam::{HeaderField, Sink};
 use strings::OpenString;
 
 mod arguments;

@@ -3,7 +3,7 @@
 
 use super::super::error::Pos;
 use super::{err, Effect, Incomplete, Parser};
-use crate::read::HeaderField;
+use crate::seam::HeaderField;
 
 /// A header string being read, possibly across lines.
 #[derive(Debug)]

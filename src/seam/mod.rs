@@ -1,8 +1,24 @@
-//! The readers' output interface: statements, in file order, already checked. Every
-//! reader (`.hp`, and anything that stands between a reader and the model, such as the
-//! time window) speaks it, so the profile model is built one way.
+//! The seam between the readers and the model: [`Sink`], which receives a profile's
+//! statements in file order, already checked, and the types it hands over. Every reader
+//! (`.hp`, eventlog, and anything that stands between a reader and the model, such as
+//! the time window) speaks it, and [`ProfileBuilder`] turns it into a
+//! [`Profile`](crate::profile::Profile), so the model is built one way and knows no
+//! reader.
+//!
+//! Besides one statement at a time, a reader may hand over whole samples with their
+//! points grouped by band ([`SampleBlock`], how an eventlog gives its censuses) or a run
+//! of statements its worker threads scanned ([`StatementRun`], how the parallel `.hp`
+//! reader gives a chunk), so that the builder interns each name once per run.
 
-use super::SampleBlock;
+mod block;
+mod builder;
+mod run;
+
+pub use block::{BlockMark, SampleBlock};
+pub(crate) use builder::make_room;
+pub use builder::ProfileBuilder;
+pub use run::StatementRun;
+pub(crate) use run::{RunEntry, BEGIN, END, MARK};
 
 /// One of the four header strings of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +57,7 @@ impl HeaderField {
     }
 }
 
-/// Receives the statements of a `.hp` file as the reader accepts them.
+/// Receives the statements of a profile as the reader accepts them.
 ///
 /// The reader has already checked the grammar and the sample structure (BEGIN before END,
 /// times in order, MARK outside samples). Data points that arrive outside a sample belong
@@ -74,10 +90,10 @@ pub trait Sink {
         block.replay(self);
     }
 
-    /// A run of statements that a worker thread of the parallel reader scanned, in file
+    /// A run of statements that a worker thread of a parallel reader scanned, in file
     /// order. The default feeds them one by one to the methods above; a sink may take
     /// them in one go (the profile builder interns each name of the run once).
-    fn statements(&mut self, run: &crate::read::hp::Statements<'_>) {
+    fn statements(&mut self, run: &StatementRun<'_>) {
         run.replay(self);
     }
 

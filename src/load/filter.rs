@@ -1,9 +1,11 @@
-//! `--include` and `--exclude`: keep or drop bands by name before anything else is decided
-//! (before trace elimination and OTHER), so a filtered chart is the chart of a profile that
-//! never had those bands.
+//! `--include` and `--exclude`: keep or drop bands by name, the last step of loading,
+//! after the bands have their final names and before anything of aggregation is decided
+//! (trace elimination, OTHER), so a filtered chart is the chart of a profile that never
+//! had those bands, and the summary describes what the chart shows.
 
 use regex::bytes::Regex;
 
+use crate::aggregate::area;
 use crate::profile::{Band, Profile};
 
 /// Which bands to keep, by regular expressions over their names (searched anywhere in the
@@ -51,7 +53,7 @@ impl BandFilter {
     }
 
     /// Drops the bands the filter does not keep, leaving the others in their order.
-    pub(crate) fn apply(&self, bands: &mut Vec<Band>) {
+    fn apply(&self, bands: &mut Vec<Band>) {
         if !self.is_empty() {
             bands.retain(|b| self.keeps(&b.name));
         }
@@ -72,7 +74,7 @@ impl BandFilter {
                     }
                 }
             }
-            super::area(&profile.times, &heights)
+            area(&profile.times, &heights)
         };
         let (out, all) = (area_of(&dropped), area_of(&dropped) + area_of(&kept));
         FilteredOut {

@@ -1,17 +1,34 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
-use super::hasher::{fill_tagged, hash_bytes, place_tagged, probe, tagged_slot, Probe};
-use super::{make_room, Band, Point, Profile};
-use crate::read::hp::chunk;
-use crate::read::hp::Statements;
-use crate::read::{HeaderField, SampleBlock, Sink};
+use super::{HeaderField, RunEntry, SampleBlock, Sink, StatementRun, BEGIN, END, MARK};
+use crate::intern::{hash_bytes, NameIndex};
+use crate::profile::{Band, Point, Profile};
+
+/// How many lookups of a run [`NameIndex::warm`] starts at once.
+const WARM_AHEAD: usize = 16;
+
+/// Makes room for `extra` more points in a band that is filling up as the input is read.
+/// Growing by doubling copies every band a few times over; with `progress`, the share of
+/// the input read so far, a band grows once to about its final size (capacity that is
+/// never used costs address space, not memory). Without it, it doubles.
+pub(crate) fn make_room(points: &mut Vec<Point>, extra: usize, progress: Option<f64>) {
+    let needed = points.len() + extra;
+    if needed <= points.capacity() {
+        return;
+    }
+    let scale = progress
+        .filter(|&f| f > 0.0 && f <= 1.0)
+        .map_or(2.0, |f| 1.05 / f);
+    let estimate = (needed as f64 * scale) as usize;
+    points.reserve_exact(estimate.max(needed) - points.len());
+}
 
 /// Builds a [`Profile`] from the reader's statements.
 #[derive(Default)]
 pub struct ProfileBuilder {
     profile: Profile,
-    index: Index,
+    index: NameIndex,
     /// Index of the sample being read (= number of complete samples).
     current: u32,
     /// GHC writes a sample's identifiers in much the same order every time, so the band
@@ -126,17 +143,17 @@ impl Sink for ProfileBuilder {
             .push(Point { sample, value });
     }
 
-    fn statements(&mut self, run: &Statements<'_>) {
+    fn statements(&mut self, run: &StatementRun<'_>) {
         // Each name of the run is looked up once; the points then go straight to their
         // bands.
         let mut ids = std::mem::take(&mut self.run_ids);
         ids.clear();
         // Room for every name of the run being new (a profile of a million identifiers
         // brings them in a few runs).
-        let names = run.name_count();
+        let names = run.names.len();
         self.index.reserve(self.profile.bands.len() + names);
         self.profile.bands.reserve(names.min(1 << 20));
-        let hashes = run.name_hashes();
+        let hashes = run.hashes;
         self.index.warm(&hashes[..hashes.len().min(WARM_AHEAD)]);
         for (k, (name, hash)) in run.names_with_hashes().enumerate() {
             if k % WARM_AHEAD == 0 {
@@ -145,24 +162,24 @@ impl Sink for ProfileBuilder {
             }
             ids.push(self.intern_hashed(name, hash));
         }
-        if let Some(by_band) = run.by_band() {
+        if let Some(by_band) = run.by_band {
             let base = self.current;
             for (&id, points) in ids.iter().zip(by_band) {
                 let band = &mut self.profile.bands[id as usize].points;
-                make_room(band, points.len(), run.progress());
+                make_room(band, points.len(), run.progress);
                 append_shifted(band, points, base);
             }
         }
-        for e in run.entries() {
-            match e.tag {
-                chunk::BEGIN => self.begin_sample(e.value),
-                chunk::END => self.current += 1,
-                chunk::MARK => self.profile.marks.push(e.value),
+        for &RunEntry { tag, value } in run.entries {
+            match tag {
+                BEGIN => self.begin_sample(value),
+                END => self.current += 1,
+                MARK => self.profile.marks.push(value),
                 local => {
                     let id = ids[local as usize];
                     self.profile.bands[id as usize].points.push(Point {
                         sample: self.current,
-                        value: e.value,
+                        value,
                     });
                 }
             }
@@ -222,7 +239,7 @@ impl Sink for ProfileBuilder {
         p.bands.retain(|b| !b.points.is_empty());
         if p.bands.len() != before {
             // Band ids changed: index the bands again.
-            self.index = Index::default();
+            self.index = NameIndex::default();
             for (id, band) in p.bands.iter().enumerate() {
                 self.index.add(hash_bytes(&band.name), id as u32);
             }
@@ -242,95 +259,4 @@ fn append_shifted(band: &mut Vec<Point>, points: &[Point], base: u32) {
             value,
         }
     }));
-}
-
-/// How many lookups of a run [`Index::warm`] starts at once.
-const WARM_AHEAD: usize = 16;
-
-/// The identifier index: open addressing over band ids, keyed by [`hash_bytes`] of the
-/// name, the names themselves staying in the bands (no second copy of every name, no
-/// allocation per identifier: a million identifiers cost a few tables).
-#[derive(Default)]
-struct Index {
-    /// Per slot, the name's hash's top half (a tag) above band id + 1; 0 for an empty
-    /// slot. A power of two, at most half full. With the tag in the slot, a lookup reads
-    /// a name only when the tags agree: one cache miss per lookup in a large table, not
-    /// one per slot passed.
-    table: Vec<u64>,
-    /// The hash of every band's name, by band id (for growing the table).
-    hashes: Vec<u64>,
-}
-
-impl Index {
-    /// The id of the band named `name`, or the slot where it goes.
-    fn find<'b>(
-        &mut self,
-        name: &[u8],
-        hash: u64,
-        name_of: impl Fn(u32) -> &'b [u8],
-    ) -> Result<u32, usize> {
-        if self.table.is_empty() {
-            self.table.resize(1024, 0);
-        }
-        loop {
-            match probe(&self.table, hash, self.table.len(), |id| {
-                name_of(id) == name
-            }) {
-                Probe::Found(id) => return Ok(id),
-                Probe::Empty(slot) => return Err(slot),
-                // Not with a table at most half full; should it happen, a larger table
-                // has room.
-                Probe::Crowded => self.rebuild(self.table.len() * 2),
-            }
-        }
-    }
-
-    /// Reads the slots of these hashes, so that the cache misses of a batch of lookups
-    /// overlap (each lookup's miss would otherwise wait for the one before).
-    fn warm(&self, hashes: &[u64]) {
-        let mask = self.table.len().wrapping_sub(1);
-        let seen = hashes.iter().fold(0, |acc, &h| {
-            acc ^ self.table.get(h as usize & mask).copied().unwrap_or(0)
-        });
-        std::hint::black_box(seen);
-    }
-
-    /// Puts the new band `id` (the next one) into the empty `slot` that [`Self::find`]
-    /// returned.
-    fn insert(&mut self, slot: usize, hash: u64, id: u32) {
-        debug_assert_eq!(id as usize, self.hashes.len());
-        self.hashes.push(hash);
-        self.table[slot] = tagged_slot(hash, id);
-        if self.hashes.len() * 2 > self.table.len() {
-            self.rebuild(self.table.len() * 2);
-        }
-    }
-
-    /// Makes room for `bands` bands without growing again.
-    fn reserve(&mut self, bands: usize) {
-        let size = (2 * bands).next_power_of_two().max(1024);
-        if size > self.table.len() {
-            self.hashes.reserve(bands.saturating_sub(self.hashes.len()));
-            self.rebuild(size);
-        }
-    }
-
-    /// Adds band `id` (the next one) without looking for it first.
-    fn add(&mut self, hash: u64, id: u32) {
-        debug_assert_eq!(id as usize, self.hashes.len());
-        self.hashes.push(hash);
-        if self.hashes.len() * 2 > self.table.len() {
-            self.rebuild((self.table.len() * 2).max(1024));
-        } else {
-            self.place(id);
-        }
-    }
-
-    fn place(&mut self, id: u32) {
-        place_tagged(&mut self.table, self.hashes[id as usize], id);
-    }
-
-    fn rebuild(&mut self, size: usize) {
-        fill_tagged(&mut self.table, size, &self.hashes);
-    }
 }

@@ -92,7 +92,7 @@ fn give_mark<S: Sink + ?Sized>(sink: &mut S, m: &BlockMark) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::ProfileBuilder;
+    use crate::seam::ProfileBuilder;
 
     fn point(sample: u32, value: f64) -> Point {
         Point { sample, value }
@@ -163,7 +163,7 @@ mod tests {
         #[derive(Default)]
         struct Log(Vec<String>);
         impl Sink for Log {
-            fn header(&mut self, _: crate::read::HeaderField, _: &[u8]) {}
+            fn header(&mut self, _: crate::seam::HeaderField, _: &[u8]) {}
             fn mark(&mut self, t: f64) {
                 self.0.push(format!("mark {t}"));
             }

@@ -1,0 +1,132 @@
+//! Which reader reads an input: its first bytes say. An input that starts with the
+//! eventlog magic (`hdrb`) is a GHC eventlog, whatever its name; anything else is a `.hp`
+//! file. Both go through the same time window into the same profile builder, so
+//! everything after reading is shared.
+
+use std::io::{self, Read};
+
+use super::{LoadError, LoadOptions};
+use crate::profile::Profile;
+use crate::read::eventlog::{self, is_eventlog, EventlogError, EventlogReport};
+use crate::read::hp::{self, ReadError, Warning};
+use crate::read::window::{self, Window};
+use crate::seam::{ProfileBuilder, Sink};
+
+/// Where [`super::load`] reads a profile from.
+pub enum Source<'a> {
+    /// Any stream (a file, stdin, a pipe), read as it comes, in a few large blocks at a
+    /// time: memory grows with the profile, not with the input.
+    Stream(&'a mut dyn Read),
+    /// Bytes already in memory (a file read whole), read in place, on every core. The
+    /// profile is the one the same bytes give as a stream.
+    Bytes(&'a [u8]),
+    /// Bytes in memory whose front the caller can give back as reading goes (a memory
+    /// map dropping the pages read): [`Source::Bytes`], with `release(n)` called once
+    /// the first `n` bytes are no longer needed.
+    Mapped {
+        /// The whole input.
+        bytes: &'a [u8],
+        /// Called with how many bytes from the start are no longer needed.
+        release: &'a mut dyn FnMut(usize),
+    },
+}
+
+/// What the reader said besides the profile.
+pub(crate) enum Notes {
+    /// A `.hp` file, with the damage its reader tolerated.
+    Hp(Vec<Warning>),
+    /// An eventlog, with everything its reader learnt (warnings, marker texts, heap sizes).
+    Eventlog(EventlogReport),
+}
+
+/// Reads `source`, a `.hp` file or an eventlog, keeping the samples of the window.
+pub(crate) fn read_source(
+    source: Source<'_>,
+    opts: &LoadOptions,
+) -> Result<(Profile, Notes), LoadError> {
+    match source {
+        Source::Stream(input) => read_stream(input, opts),
+        Source::Bytes(bytes) => read_bytes(bytes, opts, &mut |_| {}),
+        Source::Mapped { bytes, release } => read_bytes(bytes, opts, release),
+    }
+}
+
+fn read_stream(input: &mut dyn Read, opts: &LoadOptions) -> Result<(Profile, Notes), LoadError> {
+    let mut head = [0u8; 4];
+    let got = read_up_to(&mut *input, &mut head).map_err(ReadError::Io)?;
+    let head = &head[..got];
+    let input = io::Cursor::new(head.to_vec()).chain(input);
+    if is_eventlog(head) {
+        return eventlog_profile(opts, |sink| {
+            eventlog::read_eventlog(input, &opts.eventlog, sink)
+        });
+    }
+    if !opts.window.is_everything() {
+        return hp_window(opts, |sink| hp::read_into(input, &opts.hp, sink));
+    }
+    let mut builder = ProfileBuilder::default();
+    let warnings = hp::read_into_parallel(input, &opts.hp, &mut builder)?;
+    Ok((builder.finish(), Notes::Hp(warnings)))
+}
+
+/// [`read_stream`] of bytes already in memory, read in place.
+fn read_bytes(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<(Profile, Notes), LoadError> {
+    if is_eventlog(bytes) {
+        return eventlog_profile(opts, |sink| {
+            eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
+        });
+    }
+    if !opts.window.is_everything() {
+        return hp_window(opts, |sink| hp::read_into(bytes, &opts.hp, sink));
+    }
+    let mut builder = ProfileBuilder::default();
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    Ok((builder.finish(), Notes::Hp(warnings)))
+}
+
+/// The profile of a `.hp` file that `read` hands to a time window, statement by
+/// statement.
+fn hp_window(
+    opts: &LoadOptions,
+    read: impl FnOnce(&mut Window<ProfileBuilder>) -> Result<Vec<Warning>, ReadError>,
+) -> Result<(Profile, Notes), LoadError> {
+    window::check(&opts.window)?;
+    let mut sink = Window::new(ProfileBuilder::default(), opts.window);
+    let warnings = read(&mut sink)?;
+    Ok((window::finish(sink, &opts.window)?, Notes::Hp(warnings)))
+}
+
+/// The profile of an eventlog that `read` hands to the sink it is given, through the
+/// time window.
+fn eventlog_profile(
+    opts: &LoadOptions,
+    read: impl FnOnce(&mut dyn Sink) -> Result<EventlogReport, EventlogError>,
+) -> Result<(Profile, Notes), LoadError> {
+    if opts.window.is_everything() {
+        let mut builder = ProfileBuilder::default();
+        let report = read(&mut builder)?;
+        return Ok((builder.finish(), Notes::Eventlog(report)));
+    }
+    window::check(&opts.window)?;
+    let mut sink = Window::new(ProfileBuilder::default(), opts.window);
+    let report = read(&mut sink)?;
+    Ok((window::finish(sink, &opts.window)?, Notes::Eventlog(report)))
+}
+
+/// Reads until `buf` is full or the input ends; returns how much was read.
+fn read_up_to(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}

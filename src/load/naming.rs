@@ -1,0 +1,141 @@
+//! The naming step of loading: the bands of a `-hi` profile (info-table addresses) get
+//! names from the eventlog's IPE entries and, when the caller has it, the symbols of the
+//! program's binary ([`crate::symbolize::name_bands`]). The library reads no file: the
+//! caller hands the binary's bytes in, or finds them when asked ([`Binary`]).
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{LoadOptions, Warning};
+use crate::profile::Profile;
+use crate::read::eventlog::EventlogReport;
+use crate::symbolize::{self, IpeNames, Naming, SymbolTable};
+
+/// The program that wrote a `-hi` profile, for its symbols.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub enum Binary {
+    /// None: bands without an IPE entry keep their addresses.
+    #[default]
+    None,
+    /// This binary, given by the caller (`--binary`). A warning says when it cannot be
+    /// used, or when the profile's bands are not addresses.
+    Given(Program),
+    /// Asked, only when the bands of an eventlog are addresses, for the binary of the
+    /// program the log names (its argv\[0\] as the run was started, `./leakmap`): the
+    /// caller looks for it (the command: beside the log, then in the current directory).
+    /// A file found that is no binary is passed over quietly: nobody asked for it.
+    Find(Arc<FindProgram>),
+}
+
+/// How [`Binary::Find`] finds the binary of the program an eventlog names.
+pub type FindProgram = dyn Fn(&str) -> Option<Program> + Send + Sync;
+
+impl fmt::Debug for Binary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Binary::None => f.write_str("None"),
+            Binary::Given(program) => f.debug_tuple("Given").field(program).finish(),
+            Binary::Find(_) => f.write_str("Find(..)"),
+        }
+    }
+}
+
+/// A program binary's bytes, with the name warnings and the summary give it.
+#[derive(Clone)]
+pub struct Program {
+    /// What to call it (its path).
+    pub name: String,
+    /// The whole file.
+    pub bytes: Arc<[u8]>,
+}
+
+impl Program {
+    /// The binary `name` whose file holds `bytes`.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Program {
+        Program {
+            name: name.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Program")
+            .field("name", &self.name)
+            .field("bytes", &format_args!("{} bytes", self.bytes.len()))
+            .finish()
+    }
+}
+
+/// What the naming step did: the naming (`None` when the bands were not renamed at all)
+/// and the name of the binary whose symbols were read.
+pub(super) struct Named {
+    pub(super) naming: Option<Naming>,
+    pub(super) binary: Option<String>,
+}
+
+/// Names the bands of `profile` if they are info-table addresses; says in `warnings` what
+/// stood in the way.
+pub(super) fn name_bands(
+    profile: &mut Profile,
+    report: Option<&EventlogReport>,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Named {
+    let nothing = Named {
+        naming: None,
+        binary: None,
+    };
+    if opts.naming.names == IpeNames::Address {
+        return nothing;
+    }
+    if !symbolize::is_info_table_profile(profile) {
+        if let Binary::Given(program) = &opts.binary {
+            warnings.push(Warning::BinaryNamesNothing {
+                binary: program.name.clone(),
+            });
+        }
+        return nothing;
+    }
+    let program = match &opts.binary {
+        Binary::None => None,
+        Binary::Given(program) => match SymbolTable::parse(&program.bytes) {
+            Ok(table) => Some((program.name.clone(), table)),
+            Err(why) => {
+                warnings.push(Warning::BinaryUnusable {
+                    binary: program.name.clone(),
+                    why: why.to_string(),
+                });
+                None
+            }
+        },
+        Binary::Find(find) => (report.and_then(|r| r.program.as_deref()))
+            .and_then(|argv0| find(argv0))
+            .and_then(|p| Some((p.name, SymbolTable::parse(&p.bytes).ok()?))),
+    };
+    let ipe = report.map_or(&[][..], |r| &r.ipe[..]);
+    let table = program.as_ref().map(|(_, table)| table);
+    let naming = symbolize::name_bands(profile, ipe, table, &opts.naming);
+    let binary = program.map(|(name, _)| name);
+    if let (Some(name), Some(agreement)) = (&binary, naming.binary) {
+        let outside = agreement.bands - agreement.in_binary;
+        if !agreement.accepted() {
+            warnings.push(Warning::BinaryRefused {
+                binary: name.clone(),
+                agreement,
+            });
+        } else if outside > 0 {
+            warnings.push(Warning::BandsOutsideBinary {
+                binary: name.clone(),
+                outside,
+                bands: agreement.bands,
+            });
+        }
+    }
+    Named {
+        naming: Some(naming),
+        binary,
+    }
+}
