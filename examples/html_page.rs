@@ -18,8 +18,9 @@
 //!   the load event;
 //! * **hover**: a pointer move over the chart, from the event to the end of its handler
 //!   (crosshair, highlight and readout updated) and to the next frame;
-//! * **zoom**: into a tenth of the run (a redraw of that window) and out again (the
-//!   picture shown again), to the end of the handler and to the next frame; **toggle**:
+//! * **zoom**: into a tenth of the run (a redraw of that window) and, half a second
+//!   later, out again (the picture shown again), to the end of the handler and to the
+//!   next frame; **toggle**:
 //!   hiding and showing a band (a redraw of the whole stack, then the picture again).
 //!
 //! The first pointer move after loading is reported on its own: it lays out and
@@ -171,6 +172,9 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
             const [a, b] = [run.s.t0, run.s.t0 + run.s.tSpan];
             const from = a + (b - a) * (0.1 + 0.05 * r);
             await timed(() => run.zoomTo(from, from + (b - a) / 10), out.zoomIn, out.zoomInFrame);
+            // Zoomed in, the chart may have as many vertices as the whole run's: its
+            // raster (off the main thread) would hold the zoom out's frame.
+            await new Promise((r) => setTimeout(r, 500));
             await timed(() => run.zoomTo(null), out.zoomOut, out.zoomOutFrame);
             const band = run.bands[run.bands.length - 1].k;
             await timed(() => run.toggle(band), out.toggle, out.toggleFrame);

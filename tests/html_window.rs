@@ -71,6 +71,8 @@ fn numbers_for_the_window_and_at_the_pointer() {
         p.client_of(f("x0") + 0.3 * f("width"), y),
         p.client_of(f("x0") + 0.62 * f("width"), y),
     );
+    // The table's numbers follow once the window rests.
+    p.settle();
     let w: Vec<f64> = serde_json::from_value(p.js("return run.state.window;")).expect("zoomed");
     let inside: Vec<usize> = (0..times.len())
         .filter(|&i| times[i] >= w[0] && times[i] <= w[1])
@@ -149,6 +151,7 @@ fn numbers_for_the_window_and_at_the_pointer() {
 
     // Zoomed out: the run's own numbers again.
     p.js("run.zoomTo(null); return 0;");
+    p.settle();
     let again = table_rows(&p);
     for (name, nums) in &again {
         let before = &whole.iter().find(|(n, _)| n == name).unwrap().1;

@@ -251,10 +251,15 @@
     }, H.SETTLE);
   };
 
-  // The window changed: the table's numbers are those of the new one.
+  // The window changed: the table's numbers are those of the new one, once the window
+  // has rested a little (on a large profile they are most of a zoom's work: the chart
+  // first, and panning with the keys does not wait for them).
   R.windowChanged = function () {
-    this.numbers();
-    this.sortBy(this.sort.key, this.sort.dir);
+    clearTimeout(this.windowTimer);
+    this.windowTimer = setTimeout(() => {
+      this.numbers();
+      this.sortBy(this.sort.key, this.sort.dir);
+    }, H.SETTLE);
     this.icicleChanged();
   };
 
