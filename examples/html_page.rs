@@ -201,19 +201,27 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
     quiet(&browser)
 }
 
-/// The guide's pictures: the page as it opens, pointing at the chart, zoomed into the
-/// lines view with a filter, and the band table.
-fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
+/// Chromium with `page` open, and `out` made for its pictures.
+fn session(page: &std::path::Path, out: &std::path::Path) -> Result<(PathBuf, Browser), String> {
     let page = absolute(page)?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     let browser = Browser::start(1200, 900)?;
     browser.open(&page);
-    let save = |name: &str, png: Vec<u8>| -> Result<(), String> {
-        let path = out.join(format!("{prefix}-{name}.png"));
-        std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("{}", path.display());
-        Ok(())
-    };
+    Ok((page, browser))
+}
+
+fn save_png(out: &std::path::Path, name: &str, png: Vec<u8>) -> Result<(), String> {
+    let path = out.join(name);
+    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("{}", path.display());
+    Ok(())
+}
+
+/// The guide's pictures: the page as it opens, pointing at the chart, zoomed into the
+/// lines view with a filter, and the band table.
+fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
+    let (page, browser) = session(page, out)?;
+    let save = |name: &str, png: Vec<u8>| save_png(out, &format!("{prefix}-{name}.png"), png);
     let element = |css: &str| browser.element(css);
     save("page", browser.screenshot())?;
 
@@ -278,16 +286,8 @@ fn point_at_peak(browser: &Browser, run: usize, scroll: bool) {
 
 /// The guide's pictures of a zoomed window's numbers, the icicle and several runs.
 fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
-    let page = absolute(page)?;
-    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    let browser = Browser::start(1200, 900)?;
-    browser.open(&page);
-    let save = |name: &str, png: Vec<u8>| -> Result<(), String> {
-        let path = out.join(format!("{prefix}-{name}.png"));
-        std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("{}", path.display());
-        Ok(())
-    };
+    let (page, browser) = session(page, out)?;
+    let save = |name: &str, png: Vec<u8>| save_png(out, &format!("{prefix}-{name}.png"), png);
     let runs = browser.script("return window.hp2ps.runs.length;", json!([]));
     if runs.as_u64().unwrap_or(1) > 1 {
         point_at_peak(&browser, 0, true);

@@ -6,12 +6,11 @@
 
 mod support;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
-use support::html_page::{columns, profile_of};
+use support::html_page::{columns, data_of, large, profile_of};
 use support::{files_in, golden, run_in, TempDir};
 
 fn repo(path: &str) -> PathBuf {
@@ -26,15 +25,6 @@ fn ok(dir: &Path, args: &[&str]) -> Output {
     let out = hp2ps(dir, args);
     assert!(out.status.success(), "hp2ps {args:?}: {out:?}");
     out
-}
-
-/// The page's data (the JSON of its `hp2ps-data` element), parsed.
-fn data_of(page: &[u8]) -> Value {
-    let page = std::str::from_utf8(page).expect("UTF-8");
-    let open = "<script type=\"application/json\" id=\"hp2ps-data\">";
-    let start = page.find(open).expect("the data element") + open.len();
-    let end = start + page[start..].find("</script>").expect("its end");
-    serde_json::from_str(&page[start..end]).expect("JSON")
 }
 
 fn numbers(v: &Value) -> Vec<f64> {
@@ -212,15 +202,6 @@ fn batch_mode_and_other_formats_keep_their_rules() {
         ],
     );
     assert_eq!(data_of(&out.stdout)["runs"].as_array().unwrap().len(), 2);
-}
-
-fn large(name: &str) -> Vec<u8> {
-    let gz = std::fs::read(repo("tests/data/large").join(name)).expect(name);
-    let mut hp = Vec::new();
-    flate2::read::GzDecoder::new(gz.as_slice())
-        .read_to_end(&mut hp)
-        .expect("gzip");
-    hp
 }
 
 /// The times of a `.hp`, and every band's value at each of them.

@@ -17,7 +17,6 @@
 mod support;
 
 use std::collections::HashMap;
-use std::io::Read;
 
 use support::html_page::*;
 use support::raster::{self, Image};
@@ -269,15 +268,6 @@ fn the_icicle_of_a_cost_centre_profile() {
     assert!(!want.is_empty());
     assert_eq!(drawn, want, "the bands under {path:?}");
     p.assert_quiet("the icicle");
-}
-
-fn large(name: &str) -> Vec<u8> {
-    let gz = std::fs::read(repo("tests/data/large").join(name)).expect(name);
-    let mut hp = Vec::new();
-    flate2::read::GzDecoder::new(gz.as_slice())
-        .read_to_end(&mut hp)
-        .expect("gzip");
-    hp
 }
 
 /// The chart of `page` zoomed to `from..to` of the run (shares of its span).

@@ -85,16 +85,7 @@ pub fn run(inv: &Invocation) -> ExitCode {
                 for &i in group {
                     let file = &files[i];
                     bar.set_message(file.to_string_lossy().into_owned());
-                    // A bug must not take the other files down: it fails this one.
-                    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        render::render_file(inv, file)
-                    }))
-                    .unwrap_or_else(|_| {
-                        Err(Failure::from(format!(
-                            "{}: internal error (please report it with this file)",
-                            file.to_string_lossy()
-                        )))
-                    });
+                    let result = guarded(file, || render::render_file(inv, file));
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(result);
                     }
@@ -106,6 +97,20 @@ pub fn run(inv: &Invocation) -> ExitCode {
     bar.finish_and_clear();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     report(inv, files, results)
+}
+
+/// `work` for `file`, where a bug must not take the other files down: a panic fails
+/// this file alone.
+pub(super) fn guarded<T>(
+    file: &OsString,
+    work: impl FnOnce() -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    std::panic::catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        Err(Failure::from(format!(
+            "{}: internal error (please report it with this file)",
+            file.to_string_lossy()
+        )))
+    })
 }
 
 /// `--uniform-scale`: a first pass over every file finds the largest time span and stack

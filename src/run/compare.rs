@@ -7,7 +7,6 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -77,18 +76,11 @@ fn read_all(inv: &Invocation, files: &[OsString]) -> Vec<Option<Result<Read, Fai
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(file) = files.get(i) else { break };
-                // A bug must not take the other files down: it fails this one.
-                let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let result = batch::guarded(file, || {
                     let names = FileNames::of(inv, file);
                     let (profile, done) = read_named(inv, &names)?;
                     let agg = aggregate(profile, None, &inv.render.aggregate);
                     Ok((agg, names, done))
-                }))
-                .unwrap_or_else(|_| {
-                    Err(Failure::from(format!(
-                        "{}: internal error (please report it with this file)",
-                        file.to_string_lossy()
-                    )))
                 });
                 if let Ok(mut r) = results.lock() {
                     r[i] = Some(result);

@@ -44,6 +44,26 @@ pub fn page_of(dir: &TempDir, name: &str, input: &Path, flags: &[&str]) -> PathB
     out
 }
 
+/// The page's data (the JSON of its `hp2ps-data` element), parsed.
+pub fn data_of(page: &[u8]) -> Value {
+    let page = std::str::from_utf8(page).expect("UTF-8");
+    let open = "<script type=\"application/json\" id=\"hp2ps-data\">";
+    let start = page.find(open).expect("the data element") + open.len();
+    let end = start + page[start..].find("</script>").expect("its end");
+    serde_json::from_str(&page[start..end]).expect("JSON")
+}
+
+/// A gzipped profile of `tests/data/large`, gunzipped.
+pub fn large(name: &str) -> Vec<u8> {
+    use std::io::Read;
+    let gz = std::fs::read(repo("tests/data/large").join(name)).expect(name);
+    let mut hp = Vec::new();
+    flate2::read::GzDecoder::new(gz.as_slice())
+        .read_to_end(&mut hp)
+        .expect("gzip");
+    hp
+}
+
 pub fn profile_of(path: &Path) -> Profile {
     let mut file = std::fs::File::open(path).expect("input");
     (load(Source::Stream(&mut file), &Default::default()).expect("reads")).profile
