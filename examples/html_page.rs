@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example html_page -- measure page.html [--runs N]
 //! cargo run --release --example html_page -- shots page.html OUT_DIR [PREFIX]
+//! cargo run --release --example html_page -- views page.html OUT_DIR [PREFIX]
 //! ```
 //!
 //! It needs `chromium` and `chromedriver` (Debian: `chromium`, `chromium-driver`), and
@@ -17,8 +18,9 @@
 //!   the load event;
 //! * **hover**: a pointer move over the chart, from the event to the end of its handler
 //!   (crosshair, highlight and readout updated) and to the next frame;
-//! * **zoom**: into a tenth of the run (a redraw of that window) and out again (the
-//!   picture shown again), to the end of the handler and to the next frame; **toggle**:
+//! * **zoom**: into a tenth of the run (a redraw of that window) and, half a second
+//!   later, out again (the picture shown again), to the end of the handler and to the
+//!   next frame; **toggle**:
 //!   hiding and showing a band (a redraw of the whole stack, then the picture again).
 //!
 //! The first pointer move after loading is reported on its own: it lays out and
@@ -40,7 +42,11 @@ html_page: measure an hp2ps HTML page in headless Chromium, or take its pictures
 usage: html_page measure PAGE.html [--runs N]
        html_page shots PAGE.html OUT_DIR [PREFIX]
            writes PREFIX-page.png, -hover.png, -zoom-lines.png and -table.png
-           (PREFIX: html)";
+           (PREFIX: html)
+       html_page views PAGE.html OUT_DIR [PREFIX]
+           writes PREFIX-window.png (the table of a zoomed window), and
+           PREFIX-icicle.png (a -hc page), or PREFIX-compare.png and
+           PREFIX-compare-run1.png, -run2.png (a page of several runs)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,6 +61,10 @@ fn main() -> ExitCode {
         Some("shots") if (3..=4).contains(&args.len()) => {
             let prefix = args.get(3).map_or("html", String::as_str);
             shots(&PathBuf::from(&args[1]), &PathBuf::from(&args[2]), prefix)
+        }
+        Some("views") if (3..=4).contains(&args.len()) => {
+            let prefix = args.get(3).map_or("html", String::as_str);
+            views(&PathBuf::from(&args[1]), &PathBuf::from(&args[2]), prefix)
         }
         _ => {
             eprintln!("{USAGE}");
@@ -162,6 +172,9 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
             const [a, b] = [run.s.t0, run.s.t0 + run.s.tSpan];
             const from = a + (b - a) * (0.1 + 0.05 * r);
             await timed(() => run.zoomTo(from, from + (b - a) / 10), out.zoomIn, out.zoomInFrame);
+            // Zoomed in, the chart may have as many vertices as the whole run's: its
+            // raster (off the main thread) would hold the zoom out's frame.
+            await new Promise((r) => setTimeout(r, 500));
             await timed(() => run.zoomTo(null), out.zoomOut, out.zoomOutFrame);
             const band = run.bands[run.bands.length - 1].k;
             await timed(() => run.toggle(band), out.toggle, out.toggleFrame);
@@ -185,41 +198,34 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
     ] {
         println!("{name}: {}", summary(numbers(&timings[key])));
     }
-    let log = browser.log();
-    if !log.is_empty() {
-        return Err(format!("the console says {log:?}"));
-    }
+    quiet(&browser)
+}
+
+/// Chromium with `page` open, and `out` made for its pictures.
+fn session(page: &std::path::Path, out: &std::path::Path) -> Result<(PathBuf, Browser), String> {
+    let page = absolute(page)?;
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    let browser = Browser::start(1200, 900)?;
+    browser.open(&page);
+    Ok((page, browser))
+}
+
+fn save_png(out: &std::path::Path, name: &str, png: Vec<u8>) -> Result<(), String> {
+    let path = out.join(name);
+    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("{}", path.display());
     Ok(())
 }
 
 /// The guide's pictures: the page as it opens, pointing at the chart, zoomed into the
 /// lines view with a filter, and the band table.
 fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
-    let page = absolute(page)?;
-    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    let browser = Browser::start(1200, 900)?;
-    browser.open(&page);
-    let save = |name: &str, png: Vec<u8>| -> Result<(), String> {
-        let path = out.join(format!("{prefix}-{name}.png"));
-        std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("{}", path.display());
-        Ok(())
-    };
+    let (page, browser) = session(page, out)?;
+    let save = |name: &str, png: Vec<u8>| save_png(out, &format!("{prefix}-{name}.png"), png);
     let element = |css: &str| browser.element(css);
     save("page", browser.screenshot())?;
 
-    // Pointing at the sample of the highest stack, halfway up.
-    let at = browser.script(
-        "const run = window.hp2ps.runs[0]; const s = run.s; \
-         const total = (i) => run.bands.reduce((t, b) => t + b.values[i], 0); \
-         let i = 0; for (let j = 0; j < run.times.length; j++) if (total(j) > total(i)) i = j; \
-         const x = run.xOf(run.times[i]); const y = s.y0 + total(i) * 0.5 * (s.height / s.vSpan); \
-         const p = new DOMPoint(x, 432 - y).matrixTransform(run.overlay.getScreenCTM()); \
-         return [p.x, p.y];",
-        json!([]),
-    );
-    let at = numbers(&at);
-    browser.move_to(at[0], at[1]);
+    point_at_peak(&browser, 0, true);
     save("hover", browser.element_screenshot(&element(".plot")))?;
 
     // The second half of the run, one line per band, the y axis fitted to it.
@@ -245,9 +251,94 @@ fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
         "table",
         browser.element_screenshot(&element("section.table")),
     )?;
+    quiet(&browser)
+}
+
+fn quiet(browser: &Browser) -> Result<(), String> {
     let log = browser.log();
     if !log.is_empty() {
         return Err(format!("the console says {log:?}"));
     }
     Ok(())
+}
+
+/// Points at run `run`'s chart at the sample of its highest stack (among the samples
+/// shown, not at either end), halfway up; first scrolls the chart to the middle of the window if `scroll`.
+fn point_at_peak(browser: &Browser, run: usize, scroll: bool) {
+    // From outside the chart, so that the move is one even where the last one ended.
+    browser.move_to(2.0, 2.0);
+    let at = browser.script(
+        "const run = window.hp2ps.runs[arguments[0]]; const s = run.s; \
+         if (arguments[1]) run.figure.scrollIntoView({block: 'center'}); \
+         const total = (i) => run.bands.reduce((t, b) => t + b.values[i], 0); \
+         let [i0, i1] = run.range(); if (i1 - i0 > 2) { i0++; i1--; } \
+         let i = i0; for (let j = i0; j <= i1; j++) if (total(j) > total(i)) i = j; \
+         const x = run.xOf(run.times[i]); const y = s.y0 + total(i) * 0.5 * (s.height / s.vSpan); \
+         const p = new DOMPoint(x, 432 - y).matrixTransform(run.overlay.getScreenCTM()); \
+         return [p.x, p.y];",
+        json!([run, scroll]),
+    );
+    let at = numbers(&at);
+    browser.move_to(at[0], at[1]);
+    // The views that follow the pointer once it rests (the icicle, "At").
+    std::thread::sleep(std::time::Duration::from_millis(400));
+}
+
+/// The guide's pictures of a zoomed window's numbers, the icicle and several runs.
+fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<(), String> {
+    let (page, browser) = session(page, out)?;
+    let save = |name: &str, png: Vec<u8>| save_png(out, &format!("{prefix}-{name}.png"), png);
+    let runs = browser.script("return window.hp2ps.runs.length;", json!([]));
+    if runs.as_u64().unwrap_or(1) > 1 {
+        point_at_peak(&browser, 0, true);
+        browser.script(
+            "document.querySelector('#compare').scrollIntoView(); return 0;",
+            json!([]),
+        );
+        save(
+            "compare",
+            browser.element_screenshot(&browser.element("#compare")),
+        )?;
+        // Each chart (a screenshot scrolls, and the pointer would leave the chart).
+        browser.move_to(2.0, 2.0);
+        for k in [1, 2] {
+            let plot = browser.element(&format!("main > section.run:nth-of-type({}) .plot", k + 1));
+            save(
+                &format!("compare-run{k}"),
+                browser.element_screenshot(&plot),
+            )?;
+        }
+        return quiet(&browser);
+    }
+    if browser.script(
+        "return !document.querySelector('.icicle').hidden;",
+        json!([]),
+    ) == json!(true)
+    {
+        point_at_peak(&browser, 0, true);
+        let icicle = browser.element(".icicle");
+        browser.script(
+            "document.querySelector('.icicle').scrollIntoView(); return 0;",
+            json!([]),
+        );
+        save("icicle", browser.element_screenshot(&icicle))?;
+    }
+    // A third of the run, the pointer at its highest stack, the table by value there.
+    browser.open(&page);
+    browser.script(
+        "const run = window.hp2ps.runs[0]; const s = run.s; \
+         run.zoomTo(s.t0 + s.tSpan * 0.3, s.t0 + s.tSpan * 0.62); return 0;",
+        json!([]),
+    );
+    point_at_peak(&browser, 0, true);
+    browser.script(
+        "[...document.querySelectorAll('#bands th button')].find(b => b.textContent.startsWith('At')).click(); \
+         document.querySelector('#bands').scrollIntoView(); return 0;",
+        json!([]),
+    );
+    save(
+        "window",
+        browser.element_screenshot(&browser.element("section.table")),
+    )?;
+    quiet(&browser)
 }

@@ -105,7 +105,9 @@ if command -v rsvg-convert >/dev/null; then
 fi
 # The HTML page, in headless Chromium (chromium, chromedriver): as it opens, pointing at
 # the chart, zoomed into the lines view, and the band table of a profile with traces and
-# OTHER (examples/html_page.rs, built with this repository's cargo).
+# OTHER (examples/html_page.rs, built with this repository's cargo); then a zoomed
+# window's numbers and the cost-centre icicle, and two runs compared in one page (LeakMap
+# -hc under GHC 9.0.2 and 9.10.3).
 if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
   cargo build --release --quiet --manifest-path "$root/Cargo.toml" --example html_page
   driver="${CARGO_TARGET_DIR:-$root/target}/release/examples/html_page"
@@ -115,5 +117,9 @@ if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
   "$driver" shots many.html "$out" html-many
   rm -f "$out"/html-table.png "$out"/html-many-page.png "$out"/html-many-hover.png \
     "$out"/html-many-zoom-lines.png
+  "$driver" views leak.html "$out" html
+  cp "$root/tests/data/ghc-9.10/leakmap-hc.eventlog" leakmap-9.10.eventlog
+  "$hp2ps" -c --format html -o compare.html leakmap.eventlog leakmap-9.10.eventlog
+  "$driver" views compare.html "$out" html
 fi
 ls -l "$out"

@@ -59,6 +59,7 @@ fn main() -> ExitCode {
         Command::Render(inv) if inv.files.is_empty() => run::filter(&inv),
         Command::Render(inv) => match (&inv.watch, inv.files.as_slice()) {
             (Some(opts), [file]) => run::watch::run(&inv, file, opts),
+            _ if inv.one_page() => run::compare::run(&inv),
             _ => run::batch::run(&inv),
         },
     }

@@ -1,9 +1,12 @@
 //! The middle of the pipeline in one call: profile → aggregation → layout, giving the
 //! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
 
-use crate::aggregate::{aggregate, decimate, sample_limit, AggregateOptions, Aggregated};
+use crate::aggregate::{
+    aggregate, drop_samples, sample_limit, values_at, AggregateOptions, Aggregated, Level,
+    PageSamples, PAGE_VALUES,
+};
 use crate::aux_file::{Aux, AuxOut};
-use crate::layout::chart::Chart;
+use crate::layout::chart::{Chart, DetailLevel, DetailTile};
 use crate::layout::looks;
 use crate::layout::shade::ShadeMap;
 use crate::layout::{layout, LayoutOptions};
@@ -33,10 +36,60 @@ pub struct RenderOptions {
 
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
-    let mut agg = aggregate(profile, previous, &opts.aggregate);
+    finish(
+        aggregate(profile, previous, &opts.aggregate),
+        previous,
+        opts,
+    )
+}
+
+/// Lays out aggregated bands ([`prepare`] after its aggregation): drops the samples not
+/// drawn, and for a chart that carries its data (the HTML page) works out the finer
+/// levels of detail and which bands' values it carries ([`PageSamples`]).
+pub fn finish(
+    mut agg: Aggregated,
+    previous: Option<&Aux>,
+    opts: &RenderOptions,
+) -> (Chart, AuxOut) {
     let limit = sample_limit(opts.max_points, opts.max_band_points, agg.bands.len());
-    decimate(&mut agg, limit);
-    chart_and_aux(&agg, previous, &opts.layout)
+    let page = opts
+        .layout
+        .data
+        .then(|| PageSamples::of(&agg, limit, PAGE_VALUES));
+    let drawn = match &page {
+        Some(page) => page.drawn.clone(),
+        None => crate::aggregate::kept_samples(&agg, limit),
+    };
+    let carry_rest = page.as_ref().is_some_and(|p| p.rest);
+    if !carry_rest {
+        crate::aggregate::drop_in_background(std::mem::take(&mut agg.rest));
+    }
+    let detail = page
+        .map(|p| detail_tiles(&agg, &p.levels))
+        .unwrap_or_default();
+    if let Some(keep) = drawn {
+        drop_samples(&mut agg, &keep);
+    }
+    let (mut chart, aux) = chart_and_aux(&agg, previous, &opts.layout);
+    if let Some(data) = chart.data.as_mut() {
+        data.detail = detail;
+    }
+    (chart, aux)
+}
+
+/// The times and values (the drawn bands', then those of [`Aggregated::rest`]) of the
+/// samples each tile of each level keeps.
+fn detail_tiles(agg: &Aggregated, levels: &[Level]) -> Vec<DetailLevel> {
+    let tile = |kept: &Vec<usize>| DetailTile {
+        times: kept.iter().map(|&s| agg.times[s]).collect(),
+        values: values_at(agg.bands.iter().chain(&agg.rest), kept),
+    };
+    (levels.iter())
+        .map(|level| DetailLevel {
+            tiles: level.tiles.iter().map(tile).collect(),
+            whole: level.whole,
+        })
+        .collect()
 }
 
 /// Lays out aggregated bands, handing out shades first-come-first-served from the

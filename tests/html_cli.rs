@@ -8,21 +8,13 @@ use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
+use support::html_page::data_of;
 use support::{files_in, golden, run_in, TempDir};
 
 fn run(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let out = run_in(env!("CARGO_BIN_EXE_hp2ps"), dir, args, stdin);
     assert!(out.status.success(), "hp2ps {args:?}: {out:?}");
     out
-}
-
-/// The page's data (the JSON of its `hp2ps-data` element), parsed.
-fn data_of(page: &[u8]) -> Value {
-    let page = std::str::from_utf8(page).expect("UTF-8");
-    let open = "<script type=\"application/json\" id=\"hp2ps-data\">";
-    let start = page.find(open).expect("the data element") + open.len();
-    let end = start + page[start..].find("</script>").expect("its end");
-    serde_json::from_str(&page[start..end]).expect("JSON")
 }
 
 fn run0(data: &Value) -> &Value {

@@ -6,13 +6,24 @@ use crate::profile::{Band, Point};
 /// Step 7: keeps `limit` bands by merging the bottom ones into OTHER.
 /// Returns whether an OTHER band was made (it is then the bottom band).
 pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) -> bool {
+    let (other, gone) = band_limit_keeping(bands, limit, nsamples);
+    drop_in_background(gone);
+    other
+}
+
+/// [`apply_band_limit`], which also hands back the bands it merged into OTHER (or, with
+/// a negative limit, dropped), in their order before.
+pub(crate) fn band_limit_keeping(
+    bands: &mut Vec<Band>,
+    limit: i64,
+    nsamples: usize,
+) -> (bool, Vec<Band>) {
     let n = bands.len() as i64;
     if limit == 0 || n <= limit {
-        return false;
+        return (false, Vec::new());
     }
     if limit < 0 {
-        bands.clear();
-        return false;
+        return (false, std::mem::take(bands));
     }
     let merged = (n - limit + 1) as usize;
     let mut sums = vec![0.0; nsamples];
@@ -35,14 +46,13 @@ pub fn apply_band_limit(bands: &mut Vec<Band>, limit: i64, nsamples: usize) -> b
             .collect(),
     };
     let gone: Vec<Band> = bands.splice(..merged, [other]).collect();
-    drop_in_background(gone);
-    true
+    (true, gone)
 }
 
 /// Frees a large number of bands on another thread: with a million identifiers, freeing
 /// their names and points one by one is a good part of the whole render, and nothing
 /// waits for it.
-pub(super) fn drop_in_background(bands: Vec<Band>) {
+pub(crate) fn drop_in_background(bands: Vec<Band>) {
     if bands.len() < 10_000 {
         return;
     }

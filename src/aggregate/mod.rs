@@ -7,17 +7,21 @@ mod decimate;
 mod limit;
 pub(crate) mod numbers;
 mod order;
+mod page;
 mod selection_sort;
 mod series;
 mod stack;
 mod traces;
 
 pub use decimate::{
-    decimate, sample_limit, samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
+    decimate, drop_samples, kept_in, kept_samples, sample_limit, samples_within,
+    VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
 };
 pub use limit::apply_band_limit;
+pub(crate) use limit::drop_in_background;
 pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
 pub use order::growth;
+pub use page::{values_at, Level, PageSamples, PAGE_VALUES};
 pub use series::{clip_series, series_max};
 pub use stack::{area, stack_heights, stack_on};
 pub use traces::{band_total, eliminate_traces};
@@ -71,6 +75,10 @@ pub struct AggregateOptions {
     /// ([`Aggregated::table`]), for a chart that lists them (the HTML page). Default:
     /// `false`.
     pub band_table: bool,
+    /// Keep the bands that are not drawn on their own ([`Aggregated::rest`]: traces, and
+    /// those merged into OTHER), for a chart that may carry their values (the HTML
+    /// page). Default: `false`.
+    pub keep_rest: bool,
 }
 
 impl Default for AggregateOptions {
@@ -86,6 +94,7 @@ impl Default for AggregateOptions {
             min_x_range: None,
             min_y_range: None,
             band_table: false,
+            keep_rest: false,
         }
     }
 }
@@ -140,6 +149,10 @@ pub struct Aggregated {
     /// `--include`/`--exclude`) with its numbers over every sample and what became of it,
     /// biggest area first ([`every_band`]); else empty.
     pub table: Vec<BandNumbers>,
+    /// With [`AggregateOptions::keep_rest`]: the bands of the profile that are not drawn
+    /// on their own (the traces, then the bands merged into OTHER or dropped by a
+    /// negative band limit), with their own points; else empty.
+    pub rest: Vec<Band>,
 }
 
 impl Aggregated {
@@ -166,7 +179,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     // The initial order is only the order the trace sort starts from: the bands move
     // once, after it.
     let initial = order::hash_order_of(&bands);
-    traces::eliminate_traces_in(&mut bands, &initial, opts.trace_percent);
+    let mut rest = traces::eliminate_traces_in(&mut bands, &initial, opts.trace_percent);
     fates.mark(&bands, Fate::Other);
     if opts.by_deviation {
         order::sort_by_deviation(&mut bands, nsamples);
@@ -180,7 +193,13 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
     if let Some(aux) = aux {
         order::sort_by_aux(&mut bands, aux);
     }
-    let other = limit::apply_band_limit(&mut bands, opts.band_limit, nsamples);
+    let (other, merged) = limit::band_limit_keeping(&mut bands, opts.band_limit, nsamples);
+    if opts.keep_rest {
+        rest.extend(merged);
+    } else {
+        limit::drop_in_background(std::mem::take(&mut rest));
+        limit::drop_in_background(merged);
+    }
     fates.mark(&bands[usize::from(other)..], Fate::Drawn);
     let decided = fates.decided(opts.band_limit < 0);
     for (row, fate) in table.iter_mut().zip(decided) {
@@ -245,6 +264,26 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         band_limit: opts.band_limit,
         trace_percent: opts.trace_percent,
         table,
+        rest,
+    }
+}
+
+/// `--uniform-scale` for charts made together (the HTML page of several runs): each
+/// chart's time span (`time`) and stack height (`memory`) become the largest of them, as
+/// [`AggregateOptions::min_x_range`] and [`AggregateOptions::min_y_range`] would make
+/// them, and a chart whose span grew labels its x axis to the end of the shared one. (The
+/// lines over the bands stay cut to each chart's own span.)
+pub fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
+    let largest = |of: fn(&Aggregated) -> f64| charts.iter().map(of).fold(f64::NAN, f64::max);
+    let (x, y) = (largest(|a| a.x_range), largest(|a| a.y_range));
+    for a in charts {
+        if time && x > a.x_range {
+            a.x_range = x;
+            a.x_axis_end = a.first_time() + x;
+        }
+        if memory && y > a.y_range {
+            a.y_range = y;
+        }
     }
 }
 

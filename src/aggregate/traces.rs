@@ -16,12 +16,12 @@ pub fn band_total(band: &Band) -> i64 {
 /// total stays below `percent`. An all-zero profile (or a NaN threshold) loses every band.
 pub fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
     let unchanged: Vec<u32> = (0..bands.len() as u32).collect();
-    eliminate_traces_in(bands, &unchanged, percent);
+    drop_in_background(eliminate_traces_in(bands, &unchanged, percent));
 }
 
 /// [`eliminate_traces`] on the bands in the order `order` lists them (the bands move
-/// once, to the order after the sort).
-pub(crate) fn eliminate_traces_in(bands: &mut Vec<Band>, order: &[u32], percent: f64) {
+/// once, to the order after the sort). Returns the bands dropped, in their order before.
+pub(crate) fn eliminate_traces_in(bands: &mut Vec<Band>, order: &[u32], percent: f64) -> Vec<Band> {
     let totals = band_totals(bands);
     let sorted = selection_order(order.iter().map(|&i| Some(totals[i as usize])).collect());
     let total_at = |at: u32| totals[order[at as usize] as usize];
@@ -40,8 +40,15 @@ pub(crate) fn eliminate_traces_in(bands: &mut Vec<Band>, order: &[u32], percent:
         .iter()
         .map(|&at| order[at as usize])
         .collect();
+    let mut taken = vec![false; bands.len()];
+    for &k in &kept {
+        taken[k as usize] = true;
+    }
     let kept = take_in_order(bands, &kept);
-    drop_in_background(std::mem::replace(bands, kept));
+    let before = std::mem::replace(bands, kept);
+    (before.into_iter().zip(taken))
+        .filter_map(|(band, taken)| (!taken).then_some(band))
+        .collect()
 }
 
 /// Every band's [`band_total`]. Each total is one long chain of dependent conversions, so

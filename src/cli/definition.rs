@@ -126,7 +126,10 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(OsString))
                 .allow_hyphen_values(true)
                 .value_hint(ValueHint::FilePath)
-                .help("Write the chart to FILE (- for stdout) instead of ./file.<format>")
+                .help(
+                    "Write the chart to FILE (- for stdout) instead of ./file.<format>; with\n\
+                     --format html and several files, one page comparing them",
+                )
                 .help_heading(OUTPUT),
             Arg::new("output-dir")
                 .long("output-dir")

@@ -195,6 +195,12 @@ impl Invocation {
             || self.output_dir.is_some()
     }
 
+    /// Whether every input goes into one page (`--format html -o FILE` with several
+    /// inputs: the runs compared), rather than a chart each.
+    pub fn one_page(&self) -> bool {
+        self.files.len() > 1 && self.output.is_some() && self.format() == Format::Html
+    }
+
     /// Whether the chart goes to stdout (filter mode, or `-o -`).
     pub fn chart_on_stdout(&self) -> bool {
         self.renders()
@@ -214,7 +220,7 @@ pub enum UsageError {
     BadValue { arg: String, why: String },
     #[error("option '{0}' needs a value")]
     MissingValue(String),
-    #[error("-o/--output names one output file, but {0} input files were given")]
+    #[error("-o/--output names one output file, but {0} input files were given (only an HTML page holds several: --format html)")]
     OutputForManyFiles(usize),
     /// A long option or `-o`/`-j` that clap refused; its first line.
     #[error("{0}")]

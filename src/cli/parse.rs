@@ -187,6 +187,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         inv.render.layout.multipage = true;
         inv.render.layout.data = true;
         inv.render.aggregate.band_table = true;
+        inv.render.aggregate.keep_rest = true;
     }
     Ok(None)
 }

@@ -6,8 +6,14 @@ use super::{Invocation, UsageError};
 
 /// Combinations that cannot work.
 pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
-    if inv.output.is_some() && inv.files.len() > 1 {
+    // One HTML page holds several runs; any other output is one chart.
+    if inv.output.is_some() && inv.files.len() > 1 && !inv.one_page() {
         return Err(UsageError::OutputForManyFiles(inv.files.len()));
+    }
+    if inv.one_page() && inv.use_aux {
+        return Err(UsageError::Conflict(
+            "-p reads the .aux of one chart; a page of several runs reads and writes none",
+        ));
     }
     if inv.output.is_some() && inv.output_dir.is_some() {
         return Err(UsageError::Conflict(

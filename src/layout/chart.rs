@@ -381,4 +381,33 @@ pub struct ChartData {
     /// Names too long for a key are to lose their middle rather than their end
     /// (`--key-labels fit`, [`crate::layout::LayoutOptions::fit_key_labels`]).
     pub fit_key_labels: bool,
+    /// The rows of `table` whose bands are not drawn on their own (traces, and those
+    /// merged into OTHER) when the chart carries their values (see
+    /// [`crate::aggregate::PageSamples`]); else empty.
+    pub rest_rows: Vec<usize>,
+    /// Each of those bands' value at every drawn sample, in the order of `rest_rows`.
+    pub rest: Vec<Vec<f64>>,
+    /// Finer levels of detail for a window of the run (see
+    /// [`crate::aggregate::PageSamples`]): level by level (10 tiles, 100, …), tile by
+    /// tile, the samples a chart of that tile alone would draw; empty when every sample
+    /// is drawn.
+    pub detail: Vec<DetailLevel>,
+}
+
+/// One level of detail ([`ChartData::detail`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DetailLevel {
+    /// Its tiles, in time order.
+    pub tiles: Vec<DetailTile>,
+    /// Whether its tiles hold every sample.
+    pub whole: bool,
+}
+
+/// The samples of one stretch of the run at one level of detail ([`ChartData::detail`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DetailTile {
+    /// Their times.
+    pub times: Vec<f64>,
+    /// Each drawn band's values at them, then those of `rest_rows`' bands (when carried).
+    pub values: Vec<Vec<f64>>,
 }

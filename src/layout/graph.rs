@@ -5,7 +5,7 @@
 use super::chart::*;
 use super::looks::fill_of;
 use super::{overlay, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0};
-use crate::aggregate::Aggregated;
+use crate::aggregate::{values_at, Aggregated};
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).
@@ -102,6 +102,15 @@ pub(super) fn chart_data(
     let rows = (agg.table.iter().enumerate())
         .map(|(i, b)| (b.name.as_slice(), i))
         .collect::<std::collections::HashMap<_, _, crate::intern::FxBuild>>();
+    // The bands not drawn on their own, when the aggregation kept them: their rows, and
+    // their values at the drawn samples.
+    let rest_rows: Vec<usize> = (agg.rest.iter())
+        .filter_map(|b| rows.get(b.name.as_slice()).copied())
+        .collect();
+    let rest = match rest_rows.len() == agg.rest.len() {
+        true => values_at(&agg.rest, &(0..agg.times.len()).collect::<Vec<_>>()),
+        false => Vec::new(),
+    };
     ChartData {
         sample_unit: agg.sample_unit.clone(),
         value_unit: agg.value_unit.clone(),
@@ -134,5 +143,12 @@ pub(super) fn chart_data(
                 .collect()
         },
         fit_key_labels: opts.fit_key_labels,
+        rest_rows: if rest.is_empty() {
+            Vec::new()
+        } else {
+            rest_rows
+        },
+        rest,
+        detail: Vec::new(),
     }
 }

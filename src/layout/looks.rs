@@ -13,7 +13,10 @@
 //!   named palette its previous colour; with `-c`, the palette has 27 slots before it
 //!   repeats instead of 10;
 //! * `--colour-by name`: the slot is a hash of the name ([`slot_for_name`]), and so is
-//!   the shade (hp2ps's palette entry of the slot), whatever the `.aux` said. OTHER has a
+//!   the shade (hp2ps's palette entry of the slot), whatever the `.aux` said. The number a
+//!   `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF`) is left out of the
+//!   hash: the runtime numbers the stacks as it meets them, so the same stack has another
+//!   number in another build, and none in an eventlog ([`name_key`]). OTHER has a
 //!   fixed colour of its own: [`OTHER_COLOUR`] in a named palette, hp2ps's 50 % grey
 //!   (with `-c`, the grey colour shade) otherwise, a shade no other name hashes to.
 
@@ -50,6 +53,20 @@ pub fn colour_shades(opts: &LayoutOptions) -> bool {
     hp2ps_palette(opts).len() == COLOUR_PALETTE.len()
 }
 
+/// What `--colour-by name` hashes of a band's name: the name without the stack number a
+/// `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF` is `main/Main.CAF`).
+pub fn name_key(name: &[u8]) -> &[u8] {
+    let digits = name
+        .iter()
+        .skip(1)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    match (name.first(), name.get(1 + digits)) {
+        (Some(b'('), Some(b')')) if digits > 0 => &name[digits + 2..],
+        _ => name,
+    }
+}
+
 /// The shade of `name` under `--colour-by name`: OTHER takes the palette's last entry
 /// (the 50 % grey of either palette), every other name one of the rest, by a hash.
 pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
@@ -63,7 +80,7 @@ pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
     if name == OTHER {
         return shades[other];
     }
-    let slot = slot_for_name(name, shades.len() - 1);
+    let slot = slot_for_name(name_key(name), shades.len() - 1);
     shades[if slot >= other { slot + 1 } else { slot }]
 }
 
@@ -72,7 +89,7 @@ pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
 /// `.aux`, falls back to the name).
 fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
     if opts.colour_by_name {
-        return slot_for_name(name, len);
+        return slot_for_name(name_key(name), len);
     }
     hp2ps_palette(opts)
         .iter()
@@ -127,6 +144,32 @@ mod tests {
                 assert_ne!(s, other, "{name}");
                 assert!(hp2ps_palette(&o).contains(&s));
             }
+        }
+    }
+
+    #[test]
+    fn by_name_a_stack_keeps_its_colour_whatever_its_number() {
+        assert_eq!(name_key(b"(296)main/Main.CAF"), b"main/Main.CAF");
+        for name in [&b"(x)a"[..], b"()a", b"(12a", b"a(1)", b"(1)"] {
+            let want: &[u8] = if name == b"(1)" { b"" } else { name };
+            assert_eq!(name_key(name), want);
+        }
+        for o in [
+            opts(true, None, true),
+            opts(true, Some(Palette::TolMuted), true),
+        ] {
+            let a = fill_of(
+                b"(296)main/Main.CAF",
+                shade_by_name(b"(296)main/Main.CAF", &o),
+                &o,
+            );
+            let b = fill_of(
+                b"(351)main/Main.CAF",
+                shade_by_name(b"(351)main/Main.CAF", &o),
+                &o,
+            );
+            let c = fill_of(b"main/Main.CAF", shade_by_name(b"main/Main.CAF", &o), &o);
+            assert_eq!((a, b), (c, c));
         }
     }
 

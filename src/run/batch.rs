@@ -38,7 +38,7 @@ pub fn groups(inv: &Invocation, files: &[OsString]) -> Vec<Vec<usize>> {
 }
 
 /// The number of renders at once: `-j`, else one per core, never more than there is work.
-fn workers(inv: &Invocation, groups: usize) -> usize {
+pub(super) fn workers(inv: &Invocation, groups: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     inv.jobs.unwrap_or(cores).clamp(1, groups.max(1))
 }
@@ -85,16 +85,7 @@ pub fn run(inv: &Invocation) -> ExitCode {
                 for &i in group {
                     let file = &files[i];
                     bar.set_message(file.to_string_lossy().into_owned());
-                    // A bug must not take the other files down: it fails this one.
-                    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        render::render_file(inv, file)
-                    }))
-                    .unwrap_or_else(|_| {
-                        Err(Failure::from(format!(
-                            "{}: internal error (please report it with this file)",
-                            file.to_string_lossy()
-                        )))
-                    });
+                    let result = guarded(file, || render::render_file(inv, file));
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(result);
                     }
@@ -106,6 +97,20 @@ pub fn run(inv: &Invocation) -> ExitCode {
     bar.finish_and_clear();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     report(inv, files, results)
+}
+
+/// `work` for `file`, where a bug must not take the other files down: a panic fails
+/// this file alone.
+pub(super) fn guarded<T>(
+    file: &OsString,
+    work: impl FnOnce() -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    std::panic::catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        Err(Failure::from(format!(
+            "{}: internal error (please report it with this file)",
+            file.to_string_lossy()
+        )))
+    })
 }
 
 /// `--uniform-scale`: a first pass over every file finds the largest time span and stack
@@ -143,7 +148,7 @@ fn with_shared_ranges(inv: &Invocation, axes: UniformScale) -> Invocation {
 
 /// Prints, in argument order: each file's warnings on stderr and summary on stdout; then
 /// one line per failure. With several files, a last line counts the failures.
-fn report(
+pub(super) fn report(
     inv: &Invocation,
     files: &[OsString],
     results: Vec<Option<Result<Done, Failure>>>,

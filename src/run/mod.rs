@@ -1,12 +1,13 @@
 //! The edge of the program: files, stdin and stdout. One render ([`render`]), file naming
 //! and the checks that an output never replaces its input ([`names`]), atomic files
-//! ([`atomic`]), batch runs ([`batch`]), watching a growing file ([`watch`]), the summary
+//! ([`atomic`]), batch runs ([`batch`]), one HTML page of several runs ([`compare`]), watching a growing file ([`watch`]), the summary
 //! on stdout ([`summary`]), the generated man page and completions ([`generate`]), large
 //! files read through a memory map that a cut file cannot crash ([`mapped`]), what tells
 //! a file's versions apart ([`version`]) and the C allocator's settings ([`heap`]).
 
 mod atomic;
 pub(crate) mod batch;
+pub(crate) mod compare;
 pub(crate) mod heap;
 mod mapped;
 mod names;

@@ -192,15 +192,7 @@ pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
 /// Renders one file argument as a single-file run would.
 pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     let names = FileNames::of(inv, arg);
-    check_output(inv, &names)?;
-    let input_name = names.input.display().to_string();
-    let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
-    // A file being written (--watch) is read as a stream, where its growth cannot fault.
-    let src = Origin {
-        path: Some(&names.input),
-        name: &input_name,
-    };
-    let (profile, mut done) = read_file(inv, &input, src, inv.watch.is_none())?;
+    let (profile, mut done) = read_named(inv, &names)?;
     if !inv.renders() {
         return Ok(done);
     }
@@ -214,6 +206,19 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
             warnings: done.warning_lines().collect(),
         }),
     }
+}
+
+/// Reads the profile of one file argument, once `-o` is known not to name it.
+pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile, Done), Failure> {
+    check_output(inv, names)?;
+    let input_name = names.input.display().to_string();
+    let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
+    // A file being written (--watch) is read as a stream, where its growth cannot fault.
+    let src = Origin {
+        path: Some(&names.input),
+        name: &input_name,
+    };
+    Ok(read_file(inv, &input, src, inv.watch.is_none())?)
 }
 
 /// Draws the chart and writes it and the `.aux`; returns the chart's file.

@@ -44,6 +44,26 @@ pub fn page_of(dir: &TempDir, name: &str, input: &Path, flags: &[&str]) -> PathB
     out
 }
 
+/// The page's data (the JSON of its `hp2ps-data` element), parsed.
+pub fn data_of(page: &[u8]) -> Value {
+    let page = std::str::from_utf8(page).expect("UTF-8");
+    let open = "<script type=\"application/json\" id=\"hp2ps-data\">";
+    let start = page.find(open).expect("the data element") + open.len();
+    let end = start + page[start..].find("</script>").expect("its end");
+    serde_json::from_str(&page[start..end]).expect("JSON")
+}
+
+/// A gzipped profile of `tests/data/large`, gunzipped.
+pub fn large(name: &str) -> Vec<u8> {
+    use std::io::Read;
+    let gz = std::fs::read(repo("tests/data/large").join(name)).expect(name);
+    let mut hp = Vec::new();
+    flate2::read::GzDecoder::new(gz.as_slice())
+        .read_to_end(&mut hp)
+        .expect("gzip");
+    hp
+}
+
 pub fn profile_of(path: &Path) -> Profile {
     let mut file = std::fs::File::open(path).expect("input");
     (load(Source::Stream(&mut file), &Default::default()).expect("reads")).profile
@@ -81,10 +101,24 @@ pub struct Page<'a> {
 }
 
 impl Page<'_> {
-    /// Runs a script in the page; `arguments[0]` is the first run.
+    /// Runs a script in the page; `run` is its first run, `runs` all of them.
     pub fn js(&self, body: &str) -> Value {
-        let body = format!("const run = window.hp2ps.runs[0]; {body}");
+        self.js_in(0, body)
+    }
+
+    /// Runs a script in the page; `run` is run `i` of the page, `runs` all of them.
+    pub fn js_in(&self, i: usize, body: &str) -> Value {
+        let body = format!("const runs = window.hp2ps.runs; const run = runs[{i}]; {body}");
         self.browser.script(&body, json!([]))
+    }
+
+    /// Waits until what follows the pointer slowly (the table's "At" column, the icicle,
+    /// the other runs' numbers) has caught up: a few times the page's `SETTLE`, and a frame.
+    pub fn settle(&self) {
+        self.browser.async_script(
+            "const done = arguments[arguments.length - 1];              setTimeout(() => requestAnimationFrame(() => setTimeout(done, 0)), 3 * window.hp2ps.SETTLE);",
+            json!([]),
+        );
     }
 
     /// The page's data for its first run.

@@ -1,11 +1,13 @@
 //! The price of dropping a sample: the triangle its loss leaves on every drawn edge (see
 //! the parent module), from the edges of the stack computed once.
 
+use std::ops::Range;
+
 use super::PIXEL_OF_SPAN;
-use crate::aggregate::{stack_on, Aggregated};
+use crate::aggregate::Aggregated;
 
 /// The drawn edges, sample by sample, to price the samples with: `tops[s * bands + k]` is
-/// the top of band `k` at sample `s`. Single precision: they only rank the samples, and
+/// the top of band `k` at sample `s` (counted from the start of the samples priced). Single precision: they only rank the samples, and
 /// a chart of hundreds of bands (`-m0`) over 100,000 samples would otherwise take 160 MB.
 pub(super) struct Edges<'a> {
     times: &'a [f64],
@@ -20,17 +22,26 @@ pub(super) struct Edges<'a> {
 }
 
 impl<'a> Edges<'a> {
-    /// The edges and the protected samples in one pass, band by band, over a running
-    /// column of the stack in double precision.
-    pub(super) fn of(agg: &'a Aggregated) -> Edges<'a> {
-        let (n, bands) = (agg.times.len(), agg.bands.len());
+    /// The edges of the samples `range` (at least one) and its protected samples in one
+    /// pass, band by band, over a running column of the stack in double precision.
+    pub(super) fn of(agg: &'a Aggregated, range: Range<usize>) -> Edges<'a> {
+        let (n, bands) = (range.len(), agg.bands.len());
         let mut tops = vec![0.0f32; n * bands];
         let mut protected = vec![false; n];
         protected[0] = true;
         protected[n - 1] = true;
         let mut edge = vec![0.0f64; n];
         for (k, band) in agg.bands.iter().enumerate() {
-            stack_on(&mut edge, band);
+            // A band's points are in sample order.
+            let from = band
+                .points
+                .partition_point(|p| (p.sample as usize) < range.start);
+            for p in &band.points[from..] {
+                match (p.sample as usize).checked_sub(range.start) {
+                    Some(s) if s < n => edge[s] += p.value,
+                    _ => break,
+                }
+            }
             let (mut low, mut high) = (0, 0);
             for (s, &e) in edge.iter().enumerate() {
                 tops[s * bands + k] = e as f32;
@@ -44,7 +55,7 @@ impl<'a> Edges<'a> {
             protected[low] = true;
             protected[high] = true;
         }
-        let times = &agg.times[..];
+        let times = &agg.times[range];
         let span = times[n - 1] - times[0];
         Edges {
             times,

@@ -28,6 +28,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 
 use super::Aggregated;
 use crate::profile::Point;
@@ -78,20 +79,41 @@ pub fn sample_limit(max_points: usize, max_band_points: usize, bands: usize) -> 
 /// first and last samples and the overall extremes of every edge are kept even when that
 /// alone exceeds `max_points` (a budget below twice the number of bands plus two).
 pub fn decimate(agg: &mut Aggregated, max_points: usize) {
+    if let Some(keep) = kept_samples(agg, max_points) {
+        drop_samples(agg, &keep);
+    }
+}
+
+/// Which samples [`decimate`] keeps, one flag per sample; `None` when it keeps them all.
+pub fn kept_samples(agg: &Aggregated, max_points: usize) -> Option<Vec<bool>> {
     let n = agg.times.len();
     // Samples are numbered in 32 bits (`Point::sample`), and so are the list's links.
     if max_points == 0 || n <= max_points.max(2) || u32::try_from(n).is_err() {
-        return;
+        return None;
     }
-    let keep = simplified(agg, max_points);
-    apply(agg, &keep);
+    Some(simplified(agg, 0..n, max_points))
 }
 
-/// Which samples to keep: the protected ones (`Edges::protected`), and of the rest
-/// those left when the cheapest is dropped, one at a time, until `max_points` remain.
-fn simplified(agg: &Aggregated, max_points: usize) -> Vec<bool> {
-    let n = agg.times.len();
-    let edges = Edges::of(agg);
+/// The samples of `range` (at least three) that [`decimate`] would keep of a chart of
+/// those samples alone, by their index in `agg`: every one when there are at most
+/// `max_points` (or `max_points` is 0).
+pub fn kept_in(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<usize> {
+    let n = range.len();
+    if max_points == 0 || n <= max_points.max(2) || u32::try_from(n).is_err() {
+        return range.collect();
+    }
+    let keep = simplified(agg, range.clone(), max_points);
+    (range.zip(keep))
+        .filter_map(|(i, k)| k.then_some(i))
+        .collect()
+}
+
+/// Which samples of `range` to keep (one flag each, from its start): the protected ones
+/// (`Edges::protected`), and of the rest those left when the cheapest is dropped, one at
+/// a time, until `max_points` remain. `range` holds at least three samples.
+fn simplified(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<bool> {
+    let n = range.len();
+    let edges = Edges::of(agg, range);
     let fixed = &edges.protected;
 
     // A doubly linked list of the samples left, and a heap of their costs, each entry
@@ -138,8 +160,10 @@ fn simplified(agg: &Aggregated, max_points: usize) -> Vec<bool> {
     keep
 }
 
-/// Drops the samples not kept: their times, and every band's points in them.
-fn apply(agg: &mut Aggregated, keep: &[bool]) {
+/// Drops the samples not kept (`keep`: a flag per sample, as [`kept_samples`] gives
+/// them): their times, and every band's points in them (those of
+/// [`Aggregated::rest`] too).
+pub fn drop_samples(agg: &mut Aggregated, keep: &[bool]) {
     // New index of every kept sample.
     let mut index = vec![u32::MAX; keep.len()];
     let mut next = 0u32;
@@ -154,7 +178,7 @@ fn apply(agg: &mut Aggregated, keep: &[bool]) {
         t += 1;
         keep[t - 1]
     });
-    for band in &mut agg.bands {
+    for band in agg.bands.iter_mut().chain(&mut agg.rest) {
         band.points = band
             .points
             .iter()

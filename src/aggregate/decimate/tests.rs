@@ -34,6 +34,7 @@ fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {
         band_limit: 20,
         trace_percent: 1.0,
         table: Vec::new(),
+        rest: Vec::new(),
     }
 }
 

@@ -208,7 +208,34 @@ fn run(j: &mut Json, r: &Run<'_>) {
             });
         });
         j.key("values");
-        j.list(&data.values, |j, values| j.numbers(values.iter().copied()));
+        columns(j, &data.values);
+        j.key("rest");
+        if data.rest_rows.is_empty() {
+            j.raw("null");
+        } else {
+            j.object(|j| {
+                j.key("rows");
+                j.numbers(data.rest_rows.iter().map(|&r| r as f64));
+                j.key("values");
+                columns(j, &data.rest);
+            });
+        }
+        j.key("detail");
+        j.list(&data.detail, |j, level| {
+            j.object(|j| {
+                j.key("whole");
+                j.raw(if level.whole { "true" } else { "false" });
+                j.key("tiles");
+                j.list(&level.tiles, |j, tile| {
+                    j.object(|j| {
+                        j.key("times");
+                        j.numbers(tile.times.iter().copied());
+                        j.key("values");
+                        columns(j, &tile.values);
+                    });
+                });
+            });
+        });
         j.key("lines");
         lines(j, r);
         j.key("marks");
@@ -224,6 +251,11 @@ fn run(j: &mut Json, r: &Run<'_>) {
         j.key("table");
         table(j, &data.table, &data.info);
     });
+}
+
+/// Columns of values, one list per band.
+fn columns(j: &mut Json, columns: &[Vec<f64>]) {
+    j.list(columns, |j, values| j.numbers(values.iter().copied()));
 }
 
 /// The data scale, and where the tick labels go (`xLabelY`: the x labels' baseline,

@@ -19,6 +19,7 @@
 
 mod data;
 mod digest;
+mod minify;
 
 use std::io::{self, Write};
 
@@ -30,16 +31,20 @@ use data::{document, Font, Run};
 const TEMPLATE: &str = include_str!("assets/page.html");
 /// One run's part of the page (a chart, its legend, readout and table).
 const RUN_TEMPLATE: &str = include_str!("assets/run.html");
-/// The page's style.
+/// The page's style, as written.
 const STYLE: &str = include_str!("assets/page.css");
-/// The page's script: its parts one after the other (see `assets/base.js`).
+/// The page's script as written: its parts one after the other (see `assets/base.js`).
+/// The page carries both without comments and needless spaces (`minify.rs`).
 const SCRIPT: &str = concat!(
     include_str!("assets/base.js"),
     include_str!("assets/run.js"),
+    include_str!("assets/detail.js"),
     include_str!("assets/draw.js"),
     include_str!("assets/pointer.js"),
     include_str!("assets/controls.js"),
     include_str!("assets/table.js"),
+    include_str!("assets/icicle.js"),
+    include_str!("assets/compare.js"),
     include_str!("assets/start.js"),
 );
 
@@ -54,12 +59,81 @@ pub struct HtmlOptions {
 
 /// Writes the chart as one HTML page.
 pub fn write_html<W: Write>(chart: &Chart, opts: &HtmlOptions, out: &mut W) -> io::Result<()> {
+    write_html_page(&[(chart, opts)], out)
+}
+
+/// Writes one HTML page of several charts, one after the other with the same controls
+/// each, and a view of their differences (the charts of several runs to compare: see
+/// `docs/guide.md`); with one chart, [`write_html`]'s page.
+pub fn write_html_page<W: Write>(charts: &[(&Chart, &HtmlOptions)], out: &mut W) -> io::Result<()> {
+    let mut sections = String::new();
+    let mut runs = Vec::new();
+    let mut pictures = Vec::new();
+    for (chart, opts) in charts {
+        let (picture, svg) = picture_of(chart)?;
+        let file = opts.file.as_deref().unwrap_or("");
+        sections.push_str(&fill(
+            RUN_TEMPLATE,
+            &[("run", &escape(file.as_bytes())), ("svg", svg.trim_end())],
+        ));
+        pictures.push((picture, *chart, opts.file.as_deref()));
+    }
+    for (picture, chart, file) in &pictures {
+        if let (
+            Some(data),
+            Some(Page {
+                graph: Some(graph),
+                axes,
+                ..
+            }),
+        ) = (chart.data.as_deref(), picture.pages.first())
+        {
+            let keys = chart.pages.iter().flat_map(|p| &p.key);
+            runs.push(Run {
+                file: *file,
+                chart,
+                graph,
+                axes: axes.as_ref(),
+                line_keys: keys.filter(|k| k.line.is_some()).collect(),
+                data,
+            });
+        }
+    }
+    // Every chart carries its data, or the page is pictures alone.
+    let json = match runs.len() == charts.len() && !runs.is_empty() {
+        true => document(&runs, &font()).into_script_text(),
+        false => String::from("null"),
+    };
+    let (script, style) = (minify::script(SCRIPT), minify::style(STYLE));
+    let csp = format!(
+        "default-src 'none'; script-src {}; style-src {}; img-src data:; \
+         base-uri 'none'; form-action 'none'",
+        digest::csp_hash(&script),
+        digest::csp_hash(&style)
+    );
+    let page = fill(
+        TEMPLATE,
+        &[
+            ("csp", &csp),
+            ("title", &title(charts)),
+            ("style", &style),
+            ("runs", &sections),
+            ("data", &json),
+            ("script", &script),
+        ],
+    );
+    out.write_all(page.as_bytes())
+}
+
+/// The picture of a chart (its graph page alone, without a key: the legend is the
+/// page's), and that picture as SVG without its XML declaration, which has no place
+/// inside HTML.
+fn picture_of(chart: &Chart) -> io::Result<(Chart, String)> {
     let graph_page = chart
         .pages
         .iter()
         .rposition(|p| p.graph.is_some())
         .unwrap_or(chart.pages.len().saturating_sub(1));
-    // The picture: the graph page alone, without a key (the legend is the page's).
     let picture = Chart {
         pages: (chart.pages.get(graph_page).cloned())
             .map(|page| Page {
@@ -74,63 +148,27 @@ pub fn write_html<W: Write>(chart: &Chart, opts: &HtmlOptions, out: &mut W) -> i
     let mut svg = Vec::new();
     write_svg_with_tags(&picture, &SvgOptions::default(), true, &mut svg)?;
     let svg = String::from_utf8_lossy(&svg);
-    // An XML declaration has no place inside HTML.
     let svg = match svg.strip_prefix("<?xml") {
-        Some(rest) => rest.split_once('\n').map_or("", |(_, svg)| svg),
-        None => &svg,
+        Some(rest) => rest.split_once('\n').map_or("", |(_, svg)| svg).to_string(),
+        None => svg.into_owned(),
     };
+    Ok((picture, svg))
+}
 
-    let json = match (chart.data.as_deref(), picture.pages.first()) {
-        (
-            Some(data),
-            Some(Page {
-                graph: Some(graph),
-                axes,
-                ..
-            }),
-        ) => {
-            let keys = chart.pages.iter().flat_map(|p| &p.key);
-            let run = Run {
-                file: opts.file.as_deref(),
-                chart,
-                graph,
-                axes: axes.as_ref(),
-                line_keys: keys.filter(|k| k.line.is_some()).collect(),
-                data,
-            };
-            document(&[run], &font()).into_script_text()
-        }
-        _ => String::from("null"),
-    };
-
-    let file = opts.file.as_deref().unwrap_or("");
-    let run = fill(
-        RUN_TEMPLATE,
-        &[("run", &escape(file.as_bytes())), ("svg", svg.trim_end())],
-    );
-    let csp = format!(
-        "default-src 'none'; script-src {}; style-src {}; img-src data:; \
-         base-uri 'none'; form-action 'none'",
-        digest::csp_hash(SCRIPT),
-        digest::csp_hash(STYLE)
-    );
-    let title = match (chart.job.is_empty(), file) {
-        (false, _) => escape(&chart.job),
-        (true, "") => String::from("hp2ps"),
-        (true, file) => escape(file.as_bytes()),
-    };
-    let page = fill(
-        TEMPLATE,
-        &[
-            ("csp", &csp),
-            ("title", &title),
-            ("style", STYLE),
-            ("runs", &run),
-            ("data", &json),
-            ("script", SCRIPT),
-        ],
-    );
-    out.write_all(page.as_bytes())
+/// The page's title: the JOB of one chart (else its file), or the files of several.
+fn title(charts: &[(&Chart, &HtmlOptions)]) -> String {
+    if let [(chart, opts)] = charts {
+        let file = opts.file.as_deref().unwrap_or("");
+        return match (chart.job.is_empty(), file) {
+            (false, _) => escape(&chart.job),
+            (true, "") => String::from("hp2ps"),
+            (true, file) => escape(file.as_bytes()),
+        };
+    }
+    let files: Vec<&str> = (charts.iter())
+        .map(|(_, o)| o.file.as_deref().unwrap_or("stdin"))
+        .collect();
+    escape(files.join(" · ").as_bytes())
 }
 
 /// `template` with every `{{name}}` replaced by its value; a hole without a value stays

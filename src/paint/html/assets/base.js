@@ -25,6 +25,7 @@ window.hp2ps = (function () {
   const READOUT_ROWS = 25; // The readout lists at most this many bands.
   const TABLE_ROWS = 500; // The table shows this many rows until asked for all.
   const LINE_VIEW_WIDTH = 1.5;
+  const SETTLE = 120; // What follows the pointer slowly waits for it to rest this long (ms).
 
   // ---- Numbers as the painters write them ----
 
@@ -95,22 +96,50 @@ window.hp2ps = (function () {
     return String(+t.toPrecision(6));
   }
 
-  function el(name, attrs, text) {
-    const e = document.createElement(name);
+  function el(name, attrs, text, ns) {
+    const e = ns ? document.createElementNS(ns, name) : document.createElement(name);
     for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
     if (text !== undefined) e.textContent = text;
     return e;
   }
 
-  function svgEl(name, attrs) {
-    const e = document.createElementNS(NS, name);
-    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
+  const svgEl = (name, attrs) => el(name, attrs, undefined, NS);
+
+  // A button that is on or off (aria-pressed); a click flips it and tells `changed`.
+  function toggleButton(label, title, changed) {
+    const b = el('button', { type: 'button', 'aria-pressed': 'false', title }, label);
+    b.addEventListener('click', () => {
+      const on = b.getAttribute('aria-pressed') !== 'true';
+      b.setAttribute('aria-pressed', String(on));
+      changed(on);
+    });
+    return b;
+  }
+
+  // A table's column header that sorts by it: a button, and aria-sort set by `sorted`.
+  function sortHeader(label, title, num, click) {
+    const th = el('th', { scope: 'col', title, class: num ? 'num' : '' });
+    const b = el('button', { type: 'button' }, label);
+    b.addEventListener('click', click);
+    th.appendChild(b);
+    return th;
+  }
+
+  const sorted = (th, dir) => th.setAttribute('aria-sort', dir ? (dir > 0 ? 'ascending' : 'descending') : 'none');
+
+  // The order of two rows by their numbers x and y (or strings), in direction d: rows
+  // without a number last, ties by `tie`.
+  function order(x, y, d, tie) {
+    if (x !== x || y !== y) return (x !== x) - (y !== y) || tie;
+    return (x < y ? -1 : x > y ? 1 : 0) * d || tie;
   }
 
 
   const FATES = { drawn: 'drawn', other: 'in OTHER', trace: 'traces', dropped: 'dropped' };
   const FATE_TEXT = { drawn: 'drawn', other: 'in OTHER', trace: 'trace', dropped: 'dropped' };
 
-  return { NS, PAGE, TICK, READOUT_ROWS, TABLE_ROWS, LINE_VIEW_WIDTH, FATES, FATE_TEXT, coord, fixed, thousands, roundStep, readable, short, seconds, el, svgEl };
+  return {
+    NS, PAGE, TICK, READOUT_ROWS, TABLE_ROWS, LINE_VIEW_WIDTH, SETTLE, FATES, FATE_TEXT, coord, fixed, thousands,
+    roundStep, readable, short, seconds, el, svgEl, toggleButton, sortHeader, sorted, order,
+  };
 })();

@@ -9,6 +9,12 @@
   R.redraw = function (force) {
     const st = this.state;
     const s = this.s;
+    this.useDetail();
+    const win = String(st.window);
+    if (win !== this.drawnWindow) {
+      this.drawnWindow = win;
+      this.windowChanged();
+    }
     const visible = this.visible();
     const shown = new Set(visible.map((b) => b.k));
     const totals = this.totals(visible);

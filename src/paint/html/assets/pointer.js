@@ -65,9 +65,7 @@
     if (this.times.length === 0) return;
     const t = this.timeAt(x);
     const [i0, i1] = this.range();
-    let i = this.search(t);
-    if (i > 0 && Math.abs(this.times[i - 1] - t) <= Math.abs(this.times[i] - t)) i--;
-    i = Math.min(i1, Math.max(i0, i));
+    const i = Math.min(i1, Math.max(i0, this.nearest(t)));
     this.point(i, this.bandAt(t, y));
     this.placeReadout(x, y);
   };
@@ -109,27 +107,55 @@
     return this.current;
   };
 
-  // Shows sample i: the crosshair and the readout; `hot` is the band to highlight.
+  // Shows sample i: the crosshair and the readout; `hot` is the band to highlight. The
+  // table's "At" column, the icicle and the other runs of the page follow.
   R.point = function (i, hot) {
-    const s = this.s;
-    const x = coord(this.xOf(this.times[i]));
-    this.cross.setAttribute('x1', x);
-    this.cross.setAttribute('x2', x);
-    this.cross.setAttribute('y1', coord(PAGE - s.y0));
-    this.cross.setAttribute('y2', coord(PAGE - s.y0 - s.height));
-    this.cross.setAttribute('visibility', 'visible');
+    this.cross(i);
     const changed = this.state.at !== i || this.state.hot !== hot;
     this.state.at = i;
     if (this.state.hot !== hot) { this.state.hot = hot; this.applyHighlight(); }
     if (changed || this.readout.hidden) this.fillReadout(i);
     this.readout.hidden = false;
+    const t = this.times[i];
+    if (this.state.atTime !== t) {
+      this.pointed(t);
+      if (this.compare) this.compare.pointed(this, t);
+    }
+  };
+
+  // The crosshair at sample i.
+  R.cross = function (i) {
+    const s = this.s;
+    const x = coord(this.xOf(this.times[i]));
+    const c = this.crossLine;
+    c.setAttribute('x1', x);
+    c.setAttribute('x2', x);
+    c.setAttribute('y1', coord(PAGE - s.y0));
+    c.setAttribute('y2', coord(PAGE - s.y0 - s.height));
+    c.setAttribute('visibility', 'visible');
+  };
+
+  // The pointer's time is t: the "At" column and the icicle follow.
+  R.pointed = function (t) {
+    this.state.atTime = t;
+    this.atChanged();
+    this.icicleChanged();
+  };
+
+  // Another run of the page is pointed at time t: the crosshair at the sample nearest it.
+  R.pointedElsewhere = function (t) {
+    if (this.times.length === 0) return;
+    this.pointed(t);
+    const i = this.atSample();
+    if (this.inWindow(t)) this.cross(i); else this.crossLine.setAttribute('visibility', 'hidden');
   };
 
   R.leave = function () {
-    this.cross.setAttribute('visibility', 'hidden');
+    this.crossLine.setAttribute('visibility', 'hidden');
     this.readout.hidden = true;
     this.state.at = null;
     if (this.state.hot !== null) { this.state.hot = null; this.applyHighlight(); }
+    if (this.compare) this.compare.left(this);
   };
 
   // The time, every visible band's value (top band first, at most READOUT_ROWS of them,
@@ -254,7 +280,7 @@
   // ---- Zoom ----
 
   // Shows [a, b] (null: the whole run), within the run's time span.
-  R.zoomTo = function (a, b) {
+  R.zoomTo = function (a, b, quiet) {
     const s = this.s;
     const [lo, hi] = [s.t0, s.t0 + s.tSpan];
     let win = null;
@@ -267,6 +293,7 @@
     this.state.window = win;
     this.leave();
     this.redraw();
+    if (this.compare && !quiet) this.compare.zoomed(this);
   };
 
   // Moves the window by a tenth of its width.
@@ -278,5 +305,6 @@
     from = Math.max(s.t0, Math.min(from, s.t0 + s.tSpan - w));
     this.state.window = [from, from + w];
     this.redraw();
+    if (this.compare) this.compare.zoomed(this);
   };
 })(window.hp2ps);

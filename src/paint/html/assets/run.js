@@ -12,15 +12,23 @@
     this.section = section;
     const s = d.scale;
     this.s = s;
-    this.times = Float64Array.from(d.times);
+    // The drawn samples; zoomed, finer ones from the data's levels take their place
+    // (detail.js). The bands not drawn on their own come too when the page carries them.
+    const column = (v) => Float64Array.from(v || []);
+    this.base = { times: column(d.times), values: d.values.map(column), rest: d.rest ? d.rest.values.map(column) : [] };
+    this.times = this.base.times;
+    this.detailKey = 'base';
     this.bands = d.bands.map((b, k) => ({
-      name: b.name, colour: b.colour, pattern: b.pattern, row: b.row,
-      values: Float64Array.from(d.values[k] || []), k,
+      name: b.name, colour: b.colour, pattern: b.pattern, row: b.row, values: this.base.values[k], base: this.base.values[k], k,
     }));
+    this.rest = d.rest ? d.rest.rows.map((row, j) => ({ row, name: d.table.name[row], values: this.base.rest[j], base: this.base.rest[j] })) : [];
+    // A table row's band, when the page has its values.
+    this.byRow = new Map();
+    for (const b of this.bands.concat(this.rest)) if (b.row !== null) this.byRow.set(b.row, b);
     this.lines = d.lines.map((l, k) => ({ ...l, k }));
     this.state = {
       hidden: new Set(), linesHidden: new Set(), filter: null, window: null,
-      view: 'stacked', fitY: false, hot: null, picked: null, pickedRow: null, at: null,
+      view: 'stacked', fitY: false, hot: null, picked: null, pickedRow: null, at: null, atTime: null,
     };
     this.figure = section.querySelector('figure.chart');
     this.picture = this.figure.querySelector('svg');
@@ -41,6 +49,7 @@
     this.buildToolbar();
     this.buildLegend();
     this.buildTable();
+    this.buildIcicle();
     this.listen();
   }
 
@@ -65,10 +74,10 @@
     this.markLines = svgEl('g', { stroke: '#777', 'stroke-width': '0.5', 'stroke-dasharray': '2 2' });
     this.veil = svgEl('rect', { ...graph, fill: '#fff', 'fill-opacity': '0.6', visibility: 'hidden' });
     this.hot = svgEl('g', { stroke: '#000', 'stroke-width': '0.5' });
-    this.cross = svgEl('line', { stroke: '#d00', 'stroke-width': '0.75', visibility: 'hidden' });
+    this.crossLine = svgEl('line', { stroke: '#d00', 'stroke-width': '0.75', visibility: 'hidden' });
     this.selection = svgEl('rect', { fill: 'rgba(31,95,191,.18)', stroke: '#1f5fbf', 'stroke-width': '0.5', visibility: 'hidden' });
     this.hit = svgEl('rect', { ...graph, class: 'hit', fill: 'transparent' });
-    o.append(this.defs, this.markLines, this.veil, this.hot, this.cross, this.selection, this.hit);
+    o.append(this.defs, this.markLines, this.veil, this.hot, this.crossLine, this.selection, this.hit);
     this.figure.insertBefore(o, this.readout);
     this.drawMarkLines();
   };
@@ -158,6 +167,13 @@
       if (ts[mid] < t) lo = mid + 1; else hi = mid;
     }
     return lo;
+  };
+
+  // The sample nearest time t (the earlier of two as near).
+  R.nearest = function (t) {
+    let i = this.search(t);
+    if (i > 0 && Math.abs(this.times[i - 1] - t) <= Math.abs(this.times[i] - t)) i--;
+    return i;
   };
 
   // What a band's value at sample i is in the current view.

@@ -1,4 +1,5 @@
-// hp2ps's page: the band table, every band of the profile with its numbers.
+// hp2ps's page: the band table, every band of the profile with its numbers: the whole
+// run's (--summary's, over every sample) or, zoomed, the window's.
 (function (H) {
   'use strict';
   const { TABLE_ROWS, FATES, FATE_TEXT, coord, thousands, readable, seconds, el, svgEl } = H;
@@ -7,15 +8,19 @@
   // ---- The band table ----
 
   const COLUMNS = [
-    { key: 'colour', label: '', title: 'The colour of the band in the chart; for a band merged into OTHER, OTHER\'s' },
-    { key: 'name', label: 'Band', title: 'The band\'s name (cost centre stack, closure, type, ...) as the profile gives it' },
-    { key: 'peak', label: 'Peak', num: true, title: 'The band\'s highest value in one sample, in VALUE_UNIT (exact figure; --summary\'s peak)' },
-    { key: 'peakTime', label: 'At', num: true, title: 'The time of the first sample with that value, in SAMPLE_UNIT' },
-    { key: 'share', label: 'Share', num: true, title: 'The band\'s area (its values integrated over time, by trapezoids) as a share of the area of all bands, in percent (--summary\'s share)' },
-    { key: 'slope', label: 'Growth', num: true, title: 'The slope of the least-squares line through the band\'s values over time, in VALUE_UNIT per SAMPLE_UNIT; absent samples count as 0 (what --sort growth orders by)' },
-    { key: 'spark', label: 'Over time', title: 'The band over the run: its highest value in each of 40 equal slices of the samples, scaled to its own peak' },
-    { key: 'fate', label: 'In the chart', title: 'drawn: a band of its own; in OTHER: merged into OTHER by the band limit (-m); trace: left out by trace elimination (-t); dropped: a negative -m' },
+    ['colour', '', 'The colour of the band in the chart; for a band merged into OTHER, OTHER\'s'],
+    ['name', 'Band', 'The band\'s name (cost centre stack, closure, type, ...) as the profile gives it'],
+    ['peak', 'Peak', 'The band\'s highest value in one sample, in VALUE_UNIT (exact figure; --summary\'s peak)'],
+    ['peakTime', 'When', 'The time of the first sample with that value, in SAMPLE_UNIT'],
+    ['share', 'Share', 'The band\'s area (its values integrated over time, by trapezoids) as a share of the area of all bands, in percent (--summary\'s share)'],
+    ['slope', 'Growth', 'The slope of the least-squares line through the band\'s values over time, in VALUE_UNIT per SAMPLE_UNIT; absent samples count as 0 (what --sort growth orders by)'],
+    ['mean', 'Mean', 'The band\'s area divided by the time span: its average value, in VALUE_UNIT'],
+    ['at', 'At', 'The band\'s value at the sample the pointer was last at in the chart, in VALUE_UNIT'],
+    ['spark', 'Over time', 'The band over the time shown: its highest value in each of 40 equal slices of the samples, scaled to its own peak'],
+    ['fate', 'In the chart', 'drawn: a band of its own; in OTHER: merged into OTHER by the band limit (-m); trace: left out by trace elimination (-t); dropped: a negative -m'],
   ];
+  const SORTED = { name: 1, peak: 1, peakTime: 1, share: 1, slope: 1, mean: 1, at: 1, fate: 1 };
+  const NUMERIC = { peak: 1, peakTime: 1, share: 1, slope: 1, mean: 1, at: 1 };
 
   R.buildTable = function () {
     const t = this.d.table;
@@ -25,59 +30,146 @@
     this.rowsOrder = t.name.map((_, i) => i);
     this.sort = { key: 'share', dir: -1 };
     this.limit = TABLE_ROWS;
+    this.drawnWindow = 'null';
     const counts = {};
     for (const f of t.fate) counts[f] = (counts[f] || 0) + 1;
-    const caption = el('caption', {}, 'Every band of the profile: ' + t.name.length + ' (' +
+    this.caption = el('caption');
+    this.wholeCaption = 'Every band of the profile: ' + t.name.length + ' (' +
       ['drawn', 'other', 'trace', 'dropped'].filter((f) => counts[f]).map((f) => counts[f] + ' ' + FATES[f]).join(', ') +
-      '). Sort by a column with its header; a row highlights its band in the chart.');
+      '), over every sample. Sort by a column with its header; a row highlights its band in the chart.';
     const head = el('thead');
     const tr = el('tr');
     this.headers = {};
-    const columns = COLUMNS.concat(t.info ? [{ key: 'info', label: 'Info', title: 'What the eventlog and the program say about the band: a -hi band\'s info table (its IPE entry: table, closure type, Haskell type, binding, module, source) and symbol' }] : []);
-    for (const c of columns) {
-      const th = el('th', { scope: 'col', title: subst(c.title), class: c.num ? 'num' : '' });
-      if (c.key !== 'colour' && c.key !== 'spark' && c.key !== 'info') {
-        const b = el('button', { type: 'button' }, c.label + (c.num && c.key !== 'share' ? this.unitOf(c.key) : ''));
-        b.addEventListener('click', () => this.sortBy(c.key));
-        th.appendChild(b);
-        this.headers[c.key] = th;
-      } else th.textContent = c.label;
+    const info = ['info', 'Info', 'What the eventlog and the program say about the band: a -hi band\'s info table (its IPE entry: table, closure type, Haskell type, binding, module, source) and symbol'];
+    for (const [key, label, title] of COLUMNS.concat(t.info ? [info] : [])) {
+      let th;
+      if (SORTED[key]) {
+        th = H.sortHeader(label + (key !== 'share' ? this.unitOf(key) : ''), subst(title), NUMERIC[key], () => this.sortBy(key));
+        this.headers[key] = th;
+      } else th = el('th', { scope: 'col', title: subst(title) }, label);
       tr.appendChild(th);
     }
     head.appendChild(tr);
     this.tbody = el('tbody');
-    this.table.append(caption, head, this.tbody);
+    this.table.append(this.caption, head, this.tbody);
     this.more = el('button', { type: 'button', class: 'more-rows' });
     this.more.addEventListener('click', () => { this.limit = Infinity; this.renderRows(); });
     this.table.after(this.more);
+    this.numbers();
     this.sortBy('share', -1);
   };
 
-
   R.unitOf = function (key) {
     const d = this.d;
-    if (key === 'peak') return d.valueUnit ? ' (' + d.valueUnit + ')' : '';
-    if (key === 'peakTime') return d.sampleUnit ? ' (' + d.sampleUnit + ')' : '';
-    if (key === 'slope') return d.valueUnit && d.sampleUnit ? ' (' + d.valueUnit + '/' + d.sampleUnit.replace(/s$/, '') + ')' : '';
+    const [v, t] = [d.valueUnit, d.sampleUnit];
+    if (key === 'peak' || key === 'mean' || key === 'at') return v ? ' (' + v + ')' : '';
+    if (key === 'peakTime') return t ? ' (' + t + ')' : '';
+    if (key === 'slope') return v && t ? ' (' + v + '/' + t.replace(/s$/, '') + ')' : '';
     return '';
   };
 
-  // Sorts by a column: numbers largest first, names A to Z; again: the other way.
-  R.sortBy = function (key, dir) {
+  // The table's numbers, row by row: the whole run's from the data (every sample), or the
+  // window's from the samples the page has in it (NaN for a band whose values the page
+  // does not carry); and each band's value at the pointer's last sample.
+  R.numbers = function () {
     const t = this.d.table;
+    const n = t.name.length;
+    const nums = { name: t.name, fate: t.fate, peak: [], peakTime: [], share: [], slope: [], mean: [], spark: [], at: [] };
+    this.nums = nums;
+    const base = this.base.times;
+    if (!this.state.window) {
+      const span = base.length > 1 ? base[base.length - 1] - base[0] : 0;
+      for (let r = 0; r < n; r++) {
+        for (const k of ['peak', 'peakTime', 'share', 'slope', 'spark']) nums[k][r] = t[k][r];
+        nums.mean[r] = span > 0 ? t.area[r] / span : t.peak[r];
+      }
+    } else this.windowNumbers();
+    this.atNumbers();
+  };
+
+  R.windowNumbers = function () {
+    const t = this.d.table;
+    const nums = this.nums;
+    const ts = this.times;
+    const [i0, i1] = this.inside();
+    const span = i1 > i0 ? ts[i1] - ts[i0] : 0;
+    const weight = (i) => ((i > i0 ? ts[i] - ts[i - 1] : 0) + (i < i1 ? ts[i + 1] - ts[i] : 0)) / 2;
+    const area = (v) => { let a = 0; for (let i = i0; i <= i1; i++) a += v[i] * weight(i); return a; };
+    // The window's total area: every drawn band's (OTHER holds the merged bands) and the
+    // traces' when the page has them.
+    let total = 0;
+    for (const b of this.bands) total += area(b.values);
+    for (const b of this.rest) if (t.fate[b.row] === 'trace') total += area(b.values);
+    let mt = 0;
+    for (let i = i0; i <= i1; i++) mt += ts[i];
+    mt /= Math.max(1, i1 - i0 + 1);
+    for (let r = 0; r < t.name.length; r++) {
+      const band = this.byRow.get(r);
+      if (!band || i1 < i0) {
+        for (const k of ['peak', 'peakTime', 'share', 'slope', 'mean']) nums[k][r] = NaN;
+        nums.spark[r] = [];
+        continue;
+      }
+      const v = band.values;
+      let [peak, when, mv] = [-Infinity, ts[i0], 0];
+      for (let i = i0; i <= i1; i++) {
+        if (v[i] > peak) { peak = v[i]; when = ts[i]; }
+        mv += v[i];
+      }
+      mv /= i1 - i0 + 1;
+      let [num, den] = [0, 0];
+      for (let i = i0; i <= i1; i++) { num += (ts[i] - mt) * (v[i] - mv); den += (ts[i] - mt) * (ts[i] - mt); }
+      const a = area(v);
+      nums.peak[r] = peak > 0 ? peak : 0;
+      nums.peakTime[r] = peak > 0 ? when : ts[i0];
+      nums.share[r] = total ? a / total : 0;
+      nums.slope[r] = den > 0 ? num / den : 0;
+      nums.mean[r] = span > 0 ? a / span : v[i0];
+      nums.spark[r] = this.sparkOf(v, i0, i1);
+    }
+  };
+
+  // A band's highest value in each of 40 slices of samples i0..i1, in percent of the
+  // highest (the data's sparklines, for a window).
+  R.sparkOf = function (v, i0, i1) {
+    const n = i1 - i0 + 1;
+    const m = Math.min(40, n);
+    const out = [];
+    for (let k = 0; k < m; k++) {
+      let top = 0;
+      for (let i = i0 + Math.floor((k * n) / m); i < i0 + Math.floor(((k + 1) * n) / m); i++) top = Math.max(top, v[i]);
+      out.push(top);
+    }
+    const top = Math.max(0, ...out);
+    return out.map((x) => (top > 0 ? Math.round((x / top) * 100) : 0));
+  };
+
+  // Each band's value at the pointer's last sample (NaN without one, or without its values).
+  R.atNumbers = function () {
+    const i = this.atSample();
+    for (let r = 0; r < this.d.table.name.length; r++) {
+      const band = this.byRow.get(r);
+      this.nums.at[r] = band && i !== null ? band.values[i] : NaN;
+    }
+    const th = this.headers.at;
+    if (th) th.firstChild.textContent = 'At ' + (i === null ? '–' : seconds(this.times[i]) + ' ' + this.d.sampleUnit) + this.unitOf('at');
+  };
+
+  // The sample nearest the pointer's last time, in the samples drawn now (null: none).
+  R.atSample = function () {
+    const t = this.state.atTime;
+    return t === null || this.times.length === 0 ? null : this.nearest(t);
+  };
+
+  // Sorts by a column: numbers largest first, names A to Z; again: the other way. Rows
+  // without a number go last.
+  R.sortBy = function (key, dir) {
     const same = this.sort.key === key;
     const d = dir || (same ? -this.sort.dir : key === 'name' || key === 'fate' ? 1 : -1);
     this.sort = { key, dir: d };
-    const col = t[key];
-    this.rowsOrder.sort((a, b) => {
-      const x = col[a];
-      const y = col[b];
-      const c = x < y ? -1 : x > y ? 1 : 0;
-      return c * d || a - b;
-    });
-    for (const k in this.headers) {
-      this.headers[k].setAttribute('aria-sort', k === key ? (d > 0 ? 'ascending' : 'descending') : 'none');
-    }
+    const col = this.nums[key];
+    this.rowsOrder.sort((a, b) => H.order(col[a], col[b], d, a - b));
+    for (const k in this.headers) H.sorted(this.headers[k], k === key && d);
     this.renderRows();
   };
 
@@ -90,29 +182,47 @@
     return band ? band.k : null;
   };
 
+  // The caption says which numbers the table shows.
+  R.captionText = function () {
+    if (!this.state.window) return this.wholeCaption;
+    const [a, b] = this.span();
+    const [i0, i1] = this.inside();
+    return 'Numbers for ' + seconds(a) + ' to ' + seconds(b) + ' ' + this.d.sampleUnit + ', the window shown: over its ' +
+      Math.max(0, i1 - i0 + 1) + ' samples in this page' + (this.everySample() ? ' (every sample of the profile there)' : ' (not every sample of the profile: --max-points 0 keeps all)') +
+      (this.rest.length || this.bands.length === this.d.table.name.length ? '.' : '; bands in OTHER or left out as traces have no values here (-m0 draws every band).');
+  };
+
   R.renderRows = function () {
     const t = this.d.table;
+    const nums = this.nums;
     const unit = this.d.valueUnit;
+    this.caption.textContent = this.captionText();
     const rows = this.rowsOrder.filter((r) => this.matches(t.name[r]));
     const shown = rows.slice(0, this.limit);
+    this.atCells = new Map();
     const made = shown.map((r) => {
       const tr = el('tr', { tabindex: '0', class: t.fate[r] === 'drawn' ? '' : 'gone' });
       tr.dataset.name = t.name[r];
       const k = this.bandOfRow(r);
       const sw = el('td');
       if (k !== null) sw.appendChild(this.swatch(this.bands[k]));
-      const num = (key, text) => el('td', { class: 'num', 'data-value': String(t[key][r]) }, text);
-      const [exact] = readable(t.peak[r], unit);
+      const num = (key, text) => {
+        const v = nums[key][r];
+        return el('td', { class: 'num', 'data-value': String(v) }, v === v ? text(v) : '–');
+      };
       const spark = svgEl('svg', { class: 'spark', viewBox: '0 0 40 10', preserveAspectRatio: 'none', 'aria-hidden': 'true' });
-      const s = t.spark[r];
+      const s = nums.spark[r];
       spark.appendChild(svgEl('polyline', {
         points: s.map((v, i) => coord(s.length > 1 ? (i * 40) / (s.length - 1) : 20) + ',' + coord(10 - v / 10)).join(' '),
       }));
       const sparkCell = el('td');
       sparkCell.appendChild(spark);
-      tr.append(sw, el('td', { class: 'name' }, t.name[r]), num('peak', exact), num('peakTime', seconds(t.peakTime[r])),
-        num('share', (t.share[r] * 100).toFixed(2) + ' %'), num('slope', thousands(Math.round(t.slope[r]))),
-        sparkCell, el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]));
+      const bytes = (v) => readable(v, unit)[0];
+      const at = num('at', bytes);
+      this.atCells.set(r, at);
+      tr.append(sw, el('td', { class: 'name' }, t.name[r]), num('peak', bytes), num('peakTime', seconds),
+        num('share', (v) => (v * 100).toFixed(2) + ' %'), num('slope', (v) => thousands(Math.round(v))),
+        num('mean', (v) => thousands(Math.round(v))), at, sparkCell, el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]));
       if (t.info) tr.appendChild(el('td', { class: 'info' }, (t.info[r] || []).join('; ')));
       if (this.state.pickedRow === r) tr.classList.add('picked');
       const pick = () => this.pick(r, tr);
@@ -123,6 +233,34 @@
     this.tbody.replaceChildren(...made);
     this.more.hidden = shown.length === rows.length;
     this.more.textContent = 'Show all ' + rows.length + ' rows';
+  };
+
+  // The pointer moved to another sample: the "At" column (sorted again if it is the
+  // table's order), once the pointer has rested a little.
+  R.atChanged = function () {
+    clearTimeout(this.atTimer);
+    this.atTimer = setTimeout(() => {
+      this.atNumbers();
+      if (this.sort.key === 'at') return this.sortBy('at', this.sort.dir);
+      const unit = this.d.valueUnit;
+      for (const [r, td] of this.atCells) {
+        const v = this.nums.at[r];
+        td.dataset.value = String(v);
+        td.textContent = v === v ? readable(v, unit)[0] : '–';
+      }
+    }, H.SETTLE);
+  };
+
+  // The window changed: the table's numbers are those of the new one, once the window
+  // has rested a little (on a large profile they are most of a zoom's work: the chart
+  // first, and panning with the keys does not wait for them).
+  R.windowChanged = function () {
+    clearTimeout(this.windowTimer);
+    this.windowTimer = setTimeout(() => {
+      this.numbers();
+      this.sortBy(this.sort.key, this.sort.dir);
+    }, H.SETTLE);
+    this.icicleChanged();
   };
 
   // A row highlights its band in the chart (a merged band: OTHER); again: nothing.

@@ -1,0 +1,291 @@
+//! Two real runs in one page (`--format html -o page.html a b`), in headless Chromium:
+//! LeakMap's -hc eventlogs of GHC 9.0.2 and GHC 9.10.3.
+//!
+//! * the charts' axes have the same labels, and a name drawn in both runs has one colour;
+//! * the difference view lists every band of both runs with `--summary=json`'s peak and
+//!   area of each file and their changes, the biggest growth in peak first; matched by
+//!   their innermost cost centre, a key's numbers are those of its stacks together;
+//! * pointing at one chart puts the crosshair at the nearest sample in the other, and the
+//!   view's "At" columns show the runs' values there; zooming one zooms the other.
+//!
+//! Needs `chromium` and `chromedriver` (Debian: `chromium`, `chromium-driver`); without
+//! them the tests are skipped loudly, or fail when `CI=true`.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::{json, Value};
+use support::html_page::*;
+use support::TempDir;
+
+/// A band's name as the runs match it: without the `.hp`'s stack number.
+fn key(name: &str) -> String {
+    match name.strip_prefix('(').and_then(|r| r.split_once(')')) {
+        Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest.to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// Its innermost cost centre.
+fn innermost(name: &str) -> String {
+    let k = key(name);
+    let k = match k.rsplit_once(" #") {
+        Some((stack, n)) if n.bytes().all(|b| b.is_ascii_digit()) => stack.to_string(),
+        _ => k,
+    };
+    k.split('/').next().unwrap_or("").to_string()
+}
+
+/// `--summary=json` of each file: every band's name, peak and area.
+fn summaries(dir: &TempDir, files: &[&str]) -> Vec<HashMap<String, (f64, f64)>> {
+    let mut args = vec!["--summary=json", "--top", "1000000"];
+    args.extend_from_slice(files);
+    let out = hp2ps(dir.path(), &args);
+    (String::from_utf8_lossy(&out).lines())
+        .map(|line| {
+            let s: Value = serde_json::from_str(line).expect("JSON");
+            (s["top"].as_array().unwrap().iter())
+                .map(|b| {
+                    let name = b["name"].as_str().unwrap().to_string();
+                    (
+                        name,
+                        (b["peak"].as_f64().unwrap(), b["area"].as_f64().unwrap()),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The difference view's rows: each key with its cells by column.
+fn diff_rows(p: &Page<'_>) -> Vec<(String, HashMap<String, f64>)> {
+    let rows = p.js(
+        "const more = document.querySelector('#compare .more-rows'); if (!more.hidden) more.click(); \
+         return [...document.querySelectorAll('#diff tbody tr')].map(tr => [tr.dataset.key, \
+           [...tr.querySelectorAll('td[data-col]')].map(td => [td.dataset.col, td.dataset.value])]);",
+    );
+    (rows.as_array().unwrap().iter())
+        .map(|r| {
+            let cells = (r[1].as_array().unwrap().iter())
+                .map(|c| {
+                    let v = c[1].as_str().unwrap();
+                    let v = if v == "NaN" {
+                        f64::NAN
+                    } else {
+                        v.parse().unwrap()
+                    };
+                    (c[0].as_str().unwrap().to_string(), v)
+                })
+                .collect();
+            (r[0].as_str().unwrap().to_string(), cells)
+        })
+        .collect()
+}
+
+#[test]
+fn two_real_runs_in_one_page() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("html-compare");
+    for (from, to) in [
+        ("tests/data/eventlog/leakmap-hc.eventlog", "before.eventlog"),
+        ("tests/data/ghc-9.10/leakmap-hc.eventlog", "after.eventlog"),
+    ] {
+        std::fs::copy(repo(from), dir.join(to)).unwrap();
+    }
+    let files = ["before.eventlog", "after.eventlog"];
+    let mut args = vec!["-c", "--format", "html", "-o", "cmp.html"];
+    args.extend_from_slice(&files);
+    hp2ps(dir.path(), &args);
+    let p = open_offline(&browser, &dir.join("cmp.html"));
+    let run_files =
+        p.js("return [...document.querySelectorAll('section.run')].map(s => s.dataset.run);");
+    assert_eq!(run_files, json!(files));
+    the_axes_are_shared_and_a_name_has_one_colour(&p);
+    let sums = summaries(&dir, &files);
+    the_differences_are_the_summarys(&p, &sums);
+    pointing_at_one_chart_points_at_the_other(&p, &dir, &files);
+    zooming_one_chart_zooms_the_other(&p);
+    innermost_cost_centres_match_their_stacks_together(&p, &sums);
+    p.assert_quiet("after the interactions");
+}
+
+fn the_axes_are_shared_and_a_name_has_one_colour(p: &Page<'_>) {
+    let labels = p.js(
+        "return runs.map(r => ['xt', 'yt'].map(c => [...r.picture.querySelectorAll('text.' + c)].map(t => t.textContent)));",
+    );
+    let labels: Vec<Vec<Vec<String>>> = serde_json::from_value(labels).unwrap();
+    assert!(
+        labels[0][0].len() >= 3 && labels[0][1].len() >= 3,
+        "{labels:?}"
+    );
+    assert_eq!(labels[0], labels[1], "the axes' labels");
+    // Each drawn band's fill in the picture and in its legend entry.
+    let fills = p.js(
+        "return runs.map(r => r.d.bands.map((b, k) => [b.name, \
+           r.picture.querySelectorAll('g.bands > g')[k].querySelector('polygon').getAttribute('fill'), \
+           r.section.querySelector('li[data-band=\"' + CSS.escape(b.name) + '\"] .sw rect').getAttribute('fill')]));",
+    );
+    let fills: Vec<Vec<(String, String, String)>> = serde_json::from_value(fills).unwrap();
+    let mut shared = 0;
+    for (name, fill, key) in &fills[0] {
+        assert_eq!(fill, key, "{name}: the legend's colour");
+        if let Some((_, other, _)) = fills[1].iter().find(|(n, _, _)| n == name) {
+            assert_eq!(fill, other, "{name} has one colour");
+            shared += 1;
+        }
+    }
+    assert!(shared >= 5, "{shared} names drawn in both runs");
+}
+
+fn the_differences_are_the_summarys(p: &Page<'_>, sums: &[HashMap<String, (f64, f64)>]) {
+    let rows = diff_rows(p);
+    let names: std::collections::HashSet<String> =
+        sums.iter().flat_map(|s| s.keys().map(|n| key(n))).collect();
+    assert_eq!(
+        rows.len(),
+        names.len(),
+        "a row for every name of either run"
+    );
+    let mut previous = f64::INFINITY;
+    for (k, cells) in &rows {
+        for (i, sum) in sums.iter().enumerate() {
+            let (peak, area) = sum.get(k.as_str()).copied().unwrap_or((0.0, 0.0));
+            assert_eq!(
+                cells[&format!("peak{i}")],
+                peak,
+                "{k}: peak of run {}",
+                i + 1
+            );
+            assert_eq!(
+                cells[&format!("area{i}")],
+                area,
+                "{k}: area of run {}",
+                i + 1
+            );
+        }
+        assert_eq!(cells["peakd1"], cells["peak1"] - cells["peak0"], "{k}");
+        assert_eq!(cells["aread1"], cells["area1"] - cells["area0"], "{k}");
+        assert!(cells["peakd1"] <= previous, "{k}: the biggest growth first");
+        previous = cells["peakd1"];
+    }
+}
+
+/// The value of every band of a profile at sample `i`, by key.
+fn values_at(path: &Path, i: usize) -> HashMap<String, f64> {
+    let cols = columns(&profile_of(path));
+    cols.into_iter().map(|(n, c)| (key(&n), c[i])).collect()
+}
+
+fn pointing_at_one_chart_points_at_the_other(p: &Page<'_>, dir: &TempDir, files: &[&str]) {
+    // Run 1's middle sample, halfway up its stack.
+    let at = p.js_in(
+        0,
+        "run.figure.scrollIntoView({block: 'center'}); const i = run.times.length >> 1; \
+         const v = run.bands.reduce((t, b) => t + b.values[i], 0) / 2; \
+         const q = new DOMPoint(run.xOf(run.times[i]), 432 - (run.s.y0 + v * run.s.height / run.s.vSpan)) \
+           .matrixTransform(run.overlay.getScreenCTM()); return [q.x, q.y, i, run.times[i]];",
+    );
+    let (i, t) = (at[2].as_u64().unwrap() as usize, at[3].as_f64().unwrap());
+    p.browser
+        .move_to(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    p.settle();
+    // Run 2's crosshair at its sample nearest t.
+    let other = p.js_in(
+        1,
+        &format!(
+            "let j = 0; run.times.forEach((s, k) => {{ if (Math.abs(s - {t}) < Math.abs(run.times[j] - {t})) j = k; }}); \
+             return [j, run.crossLine.getAttribute('visibility'), run.crossLine.getAttribute('x1'), \
+               window.hp2ps.coord(run.xOf(run.times[j]))];"
+        ),
+    );
+    let j = other[0].as_u64().unwrap() as usize;
+    assert_eq!(other[1], "visible", "the other chart's crosshair");
+    assert_eq!(other[2], other[3], "at its sample nearest {t}");
+    // The view's "At" columns: each run's values there, as its profile has them.
+    let want = [
+        values_at(&dir.join(files[0]), i),
+        values_at(&dir.join(files[1]), j),
+    ];
+    let rows = diff_rows(p);
+    for (k, cells) in &rows {
+        for (n, values) in want.iter().enumerate() {
+            let v = values.get(k.as_str()).copied().unwrap_or(0.0);
+            assert_eq!(cells[&format!("at{n}")], v, "{k} in run {}", n + 1);
+        }
+    }
+    let head = p.js(&format!(
+        "return [document.querySelector('#diff th[title^=\"The value at\"]').textContent, window.hp2ps.seconds({t})];"
+    ));
+    assert!(
+        head[0]
+            .as_str()
+            .unwrap()
+            .contains(head[1].as_str().unwrap()),
+        "{head}"
+    );
+    p.browser.move_to(2.0, 2.0);
+    let hidden = p.js_in(1, "return run.crossLine.getAttribute('visibility');");
+    assert_eq!(hidden, "hidden", "the pointer left: no crosshair");
+}
+
+fn zooming_one_chart_zooms_the_other(p: &Page<'_>) {
+    let ends = p.js_in(
+        0,
+        "run.figure.scrollIntoView({block: 'center'}); const s = run.s; const y = 432 - (s.y0 + s.height / 2); \
+         const m = run.overlay.getScreenCTM(); \
+         return [0.2, 0.5].map(f => new DOMPoint(s.x0 + f * s.width, y).matrixTransform(m)).map(q => [q.x, q.y]);",
+    );
+    let pt = |k: usize| (ends[k][0].as_f64().unwrap(), ends[k][1].as_f64().unwrap());
+    p.browser.drag(pt(0), pt(1));
+    let windows = p.js("return runs.map(r => r.state.window);");
+    assert!(windows[0].is_array(), "zoomed: {windows}");
+    assert_eq!(
+        windows[0], windows[1],
+        "the other chart shows the same time"
+    );
+    p.browser.click_at(pt(0).0, pt(0).1, 2, None);
+    assert_eq!(
+        p.js("return runs.map(r => r.state.window);"),
+        json!([null, null])
+    );
+}
+
+fn innermost_cost_centres_match_their_stacks_together(
+    p: &Page<'_>,
+    sums: &[HashMap<String, (f64, f64)>],
+) {
+    p.js("const s = document.querySelector('#compare select'); s.value = '1'; s.dispatchEvent(new Event('change')); return 0;");
+    let rows = diff_rows(p);
+    let keys: std::collections::HashSet<String> = sums
+        .iter()
+        .flat_map(|s| s.keys().map(|n| innermost(n)))
+        .collect();
+    assert_eq!(rows.len(), keys.len());
+    assert!(
+        rows.len() < sums[0].len().max(sums[1].len()),
+        "stacks grouped"
+    );
+    for (k, cells) in &rows {
+        for (i, sum) in sums.iter().enumerate() {
+            let members: Vec<&(f64, f64)> = sum
+                .iter()
+                .filter(|(n, _)| innermost(n) == *k)
+                .map(|(_, v)| v)
+                .collect();
+            let area: f64 = members.iter().map(|m| m.1).sum();
+            let got = cells[&format!("area{i}")];
+            assert!(
+                (got - area).abs() <= 1e-9 * area.abs().max(1.0),
+                "{k}: area {got}, {area}"
+            );
+            if members.len() == 1 {
+                assert_eq!(cells[&format!("peak{i}")], members[0].0, "{k}");
+            }
+        }
+    }
+    p.js("const s = document.querySelector('#compare select'); s.value = '0'; s.dispatchEvent(new Event('change')); return 0;");
+}
