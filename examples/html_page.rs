@@ -302,7 +302,13 @@ fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
         // Each chart (a screenshot scrolls, and the pointer would leave the chart).
         browser.move_to(2.0, 2.0);
         for k in [1, 2] {
-            let plot = browser.element(&format!("main > section.run:nth-of-type({}) .plot", k + 1));
+            let selector = format!("main > section.run:nth-of-type({}) .plot", k + 1);
+            // Into view first: a plot cut by the viewport's edge gives a cut picture.
+            browser.script(
+                &format!("document.querySelector('{selector}').scrollIntoView({{block: 'center'}}); return 0;"),
+                json!([]),
+            );
+            let plot = browser.element(&selector);
             save(
                 &format!("compare-run{k}"),
                 browser.element_screenshot(&plot),
