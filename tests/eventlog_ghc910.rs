@@ -15,22 +15,10 @@ use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
 use hp2ps::internals::hp::read_into;
 use hp2ps::read::eventlog::{EventlogOptions, EventlogWarning, FramingRule};
 use hp2ps::read::hp::ReadOptions;
-use support::eventlog::recorder::{by_first_appearance, Recorder};
+use support::eventlog::recorder::{by_first_appearance, names_in, Recorder};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ghc-9.10")
-}
-
-fn names() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir())
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.unwrap().path();
-            (p.extension()? == "eventlog").then(|| p.file_stem()?.to_str().map(String::from))?
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 /// `(295)Main.CAF` → `Main.CAF` (the .hp's cost-centre-stack id).
@@ -51,7 +39,7 @@ fn strip_suffix(name: &[u8]) -> &[u8] {
 
 #[test]
 fn every_ghc_9_10_pair_gives_the_censuses_of_its_hp() {
-    let all = names();
+    let all = names_in(&dir());
     assert_eq!(all.len(), 14, "{all:?}");
     let mut censuses = 0;
     for name in &all {
