@@ -15,6 +15,7 @@ use hp2ps::read::eventlog::{
     EventlogError, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis,
 };
 use support::eventlog::recorder::{Recorder, Sample};
+use support::rng::Rng;
 
 /// Positions tried (`HP2PS_DAMAGE_POSITIONS` tries more; `HP2PS_DAMAGE_SEED` other ones).
 fn positions() -> (usize, u64) {
@@ -66,21 +67,6 @@ fn censuses(rec: &Recorder) -> &[Sample] {
         return &[];
     }
     &s[1..s.len() - 1]
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// What one damaged byte did.
@@ -169,16 +155,16 @@ fn one_damaged_byte_costs_at_most_its_census() {
         })
         .collect();
     let (positions, seed) = positions();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut unchanged, mut announced, mut silent) = (0, 0, 0);
     let (mut all_lost, mut several_lost, mut one_lost) = (0, 0, 0);
     let (mut altered, mut extra) = (0, 0);
     let mut failures = Vec::new();
     for round in 0..positions {
-        let i = rng.below(logs.len());
+        let i = rng.below(logs.len() as u64) as usize;
         let (name, bytes) = &logs[i];
         let (whole, whole_warnings, data) = &wholes[i];
-        let at = data + rng.below(bytes.len() - data);
+        let at = data + rng.below((bytes.len() - data) as u64) as usize;
         let mut damaged = bytes.clone();
         damaged[at] ^= 1 + rng.below(255) as u8;
         let reading = read(&damaged);

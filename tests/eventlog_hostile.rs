@@ -255,7 +255,24 @@ fn no_samples_says_why() {
     w.event(18, 0, &[0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF]);
     w.event(29, 1, b"\0\0\0\0GHC-9.0.2 rts_l").end();
     match read(&w.bytes).0 {
-        Err(EventlogError::NoSamples { why }) => assert!(why.contains("-hT -l"), "{why}"),
+        Err(EventlogError::NoSamples { why }) => {
+            assert!(why.contains("-hT -l"), "{why}");
+            assert!(why.contains("the run made no heap profile"), "{why}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // A heap profile that began (160) in a run shorter than its interval: said so, not
+    // "the run made no heap profile".
+    let mut w = RawLog::ghc_9_2();
+    w.event(18, 0, &[0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF]);
+    w.event(29, 1, b"\0\0\0\0GHC-9.0.2 rts_l");
+    w.heap_prof_begin(2, 7, 20_000_000);
+    w.end();
+    match read(&w.bytes).0 {
+        Err(EventlogError::NoSamples { why }) => {
+            assert!(why.contains("began but no census completed"), "{why}");
+            assert!(!why.contains("made no heap profile"), "{why}");
+        }
         other => panic!("{:?}", other.map(|_| ())),
     }
     // Damage that costs every census says so, never "the run made no heap profile".

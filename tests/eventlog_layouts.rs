@@ -46,8 +46,20 @@ fn framing(report: &EventlogReport, which: FramingRule) -> Option<(u64, u16, u64
 
 #[test]
 fn ghc_9_12_and_9_14_logs_read_as_the_plain_layout() {
-    let (_, plain) = read("9.2", &late_client_run(Layout::ghc_9_2(), false));
+    let (plain_report, plain) = read("9.2", &late_client_run(Layout::ghc_9_2(), false));
     assert_eq!(plain.samples.len(), 6, "four censuses");
+    // The IPE location ":" (no file, no span) is read as it stands, as the entries
+    // before and after it are.
+    let locations: Vec<&str> = plain_report
+        .ipe
+        .iter()
+        .map(|e| e.src_loc.as_str())
+        .collect();
+    assert_eq!(
+        locations,
+        ["Main.hs:5:1-30", "Main.hs:(7,1)-(9,20)", ":"],
+        "9.2"
+    );
     for (what, layout) in [("9.12", Layout::ghc_9_12()), ("9.14", Layout::ghc_9_14())] {
         for restarted in [false, true] {
             let what = format!("{what}, restarted: {restarted}");
@@ -58,6 +70,7 @@ fn ghc_9_12_and_9_14_logs_read_as_the_plain_layout() {
             assert_eq!(rec.header, plain.header, "{what}");
             assert_eq!(rec.samples, plain.samples, "{what}");
             assert_eq!(report.breakdown, Some(Breakdown::InfoTable), "{what}");
+            assert_eq!(report.ipe, plain_report.ipe, "{what}: the IPE entries");
             assert_eq!((report.censuses, report.bands), (4, 4), "{what}");
             // Every IPE event read by its fields: three, and three more when reposted.
             let ipe = framing(&report, FramingRule::ByFields);

@@ -50,7 +50,7 @@ pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 /// eight bytes): each line's name is hashed when the order of the bands changes from one
 /// sample to the next, and hashing every byte was most of the scan. Names that differ only
 /// elsewhere collide; the `.hp` reader's chunk scan then falls back to hashing every byte.
-#[inline]
+#[inline(always)]
 pub(crate) fn quick_hash(name: &[u8]) -> u64 {
     let n = name.len();
     let word = |i: usize| {

@@ -24,7 +24,7 @@ use super::container::{
     SliceInput, Source, State, Step, Types, Window,
 };
 use super::model::{Model, UNMAPPED};
-use super::payload::{decode, heap_sample, Event};
+use super::payload::{decode, heap_sample, thread_switch, Event};
 use super::run_index::RunIndex;
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
 use crate::seam::Sink;
@@ -261,7 +261,23 @@ fn list<'a>(
         run.entries.push((band, residency));
         return true;
     }
-    list_other(run, index, head, at, payload, must_fill)
+    match thread_switch(head.id) {
+        Some(running) => list_switch(run, head, at, running),
+        None => list_other(run, index, head, at, payload, must_fill),
+    }
+}
+
+/// [`list`] for a thread switch (which fills any payload: nothing of it is read): out of
+/// the samples' loop, and without [`list_other`]'s decoding.
+#[inline(never)]
+fn list_switch(run: &mut Run<'_>, head: &Head, at: usize, running: bool) -> bool {
+    let (block_cap, block_end) = run.block;
+    let cap = if at < block_end { block_cap } else { 0xFFFE };
+    let tag = SWITCH + 2 * u32::from(cap) + u32::from(running);
+    run.max_time = run.max_time.max(head.time);
+    run.events.push(run.entries.len() as u32);
+    run.entries.push((tag, head.time));
+    true
 }
 
 /// [`list`] for an event that is not a heap sample: out of the samples' loop.
@@ -285,15 +301,8 @@ fn list_other<'a>(
         payload,
     };
     match decode(&raw) {
-        // Nothing the model keeps but the time.
-        Event::Other => {}
-        e @ (Event::RunThread | Event::StopThread) => {
-            let (block_cap, block_end) = run.block;
-            let cap = if at < block_end { block_cap } else { 0xFFFE };
-            let tag = SWITCH + 2 * u32::from(cap) + u32::from(e == Event::RunThread);
-            run.events.push(run.entries.len() as u32);
-            run.entries.push((tag, head.time));
-        }
+        // Nothing the model keeps but the time (thread switches are [`list`]'s).
+        Event::Other | Event::RunThread | Event::StopThread => {}
         other => {
             match other {
                 Event::SampleBegin | Event::BioSampleBegin { .. } => index.previous = 0,
@@ -317,7 +326,11 @@ fn apply(bytes: &[u8], types: &Types, run: &Run<'_>, m: &mut Model<'_>) {
     let mut start = 0;
     for &at in &run.events {
         let at = at as usize;
-        m.push_points(&run.entries[start..at], &mut keys, &run.bands);
+        // Thread switches come in pairs, and in a program that switches often they
+        // outnumber the points: no call for no points.
+        if start < at {
+            m.push_points(&run.entries[start..at], &mut keys, &run.bands);
+        }
         match run.entries[at] {
             (EVENT, entry) => {
                 let (offset, len) = unpack(entry);

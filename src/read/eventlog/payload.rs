@@ -108,6 +108,19 @@ pub(crate) fn heap_sample(id: u16, p: &[u8]) -> Option<(bool, u64, &[u8])> {
     }
 }
 
+/// Whether `id` is a thread switch, as [`decode`] reads it: `Some(true)` for RUN_THREAD
+/// (1), `Some(false)` for STOP_THREAD (2), whatever their payload. A program that
+/// switches threads often writes millions of them, so the parallel readers take them
+/// without building an [`Event`].
+#[inline(always)]
+pub(crate) fn thread_switch(id: u16) -> Option<bool> {
+    match id {
+        1 => Some(true),
+        2 => Some(false),
+        _ => None,
+    }
+}
+
 /// Decodes `raw`'s payload.
 pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
     let p = raw.payload;

@@ -136,6 +136,10 @@ impl<'t> Framer<'t> {
 
     /// [`Self::step`], every case.
     pub(crate) fn step_fully(&mut self, w: &Window<'_>, at: usize) -> Need<Step> {
+        // A block that ended before `at` bounds nothing here. Forgotten, as a worker that
+        // starts a run of blocks at `at` never knew it: the decisions after damage at a
+        // block's end (is the event there outside any block?) are then the same either way.
+        self.state.block = self.state.block.filter(|b| b.holds(w.offset(at)));
         if self.state.scanning {
             return self.skip_damage(w, at, at);
         }
