@@ -53,9 +53,14 @@ fn a_real_profile_in_the_browser() {
 
 /// The page's first picture, and the script's redraw of it, are the standalone SVG's
 /// (`-m0`: no key in either, so the graph has the same width); also of a window that
-/// starts inside the run, where the first sample's values are not 0.
+/// starts inside the run, where the first sample's values are not 0, and of a window of
+/// 0.3 s, whose x labels need two decimals.
 fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
-    for (tag, window) in [("whole", &[][..]), ("window", &["--from", "0.1"][..])] {
+    for (tag, window) in [
+        ("whole", &[][..]),
+        ("window", &["--from", "0.1"][..]),
+        ("short", &["--from", "0.1", "--to", "0.4"][..]),
+    ] {
         let mut flags = vec!["-c", "-m0"];
         flags.extend_from_slice(window);
         let page = page_of(dir, &format!("m0-{tag}.html"), input, &flags);
@@ -86,6 +91,14 @@ fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
             ...['points', 'x', 'y', 'fill'].map(a => e.getAttribute(a)), e.textContent, \
             [...e.querySelectorAll('tspan')].map(t => t.getAttribute('x')).join(' ')]);";
         let before = p.js(&format!("{geometry} return g(run.picture);"));
+        if tag == "short" {
+            let labels = p.x_tick_labels();
+            assert!(labels.len() >= 3, "{labels:?}");
+            assert!(
+                labels.windows(2).all(|w| w[0] < w[1]),
+                "distinct: {labels:?}"
+            );
+        }
         p.js("run.redraw(true); return 0;");
         let on =
             p.js("return document.querySelector('#chart svg.on').classList.contains('redrawn');");

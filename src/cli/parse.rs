@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 use hp2ps::aggregate::NameOrder;
-use hp2ps::layout::Palette;
+use hp2ps::layout::{Palette, XLabels};
 use hp2ps::load::BandFilter;
 use hp2ps::paint::Format;
 use hp2ps::read::eventlog::TimeAxis;
@@ -166,6 +166,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.render.layout.fit_key_labels = m
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
+    let format = inv.format();
     let layout = &mut inv.render.layout;
     if let Some(name) = m.get_one::<String>("palette") {
         layout.palette = Palette::from_name(name);
@@ -174,6 +175,12 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         layout.colour_by_name = key == "name";
     }
     layout.pattern = m.get_flag("pattern");
+    // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
+    // the formats it does not have show as many as the step needs.
+    layout.x_labels = match format {
+        Format::Ps | Format::Eps => XLabels::Hp2ps,
+        _ => XLabels::ByStep,
+    };
     // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
     // what can be seen.
     (inv.render.max_points, inv.render.max_band_points) = match m.get_one::<usize>("max-points") {

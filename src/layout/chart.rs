@@ -236,7 +236,7 @@ impl BandShape {
 ///   height `v` reaches y = `v * (height / v_span) + y0` (summed band by band from y0);
 /// * x ticks step by [`crate::layout::round_step`]`(t_span / target_ticks)` from `t0`,
 ///   stopping before `t_end`, each at `x0 + (t - t0) * (width / t_span)` if that is less
-///   than `x_tick_room` from `x0`, labelled with one decimal;
+///   than `x_tick_room` from `x0`, labelled with `x_label_decimals` decimals;
 /// * y ticks step by `round_step(max(v_span / target_ticks, 1))` from 0 up to `v_span`,
 ///   each at `y0 + v * (height / v_span)` if less than `y_tick_room` above `y0`, labelled
 ///   in thousands (`k`) or millions (`M`) when the step is at least that, rounded.
@@ -265,6 +265,8 @@ pub struct DataScale {
     pub y_tick_room: f64,
     /// How many steps the ticks aim at along an axis.
     pub target_ticks: f64,
+    /// The decimals of the x tick labels ([`crate::layout::XLabels`]).
+    pub x_label_decimals: usize,
 }
 
 /// The stacked bands and marks of the graph.

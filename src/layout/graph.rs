@@ -4,7 +4,9 @@
 
 use super::chart::*;
 use super::looks::fill_of;
-use super::{overlay, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0};
+use super::{
+    overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
+};
 use crate::aggregate::{values_at, Aggregated};
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
@@ -87,6 +89,7 @@ pub(super) fn graph(
             x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
             y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
             target_ticks: TARGET_TICKS,
+            x_label_decimals: x_label_decimals(agg, opts.x_labels),
         },
     };
     (graph, kept)

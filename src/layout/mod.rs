@@ -56,6 +56,20 @@ pub struct LayoutOptions {
     /// values, and the band table when the aggregation kept it), for a painter that
     /// shows them (the HTML page). Default: `false`.
     pub data: bool,
+    /// How many decimals the x tick labels have. Default: [`XLabels::Hp2ps`].
+    pub x_labels: XLabels,
+}
+
+/// How the x tick labels are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum XLabels {
+    /// One decimal, as hp2ps (its PostScript stays byte-identical), though a run shorter
+    /// than a second then repeats labels ("0.0 0.0 0.1").
+    #[default]
+    Hp2ps,
+    /// As many decimals as the tick step needs to tell neighbouring ticks apart (step
+    /// 0.05: "0.00 0.05"), never fewer than one.
+    ByStep,
 }
 
 impl Default for LayoutOptions {
@@ -72,6 +86,7 @@ impl Default for LayoutOptions {
             colour_by_name: false,
             pattern: false,
             data: false,
+            x_labels: XLabels::Hp2ps,
         }
     }
 }
@@ -146,7 +161,7 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         Vec::new()
     };
 
-    let axes = axes(agg, graph_width, graph_height, trace_percent);
+    let axes = axes(agg, graph_width, graph_height, trace_percent, opts);
     let (graph, values) = graph::graph(agg, shades, opts, graph_width, graph_height);
     let data = opts
         .data
@@ -272,7 +287,7 @@ pub fn round_step(y: f64) -> f64 {
     r
 }
 
-fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64) -> Axes {
+fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, opts: &LayoutOptions) -> Axes {
     Axes {
         x0: X0,
         y0: Y0,
@@ -280,16 +295,31 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64) -> Axes {
         height: gh,
         x_legend: agg.sample_unit.clone(),
         x_legend_y: BORDER_SPACE,
-        x_ticks: x_ticks(agg, gw, trace_percent),
+        x_ticks: x_ticks(agg, gw, trace_percent, x_label_decimals(agg, opts.x_labels)),
         y_legend: agg.value_unit.clone(),
         y_ticks: y_ticks(agg, gh, trace_percent),
         y_label_x: X0 - BORDER_SPACE,
     }
 }
 
+/// The decimals of the x tick labels: hp2ps's one, or as many as the tick step needs.
+pub(super) fn x_label_decimals(agg: &Aggregated, how: XLabels) -> usize {
+    // More would tell nothing apart in a double; the page's script formats with these too.
+    const MOST: f64 = 20.0;
+    let step = round_step(agg.x_range / TARGET_TICKS);
+    match how {
+        XLabels::Hp2ps => 1,
+        // The slack keeps a step of 0.1 whose log10 is a hair above -1 at one decimal.
+        XLabels::ByStep if step.is_finite() && step > 0.0 => {
+            (-step.log10() - 1e-9).ceil().clamp(1.0, MOST) as usize
+        }
+        XLabels::ByStep => 1,
+    }
+}
+
 /// x ticks start at the first sample time and stop before the last one (or before the end
 /// of a shared range).
-fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64) -> Vec<Tick> {
+fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64, decimals: usize) -> Vec<Tick> {
     let (first, last) = (agg.first_time(), agg.x_axis_end);
     let step = round_step(agg.x_range / TARGET_TICKS);
     let room = x_tick_room(agg, gw, trace_percent);
@@ -300,7 +330,7 @@ fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64) -> Vec<Tick> {
         if px < room {
             ticks.push(Tick {
                 at: X0 + px,
-                label: cfmt::fixed(v, 1).into_bytes(),
+                label: cfmt::fixed(v, decimals).into_bytes(),
             });
         }
         let next = v + step;

@@ -6,6 +6,11 @@ use crate::profile::Profile;
 
 /// Lays out a profile given as `(time, [(name, value)])` samples.
 fn chart_of(samples: &[(f64, &[(&str, f64)])]) -> Chart {
+    chart_with(samples, &LayoutOptions::default())
+}
+
+/// [`chart_of`] with these layout options.
+fn chart_with(samples: &[(f64, &[(&str, f64)])], opts: &LayoutOptions) -> Chart {
     let mut text = String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n");
     for (t, values) in samples {
         text.push_str(&format!("BEGIN_SAMPLE {t:.2}\n"));
@@ -17,7 +22,7 @@ fn chart_of(samples: &[(f64, &[(&str, f64)])]) -> Chart {
     let (p, _) = Profile::read(text.as_bytes(), &Default::default()).expect("profile");
     let agg = aggregate(p, None, &AggregateOptions::default());
     let shades = vec![0.0; agg.bands.len()];
-    layout(&agg, &shades, &LayoutOptions::default())
+    layout(&agg, &shades, opts)
 }
 
 fn labels(ticks: &[Tick]) -> Vec<String> {
@@ -60,6 +65,42 @@ fn x_ticks_start_at_the_first_sample_and_stop_before_the_last() {
     assert_eq!(labels(&axes(&c).x_ticks), vec!["0.0"; 10]);
     let c = chart_of(&[(3.0, &[("a", 1.0)])]);
     assert!(axes(&c).x_ticks.is_empty(), "one sample: no x ticks");
+}
+
+#[test]
+fn x_labels_by_step_have_the_decimals_the_step_needs() {
+    let by_step = LayoutOptions {
+        x_labels: XLabels::ByStep,
+        ..LayoutOptions::default()
+    };
+    // 0.35 s: a step of 0.05.
+    let run = [(0.0, &[("a", 1.0)][..]), (0.35, &[("a", 1.0)])];
+    let c = chart_with(&run, &by_step);
+    let want = ["0.00", "0.05", "0.10", "0.15", "0.20", "0.25", "0.30"];
+    assert_eq!(labels(&axes(&c).x_ticks), want);
+    let scale = c.pages[0].graph.as_ref().expect("graph").scale;
+    assert_eq!(scale.x_label_decimals, 2, "the page's script is told too");
+    // hp2ps's one decimal by default, ticks at the same places.
+    let hp2ps = chart_of(&run);
+    let at = |c: &Chart| axes(c).x_ticks.iter().map(|t| t.at).collect::<Vec<_>>();
+    assert_eq!(at(&hp2ps), at(&c));
+    // (printf's rounding of the summed steps: 0.15000000000000002 up, 0.25 to even.)
+    let one = ["0.0", "0.1", "0.1", "0.2", "0.2", "0.2", "0.3"];
+    assert_eq!(labels(&axes(&hp2ps).x_ticks), one);
+    // Steps of 0.02 and 0.005: two and three decimals; of 1 and 50: one.
+    for (end, first_two) in [
+        (0.14, ["0.00", "0.02"]),
+        (0.05, ["0.000", "0.005"]),
+        (7.0, ["0.0", "1.0"]),
+        (350.0, ["0.0", "50.0"]),
+    ] {
+        let c = chart_with(&[(0.0, &[("a", 1.0)]), (end, &[("a", 1.0)])], &by_step);
+        assert_eq!(
+            labels(&axes(&c).x_ticks)[..2],
+            first_two,
+            "a run of {end} s"
+        );
+    }
 }
 
 #[test]

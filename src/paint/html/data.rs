@@ -280,6 +280,7 @@ fn scale(j: &mut Json, s: &DataScale, axes: Option<&Axes>) {
             ("xRoom", s.x_tick_room),
             ("yRoom", s.y_tick_room),
             ("ticks", s.target_ticks),
+            ("xDecimals", s.x_label_decimals as f64),
         ] {
             j.key(key);
             j.number(v);

@@ -194,8 +194,8 @@
   };
 
   // The ticks and their labels, by the layout's rules (DataScale): for the whole run
-  // from the first sample, before the last; zoomed, at whole steps inside the window,
-  // with as many decimals as the step needs.
+  // from the first sample, before the last, with the layout's decimals; zoomed, at
+  // whole steps inside the window, with as many decimals as the step needs.
   R.drawTicks = function (c, vSpan) {
     const s = this.s;
     c.page.querySelectorAll('.xt, .yt').forEach((e) => e.remove());
@@ -218,7 +218,7 @@
     };
     if (!this.state.window) {
       for (let t = a; t < s.tEnd;) {
-        xTick(t, 1);
+        xTick(t, s.xDecimals);
         const next = t + xStep;
         if (next <= t) break;
         t = next;
