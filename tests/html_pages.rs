@@ -1,6 +1,6 @@
 //! More of the HTML page in headless Chromium: from a static server, with hostile names,
 //! it asks for nothing more than itself; long names fit the legend; the print stylesheet;
-//! and every golden input and committed eventlog gives a page that answers without a
+//! the band table's long names and its width; and every golden input and committed eventlog gives a page that answers without a
 //! console error. Needs `chromium` and `chromedriver`, as `html_browser.rs`.
 
 mod support;
@@ -135,6 +135,56 @@ fn the_legend_fits_long_names_and_the_page_prints_the_chart() {
     p.browser
         .cdp("Emulation.setEmulatedMedia", json!({"media": ""}));
     p.assert_quiet("long names");
+}
+
+/// The band table of a GHC 9.10.3 `-hi` run named from its binary, in a 1280 px window:
+/// long names wrap only after '.', '/', ':' or a space, and the table with its Info
+/// column fits the window.
+#[test]
+fn the_band_table_wraps_names_between_words_and_fits_1280_px() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("html-table");
+    let binary = support::ghc910::program(&dir, "leakmap-ipe");
+    let input = support::ghc910::data("leakmap-hi.eventlog");
+    let flags = ["-c", "--binary", binary.to_str().unwrap()];
+    let page = page_of(&dir, "page.html", &input, &flags);
+    browser.resize(1280, 1000);
+    let p = open_offline(&browser, &page);
+    // Per name cell: its text, its name, its pieces' texts, how many lines each piece
+    // takes, and how many lines the cell takes.
+    let cells = p.js(
+        "const lines = (e) => new Set([...e.getClientRects()].map(r => Math.round(r.top))).size;          return [...document.querySelectorAll('#bands tbody tr')].map(tr => {            const td = tr.querySelector('td.name'); const w = [...td.querySelectorAll('.w')];            return [td.textContent, tr.dataset.name, w.map(e => e.textContent), w.map(lines),              Math.round(td.getBoundingClientRect().height / w[0].getBoundingClientRect().height)]; });",
+    );
+    let mut wrapped = 0;
+    for cell in cells.as_array().unwrap() {
+        let name = cell[1].as_str().unwrap();
+        assert_eq!(cell[0], json!(name), "the cell shows the name");
+        let pieces: Vec<&str> = (cell[2].as_array().unwrap().iter())
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        assert_eq!(pieces.concat(), name);
+        let (last, rest) = pieces.split_last().unwrap();
+        assert!(!last.is_empty(), "{pieces:?}");
+        let after = |c: char| ['.', '/', ':', ' '].contains(&c);
+        for (piece, next) in rest.iter().zip(&pieces[1..]) {
+            assert!(piece.ends_with(after), "{name}: {piece:?}");
+            assert!(!next.starts_with(after), "{name}: a run split at {next:?}");
+        }
+        for (piece, lines) in pieces.iter().zip(cell[3].as_array().unwrap()) {
+            assert_eq!(lines, &json!(1), "{name}: {piece:?} is broken");
+        }
+        if cell[4].as_f64().unwrap() > 1.0 {
+            wrapped += 1;
+        }
+    }
+    assert!(wrapped >= 5, "long names wrap: {wrapped}");
+    let fits = p.js(
+        "const t = document.querySelector('.table');          const info = document.querySelector('#bands th:last-child').getBoundingClientRect();          return [t.scrollWidth <= t.clientWidth, info.right <= window.innerWidth,            document.querySelector('#bands th:last-child').textContent];",
+    );
+    assert_eq!(fits, json!([true, true, "Info"]));
+    p.assert_quiet("the -hi page");
 }
 
 /// Every golden input hp2ps draws, and every committed eventlog, as a page: it loads

@@ -105,6 +105,14 @@ window.hp2ps = (function () {
 
   const svgEl = (name, attrs) => el(name, attrs, undefined, NS);
 
+  // `e` holding a band's name that wraps only after a '.', '/', ':' or space (a run of
+  // them: '...', ' :: ' stay whole), never inside a word (nor after a '-'): unbreakable
+  // spans (.w) with <wbr> between, as text, never markup.
+  function breakable(e, text) {
+    text.split(/(?<=[./: ])(?![./: ])/).forEach((part, i) => e.append(...(i ? [el('wbr')] : []), el('span', { class: 'w' }, part)));
+    return e;
+  }
+
   // A button that is on or off (aria-pressed); a click flips it and tells `changed`.
   function toggleButton(label, title, changed) {
     const b = el('button', { type: 'button', 'aria-pressed': 'false', title }, label);
@@ -140,6 +148,6 @@ window.hp2ps = (function () {
 
   return {
     NS, PAGE, TICK, READOUT_ROWS, TABLE_ROWS, LINE_VIEW_WIDTH, SETTLE, FATES, FATE_TEXT, coord, fixed, thousands,
-    roundStep, readable, short, seconds, el, svgEl, toggleButton, sortHeader, sorted, order,
+    roundStep, readable, short, seconds, el, svgEl, breakable, toggleButton, sortHeader, sorted, order,
   };
 })();

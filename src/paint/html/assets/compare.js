@@ -11,7 +11,7 @@
 // finds its counterpart.
 (function (H) {
   'use strict';
-  const { el, readable, seconds, thousands, TABLE_ROWS } = H;
+  const { el, breakable, readable, seconds, thousands, TABLE_ROWS } = H;
 
   function Compare(runs, box) {
     this.runs = runs;
@@ -160,7 +160,7 @@
       const shown = this.runs.map((r, n) => (row.rows[n].length === 1 ? r.bandOfRow(row.rows[n][0]) : null));
       const n = shown.findIndex((k, i) => k !== null && this.runs[i].bands[k].row !== null);
       if (n >= 0) sw.appendChild(this.runs[n].swatch(this.runs[n].bands[shown[n]]));
-      tr.append(sw, el('td', { class: 'name' }, row.key));
+      tr.append(sw, breakable(el('td', { class: 'name' }), row.key));
       for (const c of cols) {
         const v = c.get(row);
         const text = v === v ? (c.delta && v > 0 ? '+' : '') + c.fmt(v) : '–';

@@ -2,7 +2,7 @@
 // run's (--summary's, over every sample) or, zoomed, the window's.
 (function (H) {
   'use strict';
-  const { TABLE_ROWS, FATES, FATE_TEXT, coord, thousands, readable, seconds, el, svgEl } = H;
+  const { TABLE_ROWS, FATES, FATE_TEXT, coord, thousands, readable, seconds, el, svgEl, breakable } = H;
   const R = H.Run.prototype;
 
   // ---- The band table ----
@@ -220,7 +220,7 @@
       const bytes = (v) => readable(v, unit)[0];
       const at = num('at', bytes);
       this.atCells.set(r, at);
-      tr.append(sw, el('td', { class: 'name' }, t.name[r]), num('peak', bytes), num('peakTime', seconds),
+      tr.append(sw, breakable(el('td', { class: 'name' }), t.name[r]), num('peak', bytes), num('peakTime', seconds),
         num('share', (v) => (v * 100).toFixed(2) + ' %'), num('slope', (v) => thousands(Math.round(v))),
         num('mean', (v) => thousands(Math.round(v))), at, sparkCell, el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]));
       if (t.info) tr.appendChild(el('td', { class: 'info' }, (t.info[r] || []).join('; ')));
