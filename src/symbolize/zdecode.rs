@@ -107,12 +107,15 @@ fn numbered_char(hex: &[u8]) -> Option<(String, usize)> {
 /// A unit id without its version and hash: `containers-0.7-inplace` → `containers`,
 /// `base-4.20.0.0` → `base`; `ghc-internal` stays.
 pub fn package_name(unit: &str) -> &str {
-    let mut end = 0;
+    // `end` is where the last part kept ends, `at` where the next part starts (both
+    // byte positions in `unit`, so a cut never falls inside a character).
+    let (mut end, mut at) = (0, 0);
     for part in unit.split('-') {
         if part.starts_with(|c: char| c.is_ascii_digit()) {
             break;
         }
-        end += part.len() + usize::from(end > 0);
+        end = at + part.len();
+        at = end + 1;
     }
     if end == 0 {
         unit
@@ -252,6 +255,14 @@ mod tests {
         assert_eq!(package_name("ghc-internal"), "ghc-internal");
         assert_eq!(package_name("text-2.1.1-5a7b"), "text");
         assert_eq!(package_name("0x"), "0x");
+        // A unit that starts with `-` (any symbol of a binary can be met): cut after its
+        // last part, never inside a character.
+        assert_eq!(package_name("-a-b"), "-a-b");
+        assert_eq!(package_name("-a-bc\u{e9}-1"), "-a-bc\u{e9}");
+        assert_eq!(
+            symbol_name("zmazmbcz00e9U_Main_x_info"),
+            "-a-bc\u{e9}:Main.x"
+        );
     }
 
     /// Symbols of the -hi logs' binaries (tests/data/ghc-9.10/bin).
