@@ -62,6 +62,7 @@ pub struct LayoutOptions {
 
 /// How the x tick labels are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum XLabels {
     /// One decimal, as hp2ps (its PostScript stays byte-identical), though a run shorter
     /// than a second then repeats labels ("0.0 0.0 0.1").
