@@ -35,6 +35,9 @@ pub(crate) struct Ticker {
     pub(crate) stops_when_idle_for: Option<u64>,
 }
 
+/// The shortest tick the estimate believes in (seconds).
+const MIN_TICK: f64 = 1e-6;
+
 /// The timer thread of the runtime `rts_id` (`GHC-9.10.3 rts_thr_p`) run with the RTS
 /// options `rts_opts`; `None` when the timer is not a thread of its own, or is off
 /// (`-V0`), or the runtime is unknown.
@@ -73,6 +76,9 @@ pub(crate) fn ticker(rts_id: &[u8], rts_opts: &[&[u8]]) -> Option<Ticker> {
             tick = f64::min(tick, v);
         }
     }
+    // No timer ticks faster than the clock's microseconds; an option of 1e-300 s would
+    // otherwise make the timer's cost per nanosecond huge and the times infinite.
+    tick = tick.max(MIN_TICK);
     let cost = if tick <= 0.001 {
         COST_FAST
     } else if tick >= 0.01 {
@@ -155,6 +161,11 @@ mod tests {
         let t = ticker(b"GHC-9.10.3 rts_thr", &opts("-I0")).unwrap();
         assert_eq!(t.stops_when_idle_for, Some(0));
         assert_eq!(t.rate, 0.003);
+        // An absurdly short interval counts as the shortest a timer ticks at.
+        let floor = rate(b"GHC-9.10.3 rts_v", "-V1e-6");
+        assert_eq!(rate(b"GHC-9.10.3 rts_v", "-V1e-300"), floor);
+        assert_eq!(rate(b"GHC-9.10.3 rts_v", "-i1e-300"), floor);
+        assert!(floor.is_some_and(f64::is_finite));
         // Malformed values are ignored.
         assert_eq!(rate(b"GHC-9.10.3 rts_v", "-Vx -i -I0.001"), Some(0.003));
     }
