@@ -14,7 +14,7 @@ use hp2ps::read::eventlog::TimeAxis;
 #[allow(dead_code)]
 mod gen_profile;
 
-#[path = "../tests/support/eventlog/writer.rs"]
+#[path = "../tests/support/eventlog/writer/mod.rs"]
 mod writer;
 
 fn main() {

@@ -1,4 +1,4 @@
-//! Proves the test-side eventlog writer (`tests/support/eventlog/writer.rs`) right, with
+//! Proves the test-side eventlog writer (`tests/support/eventlog/writer/`) right, with
 //! GHC's own reference parser, ghc-events, as the judge (`tests/support/eventlog/oracle.rs`):
 //!
 //! * every golden `.hp` converted with `hp_to_eventlog` decodes to the censuses, band
