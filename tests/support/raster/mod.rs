@@ -2,7 +2,7 @@
 //! rsvg-convert for SVG, pdftocairo for PDF, chromium in `tests/browser.rs`) and deciding
 //! whether two renderings are the same picture.
 //!
-//! `support::raster`; its own tests (of the comparison) are in `tests/same_picture.rs`.
+//! `support::raster`; its own tests (of the comparison) are in `tests/raster_self_tests.rs`.
 //!
 //! # The renderings
 //!
