@@ -10,11 +10,11 @@ use divan::Bencher;
 use hp2ps::load::{load, LoadOptions, Source};
 use hp2ps::read::eventlog::TimeAxis;
 
-#[path = "../tests/support/gen/realistic.rs"]
+#[path = "../tests/support/gen/realistic/mod.rs"]
 #[allow(dead_code)]
 mod gen_profile;
 
-#[path = "../tests/support/eventlog/writer.rs"]
+#[path = "../tests/support/eventlog/writer/mod.rs"]
 mod writer;
 
 fn main() {

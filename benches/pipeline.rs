@@ -17,7 +17,7 @@ use hp2ps::pipeline::{chart_and_aux, prepare, RenderOptions};
 use hp2ps::profile::Profile;
 use hp2ps::read::hp::ReadOptions;
 
-#[path = "../tests/support/gen/realistic.rs"]
+#[path = "../tests/support/gen/realistic/mod.rs"]
 #[allow(dead_code)]
 mod gen_profile;
 

@@ -1,5 +1,5 @@
 //! Command line of the profile generator: writes a deterministic, realistic GHC heap
-//! profile (`.hp`) to stdout. The generator itself is `tests/support/gen/realistic.rs`,
+//! profile (`.hp`) to stdout. The generator itself is `tests/support/gen/realistic/`,
 //! shared with the tests and `benches/pipeline.rs`; this file only adds `main`.
 //!
 //! ```text
@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-#[path = "../tests/support/gen/realistic.rs"]
+#[path = "../tests/support/gen/realistic/mod.rs"]
 mod realistic;
 
 use realistic::{generate, parse_args};

@@ -3,10 +3,10 @@
 //! eventlog with reading the `.hp` of the same samples (`scripts/compare-eventlog.sh`).
 //!
 //! Usage: `hp_to_eventlog [--events-per-block N] IN.hp OUT.eventlog`. The conversion is
-//! the tests' own (`tests/support/eventlog/writer.rs`), documented there; its blocks hold
+//! the tests' own (`tests/support/eventlog/writer/`), documented there; its blocks hold
 //! at most 50,000 events (GHC's 2 MB buffers) unless `--events-per-block` says otherwise.
 
-#[path = "../tests/support/eventlog/writer.rs"]
+#[path = "../tests/support/eventlog/writer/mod.rs"]
 mod writer;
 
 fn main() {

@@ -6,7 +6,7 @@
 //!    2,100 to 2,470 samples within the default budget): the reduced SVG and the full
 //!    one, rasterised
 //!    at 300 dpi with rsvg-convert and compared with the tolerant comparison of
-//!    `support/raster.rs`, differ in at most 0.05 % of the pixels, and in at most 40
+//!    `support/raster/`, differ in at most 0.05 % of the pixels, and in at most 40
 //!    of any 24 × 24 window.
 //! 2. **Pixels, a smooth generated profile** (20,000 samples × 16 bands whose values
 //!    vary by less than a pixel from one sample to the next): the same.

@@ -1,5 +1,5 @@
 //! Layouts no real log in the repository has, made by the test writer
-//! (`support/eventlog/writer.rs`, `layout.rs`): GHC 9.12 and 9.14's (IPE events declared
+//! (`support/eventlog/writer/`, `layout.rs`): GHC 9.12 and 9.14's (IPE events declared
 //! one byte longer than their fields, as from 9.10 on; an IPE location of `:`; the 14-byte
 //! nonmoving census; the init events, the heap profile's start with its cost centres and
 //! IPE entries, posted again mid-log when an eventlog writer restarts), and heap events

@@ -4,7 +4,8 @@
 //! profile: loading it with the command line's window, names, heap-size lines and band
 //! filter, the summary, and the chart in its format with its flags (with `-p`, against a
 //! fixed `.aux`). Files are never touched: the binary's
-//! file handling is tested through the binary in `tests/atomic.rs` and `tests/hostile.rs`.
+//! file handling is tested through the binary in `tests/atomic.rs`, `tests/disk_failures.rs`
+//! and `tests/hostile.rs`.
 
 #[allow(dead_code)]
 #[path = "../../src/cli/mod.rs"]

@@ -16,6 +16,9 @@
 //! - [`pslex`], [`xmlcheck`]: PostScript lexer and XML checker oracles (also compiled
 //!   into the `fuzz/` targets through `#[path]`, so they only depend on the library).
 //! - [`errors`]: the shape of hp2ps's error messages.
+//! - [`floats`]: neighbouring doubles.
+//! - [`kept`]: what a run must keep and must not leave on disk (the earlier output,
+//!   temporary files, the one error line).
 //! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
@@ -28,9 +31,11 @@ pub mod case;
 pub mod compare;
 pub mod errors;
 pub mod eventlog;
+pub mod floats;
 pub mod gen;
 pub mod ghc910;
 pub mod html_page;
+pub mod kept;
 pub mod pslex;
 pub mod raster;
 pub mod report;

@@ -18,6 +18,13 @@ impl Rng {
         Rng(if z == 0 { 0x2545_f491_4f6c_dd1d } else { z })
     }
 
+    /// A generator whose state is `state` itself (not zero), with no mixing: the fixed
+    /// streams of the `cfmt_*` tests.
+    pub fn from_state(state: u64) -> Self {
+        assert!(state != 0, "xorshift must never hold 0");
+        Rng(state)
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -62,5 +69,14 @@ impl Rng {
     /// Uniform float in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// 1.0 or -1.0, evenly.
+    pub fn sign(&mut self) -> f64 {
+        if self.next_u64() & 1 == 0 {
+            1.0
+        } else {
+            -1.0
+        }
     }
 }

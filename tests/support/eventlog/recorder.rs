@@ -1,5 +1,5 @@
 //! Helpers of the eventlog tests: a sink that records everything, and the corpus pairs.
-//! (Synthetic logs come from `writer.rs`: `EventlogWriter`, or `RawLog` byte by byte.)
+//! (Synthetic logs come from `writer/`: `EventlogWriter`, or `RawLog` byte by byte.)
 
 use std::path::{Path, PathBuf};
 
