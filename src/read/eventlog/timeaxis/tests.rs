@@ -8,16 +8,44 @@ fn ms(clock: &MutatorClock, t: u64) -> f64 {
     (clock.mutator_seconds(t) * 1e3 * 1e6).round() / 1e6
 }
 
+/// An event the reader passes on to [`TimeData`].
+#[derive(Clone, Copy)]
+enum Ev {
+    Run,
+    Stop,
+    GcStart,
+    GcDone,
+    GcEnd,
+}
+use Ev::*;
+
+/// The time data after `events` (capability, event, time in ns), fed in this order, as
+/// the reader would: the order is part of what a test sets up.
+fn fed(events: &[(u16, Ev, u64)]) -> TimeData {
+    let mut d = TimeData::default();
+    for &(cap, ev, t) in events {
+        match ev {
+            Run => d.run(cap, t),
+            Stop => d.stop(cap, t),
+            GcStart => d.gc_start(cap, t),
+            GcDone => d.gc_done(cap, t),
+            GcEnd => d.gc_end(cap, t),
+        }
+    }
+    d
+}
+
 #[test]
 fn without_scheduler_events_every_moment_outside_collections_counts() {
-    let mut d = TimeData::default();
     // Two capabilities in one collection, 10..20 ms: counted once, not twice.
-    d.gc_start(0, 10 * MS);
-    d.gc_start(1, 11 * MS);
-    d.gc_end(0, 20 * MS);
-    d.gc_end(1, 22 * MS);
-    d.gc_start(0, 40 * MS);
-    d.gc_end(0, 45 * MS);
+    let d = fed(&[
+        (0, GcStart, 10 * MS),
+        (1, GcStart, 11 * MS),
+        (0, GcEnd, 20 * MS),
+        (1, GcEnd, 22 * MS),
+        (0, GcStart, 40 * MS),
+        (0, GcEnd, 45 * MS),
+    ]);
     assert!(d.any_gc());
     assert_eq!(d.capabilities(), 2);
     let c = d.finish(100 * MS, None);
@@ -30,19 +58,20 @@ fn without_scheduler_events_every_moment_outside_collections_counts() {
 
 #[test]
 fn busy_capabilities_add_up_and_idle_ones_count_nothing() {
-    let mut d = TimeData::default();
     // Two capabilities run 0..30 ms, both take part in a collection at 30..40 ms, then
     // only capability 0 runs; capability 1 waits (its GC_END comes late, as in GHC 9.0).
-    d.run(0, 0);
-    d.run(1, 0);
-    d.stop(0, 30 * MS);
-    d.stop(1, 30 * MS);
-    d.gc_start(1, 30 * MS);
-    d.gc_start(0, 30 * MS);
-    d.gc_end(0, 40 * MS);
-    d.run(0, 40 * MS);
-    d.stop(0, 90 * MS);
-    d.gc_end(1, 89 * MS);
+    let d = fed(&[
+        (0, Run, 0),
+        (1, Run, 0),
+        (0, Stop, 30 * MS),
+        (1, Stop, 30 * MS),
+        (1, GcStart, 30 * MS),
+        (0, GcStart, 30 * MS),
+        (0, GcEnd, 40 * MS),
+        (0, Run, 40 * MS),
+        (0, Stop, 90 * MS),
+        (1, GcEnd, 89 * MS),
+    ]);
     let c = d.finish(100 * MS, None);
     assert_eq!(ms(&c, 30 * MS), 60.0);
     assert_eq!(ms(&c, 35 * MS), 60.0);
@@ -53,13 +82,14 @@ fn busy_capabilities_add_up_and_idle_ones_count_nothing() {
 
 #[test]
 fn a_program_that_waits_counts_only_its_running() {
-    let mut d = TimeData::default();
-    d.run(0, 0);
-    d.stop(0, 10 * MS); // blocked on a delay or a child process for 300 ms
-    d.run(0, 310 * MS);
-    d.stop(0, 320 * MS);
-    d.gc_start(0, 320 * MS);
-    d.gc_end(0, 325 * MS);
+    let d = fed(&[
+        (0, Run, 0),
+        (0, Stop, 10 * MS), // blocked on a delay or a child process for 300 ms
+        (0, Run, 310 * MS),
+        (0, Stop, 320 * MS),
+        (0, GcStart, 320 * MS),
+        (0, GcEnd, 325 * MS),
+    ]);
     let c = d.finish(330 * MS, None);
     assert_eq!(ms(&c, 200 * MS), 10.0);
     assert_eq!(ms(&c, 330 * MS), 20.0);
@@ -68,14 +98,15 @@ fn a_program_that_waits_counts_only_its_running() {
 #[test]
 fn the_timer_thread_counts_over_elapsed_time() {
     let run = |ticker| {
-        let mut d = TimeData::default();
-        d.run(0, 0);
-        d.stop(0, 10 * MS);
-        d.gc_start(0, 10 * MS);
-        d.gc_end(0, 20 * MS);
-        d.run(0, 20 * MS);
-        d.stop(0, 30 * MS);
-        d.finish(30 * MS, ticker)
+        fed(&[
+            (0, Run, 0),
+            (0, Stop, 10 * MS),
+            (0, GcStart, 10 * MS),
+            (0, GcEnd, 20 * MS),
+            (0, Run, 20 * MS),
+            (0, Stop, 30 * MS),
+        ])
+        .finish(30 * MS, ticker)
     };
     let plain = run(None);
     let timed = run(Some(Ticker {
@@ -90,14 +121,15 @@ fn the_timer_thread_counts_over_elapsed_time() {
 
 #[test]
 fn a_threaded_runtime_stops_its_timer_when_idle() {
-    let mut d = TimeData::default();
-    d.run(0, 0);
-    d.stop(0, 100 * MS);
-    // Idle for 2 s; the idle GC at 400 ms does not restart the timer.
-    d.gc_start(0, 400 * MS);
-    d.gc_end(0, 401 * MS);
-    d.run(0, 2100 * MS);
-    d.stop(0, 2200 * MS);
+    let d = fed(&[
+        (0, Run, 0),
+        (0, Stop, 100 * MS),
+        // Idle for 2 s; the idle GC at 400 ms does not restart the timer.
+        (0, GcStart, 400 * MS),
+        (0, GcEnd, 401 * MS),
+        (0, Run, 2100 * MS),
+        (0, Stop, 2200 * MS),
+    ]);
     let ticker = Ticker {
         rate: 0.01,
         stops_when_idle_for: Some(300 * MS),
@@ -111,10 +143,7 @@ fn a_threaded_runtime_stops_its_timer_when_idle() {
 
 #[test]
 fn census_work_comes_from_the_collections() {
-    let mut d = TimeData::default();
-    d.gc_start(0, 100);
-    d.gc_done(0, 150);
-    d.gc_end(0, 200);
+    let d = fed(&[(0, GcStart, 100), (0, GcDone, 150), (0, GcEnd, 200)]);
     let c = d.finish(300, None);
     assert_eq!(c.census_work(180, false), 30);
     assert_eq!(c.census_work(180, true), 20);
