@@ -281,17 +281,9 @@ fn generated() -> Vec<(String, Vec<u8>)> {
     out.push(("-hc (161/163)".into(), w.finish()));
 
     // Two capabilities, interleaved blocks, markers on both.
-    let mut w = EventlogWriter::new(Layout::ghc_9_0().with_max_events_per_block(3));
-    w.startup(0, 2);
-    for k in 0..5u64 {
-        let t = 1_000 * (k + 1);
-        w.gc_start(0, t)
-            .gc_end(0, t + 100)
-            .heap_size(0, t + 101, 1 << 20);
-        w.gc_start(1, t + 10).gc_end(1, t + 90);
-        w.marker(k as u16 % 2, t + 200, format!("m{k}").as_bytes());
+    let mut w = support::eventlog::two_capability_rounds(|w, k, t| {
         w.string_census(t + 300, &[("X", k), ("Y", 2 * k)]);
-    }
+    });
     w.shutdown(7_000, 2);
     out.push(("two capabilities".into(), w.finish()));
 

@@ -244,16 +244,7 @@ fn oversized_fixed_declarations_are_read_by_their_prefix() {
 #[test]
 fn two_capabilities_with_interleaved_blocks_keep_their_events_apart() {
     let Some(exe) = oracle::oracle() else { return };
-    let mut w = EventlogWriter::new(Layout::ghc_9_0().with_max_events_per_block(3));
-    w.startup(0, 2);
-    for k in 0..5u64 {
-        let t = 1_000 * (k + 1);
-        w.gc_start(0, t)
-            .gc_end(0, t + 100)
-            .heap_size(0, t + 101, 1 << 20);
-        w.gc_start(1, t + 10).gc_end(1, t + 90);
-        w.marker(k as u16 % 2, t + 200, format!("m{k}").as_bytes());
-    }
+    let mut w = support::eventlog::two_capability_rounds(|_, _, _| {});
     w.heap_live(0, 5_500, 4096)
         .heap_allocated(1, 5_600, 1 << 30);
     w.string_census(6_000, &[("X", 1u64)]).shutdown(7_000, 2);

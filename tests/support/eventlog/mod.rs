@@ -101,3 +101,27 @@ pub fn late_client_run(layout: writer::Layout, restarted: bool) -> Vec<u8> {
     w.shutdown(100 * MS, 1);
     w.finish()
 }
+
+/// Two capabilities whose blocks interleave (GHC 9.0's layout, three events a block):
+/// start-up for two capabilities, then five rounds `k` at `t = 1000 (k + 1)` ns, each a
+/// collection on capability 0 (`t..t+100`, then a heap size) and one on capability 1
+/// (`t+10..t+90`), a marker `m{k}` on capability `k % 2` at `t+200`, and whatever
+/// `round_end(w, k, t)` adds. The writer is returned unfinished, for the caller's last
+/// events.
+pub fn two_capability_rounds(
+    mut round_end: impl FnMut(&mut writer::EventlogWriter, u64, u64),
+) -> writer::EventlogWriter {
+    use writer::{EventlogWriter, Layout};
+    let mut w = EventlogWriter::new(Layout::ghc_9_0().with_max_events_per_block(3));
+    w.startup(0, 2);
+    for k in 0..5u64 {
+        let t = 1_000 * (k + 1);
+        w.gc_start(0, t)
+            .gc_end(0, t + 100)
+            .heap_size(0, t + 101, 1 << 20);
+        w.gc_start(1, t + 10).gc_end(1, t + 90);
+        w.marker(k as u16 % 2, t + 200, format!("m{k}").as_bytes());
+        round_end(&mut w, k, t);
+    }
+    w
+}
