@@ -26,6 +26,16 @@ const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 // ---------------------------------------------------------------------------------------
 // Unwritable destinations.
 
+/// A sink into `/dev/full`, where every write fails with "no space left on device".
+fn dev_full() -> Sink {
+    Sink::File(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap(),
+    )
+}
+
 #[test]
 fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
     let dir = TempDir::in_tmp("devfull");
@@ -42,12 +52,7 @@ fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
             .args(args)
             .current_dir(dir.path())
             .stdin_file(dir.join("t.hp"))
-            .stdout(Sink::File(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open("/dev/full")
-                    .unwrap(),
-            ))
+            .stdout(dev_full())
             .output();
         assert_eq!(status.status.code(), Some(1), "{args:?} > /dev/full");
         let text = String::from_utf8_lossy(&status.stderr);
@@ -60,12 +65,7 @@ fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
     let out = Cmd::hp2ps()
         .args(["-o", "-", "t.hp"])
         .current_dir(dir.path())
-        .stdout(Sink::File(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        ))
+        .stdout(dev_full())
         .output();
     assert_eq!(out.status.code(), Some(1));
 }
@@ -73,17 +73,11 @@ fn stdout_that_cannot_be_written_is_an_error_not_a_crash() {
 #[test]
 fn stderr_that_cannot_be_written_still_gives_exit_status_1() {
     let dir = TempDir::in_tmp("stderr-full");
-    let full = || {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap()
-    };
     for args in [&["missing.hp"][..], &["-x"]] {
         let status = Cmd::hp2ps()
             .args(args)
             .current_dir(dir.path())
-            .stderr(Sink::File(full()))
+            .stderr(dev_full())
             .status();
         assert!(
             matches!(status.code(), Some(1 | 2)),
