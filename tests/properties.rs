@@ -17,6 +17,7 @@ use hp2ps::load::{load, LoadOptions, Source};
 use hp2ps::profile::{Band, Point, Profile};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use support::gen::random::HP_KEYWORDS;
 
 // ---------------------------------------------------------------------------------------
 // Reader round trip.
@@ -45,16 +46,6 @@ enum Layout {
     OneLine,
 }
 
-const KEYWORDS: [&[u8]; 7] = [
-    b"BEGIN_SAMPLE",
-    b"END_SAMPLE",
-    b"JOB",
-    b"DATE",
-    b"SAMPLE_UNIT",
-    b"VALUE_UNIT",
-    b"MARK",
-];
-
 /// Identifiers that every layout reads back: no whitespace or NUL, not a keyword, not
 /// starting with `"`.
 fn name() -> impl Strategy<Value = Vec<u8>> {
@@ -63,7 +54,7 @@ fn name() -> impl Strategy<Value = Vec<u8>> {
             && !v
                 .iter()
                 .any(|&b| matches!(b, 0 | b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
-            && !KEYWORDS.contains(&v.as_slice());
+            && !HP_KEYWORDS.contains(&v.as_slice());
         ok.then_some(v)
     })
 }

@@ -17,8 +17,9 @@ pub use names::random_name;
 pub use profile::random_profile;
 
 /// Identifiers that are keywords of the `.hp` language: never generated as
-/// band names (they would change the statement structure).
-const HP_KEYWORDS: &[&[u8]] = &[
+/// band names (they would change the statement structure); `properties.rs` leaves
+/// them out of its names too.
+pub const HP_KEYWORDS: &[&[u8]] = &[
     b"BEGIN_SAMPLE",
     b"END_SAMPLE",
     b"JOB",
