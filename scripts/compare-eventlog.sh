@@ -25,10 +25,8 @@ while (($# > 0)); do
     shift
 done
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-work=${WORK:-$(mktemp -d)}
-mkdir -p "$work"
-log() { printf '%s\n' "$*" >&2; }
+# shellcheck source=scripts/lib/measure.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/measure.sh"
 [[ -x /usr/bin/time ]] || { log "needs GNU time (apt-get install time)"; exit 1; }
 
 target_dir=${CARGO_TARGET_DIR:-$root/target}
@@ -42,8 +40,7 @@ else
 fi
 convert=$target_dir/release/examples/hp_to_eventlog
 [[ -x $convert ]] || (cd "$root" && cargo build --release --quiet --example hp_to_eventlog)
-gen=$work/gen_profile
-[[ -x $gen ]] || rustc --edition 2021 -C opt-level=3 -o "$gen" "$root/examples/gen_profile.rs"
+generator
 
 profiles=("p10M|--size 10M --bands 200" "p100M|--size 100M --bands 200" "p400M|--size 400M --bands 200")
 if ((quick)); then
@@ -51,7 +48,6 @@ if ((quick)); then
     runs=1
 fi
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # run_once CMD...: sets wall (s) and rss (MiB) of one run in $work/out.
 run_once() {
     local t0 t1

@@ -68,16 +68,12 @@ while (($# > 0)); do
     shift
 done
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-work=${WORK:-$(mktemp -d)}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+# shellcheck source=scripts/lib/measure.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/measure.sh"
 ref=${HP2PS_REF:-/usr/bin/hp2ps}
 ref_max_mb=${HP2PS_REF_MAX_MB:-100}
 ref_timeout=${HP2PS_TIMEOUT:-600}
 ref_big_runs=${HP2PS_REF_BIG_RUNS:-1}
-
-log() { printf '%s\n' "$*" >&2; }
 
 # GNU time gives the peak RSS; Debian images often lack it.
 if [[ ! -x /usr/bin/time ]]; then
@@ -99,14 +95,7 @@ fi
 [[ -x $ours ]] || { log "no executable at $ours"; exit 1; }
 ours=$(cd "$(dirname "$ours")" && pwd)/$(basename "$ours")
 
-# The generator only needs std, so it is compiled on its own with rustc: a
-# library that does not build at the moment cannot hold up the data.
-gen=$work/gen_profile
-gen_src=$root/examples/gen_profile.rs
-if [[ ! -x $gen || $gen_src -nt $gen ]]; then
-    log "building the generator"
-    rustc --edition 2021 -C opt-level=3 -o "$gen" "$gen_src"
-fi
+generator
 
 # --- profiles ----------------------------------------------------------------
 
@@ -136,12 +125,7 @@ fi
 for p in "${profiles[@]}"; do
     name=${p%%|*}
     read -r -a gen_args <<<"${p#*|}"
-    if [[ ! -s $work/$name ]]; then
-        log "generating $name (${gen_args[*]})"
-        # Through a temporary name, so an interrupted run is not reused.
-        "$gen" "${gen_args[@]}" >"$work/$name.tmp"
-        mv "$work/$name.tmp" "$work/$name"
-    fi
+    generated "$name" "${gen_args[@]}"
 done
 
 # --- measuring ---------------------------------------------------------------
@@ -175,7 +159,6 @@ timed() {
     rss_kb=$(tail -n 1 "$rss_file")
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 maximum() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }

@@ -41,11 +41,8 @@ while (($# > 0)); do
     shift
 done
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-work=${WORK:-$(mktemp -d)}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-log() { printf '%s\n' "$*" >&2; }
+# shellcheck source=scripts/lib/measure.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/measure.sh"
 
 log "building (cargo build --release, and the example html_page)"
 (cd "$root" && cargo build --release --quiet && cargo build --release --quiet --example html_page)
@@ -54,16 +51,8 @@ target_dir=${CARGO_TARGET_DIR:-target}
 hp2ps=$target_dir/release/hp2ps
 driver=$target_dir/release/examples/html_page
 
-gen=$work/gen_profile
-if [[ ! -x $gen || $root/examples/gen_profile.rs -nt $gen ]]; then
-    log "building the generator"
-    rustc --edition 2021 -C opt-level=3 -o "$gen" "$root/examples/gen_profile.rs"
-fi
-if [[ ! -s $work/p400M.hp ]]; then
-    log "generating p400M.hp"
-    "$gen" --size 400M --bands 200 >"$work/p400M.hp.tmp"
-    mv "$work/p400M.hp.tmp" "$work/p400M.hp"
-fi
+generator
+generated p400M.hp --size 400M --bands 200
 
 # The corpus's largest real profile, the largest committed one, and a profile of
 # one empty sample (the page without data).
@@ -74,7 +63,6 @@ cp "$root/golden/inputs/edge-header-empty-sample.hp" "$work/empty.hp"
 cp "$root/tests/data/eventlog/leakmap-hc.eventlog" "$work/leakmap-9.0.eventlog"
 cp "$root/tests/data/ghc-9.10/leakmap-hc.eventlog" "$work/leakmap-9.10.eventlog"
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 seconds() { # seconds CMD...: the wall time of one run
     local t0 t1
     t0=$(date +%s.%N)
