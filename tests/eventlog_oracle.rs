@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 use support::eventlog::agree::{check, ends_whole, Counts};
 use support::eventlog::oracle;
 use support::eventlog::writer::{
-    breakdown, convert_hp, ConvertOptions, EventlogWriter, HeapProfBegin, InfoTable, Layout,
-    Stream, TypeDecl, KNOWN_PARSE_DIFFERENCES,
+    breakdown, convert_hp, ConvertOptions, EventlogWriter, HeapProfBegin, Layout, Stream, TypeDecl,
+    KNOWN_PARSE_DIFFERENCES,
 };
 
 fn manifest() -> PathBuf {
@@ -243,15 +243,8 @@ fn generated() -> Vec<(String, Vec<u8>)> {
     // -hi: IPE entries name some addresses; a later entry for an address replaces the
     // earlier one.
     let mut w = EventlogWriter::new(Layout::ghc_9_2());
-    let it = |info: u64, name: &[u8]| InfoTable {
-        info,
-        table_name: name.to_vec(),
-        closure_desc: 21,
-        ty_desc: b"Integer -> IO ()".to_vec(),
-        label: b"main".to_vec(),
-        module: b"Main".to_vec(),
-        srcloc: b"Test.hs:5:1-30".to_vec(),
-    };
+    let it =
+        |info: u64, name: &[u8]| support::eventlog::main_info_table(info, name, b"Test.hs:5:1-30");
     w.info_table(1, &it(0x409f78, b"sat_s154_info"))
         .info_table(1, &it(0x4c8b11, b"Main.go_info"))
         .info_table(1, &it(0x409f78, b"sat_s154_again_info"))

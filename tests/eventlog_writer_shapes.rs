@@ -14,7 +14,7 @@ use std::path::Path;
 
 use support::eventlog::oracle::{self, string_bands, Band, Dump, Kind, Outcome};
 use support::eventlog::writer::{
-    self, breakdown, EventlogWriter, GhcVersion, HeapProfBegin, InfoTable, Layout, TypeDecl,
+    self, breakdown, EventlogWriter, GhcVersion, HeapProfBegin, Layout, TypeDecl,
 };
 
 fn small_run(layout: Layout) -> EventlogWriter {
@@ -135,15 +135,7 @@ fn biographical_census_carries_its_census_time() {
 fn info_table_profile_with_ipe_entries_decodes() {
     let Some(exe) = oracle::oracle() else { return };
     let mut w = EventlogWriter::new(Layout::ghc_9_2());
-    let it = InfoTable {
-        info: 0x409f78,
-        table_name: b"sat_s154_info".to_vec(),
-        closure_desc: 21,
-        ty_desc: b"Integer -> IO ()".to_vec(),
-        label: b"main".to_vec(),
-        module: b"Main".to_vec(),
-        srcloc: b"Test.hs:5:1-30".to_vec(),
-    };
+    let it = support::eventlog::main_info_table(0x409f78, b"sat_s154_info", b"Test.hs:5:1-30");
     w.info_table(1, &it)
         .heap_prof_begin(2, &HeapProfBegin::new(breakdown::INFO_TABLE, 100_000_000))
         .string_census(10, &[("0x409f78", 64u64), ("0x4c8b10", 32)]);

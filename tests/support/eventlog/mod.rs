@@ -46,6 +46,20 @@ pub fn same_profile(a: &writer::HpProfile, b: &hp2ps::profile::Profile) -> bool 
     })
 }
 
+/// An IPE entry of `main`'s code in module `Main` (closure type 21, type
+/// `Integer -> IO ()`): the info table at `info` named `table_name`, from `srcloc`.
+pub fn main_info_table(info: u64, table_name: &[u8], srcloc: &[u8]) -> writer::InfoTable {
+    writer::InfoTable {
+        info,
+        table_name: table_name.to_vec(),
+        closure_desc: 21,
+        ty_desc: b"Integer -> IO ()".to_vec(),
+        label: b"main".to_vec(),
+        module: b"Main".to_vec(),
+        srcloc: srcloc.to_vec(),
+    }
+}
+
 /// A `-hi` run as GHC 9.10 on write it, in `layout`: the start-up events, cost centres,
 /// three IPE entries (one with the location `:`, an entry without file or span), heap
 /// parameters and the heap profile's start in the global buffer; GC events on capability
@@ -53,19 +67,10 @@ pub fn same_profile(a: &writer::HpProfile, b: &hp2ps::profile::Profile) -> bool 
 /// `restarted`, the runtime's init events posted again between the second and the third
 /// census, as when an eventlog writer restarts for a socket client that connects late.
 pub fn late_client_run(layout: writer::Layout, restarted: bool) -> Vec<u8> {
-    use writer::{breakdown, EventlogWriter, HeapProfBegin, InfoTable, Stream};
+    use writer::{breakdown, EventlogWriter, HeapProfBegin, Stream};
     const MS: u64 = 1_000_000;
     let mut w = EventlogWriter::new(layout);
     let version = w.layout().version;
-    let it = |info: u64, name: &[u8], srcloc: &[u8]| InfoTable {
-        info,
-        table_name: name.to_vec(),
-        closure_desc: 21,
-        ty_desc: b"Integer -> IO ()".to_vec(),
-        label: b"main".to_vec(),
-        module: b"Main".to_vec(),
-        srcloc: srcloc.to_vec(),
-    };
     w.startup(0, 1)
         .wall_clock(1, 1_795_242_269, 0)
         .pid(1, 4242)
@@ -73,9 +78,15 @@ pub fn late_client_run(layout: writer::Layout, restarted: bool) -> Vec<u8> {
         .program_args(1, &["./prog", "+RTS", "-hi", "-l", "-RTS"])
         .raw_event(Stream::Global, 52, 2, &[0; 38])
         .cost_centre(3, 1, b"main", b"Main", b"Main.hs:3:1-9", false)
-        .info_table(3, &it(0x409f78, b"sat_s154_info", b"Main.hs:5:1-30"))
-        .info_table(3, &it(0x4c8b10, b"Main.go_info", b"Main.hs:(7,1)-(9,20)"))
-        .info_table(3, &it(0x4bc458, b"nowhere_info", b":"))
+        .info_table(
+            3,
+            &main_info_table(0x409f78, b"sat_s154_info", b"Main.hs:5:1-30"),
+        )
+        .info_table(
+            3,
+            &main_info_table(0x4c8b10, b"Main.go_info", b"Main.hs:(7,1)-(9,20)"),
+        )
+        .info_table(3, &main_info_table(0x4bc458, b"nowhere_info", b":"))
         .heap_prof_begin(4, &HeapProfBegin::new(breakdown::INFO_TABLE, 20 * MS));
     let census = |w: &mut EventlogWriter, k: u64| {
         let t = (k + 1) * 20 * MS;
