@@ -71,7 +71,8 @@ struct Run<'a> {
     /// Where the events are in `entries`: the calling thread goes from one to the next
     /// without looking at the points between them.
     events: Vec<u32>,
-    /// The latest time of the events not listed.
+    /// The latest time of the run's events: the model learns the times of those it is
+    /// handed ([`Model::event`]), not those of the points and thread switches.
     max_time: u64,
     /// The block being read, as the model tracks it. A run starts at a block marker, so
     /// it starts outside any block.
