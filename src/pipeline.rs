@@ -52,12 +52,12 @@ pub fn finish(
     opts: &RenderOptions,
 ) -> (Chart, AuxOut) {
     let limit = sample_limit(opts.max_points, opts.max_band_points, agg.bands.len());
-    let page = opts
+    let mut page = opts
         .layout
         .data
         .then(|| PageSamples::of(&agg, limit, PAGE_VALUES));
-    let drawn = match &page {
-        Some(page) => page.drawn.clone(),
+    let drawn = match &mut page {
+        Some(page) => page.drawn.take(),
         None => crate::aggregate::kept_samples(&agg, limit),
     };
     let carry_rest = page.as_ref().is_some_and(|p| p.rest);

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::order::growth_of_column;
-use super::{area, stack_heights};
+use super::{area, stack_heights, stack_on};
 use crate::profile::Band;
 
 /// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
@@ -122,11 +122,7 @@ pub(crate) fn band_numbers(
     if extras.slope || extras.spark > 0 {
         column.clear();
         column.resize(times.len(), 0.0);
-        for p in points {
-            if let Some(v) = column.get_mut(p.sample as usize) {
-                *v += p.value;
-            }
-        }
+        stack_on(column, band);
         if extras.slope {
             slope = growth_of_column(times, column);
         }

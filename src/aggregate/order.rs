@@ -5,6 +5,7 @@
 use std::cmp::Reverse;
 
 use super::selection_sort::{f64_key, selection_sort};
+use super::stack_on;
 use super::NameOrder;
 use crate::aux_file::Aux;
 use crate::profile::Band;
@@ -72,11 +73,7 @@ pub fn growth(band: &Band, times: &[f64]) -> f64 {
         return 0.0;
     }
     let mut values = vec![0.0; n];
-    for p in &band.points {
-        if let Some(v) = values.get_mut(p.sample as usize) {
-            *v += p.value;
-        }
-    }
+    stack_on(&mut values, band);
     growth_of_column(times, &values)
 }
 

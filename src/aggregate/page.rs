@@ -58,6 +58,12 @@ impl PageSamples {
         let mut level = 1;
         while thinned && level <= MAX_LEVEL {
             let tiles = tiles(&agg.times, 10usize.pow(level));
+            // A tile keeps all its samples or at least `max_points`: a level that cannot
+            // fit even so is not worked out (that decimates every tile of more samples).
+            let least: usize = tiles.iter().map(|t| t.len().min(max_points)).sum();
+            if carried.saturating_add(least).saturating_mul(bands) > budget {
+                break;
+            }
             let kept: Vec<Vec<usize>> = (tiles.iter())
                 .map(|t| kept_in(agg, t.clone(), max_points))
                 .collect();

@@ -7,7 +7,7 @@ use super::looks::fill_of;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
-use crate::aggregate::{values_at, Aggregated};
+use crate::aggregate::{stack_on, Aggregated};
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).
@@ -111,7 +111,13 @@ pub(super) fn chart_data(
         .filter_map(|b| rows.get(b.name.as_slice()).copied())
         .collect();
     let rest = match rest_rows.len() == agg.rest.len() {
-        true => values_at(&agg.rest, &(0..agg.times.len()).collect::<Vec<_>>()),
+        true => (agg.rest.iter())
+            .map(|band| {
+                let mut column = vec![0.0; agg.times.len()];
+                stack_on(&mut column, band);
+                column
+            })
+            .collect(),
         false => Vec::new(),
     };
     ChartData {

@@ -2,6 +2,7 @@
 //! lines over the bands ([`crate::profile::Series`]) with their styles.
 
 use super::chart::{BandStats, LineStyle, SeriesLine};
+use crate::aggregate::numbers::beats;
 use crate::aggregate::{area, Aggregated};
 use crate::summary::number;
 
@@ -48,7 +49,7 @@ fn value_at(agg: &Aggregated, value: f64, time: f64) -> String {
 pub(super) fn band_stats(agg: &Aggregated, column: &[f64]) -> BandStats {
     let mut best: Option<(f64, f64)> = None;
     for (&v, &t) in column.iter().zip(&agg.times) {
-        if best.map_or(true, |(b, _)| v > b) {
+        if beats(best, v) {
             best = Some((v, t));
         }
     }

@@ -62,7 +62,8 @@ fn read_stream(input: &mut dyn Read, opts: &LoadOptions) -> Result<(Profile, Not
         });
     }
     if !opts.window.is_everything() {
-        return hp_window(opts, |sink| hp::read_into(input, &opts.hp, sink));
+        let (profile, warnings) = windowed(opts, |sink| hp::read_into(input, &opts.hp, sink))?;
+        return Ok((profile, Notes::Hp(warnings)));
     }
     let mut builder = ProfileBuilder::default();
     let warnings = hp::read_into_parallel(input, &opts.hp, &mut builder)?;
@@ -81,23 +82,26 @@ fn read_bytes(
         });
     }
     if !opts.window.is_everything() {
-        return hp_window(opts, |sink| hp::read_into(bytes, &opts.hp, sink));
+        let (profile, warnings) = windowed(opts, |sink| hp::read_into(bytes, &opts.hp, sink))?;
+        return Ok((profile, Notes::Hp(warnings)));
     }
     let mut builder = ProfileBuilder::default();
     let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
     Ok((builder.finish(), Notes::Hp(warnings)))
 }
 
-/// The profile of a `.hp` file that `read` hands to a time window, statement by
-/// statement.
-fn hp_window(
+/// The profile that `read` hands to the time window of `opts`, and what `read` returns.
+fn windowed<T, E>(
     opts: &LoadOptions,
-    read: impl FnOnce(&mut Window<ProfileBuilder>) -> Result<Vec<Warning>, ReadError>,
-) -> Result<(Profile, Notes), LoadError> {
+    read: impl FnOnce(&mut Window<ProfileBuilder>) -> Result<T, E>,
+) -> Result<(Profile, T), LoadError>
+where
+    LoadError: From<E>,
+{
     window::check(&opts.window)?;
     let mut sink = Window::new(ProfileBuilder::default(), opts.window);
-    let warnings = read(&mut sink)?;
-    Ok((window::finish(sink, &opts.window)?, Notes::Hp(warnings)))
+    let notes = read(&mut sink)?;
+    Ok((window::finish(sink, &opts.window)?, notes))
 }
 
 /// The profile of an eventlog that `read` hands to the sink it is given, through the
@@ -111,10 +115,8 @@ fn eventlog_profile(
         let report = read(&mut builder)?;
         return Ok((builder.finish(), Notes::Eventlog(report)));
     }
-    window::check(&opts.window)?;
-    let mut sink = Window::new(ProfileBuilder::default(), opts.window);
-    let report = read(&mut sink)?;
-    Ok((window::finish(sink, &opts.window)?, Notes::Eventlog(report)))
+    let (profile, report) = windowed(opts, |sink| read(sink))?;
+    Ok((profile, Notes::Eventlog(report)))
 }
 
 /// Reads until `buf` is full or the input ends; returns how much was read.

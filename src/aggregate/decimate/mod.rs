@@ -87,19 +87,23 @@ pub fn decimate(agg: &mut Aggregated, max_points: usize) {
 /// Which samples [`decimate`] keeps, one flag per sample; `None` when it keeps them all.
 pub fn kept_samples(agg: &Aggregated, max_points: usize) -> Option<Vec<bool>> {
     let n = agg.times.len();
-    // Samples are numbered in 32 bits (`Point::sample`), and so are the list's links.
-    if max_points == 0 || n <= max_points.max(2) || u32::try_from(n).is_err() {
-        return None;
+    match keeps_all(n, max_points) {
+        true => None,
+        false => Some(simplified(agg, 0..n, max_points)),
     }
-    Some(simplified(agg, 0..n, max_points))
+}
+
+/// Whether [`simplified`] would keep every one of `n` samples, or cannot take them.
+fn keeps_all(n: usize, max_points: usize) -> bool {
+    // Samples are numbered in 32 bits (`Point::sample`), and so are the list's links.
+    max_points == 0 || n <= max_points.max(2) || u32::try_from(n).is_err()
 }
 
 /// The samples of `range` (at least three) that [`decimate`] would keep of a chart of
 /// those samples alone, by their index in `agg`: every one when there are at most
 /// `max_points` (or `max_points` is 0).
 pub fn kept_in(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<usize> {
-    let n = range.len();
-    if max_points == 0 || n <= max_points.max(2) || u32::try_from(n).is_err() {
+    if keeps_all(range.len(), max_points) {
         return range.collect();
     }
     let keep = simplified(agg, range.clone(), max_points);

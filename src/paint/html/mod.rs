@@ -134,16 +134,22 @@ fn picture_of(chart: &Chart) -> io::Result<(Chart, String)> {
         .iter()
         .rposition(|p| p.graph.is_some())
         .unwrap_or(chart.pages.len().saturating_sub(1));
+    // Field by field: the data (every band's numbers, the levels of detail), the other
+    // pages and the key are not the picture's, and the data can be large.
     let picture = Chart {
-        pages: (chart.pages.get(graph_page).cloned())
+        portrait: chart.portrait,
+        colour: chart.colour,
+        job: chart.job.clone(),
+        date: chart.date.clone(),
+        title: chart.title.clone(),
+        pages: (chart.pages.get(graph_page).into_iter())
             .map(|page| Page {
+                axes: page.axes.clone(),
                 key: Vec::new(),
-                ..page
+                graph: page.graph.clone(),
             })
-            .into_iter()
             .collect(),
         data: None,
-        ..chart.clone()
     };
     let mut svg = Vec::new();
     write_svg_with_tags(&picture, &SvgOptions::default(), true, &mut svg)?;

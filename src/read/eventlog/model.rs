@@ -51,13 +51,41 @@ pub(crate) struct Key {
     pub(crate) bytes: Box<[u8]>,
 }
 
+/// The block of events being read: the capability whose buffer it is, and where it
+/// ends. (The one-pass reader and the parallel reader's workers track it alike.)
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Block {
+    cap: u16,
+    end: u64,
+}
+
+impl Block {
+    /// The block that a block marker at `offset` of `size` bytes and capability `cap`
+    /// opens.
+    pub(crate) fn at_marker(offset: u64, size: u32, cap: u16) -> Block {
+        Block {
+            cap,
+            end: offset.saturating_add(u64::from(size)),
+        }
+    }
+
+    /// The capability whose buffer holds an event at `offset` (0xFFFE outside blocks).
+    #[inline(always)]
+    pub(crate) fn cap_at(&self, offset: u64) -> u16 {
+        if offset < self.end {
+            self.cap
+        } else {
+            0xFFFE
+        }
+    }
+}
+
 /// The reader's state.
 pub(crate) struct Model<'o> {
     pub(crate) opts: &'o EventlogOptions,
     pub(crate) warnings: Vec<EventlogWarning>,
-    /// Capability of the current block, and where that block ends.
-    cap: u16,
-    block_end: u64,
+    /// The current block.
+    block: Block,
     pub(crate) saw_global_block: bool,
     pub(crate) max_time: u64,
     pub(crate) time: TimeData,
@@ -113,8 +141,7 @@ impl<'o> Model<'o> {
         Model {
             opts,
             warnings: Vec::new(),
-            cap: u16::MAX,
-            block_end: 0,
+            block: Block::default(),
             saw_global_block: false,
             max_time: 0,
             time: TimeData::default(),
@@ -155,16 +182,6 @@ impl<'o> Model<'o> {
         self.warnings.push(w);
     }
 
-    /// The capability whose buffer holds an event at `offset` (0xFFFE outside blocks).
-    /// (The parallel reader's workers track it the same way.)
-    fn cap_at(&self, offset: u64) -> u16 {
-        if offset < self.block_end {
-            self.cap
-        } else {
-            0xFFFE
-        }
-    }
-
     pub(crate) fn event(&mut self, raw: &RawEvent<'_>) {
         let t = raw.time;
         self.max_time = self.max_time.max(t);
@@ -177,15 +194,14 @@ impl<'o> Model<'o> {
         }
         match event {
             Event::BlockMarker { size, cap } => {
-                self.cap = cap;
-                self.block_end = raw.offset.saturating_add(u64::from(size));
+                self.block = Block::at_marker(raw.offset, size, cap);
                 self.saw_global_block |= cap == u16::MAX;
             }
-            Event::GcStart => self.time.gc_start(self.cap_at(raw.offset), t),
-            Event::GcEnd => self.time.gc_end(self.cap_at(raw.offset), t),
-            Event::GcDone => self.time.gc_done(self.cap_at(raw.offset), t),
-            Event::RunThread => self.thread_switch(true, self.cap_at(raw.offset), t),
-            Event::StopThread => self.thread_switch(false, self.cap_at(raw.offset), t),
+            Event::GcStart => self.time.gc_start(self.block.cap_at(raw.offset), t),
+            Event::GcEnd => self.time.gc_end(self.block.cap_at(raw.offset), t),
+            Event::GcDone => self.time.gc_done(self.block.cap_at(raw.offset), t),
+            Event::RunThread => self.thread_switch(true, self.block.cap_at(raw.offset), t),
+            Event::StopThread => self.thread_switch(false, self.block.cap_at(raw.offset), t),
             Event::HeapSize(b) => self.heap_size.push((t, b)),
             Event::HeapLive(b) => self.heap_live.push((t, b)),
             Event::RtsId(s) => self.rts = Some(s.to_vec()),

@@ -23,7 +23,7 @@ use super::container::{
     event_in, fields_fill, read_header, u64_at, BlockRuns, Framer, Head, Notes, RawEvent,
     SliceInput, Source, State, Step, Types, Window,
 };
-use super::model::{Model, UNMAPPED};
+use super::model::{Block, Model, UNMAPPED};
 use super::payload::{decode, heap_sample, thread_switch, Event};
 use super::run_index::RunIndex;
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
@@ -71,11 +71,12 @@ struct Run<'a> {
     /// Where the events are in `entries`: the calling thread goes from one to the next
     /// without looking at the points between them.
     events: Vec<u32>,
-    /// The latest time of the events not listed.
+    /// The latest time of the run's events: the model learns the times of those it is
+    /// handed ([`Model::event`]), not those of the points and thread switches.
     max_time: u64,
-    /// The block being read, as the model tracks it (`Model::cap_at`): its capability
-    /// and where it ends. A run starts at a block marker, so it starts outside any block.
-    block: (u16, usize),
+    /// The block being read, as the model tracks it. A run starts at a block marker, so
+    /// it starts outside any block.
+    block: Block,
     /// Where the run's events stopped being framable (its end if they never did).
     clean_end: usize,
     /// The framer's state there, and what it noted up to there.
@@ -198,7 +199,7 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize, run: &mut Ru
     run.entries.clear();
     run.events.clear();
     run.max_time = 0;
-    run.block = (0xFFFE, 0);
+    run.block = Block::default();
     let mut index = RunIndex::default();
     // The whole file: the framer checks the header after each event, past the run's end.
     let w = Window::whole(bytes);
@@ -271,8 +272,7 @@ fn list<'a>(
 /// the samples' loop, and without [`list_other`]'s decoding.
 #[inline(never)]
 fn list_switch(run: &mut Run<'_>, head: &Head, at: usize, running: bool) -> bool {
-    let (block_cap, block_end) = run.block;
-    let cap = if at < block_end { block_cap } else { 0xFFFE };
+    let cap = run.block.cap_at(at as u64);
     let tag = SWITCH + 2 * u32::from(cap) + u32::from(running);
     run.max_time = run.max_time.max(head.time);
     run.events.push(run.entries.len() as u32);
@@ -307,7 +307,7 @@ fn list_other<'a>(
             match other {
                 Event::SampleBegin | Event::BioSampleBegin { .. } => index.previous = 0,
                 Event::BlockMarker { size, cap } => {
-                    run.block = (cap, at.saturating_add(size as usize));
+                    run.block = Block::at_marker(at as u64, size, cap);
                 }
                 _ => {}
             }
