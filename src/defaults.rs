@@ -1,5 +1,6 @@
-//! The default of every option, in one place: the `Default` impls of the option structs and
-//! the command line's `--help` text both read them, so they cannot disagree.
+//! The default of every option that is a number, in one place: the `Default` impls of the
+//! option structs and the command line's `--help` text both read them, so they cannot
+//! disagree. (An option that is a choice has its default in its enum: `#[default]`.)
 
 /// `-t`: trace bands that together stay below this percentage of the total are dropped.
 pub const TRACE_PERCENT: f64 = 1.0;
@@ -13,9 +14,6 @@ pub const KEYS_PER_PAGE: usize = 20;
 
 /// `--top`: how many bands `--summary` lists.
 pub const SUMMARY_TOP: usize = 10;
-
-/// `--ipe-names`: `-hi` bands are named by their IPE entries and the binary's symbols.
-pub const IPE_NAMES: crate::symbolize::IpeNames = crate::symbolize::IpeNames::Source;
 
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;

@@ -50,22 +50,22 @@ pub fn check(data: &[u8]) {
     let cli::Command::Render(inv) = command else {
         return;
     };
-    let profile = match load(Source::Bytes(EXAMPLE), &inv.load_options()) {
-        Ok(loaded) => loaded.profile,
+    let loaded = match load(Source::Bytes(EXAMPLE), &inv.load_options()) {
+        Ok(loaded) => loaded,
         Err(e) => {
             assert_one_line(&e.to_string());
             return;
         }
     };
     if inv.summary.is_some() {
-        let summary = summarize(&profile, &inv.summary_options);
+        let summary = summarize(&loaded, None, &inv.summary_options);
         let mut out = Vec::new();
         summary.write_json(&mut out).expect("JSON to memory");
         summary.write_text(&mut out).expect("text to memory");
     }
     let aux = inv.use_aux.then(|| read_aux(AUX).expect("fixed aux"));
     let format = inv.format();
-    let (chart, _) = prepare(profile, aux.as_ref(), &inv.render);
+    let (chart, _) = prepare(loaded.profile, aux.as_ref(), &inv.render);
     let mut out = Vec::new();
     write_chart_with(&chart, format, &inv.paint, &mut out).expect("render to memory");
     if matches!(format, Format::Ps | Format::Eps) {

@@ -160,7 +160,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.eventlog.full_names = m.get_flag("full-names");
     inv.heap_size = m.get_flag("heap-size");
     if let Some(how) = m.get_one::<String>("ipe-names") {
-        inv.symbolize.names = IpeNames::from_name(how).unwrap_or(IpeNames::Source);
+        inv.symbolize.names = IpeNames::from_name(how).unwrap_or_default();
     }
     inv.binary = m.get_one::<OsString>("binary").cloned();
     inv.render.layout.fit_key_labels = m

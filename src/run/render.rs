@@ -14,7 +14,7 @@ use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
 use hp2ps::read::hp::ReadError;
-use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
+use hp2ps::summary::{summarize, Summary};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
@@ -151,16 +151,8 @@ fn finish_read(
     let name = src.name;
     let loaded = read.map_err(|e| read_error(name, e))?;
     warnings.extend((loaded.warnings.iter()).map(|w| format!("hp2ps: warning: {}", w.line(name))));
-    let summary = inv.summary.map(|_| {
-        let mut s = summarize(&loaded.profile, &inv.summary_options);
-        s.file = Some(name.to_string()).filter(|_| name != "stdin");
-        s.filtered = loaded.filtered;
-        s.breakdown = (loaded.eventlog.as_ref())
-            .and_then(|report| report.breakdown)
-            .map(BreakdownSummary::from);
-        s.names = (loaded.naming.as_ref()).map(|n| NameCounts::of(n, loaded.binary.clone()));
-        s
-    });
+    let file = Some(name).filter(|&name| name != "stdin");
+    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     let done = Done {
         warnings,
         summary,

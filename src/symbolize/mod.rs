@@ -48,14 +48,14 @@ pub use zdecode::{package_name, symbol_name, z_decode};
 
 use std::collections::{HashMap, HashSet};
 
-use crate::defaults;
 use crate::profile::{BandInfo, IpeEntry, Profile};
 
 /// How `-hi` bands are named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum IpeNames {
-    /// By their IPE entries and the binary's symbols, where known.
+    /// By their IPE entries and the binary's symbols, where known. The default.
+    #[default]
     Source,
     /// Not renamed: the address labels, as the `.hp` has them.
     Address,
@@ -76,19 +76,11 @@ impl IpeNames {
 }
 
 /// How bands are named.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SymbolizeOptions {
-    /// `--ipe-names`. Default: `Source` ([`defaults::IPE_NAMES`]).
+    /// `--ipe-names`. Default: [`IpeNames::Source`].
     pub names: IpeNames,
-}
-
-impl Default for SymbolizeOptions {
-    fn default() -> Self {
-        SymbolizeOptions {
-            names: defaults::IPE_NAMES,
-        }
-    }
 }
 
 /// What [`name_bands`] did.

@@ -20,7 +20,6 @@ mod tokens;
 pub use error::{Pos, ReadError, Warning};
 pub(crate) use pipeline::{read_into_parallel, read_slice_parallel};
 pub(crate) use serial::read_into;
-pub(crate) use tokens::MAX_NUMBER_LEN;
 
 /// Limits of the reader. hp2ps splits identifiers after 4,999 bytes and misreads them; we
 /// accept far longer ones, but keep a limit so hostile input cannot exhaust memory.
