@@ -32,11 +32,12 @@ mod test_rng;
 /// API: anything here may change without notice.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::aggregate::{apply_band_limit, band_total, eliminate_traces, stack_heights};
+    pub use crate::aggregate::{apply_band_limit, band_total, eliminate_traces};
     pub use crate::num::{
         c_atof, c_atoi, c_trunc_i64, fixed, float_value, integer_value, push_f6, push_fixed,
         push_thousands, thousands,
     };
+    pub use crate::profile::stack_heights;
     /// The seam between the readers and the model, for sinks of the tests' own.
     pub use crate::seam::{
         BlockMark, HeaderField, ProfileBuilder, SampleBlock, Sink, StatementRun,

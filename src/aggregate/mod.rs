@@ -10,7 +10,6 @@ mod order;
 mod page;
 mod selection_sort;
 mod series;
-mod stack;
 mod traces;
 
 pub use decimate::{
@@ -23,14 +22,13 @@ pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
 pub use order::growth;
 pub use page::{values_at, Level, PageSamples, PAGE_VALUES};
 pub use series::{clip_series, series_max};
-pub use stack::{area, stack_heights, stack_on};
 pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;
 
 use crate::aux_file::Aux;
 use crate::defaults;
-use crate::profile::{Band, BandInfo, Profile, Series};
+use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
 
 /// Direction of the `-i` name order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,7 +208,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         bands[first_drawn..].reverse();
     }
 
-    let heights = stack::stack_heights(&bands, nsamples);
+    let heights = stack_heights(&bands, nsamples);
     let times = profile.times;
     let first = times.first().copied().unwrap_or(0.0);
     let last = times.last().copied().unwrap_or(0.0);
@@ -239,7 +237,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         at_least(y_max, aux.and_then(|a| a.y_range)),
         opts.min_y_range,
     ));
-    let area = stack::area(&times, &heights);
+    let area = area(&times, &heights);
     let x_axis_end = match opts.min_x_range {
         Some(shared) if shared > last - first => first + x_range,
         _ => last,

@@ -5,9 +5,9 @@
 use std::cmp::Reverse;
 
 use super::selection_sort::{f64_key, selection_sort};
-use super::stack_on;
 use super::NameOrder;
 use crate::aux_file::Aux;
+use crate::profile::stack_on;
 use crate::profile::Band;
 
 /// hp2ps's identifier hash (§3.1): h = 3h + b over signed bytes, 32-bit.

@@ -2,10 +2,10 @@
 
 use super::limit::apply_band_limit;
 use super::order::{deviation, hash_bucket, hash_order};
-use super::stack::area;
 use super::traces::{band_total, eliminate_traces};
 use super::*;
 use crate::num::c_trunc_i64;
+use crate::profile::area;
 use crate::profile::Point;
 
 /// A band of these `(sample, value)` points (also for the other passes' own tests).

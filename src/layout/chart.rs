@@ -371,7 +371,7 @@ pub struct ChartData {
     pub rows: Vec<Option<usize>>,
     /// Every band of the profile, drawn or not, with its numbers over every sample
     /// (see [`crate::aggregate::every_band`]).
-    pub table: Vec<crate::aggregate::BandNumbers>,
+    pub table: Vec<crate::profile::BandNumbers>,
     /// The time of every mark drawn (as the graph's `marks`).
     pub marks: Vec<f64>,
     /// The lines over the bands, in data units, as the graph's `lines`.

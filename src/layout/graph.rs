@@ -7,7 +7,8 @@ use super::looks::fill_of;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
-use crate::aggregate::{stack_on, Aggregated};
+use crate::aggregate::Aggregated;
+use crate::profile::stack_on;
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).

@@ -3,8 +3,9 @@
 
 use super::chart::{BandStats, LineStyle, SeriesLine};
 use crate::aggregate::numbers::beats;
-use crate::aggregate::{area, Aggregated};
+use crate::aggregate::Aggregated;
 use crate::num::number;
+use crate::profile::area;
 
 /// The styles of the lines, by series index (repeating): the first (the heap size) a
 /// thick dark red line, the second (live bytes) a dashed dark blue one.

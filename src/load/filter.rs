@@ -5,7 +5,7 @@
 
 use regex::bytes::Regex;
 
-use crate::aggregate::area;
+use crate::profile::area;
 use crate::profile::{Band, Profile};
 
 /// Which bands to keep, by regular expressions over their names (searched anywhere in the

@@ -3,8 +3,12 @@
 //! builder makes a [`Profile`]; [`crate::load::load`] reads one from either input format.
 
 mod info;
+mod numbers;
+mod stack;
 
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
+pub use numbers::{BandNumbers, Fate};
+pub use stack::{area, stack_heights, stack_on};
 
 use std::collections::BTreeMap;
 

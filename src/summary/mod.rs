@@ -28,10 +28,9 @@ use std::io::{self, Write};
 use serde::{Serialize, Serializer};
 
 use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumbers, Extras};
-use crate::aggregate::{area, stack_heights};
 use crate::defaults;
 use crate::load::{FilteredOut, Loaded};
-use crate::profile::{BandInfo, Profile};
+use crate::profile::{area, stack_heights, BandInfo, Profile};
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]

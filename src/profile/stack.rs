@@ -1,6 +1,8 @@
-//! Stacking and the area in the title (§3.8–3.9 of `docs/reference/hp2ps-behaviour.md`).
+//! Stacking and the area in the title (§3.8–3.9 of `docs/reference/hp2ps-behaviour.md`):
+//! the arithmetic of bands that aggregation, the band filter, the summary and the layout
+//! share.
 
-use crate::profile::Band;
+use super::Band;
 
 /// The height of the stack at every sample, summed band by band.
 pub fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
