@@ -78,15 +78,14 @@ gather_inputs() {
     done < <(find "${dirs[@]}" -type f \( -name '*.hp' -o -name '*.hp.gz' -o -name '*.eventlog' \) | LC_ALL=C sort)
 }
 
-# run OUTDIR CMD...: runs CMD in an empty directory, keeping its stdout, stderr and status.
+# run OUTDIR CMD...: runs CMD (in the render's directory, where every path is relative, so
+# that the outputs and messages that name their input are the same wherever it is),
+# keeping its stdout, stderr and status.
 run() {
     local out=$1
     shift
     mkdir -p "$out"
-    local cwd
-    cwd=$(mktemp -d)
-    (cd "$cwd" && "$@" >"$out/stdout" 2>"$out/stderr"; echo $? >"$out/status") || true
-    rm -rf "$cwd"
+    "$@" >"$out/stdout" 2>"$out/stderr" && echo 0 >"$out/status" || echo $? >"$out/status"
 }
 
 render() {
@@ -95,8 +94,9 @@ render() {
     dir=$(realpath -m "$2")
     mkdir -p "$dir"
     gather_inputs "$dir/in"
-    local inputs=("$dir"/in/*)
-    echo "$(ls "$dir/in" | wc -l) inputs" >&2
+    cd "$dir"
+    local inputs=(in/*)
+    echo "$(ls in | wc -l) inputs" >&2
     local set name flags format
     for set in "${SETS[@]}"; do
         name=${set%%|*}
@@ -104,31 +104,31 @@ render() {
         for format in "${FORMATS[@]}"; do
             echo "render: $name $format" >&2
             # shellcheck disable=SC2086
-            run "$dir/out/$name/$format" "$bin" $flags --format "$format" -j2 \
-                --output-dir "$dir/out/$name/$format" "${inputs[@]}"
+            run "out/$name/$format" "$bin" $flags --format "$format" -j2 \
+                --output-dir "out/$name/$format" "${inputs[@]}"
         done
     done
     # -p against the .aux files of the -c run, in every format.
     for format in "${FORMATS[@]}"; do
         echo "render: previous $format" >&2
-        mkdir -p "$dir/out/previous/$format"
-        cp "$dir/out/colour/ps/"*.aux "$dir/out/previous/$format/"
-        run "$dir/out/previous/$format" "$bin" -p -c --format "$format" -j2 \
-            --output-dir "$dir/out/previous/$format" "${inputs[@]}"
+        mkdir -p "out/previous/$format"
+        cp "out/colour/ps/"*.aux "out/previous/$format/"
+        run "out/previous/$format" "$bin" -p -c --format "$format" -j2 \
+            --output-dir "out/previous/$format" "${inputs[@]}"
     done
     # Filter mode: stdin to stdout.
     echo "render: stdin" >&2
     local f
     for f in "${inputs[@]}"; do
         for format in ps svg html; do
-            run "$dir/out/stdin/$format/$(basename "$f")" sh -c \
+            run "out/stdin/$format/$(basename "$f")" sh -c \
                 "exec \"\$0\" -c --format $format < \"\$1\"" "$bin" "$f"
         done
     done
     echo "render: summaries" >&2
-    run "$dir/out/summary/text" "$bin" --summary -j2 "${inputs[@]}"
-    run "$dir/out/summary/json" "$bin" --summary=json --top 5 -j2 "${inputs[@]}"
-    run "$dir/out/summary/json-heap" "$bin" --summary=json --heap-size -j2 "${inputs[@]}"
+    run "out/summary/text" "$bin" --summary -j2 "${inputs[@]}"
+    run "out/summary/json" "$bin" --summary=json --top 5 -j2 "${inputs[@]}"
+    run "out/summary/json-heap" "$bin" --summary=json --heap-size -j2 "${inputs[@]}"
     echo "render: pages of several runs" >&2
     local pairs=(
         "leakmap-hc__el.eventlog 2_leakmap-hc__el.eventlog"
@@ -140,16 +140,15 @@ render() {
         i=$((i + 1))
         args=()
         for a in $pair; do
-            [ -e "$dir/in/$a" ] && args+=("$dir/in/$a")
+            [ -e "in/$a" ] && args+=("in/$a")
         done
         [ "${#args[@]}" -ge 2 ] || continue
-        run "$dir/out/runs/$i" "$bin" -c --format html -o "$dir/out/runs/$i/page.html" "${args[@]}"
-        run "$dir/out/runs/$i-heap" "$bin" --heap-size --format html \
-            -o "$dir/out/runs/$i-heap/page.html" "${args[@]}"
+        run "out/runs/$i" "$bin" -c --format html -o "out/runs/$i/page.html" "${args[@]}"
+        run "out/runs/$i-heap" "$bin" --heap-size --format html \
+            -o "out/runs/$i-heap/page.html" "${args[@]}"
     done
-    # Paths in messages name the directory: make them relative to it.
-    find "$dir/out" -name stderr -exec sed -i "s#$dir/##g" {} +
-    echo "$(find "$dir/out" -type f | wc -l) files in $dir/out" >&2
+    echo "$(find out -type f | wc -l) files in $dir/out" >&2
+    cd - >/dev/null
 }
 
 compare() {

@@ -15,6 +15,17 @@ pub const KEYS_PER_PAGE: usize = 20;
 /// `--top`: how many bands `--summary` lists.
 pub const SUMMARY_TOP: usize = 10;
 
+/// `--max-points` when it is not given, for SVG, PDF, EPS and the HTML page
+/// ([`crate::needs::Needs::band_points`]), in band vertices (samples drawn × bands drawn): 2,000 samples of the 21
+/// bands hp2ps draws at most by default, an SVG of about 1.3 MB. A chart of fewer bands
+/// keeps more samples in the same size (7,000 of 6 bands). hp2ps's own PostScript keeps
+/// every sample unless asked.
+pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
+
+/// The fewest samples the default limit keeps, however many bands are drawn (`-m0` may
+/// draw hundreds): about four samples per point of a full-width graph.
+pub const VECTOR_MAX_POINTS: usize = 2000;
+
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;
 

@@ -17,6 +17,7 @@ pub mod fonts;
 mod intern;
 pub mod layout;
 pub mod load;
+pub mod needs;
 mod num;
 pub mod paint;
 pub mod pipeline;

@@ -10,24 +10,24 @@ mod order;
 mod page;
 mod selection_sort;
 mod series;
+mod thin;
 mod traces;
 
-pub use decimate::{
-    decimate, drop_samples, kept_in, kept_samples, sample_limit, samples_within,
-    VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
-};
+pub use decimate::{decimate, drop_samples, kept_in, kept_samples, sample_limit, samples_within};
 pub use limit::apply_band_limit;
-pub(crate) use limit::drop_in_background;
+
 pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
 pub use order::growth;
 pub use page::{values_at, Level, PageSamples, PAGE_VALUES};
 pub use series::{clip_series, series_max};
+pub(crate) use thin::{thin, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;
 
 use crate::aux_file::Aux;
 use crate::defaults;
+use crate::needs::Needs;
 use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
 
 /// Direction of the `-i` name order.
@@ -69,14 +69,12 @@ pub struct AggregateOptions {
     /// The stack height is at least this (`--uniform-scale`: charts share their y axis), as
     /// an `.aux` Y_RANGE would make it. Default: `None`.
     pub min_y_range: Option<f64>,
-    /// Keep the numbers of every band of the profile, drawn or not
-    /// ([`Aggregated::table`]), for a chart that lists them (the HTML page). Default:
-    /// `false`.
-    pub band_table: bool,
-    /// Keep the bands that are not drawn on their own ([`Aggregated::rest`]: traces, and
-    /// those merged into OTHER), for a chart that may carry their values (the HTML
-    /// page). Default: `false`.
-    pub keep_rest: bool,
+    /// `--max-points`: draw at most this many samples; the rest are dropped as
+    /// `decimate.rs` describes (each edge keeps its extremes in every small slice of the
+    /// x axis, the same samples for every band), after the ranges and the area are
+    /// computed from every sample. `Some(0)` draws every sample; `None` leaves it to the
+    /// format ([`Needs::band_points`]). Default: `None`.
+    pub max_points: Option<usize>,
 }
 
 impl Default for AggregateOptions {
@@ -91,8 +89,7 @@ impl Default for AggregateOptions {
             reverse: false,
             min_x_range: None,
             min_y_range: None,
-            band_table: false,
-            keep_rest: false,
+            max_points: None,
         }
     }
 }
@@ -143,11 +140,11 @@ pub struct Aggregated {
     /// The `-t` threshold the bands were chosen with; hp2ps's width table yields it for
     /// byte 0x14, so the layout needs it too.
     pub trace_percent: f64,
-    /// With [`AggregateOptions::band_table`]: every band of the profile (after
+    /// With [`Needs::band_table`]: every band of the profile (after
     /// `--include`/`--exclude`) with its numbers over every sample and what became of it,
     /// biggest area first ([`every_band`]); else empty.
     pub table: Vec<BandNumbers>,
-    /// With [`AggregateOptions::keep_rest`]: the bands of the profile that are not drawn
+    /// With [`Needs::rest`]: the bands of the profile that are not drawn
     /// on their own (the traces, then the bands merged into OTHER or dropped by a
     /// negative band limit), with their own points; else empty.
     pub rest: Vec<Band>,
@@ -164,11 +161,19 @@ impl Aggregated {
     }
 }
 
-/// Runs the passes in hp2ps's step order (§3.2). `aux` is the previous run's `.aux` (`-p`).
-pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -> Aggregated {
+/// Runs the passes in hp2ps's step order (§3.2). `aux` is the previous run's `.aux` (`-p`);
+/// `needs` says whether the chart's format lists every band ([`Needs::band_table`]) and
+/// keeps those not drawn ([`Needs::rest`]). The samples are thinned after this, by
+/// [`thin`].
+pub fn aggregate(
+    profile: Profile,
+    aux: Option<&Aux>,
+    opts: &AggregateOptions,
+    needs: &Needs,
+) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
-    let mut table = if opts.band_table {
+    let mut table = if needs.band_table {
         every_band(&bands, &profile.times)
     } else {
         Vec::new()
@@ -192,7 +197,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         order::sort_by_aux(&mut bands, aux);
     }
     let (other, merged) = limit::band_limit_keeping(&mut bands, opts.band_limit, nsamples);
-    if opts.keep_rest {
+    if needs.rest {
         rest.extend(merged);
     } else {
         limit::drop_in_background(std::mem::take(&mut rest));

@@ -115,8 +115,8 @@ pub(crate) fn command() -> clap::Command {
                     "Draw at most N samples, the least visible dropped first; 0 keeps all\n\
                      (default for svg, pdf, eps and html: {} / bands drawn, at least {};\n\
                      all for ps)",
-                    hp2ps::aggregate::VECTOR_MAX_BAND_POINTS,
-                    hp2ps::aggregate::VECTOR_MAX_POINTS
+                    defaults::VECTOR_MAX_BAND_POINTS,
+                    defaults::VECTOR_MAX_POINTS
                 ))
                 .help_heading(OUTPUT),
             Arg::new("output")

@@ -337,8 +337,6 @@ pub struct Chart {
     /// to landscape. Only PostScript pages have an orientation: the other formats and
     /// EPS are pictures the size of the chart.
     pub portrait: bool,
-    /// Shades are colours (`-c`) rather than greys.
-    pub colour: bool,
     /// The full JOB, for document metadata.
     pub job: Vec<u8>,
     /// The full DATE, for document metadata.
@@ -347,8 +345,8 @@ pub struct Chart {
     pub title: Title,
     /// The pages, in order.
     pub pages: Vec<Page>,
-    /// The numbers behind the picture, when asked for
-    /// ([`crate::layout::LayoutOptions::data`]).
+    /// The numbers behind the picture, when the format needs them
+    /// ([`crate::needs::Needs::data`]).
     pub data: Option<Box<ChartData>>,
 }
 

@@ -39,8 +39,10 @@ fn name_slots(palette: Palette) -> usize {
     }
 }
 
-/// hp2ps's shades that hand out slots: the colour shades with `-c`, else the greys.
-fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
+/// hp2ps's shades, which are handed out to the bands and give their slots: the colour
+/// shades with `-c`, else the greys. The one place that asks "colour or grey": the
+/// shades, the slots and the fills ([`fill_of`]) all follow from it.
+pub(super) fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
     if opts.colour {
         &COLOUR_PALETTE
     } else {
@@ -48,8 +50,8 @@ fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
     }
 }
 
-/// Whether a [`super::shade::ShadeMap`] should hand out colour shades.
-pub fn colour_shades(opts: &LayoutOptions) -> bool {
+/// Whether the bands take hp2ps's colour shades rather than its greys.
+fn colour_shades(opts: &LayoutOptions) -> bool {
     hp2ps_palette(opts).len() == COLOUR_PALETTE.len()
 }
 
@@ -112,7 +114,7 @@ pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
             palette.colour(slot(name, shade, name_slots(palette), opts))
         });
     }
-    if opts.colour {
+    if colour_shades(opts) {
         Fill::Shade(shade)
     } else {
         Fill::Grey(shade)

@@ -1,6 +1,31 @@
-//! Band shades: hp2ps's two palettes, the name → shade map, and shade → colour.
+//! Band shades: hp2ps's two palettes, the name → shade map, shade → colour, and the
+//! shade of every band of a chart ([`shades_of`]).
 
 use std::collections::HashMap;
+
+use super::looks;
+use super::LayoutOptions;
+use crate::aux_file::Aux;
+use crate::profile::Band;
+
+/// The shade of each of `bands`, bottom band first: handed out first come, first served
+/// from the bottom band up, after the shades the previous `.aux` fixed (`-p`); or by
+/// name (`--colour-by name`, see [`looks`]).
+pub(crate) fn shades_of(bands: &[Band], previous: Option<&Aux>, opts: &LayoutOptions) -> Vec<f64> {
+    if opts.colour_by_name {
+        // The name alone decides; the previous `.aux` gave the same shades anyway.
+        return (bands.iter())
+            .map(|b| looks::shade_by_name(&b.name, opts))
+            .collect();
+    }
+    let mut shades = ShadeMap::new(looks::hp2ps_palette(opts));
+    if let Some(aux) = previous {
+        for (name, shade) in &aux.shades {
+            shades.preload(name, *shade);
+        }
+    }
+    bands.iter().map(|b| shades.shade_of(&b.name)).collect()
+}
 
 /// Grey levels for monochrome output, handed out in this order and cycled.
 pub const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
@@ -44,15 +69,12 @@ pub struct ShadeMap {
 }
 
 impl ShadeMap {
-    /// An empty map handing out colour shades (`-c`) or greys.
-    pub fn new(colour: bool) -> Self {
+    /// An empty map handing out the shades of `palette` ([`COLOUR_PALETTE`] with `-c`,
+    /// else [`MONO_PALETTE`]) in turn.
+    pub fn new(palette: &'static [f64]) -> Self {
         ShadeMap {
             entries: HashMap::new(),
-            palette: if colour {
-                &COLOUR_PALETTE
-            } else {
-                &MONO_PALETTE
-            },
+            palette,
             next: 0,
         }
     }
@@ -125,7 +147,7 @@ mod tests {
 
     #[test]
     fn names_keep_their_shade_and_the_palette_cycles() {
-        let mut m = ShadeMap::new(false);
+        let mut m = ShadeMap::new(&MONO_PALETTE);
         let got: Vec<f64> = (0..12)
             .map(|i| m.shade_of(format!("b{i}").as_bytes()))
             .collect();
@@ -136,7 +158,7 @@ mod tests {
 
     #[test]
     fn preloaded_shades_do_not_move_the_cursor() {
-        let mut m = ShadeMap::new(false);
+        let mut m = ShadeMap::new(&MONO_PALETTE);
         m.preload(b"x", 0.7);
         m.preload(b"x", 0.1);
         assert_eq!(m.shade_of(b"x"), 0.7);

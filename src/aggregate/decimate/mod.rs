@@ -31,23 +31,13 @@ use std::collections::BinaryHeap;
 use std::ops::Range;
 
 use super::Aggregated;
+use crate::defaults::VECTOR_MAX_POINTS;
 use crate::profile::Point;
 use edges::Edges;
 
 mod edges;
 #[cfg(test)]
 mod tests;
-
-/// The command line's limit for `--format svg`, `pdf` and `eps` when `--max-points` is
-/// not given, in band vertices (samples drawn × bands drawn): 2,000 samples of the 21
-/// bands hp2ps draws at most by default, an SVG of about 1.3 MB. A chart of fewer bands
-/// keeps more samples in the same size (7,000 of 6 bands). hp2ps's own PostScript keeps
-/// every sample unless asked.
-pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
-
-/// The fewest samples the default limit keeps, however many bands are drawn (`-m0` may
-/// draw hundreds): about four samples per point of a full-width graph.
-pub const VECTOR_MAX_POINTS: usize = 2000;
 
 /// The narrowest a dropped sample's triangle counts, as a share of the time span: about
 /// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
