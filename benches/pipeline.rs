@@ -8,15 +8,15 @@ use std::sync::OnceLock;
 
 use divan::counter::BytesCount;
 use divan::Bencher;
-use hp2ps::aggregate::{aggregate, AggregateOptions};
+use hp2ps::internals::aggregate;
+use hp2ps::internals::finish;
 use hp2ps::internals::hp::read_into;
+use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::internals::ProfileBuilder;
-use hp2ps::load::{load, LoadOptions, Source};
-use hp2ps::needs::Needs;
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::pipeline::{finish, prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::{
+    load, prepare, AggregateOptions, LoadOptions, Needs, ReadOptions, RenderOptions, Source,
+};
 
 #[path = "../tests/support/gen/realistic/mod.rs"]
 #[allow(dead_code)]

@@ -60,7 +60,7 @@ impl SharedAxes {
 /// The charts of several runs, to be compared on one page: each profile aggregated (on
 /// threads of their own), then given the largest time span (`axes.time()`) and stack
 /// height (`axes.memory()`) of them all, a chart whose span grew labelling its x axis to
-/// the end of the shared one (see [`share_ranges`]), then thinned and laid out. No `.aux`
+/// the end of the shared one (see `share_ranges`), then thinned and laid out. No `.aux`
 /// is read or written: an `.aux` belongs to one chart.
 pub fn prepare_runs(profiles: Vec<Profile>, opts: &RenderOptions, axes: SharedAxes) -> Vec<Chart> {
     let mut runs: Vec<Aggregated> = std::thread::scope(|scope| {

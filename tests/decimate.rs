@@ -29,11 +29,11 @@ use support::raster;
 
 use std::io::Read;
 
-use hp2ps::aggregate::samples_within;
+use hp2ps::chart::{Chart, Graph};
 use hp2ps::defaults::{VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
-use hp2ps::layout::chart::{Chart, Graph};
-use hp2ps::paint::svg::{write_svg, SvgOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::internals::paint::{write_svg, SvgOptions};
+use hp2ps::internals::samples_within;
+use hp2ps::{prepare, RenderOptions};
 
 const DPI: u32 = 300;
 

@@ -10,7 +10,7 @@ mod support;
 use std::path::Path;
 
 use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
-use hp2ps::read::eventlog::EventlogOptions;
+use hp2ps::EventlogOptions;
 use support::eventlog::recorder::{dir, names, names_in, Recorder};
 use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
 

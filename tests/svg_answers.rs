@@ -14,15 +14,14 @@ use support::raster;
 use support::tools::{find_tool, require};
 use support::{Cmd, TempDir};
 
-use hp2ps::fonts::ps_text_width;
-use hp2ps::layout::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
-use hp2ps::load::{load, LoadOptions, Loaded, Source};
-use hp2ps::paint::pdf::{write_pdf, PdfOptions};
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::paint::svg::{escape, write_svg, SvgOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
+use hp2ps::internals::paint::{svg_escape as escape, write_svg, SvgOptions};
+use hp2ps::internals::paint::{write_pdf, PdfOptions};
+use hp2ps::internals::paint::{write_ps, PsOptions};
+use hp2ps::internals::ps_text_width;
 use hp2ps::profile::{Band, Point, Profile};
 use hp2ps::summary::{summarize, SummaryOptions};
+use hp2ps::{load, prepare, LoadOptions, Loaded, RenderOptions, Source};
 
 fn golden_profile(input: &str) -> Profile {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

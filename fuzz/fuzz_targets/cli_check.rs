@@ -14,11 +14,8 @@ mod cli;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
-use hp2ps::aux_file::read_aux;
-use hp2ps::load::{load, Source};
-use hp2ps::paint::{write_chart_with, Format};
-use hp2ps::pipeline::prepare;
 use hp2ps::summary::summarize;
+use hp2ps::{load, prepare, read_aux, write_chart_with, Format, Source};
 
 use super::{assert_one_line, pslex, EXAMPLE};
 

@@ -13,13 +13,10 @@ mod series;
 mod thin;
 mod traces;
 
-pub use decimate::{decimate, drop_samples, kept_in, kept_samples, sample_limit, samples_within};
+pub use decimate::samples_within;
 pub use limit::apply_band_limit;
-
-pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
-pub use order::growth;
-pub use page::{values_at, Level, PageSamples, PAGE_VALUES};
-pub use series::{clip_series, series_max};
+pub(crate) use numbers::every_band;
+pub(crate) use numbers::{BandNumbers, Fate};
 pub(crate) use thin::{thin, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
@@ -58,7 +55,7 @@ pub struct AggregateOptions {
     /// `-m`: the band limit N; 0 means none, a negative value drops every band.
     /// Default: 20 ([`defaults::BAND_LIMIT`]).
     pub band_limit: i64,
-    /// `--sort growth`: order by [`growth`], after `-d` and `-i`. Default: `false`.
+    /// `--sort growth`: order by growth (`order.rs`), after `-d` and `-i`. Default: `false`.
     pub by_growth: bool,
     /// `--reverse`: stack the drawn bands the other way up (OTHER stays at the bottom; which
     /// bands merge into it does not change). Default: `false`.
@@ -119,7 +116,7 @@ pub struct Aggregated {
     /// Whether the bottom band is OTHER, made by the band limit.
     pub other: bool,
     /// How many samples the profile has (`times` may hold fewer after
-    /// [`decimate`]).
+    /// thinning: `thin.rs`).
     pub samples: usize,
     /// The profile's [`Profile::band_info`], by band name (the bands that were not
     /// drawn may still be in it).
@@ -142,7 +139,7 @@ pub struct Aggregated {
     pub trace_percent: f64,
     /// With [`Needs::band_table`]: every band of the profile (after
     /// `--include`/`--exclude`) with its numbers over every sample and what became of it,
-    /// biggest area first ([`every_band`]); else empty.
+    /// biggest area first (`numbers.rs`); else empty.
     pub table: Vec<BandNumbers>,
     /// With [`Needs::rest`]: the bands of the profile that are not drawn
     /// on their own (the traces, then the bands merged into OTHER or dropped by a
@@ -164,7 +161,7 @@ impl Aggregated {
 /// Runs the passes in hp2ps's step order (§3.2). `aux` is the previous run's `.aux` (`-p`);
 /// `needs` says whether the chart's format lists every band ([`Needs::band_table`]) and
 /// keeps those not drawn ([`Needs::rest`]). The samples are thinned after this, by
-/// [`thin`].
+/// `thin` (`thin.rs`).
 pub fn aggregate(
     profile: Profile,
     aux: Option<&Aux>,
@@ -276,7 +273,7 @@ pub fn aggregate(
 /// [`AggregateOptions::min_x_range`] and [`AggregateOptions::min_y_range`] would make
 /// them, and a chart whose span grew labels its x axis to the end of the shared one. (The
 /// lines over the bands stay cut to each chart's own span.)
-pub fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
+pub(crate) fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
     let largest = |of: fn(&Aggregated) -> f64| charts.iter().map(of).fold(f64::NAN, f64::max);
     let (x, y) = (largest(|a| a.x_range), largest(|a| a.y_range));
     for a in charts {

@@ -8,10 +8,10 @@
 
 use super::order::growth_of_column;
 use crate::profile::{area, stack_heights, stack_on, Band};
-pub use crate::profile::{BandNumbers, Fate};
+pub(crate) use crate::profile::{BandNumbers, Fate};
 
 /// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
-pub const SPARK_POINTS: usize = 40;
+pub(crate) const SPARK_POINTS: usize = 40;
 
 /// What [`band_numbers`] computes beyond the peak and the area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ fn sparkline(column: &[f64], points: usize) -> Vec<f64> {
 /// Every band's numbers, with its growth and a sparkline of [`SPARK_POINTS`], the
 /// biggest area first (ties: the higher peak, then the name), as `--summary` orders
 /// them. Every band's [`Fate`] is [`Fate::Drawn`] until the caller knows better.
-pub fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
+pub(crate) fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
     let total_area = area(times, &stack_heights(bands, times.len()));
     let weights = trapezoid_weights(times);
     let extras = Extras {

@@ -67,7 +67,7 @@ pub(crate) fn deviation(band: &Band, nsamples: usize) -> f64 {
 /// The slope of the least-squares line through a band's values over the sample times, in
 /// VALUE_UNIT per SAMPLE_UNIT (eventlog2html's "gradient"). Absent samples count as 0, as
 /// in the chart; a profile with fewer than two distinct times has slope 0.
-pub fn growth(band: &Band, times: &[f64]) -> f64 {
+pub(super) fn growth(band: &Band, times: &[f64]) -> f64 {
     let n = times.len();
     if n < 2 {
         return 0.0;

@@ -5,10 +5,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::{value_parser, Arg, ArgAction, ValueHint};
-use hp2ps::defaults;
-use hp2ps::layout::Palette;
-use hp2ps::paint::Format;
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{defaults, Format, IpeNames, Palette};
 
 use super::GenerateKind;
 

@@ -18,14 +18,11 @@ pub(crate) use parse::parse;
 use std::ffi::OsString;
 use std::time::Duration;
 
-use hp2ps::defaults;
-use hp2ps::load::{BandFilter, LoadOptions};
-use hp2ps::paint::{Format, PaintOptions};
-use hp2ps::pipeline::{RenderOptions, SharedAxes};
-use hp2ps::read::eventlog::EventlogOptions;
-use hp2ps::read::window::WindowOptions;
 use hp2ps::summary::SummaryOptions;
-use hp2ps::symbolize::SymbolizeOptions;
+use hp2ps::{
+    defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
+    SharedAxes, SymbolizeOptions, WindowOptions,
+};
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]

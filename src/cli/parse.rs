@@ -4,14 +4,9 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use hp2ps::aggregate::NameOrder;
-use hp2ps::layout::Palette;
-use hp2ps::load::BandFilter;
-use hp2ps::paint::Format;
-use hp2ps::pipeline::SharedAxes;
-use hp2ps::read::eventlog::TimeAxis;
-use hp2ps::read::window::WindowOptions;
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{
+    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, WindowOptions,
+};
 
 use super::definition::command;
 use super::rules::check;

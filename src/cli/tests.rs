@@ -1,7 +1,7 @@
 //! Tests of the command-line scanner and its rules.
 
 use super::*;
-use hp2ps::aggregate::NameOrder;
+use hp2ps::NameOrder;
 
 fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
@@ -262,7 +262,7 @@ fn selection_options_build_the_filter_and_the_order() {
 
 #[test]
 fn ipe_names_and_binary() {
-    use hp2ps::symbolize::IpeNames;
+    use hp2ps::IpeNames;
     let i = inv(&["x"]);
     assert_eq!((i.symbolize.names, i.binary), (IpeNames::Source, None));
     let i = inv(&["--ipe-names", "address", "x"]);
@@ -307,7 +307,7 @@ fn uniform_scale_names_its_axes() {
 
 #[test]
 fn palettes_colour_by_and_patterns() {
-    use hp2ps::layout::Palette;
+    use hp2ps::Palette;
     let plain = inv(&["x"]).render.layout;
     assert_eq!(plain, Default::default());
     let l = inv(&["-c", "--palette", "tol-muted", "--colour-by", "name", "x"])
@@ -358,7 +358,7 @@ fn max_points_defaults_per_format() {
 
 #[test]
 fn each_format_says_what_it_needs() {
-    use hp2ps::needs::XLabels;
+    use hp2ps::XLabels;
     let needs = |args: &[&str]| inv(args).render.needs;
     assert_eq!(needs(&["x"]), Format::Ps.needs());
     assert_eq!(needs(&["-o", "x.html"]), Format::Html.needs());

@@ -57,7 +57,7 @@ fn colour_shades(opts: &LayoutOptions) -> bool {
 
 /// What `--colour-by name` hashes of a band's name: the name without the stack number a
 /// `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF` is `main/Main.CAF`).
-pub fn name_key(name: &[u8]) -> &[u8] {
+pub(crate) fn name_key(name: &[u8]) -> &[u8] {
     let digits = name
         .iter()
         .skip(1)
@@ -71,7 +71,7 @@ pub fn name_key(name: &[u8]) -> &[u8] {
 
 /// The shade of `name` under `--colour-by name`: OTHER takes the palette's last entry
 /// (the 50 % grey of either palette), every other name one of the rest, by a hash.
-pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
+pub(crate) fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
     let shades = hp2ps_palette(opts);
     // The 50 % grey: the colour shades' last entry, the greys' entry 8.
     let other = if colour_shades(opts) {
@@ -102,7 +102,7 @@ fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
 /// How a band with this name and shade is filled: a pattern (`--pattern`, which wins),
 /// else a colour of the named palette, else hp2ps's colour shade (`-c`) or grey. Every
 /// painter fills with this, so the key, the bands and every format agree.
-pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
+pub(crate) fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
     if opts.pattern {
         let n = super::patterns::PATTERNS.len();
         return Fill::Pattern(pattern(slot(name, shade, n, opts)));

@@ -2,14 +2,14 @@
 //! `docs/reference/hp2ps-behaviour.md`), computed in
 //! the same floating-point steps so that every printed coordinate matches.
 
-pub mod chart;
+pub(crate) mod chart;
 mod fit;
 mod graph;
-pub mod looks;
+pub(crate) mod looks;
 mod overlay;
-pub mod palettes;
-pub mod patterns;
-pub mod shade;
+pub(crate) mod palettes;
+pub(crate) mod patterns;
+pub(crate) mod shade;
 mod width_estimate;
 
 use crate::aggregate::{Aggregated, Thinned};
@@ -21,9 +21,6 @@ use chart::*;
 use looks::fill_of;
 pub use palettes::Palette;
 use width_estimate::estimated_width;
-
-pub use fit::ELLIPSIS;
-pub use overlay::LINE_STYLES;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
 /// reads them from [`Aggregated`], which was made with them.)
@@ -46,7 +43,7 @@ pub struct LayoutOptions {
     /// their middle. Default: `false` (as hp2ps: cut at the estimated width).
     pub fit_key_labels: bool,
     /// `--palette`: fill the bands with this palette's colours rather than hp2ps's
-    /// shades (see [`looks`]). Default: `None` (hp2ps's own palette).
+    /// shades (see `looks.rs`). Default: `None` (hp2ps's own palette).
     pub palette: Option<Palette>,
     /// `--colour-by name`: a band's colour (and shade) follows from its name alone, the
     /// same in every chart. Default: `false`.
@@ -268,7 +265,7 @@ fn title(agg: &Aggregated, opts: &LayoutOptions) -> Title {
 
 /// hp2ps's "1-2-5" rounding of a tick step. Exact powers of ten round down to half
 /// (Round(10) = 5), as in hp2ps.
-pub fn round_step(y: f64) -> f64 {
+pub(crate) fn round_step(y: f64) -> f64 {
     if !(y.is_finite() && y > 0.0) {
         return y;
     }

@@ -9,7 +9,7 @@ use crate::profile::area;
 
 /// The styles of the lines, by series index (repeating): the first (the heap size) a
 /// thick dark red line, the second (live bytes) a dashed dark blue one.
-pub const LINE_STYLES: [LineStyle; 2] = [
+pub(super) const LINE_STYLES: [LineStyle; 2] = [
     LineStyle {
         width: 1.5,
         rgb: [0.6, 0.0, 0.0],

@@ -28,10 +28,10 @@ pub(crate) fn shades_of(bands: &[Band], previous: Option<&Aux>, opts: &LayoutOpt
 }
 
 /// Grey levels for monochrome output, handed out in this order and cycled.
-pub const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
+pub(crate) const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
 
 /// Colour shades: each packs red, green and blue as decimal digit pairs (see [`rgb`]).
-pub const COLOUR_PALETTE: [f64; 27] = [
+pub(crate) const COLOUR_PALETTE: [f64; 27] = [
     0.000000, 0.000010, 0.001000, 0.001010, 0.100000, 0.100010, 0.101000, 0.101010, 0.000005,
     0.000500, 0.000510, 0.001005, 0.050000, 0.050010, 0.051000, 0.051010, 0.100005, 0.100500,
     0.100510, 0.101005, 0.000505, 0.050005, 0.050500, 0.050510, 0.051005, 0.100505, 0.050505,
@@ -41,7 +41,7 @@ pub const COLOUR_PALETTE: [f64; 27] = [
 /// because shades read back from an `.aux` file go through the same arithmetic; this is
 /// also why palette entry 15 comes out as (0.5, 0.9, 0): 0.051 × 10000 truncates to 509.
 /// Components can exceed 1 (a grey of 0.2 gives red 2.0); painters clamp.
-pub fn rgb(shade: f64) -> [f64; 3] {
+pub(crate) fn rgb(shade: f64) -> [f64; 3] {
     [100.0, 10000.0, 1000000.0].map(|factor| {
         let q = c_trunc_to_int(shade * factor);
         (q % 100) as f64 / 10.0
@@ -61,7 +61,7 @@ fn c_trunc_to_int(x: f64) -> i32 {
 /// Hands out shades by band name, first come first served, like hp2ps: a name keeps its
 /// shade, names new to the map take the next palette entry.
 #[derive(Debug, Clone)]
-pub struct ShadeMap {
+pub(crate) struct ShadeMap {
     /// The first shade given to each name (later entries for a name are never found).
     entries: HashMap<Vec<u8>, f64>,
     palette: &'static [f64],
@@ -71,7 +71,7 @@ pub struct ShadeMap {
 impl ShadeMap {
     /// An empty map handing out the shades of `palette` ([`COLOUR_PALETTE`] with `-c`,
     /// else [`MONO_PALETTE`]) in turn.
-    pub fn new(palette: &'static [f64]) -> Self {
+    pub(crate) fn new(palette: &'static [f64]) -> Self {
         ShadeMap {
             entries: HashMap::new(),
             palette,
@@ -81,13 +81,13 @@ impl ShadeMap {
 
     /// Preloads a shade (from an `.aux` SHADE line); it does not move the palette cursor.
     /// Later entries for a name already present are never found, as in hp2ps.
-    pub fn preload(&mut self, name: &[u8], shade: f64) {
+    pub(crate) fn preload(&mut self, name: &[u8], shade: f64) {
         self.entries.entry(name.to_vec()).or_insert(shade);
     }
 
     /// The shade of `name`: its own if it has one, else the next palette entry, which
     /// becomes its own.
-    pub fn shade_of(&mut self, name: &[u8]) -> f64 {
+    pub(crate) fn shade_of(&mut self, name: &[u8]) -> f64 {
         if let Some(&s) = self.entries.get(name) {
             return s;
         }

@@ -96,6 +96,7 @@ impl BandFilter {
 
 /// The bands a [`BandFilter`] dropped.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct FilteredOut {
     /// How many bands.
     pub bands: usize,

@@ -12,7 +12,7 @@
 //!    `--exclude`), once, before aggregation.
 //!
 //! ```
-//! use hp2ps::load::{load, LoadOptions, Source};
+//! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
 //!            BEGIN_SAMPLE 0.0\nmain 10\nlib 5\nEND_SAMPLE 0.0\n";

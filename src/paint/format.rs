@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::html::{write_html, HtmlOptions};
+use super::html::{write_html, write_html_page, HtmlOptions};
 use super::pdf::{write_pdf, PdfOptions};
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
@@ -12,6 +12,7 @@ use crate::needs::{Needs, XLabels};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// PostScript, as hp2ps writes it: a landscape page (portrait with `-g`), or
     /// Encapsulated when [`PaintOptions::eps_width`] is set (hp2ps's `-e`).
@@ -23,7 +24,7 @@ pub enum Format {
     Svg,
     /// A PDF document, one page per chart page.
     Pdf,
-    /// One self-contained interactive HTML page (see [`super::html`]).
+    /// One self-contained interactive HTML page (see `docs/formats.md`).
     Html,
 }
 
@@ -147,4 +148,18 @@ pub fn write_chart_with<W: Write>(
             write_html(chart, &html, out)
         }
     }
+}
+
+/// Writes one HTML page of several charts (the runs of [`crate::prepare_runs`]), each
+/// named by its [`PaintOptions::source`], with a view of their differences.
+pub fn write_runs_page<W: Write>(runs: &[(&Chart, &PaintOptions)], out: &mut W) -> io::Result<()> {
+    let options: Vec<HtmlOptions> = (runs.iter())
+        .map(|(_, opts)| HtmlOptions {
+            file: opts.source.clone(),
+        })
+        .collect();
+    let pages: Vec<(&Chart, &HtmlOptions)> = (runs.iter().map(|(chart, _)| *chart))
+        .zip(&options)
+        .collect();
+    write_html_page(&pages, out)
 }

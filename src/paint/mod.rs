@@ -9,10 +9,10 @@ mod buffer;
 mod format;
 mod geometry;
 mod hatch;
-pub mod html;
-pub mod pdf;
-pub mod ps;
-pub mod svg;
+pub(crate) mod html;
+pub(crate) mod pdf;
+pub(crate) mod ps;
+pub(crate) mod svg;
 mod walk;
 
-pub use format::{write_chart, write_chart_with, Format, PaintOptions};
+pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};

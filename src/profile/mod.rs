@@ -4,11 +4,11 @@
 
 mod info;
 mod numbers;
-mod stack;
+pub(crate) mod stack;
 
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
 pub use numbers::{BandNumbers, Fate};
-pub use stack::{area, stack_heights, stack_on};
+pub(crate) use stack::{area, stack_heights, stack_on};
 
 use std::collections::BTreeMap;
 
@@ -59,7 +59,7 @@ pub struct Profile {
     /// size and live bytes (`--heap-size`). Empty for a `.hp`.
     pub series: Vec<Series>,
     /// What is known about some bands besides their values, by band name: for `-hi`,
-    /// the info table's IPE entry and symbol ([`crate::symbolize`]). Empty as read.
+    /// the info table's IPE entry and symbol (`src/symbolize/`). Empty as read.
     pub band_info: BTreeMap<Vec<u8>, BandInfo>,
 }
 

@@ -6,6 +6,7 @@ use serde::Serialize;
 /// What became of a band in the chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Fate {
     /// Drawn as a band of its own.
     Drawn,
@@ -19,6 +20,7 @@ pub enum Fate {
 
 /// One band's numbers over every sample of the profile.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct BandNumbers {
     /// The band's identifier.
     pub name: Vec<u8>,

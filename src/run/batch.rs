@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::names::FileNames;
 use super::render::{self, Done, Failure};
 use crate::cli::Invocation;
-use hp2ps::pipeline::SharedAxes;
+use hp2ps::SharedAxes;
 
 /// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
 /// `./x.aux`) render one after the other in argument order, so the last one wins and a

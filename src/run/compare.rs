@@ -12,10 +12,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::layout::chart::Chart;
-use hp2ps::paint::html::{write_html_page, HtmlOptions};
-use hp2ps::pipeline::prepare_runs;
+use hp2ps::chart::Chart;
 use hp2ps::profile::Profile;
+use hp2ps::{prepare_runs, write_runs_page, PaintOptions};
 
 use super::atomic::AtomicFile;
 use super::batch;
@@ -40,14 +39,14 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
     let (mut profiles, mut pages, mut done) = (Vec::new(), Vec::new(), Vec::new());
     for (profile, names, d) in read.into_iter().flatten().flatten() {
         profiles.push(profile);
-        let mut html = HtmlOptions::default();
-        html.file = Some(names.input.display().to_string());
-        pages.push(html);
+        let mut paint = inv.paint.clone();
+        paint.source = Some(names.input.display().to_string());
+        pages.push(paint);
         done.push(d);
     }
     let axes = inv.uniform_scale.unwrap_or_default();
     let charts = prepare_runs(profiles, &inv.render, axes);
-    let runs: Vec<(&Chart, &HtmlOptions)> = charts.iter().zip(&pages).collect();
+    let runs: Vec<(&Chart, &PaintOptions)> = charts.iter().zip(&pages).collect();
     let output = inv.output.clone().unwrap_or_default();
     if let Err(message) = write_page(&output, &runs) {
         say!("hp2ps: {message}");
@@ -88,17 +87,17 @@ fn read_all(inv: &Invocation, files: &[OsString]) -> Vec<Option<Result<Read, Fai
 }
 
 /// Writes the page to `output` (atomically), or to stdout for `-`.
-fn write_page(output: &OsString, runs: &[(&Chart, &HtmlOptions)]) -> Result<(), String> {
+fn write_page(output: &OsString, runs: &[(&Chart, &PaintOptions)]) -> Result<(), String> {
     if output == "-" {
         let stdout = io::stdout();
         let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-        return write_html_page(runs, &mut out)
+        return write_runs_page(runs, &mut out)
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write to stdout: {e}"));
     }
     let path = PathBuf::from(output);
     let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
     let mut out = AtomicFile::create(&path).map_err(failed)?;
-    write_html_page(runs, out.writer()).map_err(failed)?;
+    write_runs_page(runs, out.writer()).map_err(failed)?;
     out.commit().map_err(failed)
 }

@@ -11,8 +11,8 @@
 //! The JSON form (`serde`) is documented field by field in `docs/guide.md`.
 //!
 //! ```
-//! use hp2ps::load::{load, LoadOptions, Source};
 //! use hp2ps::summary::{summarize, SummaryOptions};
+//! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.0\na 10\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 2.0\na 30\nb 5\nEND_SAMPLE 2.0\n";
@@ -54,6 +54,7 @@ impl Default for SummaryOptions {
 /// The summary of one profile. Byte strings from the file are shown as UTF-8, invalid
 /// bytes replaced by U+FFFD.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// The input's name, as [`summarize`] was given it (`null` in JSON for stdin).
     pub file: Option<String>,
@@ -103,6 +104,7 @@ pub struct Summary {
 
 /// The kind of profile.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BreakdownSummary {
     /// The RTS flag that made it (`-he`).
     pub flag: String,
@@ -113,6 +115,7 @@ pub struct BreakdownSummary {
 /// How many bands of a `-hi` profile got each kind of name
 /// ([`Loaded::naming`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct NameCounts {
     /// Named by their IPE entry.
     pub ipe: usize,
@@ -129,6 +132,7 @@ pub struct NameCounts {
 
 /// One mark with its text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct MarkerSummary {
     /// When, in SAMPLE_UNIT.
     pub time: f64,
@@ -138,6 +142,7 @@ pub struct MarkerSummary {
 
 /// A highest value and when it happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Peak {
     /// The highest total, in VALUE_UNIT.
     #[serde(serialize_with = "integer_if_exact")]
@@ -148,6 +153,7 @@ pub struct Peak {
 
 /// A line's highest value and when it happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SeriesPeak {
     /// The line's name (`heap size`, `live bytes`).
     pub name: String,
@@ -160,6 +166,7 @@ pub struct SeriesPeak {
 
 /// One band's numbers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BandSummary {
     /// The band's identifier.
     pub name: String,

@@ -152,6 +152,7 @@ impl Breakdown {
 
 /// A marker (event 58) whose text was kept, at its time on the chosen axis.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Marker {
     /// Seconds on the report's axis.
     pub time: f64,

@@ -6,6 +6,7 @@ pub use crate::num::Pos;
 
 /// Why a `.hp` file could not be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// A token that does not fit the grammar at this point.
     #[error("{pos}: {found}, expected {expected}")]
@@ -60,6 +61,7 @@ impl ReadError {
 
 /// Something the reader tolerated but the user should know about.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Warning {
     /// The input ended inside a sample (the profiled program is still running or was
     /// killed): that sample was dropped.
