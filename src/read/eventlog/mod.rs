@@ -16,6 +16,7 @@ mod damage;
 mod emit;
 pub(crate) mod entry;
 mod error;
+pub(crate) mod events;
 mod localtime;
 mod model;
 mod names;
@@ -203,7 +204,7 @@ fn read_from<I: container::Source, S: Sink + ?Sized>(
 ) -> Result<EventlogReport, EventlogError> {
     let types = container::read_header(input)?;
     let mut m = model::Model::new(opts);
-    m.has_end = types.declares(165);
+    m.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
     let mut framer = container::Framer::new(&types);
     let end = read_events(input, &mut framer, &mut m)?;
     m.finish(end, &framer.notes, sink)

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::damage::DamageLog;
+use super::events::{event_type, Reading};
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::TimeData;
@@ -241,7 +242,7 @@ impl<'o> Model<'o> {
             Event::StringSample { residency, text } => self.point(false, text, residency),
             Event::Ipe { info, fields } => self.ipe_entry(info, fields),
             // A heap sample too short for its layout leaves its census incomplete.
-            Event::Short if matches!(raw.id, 163 | 164) && self.is_open() => {
+            Event::Short if event_type(raw.id).reading == Reading::Point && self.is_open() => {
                 self.damaged(raw.offset, raw.offset);
             }
             Event::Short => {
