@@ -20,6 +20,7 @@ pub mod defaults;
 mod fonts;
 mod intern;
 mod layout;
+mod live;
 mod load;
 mod needs;
 mod num;
@@ -52,6 +53,9 @@ pub use aux_file::{read_aux, Aux, AuxError, AuxOut};
 pub use layout::{LayoutOptions, Palette};
 pub use needs::{Needs, XLabels};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
+
+// Following a run as it is written (`--serve`).
+pub use live::{write_live, LiveError, LiveOptions, LivePage, LiveReader, LiveRun};
 
 // Writing a chart.
 pub use paint::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};

@@ -91,7 +91,7 @@ fn read_bytes(
 }
 
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.
-fn windowed<T, E>(
+pub(super) fn windowed<T, E>(
     opts: &LoadOptions,
     read: impl FnOnce(&mut Window<ProfileBuilder>) -> Result<T, E>,
 ) -> Result<(Profile, T), LoadError>

@@ -37,6 +37,7 @@ use crate::profile::{Profile, Series};
 use crate::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
 use crate::read::hp::{self, ReadError, ReadOptions};
 use crate::read::window::{WindowError, WindowOptions};
+use crate::seam::{HeaderField, ProfileBuilder, SampleBlock, Sink};
 use crate::symbolize::{Agreement, Naming, SymbolizeOptions};
 use input::Notes;
 
@@ -204,7 +205,43 @@ fn disagreement(a: &Agreement) -> String {
 /// Reads a `.hp` file or an eventlog from `source`, and applies the steps after reading
 /// (see the module docs): the profile the command draws with the same options.
 pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
-    let (mut profile, notes) = input::read_source(source, opts)?;
+    let (profile, notes) = input::read_source(source, opts)?;
+    Ok(after_reading(profile, notes, opts))
+}
+
+/// The samples a reader of the crate's own handed over whole (the live stage's run so
+/// far), with the steps after reading of [`load`]: through the time window, then named,
+/// given their heap-size lines and filtered as a loaded profile. `report` is what an
+/// eventlog's reader learnt (`None` for a `.hp`).
+pub(crate) fn load_samples(
+    header: &[(HeaderField, Vec<u8>)],
+    block: SampleBlock,
+    report: Option<EventlogReport>,
+    opts: &LoadOptions,
+) -> Result<Loaded, LoadError> {
+    let feed = |sink: &mut dyn Sink| {
+        for (field, text) in header {
+            sink.header(*field, text);
+        }
+        sink.samples(block);
+    };
+    let profile = match opts.window.is_everything() {
+        true => {
+            let mut builder = ProfileBuilder::default();
+            feed(&mut builder);
+            builder.finish()
+        }
+        false => input::windowed(opts, |sink| Ok::<(), LoadError>(feed(sink)))?.0,
+    };
+    let notes = match report {
+        Some(report) => Notes::Eventlog(report),
+        None => Notes::Hp(Vec::new()),
+    };
+    Ok(after_reading(profile, notes, opts))
+}
+
+/// The steps after reading (see the module docs), on what a reader gave.
+fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Loaded {
     let (mut warnings, eventlog) = match notes {
         Notes::Hp(warnings) => (warnings.into_iter().map(Warning::Hp).collect(), None),
         Notes::Eventlog(mut report) => {
@@ -221,14 +258,14 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError>
         }
     }
     let filtered = (!opts.filter.is_empty()).then(|| opts.filter.take_out(&mut profile));
-    Ok(Loaded {
+    Loaded {
         profile,
         warnings,
         eventlog,
         naming: named.naming,
         binary: named.binary,
         filtered,
-    })
+    }
 }
 
 /// The heap size and live bytes an eventlog recorded, as lines to draw over the bands.

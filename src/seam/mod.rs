@@ -12,11 +12,13 @@
 
 mod block;
 mod builder;
+mod follow;
 mod run;
 
 pub use block::{BlockMark, SampleBlock};
 pub(crate) use builder::make_room;
 pub use builder::ProfileBuilder;
+pub(crate) use follow::{Follow, Line};
 pub use run::StatementRun;
 pub(crate) use run::{RunEntry, BEGIN, END, MARK};
 

@@ -19,13 +19,16 @@
 
 mod data;
 mod digest;
+mod live;
 mod minify;
 
 use std::io::{self, Write};
 
-use super::svg::{escape, helvetica_advance, write_svg_with_tags, SvgOptions, FONT_FAMILY};
+use super::svg::{helvetica_advance, write_svg_with_tags, SvgOptions, FONT_FAMILY};
 use crate::layout::chart::{Chart, Page};
 use data::{document, Font, Run};
+pub(crate) use super::svg::escape;
+pub(crate) use live::{live_parts, page_title, write_live_page};
 
 /// The page around the chart, with `{{name}}` holes.
 const TEMPLATE: &str = include_str!("assets/page.html");
@@ -33,20 +36,30 @@ const TEMPLATE: &str = include_str!("assets/page.html");
 const RUN_TEMPLATE: &str = include_str!("assets/run.html");
 /// The page's style, as written.
 const STYLE: &str = include_str!("assets/page.css");
-/// The page's script as written: its parts one after the other (see `assets/base.js`).
-/// The page carries both without comments and needless spaces (`minify.rs`).
-const SCRIPT: &str = concat!(
-    include_str!("assets/base.js"),
-    include_str!("assets/run.js"),
-    include_str!("assets/detail.js"),
-    include_str!("assets/draw.js"),
-    include_str!("assets/pointer.js"),
-    include_str!("assets/controls.js"),
-    include_str!("assets/table.js"),
-    include_str!("assets/icicle.js"),
-    include_str!("assets/compare.js"),
-    include_str!("assets/start.js"),
-);
+/// The page's script as written: its parts one after the other (see `assets/base.js`),
+/// then `$more` (the live page's update path). The page carries both without comments
+/// and needless spaces (`minify.rs`).
+macro_rules! page_script {
+    ($($more:expr),*) => {
+        concat!(
+            include_str!("assets/base.js"),
+            include_str!("assets/run.js"),
+            include_str!("assets/detail.js"),
+            include_str!("assets/draw.js"),
+            include_str!("assets/pointer.js"),
+            include_str!("assets/controls.js"),
+            include_str!("assets/table.js"),
+            include_str!("assets/icicle.js"),
+            include_str!("assets/compare.js"),
+            include_str!("assets/start.js"),
+            $($more),*
+        )
+    };
+}
+pub(crate) use page_script;
+
+/// The page's script, as written.
+const SCRIPT: &str = page_script!();
 
 /// HTML output settings.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -66,6 +79,14 @@ pub fn write_html<W: Write>(chart: &Chart, opts: &HtmlOptions, out: &mut W) -> i
 /// each, and a view of their differences (the charts of several runs to compare: see
 /// `docs/guide.md`); with one chart, [`write_html`]'s page.
 pub fn write_html_page<W: Write>(charts: &[(&Chart, &HtmlOptions)], out: &mut W) -> io::Result<()> {
+    let (sections, json) = sections_and_data(charts)?;
+    let page = page(&sections, &json, &title(charts), SCRIPT, "");
+    out.write_all(page.as_bytes())
+}
+
+/// The runs' sections (each chart's picture in [`RUN_TEMPLATE`]) and the page's data
+/// (`null` unless every chart carries its data).
+fn sections_and_data(charts: &[(&Chart, &HtmlOptions)]) -> io::Result<(String, String)> {
     let mut sections = String::new();
     let mut runs = Vec::new();
     let mut pictures = Vec::new();
@@ -104,25 +125,30 @@ pub fn write_html_page<W: Write>(charts: &[(&Chart, &HtmlOptions)], out: &mut W)
         true => document(&runs, &font()).into_script_text(),
         false => String::from("null"),
     };
-    let (script, style) = (minify::script(SCRIPT), minify::style(STYLE));
+    Ok((sections, json))
+}
+
+/// The page around `sections` and their `data`, with `script` (as written) and the
+/// Content-Security-Policy's `extra` sources.
+fn page(sections: &str, data: &str, title: &str, script: &str, extra: &str) -> String {
+    let (script, style) = (minify::script(script), minify::style(STYLE));
     let csp = format!(
-        "default-src 'none'; script-src {}; style-src {}; img-src data:; \
+        "default-src 'none'; script-src {}; style-src {}; img-src data:; {extra}\
          base-uri 'none'; form-action 'none'",
         digest::csp_hash(&script),
         digest::csp_hash(&style)
     );
-    let page = fill(
+    fill(
         TEMPLATE,
         &[
             ("csp", &csp),
-            ("title", &title(charts)),
+            ("title", title),
             ("style", &style),
-            ("runs", &sections),
-            ("data", &json),
+            ("runs", sections),
+            ("data", data),
             ("script", &script),
         ],
-    );
-    out.write_all(page.as_bytes())
+    )
 }
 
 /// The picture of a chart (its graph page alone, without a key: the legend is the

@@ -38,6 +38,8 @@ pub(crate) struct DamageLog {
     since_begin: bool,
     /// Where the last region ended, to join consecutive skips.
     last_end: Option<u64>,
+    /// The last region met (kept or not), for a live reading's announcement.
+    last: Option<(u64, u64)>,
 }
 
 impl DamageLog {
@@ -61,6 +63,10 @@ impl DamageLog {
             }
         }
         self.last_end = Some(to);
+        self.last = match self.last {
+            Some((start, end)) if end == from => Some((start, to)),
+            _ => Some((from, to)),
+        };
         self.dropped |= dropped;
         self.since_begin = true;
     }
@@ -107,6 +113,11 @@ impl DamageLog {
     /// Whether any damage was met.
     pub(crate) fn any(&self) -> bool {
         self.count > 0
+    }
+
+    /// The bytes of the last region met: `(from, to)`.
+    pub(crate) fn last_region(&self) -> Option<(u64, u64)> {
+        self.last
     }
 
     /// Censuses lost so far.

@@ -184,7 +184,7 @@ impl Model<'_> {
     }
 
     /// JOB, DATE and the units, as the `.hp` of the same run has them.
-    fn header<S: Sink + ?Sized>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
+    pub(crate) fn header<S: Sink + ?Sized>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
         let mut job = job(args, profiled);
         one_line(&mut job);
         sink.header(HeaderField::Job, &job);
@@ -247,7 +247,7 @@ impl Model<'_> {
 
     /// One name per band key, unique. A `-hi` band keeps its address label: naming it
     /// is [`crate::symbolize`]'s step, from the IPE entries in the report.
-    fn band_names(&self, args: &[&[u8]]) -> Vec<Vec<u8>> {
+    pub(crate) fn band_names(&self, args: &[&[u8]]) -> Vec<Vec<u8>> {
         let cut = (!self.opts.full_names).then(|| ccs_length(args));
         let mut names: Vec<Vec<u8>> = self
             .keys

@@ -17,13 +17,14 @@ mod emit;
 pub(crate) mod entry;
 mod error;
 pub(crate) mod events;
+pub(crate) mod live;
 mod localtime;
 mod model;
 mod names;
 mod parallel;
 mod payload;
 mod run_index;
-mod timeaxis;
+pub(crate) mod timeaxis;
 
 use crate::profile::IpeEntry;
 use crate::seam::Sink;

@@ -135,6 +135,10 @@ pub(crate) struct Model<'o> {
     pub(crate) has_end: bool,
     /// The damage met, and the censuses it cost.
     pub(crate) damage: DamageLog,
+    /// Whether the GC and scheduler events are kept for the mutator clock (a live
+    /// reading on the elapsed axis needs none of them, and a day's thread switches are
+    /// many). Default: `true`.
+    pub(crate) keep_time: bool,
 }
 
 impl<'o> Model<'o> {
@@ -176,6 +180,7 @@ impl<'o> Model<'o> {
             short_warned: false,
             has_end: true,
             damage: DamageLog::default(),
+            keep_time: true,
         }
     }
 
@@ -198,6 +203,8 @@ impl<'o> Model<'o> {
                 self.block = Block::at_marker(raw.offset, size, cap);
                 self.saw_global_block |= cap == u16::MAX;
             }
+            Event::GcStart | Event::GcEnd | Event::GcDone | Event::RunThread | Event::StopThread
+                if !self.keep_time => {}
             Event::GcStart => self.time.gc_start(self.block.cap_at(raw.offset), t),
             Event::GcEnd => self.time.gc_end(self.block.cap_at(raw.offset), t),
             Event::GcDone => self.time.gc_done(self.block.cap_at(raw.offset), t),

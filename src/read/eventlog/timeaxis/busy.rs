@@ -41,7 +41,7 @@ struct Cap {
 }
 
 /// Collects each capability's busy stretches while reading.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct CapBusy {
     caps: Vec<Cap>,
     /// Closed busy stretches (start, end) of every capability; they overlap across

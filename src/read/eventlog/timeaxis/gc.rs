@@ -9,7 +9,7 @@
 //! collection last until the next and leave no time to the program.
 
 /// Collects GC intervals per capability while reading.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct GcIntervals {
     /// Open GC per capability (index = cap): its start and last GC_DONE.
     open: Vec<Option<(u64, u64)>>,

@@ -34,7 +34,7 @@ use gc::{Collections, GcIntervals};
 use total::Total;
 
 /// Collects what the time axis needs while reading: GC and scheduler events.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct TimeData {
     gc: GcIntervals,
     busy: CapBusy,

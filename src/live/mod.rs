@@ -1,0 +1,321 @@
+//! The live stage (`--serve`): a run followed as the program writes it. Bytes are
+//! pushed in as they arrive ([`LiveReader`]); the reader of their kind (an eventlog or
+//! a `.hp`, told by the first bytes) tells each complete census at once
+//! (`read::eventlog::live`, `read::hp::live`) to the run kept so far ([`LiveRun`]),
+//! which holds levels of detail kept up to date census by census (`pyramid.rs`,
+//! `store.rs`), within a memory that does not grow with the run. A page of the run so
+//! far ([`LiveRun::page`]) is the ordinary page's: the kept samples loaded with the
+//! steps after reading, prepared and painted as `--format html` does, with the number
+//! of censuses read. The whole run, read again the ordinary way, is the caller's (the
+//! command spools what it reads): see `docs/live.md`.
+//!
+//! Nothing here reads a clock, a file or a socket: the command's edge does
+//! (`src/run/serve/`).
+
+mod pyramid;
+mod store;
+
+use crate::load::{load_samples, LoadError, LoadOptions, Loaded};
+use crate::paint::html::{escape, live_parts, page_title, write_live_page, HtmlOptions};
+use crate::paint::PaintOptions;
+use crate::pipeline::{prepare, RenderOptions};
+use crate::read::eventlog::live::LiveEventlog;
+use crate::read::eventlog::timeaxis::MutatorClock;
+use crate::read::eventlog::{is_eventlog, EventlogError, EventlogReport, TimeAxis};
+use crate::read::hp::live::LiveHp;
+use crate::seam::Line;
+use store::Store;
+
+/// How a run is followed and drawn.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct LiveOptions {
+    /// How the input becomes a profile, as [`crate::load()`] reads it (the eventlog's
+    /// time axis: elapsed seconds unless asked otherwise). Default:
+    /// [`LoadOptions::default`] with [`TimeAxis::Elapsed`].
+    pub load: LoadOptions,
+    /// Aggregation and layout, with the HTML page's needs. Default:
+    /// [`RenderOptions::default`] with `Format::Html.needs()`.
+    pub render: RenderOptions,
+    /// The page's painting (the name of the profile in its heading). Default:
+    /// [`PaintOptions::default`].
+    pub paint: PaintOptions,
+    /// Censuses kept per level of detail: the newest this many censuses are kept
+    /// whole, the next twice as many at half their number, and so on. Default: `1024`.
+    pub detail: usize,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        let mut load = LoadOptions::default();
+        load.eventlog.time = TimeAxis::Elapsed;
+        let mut render = RenderOptions::default();
+        render.needs = crate::paint::Format::Html.needs();
+        LiveOptions {
+            load,
+            render,
+            paint: PaintOptions::default(),
+            detail: 1024,
+        }
+    }
+}
+
+/// Why a followed input cannot be read on, or its page not made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LiveError {
+    /// The eventlog's header is not one.
+    #[error(transparent)]
+    Eventlog(#[from] EventlogError),
+    /// The run so far gives no profile (a time window that holds none of it).
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The page could not be written.
+    #[error("writing the page: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The reader of a followed input, of the kind its first bytes say.
+enum Kind<'o> {
+    Eventlog(Box<LiveEventlog<'o>>),
+    Hp(LiveHp<'o>),
+}
+
+/// Reads a run's bytes as they arrive (on the thread that reads them).
+pub struct LiveReader<'o> {
+    opts: &'o LiveOptions,
+    /// The first bytes, until there are enough to tell the kind.
+    head: Vec<u8>,
+    kind: Option<Kind<'o>>,
+}
+
+impl<'o> LiveReader<'o> {
+    /// A reader at the start of an input.
+    pub fn new(opts: &'o LiveOptions) -> Self {
+        LiveReader {
+            opts,
+            head: Vec::new(),
+            kind: None,
+        }
+    }
+
+    /// Reads `bytes`, the next of the input, into `run`.
+    pub fn feed(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
+        if self.kind.is_none() {
+            self.head.extend_from_slice(bytes);
+            if self.head.len() < 4 {
+                return Ok(());
+            }
+            let head = std::mem::take(&mut self.head);
+            self.start(&head, run);
+            return self.feed_kind(&head, run);
+        }
+        self.feed_kind(bytes, run)
+    }
+
+    fn start(&mut self, head: &[u8], run: &mut LiveRun) {
+        let eventlog = is_eventlog(head);
+        run.eventlog = eventlog;
+        self.kind = Some(match eventlog {
+            true => {
+                let keep_time = self.opts.load.eventlog.time == TimeAxis::Mutator;
+                let reader = LiveEventlog::new(&self.opts.load.eventlog, keep_time);
+                Kind::Eventlog(Box::new(reader))
+            }
+            false => Kind::Hp(LiveHp::new(&self.opts.load.hp)),
+        });
+    }
+
+    fn feed_kind(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
+        match &mut self.kind {
+            Some(Kind::Eventlog(r)) => {
+                r.feed(bytes, &mut run.store)?;
+                run.learn(r);
+            }
+            Some(Kind::Hp(r)) => r.feed(bytes, &mut run.store),
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// The input paused: reads what would be read were it to end here.
+    pub fn pause(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
+        if let Some(Kind::Eventlog(r)) = &mut self.kind {
+            r.pause(&mut run.store)?;
+            run.learn(r);
+        }
+        Ok(())
+    }
+
+    /// The input closed.
+    pub fn close(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
+        if self.kind.is_none() && !self.head.is_empty() {
+            let head = std::mem::take(&mut self.head);
+            self.start(&head, run);
+            self.feed_kind(&head, run)?;
+        }
+        if let Some(Kind::Eventlog(r)) = &mut self.kind {
+            r.close(&mut run.store)?;
+            run.learn(r);
+        }
+        Ok(())
+    }
+
+    /// Whether the program's end has been read (an eventlog's end marker).
+    pub fn ended(&self) -> bool {
+        matches!(&self.kind, Some(Kind::Eventlog(r)) if r.ended())
+    }
+
+    /// Works out the mutator clock of what was read so far, for `--time mutator`
+    /// (a rebuilding of the whole run's time data so far: the caller asks now and then).
+    pub fn refresh_clock(&self, run: &mut LiveRun) {
+        if let Some(Kind::Eventlog(r)) = &self.kind {
+            if self.opts.load.eventlog.time == TimeAxis::Mutator {
+                run.clock = r.mutator_clock();
+                run.store.version += 1;
+            }
+        }
+    }
+}
+
+/// A run as far as it has been read: what its page is made from.
+pub struct LiveRun {
+    store: Store,
+    eventlog: bool,
+    /// What an eventlog said besides its censuses: the profile kind, the IPE entries.
+    report: EventlogReport,
+    clock: Option<MutatorClock>,
+}
+
+impl std::fmt::Debug for LiveRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveRun")
+            .field("censuses", &self.store.censuses())
+            .field("eventlog", &self.eventlog)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A page of the run so far, in the parts a live page takes.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct LivePage {
+    /// The run's section of the page (its picture).
+    pub section: String,
+    /// The page's data (JSON).
+    pub data: String,
+    /// The page's title.
+    pub title: String,
+}
+
+impl LiveRun {
+    /// A run of which nothing was read yet.
+    pub fn new(opts: &LiveOptions) -> LiveRun {
+        LiveRun {
+            store: Store::new(opts.detail),
+            eventlog: false,
+            report: EventlogReport::default(),
+            clock: None,
+        }
+    }
+
+    /// Changes with everything read: the page is made again when it moved.
+    pub fn version(&self) -> u64 {
+        self.store.version
+    }
+
+    /// The censuses read.
+    pub fn censuses(&self) -> u64 {
+        self.store.censuses()
+    }
+
+    /// The newest census's time on the page's axis.
+    pub fn newest(&self) -> Option<f64> {
+        let t = self.store.newest?;
+        Some(self.map_time(t))
+    }
+
+    /// What the page says besides the chart (censuses that damage cost), newest last,
+    /// each with its number from 1.
+    pub fn notices(&self) -> &[(u64, String)] {
+        &self.store.notices
+    }
+
+    /// The censuses and samples the levels of detail hold (each once): the memory the
+    /// run keeps.
+    pub fn held(&self) -> usize {
+        self.store.held()
+    }
+
+    fn learn(&mut self, reader: &LiveEventlog<'_>) {
+        if reader.ipe().len() != self.report.ipe.len() {
+            self.report.ipe = reader.ipe().to_vec();
+        }
+        self.report.breakdown = reader.breakdown();
+    }
+
+    fn map_time(&self, t: f64) -> f64 {
+        match &self.clock {
+            Some(c) => c.mutator_seconds((t * 1e9).round() as u64),
+            None => t,
+        }
+    }
+
+    /// The page of the run so far, as `--format html` draws a profile of the samples
+    /// kept; `None` before the first census.
+    pub fn page(&self, opts: &LiveOptions) -> Result<Option<LivePage>, LiveError> {
+        if self.store.censuses() == 0 {
+            return Ok(None);
+        }
+        let loaded = self.loaded(opts)?;
+        let (mut chart, _) = prepare(loaded.profile, None, &opts.render);
+        if let Some(data) = chart.data.as_mut() {
+            // The run's samples, not those kept (an eventlog's first is the empty one).
+            data.samples = self.store.censuses() as usize + usize::from(self.eventlog);
+        }
+        let html = HtmlOptions {
+            file: opts.paint.source.clone(),
+        };
+        let (section, data) = live_parts(&chart, &html)?;
+        Ok(Some(LivePage {
+            section,
+            data,
+            title: page_title(&chart, &html),
+        }))
+    }
+    /// The samples kept, loaded as a profile of them would be: named, with their
+    /// heap-size lines, filtered.
+    fn loaded(&self, opts: &LiveOptions) -> Result<Loaded, LoadError> {
+        let clock = |t: f64| self.map_time(t);
+        let block = self.store.sample_block(self.eventlog, &clock);
+        let report = self.eventlog.then(|| {
+            let mut report = self.report.clone();
+            report.heap_size = self.store.line(Line::HeapSize, &clock);
+            report.heap_live = self.store.line(Line::HeapLive, &clock);
+            report.time_axis = match self.clock {
+                Some(_) => TimeAxis::Mutator,
+                None => TimeAxis::Elapsed,
+            };
+            report.censuses = self.store.censuses() as usize;
+            report.bands = self.store.names.len();
+            report
+        });
+        load_samples(&self.store.header, block, report, &opts.load)
+    }
+}
+
+/// Writes the live page: `page`, the run so far (`None` before its first census; the
+/// page waits for it), or a page named `name` alone.
+pub fn write_live<W: std::io::Write>(
+    page: Option<&LivePage>,
+    name: &str,
+    out: &mut W,
+) -> std::io::Result<()> {
+    match page {
+        Some(p) => write_live_page(Some((&p.section, &p.data)), &p.title, out),
+        None => write_live_page(None, &escape(name.as_bytes()), out),
+    }
+}
+
+#[cfg(test)]
+mod tests;

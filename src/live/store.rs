@@ -1,0 +1,232 @@
+//! What the live stage keeps of a run: the header, the bands' names, the censuses and
+//! the lines over the bands as levels of detail ([`Pyramid`]), the marks, and what the
+//! page is to say (lost censuses). It is what the reader tells ([`Follow`]) and what a
+//! page is made from ([`Store::sample_block`]); its size does not grow with the run but
+//! for the names and the marks.
+
+use super::pyramid::{Item, Pyramid};
+use crate::profile::Point;
+use crate::seam::{BlockMark, Follow, HeaderField, Line, SampleBlock};
+
+/// Most marks kept (later ones are counted).
+const MAX_MARKS: usize = 1 << 16;
+/// Most announcements kept (the newest; the rest are counted).
+const MAX_NOTICES: usize = 20;
+
+/// One census: its number, time and points (band numbers and values apart: 12 bytes a
+/// point).
+#[derive(Debug)]
+pub(crate) struct Census {
+    /// Its time on the reader's axis.
+    pub(crate) time: f64,
+    /// The sum of its values.
+    total: f64,
+    bands: Box<[u32]>,
+    values: Box<[f64]>,
+}
+
+impl Item for Census {
+    fn time(&self) -> f64 {
+        self.time
+    }
+    fn weight(&self) -> f64 {
+        self.total
+    }
+}
+
+/// A point of a line over the bands.
+#[derive(Debug)]
+pub(crate) struct LinePoint(f64, f64);
+
+impl Item for LinePoint {
+    fn time(&self) -> f64 {
+        self.0
+    }
+    fn weight(&self) -> f64 {
+        self.1
+    }
+}
+
+/// A run as far as it has been read.
+#[derive(Debug)]
+pub(crate) struct Store {
+    pub(crate) header: Vec<(HeaderField, Vec<u8>)>,
+    pub(crate) names: Vec<Vec<u8>>,
+    pub(crate) censuses: Pyramid<Census>,
+    /// Heap size, then live bytes.
+    pub(crate) lines: [Pyramid<LinePoint>; 2],
+    pub(crate) marks: Vec<(f64, Vec<u8>)>,
+    pub(crate) marks_dropped: u64,
+    /// What the page and stderr are to say, newest last, each with its number.
+    pub(crate) notices: Vec<(u64, String)>,
+    pub(crate) notices_told: u64,
+    /// The newest census's time.
+    pub(crate) newest: Option<f64>,
+    /// Bumped by every change: a page is made again only when it moved.
+    pub(crate) version: u64,
+}
+
+impl Store {
+    /// An empty run keeping `cap` items per level of detail.
+    pub(crate) fn new(cap: usize) -> Store {
+        Store {
+            header: Vec::new(),
+            names: Vec::new(),
+            censuses: Pyramid::new(cap),
+            lines: [Pyramid::new(cap), Pyramid::new(cap)],
+            marks: Vec::new(),
+            marks_dropped: 0,
+            notices: Vec::new(),
+            notices_told: 0,
+            newest: None,
+            version: 0,
+        }
+    }
+
+    /// Censuses read.
+    pub(crate) fn censuses(&self) -> u64 {
+        self.censuses.count()
+    }
+
+    /// Says `what` on the page (and, through the caller, on stderr).
+    pub(crate) fn notice(&mut self, what: String) {
+        self.notices_told += 1;
+        self.notices.push((self.notices_told, what));
+        if self.notices.len() > MAX_NOTICES {
+            self.notices.remove(0);
+        }
+        self.version += 1;
+    }
+
+    /// The samples kept, as a reader hands them to the profile builder: the empty
+    /// sample at 0 first when `empty_first` (an eventlog's profile has it), then the
+    /// finest census known for every stretch of the run, with each time through `clock`
+    /// (never running backwards); the marks where they stand.
+    pub(crate) fn sample_block(
+        &self,
+        empty_first: bool,
+        clock: &dyn Fn(f64) -> f64,
+    ) -> SampleBlock {
+        let kept = self.censuses.union();
+        let first = usize::from(empty_first);
+        let mut times = Vec::with_capacity(kept.len() + first);
+        if empty_first {
+            times.push(0.0);
+        }
+        let mut last = f64::NEG_INFINITY;
+        for c in &kept {
+            last = last.max(clock(c.time));
+            times.push(last);
+        }
+        let mut points: Vec<Vec<Point>> = vec![Vec::new(); self.names.len()];
+        for (s, c) in kept.iter().enumerate() {
+            let sample = (s + first) as u32;
+            for (&band, &value) in c.bands.iter().zip(c.values.iter()) {
+                if let Some(list) = points.get_mut(band as usize) {
+                    list.push(Point { sample, value });
+                }
+            }
+        }
+        let censuses = &times[first..];
+        let marks = (self.marks.iter())
+            .map(|(t, text)| {
+                let time = clock(*t);
+                BlockMark {
+                    before: first + censuses.partition_point(|&c| c <= time),
+                    time,
+                    text: text.clone(),
+                }
+            })
+            .collect();
+        SampleBlock {
+            times,
+            names: self.names.clone(),
+            points,
+            marks,
+        }
+    }
+
+    /// A line's points kept (the finest known for every stretch), through `clock`.
+    pub(crate) fn line(&self, line: Line, clock: &dyn Fn(f64) -> f64) -> Vec<(f64, u64)> {
+        let i = match line {
+            Line::HeapSize => 0,
+            Line::HeapLive => 1,
+        };
+        // Each capability flushes its own buffer: points may come a little out of order.
+        let mut points: Vec<(f64, u64)> = (self.lines[i].union().iter())
+            .map(|p| (clock(p.0), p.1 as u64))
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        points
+    }
+
+    /// How many items the levels of detail hold (each once).
+    pub(crate) fn held(&self) -> usize {
+        self.censuses.held() + self.lines[0].held() + self.lines[1].held()
+    }
+}
+
+impl Follow for Store {
+    fn header(&mut self, field: HeaderField, text: &[u8]) {
+        self.header.retain(|(f, _)| *f != field);
+        self.header.push((field, text.to_vec()));
+        self.version += 1;
+    }
+
+    fn names(&mut self, names: &[Vec<u8>]) {
+        self.names = names.to_vec();
+        self.version += 1;
+    }
+
+    fn census(&mut self, time: f64, points: &[(u32, f64)]) {
+        // A band named twice in one sample (a `.hp` may) counts once, added up.
+        let mut sorted: Vec<(u32, f64)> = points.to_vec();
+        sorted.sort_by_key(|p| p.0);
+        let mut bands = Vec::with_capacity(sorted.len());
+        let mut values: Vec<f64> = Vec::with_capacity(sorted.len());
+        for (band, value) in sorted {
+            match bands.last() {
+                Some(&b) if b == band => {
+                    if let Some(v) = values.last_mut() {
+                        *v += value;
+                    }
+                }
+                _ => {
+                    bands.push(band);
+                    values.push(value);
+                }
+            }
+        }
+        let total = values.iter().sum();
+        self.censuses.push(Census {
+            time,
+            total,
+            bands: bands.into(),
+            values: values.into(),
+        });
+        self.newest = Some(self.newest.map_or(time, |n| n.max(time)));
+        self.version += 1;
+    }
+
+    fn mark(&mut self, time: f64, text: &[u8]) {
+        if self.marks.len() < MAX_MARKS {
+            self.marks.push((time, text.to_vec()));
+        } else {
+            self.marks_dropped += 1;
+        }
+        self.version += 1;
+    }
+
+    fn line(&mut self, line: Line, time: f64, value: f64) {
+        let i = match line {
+            Line::HeapSize => 0,
+            Line::HeapLive => 1,
+        };
+        self.lines[i].push(LinePoint(time, value));
+        self.version += 1;
+    }
+
+    fn lost(&mut self, what: String) {
+        self.notice(what);
+    }
+}

@@ -1,0 +1,164 @@
+//! The live stage against the ordinary reader: real GHC 9.10.3 logs and a `.hp` pushed
+//! in pieces of every size, with pauses, give the censuses a whole-file reading gives.
+
+use super::*;
+use crate::load::{load, Source};
+use crate::profile::Profile;
+use crate::test_rng::xorshift;
+
+fn data(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/data/ghc-9.10/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The run after `bytes` pushed in pieces of 1 to `most` bytes, pausing after each
+/// piece when `pauses`.
+fn followed(bytes: &[u8], opts: &LiveOptions, most: u64, pauses: bool, seed: u64) -> LiveRun {
+    let mut next = xorshift(seed);
+    let mut run = LiveRun::new(opts);
+    let mut reader = LiveReader::new(opts);
+    let mut at = 0;
+    while at < bytes.len() {
+        let n = (1 + next() % most) as usize;
+        let piece = &bytes[at..(at + n).min(bytes.len())];
+        reader.feed(piece, &mut run).unwrap();
+        if pauses {
+            reader.pause(&mut run).unwrap();
+        }
+        at += piece.len();
+    }
+    reader.close(&mut run).unwrap();
+    run
+}
+
+/// The samples kept, as a profile (every one of them when the levels keep them all).
+fn kept(run: &LiveRun, opts: &LiveOptions) -> Profile {
+    run.loaded(opts).unwrap().profile
+}
+
+/// Every sample's value of every band, by name.
+fn values(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
+    let mut bands: Vec<(Vec<u8>, Vec<f64>)> = (p.bands.iter())
+        .map(|b| {
+            let mut v = vec![0.0; p.times.len()];
+            for pt in &b.points {
+                v[pt.sample as usize] += pt.value;
+            }
+            (b.name.clone(), v)
+        })
+        .collect();
+    bands.sort_by(|a, b| a.0.cmp(&b.0));
+    bands
+}
+
+#[test]
+fn followed_logs_give_the_censuses_of_a_whole_reading() {
+    let opts = LiveOptions::default();
+    for name in [
+        "leakmap-hc-flush.eventlog",
+        "leakmap-hc.eventlog",
+        "threads-hT-N2.eventlog",
+        "leakmap-hi.eventlog",
+        "leakmap-hc.hp",
+    ] {
+        let bytes = data(name);
+        let whole = load(Source::Bytes(&bytes), &opts.load).unwrap().profile;
+        for (most, pauses, seed) in [(16, false, 1), (7, true, 2), (4096, true, 3), (1 << 20, false, 4)] {
+            let run = followed(&bytes, &opts, most, pauses, seed);
+            let live = kept(&run, &opts);
+            let eventlog = name.ends_with(".eventlog");
+            // The whole reading ends with an empty sample at the program's end.
+            let whole_times = &whole.times[..whole.times.len() - usize::from(eventlog)];
+            assert_eq!(live.times, whole_times, "{name} {most} {pauses}");
+            let mut expected = values(&whole);
+            for (_, v) in &mut expected {
+                v.truncate(whole_times.len());
+            }
+            assert!(values(&live) == expected, "{name} {most} {pauses}: values differ");
+            assert_eq!(live.job, whole.job, "{name}");
+            assert_eq!(live.date, whole.date, "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_census_is_told_when_the_input_pauses_after_it() {
+    // Byte by byte, a census is told once the header after its END has come (the
+    // framer checks it); cut there, the log holds the census but not that header, and
+    // a pause takes the census.
+    let opts = LiveOptions::default();
+    let bytes = data("leakmap-hc-flush.eventlog");
+    let mut run = LiveRun::new(&opts);
+    let mut reader = LiveReader::new(&opts);
+    let mut told_at = Vec::new();
+    for (i, b) in bytes.iter().enumerate() {
+        let before = run.censuses();
+        reader.feed(std::slice::from_ref(b), &mut run).unwrap();
+        if run.censuses() > before {
+            told_at.push(i + 1);
+        }
+    }
+    assert!(told_at.len() > 5, "{} censuses", told_at.len());
+    for &at in &told_at[..5] {
+        // Without the next event's first two bytes: waiting, until a pause.
+        let cut = &bytes[..at - 2];
+        let mut run = LiveRun::new(&opts);
+        let mut reader = LiveReader::new(&opts);
+        reader.feed(cut, &mut run).unwrap();
+        let waiting = run.censuses();
+        reader.pause(&mut run).unwrap();
+        assert_eq!(run.censuses(), waiting + 1, "at {at}");
+        // And the rest read after the pause gives every census once.
+        reader.feed(&bytes[at - 2..], &mut run).unwrap();
+        reader.close(&mut run).unwrap();
+        assert_eq!(run.censuses() as usize, told_at.len());
+    }
+}
+
+#[test]
+fn a_page_is_made_once_a_census_has_come() {
+    let opts = LiveOptions::default();
+    let bytes = data("leakmap-hT.eventlog");
+    let mut run = LiveRun::new(&opts);
+    assert!(run.page(&opts).unwrap().is_none(), "no census, no page");
+    let mut reader = LiveReader::new(&opts);
+    reader.feed(&bytes, &mut run).unwrap();
+    reader.close(&mut run).unwrap();
+    assert!(reader.ended());
+    let page = run.page(&opts).unwrap().expect("a page");
+    assert!(page.section.contains("<svg"), "a picture");
+    let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
+    let samples = data["runs"][0]["samples"].as_u64().unwrap();
+    assert_eq!(samples, run.censuses() + 1);
+    let mut html = Vec::new();
+    write_live(Some(&page), "x", &mut html).unwrap();
+    let html = String::from_utf8(html).unwrap();
+    assert!(html.contains("connect-src 'self'"), "the live page may reach its server");
+}
+
+#[test]
+fn damage_costs_what_it_costs_a_whole_reading_and_is_announced() {
+    let opts = LiveOptions::default();
+    let bytes = data("leakmap-hc-flush.eventlog");
+    let censuses = |b: &[u8]| load(Source::Bytes(b), &opts.load).map_or(0, |l| l.profile.times.len() - 2);
+    let clean = censuses(&bytes);
+    // A byte whose change costs a whole reading one census (found as that reader sees it).
+    let damaged = (bytes.len() / 3..bytes.len())
+        .step_by(7)
+        .map(|at| {
+            let mut d = bytes.clone();
+            d[at] ^= 0x5A;
+            d
+        })
+        .find(|d| censuses(d) + 1 == clean)
+        .expect("some byte costs one census");
+    for (most, pauses) in [(1 << 30, false), (512, true), (61, true)] {
+        let run = followed(&damaged, &opts, most, pauses, 5);
+        assert_eq!(run.censuses() as usize, clean - 1, "{most} {pauses}: one census lost");
+        let notices = run.notices();
+        assert!(
+            notices.iter().any(|(_, n)| n.contains("1 census lost")),
+            "{most} {pauses}: {notices:?}"
+        );
+    }
+}

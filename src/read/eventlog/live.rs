@@ -1,0 +1,370 @@
+//! Reading an eventlog as it is written (`--serve`): bytes are pushed in as they arrive,
+//! and every census is told to a [`Follow`] as soon as it is complete, its points taken
+//! out of the reader's state, so that memory does not grow with the censuses read.
+//!
+//! The same container, framer and model as the one-pass reader: the header is read once
+//! all of it has come, and the data section is framed event by event over the bytes
+//! pushed so far. The framer checks the header after each event before handing it out,
+//! so the last event of what has arrived (often a census's END, written at a flush)
+//! waits for the next bytes; when the input pauses ([`LiveEventlog::pause`]), the
+//! events that frame as they would at the end of a cut log are taken, as a cut log's
+//! reading takes them. The whole run is read again the ordinary way for the page saved
+//! at the end (`src/live/`), so that page never depends on this choice.
+//!
+//! Times are elapsed seconds (the live default: a service's mutator seconds squash hours
+//! of waiting into seconds). For `--time mutator` the caller asks for the clock of what
+//! was read so far ([`LiveEventlog::mutator_clock`]) and places the censuses with it.
+
+use super::container::{self, Framer, Notes, RawEvent, State, Step, Types, Window};
+use super::model::{End, Model};
+use super::names::{argv, is_profiled_rts, split_args};
+use super::timeaxis::{elapsed_seconds, ticker, MutatorClock};
+use super::{events, EventlogError, EventlogOptions};
+use crate::seam::{Follow, HeaderField, Line};
+use crate::seam::{SampleBlock, Sink};
+
+/// Bytes consumed before the buffer's front is dropped.
+const COMPACT: usize = 1 << 20;
+
+/// An eventlog read as its bytes arrive.
+pub(crate) struct LiveEventlog<'o> {
+    /// Bytes pushed and not yet consumed start at `buf[start]`, at file offset
+    /// `base + start`.
+    buf: Vec<u8>,
+    start: usize,
+    base: u64,
+    /// The header's declarations, once the whole header has come.
+    types: Option<Types>,
+    state: State,
+    notes: Notes,
+    model: Model<'o>,
+    told: Told,
+    ended: bool,
+}
+
+/// How far a reading goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// As far as the bytes decide.
+    Flowing,
+    /// The input paused: also the events that would be read were it to end here.
+    Paused,
+    /// The input ended.
+    Closing,
+}
+
+/// How much of the model has been told.
+#[derive(Default)]
+struct Told {
+    header: bool,
+    censuses: usize,
+    bands: usize,
+    marks: usize,
+    texts: usize,
+    sizes: usize,
+    lives: usize,
+    lost: u64,
+}
+
+impl<'o> LiveEventlog<'o> {
+    /// A reader at the start of a log; `keep_time`: whether the GC and scheduler events
+    /// are kept for [`Self::mutator_clock`].
+    pub(crate) fn new(opts: &'o EventlogOptions, keep_time: bool) -> Self {
+        let mut model = Model::new(opts);
+        model.keep_time = keep_time;
+        LiveEventlog {
+            buf: Vec::new(),
+            start: 0,
+            base: 0,
+            types: None,
+            state: State::default(),
+            notes: Notes::default(),
+            model,
+            told: Told::default(),
+            ended: false,
+        }
+    }
+
+    /// Whether the log's end marker has been read (the program ended).
+    pub(crate) fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Reads `bytes`, the next of the log, telling `to` what they complete.
+    pub(crate) fn feed(&mut self, bytes: &[u8], to: &mut dyn Follow) -> Result<(), EventlogError> {
+        if self.ended {
+            return Ok(());
+        }
+        self.buf.extend_from_slice(bytes);
+        self.read(Mode::Flowing, to)
+    }
+
+    /// The input paused (nothing more to read for now): takes the events that would be
+    /// read if the log ended here.
+    pub(crate) fn pause(&mut self, to: &mut dyn Follow) -> Result<(), EventlogError> {
+        if self.ended {
+            return Ok(());
+        }
+        self.read(Mode::Paused, to)
+    }
+
+    /// The input closed: a census left open is dropped, as at the end of a cut log.
+    pub(crate) fn close(&mut self, to: &mut dyn Follow) -> Result<(), EventlogError> {
+        if self.ended {
+            return Ok(());
+        }
+        self.read(Mode::Closing, to)?;
+        if !self.ended && self.types.is_some() {
+            let end = End::Truncated(self.base + self.start as u64);
+            self.model.end_data(&end);
+            self.told.tell(&mut self.model, to);
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, mode: Mode, to: &mut dyn Follow) -> Result<(), EventlogError> {
+        if self.types.is_none() && !self.read_header(mode == Mode::Closing)? {
+            return Ok(());
+        }
+        self.frame(mode, to);
+        self.told.tell(&mut self.model, to);
+        if self.start >= COMPACT && self.start * 2 >= self.buf.len() {
+            self.buf.drain(..self.start);
+            self.base += self.start as u64;
+            self.start = 0;
+        }
+        Ok(())
+    }
+
+    /// Reads the header once all of it has come; false while it has not (an error
+    /// once the input has closed).
+    fn read_header(&mut self, closing: bool) -> Result<bool, EventlogError> {
+        let mut input = Partial {
+            bytes: &self.buf,
+            at: 0,
+            wanted: false,
+        };
+        match container::read_header(&mut input) {
+            Ok(types) => {
+                self.model.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
+                self.start = input.at;
+                self.types = Some(types);
+                Ok(true)
+            }
+            Err(_) if input.wanted && !closing => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Frames and reads the events that have come (paused: and the events the end of
+    /// the input would let through; closing: everything, as at the end of a cut log).
+    fn frame(&mut self, mode: Mode, to: &mut dyn Follow) {
+        let Some(types) = &self.types else {
+            return;
+        };
+        let mut framer = Framer::new(types);
+        framer.state = self.state;
+        framer.notes = std::mem::take(&mut self.notes);
+        loop {
+            let w = Window {
+                bytes: &self.buf[self.start..],
+                base: self.base + self.start as u64,
+                eof: mode == Mode::Closing,
+            };
+            let step = match framer.step(&w, 0) {
+                Ok(step) => step,
+                Err(_) if mode == Mode::Paused => {
+                    // As if the input ended here; kept only if it hands out an event.
+                    let mut trial = framer.clone();
+                    match trial.step(&Window { eof: true, ..w }, 0) {
+                        Ok(step @ (Step::Event { .. } | Step::End)) => {
+                            framer = trial;
+                            step
+                        }
+                        _ => break,
+                    }
+                }
+                Err(_) => break,
+            };
+            let offset = w.base;
+            match step {
+                Step::Event { head, len, next } => {
+                    let raw = RawEvent {
+                        id: head.id,
+                        time: head.time,
+                        offset,
+                        payload: &w.bytes[head.head..head.head + len],
+                    };
+                    self.model.event(&raw);
+                    self.start += next;
+                    if self.model.censuses.len() > self.told.censuses {
+                        self.told.tell(&mut self.model, to);
+                    }
+                }
+                Step::End => {
+                    self.start += 2;
+                    self.model.end_data(&End::Complete);
+                    self.ended = true;
+                    break;
+                }
+                Step::Truncated => break,
+                Step::Damaged { to: skipped } => {
+                    self.model.damaged(offset, offset + skipped as u64);
+                    self.start += skipped;
+                }
+            }
+        }
+        self.state = framer.state;
+        self.notes = framer.notes;
+    }
+
+    /// The mutator clock of what was read so far (`None` without GC events, or when
+    /// the reader keeps no time data): the same rebuilding as the one-pass reader's, on
+    /// the events so far.
+    pub(crate) fn mutator_clock(&self) -> Option<MutatorClock> {
+        let m = &self.model;
+        if !m.keep_time || !m.time.any_gc() {
+            return None;
+        }
+        let raw = m.args.clone().unwrap_or_default();
+        let args = argv(&raw);
+        let rts = m.rts.as_deref().unwrap_or_default();
+        let timer = ticker(rts, &split_args(&args).1);
+        Some(m.time.clone().finish(m.max_time, timer))
+    }
+
+    /// The IPE entries read so far (the names of a `-hi` profile's bands).
+    pub(crate) fn ipe(&self) -> &[crate::profile::IpeEntry] {
+        &self.model.ipe
+    }
+
+    /// The profile kind, once HEAP_PROF_BEGIN has come.
+    pub(crate) fn breakdown(&self) -> Option<super::Breakdown> {
+        self.model.breakdown.map(super::Breakdown::from_code)
+    }
+}
+
+impl Told {
+    /// Tells `to` what is new: the header, new bands' names, complete censuses (their
+    /// points taken out of the model), marks, heap points and censuses lost.
+    fn tell(&mut self, m: &mut Model<'_>, to: &mut dyn Follow) {
+        if m.censuses.len() > self.censuses && !self.header {
+            self.header = true;
+            let raw = m.args.clone().unwrap_or_default();
+            let args = argv(&raw);
+            let profiled = match &m.rts {
+                Some(r) => is_profiled_rts(r),
+                None => !m.ccs.is_empty(),
+            };
+            let mut header = HeaderOnly(Vec::new());
+            m.header(&mut header, &args, profiled);
+            for (field, text) in header.0 {
+                to.header(field, &text);
+            }
+        }
+        if m.keys.len() > self.bands {
+            self.bands = m.keys.len();
+            let raw = m.args.clone().unwrap_or_default();
+            to.names(&m.band_names(&argv(&raw)));
+        }
+        let mut points = Vec::new();
+        while self.censuses < m.censuses.len() {
+            let sample = self.censuses as u32 + 1;
+            points.clear();
+            for (band, list) in m.points.iter_mut().enumerate() {
+                while let Some(p) = list.last().filter(|p| p.sample == sample) {
+                    points.push((band as u32, p.value));
+                    list.pop();
+                }
+            }
+            to.census(elapsed_seconds(m.censuses[self.censuses].time), &points);
+            self.censuses += 1;
+        }
+        // A text was kept right after its mark: the two lists pair up in file order.
+        for &t in &m.marks[self.marks..] {
+            let text = match m.texts.get(self.texts) {
+                Some((tt, text)) if *tt == t => {
+                    self.texts += 1;
+                    text.as_bytes()
+                }
+                _ => &[],
+            };
+            to.mark(elapsed_seconds(t), text);
+        }
+        self.marks = m.marks.len();
+        for &(t, b) in &m.heap_size[self.sizes..] {
+            to.line(Line::HeapSize, elapsed_seconds(t), b as f64);
+        }
+        for &(t, b) in &m.heap_live[self.lives..] {
+            to.line(Line::HeapLive, elapsed_seconds(t), b as f64);
+        }
+        if m.keep_time {
+            (self.sizes, self.lives) = (m.heap_size.len(), m.heap_live.len());
+        } else {
+            // Nothing else needs them: told once, then dropped.
+            m.heap_size.clear();
+            m.heap_live.clear();
+            (self.sizes, self.lives) = (0, 0);
+        }
+        let lost = m.damage.lost();
+        if lost > self.lost {
+            let (from, to_byte) = m.damage.last_region().unwrap_or_default();
+            let count = lost - self.lost;
+            self.lost = lost;
+            to.lost(format!(
+                "damaged bytes {from}..{to_byte} of the eventlog: {count} census{} lost",
+                if count == 1 { "" } else { "es" }
+            ));
+        }
+    }
+
+}
+
+/// The header part of the input pushed so far, for [`container::read_header`]: a
+/// source that says when it ran out (`wanted`), as opposed to a header that is wrong.
+struct Partial<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    wanted: bool,
+}
+
+impl container::Source for Partial<'_> {
+    fn fill(&mut self, n: usize) -> std::io::Result<bool> {
+        let enough = self.bytes.len() - self.at >= n;
+        self.wanted |= !enough;
+        Ok(enough)
+    }
+
+    fn available(&self) -> &[u8] {
+        &self.bytes[self.at..]
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+
+    fn offset(&self) -> u64 {
+        self.at as u64
+    }
+
+    fn consumed(&self, n: usize) -> &[u8] {
+        &self.bytes[self.at - n..self.at]
+    }
+}
+
+/// A sink that keeps the header strings alone (what [`Model::header`] writes).
+struct HeaderOnly(Vec<(HeaderField, Vec<u8>)>);
+
+impl Sink for HeaderOnly {
+    fn header(&mut self, field: HeaderField, text: &[u8]) {
+        self.0.push((field, text.to_vec()));
+    }
+    fn mark(&mut self, _: f64) {}
+    fn begin_sample(&mut self, _: f64) {}
+    fn end_sample(&mut self) {}
+    fn data(&mut self, _: &[u8], _: f64) {}
+    fn discard_incomplete_sample(&mut self) -> bool {
+        false
+    }
+    fn samples(&mut self, _: SampleBlock) {}
+}
