@@ -55,7 +55,9 @@ pub use needs::{Needs, XLabels};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
 
 // Following a run as it is written (`--serve`).
-pub use live::{write_live, LiveError, LiveOptions, LivePage, LiveReader, LiveRun};
+pub use live::{
+    live_page, write_live, LiveError, LiveOptions, LivePage, LiveProfile, LiveReader, LiveRun,
+};
 
 // Writing a chart.
 pub use paint::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};

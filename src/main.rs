@@ -56,6 +56,10 @@ fn main() -> ExitCode {
             .as_bytes(),
         ),
         Command::Generate(g) => report(run::generate(&g)),
+        Command::Render(inv) if inv.serve.is_some() => match &inv.serve {
+            Some(opts) => run::serve::run(&inv, opts),
+            None => ExitCode::FAILURE,
+        },
         Command::Render(inv) if inv.files.is_empty() => run::filter(&inv),
         Command::Render(inv) => match (&inv.watch, inv.files.as_slice()) {
             (Some(opts), [file]) => run::watch::run(&inv, file, opts),

@@ -16,6 +16,7 @@ const BATCH: &str = "Batch and watch";
 const SELECTION: &str = "Selection";
 const SUMMARY: &str = "Summary";
 const EVENTLOG: &str = "Eventlogs (prog +RTS -h -l)";
+const LIVE: &str = "Live (--serve)";
 const OTHER: &str = "Other";
 
 /// Every flag and option, for `--help`, the man page, the completions, and for parsing
@@ -204,6 +205,37 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(u64).range(1..))
                 .hide(true)
                 .help("Stop watching after N renders"),
+            Arg::new("serve")
+                .long("serve")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "Serve a page that follows the run live, in the browser: the FILE as it\n\
+                     grows (a .hp or eventlog, replaced files too), a FIFO (+RTS -ol FIFO),\n\
+                     stdin (- or no FILE) or unix:PATH (an eventlog-socket socket); prints\n\
+                     the page's address; -o FILE writes the whole run's page at the end",
+                )
+                .help_heading(LIVE),
+            Arg::new("bind")
+                .long("bind")
+                .value_name("ADDR")
+                .value_parser(value_parser!(std::net::IpAddr))
+                .help(
+                    "Listen on ADDR (default 127.0.0.1: this machine only; any other\n\
+                     address lets others reach the page, with its address's token)",
+                )
+                .help_heading(LIVE),
+            Arg::new("port")
+                .long("port")
+                .value_name("N")
+                .value_parser(value_parser!(u16))
+                .help("Listen on port N (default: a free port)")
+                .help_heading(LIVE),
+            Arg::new("serve-detail")
+                .long("serve-detail")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .hide(true)
+                .help("Censuses kept per level of detail of the live page"),
             Arg::new("from")
                 .long("from")
                 .value_name("T")

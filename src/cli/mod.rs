@@ -54,6 +54,8 @@ pub struct Invocation {
     pub jobs: Option<usize>,
     /// `--watch`.
     pub watch: Option<WatchOptions>,
+    /// `--serve`.
+    pub serve: Option<ServeOptions>,
     /// `--from`, `--to`.
     pub window: WindowOptions,
     /// `--summary[=FORMAT]`.
@@ -93,6 +95,27 @@ impl Default for WatchOptions {
         WatchOptions {
             interval: Duration::from_millis(defaults::WATCH_INTERVAL_MS),
             max_renders: None,
+        }
+    }
+}
+
+/// `--serve`: where the live page is served.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServeOptions {
+    /// `--bind`: the address listened on.
+    pub bind: std::net::IpAddr,
+    /// `--port`: 0 for any free port.
+    pub port: u16,
+    /// Censuses kept per level of detail (a hidden option for tests).
+    pub detail: Option<usize>,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            bind: std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
+            port: 0,
+            detail: None,
         }
     }
 }

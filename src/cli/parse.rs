@@ -11,7 +11,10 @@ use hp2ps::{
 use super::definition::command;
 use super::rules::check;
 use super::short_flags::short_flags;
-use super::{Command, Generate, GenerateKind, Invocation, SummaryFormat, UsageError, WatchOptions};
+use super::{
+    Command, Generate, GenerateKind, Invocation, ServeOptions, SummaryFormat, UsageError,
+    WatchOptions,
+};
 
 /// Reads the arguments after the program name.
 pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
@@ -125,6 +128,26 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             "--interval and --watch-max-renders only go with --watch",
         ));
     }
+    if m.get_flag("serve") {
+        let mut serve = ServeOptions::default();
+        if let Some(&bind) = m.get_one::<std::net::IpAddr>("bind") {
+            serve.bind = bind;
+        }
+        serve.port = m.get_one::<u16>("port").copied().unwrap_or(0);
+        serve.detail = m.get_one::<usize>("serve-detail").copied();
+        inv.serve = Some(serve);
+        // The live page is the interactive page, and so is the whole run's (-o).
+        if inv.format() != Format::Html && (inv.format.is_some() || inv.output.is_some()) {
+            return Err(UsageError::Conflict(
+                "--serve draws the interactive page: --format html (and -o FILE.html)",
+            ));
+        }
+        inv.format = Some(Format::Html);
+    } else if ["bind", "port", "serve-detail"].iter().any(|id| m.contains_id(id)) {
+        return Err(UsageError::Conflict(
+            "--bind and --port only go with --serve",
+        ));
+    }
     inv.window = WindowOptions::new(
         m.get_one::<f64>("from").copied(),
         m.get_one::<f64>("to").copied(),
@@ -149,6 +172,9 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             "elapsed" => TimeAxis::Elapsed,
             _ => TimeAxis::Mutator,
         };
+    } else if inv.serve.is_some() {
+        // A service waits most of its life: live, the x axis is the wall clock's.
+        inv.eventlog.time = TimeAxis::Elapsed;
     }
     inv.eventlog.full_names = m.get_flag("full-names");
     inv.heap_size = m.get_flag("heap-size");

@@ -33,6 +33,9 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
             "--watch writes the chart again and again: name a file, not stdout",
         ));
     }
+    if inv.serve.is_some() {
+        serve_rules(inv)?;
+    }
     if let (Some(from), Some(to)) = (inv.window.from, inv.window.to) {
         if from > to {
             return Err(UsageError::Conflict(
@@ -49,6 +52,24 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
         return Err(UsageError::Conflict(
             "--binary names -hi bands by symbols, --ipe-names address keeps their addresses: give one",
         ));
+    }
+    Ok(())
+}
+
+/// `--serve` follows one input and serves its page; it writes no other output.
+fn serve_rules(inv: &Invocation) -> Result<(), UsageError> {
+    let conflict = |why| Err(UsageError::Conflict(why));
+    if inv.files.len() > 1 {
+        return conflict("--serve follows one input: a file, a FIFO, - (stdin) or unix:PATH");
+    }
+    if inv.watch.is_some() {
+        return conflict("--serve and --watch both follow a file: give one (--serve serves a page that follows it)");
+    }
+    if inv.summary.is_some() || inv.output_dir.is_some() || inv.uniform_scale.is_some() || inv.use_aux {
+        return conflict("--serve draws one page: --summary, --output-dir, --uniform-scale and -p do not go with it");
+    }
+    if inv.output.as_deref().is_some_and(|o| o == "-") {
+        return conflict("--serve writes the whole run's page to a file (-o FILE), not stdout");
     }
     Ok(())
 }

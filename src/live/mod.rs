@@ -15,6 +15,7 @@
 mod pyramid;
 mod store;
 
+use crate::layout::chart::Chart;
 use crate::load::{load_samples, LoadError, LoadOptions, Loaded};
 use crate::paint::html::{escape, live_parts, page_title, write_live_page, HtmlOptions};
 use crate::paint::PaintOptions;
@@ -261,28 +262,20 @@ impl LiveRun {
         }
     }
 
-    /// The page of the run so far, as `--format html` draws a profile of the samples
-    /// kept; `None` before the first census.
-    pub fn page(&self, opts: &LiveOptions) -> Result<Option<LivePage>, LiveError> {
+    /// The profile of the samples kept (named, given their heap-size lines, filtered,
+    /// as a profile loaded from a file); `None` before the first census. The caller
+    /// makes the page of it ([`LiveProfile::page`]) without holding the run.
+    pub fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
         if self.store.censuses() == 0 {
             return Ok(None);
         }
-        let loaded = self.loaded(opts)?;
-        let (mut chart, _) = prepare(loaded.profile, None, &opts.render);
-        if let Some(data) = chart.data.as_mut() {
+        Ok(Some(LiveProfile {
+            loaded: self.loaded(opts)?,
             // The run's samples, not those kept (an eventlog's first is the empty one).
-            data.samples = self.store.censuses() as usize + usize::from(self.eventlog);
-        }
-        let html = HtmlOptions {
-            file: opts.paint.source.clone(),
-        };
-        let (section, data) = live_parts(&chart, &html)?;
-        Ok(Some(LivePage {
-            section,
-            data,
-            title: page_title(&chart, &html),
+            samples: self.store.censuses() as usize + usize::from(self.eventlog),
         }))
     }
+
     /// The samples kept, loaded as a profile of them would be: named, with their
     /// heap-size lines, filtered.
     fn loaded(&self, opts: &LiveOptions) -> Result<Loaded, LoadError> {
@@ -302,6 +295,39 @@ impl LiveRun {
         });
         load_samples(&self.store.header, block, report, &opts.load)
     }
+}
+
+/// The profile of a run's samples kept so far ([`LiveRun::profile`]).
+#[derive(Debug)]
+pub struct LiveProfile {
+    loaded: Loaded,
+    samples: usize,
+}
+
+impl LiveProfile {
+    /// The page of the run so far: the kept samples prepared and painted as
+    /// `--format html` draws a profile, saying how many samples the run has.
+    pub fn page(self, opts: &LiveOptions) -> Result<LivePage, LiveError> {
+        let (mut chart, _) = prepare(self.loaded.profile, None, &opts.render);
+        if let Some(data) = chart.data.as_mut() {
+            data.samples = self.samples;
+        }
+        Ok(live_page(&chart, &opts.paint)?)
+    }
+}
+
+/// A chart as a live page's update (the whole run's, read the ordinary way, at the
+/// end): the same run section and data as its `--format html` page.
+pub fn live_page(chart: &Chart, paint: &PaintOptions) -> std::io::Result<LivePage> {
+    let html = HtmlOptions {
+        file: paint.source.clone(),
+    };
+    let (section, data) = live_parts(chart, &html)?;
+    Ok(LivePage {
+        section,
+        data,
+        title: page_title(chart, &html),
+    })
 }
 
 /// Writes the live page: `page`, the run so far (`None` before its first census; the

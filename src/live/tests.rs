@@ -120,12 +120,12 @@ fn a_page_is_made_once_a_census_has_come() {
     let opts = LiveOptions::default();
     let bytes = data("leakmap-hT.eventlog");
     let mut run = LiveRun::new(&opts);
-    assert!(run.page(&opts).unwrap().is_none(), "no census, no page");
+    assert!(run.profile(&opts).unwrap().is_none(), "no census, no page");
     let mut reader = LiveReader::new(&opts);
     reader.feed(&bytes, &mut run).unwrap();
     reader.close(&mut run).unwrap();
     assert!(reader.ended());
-    let page = run.page(&opts).unwrap().expect("a page");
+    let page = run.profile(&opts).unwrap().expect("a page").page(&opts).unwrap();
     assert!(page.section.contains("<svg"), "a picture");
     let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
     let samples = data["runs"][0]["samples"].as_u64().unwrap();

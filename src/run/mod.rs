@@ -12,9 +12,10 @@ pub(crate) mod heap;
 mod mapped;
 mod names;
 mod render;
+pub(crate) mod serve;
 mod summary;
 mod symbols;
-mod version;
+pub(crate) mod version;
 pub(crate) mod watch;
 
 use std::io::{self, Write};

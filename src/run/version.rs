@@ -19,6 +19,12 @@ pub(crate) struct Version {
 }
 
 impl Version {
+    /// Whether `other` is a version of the same file (where the platform tells files
+    /// apart; elsewhere any file is).
+    pub(crate) fn same_file(&self, other: &Version) -> bool {
+        self.identity == other.identity
+    }
+
     pub(crate) fn of(meta: &Metadata) -> Version {
         Version {
             identity: identity(meta),

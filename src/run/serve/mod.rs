@@ -1,0 +1,314 @@
+//! `--serve`: a page that follows a running program's heap in the browser.
+//!
+//! Four threads: the input's ([`source`]: a growing file, a FIFO, stdin or an
+//! eventlog-socket socket), which pushes what it reads into the library's live reader
+//! and keeps the whole run ([`record`]); the publisher ([`hub`]), which makes the page's
+//! updates; the HTTP server ([`http`]), with a thread per viewer; and this one, which
+//! prints the page's address and waits for Ctrl-C. The design is in `docs/live.md`.
+
+mod http;
+mod hub;
+mod record;
+mod source;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hp2ps::chart::Chart;
+use hp2ps::{Binary, LiveOptions, LiveReader, LiveRun, TimeAxis};
+
+use super::atomic::AtomicFile;
+use super::symbols;
+use crate::cli::{Invocation, ServeOptions};
+use hub::{lock, Hub, State};
+use record::{Record, Spool};
+use source::{Heard, Input};
+
+/// How often `--time mutator`'s clock is worked out again from the whole run so far.
+const CLOCK_EVERY: Duration = Duration::from_secs(1);
+
+pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
+    let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
+    let name = input.name();
+    let live = live_options(inv, opts, &input, &name);
+    let record = match &input {
+        Input::Path(path) if !is_fifo(path) => Record::File(path.clone()),
+        _ => match Spool::create() {
+            Ok(spool) => Record::Spool(spool),
+            Err(e) => {
+                say!("hp2ps: cannot make a file to keep the run in: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let server = match http::Server::bind(opts.bind, opts.port) {
+        Ok(server) => server,
+        Err(e) => {
+            say!("hp2ps: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ]);
+    let output = inv.output.as_ref().map(PathBuf::from);
+    let hub = Arc::new(Hub::new(live, name.clone(), record, output));
+    let url = server.url();
+    if !opts.bind.is_loopback() {
+        say!(
+            "hp2ps: warning: serving on {}, beyond this machine: whoever has the address below \
+             can read the profile",
+            opts.bind
+        );
+    }
+    say!("hp2ps: serving a live page of {name} (Ctrl-C to stop):");
+    // The address alone on its line of stdout, for scripts.
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{url}").and_then(|()| out.flush());
+    }
+    spawn("input", {
+        let hub = Arc::clone(&hub);
+        move || follow(&input, &hub)
+    });
+    spawn("publisher", {
+        let hub = Arc::clone(&hub);
+        move || hub.publish()
+    });
+    spawn("server", {
+        let hub = Arc::clone(&hub);
+        move || server.serve(hub)
+    });
+    match signals {
+        Ok(mut signals) => {
+            signals.forever().next();
+        }
+        Err(e) => {
+            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+    stop(&hub)
+}
+
+/// The library's options for the command line's.
+fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str) -> LiveOptions {
+    let mut live = LiveOptions::default();
+    let path = match input {
+        Input::Path(p) => Some(p.as_path()),
+        _ => None,
+    };
+    let (binary, warnings) = symbols::binary(inv, path, name);
+    for w in warnings {
+        say!("{w}");
+    }
+    live.load = inv.load_options();
+    live.load.binary = found_once(binary);
+    live.render = inv.render.clone();
+    live.paint = inv.paint.clone();
+    live.paint.source = Some(name.to_string());
+    if let Some(detail) = opts.detail {
+        live.detail = detail;
+    }
+    live
+}
+
+/// A binary looked for once (every page of a `-hi` run names its bands again).
+fn found_once(binary: Binary) -> Binary {
+    let Binary::Find(find) = binary else {
+        return binary;
+    };
+    let found = Mutex::new(None);
+    Binary::Find(Arc::new(move |argv0: &str| {
+        let mut found = lock(&found);
+        found.get_or_insert_with(|| find(argv0)).clone()
+    }))
+}
+
+fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
+    if let Err(e) = std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(work)
+    {
+        say!("hp2ps: cannot start the {name} thread: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Ctrl-C: the whole run so far to `-o`, unless its end already wrote it.
+fn stop(hub: &Hub) -> ExitCode {
+    let state = lock(&hub.shared).status.state;
+    let Some(path) = &hub.output else {
+        return ExitCode::SUCCESS;
+    };
+    if matches!(state, State::Ended | State::Closed) {
+        return ExitCode::SUCCESS;
+    }
+    let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
+    let written = hub::whole_run_chart(&record, &hub.opts)
+        .and_then(|chart| write_page(path, &chart, &hub.opts));
+    match written {
+        Ok(()) => {
+            say!("hp2ps: wrote {} (the run so far)", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say!("hp2ps: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes the page of `chart` to `path`, atomically.
+pub(super) fn write_page(path: &Path, chart: &Chart, opts: &LiveOptions) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    let mut out = AtomicFile::create(path).map_err(failed)?;
+    hp2ps::write_chart_with(chart, hp2ps::Format::Html, &opts.paint, out.writer())
+        .map_err(failed)?;
+    out.commit().map_err(failed)
+}
+
+/// The name a saved page gets: the input's, as `.html`.
+pub(super) fn saved_name(name: &str) -> String {
+    let path = Path::new(name.strip_prefix("unix:").unwrap_or(name));
+    let stem = path.file_stem().map_or_else(
+        || String::from("hp2ps"),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let safe: String = (stem.chars())
+        .map(|c| match c {
+            '"' | '\\' | '/' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect();
+    format!("{safe}.html")
+}
+
+fn is_fifo(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// The input's thread: reads for ever, feeding the run.
+fn follow(input: &Input, hub: &Hub) {
+    let opts = &hub.opts;
+    let mut reader = LiveReader::new(opts);
+    let mut runs = 0u64;
+    let mut failed = false;
+    let mut spool_failed = false;
+    let mut clock_at = Instant::now();
+    let mutator = opts.load.eventlog.time == TimeAxis::Mutator;
+    source::follow(input, &mut |heard| match heard {
+        Heard::Start => {
+            runs += 1;
+            reader = LiveReader::new(opts);
+            failed = false;
+            if runs > 1 {
+                let record = hub.record.write().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = record.restart() {
+                    say!("hp2ps: warning: the file that keeps the run: {e}");
+                }
+            }
+            let mut shared = lock(&hub.shared);
+            if runs > 1 {
+                shared.run = LiveRun::new(opts);
+                shared.status.run = runs;
+                say!("hp2ps: {}: a new run (run {runs})", hub.name);
+            }
+            shared.status.state = State::Waiting;
+            shared.status.message = String::from("waiting for the first census");
+            hub.touch(&mut shared);
+        }
+        Heard::Bytes(bytes) => {
+            if failed {
+                return;
+            }
+            let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = record.append(bytes) {
+                if !spool_failed {
+                    spool_failed = true;
+                    say!("hp2ps: warning: the run cannot be kept for -o and save: {e}");
+                }
+            }
+            drop(record);
+            let mut shared = lock(&hub.shared);
+            let shared = &mut *shared;
+            if let Err(e) = reader.feed(bytes, &mut shared.run) {
+                failed = true;
+                shared.status.state = State::Closed;
+                shared.status.message = format!("cannot be read: {e}");
+                say!("hp2ps: {}: {e}", hub.name);
+            }
+            moved(&reader, shared);
+            hub.touch(shared);
+        }
+        Heard::Pause => {
+            let mut shared = lock(&hub.shared);
+            let shared = &mut *shared;
+            if !failed {
+                let _ = reader.pause(&mut shared.run);
+                if mutator && clock_at.elapsed() >= CLOCK_EVERY {
+                    clock_at = Instant::now();
+                    reader.refresh_clock(&mut shared.run);
+                }
+            }
+            moved(&reader, shared);
+            hub.touch(shared);
+        }
+        Heard::End(how) => {
+            let mut shared = lock(&hub.shared);
+            let shared = &mut *shared;
+            if !failed {
+                let _ = reader.close(&mut shared.run);
+                if mutator {
+                    reader.refresh_clock(&mut shared.run);
+                }
+            }
+            if !reader.ended() && shared.status.state != State::Closed {
+                shared.status.state = State::Closed;
+                shared.status.message = format!("the input closed: {how}");
+                say!("hp2ps: {}: {}", hub.name, shared.status.message);
+            }
+            hub.touch(shared);
+        }
+        Heard::Waiting(why) => {
+            say!("hp2ps: {why}");
+            let mut shared = lock(&hub.shared);
+            shared.status.message = why;
+            hub.touch(&mut shared);
+        }
+    });
+}
+
+/// What the run's state is after a piece was read: live once a census has come, ended
+/// at the program's end.
+fn moved(reader: &LiveReader<'_>, shared: &mut hub::Shared) {
+    let status = &mut shared.status;
+    if reader.ended() && status.state != State::Ended {
+        status.state = State::Ended;
+        status.message = String::from("the program ended");
+        say!(
+            "hp2ps: {}: the program ended ({} censuses)",
+            status.source,
+            shared.run.censuses()
+        );
+    } else if status.state == State::Waiting && shared.run.censuses() > 0 {
+        status.state = State::Live;
+        status.message = String::from("live");
+    }
+}

@@ -1,0 +1,288 @@
+//! Where a followed run's bytes come from, and what is heard there: a file as the
+//! program writes it (looked at every [`LOOK`], replaced or cut files starting a new
+//! run), a FIFO (`+RTS -ol FIFO`: each writer a run), standard input, or the Unix socket
+//! of the eventlog-socket library (each connection a run: it sends the log's header to
+//! every new client, then the events from then on).
+//!
+//! The thread that follows blocks in its reads (a pipe, a socket) or sleeps between
+//! looks (a file): idle, it costs nothing. A read that returns less than the buffer
+//! holds means the input has nothing more for now: that is a pause, when the reader
+//! takes the events that wait only for what comes next (see `LiveReader::pause`).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::run::version::Version;
+
+/// How often a followed file is looked at, and a socket tried again.
+const LOOK: Duration = Duration::from_millis(100);
+const RETRY: Duration = Duration::from_millis(250);
+/// The most read at once: more than a pipe's or a socket's buffer holds, so that a
+/// read that fills it is never the last of what has come.
+const CHUNK: usize = 1 << 20;
+
+/// A followed input.
+#[derive(Debug, Clone)]
+pub(super) enum Input {
+    /// A path: a file as it grows, or a FIFO.
+    Path(PathBuf),
+    /// Standard input.
+    Stdin,
+    /// An eventlog-socket Unix socket.
+    Socket(PathBuf),
+}
+
+impl Input {
+    /// The input a command-line argument names: `-` stdin, `unix:PATH` a socket.
+    pub(super) fn of(arg: Option<&std::ffi::OsStr>) -> Input {
+        let Some(arg) = arg else {
+            return Input::Stdin;
+        };
+        if arg == "-" {
+            return Input::Stdin;
+        }
+        match arg.to_str().and_then(|a| a.strip_prefix("unix:")) {
+            Some(path) => Input::Socket(PathBuf::from(path)),
+            None => Input::Path(PathBuf::from(arg)),
+        }
+    }
+
+    /// Its name in messages and on the page.
+    pub(super) fn name(&self) -> String {
+        match self {
+            Input::Path(p) => p.display().to_string(),
+            Input::Stdin => "stdin".to_string(),
+            Input::Socket(p) => format!("unix:{}", p.display()),
+        }
+    }
+}
+
+/// What is heard from the input.
+pub(super) enum Heard<'a> {
+    /// A run begins (the first, or a new one: the program started again).
+    Start,
+    /// The next bytes of the run.
+    Bytes(&'a [u8]),
+    /// Nothing more for now.
+    Pause,
+    /// The run's input ended, and how.
+    End(String),
+    /// Nothing to read, and why (said once until something changes).
+    Waiting(String),
+}
+
+/// Follows `input` for ever, telling `on` what is heard.
+pub(super) fn follow(input: &Input, on: &mut dyn FnMut(Heard<'_>)) {
+    let mut buf = vec![0u8; CHUNK];
+    match input {
+        Input::Stdin => {
+            on(Heard::Start);
+            let end = read_stream(&mut io::stdin().lock(), &mut buf, on);
+            on(Heard::End(end));
+        }
+        Input::Path(path) => follow_path(path, &mut buf, on),
+        Input::Socket(path) => follow_socket(path, &mut buf, on),
+    }
+}
+
+/// Reads a pipe, stdin or a socket to its end; returns how it ended.
+fn read_stream(input: &mut dyn Read, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) -> String {
+    loop {
+        match input.read(buf) {
+            Ok(0) => return "the writer closed it".to_string(),
+            Ok(n) => {
+                on(Heard::Bytes(&buf[..n]));
+                if n < buf.len() {
+                    on(Heard::Pause);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return format!("read error: {e}"),
+        }
+    }
+}
+
+/// What is at a path now.
+enum At {
+    Nothing,
+    File(Version),
+    Fifo,
+    Other(&'static str),
+}
+
+fn look(path: &Path) -> At {
+    match std::fs::metadata(path) {
+        Err(_) => At::Nothing,
+        Ok(m) if m.is_file() => At::File(Version::of(&m)),
+        Ok(m) if is_fifo(&m) => At::Fifo,
+        Ok(m) if m.is_dir() => At::Other("a directory"),
+        Ok(_) => At::Other("not a regular file"),
+    }
+}
+
+#[cfg(unix)]
+fn is_fifo(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    m.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
+    let name = path.display();
+    let mut said_missing = false;
+    loop {
+        match look(path) {
+            At::Nothing => {
+                if !said_missing {
+                    on(Heard::Waiting(format!(
+                        "{name} does not exist yet: waiting for the program to write it"
+                    )));
+                    said_missing = true;
+                }
+                std::thread::sleep(LOOK);
+            }
+            At::Other(what) => {
+                on(Heard::Waiting(format!(
+                    "{name} is {what}: waiting for a file or a FIFO there"
+                )));
+                std::thread::sleep(RETRY * 4);
+            }
+            At::Fifo => {
+                on(Heard::Waiting(format!(
+                    "waiting for a program to write into the FIFO {name} (+RTS -ol {name})"
+                )));
+                // The open waits for a writer; Ctrl-C ends the program from its own
+                // thread meanwhile.
+                match File::open(path) {
+                    Ok(mut fifo) => {
+                        on(Heard::Start);
+                        let end = read_stream(&mut fifo, buf, on);
+                        on(Heard::End(end));
+                    }
+                    Err(e) => {
+                        on(Heard::Waiting(format!("cannot open {name}: {e}")));
+                        std::thread::sleep(RETRY * 4);
+                    }
+                }
+                said_missing = false;
+            }
+            At::File(_) => {
+                match File::open(path) {
+                    Ok(file) => follow_file(path, file, buf, on),
+                    Err(e) => {
+                        on(Heard::Waiting(format!("cannot open {name}: {e}")));
+                        std::thread::sleep(RETRY * 4);
+                    }
+                }
+                said_missing = false;
+            }
+        }
+    }
+}
+
+/// Follows an open regular file as it grows, until it is replaced, cut or deleted.
+fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
+    let opened = file.metadata().ok().map(|m| Version::of(&m));
+    let mut read = 0u64;
+    on(Heard::Start);
+    loop {
+        // Everything there is, then a pause.
+        loop {
+            match file.read(buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    read += n as u64;
+                    on(Heard::Bytes(&buf[..n]));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    on(Heard::End(format!("read error: {e}")));
+                    return;
+                }
+            }
+        }
+        on(Heard::Pause);
+        // Then a look now and then, until it grows or is another file.
+        loop {
+            std::thread::sleep(LOOK);
+            match look(path) {
+                At::File(now) if now.len > read && opened.is_some_and(|o| o.same_file(&now)) => {
+                    break
+                }
+                At::File(now) if opened.is_some_and(|o| o.same_file(&now)) && now.len >= read => {}
+                At::File(_) => {
+                    // Written again from the start (GHC truncates the log when the
+                    // program starts), or another file renamed over it.
+                    on(Heard::End(format!(
+                        "{} was written again: a new run",
+                        path.display()
+                    )));
+                    return;
+                }
+                At::Nothing => {
+                    on(Heard::Waiting(format!(
+                        "{} was deleted: waiting for it to be written again",
+                        path.display()
+                    )));
+                    wait_for_path(path);
+                    on(Heard::End(format!("{} is back: a new run", path.display())));
+                    return;
+                }
+                At::Fifo | At::Other(_) => {
+                    on(Heard::End(format!(
+                        "{} is no longer a regular file",
+                        path.display()
+                    )));
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn wait_for_path(path: &Path) {
+    while matches!(look(path), At::Nothing) {
+        std::thread::sleep(LOOK);
+    }
+}
+
+#[cfg(unix)]
+fn follow_socket(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
+    use std::os::unix::net::UnixStream;
+    let mut said: Option<String> = None;
+    loop {
+        match UnixStream::connect(path) {
+            Ok(mut stream) => {
+                said = None;
+                on(Heard::Start);
+                let end = read_stream(&mut stream, buf, on);
+                on(Heard::End(format!("the program's socket closed ({end})")));
+            }
+            Err(e) => {
+                let why = format!(
+                    "waiting for the program's socket {} ({e})",
+                    path.display()
+                );
+                if said.as_deref() != Some(&why) {
+                    on(Heard::Waiting(why.clone()));
+                    said = Some(why);
+                }
+                std::thread::sleep(RETRY);
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn follow_socket(path: &Path, _: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
+    on(Heard::End(format!(
+        "unix:{}: Unix sockets are not supported on this platform",
+        path.display()
+    )));
+}
