@@ -22,6 +22,8 @@
 //! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
+//! - [`replay`], [`serve`]: a real eventlog replayed at its own pace, and `hp2ps --serve`
+//!   started, asked over HTTP, its events read and stopped with Ctrl-C.
 //! - here: the golden inputs and `.hp` string quoting.
 
 // Each test crate uses a different subset of these helpers.
@@ -38,11 +40,13 @@ pub mod html_page;
 pub mod kept;
 pub mod pslex;
 pub mod raster;
+pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod run;
 pub mod scan;
 pub mod scratch;
+pub mod serve;
 pub mod tools;
 pub mod webdriver;
 pub mod xmlcheck;

@@ -11,6 +11,11 @@ use crate::layout::chart::Chart;
 
 /// The live page's script: the page's, then its update path.
 const LIVE_SCRIPT: &str = page_script!(include_str!("assets/live.js"));
+/// The live page's style: the page's, then its bar's.
+const LIVE_STYLE: &str = concat!(
+    include_str!("assets/page.css"),
+    include_str!("assets/live.css")
+);
 
 /// The live page's only request: its own server's events (and the page saved).
 const CONNECT: &str = "connect-src 'self'; ";
@@ -29,7 +34,7 @@ pub(crate) fn write_live_page<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     let (sections, data) = parts.unwrap_or(("", "null"));
-    let page = page(sections, data, title, LIVE_SCRIPT, CONNECT);
+    let page = page(sections, data, title, LIVE_SCRIPT, LIVE_STYLE, CONNECT);
     out.write_all(page.as_bytes())
 }
 

@@ -80,7 +80,7 @@ pub fn write_html<W: Write>(chart: &Chart, opts: &HtmlOptions, out: &mut W) -> i
 /// `docs/guide.md`); with one chart, [`write_html`]'s page.
 pub fn write_html_page<W: Write>(charts: &[(&Chart, &HtmlOptions)], out: &mut W) -> io::Result<()> {
     let (sections, json) = sections_and_data(charts)?;
-    let page = page(&sections, &json, &title(charts), SCRIPT, "");
+    let page = page(&sections, &json, &title(charts), SCRIPT, STYLE, "");
     out.write_all(page.as_bytes())
 }
 
@@ -128,10 +128,10 @@ fn sections_and_data(charts: &[(&Chart, &HtmlOptions)]) -> io::Result<(String, S
     Ok((sections, json))
 }
 
-/// The page around `sections` and their `data`, with `script` (as written) and the
-/// Content-Security-Policy's `extra` sources.
-fn page(sections: &str, data: &str, title: &str, script: &str, extra: &str) -> String {
-    let (script, style) = (minify::script(script), minify::style(STYLE));
+/// The page around `sections` and their `data`, with `script` and `style` (as written)
+/// and the Content-Security-Policy's `extra` sources.
+fn page(sections: &str, data: &str, title: &str, script: &str, style: &str, extra: &str) -> String {
+    let (script, style) = (minify::script(script), minify::style(style));
     let csp = format!(
         "default-src 'none'; script-src {}; style-src {}; img-src data:; {extra}\
          base-uri 'none'; form-action 'none'",

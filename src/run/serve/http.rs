@@ -190,8 +190,10 @@ const COMMON: [(&str, &str); 4] = [
 ];
 
 fn respond<R: std::io::Read>(request: Request, response: Response<R>) {
+    // Every answer's length is known: sent with it, not in chunks.
+    let response = with(response, &COMMON).with_chunked_threshold(usize::MAX);
     // A viewer gone before its answer: nothing to do.
-    let _ = request.respond(with(response, &COMMON));
+    let _ = request.respond(response);
 }
 
 fn refuse(code: u16, why: &str) -> Response<std::io::Cursor<Vec<u8>>> {

@@ -1,0 +1,226 @@
+//! `hp2ps --serve` under test: started in a directory, its address read from its first
+//! line of stdout, asked with plain HTTP requests written here (so that a test chooses
+//! every header, `Host` included), its server-sent events read as they come, and
+//! stopped with Ctrl-C (SIGINT), as a person stops it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, ExitStatus};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::run::{Cmd, Sink};
+
+/// A running `hp2ps --serve`.
+pub struct Served {
+    child: Child,
+    /// The page's address, as printed.
+    pub url: String,
+    /// `host:port`.
+    pub addr: String,
+    /// The path's first part.
+    pub token: String,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Served {
+    /// Starts `hp2ps --serve ARGS` in `dir` and waits for its address.
+    pub fn start(dir: &Path, args: &[&str]) -> Served {
+        let mut child = Cmd::hp2ps()
+            .arg("--serve")
+            .args(args)
+            .current_dir(dir)
+            .stdout(Sink::Capture)
+            .stderr(Sink::Capture)
+            .spawn();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        if let Some(pipe) = child.stderr.take() {
+            let stderr = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    let mut s = stderr.lock().unwrap_or_else(|e| e.into_inner());
+                    s.push_str(&line);
+                    s.push('\n');
+                }
+            });
+        }
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
+        let url = line.trim().to_string();
+        let rest = url.strip_prefix("http://").unwrap_or_else(|| {
+            let err = stderr.lock().map(|s| s.clone()).unwrap_or_default();
+            panic!("no address printed: {line:?}; stderr: {err}")
+        });
+        let (addr, path) = rest.split_once('/').expect("a path");
+        Served {
+            child,
+            url: url.clone(),
+            addr: addr.to_string(),
+            token: path.trim_end_matches('/').to_string(),
+            stderr,
+        }
+    }
+
+    /// What it said on stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Waits until stderr holds `text`.
+    pub fn wait_stderr(&self, text: &str, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        while Instant::now() < until {
+            if self.stderr().contains(text) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+
+    /// `GET path` with this `Host` (`None`: none sent), `extra` request lines; the
+    /// status and the body.
+    pub fn request(&self, method: &str, path: &str, host: Option<&str>) -> (u16, Vec<u8>) {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+        let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if let Some(h) = host {
+            req.push_str(&format!("Host: {h}\r\n"));
+        }
+        req.push_str("\r\n");
+        s.write_all(req.as_bytes()).expect("send");
+        let mut all = Vec::new();
+        let _ = s.read_to_end(&mut all);
+        let text = String::from_utf8_lossy(&all);
+        let code = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {:?}", &text[..text.len().min(200)]));
+        let body = match all.windows(4).position(|w| w == b"\r\n\r\n") {
+            Some(i) => all[i + 4..].to_vec(),
+            None => Vec::new(),
+        };
+        (code, body)
+    }
+
+    /// `GET path` as a browser on this machine asks.
+    pub fn get(&self, path: &str) -> (u16, Vec<u8>) {
+        self.request("GET", path, Some(&self.addr.clone()))
+    }
+
+    /// The page's server-sent events, parsed, as they come.
+    pub fn events(&self) -> Events {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        let req = format!(
+            "GET /{}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            self.token, self.addr
+        );
+        s.write_all(req.as_bytes()).expect("send");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(s).lines().map_while(Result::ok) {
+                if let Some(data) = line.strip_prefix("data: ") {
+                    match serde_json::from_str::<Value>(data) {
+                        Ok(v) => {
+                            if tx.send(v).is_err() {
+                                return;
+                            }
+                        }
+                        Err(e) => panic!("an event that is not JSON: {e}"),
+                    }
+                }
+            }
+        });
+        Events { rx }
+    }
+
+    /// The process id, for signals.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Ctrl-C, then its exit status and stderr.
+    pub fn interrupt(mut self) -> (ExitStatus, String) {
+        // SAFETY: a signal to our own child, by its id.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                std::thread::sleep(Duration::from_millis(100));
+                return (status, self.stderr());
+            }
+            if Instant::now() > until {
+                let _ = self.child.kill();
+                panic!("--serve did not stop on SIGINT; stderr: {}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Updates as they come.
+pub struct Events {
+    rx: Receiver<Value>,
+}
+
+impl Events {
+    /// The next update, if one comes within `within`.
+    pub fn next(&self, within: Duration) -> Option<Value> {
+        self.rx.recv_timeout(within).ok()
+    }
+
+    /// Updates until one satisfies `done` (included), within `within`.
+    pub fn until(&self, within: Duration, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let until = Instant::now() + within;
+        let mut got = Vec::new();
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match self.rx.recv_timeout(left) {
+                Ok(v) => {
+                    let stop = done(&v);
+                    got.push(v);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        panic!(
+            "no such update within {within:?}; the last: {}",
+            got.last().map_or(String::from("none"), |v| v["status"].to_string())
+        );
+    }
+}
+
+/// The state an update says the run is in.
+pub fn state(update: &Value) -> &str {
+    update["status"]["state"].as_str().unwrap_or("")
+}
+
+/// Makes a FIFO at `path`.
+pub fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("a path");
+    // SAFETY: a C string we own.
+    let r = unsafe { libc::mkfifo(c.as_ptr(), 0o600) };
+    assert_eq!(r, 0, "mkfifo {}", path.display());
+}
