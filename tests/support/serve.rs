@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::run::{Cmd, Sink};
+use super::run::{Cmd, Input, Sink};
 
 /// A running `hp2ps --serve`.
 pub struct Served {
@@ -30,7 +30,16 @@ pub struct Served {
 impl Served {
     /// Starts `hp2ps --serve ARGS` in `dir` and waits for its address.
     pub fn start(dir: &Path, args: &[&str]) -> Served {
-        let mut child = Cmd::hp2ps()
+        Served::started(Cmd::hp2ps(), dir, args)
+    }
+
+    /// [`Served::start`] reading `stdin` (a FIFO, say).
+    pub fn start_with_stdin(dir: &Path, args: &[&str], stdin: std::fs::File) -> Served {
+        Served::started(Cmd::hp2ps().stdin(Input::File(stdin)), dir, args)
+    }
+
+    fn started(cmd: Cmd, dir: &Path, args: &[&str]) -> Served {
+        let mut child = cmd
             .arg("--serve")
             .args(args)
             .current_dir(dir)
@@ -145,6 +154,17 @@ impl Served {
         Events { rx }
     }
 
+    /// An event stream connected and not read (until [`Raw::read_all`]).
+    pub fn raw_events(&self) -> Raw {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        let req = format!(
+            "GET /{}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+            self.token, self.addr
+        );
+        s.write_all(req.as_bytes()).expect("send");
+        Raw { stream: s }
+    }
+
     /// The process id, for signals.
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -223,4 +243,29 @@ pub fn mkfifo(path: &Path) {
     // SAFETY: a C string we own.
     let r = unsafe { libc::mkfifo(c.as_ptr(), 0o600) };
     assert_eq!(r, 0, "mkfifo {}", path.display());
+}
+
+/// An event stream read only at the end.
+pub struct Raw {
+    stream: TcpStream,
+}
+
+impl Raw {
+    /// Every update sent so far: read until nothing more comes for `quiet`.
+    pub fn read_all(mut self, quiet: Duration) -> Vec<Value> {
+        self.stream.set_read_timeout(Some(quiet)).ok();
+        let mut all = Vec::new();
+        let mut buf = vec![0u8; 1 << 16];
+        while let Ok(n) = self.stream.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8_lossy(&all)
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect()
+    }
 }
