@@ -154,9 +154,10 @@ impl Served {
         Events { rx }
     }
 
-    /// An event stream connected and not read (until [`Raw::read_all`]).
+    /// An event stream connected and not read (until [`Raw::read_all`]), with a
+    /// receive buffer of a few kilobytes, so that the server's writes to it soon wait.
     pub fn raw_events(&self) -> Raw {
-        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        let mut s = small_buffer_connect(&self.addr);
         let req = format!(
             "GET /{}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
             self.token, self.addr
@@ -267,5 +268,40 @@ impl Raw {
             .filter_map(|l| l.strip_prefix("data: "))
             .filter_map(|d| serde_json::from_str(d).ok())
             .collect()
+    }
+}
+
+/// A TCP connection to `addr` (an IPv4 `host:port`) whose receive buffer is set small
+/// before it connects (the window it offers stays small).
+fn small_buffer_connect(addr: &str) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    let addr: std::net::SocketAddrV4 = addr.parse().expect("an IPv4 address");
+    // SAFETY: a socket we own, set up and handed to TcpStream, which closes it.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0, "socket");
+        let size: libc::c_int = 2048;
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            &size as *const libc::c_int as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+        let sin = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: addr.port().to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from(*addr.ip()).to_be(),
+            },
+            sin_zero: [0; 8],
+        };
+        let r = libc::connect(
+            fd,
+            &sin as *const libc::sockaddr_in as *const libc::sockaddr,
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        );
+        assert_eq!(r, 0, "connect");
+        TcpStream::from_raw_fd(fd)
     }
 }
