@@ -53,8 +53,12 @@ fn values(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
 
 #[test]
 fn followed_logs_give_the_censuses_of_a_whole_reading() {
-    let opts = LiveOptions::default();
+    let mut opts = LiveOptions::default();
+    // Every heap-size point kept, to compare them all.
+    opts.detail = 1 << 20;
+    opts.load.heap_size = true;
     for name in [
+        "marker-hc.eventlog",
         "leakmap-hc-flush.eventlog",
         "leakmap-hc.eventlog",
         "threads-hT-N2.eventlog",
@@ -77,6 +81,8 @@ fn followed_logs_give_the_censuses_of_a_whole_reading() {
             assert!(values(&live) == expected, "{name} {most} {pauses}: values differ");
             assert_eq!(live.job, whole.job, "{name}");
             assert_eq!(live.date, whole.date, "{name}");
+            assert_eq!((&live.marks, &live.mark_texts), (&whole.marks, &whole.mark_texts), "{name}");
+            assert_eq!(live.series, whole.series, "{name}: the heap size and live bytes");
         }
     }
 }

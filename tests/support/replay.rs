@@ -150,3 +150,40 @@ pub fn replay(
     }
     Ok(())
 }
+
+/// The WALL_CLOCK_TIME event (43) of a log: its timestamp (ns on the log's clock) and
+/// the wall-clock time it stands for (ns since the Unix epoch): where the log's clock
+/// meets the wall's.
+pub fn wall_clock(log: &[u8]) -> Option<(u64, u128)> {
+    let p = pieces(log, Pace::Events(0));
+    let mut at = p.header;
+    let sizes = declared(log)?;
+    while at + 10 <= p.len {
+        let id = u16_at(log, at)?;
+        let time = u64_at(log, at + 2)?;
+        let (head, len) = match sizes[usize::from(id)]? {
+            0xFFFF => (12, usize::from(u16_at(log, at + 10)?)),
+            n => (10, usize::from(n)),
+        };
+        if id == 43 {
+            let sec = u64_at(log, at + head + 4)?;
+            let nsec = u32_at(log, at + head + 12)?;
+            return Some((time, u128::from(sec) * 1_000_000_000 + u128::from(nsec)));
+        }
+        at += head + len;
+    }
+    None
+}
+
+/// Each declared event type's size (0xFFFF: variable).
+fn declared(b: &[u8]) -> Option<Vec<Option<u16>>> {
+    let mut sizes = vec![None; 1 << 16];
+    let mut at = 8;
+    while b.get(at..at + 4)? == b"etb\0" {
+        sizes[usize::from(u16_at(b, at + 4)?)] = Some(u16_at(b, at + 6)?);
+        let desc = u32_at(b, at + 8)? as usize;
+        let extra = u32_at(b, at + 12 + desc)? as usize;
+        at += 12 + desc + 4 + extra + 4;
+    }
+    Some(sizes)
+}

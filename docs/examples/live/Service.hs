@@ -21,9 +21,9 @@ import Debug.Trace (traceMarkerIO)
 import System.Environment (getArgs)
 
 answer :: Int -> String
-answer n = concatMap show [n .. n + 40]
+answer n = concatMap show [n .. n + 100]
 
--- Some 40 ms of work (on this machine, -O).
+-- Some tens of milliseconds of work (-O).
 busy :: Int -> Int
 busy i = foldl' (\a x -> (a + x * i) `mod` 1000003) 0 [1 .. 4000000]
 
@@ -38,9 +38,14 @@ main = do
     _ <- evaluate (busy i)
     let buffer = map (* i) [1 .. 3000 + 200 * (i `mod` 25)] :: [Int]
     _ <- evaluate (sum buffer)
-    -- The last 25 rounds' buffers are kept: a working set that comes and goes.
-    modifyIORef' window (\w -> take (if i `mod` 100 < 50 then 25 else 5) (buffer : w))
-    modifyIORef' cache (Map.insert i (answer i))
+    -- The last rounds' buffers are kept (25, then 5): a working set that comes and goes.
+    -- (The list is forced: a lazy `take` would keep every buffer ever made.)
+    modifyIORef' window (\w -> let w' = take (if i `mod` 100 < 50 then 25 else 5) (buffer : w)
+                               in length w' `seq` w')
+    -- Every answer is kept, whole (the leak).
+    let a = answer i
+    _ <- evaluate (length a)
+    modifyIORef' cache (Map.insert i a)
     when (i `mod` 100 == 0) $ traceMarkerIO ("checkpoint " ++ show (i `div` 100))
     threadDelay 10000
   n <- Map.size <$> readIORef cache

@@ -25,6 +25,9 @@ use crate::seam::{SampleBlock, Sink};
 
 /// Bytes consumed before the buffer's front is dropped.
 const COMPACT: usize = 1 << 20;
+/// The longest header waited for (a real one is some 20 KB): a header that claims more
+/// is not waited for to the end of the memory.
+const LONGEST_HEADER: usize = 16 << 20;
 
 /// An eventlog read as its bytes arrive.
 pub(crate) struct LiveEventlog<'o> {
@@ -151,7 +154,7 @@ impl<'o> LiveEventlog<'o> {
                 self.types = Some(types);
                 Ok(true)
             }
-            Err(_) if input.wanted && !closing => Ok(false),
+            Err(_) if input.wanted && !closing && self.buf.len() <= LONGEST_HEADER => Ok(false),
             Err(e) => Err(e),
         }
     }

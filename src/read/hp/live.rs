@@ -9,6 +9,11 @@ use std::collections::HashMap;
 use super::{read_into, ReadOptions};
 use crate::seam::{Follow, HeaderField, Sink};
 
+/// The most bytes of a line, or of the header, kept while they are not complete: far
+/// more than a real profile's (names up to 64 KiB, header strings up to 1 MiB), so that
+/// an input that is no profile cannot fill the memory.
+const LONGEST: usize = 16 << 20;
+
 /// A `.hp` file read as its bytes arrive.
 pub(crate) struct LiveHp<'o> {
     opts: &'o ReadOptions,
@@ -64,6 +69,14 @@ impl<'o> LiveHp<'o> {
             }
         }
         self.partial.extend_from_slice(rest);
+        if self.partial.len() > LONGEST {
+            self.partial.clear();
+            to.lost(format!(
+                "line {} of the profile is longer than {} MiB: not a .hp profile? (left out)",
+                self.lines + 1,
+                LONGEST >> 20
+            ));
+        }
     }
 
     fn line(&mut self, line: &[u8], to: &mut dyn Follow) {
@@ -71,6 +84,14 @@ impl<'o> LiveHp<'o> {
         let word = line.trim_ascii_start();
         let starts = |k: &[u8]| word.starts_with(k);
         if self.in_header && !(starts(b"BEGIN_SAMPLE") || starts(b"MARK")) {
+            if self.header.len() + line.len() > LONGEST {
+                to.lost(format!(
+                    "no sample in the first {} MiB: not a .hp profile? (line {} left out)",
+                    LONGEST >> 20,
+                    self.lines
+                ));
+                return;
+            }
             self.header.extend_from_slice(line);
             self.header_lines += 1;
             return;

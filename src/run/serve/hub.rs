@@ -19,6 +19,11 @@ use super::record::Record;
 
 /// The least time between two updates: a fast input's censuses come together.
 const GAP: Duration = Duration::from_millis(200);
+/// An update takes at most half the time between updates (up to [`GAP_MOST`]): a run
+/// whose page takes long to make (many bands, a long run, a loaded machine) gets fewer
+/// updates, not a busy core; never so few that a census waits much longer.
+const SHARE: u32 = 2;
+const GAP_MOST: Duration = Duration::from_millis(500);
 
 /// Where the run stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -158,6 +163,7 @@ impl Hub {
     pub(super) fn publish(&self) {
         let mut seen = 0;
         let mut last = Instant::now() - GAP;
+        let mut gap = GAP;
         let mut version = u64::MAX;
         let mut final_of: Option<u64> = None;
         let mut page: Option<Arc<LivePage>> = None;
@@ -170,7 +176,7 @@ impl Hub {
                     .wait_while(shared, |s| s.generation == seen)
                     .unwrap_or_else(|e| e.into_inner());
             }
-            std::thread::sleep(GAP.saturating_sub(last.elapsed()));
+            std::thread::sleep(gap.saturating_sub(last.elapsed()));
             last = Instant::now();
             let (status, profile) = {
                 let mut guard = lock(&self.shared);
@@ -221,6 +227,7 @@ impl Hub {
                 page = Some(Arc::new(p));
             }
             self.send(&status, page.clone(), fresh_page);
+            gap = (last.elapsed() * SHARE).clamp(GAP, GAP_MOST);
         }
     }
 

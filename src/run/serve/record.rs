@@ -40,6 +40,10 @@ impl Record {
     /// The whole run so far, as a stream.
     pub(super) fn reader(&self) -> io::Result<Box<dyn Read + '_>> {
         match self {
+            // Opening a FIFO put in its place would wait for a writer.
+            Record::File(path) if !std::fs::metadata(path)?.is_file() => Err(io::Error::other(
+                format!("{} is no longer a regular file", path.display()),
+            )),
             Record::File(path) => Ok(Box::new(io::BufReader::new(File::open(path)?))),
             Record::Spool(s) => Ok(Box::new(s.reader())),
         }

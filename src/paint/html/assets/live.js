@@ -29,7 +29,9 @@
   bar.append(dot, state, facts, follow, save, notices);
   main.insertBefore(bar, main.firstChild);
 
-  const live = { seq: 0, status: null, pending: null, held: false, pointer: null, newest: null };
+  // `drawn`: when each of the last updates reached the screen, and its newest census
+  // (for scripts/live-latency.sh).
+  const live = { seq: 0, status: null, pending: null, held: false, pointer: null, newest: null, drawn: [] };
   H.live = live;
 
   // ---- The marker of the newest census ----
@@ -178,6 +180,13 @@
     if (msg.page && live.held) { live.pending = msg; showStatus(msg.status); return; }
     if (msg.page) apply(msg);
     showStatus(msg.status);
+    if (msg.page) {
+      const newest = live.newest;
+      requestAnimationFrame(() => {
+        live.drawn.push([Date.now(), newest]);
+        if (live.drawn.length > 2000) live.drawn.splice(0, 1000);
+      });
+    }
   }
 
   // Updates wait while a button is down over the chart (a drag to zoom).
