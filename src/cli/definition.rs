@@ -230,6 +230,11 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(u16))
                 .help("Listen on port N (default: a free port)")
                 .help_heading(LIVE),
+            Arg::new("serve-whole-run")
+                .long("serve-whole-run")
+                .action(ArgAction::SetTrue)
+                .hide(true)
+                .help("Write the whole run's page to stdout (what --serve runs for -o and save)"),
             Arg::new("serve-detail")
                 .long("serve-detail")
                 .value_name("N")

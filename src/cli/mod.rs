@@ -108,6 +108,9 @@ pub struct ServeOptions {
     pub port: u16,
     /// Censuses kept per level of detail (a hidden option for tests).
     pub detail: Option<usize>,
+    /// Instead of serving, write the whole run's page to stdout, from the file or from
+    /// stdin (the server runs itself so for `-o` and the page's save).
+    pub whole_run: bool,
 }
 
 impl Default for ServeOptions {
@@ -116,6 +119,7 @@ impl Default for ServeOptions {
             bind: std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
             port: 0,
             detail: None,
+            whole_run: false,
         }
     }
 }

@@ -135,6 +135,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         }
         serve.port = m.get_one::<u16>("port").copied().unwrap_or(0);
         serve.detail = m.get_one::<usize>("serve-detail").copied();
+        serve.whole_run = m.get_flag("serve-whole-run");
         inv.serve = Some(serve);
         // The live page is the interactive page, and so is the whole run's (-o).
         if inv.format() != Format::Html && (inv.format.is_some() || inv.output.is_some()) {
@@ -143,7 +144,9 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             ));
         }
         inv.format = Some(Format::Html);
-    } else if ["bind", "port", "serve-detail"].iter().any(|id| m.contains_id(id)) {
+    } else if ["bind", "port", "serve-detail"].iter().any(|id| m.contains_id(id))
+        || m.get_flag("serve-whole-run")
+    {
         return Err(UsageError::Conflict(
             "--bind and --port only go with --serve",
         ));

@@ -209,6 +209,17 @@ pub struct LivePage {
     pub title: String,
 }
 
+impl LivePage {
+    /// A page of these parts (made elsewhere: by [`live_page`] in another process).
+    pub fn from_parts(title: String, section: String, data: String) -> LivePage {
+        LivePage {
+            section,
+            data,
+            title,
+        }
+    }
+}
+
 impl LiveRun {
     /// A run of which nothing was read yet.
     pub fn new(opts: &LiveOptions) -> LiveRun {

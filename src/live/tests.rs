@@ -168,3 +168,33 @@ fn damage_costs_what_it_costs_a_whole_reading_and_is_announced() {
         );
     }
 }
+
+#[test]
+fn on_the_mutator_axis_the_censuses_are_placed_by_the_clock_of_the_run_so_far() {
+    let mut opts = LiveOptions::default();
+    opts.load.eventlog.time = TimeAxis::Mutator;
+    for name in ["leakmap-hT.eventlog", "threads-hT-N2.eventlog"] {
+        let bytes = data(name);
+        let whole = load(Source::Bytes(&bytes), &opts.load).unwrap().profile;
+        let mut run = LiveRun::new(&opts);
+        let mut reader = LiveReader::new(&opts);
+        for piece in bytes.chunks(4096) {
+            reader.feed(piece, &mut run).unwrap();
+            reader.pause(&mut run).unwrap();
+        }
+        reader.close(&mut run).unwrap();
+        // Before the clock is worked out, elapsed seconds; with it, the whole run's.
+        reader.refresh_clock(&mut run);
+        let live = kept(&run, &opts);
+        assert_eq!(live.times, whole.times[..whole.times.len() - 1], "{name}");
+        assert!(run.newest().unwrap() < elapsed_end(&bytes), "{name}: mutator time is less");
+    }
+}
+
+/// The last census's elapsed time.
+fn elapsed_end(bytes: &[u8]) -> f64 {
+    let mut opts = LiveOptions::default();
+    opts.load.eventlog.time = TimeAxis::Elapsed;
+    let p = load(Source::Bytes(bytes), &opts.load).unwrap().profile;
+    p.times[p.times.len() - 2]
+}

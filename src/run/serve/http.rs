@@ -18,7 +18,8 @@ use std::time::Duration;
 
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
-use super::hub::{whole_run_chart, Hub};
+use super::hub::Hub;
+use super::whole;
 
 /// Event streams served at once (tabs, and machines through ssh tunnels).
 const MAX_VIEWERS: usize = 64;
@@ -213,31 +214,27 @@ fn page(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
 
 /// The whole run's page, to save: the page `--format html` writes of the run so far.
 fn save(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
-    let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-    let chart = match whole_run_chart(&record, &hub.opts) {
-        Ok(chart) => chart,
-        Err(e) => {
-            return with(
-                Response::from_data(format!("hp2ps: {e}\n").into_bytes()).with_status_code(500),
-                &[("Content-Type", "text/plain; charset=utf-8")],
+    let whole = {
+        let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
+        whole::make(&record)
+    };
+    match whole {
+        Ok(whole) => {
+            let file = super::saved_name(&hub.name);
+            let disposition = format!("attachment; filename=\"{file}\"");
+            with(
+                Response::from_data(whole.page),
+                &[
+                    ("Content-Type", "text/html; charset=utf-8"),
+                    ("Content-Disposition", &disposition),
+                ],
             )
         }
-    };
-    drop(record);
-    let mut html = Vec::new();
-    if let Err(e) = hp2ps::write_chart_with(&chart, hp2ps::Format::Html, &hub.opts.paint, &mut html)
-    {
-        return refuse(500, if e.kind() == std::io::ErrorKind::OutOfMemory { "out of memory" } else { "the page could not be written" });
+        Err(e) => with(
+            Response::from_data(format!("hp2ps: {e}\n").into_bytes()).with_status_code(500),
+            &[("Content-Type", "text/plain; charset=utf-8")],
+        ),
     }
-    let file = super::saved_name(&hub.name);
-    let disposition = format!("attachment; filename=\"{file}\"");
-    with(
-        Response::from_data(html),
-        &[
-            ("Content-Type", "text/html; charset=utf-8"),
-            ("Content-Disposition", &disposition),
-        ],
-    )
 }
 
 /// Sends the page's updates as server-sent events until the viewer goes.

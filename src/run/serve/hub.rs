@@ -13,9 +13,10 @@
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use hp2ps::{live_page, load, prepare, write_live, LiveOptions, LivePage, LiveRun, Source};
+use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
 
 use super::record::Record;
+use super::whole;
 
 /// The least time between two updates: a fast input's censuses come together.
 const GAP: Duration = Duration::from_millis(200);
@@ -243,38 +244,30 @@ impl Hub {
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
     fn whole_run_page(&self, status: &Status) -> Option<LivePage> {
-        let record = self.record.read().unwrap_or_else(|e| e.into_inner());
-        let chart = match whole_run_chart(&record, &self.opts) {
-            Ok(chart) => chart,
+        let whole = {
+            let record = self.record.read().unwrap_or_else(|e| e.into_inner());
+            whole::make(&record)
+        };
+        let whole = match whole {
+            Ok(whole) => whole,
             Err(e) => {
                 say!("hp2ps: {}: the whole run cannot be read again: {e}", self.name);
                 return None;
             }
         };
-        drop(record);
         if let Some(path) = &self.output {
-            match super::write_page(path, &chart, &self.opts) {
+            match super::write_page(path, &whole.page) {
                 Ok(()) => say!(
-                    "hp2ps: {} ({} censuses): wrote {}",
-                    status.message,
+                    "hp2ps: {}: the run's end ({} censuses): wrote {}",
+                    self.name,
                     status.censuses,
                     path.display()
                 ),
                 Err(e) => say!("hp2ps: {e}"),
             }
         }
-        live_page(&chart, &self.opts.paint).ok()
+        Some(whole.live)
     }
-}
-
-/// The whole run kept in `record`, read the ordinary way, as its chart.
-pub(super) fn whole_run_chart(
-    record: &Record,
-    opts: &LiveOptions,
-) -> Result<hp2ps::chart::Chart, String> {
-    let mut input = record.reader().map_err(|e| e.to_string())?;
-    let loaded = load(Source::Stream(&mut input), &opts.load).map_err(|e| e.to_string())?;
-    Ok(prepare(loaded.profile, None, &opts.render).0)
 }
 
 /// The server-sent event of an update: `event: update`, its number, and one line of

@@ -10,13 +10,13 @@ mod http;
 mod hub;
 mod record;
 mod source;
+pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hp2ps::chart::Chart;
 use hp2ps::{Binary, LiveOptions, LiveReader, LiveRun, TimeAxis};
 
 use super::atomic::AtomicFile;
@@ -30,6 +30,9 @@ use source::{Heard, Input};
 const CLOCK_EVERY: Duration = Duration::from_secs(1);
 
 pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
+    if opts.whole_run {
+        return whole::write(inv, opts);
+    }
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
     let live = live_options(inv, opts, &input, &name);
@@ -98,7 +101,12 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
 }
 
 /// The library's options for the command line's.
-fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str) -> LiveOptions {
+fn live_options(
+    inv: &Invocation,
+    opts: &ServeOptions,
+    input: &Input,
+    name: &str,
+) -> LiveOptions {
     let mut live = LiveOptions::default();
     let path = match input {
         Input::Path(p) => Some(p.as_path()),
@@ -151,8 +159,7 @@ fn stop(hub: &Hub) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-    let written = hub::whole_run_chart(&record, &hub.opts)
-        .and_then(|chart| write_page(path, &chart, &hub.opts));
+    let written = whole::make(&record).and_then(|whole| write_page(path, &whole.page));
     match written {
         Ok(()) => {
             say!("hp2ps: wrote {} (the run so far)", path.display());
@@ -165,12 +172,12 @@ fn stop(hub: &Hub) -> ExitCode {
     }
 }
 
-/// Writes the page of `chart` to `path`, atomically.
-pub(super) fn write_page(path: &Path, chart: &Chart, opts: &LiveOptions) -> Result<(), String> {
+/// Writes `page` to `path`, atomically.
+pub(super) fn write_page(path: &Path, page: &[u8]) -> Result<(), String> {
+    use std::io::Write as _;
     let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     let mut out = AtomicFile::create(path).map_err(failed)?;
-    hp2ps::write_chart_with(chart, hp2ps::Format::Html, &opts.paint, out.writer())
-        .map_err(failed)?;
+    out.writer().write_all(page).map_err(failed)?;
     out.commit().map_err(failed)
 }
 

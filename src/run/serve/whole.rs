@@ -1,0 +1,110 @@
+//! The whole run's page: what `-o` writes, what the page's "Save page" gives, and what
+//! the live page shows at the run's end. It is the page `--format html` writes of the
+//! whole run, made by this program run again as a child (`--serve-whole-run`, with the
+//! command line it was given) that reads the run from its stdin: the followed file's
+//! bytes, or the spool's.
+//!
+//! A child, so that the memory of a whole long run's profile (2 GB for a day of censuses
+//! of 200 bands) is the child's for the seconds it works, and goes back to the system
+//! when it ends: the server keeps only its levels of detail.
+
+use std::io::{self, Read, Write};
+use std::process::{Command, ExitCode, Stdio};
+
+use hp2ps::{live_page, load, prepare, LivePage, Source};
+
+use super::record::Record;
+use super::source::Input;
+use crate::cli::{Invocation, ServeOptions};
+
+/// The whole run's page, and its parts for the live page.
+pub(super) struct Whole {
+    /// The page, as `--format html` writes it.
+    pub(super) page: Vec<u8>,
+    pub(super) live: LivePage,
+}
+
+/// The server's side: the page of the run kept in `record`, made by a child.
+pub(super) fn make(record: &Record) -> Result<Whole, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot run hp2ps again: {e}"))?;
+    let mut child = Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--serve-whole-run")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run hp2ps again: {e}"))?;
+    let (Some(mut stdin), Some(mut stdout), Some(mut stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(String::from("cannot talk to the child"));
+    };
+    let (page, errors) = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // A child that stopped reading (it failed) says why on stderr.
+            if let Ok(mut run) = record.reader() {
+                let _ = io::copy(&mut run, &mut stdin);
+            }
+        });
+        let errors = scope.spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        let mut page = Vec::new();
+        let read = stdout.read_to_end(&mut page);
+        (read.map(|_| page), errors.join().unwrap_or_default())
+    });
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let page = page.map_err(|e| e.to_string())?;
+    if !status.success() {
+        let why = errors.lines().last().unwrap_or("it failed").to_string();
+        return Err(why.strip_prefix("hp2ps: ").unwrap_or(&why).to_string());
+    }
+    parts(page).ok_or_else(|| String::from("the child's page is not whole"))
+}
+
+/// The child's output: its title, run section and data, one line each (the title and
+/// section as JSON strings, the data as it is), then the page.
+fn parts(out: Vec<u8>) -> Option<Whole> {
+    let mut lines = out.splitn(4, |&b| b == b'\n');
+    let title: String = serde_json::from_slice(lines.next()?).ok()?;
+    let section: String = serde_json::from_slice(lines.next()?).ok()?;
+    let data = String::from_utf8(lines.next()?.to_vec()).ok()?;
+    let page = lines.next()?.to_vec();
+    Some(Whole {
+        page,
+        live: LivePage::from_parts(title, section, data),
+    })
+}
+
+/// The child's side (`--serve-whole-run`): reads the run on stdin, writes its parts
+/// and its page to stdout.
+pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
+    let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
+    let name = input.name();
+    let live = super::live_options(inv, opts, &input, &name);
+    let loaded = match load(Source::Stream(&mut io::stdin().lock()), &live.load) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            say!("hp2ps: {name}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (chart, _) = prepare(loaded.profile, None, &live.render);
+    let written = live_page(&chart, &live.paint).and_then(|p| {
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
+        writeln!(out, "{}\n{}\n{}", text(&p.title), text(&p.section), p.data)?;
+        hp2ps::write_chart_with(&chart, hp2ps::Format::Html, &live.paint, &mut out)?;
+        out.flush()
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            say!("hp2ps: cannot write the page: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
