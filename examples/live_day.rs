@@ -90,7 +90,11 @@ fn main() -> io::Result<()> {
             noise ^= noise >> 7;
             noise ^= noise << 17;
             let b = b as u64;
-            let value = 1000 + (b * 37 % 100) * 8 + c / (200 + b) * 16 + (c + b * 13) % 500 * 8 + noise % 64 * 8;
+            let value = 1000
+                + (b * 37 % 100) * 8
+                + c / (200 + b) * 16
+                + (c + b * 13) % 500 * 8
+                + noise % 64 * 8;
             let mut p = vec![0u8];
             p.extend_from_slice(&value.to_be_bytes());
             p.extend_from_slice(name);

@@ -66,7 +66,8 @@ fn main() -> ExitCode {
 }
 
 fn mkfifo(path: &Path) -> Result<(), String> {
-    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).map_err(|e| e.to_string())?;
+    let c =
+        std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(path);
     // SAFETY: a C string we own.
     match unsafe { libc::mkfifo(c.as_ptr(), 0o600) } {
@@ -76,7 +77,8 @@ fn mkfifo(path: &Path) -> Result<(), String> {
 }
 
 fn run(fifo: bool, path: &Path, command: &[String]) -> Result<(), String> {
-    let hp2ps = std::env::var_os("HP2PS").map_or_else(|| PathBuf::from("target/release/hp2ps"), PathBuf::from);
+    let hp2ps = std::env::var_os("HP2PS")
+        .map_or_else(|| PathBuf::from("target/release/hp2ps"), PathBuf::from);
     let work = std::env::temp_dir().join(format!("hp2ps-latency-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let served_path = if fifo {
@@ -97,7 +99,9 @@ fn run(fifo: bool, path: &Path, command: &[String]) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", hp2ps.display()))?;
     let mut url = String::new();
     let stdout = server.stdout.take().ok_or("no stdout")?;
-    BufReader::new(stdout).read_line(&mut url).map_err(|e| e.to_string())?;
+    BufReader::new(stdout)
+        .read_line(&mut url)
+        .map_err(|e| e.to_string())?;
     let browser = webdriver::Browser::start(1400, 900)?;
     browser.goto(url.trim());
 
@@ -118,9 +122,12 @@ fn run(fifo: bool, path: &Path, command: &[String]) -> Result<(), String> {
         .spawn()
         .map_err(|e| format!("{command:?}: {e}"))?;
     // Until the page says the run ended.
-    let mut last_state = String::new();
+    let mut last_state;
     let mut shot = std::env::var_os("LIVE_SHOT").map(PathBuf::from);
-    let shot_at: u64 = std::env::var("LIVE_SHOT_AT").ok().and_then(|n| n.parse().ok()).unwrap_or(200);
+    let shot_at: u64 = std::env::var("LIVE_SHOT_AT")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
     loop {
         std::thread::sleep(Duration::from_millis(250));
         if let Some(path) = &shot {
@@ -208,7 +215,12 @@ fn watch_file(path: &Path, arrivals: &Arrivals) {
     }
 }
 
-fn report(log: &[u8], arrivals: &[(u128, usize)], drawn: &[(u128, f64)], state: &str) -> Result<(), String> {
+fn report(
+    log: &[u8],
+    arrivals: &[(u128, usize)],
+    drawn: &[(u128, f64)],
+    state: &str,
+) -> Result<(), String> {
     let (clock, wall) = replay::wall_clock(log).ok_or("no WALL_CLOCK_TIME event in the log")?;
     let mut opts = hp2ps::LiveOptions::default();
     opts.detail = 1 << 20;
@@ -219,7 +231,9 @@ fn report(log: &[u8], arrivals: &[(u128, usize)], drawn: &[(u128, f64)], state: 
     let mut from = 0;
     for &(at, upto) in arrivals {
         let upto = upto.min(log.len());
-        reader.feed(&log[from..upto], &mut run).map_err(|e| e.to_string())?;
+        reader
+            .feed(&log[from..upto], &mut run)
+            .map_err(|e| e.to_string())?;
         reader.pause(&mut run).map_err(|e| e.to_string())?;
         from = upto;
         while (came.len() as u64) < run.censuses() {
@@ -228,9 +242,16 @@ fn report(log: &[u8], arrivals: &[(u128, usize)], drawn: &[(u128, f64)], state: 
     }
     let mut load = hp2ps::LoadOptions::default();
     load.eventlog.time = hp2ps::TimeAxis::Elapsed;
-    let profile = hp2ps::load(hp2ps::Source::Bytes(log), &load).map_err(|e| e.to_string())?.profile;
+    let profile = hp2ps::load(hp2ps::Source::Bytes(log), &load)
+        .map_err(|e| e.to_string())?
+        .profile;
     let censuses = &profile.times[1..profile.times.len() - 1];
-    println!("state at the end: {state}; {} censuses; {} pieces; {} page updates", censuses.len(), arrivals.len(), drawn.len());
+    println!(
+        "state at the end: {state}; {} censuses; {} pieces; {} page updates",
+        censuses.len(),
+        arrivals.len(),
+        drawn.len()
+    );
     println!("census  time (s)  flush (ms)  hp2ps (ms)  whole (ms)");
     let (mut flush, mut ours, mut whole) = (Vec::new(), Vec::new(), Vec::new());
     for (i, &t) in censuses.iter().enumerate() {
@@ -247,10 +268,24 @@ fn report(log: &[u8], arrivals: &[(u128, usize)], drawn: &[(u128, f64)], state: 
         ours.push(o);
         whole.push(w);
     }
-    for (what, mut v) in [("flush (program → bytes)", flush), ("hp2ps (bytes → screen)", ours), ("whole (program → screen)", whole)] {
+    for (what, mut v) in [
+        ("flush (program → bytes)", flush),
+        ("hp2ps (bytes → screen)", ours),
+        ("whole (program → screen)", whole),
+    ] {
         v.sort_by(f64::total_cmp);
-        let at = |q: f64| v.get(((v.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(f64::NAN);
-        println!("{what:26} median {:7.1} ms  p90 {:7.1} ms  worst {:7.1} ms  ({} censuses)", at(0.5), at(0.9), at(1.0), v.len());
+        let at = |q: f64| {
+            v.get(((v.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(f64::NAN)
+        };
+        println!(
+            "{what:26} median {:7.1} ms  p90 {:7.1} ms  worst {:7.1} ms  ({} censuses)",
+            at(0.5),
+            at(0.9),
+            at(1.0),
+            v.len()
+        );
     }
     Ok(())
 }

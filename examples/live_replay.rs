@@ -77,7 +77,10 @@ fn socket(log: &[u8], path: &str, pace: replay::Pace, speed: f64) -> std::io::Re
     let (first, _) = listener.accept()?;
     let mut first = first;
     first.write_all(&log[..header])?;
-    clients.lock().unwrap_or_else(|e| e.into_inner()).push(first);
+    clients
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(first);
     {
         let clients = Arc::clone(&clients);
         let header = log[..header].to_vec();

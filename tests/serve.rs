@@ -35,7 +35,15 @@ fn static_page(bytes: &[u8], name: &str) -> Vec<u8> {
     let dir = TempDir::new("serve-static");
     std::fs::write(dir.join(name), bytes).expect("write");
     let ran = Cmd::hp2ps()
-        .args(["--format", "html", "--time", "elapsed", "-o", "page.html", name])
+        .args([
+            "--format",
+            "html",
+            "--time",
+            "elapsed",
+            "-o",
+            "page.html",
+            name,
+        ])
         .current_dir(dir.path())
         .run();
     assert!(ran.status.success(), "{}", ran.describe());
@@ -64,15 +72,26 @@ fn until_final(served: &Served) -> Vec<Value> {
 /// The run's end holds the whole run's page, and `save` gives it.
 fn the_end_is_the_static_page(served: &Served, updates: &[Value], reference: &[u8]) {
     let last = updates.last().expect("an update");
-    assert_eq!(last["page"], data_of(reference), "the last update is --format html's data");
+    assert_eq!(
+        last["page"],
+        data_of(reference),
+        "the last update is --format html's data"
+    );
     let (code, saved) = served.get(&format!("/{}/save", served.token));
     assert_eq!(code, 200);
-    assert!(saved == reference, "save gives --format html's page, byte for byte");
+    assert!(
+        saved == reference,
+        "save gives --format html's page, byte for byte"
+    );
 }
 
 #[test]
 fn a_fifo_with_and_without_flushes_and_two_capabilities() {
-    for name in ["leakmap-hc-flush.eventlog", "leakmap-hc.eventlog", "threads-hT-N2.eventlog"] {
+    for name in [
+        "leakmap-hc-flush.eventlog",
+        "leakmap-hc.eventlog",
+        "threads-hT-N2.eventlog",
+    ] {
         let bytes = log(name);
         let reference = static_page(&bytes, "run.eventlog");
         let dir = TempDir::new("serve-fifo");
@@ -84,19 +103,35 @@ fn a_fifo_with_and_without_flushes_and_two_capabilities() {
         assert_eq!(state(updates.last().expect("one")), "ended", "{name}");
         the_end_is_the_static_page(&served, &updates, &reference);
         // The censuses came in order, never fewer.
-        let counts: Vec<u64> = (updates.iter()).filter_map(|u| u["status"]["censuses"].as_u64()).collect();
-        assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{name}: {counts:?}");
+        let counts: Vec<u64> = (updates.iter())
+            .filter_map(|u| u["status"]["censuses"].as_u64())
+            .collect();
+        assert!(
+            counts.windows(2).all(|w| w[0] <= w[1]),
+            "{name}: {counts:?}"
+        );
         if name.contains("flush") {
-            let live = updates.iter().filter(|u| state(u) == "live" && !u["page"].is_null());
-            assert!(live.count() >= 5, "{name}: a flushed log's censuses come as it runs");
+            let live = updates
+                .iter()
+                .filter(|u| state(u) == "live" && !u["page"].is_null());
+            assert!(
+                live.count() >= 5,
+                "{name}: a flushed log's censuses come as it runs"
+            );
         }
-        assert!(served.wait_stderr("wrote whole.html", Duration::from_secs(20)), "{}", served.stderr());
+        assert!(
+            served.wait_stderr("wrote whole.html", Duration::from_secs(20)),
+            "{}",
+            served.stderr()
+        );
         let whole = std::fs::read(dir.join("whole.html")).expect("-o");
         assert!(whole == reference, "{name}: -o is --format html's page");
         // The writer gone, a new one is a new run.
         let writer = into_fifo(dir.join("run.eventlog"), log("leakmap-hT.eventlog"), 8.0);
         let events = served.events();
-        events.until(Duration::from_secs(60), |u| u["status"]["run"] == 2 && state(u) == "ended");
+        events.until(Duration::from_secs(60), |u| {
+            u["status"]["run"] == 2 && state(u) == "ended"
+        });
         writer.join().expect("writer");
     }
 }
@@ -157,10 +192,17 @@ fn a_socket_joined_mid_run_gives_the_header_then_the_events_from_then_on() {
     let updates = until_final(&served);
     let sent = server.join().expect("server");
     let got = &sent[0];
-    assert!(got.len() < bytes.len() && got.len() > 4000, "joined mid-run: {} bytes", got.len());
+    assert!(
+        got.len() < bytes.len() && got.len() > 4000,
+        "joined mid-run: {} bytes",
+        got.len()
+    );
     let last = updates.last().expect("one");
     let censuses = last["status"]["censuses"].as_u64().unwrap_or(0);
-    assert!(censuses > 0 && censuses < 30, "the censuses from then on: {censuses}");
+    assert!(
+        censuses > 0 && censuses < 30,
+        "the censuses from then on: {censuses}"
+    );
     // Its page is the page of what it was sent.
     let mut expected = data_of(&static_page(got, "x"));
     expected["runs"][0]["file"] = Value::from(name.as_str());
@@ -181,8 +223,10 @@ fn eventlog_socket(
     let listener = UnixListener::bind(path).expect("bind");
     std::thread::spawn(move || {
         let header = replay::pieces(&log, Pace::Blocks).header;
-        let clients: Arc<Mutex<Vec<(UnixStream, Vec<u8>)>>> = Arc::default();
-        let accept = |client: UnixStream, clients: &Mutex<Vec<(UnixStream, Vec<u8>)>>| {
+        // Each client, and what it was sent.
+        type Clients = Mutex<Vec<(UnixStream, Vec<u8>)>>;
+        let clients: Arc<Clients> = Arc::default();
+        let accept = |client: UnixStream, clients: &Clients| {
             let mut client = client;
             if client.write_all(&log[..header]).is_ok() {
                 let mut c = clients.lock().unwrap_or_else(|e| e.into_inner());
@@ -244,10 +288,18 @@ fn a_damaged_block_costs_one_census_and_is_said() {
     let updates = until_final(&served);
     writer.join().expect("writer");
     let last = updates.last().expect("one");
-    assert_eq!(last["status"]["censuses"].as_u64(), Some(clean as u64 - 3), "{last}");
+    assert_eq!(
+        last["status"]["censuses"].as_u64(),
+        Some(clean as u64 - 3),
+        "{last}"
+    );
     let notices = last["status"]["notices"].to_string();
     assert!(notices.contains("1 census lost"), "{notices}");
-    assert!(served.wait_stderr("1 census lost", Duration::from_secs(5)), "{}", served.stderr());
+    assert!(
+        served.wait_stderr("1 census lost", Duration::from_secs(5)),
+        "{}",
+        served.stderr()
+    );
 }
 
 fn elapsed() -> hp2ps::LoadOptions {
@@ -258,7 +310,9 @@ fn elapsed() -> hp2ps::LoadOptions {
 
 /// A `.hp` of `bands` bands and `samples` samples, in pieces of `per` samples.
 fn big_hp(bands: usize, samples: usize, per: usize) -> Vec<Vec<u8>> {
-    let mut pieces = vec![b"JOB \"big\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec()];
+    let mut pieces = vec![
+        b"JOB \"big\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec(),
+    ];
     for s in 0..samples {
         if s % per == 0 {
             pieces.push(Vec::new());
@@ -286,7 +340,10 @@ fn a_viewer_that_reads_nothing_stalls_nobody() {
     let stalled = served.raw_events();
     let fifo = dir.join("run.hp");
     let writer = std::thread::spawn(move || {
-        let mut out = std::fs::OpenOptions::new().write(true).open(fifo).expect("open");
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .expect("open");
         for p in pieces {
             out.write_all(&p).expect("write");
             std::thread::sleep(Duration::from_millis(250));
@@ -295,14 +352,30 @@ fn a_viewer_that_reads_nothing_stalls_nobody() {
     let fast = until_final(&served);
     writer.join().expect("writer");
     let sent: usize = fast.iter().map(|u| u.to_string().len()).sum();
-    assert!(fast.len() >= 10 && sent > 10 << 20, "{} updates, {sent} bytes", fast.len());
+    assert!(
+        fast.len() >= 10 && sent > 10 << 20,
+        "{} updates, {sent} bytes",
+        fast.len()
+    );
     let last = fast.last().expect("one");
-    assert_eq!(last["status"]["censuses"].as_u64(), Some(2000), "every sample read");
+    assert_eq!(
+        last["status"]["censuses"].as_u64(),
+        Some(2000),
+        "every sample read"
+    );
     // Read now: it skipped what it could not take, and ends with the final state.
     let slow = stalled.read_all(Duration::from_secs(10));
     let slow_last = slow.last().expect("updates");
-    assert_eq!(slow_last["status"], last["status"], "the stalled viewer catches up with the end");
-    assert!(slow.len() < fast.len(), "it skipped updates: {} < {}", slow.len(), fast.len());
+    assert_eq!(
+        slow_last["status"], last["status"],
+        "the stalled viewer catches up with the end"
+    );
+    assert!(
+        slow.len() < fast.len(),
+        "it skipped updates: {} < {}",
+        slow.len(),
+        fast.len()
+    );
 }
 
 #[test]
@@ -316,7 +389,10 @@ fn ctrl_c_writes_the_run_so_far() {
     let fifo = dir.join("run.eventlog");
     let prefix = bytes[..half].to_vec();
     let writer = std::thread::spawn(move || {
-        let mut out = std::fs::OpenOptions::new().write(true).open(fifo).expect("open");
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .expect("open");
         out.write_all(&prefix).expect("write");
         // The program runs on: the FIFO stays open until the test is done.
         std::thread::sleep(Duration::from_secs(3));
@@ -327,9 +403,15 @@ fn ctrl_c_writes_the_run_so_far() {
     let (status, stderr) = served.interrupt();
     writer.join().expect("writer");
     assert!(status.success(), "{stderr}");
-    assert!(stderr.contains("wrote so-far.html (the run so far)"), "{stderr}");
+    assert!(
+        stderr.contains("wrote so-far.html (the run so far)"),
+        "{stderr}"
+    );
     let page = std::fs::read(dir.join("so-far.html")).expect("-o");
-    assert!(page == static_page(&bytes[..half], "run.eventlog"), "the page of the log so far");
+    assert!(
+        page == static_page(&bytes[..half], "run.eventlog"),
+        "the page of the log so far"
+    );
 }
 
 #[test]
@@ -337,27 +419,56 @@ fn requests_are_answered_only_with_the_token_and_a_loopback_host() {
     let dir = TempDir::new("serve-refuse");
     let served = Served::start(dir.path(), &["not-yet.eventlog"]);
     let t = served.token.clone();
-    assert!(t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()), "{t}");
+    assert!(
+        t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{t}"
+    );
     let (code, page) = served.get(&format!("/{t}/"));
     assert_eq!(code, 200);
     assert!(String::from_utf8_lossy(&page).contains("<title>not-yet.eventlog</title>"));
-    for path in ["/", "/events", "/save", "/index.html", &format!("/{}/", &t[..31])] {
+    for path in [
+        "/",
+        "/events",
+        "/save",
+        "/index.html",
+        &format!("/{}/", &t[..31]),
+    ] {
         let (code, body) = served.get(path);
         assert_eq!(code, 403, "{path}");
         assert!(!String::from_utf8_lossy(&body).contains("<html"), "{path}");
     }
-    for host in [Some("evil.example"), Some("evil.example:8080"), Some("127.0.0.1.nip.io"), None] {
+    for host in [
+        Some("evil.example"),
+        Some("evil.example:8080"),
+        Some("127.0.0.1.nip.io"),
+        None,
+    ] {
         let (code, _) = served.request("GET", &format!("/{t}/"), host);
         assert_eq!(code, 403, "Host {host:?}");
     }
     for host in ["localhost", &served.addr, "[::1]:1234"] {
-        assert_eq!(served.request("GET", &format!("/{t}/"), Some(host)).0, 200, "{host}");
+        assert_eq!(
+            served.request("GET", &format!("/{t}/"), Some(host)).0,
+            200,
+            "{host}"
+        );
     }
-    for path in ["../../../etc/passwd", "Cargo.toml", "not-yet.eventlog", "events/1", "%2e%2e/x"] {
+    for path in [
+        "../../../etc/passwd",
+        "Cargo.toml",
+        "not-yet.eventlog",
+        "events/1",
+        "%2e%2e/x",
+    ] {
         let (code, _) = served.get(&format!("/{t}/{path}"));
         assert_eq!(code, 404, "{path}");
     }
-    assert_eq!(served.request("POST", &format!("/{t}/"), Some(&served.addr)).0, 405);
+    assert_eq!(
+        served
+            .request("POST", &format!("/{t}/"), Some(&served.addr))
+            .0,
+        405
+    );
     assert_eq!(served.get(&format!("/{t}")).0, 303);
 }
 
@@ -372,7 +483,8 @@ fn a_port_in_use_is_one_clear_line() {
     assert_eq!(ran.code, Some(1), "{}", ran.describe());
     let err = ran.stderr_text();
     assert!(
-        err.contains(&format!("hp2ps: cannot listen on 127.0.0.1:{port}: ")) && err.contains("in use"),
+        err.contains(&format!("hp2ps: cannot listen on 127.0.0.1:{port}: "))
+            && err.contains("in use"),
         "{err}"
     );
 }
@@ -389,7 +501,10 @@ fn what_cannot_go_with_serve_is_refused() {
         &["--serve", "-o", "-", "a"],
         &["--serve", "--summary", "a"],
     ] {
-        let ran = Cmd::hp2ps().args(args).timeout(Duration::from_secs(20)).run();
+        let ran = Cmd::hp2ps()
+            .args(args)
+            .timeout(Duration::from_secs(20))
+            .run();
         assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.describe());
     }
 }

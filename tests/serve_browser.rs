@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use support::html_page::*;
-use support::serve::{mkfifo, Served};
 use support::replay::{self, Pace};
+use support::serve::{mkfifo, Served};
 use support::TempDir;
 
 /// How much faster than it ran a log is replayed.
@@ -83,7 +83,11 @@ fn settled(b: &support::webdriver::Browser) -> Value {
 }
 
 /// Follows the page until its state is final, acting on it on the way; returns every look.
-fn watch(b: &support::webdriver::Browser, within: Duration, mut act: impl FnMut(&Value)) -> Vec<Value> {
+fn watch(
+    b: &support::webdriver::Browser,
+    within: Duration,
+    mut act: impl FnMut(&Value),
+) -> Vec<Value> {
     let until = Instant::now() + within;
     let mut looks = Vec::new();
     while Instant::now() < until {
@@ -108,13 +112,26 @@ fn the_censuses_came_as_they_were_read(looks: &[Value], total: u64) {
     let live: Vec<&Value> = looks.iter().filter(|l| l["state"] == "live").collect();
     assert!(live.len() >= 3, "the page was live {} times", live.len());
     let counts: Vec<u64> = live.iter().filter_map(|l| l["text"].as_u64()).collect();
-    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "the count never falls: {counts:?}");
-    let distinct = counts.iter().collect::<std::collections::BTreeSet<_>>().len();
+    assert!(
+        counts.windows(2).all(|w| w[0] <= w[1]),
+        "the count never falls: {counts:?}"
+    );
+    let distinct = counts
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     assert!(distinct >= 3, "the count rose step by step: {counts:?}");
     for l in &live {
-        assert_eq!(l["text"], l["samples"], "the heading says the data's samples");
+        assert_eq!(
+            l["text"], l["samples"],
+            "the heading says the data's samples"
+        );
         // An eventlog's page has the empty sample at 0 besides the censuses.
-        assert_eq!(l["samples"].as_u64(), l["censuses"].as_u64().map(|c| c + 1), "{l}");
+        assert_eq!(
+            l["samples"].as_u64(),
+            l["censuses"].as_u64().map(|c| c + 1),
+            "{l}"
+        );
         let (last, newest) = (l["last"].as_f64(), l["newest"].as_f64());
         assert!(
             last.zip(newest).is_some_and(|(a, b)| (a - b).abs() < 1e-9),
@@ -126,16 +143,27 @@ fn the_censuses_came_as_they_were_read(looks: &[Value], total: u64) {
 }
 
 /// The final page's data is the static page's, and `save` gives the static page.
-fn the_end_is_the_whole_runs_page(b: &support::webdriver::Browser, served: &Served, reference: &[u8]) {
+fn the_end_is_the_whole_runs_page(
+    b: &support::webdriver::Browser,
+    served: &Served,
+    reference: &[u8],
+) {
     let data = b.script("return window.hp2ps.data;", json!([]));
-    assert_eq!(data, data_of(reference), "the final data is --format html's");
+    assert_eq!(
+        data,
+        data_of(reference),
+        "the final data is --format html's"
+    );
     let (code, saved) = served.get(&format!("/{}/save", served.token));
     assert_eq!(code, 200);
     if saved != reference {
         std::fs::write("/tmp/live-scratch/saved.html", &saved).ok();
         std::fs::write("/tmp/live-scratch/reference.html", reference).ok();
     }
-    assert!(saved == reference, "the saved page is --format html's, byte for byte");
+    assert!(
+        saved == reference,
+        "the saved page is --format html's, byte for byte"
+    );
 }
 
 #[test]
@@ -155,8 +183,15 @@ fn a_growing_file_followed_in_the_browser() {
     browser.goto(&served.url);
     let first = settled(&browser);
     assert_eq!(first["state"], "waiting", "{first}");
-    let text = browser.script("return document.querySelector('.live-bar').textContent", json!([]));
-    assert!(text.as_str().is_some_and(|t| t.contains("does not exist yet")), "{text}");
+    let text = browser.script(
+        "return document.querySelector('.live-bar').textContent",
+        json!([]),
+    );
+    assert!(
+        text.as_str()
+            .is_some_and(|t| t.contains("does not exist yet")),
+        "{text}"
+    );
     let path = dir.join("run.eventlog");
     let writer = std::thread::spawn(move || {
         let mut file = std::fs::File::create(path).expect("create");
@@ -180,7 +215,10 @@ fn a_growing_file_followed_in_the_browser() {
         if zoomed.is_none() && l["state"] == "live" && samples >= 12 {
             let end = l["end"].as_f64().unwrap_or(1.0);
             let w = vec![end * 0.2, end * 0.5];
-            browser.script("window.hp2ps.runs[0].zoomTo(arguments[0], arguments[1]);", json!(w.clone()));
+            browser.script(
+                "window.hp2ps.runs[0].zoomTo(arguments[0], arguments[1]);",
+                json!(w.clone()),
+            );
             let name = l["bands"][0].as_str().unwrap_or("").to_string();
             browser.script(
                 "const run = window.hp2ps.runs[0]; run.toggle(run.bands.find((b) => b.name === arguments[0]).k);",
@@ -188,14 +226,24 @@ fn a_growing_file_followed_in_the_browser() {
             );
             zoomed = Some(w);
             hidden = Some(name);
-        } else if let (Some(w), Some(h), "live") = (&zoomed, &hidden, l["state"].as_str().unwrap_or("")) {
+        } else if let (Some(w), Some(h), "live") =
+            (&zoomed, &hidden, l["state"].as_str().unwrap_or(""))
+        {
             let window: Vec<f64> = serde_json::from_value(l["window"].clone()).unwrap_or_default();
             assert_eq!(&window, w, "the window in the past stays");
             // (A name the -L cut made equal to a later band's gains " #1".)
             let again = format!("{h} #1");
             let hidden = l["hidden"].as_array().cloned().unwrap_or_default();
-            assert!(hidden.iter().any(|n| n == h.as_str() || n == again.as_str()), "{h} stays hidden: {l}");
-            assert_eq!(l["marker"], 0, "the newest census is outside the window: no marker");
+            assert!(
+                hidden
+                    .iter()
+                    .any(|n| n == h.as_str() || n == again.as_str()),
+                "{h} stays hidden: {l}"
+            );
+            assert_eq!(
+                l["marker"], 0,
+                "the newest census is outside the window: no marker"
+            );
         }
     });
     writer.join().expect("writer").expect("replayed");
@@ -204,7 +252,10 @@ fn a_growing_file_followed_in_the_browser() {
     the_end_is_the_whole_runs_page(&browser, &served, &reference);
     // After the end the view is still the reader's.
     let last = look(&browser);
-    assert!(last["hidden"].as_array().is_some_and(|a| !a.is_empty()), "{last}");
+    assert!(
+        last["hidden"].as_array().is_some_and(|a| !a.is_empty()),
+        "{last}"
+    );
     let (status, stderr) = served.interrupt();
     assert!(status.success(), "{stderr}");
     assert!(stderr.contains("wrote whole.html"), "{stderr}");
@@ -227,7 +278,10 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
     browser.goto(&served.url);
     let fifo = other.join("run.eventlog");
     let writer = std::thread::spawn(move || {
-        let mut out = std::fs::OpenOptions::new().write(true).open(fifo).expect("open the FIFO");
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .expect("open the FIFO");
         replay::replay(&bytes, Pace::Blocks, 0.5, &mut |piece| {
             use std::io::Write;
             out.write_all(piece)
@@ -241,12 +295,18 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
         match state {
             0 if l["state"] == "live" && l["samples"].as_u64().unwrap_or(0) >= 8 => {
                 width = end * 0.25;
-                browser.script("window.hp2ps.runs[0].zoomTo(arguments[0], arguments[1]);", json!([end - width, end]));
+                browser.script(
+                    "window.hp2ps.runs[0].zoomTo(arguments[0], arguments[1]);",
+                    json!([end - width, end]),
+                );
                 state = 1;
             }
             1 if l["state"] == "live" => {
                 if let Some(w) = window.filter(|w| w[1] > end - width - 1.0) {
-                    assert!((w[1] - w[0] - width).abs() < 1e-6 * end.max(1.0), "the width kept: {w:?}");
+                    assert!(
+                        (w[1] - w[0] - width).abs() < 1e-6 * end.max(1.0),
+                        "the width kept: {w:?}"
+                    );
                     if (w[1] - end).abs() < 1e-9 && end > 0.0 && l["marker"] == 1 {
                         state = 2;
                     }
@@ -254,16 +314,25 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
             }
             2 if l["state"] == "live" => {
                 // Into the past, then "Follow".
-                browser.script("window.hp2ps.runs[0].zoomTo(0, arguments[0]);", json!([width]));
+                browser.script(
+                    "window.hp2ps.runs[0].zoomTo(0, arguments[0]);",
+                    json!([width]),
+                );
                 std::thread::sleep(Duration::from_millis(300));
-                let shown = browser.script("return !document.querySelector('.live-follow').hidden", json!([]));
+                let shown = browser.script(
+                    "return !document.querySelector('.live-follow').hidden",
+                    json!([]),
+                );
                 assert_eq!(shown, true, "Follow is offered for a window in the past");
                 browser.script("document.querySelector('.live-follow').click()", json!([]));
                 state = 3;
             }
             3 => {
                 if let Some(w) = window {
-                    assert!(w[1] > width * 1.5, "Follow brought the window to the end: {w:?}");
+                    assert!(
+                        w[1] > width * 1.5,
+                        "Follow brought the window to the end: {w:?}"
+                    );
                 }
             }
             _ => {}
@@ -271,9 +340,23 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
     });
     writer.join().expect("writer").expect("replayed");
     let live = looks.iter().filter(|l| l["state"] == "live").count();
-    assert!(state >= 2, "the window followed the end (state {state}, {live} live looks: {:?})", looks.iter().map(|l| l["samples"].clone()).collect::<Vec<_>>());
-    let total = looks.last().and_then(|l| l["censuses"].as_u64()).unwrap_or(0);
+    assert!(
+        state >= 2,
+        "the window followed the end (state {state}, {live} live looks: {:?})",
+        looks
+            .iter()
+            .map(|l| l["samples"].clone())
+            .collect::<Vec<_>>()
+    );
+    let total = looks
+        .last()
+        .and_then(|l| l["censuses"].as_u64())
+        .unwrap_or(0);
     assert!(total > 10, "{total} censuses");
     let data = browser.script("return window.hp2ps.data;", json!([]));
-    assert_eq!(data, data_of(&reference), "the final data is --format html's");
+    assert_eq!(
+        data,
+        data_of(&reference),
+        "the final data is --format html's"
+    );
 }

@@ -144,7 +144,9 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             ));
         }
         inv.format = Some(Format::Html);
-    } else if ["bind", "port", "serve-detail"].iter().any(|id| m.contains_id(id))
+    } else if ["bind", "port", "serve-detail"]
+        .iter()
+        .any(|id| m.contains_id(id))
         || m.get_flag("serve-whole-run")
     {
         return Err(UsageError::Conflict(

@@ -65,7 +65,11 @@ fn serve_rules(inv: &Invocation) -> Result<(), UsageError> {
     if inv.watch.is_some() {
         return conflict("--serve and --watch both follow a file: give one (--serve serves a page that follows it)");
     }
-    if inv.summary.is_some() || inv.output_dir.is_some() || inv.uniform_scale.is_some() || inv.use_aux {
+    if inv.summary.is_some()
+        || inv.output_dir.is_some()
+        || inv.uniform_scale.is_some()
+        || inv.use_aux
+    {
         return conflict("--serve draws one page: --summary, --output-dir, --uniform-scale and -p do not go with it");
     }
     if inv.output.as_deref().is_some_and(|o| o == "-") {

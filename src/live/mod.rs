@@ -50,8 +50,10 @@ impl Default for LiveOptions {
     fn default() -> Self {
         let mut load = LoadOptions::default();
         load.eventlog.time = TimeAxis::Elapsed;
-        let mut render = RenderOptions::default();
-        render.needs = crate::paint::Format::Html.needs();
+        let render = RenderOptions {
+            needs: crate::paint::Format::Html.needs(),
+            ..RenderOptions::default()
+        };
         LiveOptions {
             load,
             render,

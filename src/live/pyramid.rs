@@ -189,10 +189,19 @@ mod tests {
         let u = p.union();
         assert!(u.windows(2).all(|w| w[0].0 < w[1].0), "time order");
         assert_eq!(u.last().unwrap().0, 199_999.0, "the newest is kept");
-        assert!(u.first().unwrap().0 < 64.0, "the union reaches back to the start");
+        assert!(
+            u.first().unwrap().0 < 64.0,
+            "the union reaches back to the start"
+        );
         // Level 0 whole: the newest 64 items are all there.
         let newest: Vec<f64> = u.iter().rev().take(64).map(|p| p.0).collect();
-        assert_eq!(newest, (199_936..200_000).rev().map(|i| i as f64).collect::<Vec<_>>());
+        assert_eq!(
+            newest,
+            (199_936..200_000)
+                .rev()
+                .map(|i| i as f64)
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -53,9 +53,11 @@ fn values(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
 
 #[test]
 fn followed_logs_give_the_censuses_of_a_whole_reading() {
-    let mut opts = LiveOptions::default();
     // Every heap-size point kept, to compare them all.
-    opts.detail = 1 << 20;
+    let mut opts = LiveOptions {
+        detail: 1 << 20,
+        ..LiveOptions::default()
+    };
     opts.load.heap_size = true;
     for name in [
         "marker-hc.eventlog",
@@ -67,7 +69,12 @@ fn followed_logs_give_the_censuses_of_a_whole_reading() {
     ] {
         let bytes = data(name);
         let whole = load(Source::Bytes(&bytes), &opts.load).unwrap().profile;
-        for (most, pauses, seed) in [(16, false, 1), (7, true, 2), (4096, true, 3), (1 << 20, false, 4)] {
+        for (most, pauses, seed) in [
+            (16, false, 1),
+            (7, true, 2),
+            (4096, true, 3),
+            (1 << 20, false, 4),
+        ] {
             let run = followed(&bytes, &opts, most, pauses, seed);
             let live = kept(&run, &opts);
             let eventlog = name.ends_with(".eventlog");
@@ -78,11 +85,21 @@ fn followed_logs_give_the_censuses_of_a_whole_reading() {
             for (_, v) in &mut expected {
                 v.truncate(whole_times.len());
             }
-            assert!(values(&live) == expected, "{name} {most} {pauses}: values differ");
+            assert!(
+                values(&live) == expected,
+                "{name} {most} {pauses}: values differ"
+            );
             assert_eq!(live.job, whole.job, "{name}");
             assert_eq!(live.date, whole.date, "{name}");
-            assert_eq!((&live.marks, &live.mark_texts), (&whole.marks, &whole.mark_texts), "{name}");
-            assert_eq!(live.series, whole.series, "{name}: the heap size and live bytes");
+            assert_eq!(
+                (&live.marks, &live.mark_texts),
+                (&whole.marks, &whole.mark_texts),
+                "{name}"
+            );
+            assert_eq!(
+                live.series, whole.series,
+                "{name}: the heap size and live bytes"
+            );
         }
     }
 }
@@ -131,7 +148,12 @@ fn a_page_is_made_once_a_census_has_come() {
     reader.feed(&bytes, &mut run).unwrap();
     reader.close(&mut run).unwrap();
     assert!(reader.ended());
-    let page = run.profile(&opts).unwrap().expect("a page").page(&opts).unwrap();
+    let page = run
+        .profile(&opts)
+        .unwrap()
+        .expect("a page")
+        .page(&opts)
+        .unwrap();
     assert!(page.section.contains("<svg"), "a picture");
     let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
     let samples = data["runs"][0]["samples"].as_u64().unwrap();
@@ -139,14 +161,18 @@ fn a_page_is_made_once_a_census_has_come() {
     let mut html = Vec::new();
     write_live(Some(&page), "x", &mut html).unwrap();
     let html = String::from_utf8(html).unwrap();
-    assert!(html.contains("connect-src 'self'"), "the live page may reach its server");
+    assert!(
+        html.contains("connect-src 'self'"),
+        "the live page may reach its server"
+    );
 }
 
 #[test]
 fn damage_costs_what_it_costs_a_whole_reading_and_is_announced() {
     let opts = LiveOptions::default();
     let bytes = data("leakmap-hc-flush.eventlog");
-    let censuses = |b: &[u8]| load(Source::Bytes(b), &opts.load).map_or(0, |l| l.profile.times.len() - 2);
+    let censuses =
+        |b: &[u8]| load(Source::Bytes(b), &opts.load).map_or(0, |l| l.profile.times.len() - 2);
     let clean = censuses(&bytes);
     // A byte whose change costs a whole reading one census (found as that reader sees it).
     let damaged = (bytes.len() / 3..bytes.len())
@@ -160,7 +186,11 @@ fn damage_costs_what_it_costs_a_whole_reading_and_is_announced() {
         .expect("some byte costs one census");
     for (most, pauses) in [(1 << 30, false), (512, true), (61, true)] {
         let run = followed(&damaged, &opts, most, pauses, 5);
-        assert_eq!(run.censuses() as usize, clean - 1, "{most} {pauses}: one census lost");
+        assert_eq!(
+            run.censuses() as usize,
+            clean - 1,
+            "{most} {pauses}: one census lost"
+        );
         let notices = run.notices();
         assert!(
             notices.iter().any(|(_, n)| n.contains("1 census lost")),
@@ -187,7 +217,10 @@ fn on_the_mutator_axis_the_censuses_are_placed_by_the_clock_of_the_run_so_far() 
         reader.refresh_clock(&mut run);
         let live = kept(&run, &opts);
         assert_eq!(live.times, whole.times[..whole.times.len() - 1], "{name}");
-        assert!(run.newest().unwrap() < elapsed_end(&bytes), "{name}: mutator time is less");
+        assert!(
+            run.newest().unwrap() < elapsed_end(&bytes),
+            "{name}: mutator time is less"
+        );
     }
 }
 

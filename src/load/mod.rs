@@ -231,7 +231,13 @@ pub(crate) fn load_samples(
             feed(&mut builder);
             builder.finish()
         }
-        false => input::windowed(opts, |sink| Ok::<(), LoadError>(feed(sink)))?.0,
+        false => {
+            let read = |sink: &mut crate::read::window::Window<ProfileBuilder>| {
+                feed(sink);
+                Ok::<(), LoadError>(())
+            };
+            input::windowed(opts, read)?.0
+        }
     };
     let notes = match report {
         Some(report) => Notes::Eventlog(report),

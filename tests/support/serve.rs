@@ -228,7 +228,8 @@ impl Events {
         }
         panic!(
             "no such update within {within:?}; the last: {}",
-            got.last().map_or(String::from("none"), |v| v["status"].to_string())
+            got.last()
+                .map_or(String::from("none"), |v| v["status"].to_string())
         );
     }
 }

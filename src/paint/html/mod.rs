@@ -24,10 +24,10 @@ mod minify;
 
 use std::io::{self, Write};
 
+pub(crate) use super::svg::escape;
 use super::svg::{helvetica_advance, write_svg_with_tags, SvgOptions, FONT_FAMILY};
 use crate::layout::chart::{Chart, Page};
 use data::{document, Font, Run};
-pub(crate) use super::svg::escape;
 pub(crate) use live::{live_parts, page_title, write_live_page};
 
 /// The page around the chart, with `{{name}}` holes.

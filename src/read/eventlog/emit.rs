@@ -184,7 +184,12 @@ impl Model<'_> {
     }
 
     /// JOB, DATE and the units, as the `.hp` of the same run has them.
-    pub(crate) fn header<S: Sink + ?Sized>(&mut self, sink: &mut S, args: &[&[u8]], profiled: bool) {
+    pub(crate) fn header<S: Sink + ?Sized>(
+        &mut self,
+        sink: &mut S,
+        args: &[&[u8]],
+        profiled: bool,
+    ) {
         let mut job = job(args, profiled);
         one_line(&mut job);
         sink.header(HeaderField::Job, &job);

@@ -320,7 +320,6 @@ impl Told {
             ));
         }
     }
-
 }
 
 /// The header part of the input pushed so far, for [`container::read_header`]: a

@@ -203,7 +203,11 @@ impl<'o> Model<'o> {
                 self.block = Block::at_marker(raw.offset, size, cap);
                 self.saw_global_block |= cap == u16::MAX;
             }
-            Event::GcStart | Event::GcEnd | Event::GcDone | Event::RunThread | Event::StopThread
+            Event::GcStart
+            | Event::GcEnd
+            | Event::GcDone
+            | Event::RunThread
+            | Event::StopThread
                 if !self.keep_time => {}
             Event::GcStart => self.time.gc_start(self.block.cap_at(raw.offset), t),
             Event::GcEnd => self.time.gc_end(self.block.cap_at(raw.offset), t),

@@ -118,7 +118,9 @@ impl<'o> LiveHp<'o> {
             let line = (e.pos())
                 .map(|p| p.line.saturating_sub(self.header_lines) + self.block_line - 1)
                 .unwrap_or(self.block_line);
-            to.lost(format!("line {line} of the profile: {e}: that sample is lost"));
+            to.lost(format!(
+                "line {line} of the profile: {e}: that sample is lost"
+            ));
             return;
         }
         let Some(time) = got.time.filter(|&t| t >= self.last_time) else {

@@ -67,9 +67,10 @@ impl Server {
             let answer = route(&request, &self.token, loopback);
             match answer {
                 Route::Page => respond(request, page(&hub)),
-                Route::Events if viewers.load(Ordering::Acquire) >= MAX_VIEWERS => {
-                    respond(request, refuse(503, "too many viewers of this page at once"))
-                }
+                Route::Events if viewers.load(Ordering::Acquire) >= MAX_VIEWERS => respond(
+                    request,
+                    refuse(503, "too many viewers of this page at once"),
+                ),
                 Route::Events => {
                     let (hub, viewers) = (Arc::clone(&hub), Arc::clone(&viewers));
                     viewers.fetch_add(1, Ordering::AcqRel);
@@ -106,7 +107,13 @@ fn route(request: &Request, token: &str, loopback: bool) -> Route {
     let host = (request.headers().iter())
         .find(|h| h.field.equiv("Host"))
         .map(|h| h.value.as_str().to_string());
-    route_of(request.method(), request.url(), host.as_deref(), token, loopback)
+    route_of(
+        request.method(),
+        request.url(),
+        host.as_deref(),
+        token,
+        loopback,
+    )
 }
 
 /// The route of a request: its method, path, `Host` header, against the token and
@@ -246,7 +253,11 @@ fn stream(request: Request, hub: &Hub) {
                 X-Content-Type-Options: nosniff\r\n\
                 Connection: close\r\n\r\n\
                 retry: 2000\n\n";
-    if out.write_all(head.as_bytes()).and_then(|()| out.flush()).is_err() {
+    if out
+        .write_all(head.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
         return;
     }
     let mut sent = 0;
@@ -278,20 +289,49 @@ mod tests {
         assert_eq!(get(&format!("/{T}/events"), ok), Route::Events);
         assert_eq!(get(&format!("/{T}/save?x=1"), ok), Route::Save);
         assert_eq!(get(&format!("/{T}"), ok), Route::Redirect(format!("/{T}/")));
-        for url in ["/", "/events", "/x/", &format!("/{}/", &T[1..]), &format!("/{T}0/")] {
+        for url in [
+            "/",
+            "/events",
+            "/x/",
+            &format!("/{}/", &T[1..]),
+            &format!("/{T}0/"),
+        ] {
             assert!(matches!(get(url, ok), Route::Refused(403, _)), "{url}");
         }
         for path in ["etc/passwd", "../Cargo.toml", "page.html", "events/x"] {
-            assert!(matches!(get(&format!("/{T}/{path}"), ok), Route::Refused(404, _)), "{path}");
+            assert!(
+                matches!(get(&format!("/{T}/{path}"), ok), Route::Refused(404, _)),
+                "{path}"
+            );
         }
-        for host in ["localhost:1", "LOCALHOST", "[::1]:9", "127.0.0.2:80", "a.localhost:3"] {
+        for host in [
+            "localhost:1",
+            "LOCALHOST",
+            "[::1]:9",
+            "127.0.0.2:80",
+            "a.localhost:3",
+        ] {
             assert_eq!(get(&format!("/{T}/"), Some(host)), Route::Page, "{host}");
         }
-        for host in [None, Some("evil.example:8080"), Some("127.0.0.1.evil.example"), Some("")] {
-            assert!(matches!(get(&format!("/{T}/"), host), Route::Refused(403, _)), "{host:?}");
+        for host in [
+            None,
+            Some("evil.example:8080"),
+            Some("127.0.0.1.evil.example"),
+            Some(""),
+        ] {
+            assert!(
+                matches!(get(&format!("/{T}/"), host), Route::Refused(403, _)),
+                "{host:?}"
+            );
         }
         // Bound elsewhere, a name is answered (the token guards the page).
-        let far = route_of(&Method::Get, &format!("/{T}/"), Some("box.lan:80"), T, false);
+        let far = route_of(
+            &Method::Get,
+            &format!("/{T}/"),
+            Some("box.lan:80"),
+            T,
+            false,
+        );
         assert_eq!(far, Route::Page);
         let post = route_of(&Method::Post, &format!("/{T}/"), ok, T, true);
         assert!(matches!(post, Route::Refused(405, _)));

@@ -251,7 +251,10 @@ impl Hub {
         let whole = match whole {
             Ok(whole) => whole,
             Err(e) => {
-                say!("hp2ps: {}: the whole run cannot be read again: {e}", self.name);
+                say!(
+                    "hp2ps: {}: the whole run cannot be read again: {e}",
+                    self.name
+                );
                 return None;
             }
         };

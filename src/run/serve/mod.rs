@@ -101,12 +101,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
 }
 
 /// The library's options for the command line's.
-fn live_options(
-    inv: &Invocation,
-    opts: &ServeOptions,
-    input: &Input,
-    name: &str,
-) -> LiveOptions {
+fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str) -> LiveOptions {
     let mut live = LiveOptions::default();
     let path = match input {
         Input::Path(p) => Some(p.as_path()),

@@ -265,10 +265,7 @@ fn follow_socket(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
                 on(Heard::End(format!("the program's socket closed ({end})")));
             }
             Err(e) => {
-                let why = format!(
-                    "waiting for the program's socket {} ({e})",
-                    path.display()
-                );
+                let why = format!("waiting for the program's socket {} ({e})", path.display());
                 if said.as_deref() != Some(&why) {
                     on(Heard::Waiting(why.clone()));
                     said = Some(why);
