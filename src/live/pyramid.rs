@@ -223,6 +223,22 @@ mod tests {
     }
 
     #[test]
+    fn a_day_of_censuses_keeps_a_few_thousand() {
+        // 864,000 censuses (a day at 0.1 s), 1,024 per level: what docs/live.md counts.
+        let mut p = Pyramid::new(1024);
+        for i in 0..864_000u64 {
+            p.push(P(i as f64, wave(i)));
+        }
+        let (levels, held, union) = (p.levels.len(), p.held(), p.union().len());
+        // 5,964 held: every census held is in the union (a coarser level's newer ones
+        // are the finer level's too).
+        assert_eq!(levels, 19);
+        assert!(held <= 19 * 1024, "{held} held");
+        assert!((5_000..6_500).contains(&union), "{union} in the union");
+        assert_eq!(held, union);
+    }
+
+    #[test]
     fn a_short_stream_is_kept_whole() {
         let mut p = Pyramid::new(64);
         for i in 0..50u64 {
