@@ -23,7 +23,7 @@ use std::time::Duration;
 use serde_json::Value;
 use support::html_page::{data_of, repo};
 use support::replay::{self, Pace};
-use support::serve::{mkfifo, state, Served};
+use support::serve::{big_hp, eventlog_socket, mkfifo, state, Served};
 use support::{Cmd, TempDir};
 
 fn log(name: &str) -> Vec<u8> {
@@ -209,61 +209,6 @@ fn a_socket_joined_mid_run_gives_the_header_then_the_events_from_then_on() {
     assert_eq!(last["page"], expected);
 }
 
-/// A Unix socket served as eventlog-socket serves one: the log's header to each client
-/// as it connects, then the events from then on (`wait`: the program waits for its
-/// first client before it runs). Returns what each client was sent.
-fn eventlog_socket(
-    path: &Path,
-    log: Vec<u8>,
-    speed: f64,
-    wait: bool,
-) -> std::thread::JoinHandle<Vec<Vec<u8>>> {
-    use std::os::unix::net::{UnixListener, UnixStream};
-    use std::sync::{Arc, Mutex};
-    let listener = UnixListener::bind(path).expect("bind");
-    std::thread::spawn(move || {
-        let header = replay::pieces(&log, Pace::Blocks).header;
-        // Each client, and what it was sent.
-        type Clients = Mutex<Vec<(UnixStream, Vec<u8>)>>;
-        let clients: Arc<Clients> = Arc::default();
-        let accept = |client: UnixStream, clients: &Clients| {
-            let mut client = client;
-            if client.write_all(&log[..header]).is_ok() {
-                let mut c = clients.lock().unwrap_or_else(|e| e.into_inner());
-                c.push((client, log[..header].to_vec()));
-            }
-        };
-        if wait {
-            let (client, _) = listener.accept().expect("a client");
-            accept(client, &clients);
-        }
-        listener.set_nonblocking(true).expect("nonblocking");
-        let mut sent_header = false;
-        replay::replay(&log, Pace::Blocks, speed, &mut |piece| {
-            while let Ok((client, _)) = listener.accept() {
-                client.set_nonblocking(false).expect("blocking");
-                accept(client, &clients);
-            }
-            if !sent_header {
-                // The header goes to each client as it connects.
-                sent_header = true;
-                return Ok(());
-            }
-            let mut c = clients.lock().unwrap_or_else(|e| e.into_inner());
-            for (client, sent) in c.iter_mut() {
-                if client.write_all(piece).is_ok() {
-                    sent.extend_from_slice(piece);
-                }
-            }
-            Ok(())
-        })
-        .expect("replay");
-        let c = std::mem::take(&mut *clients.lock().unwrap_or_else(|e| e.into_inner()));
-        // Closing the sockets: the program ended.
-        c.into_iter().map(|(_, sent)| sent).collect()
-    })
-}
-
 #[test]
 fn a_damaged_block_costs_one_census_and_is_said() {
     let bytes = log("leakmap-hc-flush.eventlog");
@@ -306,27 +251,6 @@ fn elapsed() -> hp2ps::LoadOptions {
     let mut opts = hp2ps::LoadOptions::default();
     opts.eventlog.time = hp2ps::TimeAxis::Elapsed;
     opts
-}
-
-/// A `.hp` of `bands` bands and `samples` samples, in pieces of `per` samples.
-fn big_hp(bands: usize, samples: usize, per: usize) -> Vec<Vec<u8>> {
-    let mut pieces = vec![
-        b"JOB \"big\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec(),
-    ];
-    for s in 0..samples {
-        if s % per == 0 {
-            pieces.push(Vec::new());
-        }
-        let piece = pieces.last_mut().expect("a piece");
-        let t = s as f64 * 0.1;
-        piece.extend_from_slice(format!("BEGIN_SAMPLE {t:.2}\n").as_bytes());
-        for b in 0..bands {
-            let v = 1000 + (s * 7919 + b * 104729) % 5000 + s * b;
-            piece.extend_from_slice(format!("module{b}.function{b} {v}\n").as_bytes());
-        }
-        piece.extend_from_slice(format!("END_SAMPLE {t:.2}\n").as_bytes());
-    }
-    pieces
 }
 
 #[test]

@@ -19,9 +19,10 @@
   const R = H.Run.prototype;
 
   const main = document.querySelector('main');
-  const bar = el('div', { class: 'live-bar', role: 'status', 'aria-live': 'polite' });
+  // Only the state is announced (it changes seldom); the counts change with every census.
+  const bar = el('div', { class: 'live-bar', role: 'region', 'aria-label': 'The run followed live' });
   const dot = el('span', { class: 'live-dot', 'aria-hidden': 'true' });
-  const state = el('strong', { class: 'live-state' }, 'Connecting');
+  const state = el('strong', { class: 'live-state', role: 'status' }, 'Connecting');
   const facts = el('span', { class: 'live-facts' });
   const follow = el('button', { type: 'button', class: 'live-follow', hidden: '', title: 'Show the newest censuses again, as they come' }, 'Follow');
   const save = el('a', { class: 'live-save', href: 'save', download: '', title: 'The whole run so far as one offline page (what hp2ps --format html writes)' }, 'Save page');
@@ -71,6 +72,9 @@
       view: st.view,
       fitY: st.fitY,
       hidden: [...st.hidden].map((k) => run.bands[k].name),
+      // A band shown alone stays alone: the bands that come later are hidden too.
+      alone: run.bands.length > 1 && st.hidden.size === run.bands.length - 1 ?
+        run.bands.find((b) => !st.hidden.has(b.k)).name : null,
       lines: [...st.linesHidden].map((k) => run.lines[k].name),
       query: run.section.querySelector('.legend input[type=search]').value,
       sort: run.sort ? { ...run.sort } : null,
@@ -88,7 +92,8 @@
     // A name the -L cut made equal to another's gains " #1" once the other comes.
     const names = new Set(run.bands.map((b) => b.name));
     const hidden = new Set(v.hidden.map((n) => (names.has(n) || !names.has(n + ' #1') ? n : n + ' #1')));
-    st.hidden = new Set(run.bands.filter((b) => hidden.has(b.name)).map((b) => b.k));
+    const alone = v.alone !== null && names.has(v.alone) ? v.alone : null;
+    st.hidden = new Set(run.bands.filter((b) => (alone !== null ? b.name !== alone : hidden.has(b.name))).map((b) => b.k));
     const lines = new Set(v.lines);
     st.linesHidden = new Set(run.lines.filter((l) => lines.has(l.name)).map((l) => l.k));
     run.section.querySelectorAll('.toolbar input[type=checkbox]').forEach((c) => { c.checked = v.fitY; });
@@ -204,9 +209,12 @@
     try { receive(JSON.parse(e.data)); } catch (err) { console.error('hp2ps: a live update could not be applied', err); }
   });
   events.addEventListener('error', () => {
-    if (!live.status || live.status.state === 'live' || live.status.state === 'waiting') {
+    // Closed for good: the server refused (another hp2ps, another token); else the
+    // browser tries again by itself.
+    const gone = events.readyState === EventSource.CLOSED;
+    if (gone || !live.status || live.status.state === 'live' || live.status.state === 'waiting') {
       bar.dataset.state = 'lost';
-      state.textContent = 'Reconnecting';
+      state.textContent = gone ? 'Disconnected: the server is gone (reload to try again)' : 'Reconnecting';
     }
   });
   events.addEventListener('open', () => { if (live.status) showStatus(live.status); });
