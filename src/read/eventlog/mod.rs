@@ -174,6 +174,9 @@ pub struct EventlogReport {
     pub heap_size: Vec<(f64, u64)>,
     /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs, in time order.
     pub heap_live: Vec<(f64, u64)>,
+    /// BLOCKS_SIZE (91, GHC ≥ 9.2) points: (seconds, bytes of the blocks allocated), one
+    /// per GC and capability with the heap size, in time order; empty before GHC 9.2.
+    pub blocks_size: Vec<(f64, u64)>,
     /// The profile kind; `None` if the log has no HEAP_PROF_BEGIN.
     pub breakdown: Option<Breakdown>,
     /// The sampling interval (`-i`) in seconds, from HEAP_PROF_BEGIN.
