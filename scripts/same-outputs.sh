@@ -20,7 +20,9 @@
 #
 # compare prints each file that differs or exists on one side only, a count per flag set,
 # and exits 1 if anything differs outside the flag sets named in $ALLOW_SETS (space
-# separated, e.g. ALLOW_SETS=heap-size when a change adds a line to --heap-size only).
+# separated, e.g. ALLOW_SETS=heap-size when a change adds a line to --heap-size only:
+# every output made with --heap-size, its summaries and pages of runs too, is in the set
+# heap-size).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -128,7 +130,7 @@ render() {
     echo "render: summaries" >&2
     run "out/summary/text" "$bin" --summary -j2 "${inputs[@]}"
     run "out/summary/json" "$bin" --summary=json --top 5 -j2 "${inputs[@]}"
-    run "out/summary/json-heap" "$bin" --summary=json --heap-size -j2 "${inputs[@]}"
+    run "out/heap-size/summary-json" "$bin" --summary=json --heap-size -j2 "${inputs[@]}"
     echo "render: pages of several runs" >&2
     local pairs=(
         "leakmap-hc__el.eventlog 2_leakmap-hc__el.eventlog"
@@ -144,8 +146,8 @@ render() {
         done
         [ "${#args[@]}" -ge 2 ] || continue
         run "out/runs/$i" "$bin" -c --format html -o "out/runs/$i/page.html" "${args[@]}"
-        run "out/runs/$i-heap" "$bin" --heap-size --format html \
-            -o "out/runs/$i-heap/page.html" "${args[@]}"
+        run "out/heap-size/runs-$i" "$bin" --heap-size --format html \
+            -o "out/heap-size/runs-$i/page.html" "${args[@]}"
     done
     echo "$(find out -type f | wc -l) files in $dir/out" >&2
     cd - >/dev/null
@@ -185,7 +187,7 @@ compare() {
 case "${1:-}" in
 render) render "$2" "$3" ;;
 compare) compare "$2" "$3" ;;
-"" | -h | --help) sed -n '2,24p' "$0" ; exit 2 ;;
+"" | -h | --help) sed -n '2,25p' "$0" ; exit 2 ;;
 *)
     work=$(mktemp -d)
     render "$1" "$work/old"

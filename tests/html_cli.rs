@@ -212,7 +212,7 @@ fn an_eventlogs_page_has_its_heap_size_lines_and_markers() {
         names(&Value::Array(
             lines.iter().map(|l| l["name"].clone()).collect()
         )),
-        ["heap size", "live bytes"]
+        ["heap size", "live bytes", "blocks size"]
     );
     for l in lines {
         assert_eq!(

@@ -378,3 +378,35 @@ fn the_checker_sees_what_it_must() {
     // One level down, `super::super::` does not reach the root.
     assert!(!uses(&code, 3).contains("profile"));
 }
+
+/// The files that may hold `unsafe`: the binary's memory map of an input, its SIGBUS
+/// handler, and glibc's allocator setting. The library forbids it; the binary denies it
+/// everywhere else.
+const UNSAFE_ALLOWED: [&str; 3] = ["run/heap.rs", "run/mapped/fault.rs", "run/mapped/map.rs"];
+
+#[test]
+fn unsafe_code_is_only_where_it_is_allowed() {
+    let src = root().join("src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    assert!(
+        lib.contains("#![forbid(unsafe_code)]"),
+        "the library forbids unsafe"
+    );
+    let main = std::fs::read_to_string(src.join("main.rs")).expect("main.rs");
+    assert!(
+        main.contains("#![deny(unsafe_code)]"),
+        "the binary denies unsafe"
+    );
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut allowing: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let code = code_of(&std::fs::read_to_string(f).expect("source"));
+            code.contains("allow(unsafe_code)")
+        })
+        .map(|f| f.strip_prefix(&src).unwrap_or(f).display().to_string())
+        .collect();
+    allowing.sort();
+    assert_eq!(allowing, UNSAFE_ALLOWED);
+}

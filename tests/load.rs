@@ -57,11 +57,16 @@ fn heap_size_lines_come_from_an_eventlog_and_a_hp_is_warned_about() {
     let log = std::fs::read(data("leakmap-hd.eventlog")).unwrap();
     let loaded = load(Source::Bytes(&log), &opts).unwrap();
     let series: Vec<&[u8]> = loaded.profile.series.iter().map(|s| &s.name[..]).collect();
-    assert_eq!(series, [&b"heap size"[..], b"live bytes"]);
+    // GHC 9.10.3 writes the blocks size too (event 91, GHC 9.2 on).
+    assert_eq!(series, [&b"heap size"[..], b"live bytes", b"blocks size"]);
     let report = loaded.eventlog.as_ref().expect("an eventlog");
     assert_eq!(
         loaded.profile.series[0].points.len(),
         report.heap_size.len()
+    );
+    assert_eq!(
+        loaded.profile.series[2].points.len(),
+        report.blocks_size.len()
     );
     assert!(!loaded.warnings.contains(&Warning::HeapSizeNeedsEventlog));
 

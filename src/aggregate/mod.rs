@@ -1,7 +1,23 @@
 //! From a [`Profile`] to the bands that are drawn, in hp2ps's step order
 //! (`docs/reference/hp2ps-behaviour.md` §3.2–3.9): the initial hash-bucket order, trace
 //! elimination (`-t`), the `-d`, `-i` and `-p` orders, the band limit with OTHER (`-m`),
-//! the ranges and the area. One file per pass.
+//! the ranges and the area. One file per pass; then the samples drawn ([`thin`]).
+//!
+//! Files: [`aggregate`] runs the passes (`mod.rs`): hash-bucket order and the `-d`/`-i`/`-p`
+//! sorts and `--sort growth` (`order.rs`, over hp2ps's selection sort in
+//! `selection_sort.rs`), trace elimination (`traces.rs`), band limit and OTHER
+//! (`limit.rs`), the lines over the bands cut to the chart's span (`series.rs`); the
+//! stacking and the area are the model's arithmetic (`src/profile/stack.rs`). Every band's
+//! own numbers (peak, area, share, growth, sparkline: `numbers.rs`), which `--summary` and
+//! the HTML page's band table share, with what became of each band (drawn, in OTHER, a
+//! trace), kept when the format needs a band table ([`Needs::band_table`]). Then, outside
+//! hp2ps's steps, thinning (`thin.rs`, one call): the samples drawn within `--max-points`
+//! or the format's budget (`decimate/`, after the ranges and area are fixed: the budget
+//! and the dropping loop in `mod.rs`, the price of dropping a sample in `edges.rs`), and
+//! for a chart that carries its data what it keeps besides (`page.rs`: levels of detail,
+//! tiles of 10^k of the run each thinned as a chart of it alone, and the values of the
+//! bands not drawn, within a budget of values). [`share_ranges`] gives the charts of
+//! several runs one scale.
 
 mod decimate;
 mod limit;

@@ -322,7 +322,10 @@ pub(crate) fn command() -> clap::Command {
             Arg::new("heap-size")
                 .long("heap-size")
                 .action(ArgAction::SetTrue)
-                .help("Draw the heap size and live bytes of an eventlog over the bands")
+                .help(
+                    "Draw the heap size, live bytes and (GHC 9.2+) blocks size of an eventlog\n\
+                     over the bands",
+                )
                 .help_heading(EVENTLOG),
             Arg::new("key-labels")
                 .long("key-labels")

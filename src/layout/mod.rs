@@ -1,6 +1,19 @@
 //! From the aggregated bands to a [`Chart`]: hp2ps's page layout (§4 of
 //! `docs/reference/hp2ps-behaviour.md`), computed in
 //! the same floating-point steps so that every printed coordinate matches.
+//!
+//! Files: [`layout`] (`mod.rs`) hands out the shades, places the title, axes, key and
+//! graph, and gives the format-neutral chart (`chart.rs`: its types) with the `.aux`
+//! data; `LayoutOptions` are hp2ps's flags of the page, [`Needs`] what the format needs
+//! (the chart's data, the key on pages of its own, the x labels' decimals). The graph:
+//! its bands, marks and lines with its `DataScale`, and for a chart that carries them its
+//! numbers as `ChartData` (`graph.rs`); each band's tooltip and the lines over the bands
+//! with their styles (`overlay.rs`); `--key-labels fit`'s elision of the middle of long
+//! key labels (`fit.rs`); hp2ps's shades and the name → shade map, and every band's shade
+//! of a chart (`shade.rs`: [`shade::shades_of`]), the named palettes (`palettes.rs`),
+//! each band's fill, colour or print pattern (`looks.rs`, `patterns.rs`: `--palette`,
+//! `--colour-by name`, `--pattern`; the one place that asks "colour or grey"), hp2ps's
+//! text-width estimate (`width_estimate.rs`).
 
 pub(crate) mod chart;
 mod fit;

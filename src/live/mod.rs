@@ -298,6 +298,7 @@ impl LiveRun {
             let mut report = self.report.clone();
             report.heap_size = self.store.line(Line::HeapSize, &clock);
             report.heap_live = self.store.line(Line::HeapLive, &clock);
+            report.blocks_size = self.store.line(Line::BlocksSize, &clock);
             report.time_axis = match self.clock {
                 Some(_) => TimeAxis::Mutator,
                 None => TimeAxis::Elapsed,

@@ -53,8 +53,8 @@ pub(crate) struct Store {
     pub(crate) header: Vec<(HeaderField, Vec<u8>)>,
     pub(crate) names: Vec<Vec<u8>>,
     pub(crate) censuses: Pyramid<Census>,
-    /// Heap size, then live bytes.
-    pub(crate) lines: [Pyramid<LinePoint>; 2],
+    /// Heap size, live bytes and blocks size ([`Line::ALL`]).
+    pub(crate) lines: [Pyramid<LinePoint>; 3],
     pub(crate) marks: Vec<(f64, Vec<u8>)>,
     pub(crate) marks_dropped: u64,
     /// What the page and stderr are to say, newest last, each with its number.
@@ -73,7 +73,7 @@ impl Store {
             header: Vec::new(),
             names: Vec::new(),
             censuses: Pyramid::new(cap),
-            lines: [Pyramid::new(cap), Pyramid::new(cap)],
+            lines: [Pyramid::new(cap), Pyramid::new(cap), Pyramid::new(cap)],
             marks: Vec::new(),
             marks_dropped: 0,
             notices: Vec::new(),
@@ -148,10 +148,7 @@ impl Store {
 
     /// A line's points kept (the finest known for every stretch), through `clock`.
     pub(crate) fn line(&self, line: Line, clock: &dyn Fn(f64) -> f64) -> Vec<(f64, u64)> {
-        let i = match line {
-            Line::HeapSize => 0,
-            Line::HeapLive => 1,
-        };
+        let i = line.index();
         // Each capability flushes its own buffer: points may come a little out of order.
         let mut points: Vec<(f64, u64)> = (self.lines[i].union().iter())
             .map(|p| (clock(p.0), p.1 as u64))
@@ -162,7 +159,7 @@ impl Store {
 
     /// How many items the levels of detail hold (each once).
     pub(crate) fn held(&self) -> usize {
-        self.censuses.held() + self.lines[0].held() + self.lines[1].held()
+        self.censuses.held() + self.lines.iter().map(Pyramid::held).sum::<usize>()
     }
 }
 
@@ -218,11 +215,7 @@ impl Follow for Store {
     }
 
     fn line(&mut self, line: Line, time: f64, value: f64) {
-        let i = match line {
-            Line::HeapSize => 0,
-            Line::HeapLive => 1,
-        };
-        self.lines[i].push(LinePoint(time, value));
+        self.lines[line.index()].push(LinePoint(time, value));
         self.version += 1;
     }
 

@@ -1,6 +1,14 @@
 //! The profile model: header strings, sample times, marks and one band per identifier.
 //! It knows no reader: readers hand their statements to the seam (`src/seam/`), whose
 //! builder makes a [`Profile`]; [`crate::load::load`] reads one from either input format.
+//!
+//! Files: `mod.rs`: [`Profile`], [`Band`], [`Point`], [`Series`]; what is known of a band
+//! besides its values (`info.rs`: [`BandInfo`], an info table's [`IpeEntry`] and
+//! [`SymbolMatch`], kept by name for the summary and the tooltips); a band's own numbers
+//! over every sample and what became of it in the chart (`numbers.rs`: [`BandNumbers`],
+//! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
+//! the band filter, the summary and the layout share (`stack.rs`). Data only: it imports
+//! no reader, no seam.
 
 mod info;
 mod numbers;

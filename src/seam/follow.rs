@@ -15,6 +15,18 @@ pub(crate) enum Line {
     HeapSize,
     /// HEAP_LIVE (51).
     HeapLive,
+    /// BLOCKS_SIZE (91).
+    BlocksSize,
+}
+
+impl Line {
+    /// Every line, in the order the report and the key have them.
+    pub(crate) const ALL: [Line; 3] = [Line::HeapSize, Line::HeapLive, Line::BlocksSize];
+
+    /// Its place in [`Line::ALL`].
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// Receives a followed input's statements as they become known.

@@ -33,6 +33,9 @@ pub(crate) const HEAP_SIZE: u16 = 50;
 pub(crate) const HEAP_LIVE: u16 = 51;
 /// USER_MARKER: `traceMarker`'s text.
 pub(crate) const USER_MARKER: u16 = 58;
+/// BLOCKS_SIZE (GHC ≥ 9.2): the bytes of the blocks allocated, of the heap size's
+/// megablocks; the gap to the live bytes is fragmentation.
+pub(crate) const BLOCKS_SIZE: u16 = 91;
 /// HEAP_PROF_BEGIN: the heap profile's period, breakdown and filters.
 pub(crate) const HEAP_PROF_BEGIN: u16 = 160;
 /// HEAP_PROF_COST_CENTRE: a cost centre's id, label, module and flags.
@@ -236,7 +239,8 @@ pub(crate) const EVENTS: &[EventType] = &[
     event(USER_MARKER, "USER_MARKER", AtLeast(0), Capability, Model),
     timed(59, "HACK_BUG_T9003", Either),
     timed(90, "MEM_RETURN", Capability),
-    timed(91, "BLOCKS_SIZE", Capability),
+    // capset u32, bytes u64.
+    event(BLOCKS_SIZE, "BLOCKS_SIZE", AtLeast(12), Capability, Model),
     // profile id u8, period u64, breakdown u32, then the seven filters.
     event(
         HEAP_PROF_BEGIN,

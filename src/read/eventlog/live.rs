@@ -64,8 +64,8 @@ struct Told {
     bands: usize,
     marks: usize,
     texts: usize,
-    sizes: usize,
-    lives: usize,
+    /// Points of each line told (heap size, live bytes, blocks size).
+    lines: [usize; 3],
     lost: u64,
 }
 
@@ -295,19 +295,23 @@ impl Told {
             to.mark(elapsed_seconds(t), text);
         }
         self.marks = m.marks.len();
-        for &(t, b) in &m.heap_size[self.sizes..] {
-            to.line(Line::HeapSize, elapsed_seconds(t), b as f64);
-        }
-        for &(t, b) in &m.heap_live[self.lives..] {
-            to.line(Line::HeapLive, elapsed_seconds(t), b as f64);
-        }
-        if m.keep_time {
-            (self.sizes, self.lives) = (m.heap_size.len(), m.heap_live.len());
-        } else {
-            // Nothing else needs them: told once, then dropped.
-            m.heap_size.clear();
-            m.heap_live.clear();
-            (self.sizes, self.lives) = (0, 0);
+        for line in Line::ALL {
+            let points = match line {
+                Line::HeapSize => &mut m.heap_size,
+                Line::HeapLive => &mut m.heap_live,
+                Line::BlocksSize => &mut m.blocks_size,
+            };
+            let told = &mut self.lines[line.index()];
+            for &(t, b) in &points[*told..] {
+                to.line(line, elapsed_seconds(t), b as f64);
+            }
+            if m.keep_time {
+                *told = points.len();
+            } else {
+                // Nothing else needs them: told once, then dropped.
+                points.clear();
+                *told = 0;
+            }
         }
         let lost = m.damage.lost();
         if lost > self.lost {

@@ -92,6 +92,7 @@ pub(crate) struct Model<'o> {
     pub(crate) time: TimeData,
     pub(crate) heap_size: Vec<(u64, u64)>,
     pub(crate) heap_live: Vec<(u64, u64)>,
+    pub(crate) blocks_size: Vec<(u64, u64)>,
     pub(crate) marks: Vec<u64>,
     pub(crate) marks_dropped: u64,
     pub(crate) texts: Vec<(u64, String)>,
@@ -152,6 +153,7 @@ impl<'o> Model<'o> {
             time: TimeData::default(),
             heap_size: Vec::new(),
             heap_live: Vec::new(),
+            blocks_size: Vec::new(),
             marks: Vec::new(),
             marks_dropped: 0,
             texts: Vec::new(),
@@ -216,6 +218,7 @@ impl<'o> Model<'o> {
             Event::StopThread => self.thread_switch(false, self.block.cap_at(raw.offset), t),
             Event::HeapSize(b) => self.heap_size.push((t, b)),
             Event::HeapLive(b) => self.heap_live.push((t, b)),
+            Event::BlocksSize(b) => self.blocks_size.push((t, b)),
             Event::RtsId(s) => self.rts = Some(s.to_vec()),
             Event::ProgramArgs(a) => self.args = Some(a.to_vec()),
             // Taken at RTS start-up, when the .hp header gets its DATE too.

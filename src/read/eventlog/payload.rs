@@ -28,6 +28,8 @@ pub(crate) enum Event<'a> {
     HeapSize(u64),
     /// 51
     HeapLive(u64),
+    /// 91
+    BlocksSize(u64),
     /// 29: `GHC-9.0.2 rts_p`.
     RtsId(&'a [u8]),
     /// 30: NUL-separated argv.
@@ -141,6 +143,7 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         GC_DONE => Event::GcDone,
         HEAP_SIZE => Event::HeapSize(u64_at(p, 4)),
         HEAP_LIVE => Event::HeapLive(u64_at(p, 4)),
+        BLOCKS_SIZE => Event::BlocksSize(u64_at(p, 4)),
         RTS_IDENTIFIER => Event::RtsId(cstr(&p[4..]).0),
         PROGRAM_ARGS => Event::ProgramArgs(&p[4..]),
         WALL_CLOCK_TIME => Event::WallClock {
