@@ -360,3 +360,57 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
         "the final data is --format html's"
     );
 }
+
+#[test]
+fn a_band_shown_alone_stays_alone_as_bands_come() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("serve-alone");
+    mkfifo(&dir.join("run.eventlog"));
+    let served = Served::start(dir.path(), &["run.eventlog"]);
+    browser.goto(&served.url);
+    let bytes = log("leakmap-hc-flush.eventlog");
+    let fifo = dir.join("run.eventlog");
+    let writer = std::thread::spawn(move || {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .expect("open the FIFO");
+        replay::replay(&bytes, Pace::Blocks, 0.5, &mut |piece| {
+            use std::io::Write;
+            out.write_all(piece)
+        })
+    });
+    let mut alone: Option<(String, usize)> = None;
+    watch(&browser, Duration::from_secs(60), |l| {
+        let bands = l["bands"].as_array().map_or(0, Vec::len);
+        if alone.is_none() && l["state"] == "live" && bands >= 2 {
+            let name = l["bands"][0].as_str().unwrap_or("").to_string();
+            browser.script(
+                "const run = window.hp2ps.runs[0]; run.isolate(run.bands.find((b) => b.name === arguments[0]).k);",
+                json!([name.clone()]),
+            );
+            alone = Some((name, bands));
+        }
+    });
+    writer.join().expect("writer").expect("replayed");
+    let (name, before) = alone.expect("a band was shown alone");
+    let last = look(&browser);
+    let bands: Vec<&str> = (last["bands"].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    let hidden: Vec<&str> = (last["hidden"].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        bands.len() > before,
+        "bands came: {before} then {}",
+        bands.len()
+    );
+    let shown: Vec<&&str> = bands.iter().filter(|b| !hidden.contains(b)).collect();
+    assert!(
+        shown.len() == 1 && (*shown[0] == name || shown[0].starts_with(&name)),
+        "{name} alone: {shown:?}"
+    );
+}
