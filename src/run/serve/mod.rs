@@ -14,7 +14,6 @@ pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -54,12 +53,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let stop_asked = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&stop_asked)) {
-            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
-        }
-    }
+    let ctrl_c = ctrl_c();
     let output = inv.output.as_ref().map(PathBuf::from);
     let hub = Arc::new(Hub::new(live, name.clone(), record, output));
     let url = server.url();
@@ -89,11 +83,44 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         let hub = Arc::clone(&hub);
         move || server.serve(hub)
     });
-    // A look five times a second: nothing a profile of the idle server shows.
-    while !stop_asked.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    ctrl_c();
     stop(&hub)
+}
+
+/// What waits for Ctrl-C (or SIGTERM), set up now (before the threads start).
+#[cfg(unix)]
+fn ctrl_c() -> impl FnOnce() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]);
+    move || match signals {
+        // Blocked until a signal comes: idle, this thread costs nothing.
+        Ok(mut signals) => {
+            signals.forever().next();
+        }
+        Err(e) => {
+            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+}
+
+/// Elsewhere signal-hook has no iterator: its flag, looked at five times a second.
+#[cfg(not(unix))]
+fn ctrl_c() -> impl FnOnce() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let asked = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&asked)) {
+            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
+        }
+    }
+    move || {
+        while !asked.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
 }
 
 /// The library's options for the command line's.
