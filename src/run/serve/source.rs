@@ -16,8 +16,12 @@ use std::time::Duration;
 
 use crate::run::version::Version;
 
-/// How often a followed file is looked at, and a socket tried again.
+/// How often a followed file is looked at, and a socket tried again; a file that has
+/// not grown for [`QUIET`] is looked at every [`LOOK_QUIET`] (a program writing with
+/// `--eventlog-flush-interval` writes more often than that).
 const LOOK: Duration = Duration::from_millis(100);
+const QUIET: Duration = Duration::from_secs(30);
+const LOOK_QUIET: Duration = Duration::from_millis(500);
 const RETRY: Duration = Duration::from_millis(250);
 /// The most read at once: more than a pipe's or a socket's buffer holds, so that a
 /// read that fills it is never the last of what has come.
@@ -209,8 +213,9 @@ fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(H
         }
         on(Heard::Pause);
         // Then a look now and then, until it grows or is another file.
+        let grew = std::time::Instant::now();
         loop {
-            std::thread::sleep(LOOK);
+            std::thread::sleep(if grew.elapsed() < QUIET { LOOK } else { LOOK_QUIET });
             match look(path) {
                 At::File(now) if now.len > read && opened.is_some_and(|o| o.same_file(&now)) => {
                     break
