@@ -23,7 +23,7 @@ use std::time::Duration;
 use serde_json::Value;
 use support::html_page::{data_of, repo};
 use support::replay::{self, Pace};
-use support::serve::{big_hp, eventlog_socket, mkfifo, state, Served};
+use support::serve::{big_hp, eventlog_socket, mkfifo, state, Served, Wait};
 use support::{Cmd, TempDir};
 
 fn log(name: &str) -> Vec<u8> {
@@ -168,7 +168,7 @@ fn an_eventlog_socket_is_waited_for_and_followed() {
         served.stderr()
     );
     // The program starts, and waits for its first client before it runs.
-    let server = eventlog_socket(&sock, bytes.clone(), 2.0, true);
+    let server = eventlog_socket(&sock, bytes.clone(), 2.0, Wait::First);
     let updates = until_final(&served);
     let sent = server.join().expect("server");
     assert_eq!(sent[0], bytes, "the client got the whole log");
@@ -184,9 +184,8 @@ fn a_socket_joined_mid_run_gives_the_header_then_the_events_from_then_on() {
     let bytes = log("leakmap-hc-flush.eventlog");
     let dir = TempDir::new("serve-socket-late");
     let sock = dir.join("ghc.sock");
-    // The program runs without waiting for a client.
-    let server = eventlog_socket(&sock, bytes.clone(), 1.0, false);
-    std::thread::sleep(Duration::from_millis(700));
+    // The program runs half its run with no client, then waits for one.
+    let server = eventlog_socket(&sock, bytes.clone(), 2.0, Wait::Half);
     let name = format!("unix:{}", sock.display());
     let served = Served::start(dir.path(), &[&name]);
     let updates = until_final(&served);

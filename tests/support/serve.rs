@@ -307,13 +307,13 @@ fn small_buffer_connect(addr: &str) -> TcpStream {
 }
 
 /// A Unix socket served as eventlog-socket serves one: the log's header to each client
-/// as it connects, then the events from then on (`wait`: the program waits for its
-/// first client before it runs). Returns what each client was sent.
+/// as it connects, then the events from then on ([`Wait`]: when the program runs).
+/// Returns what each client was sent.
 pub fn eventlog_socket(
     path: &Path,
     log: Vec<u8>,
     speed: f64,
-    wait: bool,
+    wait: Wait,
 ) -> std::thread::JoinHandle<Vec<Vec<u8>>> {
     use std::os::unix::net::{UnixListener, UnixStream};
     use std::sync::{Arc, Mutex};
@@ -330,16 +330,27 @@ pub fn eventlog_socket(
                 c.push((client, log[..header].to_vec()));
             }
         };
-        if wait {
+        if wait == Wait::First {
             let (client, _) = listener.accept().expect("a client");
             accept(client, &clients);
         }
-        listener.set_nonblocking(true).expect("nonblocking");
+        let blocks = replay::pieces(&log, Pace::Blocks).blocks.len();
+        let mut pieces = 0;
         let mut sent_header = false;
         replay::replay(&log, Pace::Blocks, speed, &mut |piece| {
-            while let Ok((client, _)) = listener.accept() {
+            pieces += 1;
+            // Half the run with no client (one that connects waits in the backlog),
+            // then a client, whenever it comes.
+            let half = blocks / 2;
+            let blocking = wait == Wait::Half && pieces == half;
+            let accepting = wait != Wait::Half || pieces >= half;
+            listener.set_nonblocking(!blocking).expect("nonblocking");
+            while let Some(Ok((client, _))) = accepting.then(|| listener.accept()) {
                 client.set_nonblocking(false).expect("blocking");
                 accept(client, &clients);
+                if blocking {
+                    listener.set_nonblocking(true).expect("nonblocking");
+                }
             }
             if !sent_header {
                 // The header goes to each client as it connects.
@@ -359,6 +370,15 @@ pub fn eventlog_socket(
         // Closing the sockets: the program ended.
         c.into_iter().map(|(_, sent)| sent).collect()
     })
+}
+
+/// When the program of [`eventlog_socket`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Once its first client has come (eventlog-socket's `startWait`).
+    First,
+    /// Half its run with no client, then it waits for one.
+    Half,
 }
 
 /// A `.hp` of `bands` bands and `samples` samples, in pieces of `per` samples.
