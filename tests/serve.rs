@@ -97,7 +97,7 @@ fn a_fifo_with_and_without_flushes_and_two_capabilities() {
         let dir = TempDir::new("serve-fifo");
         mkfifo(&dir.join("run.eventlog"));
         let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
-        let writer = into_fifo(dir.join("run.eventlog"), bytes, 1.0);
+        let writer = into_fifo(dir.join("run.eventlog"), bytes, 0.5);
         let updates = until_final(&served);
         writer.join().expect("writer");
         assert_eq!(state(updates.last().expect("one")), "ended", "{name}");

@@ -25,7 +25,7 @@ use support::serve::{mkfifo, Served};
 use support::TempDir;
 
 /// How much faster than it ran a log is replayed.
-const SPEED: f64 = 0.6;
+const SPEED: f64 = 0.4;
 
 fn log(name: &str) -> Vec<u8> {
     std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
@@ -282,7 +282,7 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
             .write(true)
             .open(fifo)
             .expect("open the FIFO");
-        replay::replay(&bytes, Pace::Blocks, 0.5, &mut |piece| {
+        replay::replay(&bytes, Pace::Blocks, 0.35, &mut |piece| {
             use std::io::Write;
             out.write_all(piece)
         })
