@@ -12,19 +12,10 @@ macro_rules! say {
     }};
 }
 
-/// `text` with every control character written as an escape (`\n`, `\x1b`, …).
-fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out
+/// `text` with every control character written as an escape (`\n`, `\x1b`, …), as
+/// `--summary` writes the texts of a profile.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    hp2ps::summary::printable(text)
 }
 
 mod cli;

@@ -328,6 +328,7 @@ impl Summary {
 
 mod text;
 pub(crate) use text::number;
+pub use text::printable;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,45 @@
+//! Writes the hostile inputs of issue 27 into a directory, for measuring what a run does
+//! with them (`docs/robustness.md`'s "Hostile files at the new edges"); the tests build
+//! the same files from the same functions (`tests/support/hostile.rs`).
+//!
+//! Usage: `hostile_inputs DIR`. Writes:
+//! - `long-names.eventlog`: a `-hc` log of four cost centres whose labels are 60,000
+//!   bytes, its stacks 255 deep (with `--full-names`, names of 15 MB each);
+//! - `terminal.hp`, `terminal.eventlog`: JOB, DATE, units, band and marker names that
+//!   hold terminal escapes (OSC 52, a title, clear screen, a forged summary line, NUL);
+//! - `huge-date.hp`: a DATE of 1 MiB less a byte, and long units and key names.
+
+#[path = "../tests/support/eventlog/writer/mod.rs"]
+#[allow(dead_code)]
+mod writer;
+
+/// Where the tests have the writer, so that `hostile.rs` finds it as `super::eventlog`.
+mod eventlog {
+    pub(crate) use crate::writer;
+}
+
+#[path = "../tests/support/hostile.rs"]
+#[allow(dead_code)]
+mod hostile;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [dir] = args.as_slice() else {
+        eprintln!("usage: hostile_inputs DIR");
+        std::process::exit(2);
+    };
+    let dir = std::path::Path::new(dir);
+    let files: [(&str, Vec<u8>); 4] = [
+        ("long-names.eventlog", hostile::long_names_eventlog(4, 8)),
+        ("terminal.hp", hostile::terminal_hp()),
+        ("terminal.eventlog", hostile::terminal_eventlog()),
+        ("huge-date.hp", hostile::huge_text_hp((1 << 20) - 1)),
+    ];
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::write(&path, bytes) {
+            eprintln!("hostile_inputs: cannot write {}: {e}", path.display());
+            std::process::exit(1);
+        }
+    }
+}
