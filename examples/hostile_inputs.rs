@@ -5,12 +5,13 @@
 //! Usage: `hostile_inputs DIR`. Writes:
 //! - `long-names.eventlog`: a `-hc` log of four cost centres whose labels are 60,000
 //!   bytes, its stacks 255 deep (with `--full-names`, names of 15 MB each);
+//! - `many-long-names.eventlog`: the same with 2,000 cost centres and stacks (30 GB of
+//!   names in full);
 //! - `terminal.hp`, `terminal.eventlog`: JOB, DATE, units, band and marker names that
 //!   hold terminal escapes (OSC 52, a title, clear screen, a forged summary line, NUL);
 //! - `huge-date.hp`: a DATE of 1 MiB less a byte, and long units and key names.
 
 #[path = "../tests/support/eventlog/writer/mod.rs"]
-#[allow(dead_code)]
 mod writer;
 
 /// Where the tests have the writer, so that `hostile.rs` finds it as `super::eventlog`.
@@ -29,8 +30,12 @@ fn main() {
         std::process::exit(2);
     };
     let dir = std::path::Path::new(dir);
-    let files: [(&str, Vec<u8>); 4] = [
+    let files: [(&str, Vec<u8>); 5] = [
         ("long-names.eventlog", hostile::long_names_eventlog(4, 8)),
+        (
+            "many-long-names.eventlog",
+            hostile::long_names_eventlog(2000, 2),
+        ),
         ("terminal.hp", hostile::terminal_hp()),
         ("terminal.eventlog", hostile::terminal_eventlog()),
         ("huge-date.hp", hostile::huge_text_hp((1 << 20) - 1)),

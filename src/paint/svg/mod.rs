@@ -301,7 +301,18 @@ impl<W: Write> SvgPainter<'_, W> {
         }
         // Rotated text is placed in its own frame, whose origin is the anchor point.
         let origin = if rotate { 0.0 } else { x };
-        let glyphs = glyph_positions(text, origin, size, anchor);
+        // What its page shows, along the baseline: across the page, or (reading
+        // upwards from the anchor, which is `height` above the page's bottom) up it.
+        let seen = if rotate {
+            let height = BORDER_HEIGHT - y;
+            (-height, BORDER_HEIGHT - height)
+        } else {
+            (0.0, BORDER_WIDTH)
+        };
+        let glyphs = glyph_positions(text, origin, size, anchor, seen);
+        if glyphs.as_ref().is_some_and(Vec::is_empty) {
+            return;
+        }
         self.raw("<text");
         self.raw(attributes);
         self.raw(" xml:space=\"preserve\" stroke=\"none\" fill=\"#000\"");
@@ -334,7 +345,7 @@ impl<W: Write> SvgPainter<'_, W> {
         }
         match glyphs {
             Some(glyphs) => self.glyphs(&glyphs),
-            None => self.raw(&escape(text)),
+            None => self.raw(&escape(&glyphs::unplaced_part(text, anchor))),
         }
         self.raw("</text>\n");
     }

@@ -61,6 +61,12 @@ pub struct EventlogOptions {
     /// Most bytes of marker text kept in the report (a text that does not fit is not
     /// kept; its mark still is). Default: `16777216`.
     pub max_marker_text_bytes: usize,
+    /// Longest band name, in bytes: a longer one is cut to its first bytes and `...`,
+    /// with a warning (the `.hp` reader's limit on identifiers). Default: `65536`.
+    pub max_name_len: usize,
+    /// Most bytes of all band names together: past it, the longest names are cut
+    /// further, as far as needed, with the same warning. Default: `67108864`.
+    pub max_names_bytes: usize,
 }
 
 impl Default for EventlogOptions {
@@ -70,6 +76,8 @@ impl Default for EventlogOptions {
             full_names: false,
             max_marks: 1 << 20,
             max_marker_text_bytes: 16 << 20,
+            max_name_len: 64 << 10,
+            max_names_bytes: 64 << 20,
         }
     }
 }
