@@ -47,12 +47,22 @@ fn main() -> ExitCode {
             .as_bytes(),
         ),
         Command::Generate(g) => report(run::generate(&g)),
-        Command::Render(inv) if inv.files.is_empty() => run::filter(&inv),
-        Command::Render(inv) => match (&inv.watch, inv.files.as_slice()) {
-            (Some(opts), [file]) => run::watch::run(&inv, file, opts),
-            _ if inv.one_page() => run::compare::run(&inv),
-            _ => run::batch::run(&inv),
-        },
+        Command::Render(inv) => render(&inv),
+    }
+}
+
+/// Renders as `inv` asks, once its outputs are known not to collide.
+fn render(inv: &cli::Invocation) -> ExitCode {
+    if let Err(e) = run::outputs::check(inv) {
+        say!("hp2ps: {e}");
+        say!("Try 'hp2ps --help' for more information.");
+        return ExitCode::from(2);
+    }
+    match (&inv.watch, inv.files.as_slice()) {
+        (_, []) => run::filter(inv),
+        (Some(opts), [file]) => run::watch::run(inv, file, opts),
+        _ if inv.one_page() => run::compare::run(inv),
+        _ => run::batch::run(inv),
     }
 }
 
