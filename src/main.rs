@@ -27,6 +27,11 @@ use std::process::ExitCode;
 use cli::Command;
 use run::report;
 
+/// The system's allocator, which first removes the run's temporary files when it has no
+/// memory left.
+#[global_allocator]
+static ALLOCATOR: run::cleanup::OutOfMemory = run::cleanup::OutOfMemory;
+
 fn main() -> ExitCode {
     run::heap::tune();
     let command = match cli::parse(std::env::args_os().skip(1)) {
@@ -57,6 +62,9 @@ fn render(inv: &cli::Invocation) -> ExitCode {
         say!("hp2ps: {e}");
         say!("Try 'hp2ps --help' for more information.");
         return ExitCode::from(2);
+    }
+    if let Err(e) = run::cleanup::watch_signals() {
+        say!("hp2ps: warning: an interrupted run may leave temporary files: {e}");
     }
     match (&inv.watch, inv.files.as_slice()) {
         (_, []) => run::filter(inv),

@@ -7,6 +7,7 @@
 
 mod atomic;
 pub(crate) mod batch;
+pub(crate) mod cleanup;
 pub(crate) mod compare;
 pub(crate) mod heap;
 mod mapped;

@@ -243,22 +243,23 @@ fn draw_file(
     // The page names its profile (as the command line gave it).
     let mut paint = inv.paint.clone();
     paint.source = Some(names.input.display().to_string());
-    let output = match inv.output.as_deref() {
+    // The chart and its .aux are replaced together (see AtomicFile::commit_together).
+    match inv.output.as_deref() {
         Some(o) if o == "-" => {
             write_stdout(&chart, format, &paint)?;
-            None
+            aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
+            Ok(None)
         }
         target => {
             let path = target.map_or_else(|| names.output.clone(), PathBuf::from);
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
             write_chart_with(&chart, format, &paint, out.writer())
                 .map_err(|e| write_failed(&path, e))?;
-            out.commit().map_err(|e| write_failed(&path, e))?;
-            Some(path)
+            AtomicFile::commit_together(vec![out, aux_file])
+                .map_err(|(failed, e)| write_failed(&failed, e))?;
+            Ok(Some(path))
         }
-    };
-    aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
-    Ok(output)
+    }
 }
 
 fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {

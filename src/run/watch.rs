@@ -22,14 +22,11 @@ fn version(path: &Path) -> Option<Version> {
     std::fs::metadata(path).ok().map(|m| Version::of(&m))
 }
 
-/// Set by SIGINT or SIGTERM: the loop ends after the render in progress, if any.
+/// Set by the first SIGINT, SIGTERM or SIGHUP: the loop ends after the render in
+/// progress, if any (a second one ends the run at once, leaving no temporary file).
 fn stop_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&stop)) {
-            say!("hp2ps: warning: Ctrl-C will not stop --watch cleanly: {e}");
-        }
-    }
+    super::cleanup::stop_on_first_signal(Arc::clone(&stop));
     stop
 }
 
