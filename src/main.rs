@@ -27,11 +27,6 @@ use std::process::ExitCode;
 use cli::Command;
 use run::report;
 
-/// The system's allocator, which first removes the run's temporary files when it has no
-/// memory left.
-#[global_allocator]
-static ALLOCATOR: run::cleanup::OutOfMemory = run::cleanup::OutOfMemory;
-
 fn main() -> ExitCode {
     run::heap::tune();
     let command = match cli::parse(std::env::args_os().skip(1)) {

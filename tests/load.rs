@@ -180,9 +180,18 @@ fn library(
 ) -> (Vec<u8>, Vec<String>) {
     let mut file = std::fs::File::open(dir.join(name)).unwrap();
     let loaded = load(Source::Stream(&mut file), opts).unwrap();
-    let warnings = (loaded.warnings.iter())
+    let mut warnings: Vec<String> = (loaded.warnings.iter())
         .map(|w| format!("hp2ps: warning: {}", w.line(name)))
         .collect();
+    // The command finds the program beside the log (the cases give no --binary), and
+    // says which named the bands.
+    let used = (loaded.naming.as_ref()).and_then(|n| n.binary);
+    if let (Some(program), true) = (&loaded.binary, used.is_some_and(|a| a.accepted())) {
+        warnings.push(format!(
+            "hp2ps: {name}: -hi names from the symbols of {program}, the program the log \
+             names (--binary to give another, --ipe-names address for none)"
+        ));
+    }
     let (chart, _) = prepare(loaded.profile, None, render);
     let mut ps = Vec::new();
     write_chart(&chart, Format::Ps, &mut ps).unwrap();

@@ -10,15 +10,13 @@
 //! `--watch` asks for a gentler first signal ([`stop_on_first_signal`]): it sets a
 //! flag, and the loop stops after the render in progress; a second one ends the run.
 //!
-//! When the allocator has no memory left ([`OutOfMemory`]), the list is emptied the
-//! same way before Rust's allocation-failure abort; if the failed allocation was one
-//! that could fail (none of ours is), the run goes on and its commit fails cleanly.
+//! When the run aborts (SIGABRT: Rust's end when an allocation fails), the signal
+//! handler itself removes the listed files, as far as it safely can ([`on_abort`]).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// The temporary files that exist now, by the number each was given.
 #[derive(Default)]
@@ -134,6 +132,7 @@ pub(crate) fn watch_signals() -> Result<(), String> {
 #[cfg(unix)]
 fn start() -> Result<(), String> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    watch_abort()?;
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| e.to_string())?;
     std::thread::Builder::new()
@@ -170,57 +169,48 @@ fn start() -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// The program's allocator: the system's, which, when it has no memory left, first
-/// removes the listed temporary files (Rust then aborts with its message).
-pub(crate) struct OutOfMemory;
-
-impl OutOfMemory {
-    /// Called with no memory left: removes the listed files, once, if the list's lock
-    /// is free (this very thread may hold it, growing the list).
-    fn clean_up() {
-        static ONCE: AtomicBool = AtomicBool::new(false);
-        if ONCE.swap(true, Ordering::SeqCst) {
-            return;
+/// On SIGABRT (Rust's allocation-failure abort, or any other), inside the signal
+/// handler: removes the listed files if the list is free, waiting a little for a
+/// thread that holds it (this very thread may: then the files stay). Only atomics,
+/// `unlink` and a path copied onto the stack: no allocation, which just failed.
+#[cfg(unix)]
+fn on_abort() {
+    use std::sync::TryLockError;
+    for _ in 0..10_000 {
+        match LIST.try_lock() {
+            Ok(mut list) => return remove_all_in_handler(&mut list),
+            Err(TryLockError::Poisoned(e)) => return remove_all_in_handler(&mut e.into_inner()),
+            Err(TryLockError::WouldBlock) => std::hint::spin_loop(),
         }
-        let mut list = match LIST.try_lock() {
-            Ok(list) => list,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) => return,
-        };
-        remove_all(&mut list);
     }
 }
 
-#[allow(unsafe_code)]
-// SAFETY: every call is forwarded to the system allocator unchanged; a failed one first
-// removes files (no allocation on that path but what `remove_file` may need for a long
-// path, which may fail harmlessly: the removal runs at most once).
-unsafe impl GlobalAlloc for OutOfMemory {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if p.is_null() {
-            Self::clean_up();
+/// [`remove_all`], without allocating: each path is copied onto the stack with its NUL
+/// (a longer path than fits stays).
+#[cfg(unix)]
+fn remove_all_in_handler(list: &mut Temporaries) {
+    use std::os::unix::ffi::OsStrExt;
+    for (_, path) in &list.files {
+        let mut buf = [0u8; 4096];
+        let bytes = path.as_os_str().as_bytes();
+        if bytes.len() < buf.len() && !bytes.contains(&0) {
+            buf[..bytes.len()].copy_from_slice(bytes);
+            // SAFETY: `buf` holds the path and a NUL; unlink is async-signal-safe.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::unlink(buf.as_ptr().cast());
+            }
         }
-        p
     }
+}
 
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if p.is_null() {
-            Self::clean_up();
-        }
-        p
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = System.realloc(ptr, layout, new_size);
-        if p.is_null() {
-            Self::clean_up();
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
+/// Registers [`on_abort`] for SIGABRT.
+#[cfg(unix)]
+fn watch_abort() -> Result<(), String> {
+    // SAFETY: `on_abort` is async-signal-safe: atomics (the list's lock), stack copies
+    // and unlink; it allocates nothing and takes no lock it could wait for forever.
+    #[allow(unsafe_code)]
+    unsafe { signal_hook::low_level::register(signal_hook::consts::SIGABRT, on_abort) }
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }

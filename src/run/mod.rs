@@ -13,6 +13,7 @@ pub(crate) mod heap;
 mod mapped;
 mod names;
 pub(crate) mod outputs;
+mod regular;
 mod render;
 mod summary;
 mod symbols;

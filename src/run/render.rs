@@ -29,6 +29,9 @@ pub struct Done {
     /// The reader's warnings (the incomplete last sample of a live profile, a cut
     /// eventlog, …), each a whole line.
     pub warnings: Vec<String>,
+    /// What else a user should know, each a whole line: which program's symbols named
+    /// the bands, when the log chose it.
+    pub notes: Vec<String>,
     pub summary: Option<Summary>,
     /// The chart file written, if any (not for stdout).
     pub output: Option<PathBuf>,
@@ -37,8 +40,9 @@ pub struct Done {
 }
 
 impl Done {
+    /// The warnings, then the notes.
     pub fn warning_lines(&self) -> impl Iterator<Item = String> + '_ {
-        self.warnings.iter().cloned()
+        self.warnings.iter().chain(&self.notes).cloned()
     }
 }
 
@@ -161,8 +165,22 @@ fn finish_read(
         s.names = (loaded.naming.as_ref()).map(|n| NameCounts::of(n, loaded.binary.clone()));
         s
     });
+    // The log chose that file (its argv[0]): say which named the bands.
+    let used = (loaded.naming.as_ref())
+        .and_then(|n| n.binary)
+        .is_some_and(|agreement| agreement.accepted());
+    let found = (loaded.binary.as_ref()).filter(|_| inv.binary.is_none() && used);
+    let notes = (found.iter())
+        .map(|program| {
+            format!(
+                "hp2ps: {name}: -hi names from the symbols of {program}, the program the log \
+                 names (--binary to give another, --ipe-names address for none)"
+            )
+        })
+        .collect();
     let done = Done {
         warnings,
+        notes,
         summary,
         output: None,
         samples: loaded.profile.times.len(),
