@@ -19,6 +19,7 @@ use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
+use super::regular::open_regular;
 use super::symbols;
 use super::version::Version;
 use crate::cli::Invocation;
@@ -230,7 +231,12 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
 pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile, Done), Failure> {
     check_output(inv, names)?;
     let input_name = names.input.display().to_string();
-    let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
+    // A watched file must be a regular one, and its open must not wait (a FIFO's would).
+    let input = match inv.watch {
+        Some(_) => open_regular(&names.input),
+        None => File::open(&names.input),
+    }
+    .map_err(|e| format!("cannot open {input_name}: {e}"))?;
     // A file being written (--watch) is read as a stream, where its growth cannot fault.
     let src = Origin {
         path: Some(&names.input),
