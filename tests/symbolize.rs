@@ -14,7 +14,7 @@ use std::path::Path;
 use hp2ps::profile::IpeEntry;
 use hp2ps::read::eventlog::EventlogOptions;
 use serde_json::Value;
-use support::ghc910::{data, json, program, run_ok, stderr_but_ipe_framing};
+use support::ghc910::{data, json, program, run_ok, stderr_of};
 use support::read_eventlog_profile;
 use support::tools::require;
 use support::{Cmd, TempDir};
@@ -136,7 +136,7 @@ fn check_log(stem: &str, binary: &Path, dir: &Path) -> [usize; 4] {
     let ipe: BTreeMap<u64, IpeEntry> = report.ipe.iter().map(|e| (e.address, e.clone())).collect();
     let syms = nm(binary);
     let out = summary_with(dir, binary, &log);
-    let stderr = stderr_but_ipe_framing(&out);
+    let stderr = stderr_of(&out);
     assert!(stderr.is_empty(), "{stderr}");
     let summary = json(&out);
     let named = bands(&summary);

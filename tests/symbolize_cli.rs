@@ -9,7 +9,7 @@ mod support;
 
 use std::path::Path;
 
-use support::ghc910::{data, json, program, run, run_ok, stderr_but_ipe_framing};
+use support::ghc910::{data, json, program, run, run_ok, stderr_of};
 use support::TempDir;
 
 /// The text summary and the SVG tooltips show every IPE field and the symbol.
@@ -107,7 +107,7 @@ fn the_program_named_in_the_log_is_found_beside_it_or_here() {
     // The names, and the one line saying which program named them, if one did.
     let names_of = |cwd: &Path| {
         let out = run_ok(cwd, &["--summary=json", log.to_str().unwrap()]);
-        let stderr = stderr_but_ipe_framing(&out);
+        let stderr = stderr_of(&out);
         let names = json(&out)["names"].clone();
         match names["binary"].as_str() {
             None => assert!(stderr.is_empty(), "{stderr}"),

@@ -164,6 +164,13 @@ fn finish_read(
             .and_then(|report| report.breakdown)
             .map(BreakdownSummary::from);
         s.names = (loaded.naming.as_ref()).map(|n| NameCounts::of(n, loaded.binary.clone()));
+        let ipe_one_byte_long = (loaded.eventlog.as_ref()).map_or(0, |r| r.ipe_one_byte_long);
+        if ipe_one_byte_long > 0 {
+            s.notes.push(format!(
+                "{ipe_one_byte_long} IPE events declare a byte more than their fields hold, \
+                 as GHC 9.10's runtime writes them: read by their fields"
+            ));
+        }
         s
     });
     // The log chose that file (its argv[0]): say which named the bands.

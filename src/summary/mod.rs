@@ -104,6 +104,11 @@ pub struct Summary {
     /// caller).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<NameCounts>,
+    /// What the reader met and read without a warning, one line each (an eventlog's IPE
+    /// events that GHC's runtime declares a byte long; absent when none; set by the
+    /// caller).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The kind of profile.
@@ -291,6 +296,7 @@ pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
         markers: markers(profile),
         breakdown: None,
         names: None,
+        notes: Vec::new(),
     }
 }
 

@@ -70,6 +70,9 @@ impl Summary {
                 printable(&m.text)
             )?;
         }
+        for note in &self.notes {
+            writeln!(out, "  note     {}", printable(note))?;
+        }
         let shown = if self.top.len() < self.bands {
             format!(", the {} biggest by area:", self.top.len())
         } else if self.top.is_empty() {

@@ -78,6 +78,7 @@ impl Model<'_> {
             self.warn(EventlogWarning::NoManyBand);
         }
         let mut report = EventlogReport {
+            ipe_one_byte_long: notes.ipe_one_byte_long.count,
             breakdown,
             sampling_period: self.breakdown.map(|_| self.period as f64 / 1e9),
             rts: (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned()),
@@ -330,9 +331,27 @@ impl Model<'_> {
                     --eventlog-flush-interval=1"
                 .to_string();
         }
-        "the run made no heap profile: run the program with +RTS -hT -l (or another \
-         -h breakdown; -hc etc. need a -prof build)"
-            .to_string()
+        let others = self.others;
+        let held = if others.time_events > 0 {
+            format!(
+                "a time profile ({} events of +RTS -p), not a heap profile: run the program \
+                 with +RTS -hc -l for its heap by cost-centre stack, or -hT -l",
+                others.time_events
+            )
+        } else if others.ticky_counters + others.ticky_samples > 0 {
+            let s = if others.ticky_counters == 1 { "" } else { "s" };
+            format!(
+                "ticky-ticky counters ({} counter{s}, {} samples of +RTS -lT), not a heap \
+                 profile: run the program with +RTS -hT -l (-hc and the other breakdowns \
+                 need a -prof build)",
+                others.ticky_counters, others.ticky_samples
+            )
+        } else {
+            "only the runtime's scheduler and GC events: run the program with +RTS -hT -l \
+             (or another -h breakdown; -hc etc. need a -prof build)"
+                .to_string()
+        };
+        format!("the run made no heap profile; the log holds {held}")
     }
 }
 

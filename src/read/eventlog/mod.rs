@@ -201,6 +201,10 @@ pub struct EventlogReport {
     /// The program's argv\[0\] (PROGRAM_ARGS), as the run was started
     /// (`./leakmap`): where to look for its binary.
     pub program: Option<String>,
+    /// How many IPE events (169) declare one byte more than their fields hold, as GHC
+    /// 9.10's runtime writes every one: read by their fields without a warning (other
+    /// sizes that do not fit are warned about, [`FramingRule::ByFields`]).
+    pub ipe_one_byte_long: u64,
 }
 
 fn read_from<I: container::Source, S: Sink + ?Sized>(

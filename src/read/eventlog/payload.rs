@@ -67,6 +67,12 @@ pub(crate) enum Event<'a> {
         /// string missing at the payload's end is empty.
         fields: [&'a [u8]; 6],
     },
+    /// 167 or 168: a time profile's sample or start (`+RTS -p` with `-l`), counted to
+    /// say what a log without a heap profile holds.
+    TimeProfile,
+    /// 210 or 212: a ticky-ticky counter's definition or the start of a sample of them
+    /// (`+RTS -lT`), counted likewise.
+    Ticky { definition: bool },
     /// A known event too short for its layout.
     Short,
     /// Anything else.
@@ -141,6 +147,7 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         163 => 10,
         164 => 9,
         169 => 8,
+        167 | 168 | 210 | 212 => 0,
         _ => return Event::Other,
     };
     if p.len() < need {
@@ -192,6 +199,10 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         }
         162 => Event::SampleBegin,
         165 => Event::SampleEnd,
+        167 | 168 => Event::TimeProfile,
+        210 | 212 => Event::Ticky {
+            definition: raw.id == 210,
+        },
         166 => Event::BioSampleBegin {
             census_time: u64_at(p, 8),
         },
