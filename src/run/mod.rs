@@ -19,6 +19,7 @@ mod summary;
 mod symbols;
 mod version;
 pub(crate) mod watch;
+mod watched;
 
 use std::io::{self, Write};
 use std::path::Path;

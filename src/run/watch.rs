@@ -10,89 +10,20 @@
 //! regular file is rendered, and it is opened without waiting (a FIFO's open would wait
 //! for a writer through every Ctrl-C). Something else there (a FIFO, a directory, a
 //! device), or nothing (a file not made yet, or deleted), is said once and waited out.
+//!
+//! [`WatchedPath`]: super::watched::WatchedPath
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::names::FileNames;
-use super::regular::kind_of;
 use super::render;
-use super::version::Version;
+use super::watched::{Look, WatchedPath};
 use crate::cli::{Invocation, WatchOptions};
-
-/// What a look at a watched path found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Look {
-    /// A regular file, another version than the one last rendered.
-    Changed,
-    /// The same version as the one last rendered.
-    Unchanged,
-    /// Nothing there yet.
-    NotYet,
-    /// Nothing there any more: the file was deleted (or moved away).
-    Deleted,
-    /// Something other than a regular file, in words ("a FIFO (named pipe)").
-    NotRegular(&'static str),
-}
-
-/// A path being watched, and the version of the file at it that was last handed out.
-#[derive(Debug)]
-pub(crate) struct WatchedPath {
-    path: PathBuf,
-    seen: Option<Version>,
-    was_there: bool,
-}
-
-impl WatchedPath {
-    pub(crate) fn new(path: PathBuf) -> WatchedPath {
-        WatchedPath {
-            path,
-            seen: None,
-            was_there: false,
-        }
-    }
-
-    /// Looks at the path; a regular file of a new version counts as seen from now on.
-    pub(crate) fn look(&mut self) -> Look {
-        let meta = match std::fs::metadata(&self.path) {
-            Ok(meta) => meta,
-            Err(_) if self.was_there => return Look::Deleted,
-            Err(_) => return Look::NotYet,
-        };
-        self.was_there = true;
-        if !meta.is_file() {
-            // A regular file put back later is a new version, even with the old numbers.
-            self.seen = None;
-            return Look::NotRegular(kind_of(meta.file_type()));
-        }
-        let now = Some(Version::of(&meta));
-        if now == self.seen {
-            return Look::Unchanged;
-        }
-        self.seen = now;
-        Look::Changed
-    }
-
-    /// What to say about a look that renders nothing (`None` for a change, or none).
-    pub(crate) fn message(&self, look: &Look) -> Option<String> {
-        let path = self.path.display();
-        match look {
-            Look::Changed | Look::Unchanged => None,
-            Look::NotYet => Some(format!("hp2ps: {path} does not exist yet (waiting for it)")),
-            Look::Deleted => Some(format!(
-                "hp2ps: {path} was deleted (waiting for it to be written again)"
-            )),
-            Look::NotRegular(kind) => Some(format!(
-                "hp2ps: {path} is {kind}, not a regular file: --watch follows a file that \
-                 a program writes (waiting for one)"
-            )),
-        }
-    }
-}
 
 /// Set by the first SIGINT, SIGTERM or SIGHUP: the loop ends after the render in
 /// progress, if any (a second one ends the run at once, leaving no temporary file).
@@ -173,36 +104,5 @@ fn sleep_unless_stopped(interval: Duration, stop: &AtomicBool) {
             return;
         }
         std::thread::sleep(left.min(Duration::from_millis(50)));
-    }
-}
-
-#[cfg(all(test, unix))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_path_is_followed_through_absence_other_kinds_and_versions() {
-        let dir = std::env::temp_dir().join(format!("hp2ps-watched-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.hp");
-        let mut w = WatchedPath::new(path.clone());
-        assert_eq!(w.look(), Look::NotYet);
-        std::fs::write(&path, "a").unwrap();
-        assert_eq!(w.look(), Look::Changed);
-        assert_eq!(w.look(), Look::Unchanged);
-        std::fs::remove_file(&path).unwrap();
-        assert_eq!(w.look(), Look::Deleted);
-        std::fs::create_dir(&path).unwrap();
-        assert_eq!(w.look(), Look::NotRegular("a directory"));
-        let look = w.look();
-        assert!(w
-            .message(&look)
-            .unwrap()
-            .contains("is a directory, not a regular"));
-        std::fs::remove_dir(&path).unwrap();
-        std::fs::write(&path, "a").unwrap();
-        assert_eq!(w.look(), Look::Changed);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
