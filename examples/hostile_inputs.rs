@@ -30,11 +30,17 @@ fn main() {
         std::process::exit(2);
     };
     let dir = std::path::Path::new(dir);
+    if std::env::var_os("HOSTILE_FUZZ_SEEDS").is_some() {
+        return fuzz_seeds(dir);
+    }
     let files: [(&str, Vec<u8>); 5] = [
-        ("long-names.eventlog", hostile::long_names_eventlog(4, 8)),
+        (
+            "long-names.eventlog",
+            hostile::long_names_eventlog(4, 8, 60_000),
+        ),
         (
             "many-long-names.eventlog",
-            hostile::long_names_eventlog(2000, 2),
+            hostile::long_names_eventlog(2000, 2, 60_000),
         ),
         ("terminal.hp", hostile::terminal_hp()),
         ("terminal.eventlog", hostile::terminal_eventlog()),
@@ -43,6 +49,27 @@ fn main() {
     for (name, bytes) in files {
         let path = dir.join(name);
         if let Err(e) = std::fs::write(&path, bytes) {
+            eprintln!("hostile_inputs: cannot write {}: {e}", path.display());
+            std::process::exit(1);
+        }
+    }
+}
+
+/// With `HOSTILE_FUZZ_SEEDS` set: the seeds of `fuzz/seeds/eventlog_reader/` made from
+/// these files, each its flags byte first (0x10: `--full-names`), small enough for
+/// `-max_len=20000`.
+fn fuzz_seeds(dir: &std::path::Path) {
+    let seeds: [(&str, u8, Vec<u8>); 2] = [
+        (
+            "long-names-full",
+            0x10,
+            hostile::long_names_eventlog(4, 2, 2_400),
+        ),
+        ("terminal-escapes", 0x01, hostile::terminal_eventlog()),
+    ];
+    for (name, flags, log) in seeds {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::write(&path, [&[flags][..], &log].concat()) {
             eprintln!("hostile_inputs: cannot write {}: {e}", path.display());
             std::process::exit(1);
         }

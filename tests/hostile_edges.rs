@@ -37,7 +37,7 @@ fn size(dir: &TempDir, name: &str) -> u64 {
 #[test]
 fn full_names_of_long_labels_are_cut_to_the_identifier_limit() {
     let dir = TempDir::in_tmp("full-names");
-    dir.write("long.eventlog", &hostile::long_names_eventlog(4, 8));
+    dir.write("long.eventlog", &hostile::long_names_eventlog(4, 8, 60_000));
     for (format, most) in [("ps", 1 << 20), ("svg", 2 << 20), ("html", 4 << 20)] {
         let out = format!("x.{format}");
         let ran = capped(&dir, &["--full-names", "-o", &out, "long.eventlog"]);
@@ -69,7 +69,10 @@ fn full_names_of_long_labels_are_cut_to_the_identifier_limit() {
 #[test]
 fn many_long_names_share_one_budget() {
     let dir = TempDir::in_tmp("names-budget");
-    dir.write("many.eventlog", &hostile::long_names_eventlog(2000, 2));
+    dir.write(
+        "many.eventlog",
+        &hostile::long_names_eventlog(2000, 2, 60_000),
+    );
     let ran = capped(&dir, &["--full-names", "-o", "x.svg", "many.eventlog"]);
     assert_eq!(ran.code, Some(0), "{}", ran.describe());
     // 64 MiB / 2000 = 33,554 bytes each.
