@@ -5,8 +5,7 @@
 //! Usage: `hostile_inputs DIR`. Writes:
 //! - `long-names.eventlog`: a `-hc` log of four cost centres whose labels are 60,000
 //!   bytes, its stacks 255 deep (with `--full-names`, names of 15 MB each);
-//! - `many-long-names.eventlog`: the same with 2,000 cost centres and stacks (30 GB of
-//!   names in full);
+//! - `many-long-names.eventlog`: the same with 2,000 stacks (30 GB of names in full);
 //! - `terminal.hp`, `terminal.eventlog`: JOB, DATE, units, band and marker names that
 //!   hold terminal escapes (OSC 52, a title, clear screen, a forged summary line, NUL);
 //! - `huge-date.hp`: a DATE of 1 MiB less a byte, and long units and key names.

@@ -30,7 +30,7 @@ fn size(dir: &TempDir, name: &str) -> u64 {
     std::fs::metadata(dir.join(name)).map_or(0, |m| m.len())
 }
 
-/// Four cost centres of 60,000-byte labels make, with `--full-names`, names of 255
+/// Four cost centres of 60,000-byte labels make, with `--full-names`, four names of 255
 /// labels (15 MB each): each is cut to the limit on identifiers (65,536 bytes, as in a
 /// `.hp`) with one warning, and every format renders in little memory, leaving only
 /// its chart and `.aux`.
@@ -63,7 +63,7 @@ fn full_names_of_long_labels_are_cut_to_the_identifier_limit() {
     assert!(!ran.stderr_text().contains("cut short"));
 }
 
-/// Many long names share a budget of 64 MiB: 2,000 stacks of 255 long labels (a 2 MB
+/// Many long names share a budget of 64 MiB: 2,000 stacks of 255 long labels (a 4 MB
 /// log; 30 GB of names in full) are each cut to the budget's share, and the run stays
 /// within a few hundred megabytes.
 #[test]

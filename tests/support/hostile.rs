@@ -20,26 +20,26 @@ pub fn raw_control(text: &[u8]) -> Option<usize> {
     .or_else(|| text.windows(2).position(|w| w == c1_csi))
 }
 
-/// A `-hc` eventlog of `ccs` cost centres whose labels are `label_len` bytes each, and
-/// `ccs` stacks 255 deep made of them (each stack starting at another cost centre),
-/// in `censuses` censuses. The file is small (about `label_len` bytes per cost centre);
-/// with `--full-names` each band's name would be 255 labels long (15 MB for labels of
-/// 60,000 bytes).
-pub fn long_names_eventlog(ccs: u32, censuses: u64, label_len: u32) -> Vec<u8> {
+/// A `-hc` eventlog of four cost centres whose labels are `label_len` bytes each, and
+/// `stacks` distinct stacks 255 deep made of them, in `censuses` censuses. The file is
+/// small (four labels, and about a kilobyte a stack); with `--full-names` each band's
+/// name would be 255 labels long (15 MB for labels of 60,000 bytes).
+pub fn long_names_eventlog(stacks: u32, censuses: u64, label_len: u32) -> Vec<u8> {
     let mut w = EventlogWriter::new(Layout::ghc_9_2());
     w.program_args(0, &["./prog", "+RTS", "-hc", "-l", "-RTS"]);
     w.rts_identifier(0, "GHC-9.2.8 rts_p");
     w.wall_clock(0, 1_700_000_000, 0);
     w.heap_prof_begin(0, &HeapProfBegin::new(breakdown::COST_CENTRE, 100_000_000));
-    for cc in 0..ccs {
+    for cc in 0..4 {
         let label: Vec<u8> = (0..label_len)
             .map(|i| b'a' + ((i + cc) % 26) as u8)
             .collect();
         w.cost_centre(0, cc + 1, &label, b"Main", b"Main.hs:1:1", false);
     }
-    let stacks: Vec<Vec<u32>> = (0..ccs)
-        .map(|s| (0..255).map(|level| (s + level) % ccs + 1).collect())
-        .collect();
+    // Level l of stack s is the cost centre of s's base-4 digit l mod 8: up to 65,536
+    // distinct stacks.
+    let stack = |s: u32| -> Vec<u32> { (0..255).map(|l| (s >> (2 * (l % 8))) % 4 + 1).collect() };
+    let stacks: Vec<Vec<u32>> = (0..stacks).map(stack).collect();
     for c in 1..=censuses {
         let t = c * 100_000_000;
         let bands: Vec<(&[u32], u64)> = (stacks.iter().enumerate())
