@@ -69,8 +69,10 @@ impl Listed {
 /// replaced).
 pub(crate) fn commit(renames: Vec<(Listed, PathBuf, PathBuf)>) -> Result<(), (PathBuf, io::Error)> {
     let mut list = temporaries();
-    // A directory in the way of any of them fails the rename: none is made.
-    let in_the_way = (renames.iter()).find(|(_, _, target)| target.is_dir());
+    // A directory in the way of any of them fails the rename: none is made. (A link to
+    // one is replaced, as a rename replaces any link.)
+    let is_dir = |target: &PathBuf| std::fs::symlink_metadata(target).is_ok_and(|m| m.is_dir());
+    let in_the_way = (renames.iter()).find(|(_, _, target)| is_dir(target));
     let mut result = match in_the_way {
         Some((_, _, target)) => Err((
             target.clone(),
