@@ -176,9 +176,9 @@ fn a_parallel_batch_into_an_output_dir_keeps_the_failed_files_outputs() {
     assert!(temporaries(&dir.join("out")).is_empty());
 }
 
-#[test]
-fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
-    // A large chart takes long enough to write that the kills land mid-render.
+/// A profile of 40,000 bands: with `-m0 -t0` its chart takes long enough to write that
+/// kills and signals land mid-render.
+fn big_profile() -> Vec<u8> {
     let mut big = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
     for (s, t) in ["0.0", "1.0", "2.0"].iter().enumerate() {
         big.extend_from_slice(format!("BEGIN_SAMPLE {t}\n").as_bytes());
@@ -187,6 +187,12 @@ fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
         }
         big.extend_from_slice(format!("END_SAMPLE {t}\n").as_bytes());
     }
+    big
+}
+
+#[test]
+fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
+    let big = big_profile();
     for delay_ms in [20u64, 100, 300, 700, 1500] {
         let dir = TempDir::in_tmp("killed");
         std::fs::write(dir.join("t.hp"), &big).unwrap();
@@ -224,14 +230,7 @@ fn temporaries_of(dir: &Path, target: &str) -> usize {
 /// old ones (or, had it finished first, both new).
 #[test]
 fn an_interrupted_run_leaves_no_temporary_and_the_chart_and_aux_together() {
-    let mut big = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
-    for (s, t) in ["0.0", "1.0", "2.0"].iter().enumerate() {
-        big.extend_from_slice(format!("BEGIN_SAMPLE {t}\n").as_bytes());
-        for i in 0..40_000 {
-            big.extend_from_slice(format!("band{i}\t{}\n", 100 + i + s).as_bytes());
-        }
-        big.extend_from_slice(format!("END_SAMPLE {t}\n").as_bytes());
-    }
+    let big = big_profile();
     const OLD_AUX: &[u8] = b"an earlier .aux\n";
     let mut interrupted = 0;
     let cases = [
