@@ -10,13 +10,12 @@ pub mod pslex;
 #[path = "../../tests/support/xmlcheck.rs"]
 pub mod xmlcheck;
 
-use hp2ps::aggregate::NameOrder;
-use hp2ps::aux_file::{read_aux, Aux};
-use hp2ps::load::{load, Binary, LoadError, LoadOptions, Program, Source};
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
 use hp2ps::summary::summarize;
+use hp2ps::{
+    load, prepare, read_aux, write_chart, Aux, Binary, Format, LoadError, LoadOptions, Loaded,
+    NameOrder, Program, RenderOptions, Source,
+};
 
 /// Render options from one byte, so the corpus explores the flags too.
 pub fn options(byte: u8) -> RenderOptions {
@@ -101,7 +100,7 @@ pub fn hp_reader(data: &[u8]) {
             assert!(profile.sample_count() > 0, "a profile without samples read");
             render_and_check(profile, None, &options(flags));
         }
-        Err(LoadError::Hp(hp2ps::read::hp::ReadError::Io(e))) => {
+        Err(LoadError::Hp(hp2ps::ReadError::Io(e))) => {
             panic!("I/O error reading memory: {e}")
         }
         Err(LoadError::Hp(e)) => {
@@ -150,7 +149,7 @@ pub fn example() -> Profile {
 pub fn eventlog_reader(data: &[u8]) {
     use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
     use hp2ps::internals::ProfileBuilder;
-    use hp2ps::read::eventlog::EventlogError;
+    use hp2ps::EventlogError;
     let Some((&flags, input)) = data.split_first() else {
         return;
     };
@@ -183,6 +182,7 @@ pub fn eventlog_reader(data: &[u8]) {
     // As the command reads it: -hi bands named by the log's IPE entries.
     match load(Source::Bytes(input), &opts) {
         Ok(loaded) => {
+            assert_printable_summary(&loaded);
             let profile = loaded.profile;
             let names: std::collections::HashSet<&[u8]> =
                 profile.bands.iter().map(|b| &b.name[..]).collect();
@@ -215,7 +215,6 @@ pub fn eventlog_reader(data: &[u8]) {
                 all <= e.max_names_bytes + 24 * profile.bands.len(),
                 "{all} bytes of names"
             );
-            assert_printable_summary(&profile);
             render_and_check(profile, None, &options(flags));
         }
         Err(LoadError::Eventlog(EventlogError::Io(e))) => panic!("I/O error reading memory: {e}"),
@@ -225,9 +224,9 @@ pub fn eventlog_reader(data: &[u8]) {
 
 /// The summary as text writes no control character but its own line ends, whatever the
 /// profile's texts hold (a terminal would obey them).
-pub fn assert_printable_summary(profile: &Profile) {
+pub fn assert_printable_summary(loaded: &Loaded) {
     let mut text = Vec::new();
-    let summary = summarize(profile, &Default::default());
+    let summary = summarize(loaded, Some("f"), &Default::default());
     summary.write_text(&mut text).expect("text to memory");
     let text = String::from_utf8(text).expect("the summary is UTF-8");
     let control = text.chars().find(|&c| c.is_control() && c != '\n');
@@ -256,10 +255,10 @@ pub fn binary(data: &[u8]) {
     for w in &loaded.warnings {
         assert_one_line(&w.line("f"));
     }
+    assert_printable_summary(&loaded);
     let profile = loaded.profile;
     let names: std::collections::HashSet<&[u8]> =
         profile.bands.iter().map(|b| &b.name[..]).collect();
     assert_eq!(names.len(), profile.bands.len(), "two bands of one name");
-    assert_printable_summary(&profile);
     render_and_check(profile, None, &options(0x01));
 }

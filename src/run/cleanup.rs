@@ -11,7 +11,7 @@
 //! flag, and the loop stops after the render in progress; a second one ends the run.
 //!
 //! When the run aborts (SIGABRT: Rust's end when an allocation fails), the signal
-//! handler itself removes the listed files, as far as it safely can ([`on_abort`]).
+//! handler itself removes the listed files, as far as it safely can ([`super::abort`]).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -134,7 +134,7 @@ pub(crate) fn watch_signals() -> Result<(), String> {
 #[cfg(unix)]
 fn start() -> Result<(), String> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    watch_abort()?;
+    super::abort::watch()?;
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| e.to_string())?;
     std::thread::Builder::new()
@@ -171,48 +171,23 @@ fn start() -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// On SIGABRT (Rust's allocation-failure abort, or any other), inside the signal
-/// handler: removes the listed files if the list is free, waiting a little for a
-/// thread that holds it (this very thread may: then the files stay). Only atomics,
-/// `unlink` and a path copied onto the stack: no allocation, which just failed.
-#[cfg(unix)]
-fn on_abort() {
+/// Calls `f` with every listed path, if the list is free now, after waiting a little
+/// for a thread that holds it (this very thread may: then nothing is called). For the
+/// SIGABRT handler ([`super::abort`]): only atomics (the lock's) and `f`, no allocation.
+pub(super) fn each_listed_if_free(mut f: impl FnMut(&Path)) {
     use std::sync::TryLockError;
     for _ in 0..10_000 {
-        match LIST.try_lock() {
-            Ok(mut list) => return remove_all_in_handler(&mut list),
-            Err(TryLockError::Poisoned(e)) => return remove_all_in_handler(&mut e.into_inner()),
-            Err(TryLockError::WouldBlock) => std::hint::spin_loop(),
-        }
-    }
-}
-
-/// [`remove_all`], without allocating: each path is copied onto the stack with its NUL
-/// (a longer path than fits stays).
-#[cfg(unix)]
-fn remove_all_in_handler(list: &mut Temporaries) {
-    use std::os::unix::ffi::OsStrExt;
-    for (_, path) in &list.files {
-        let mut buf = [0u8; 4096];
-        let bytes = path.as_os_str().as_bytes();
-        if bytes.len() < buf.len() && !bytes.contains(&0) {
-            buf[..bytes.len()].copy_from_slice(bytes);
-            // SAFETY: `buf` holds the path and a NUL; unlink is async-signal-safe.
-            #[allow(unsafe_code)]
-            unsafe {
-                libc::unlink(buf.as_ptr().cast());
+        let list = match LIST.try_lock() {
+            Ok(list) => list,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                std::hint::spin_loop();
+                continue;
             }
+        };
+        for (_, path) in &list.files {
+            f(path);
         }
+        return;
     }
-}
-
-/// Registers [`on_abort`] for SIGABRT.
-#[cfg(unix)]
-fn watch_abort() -> Result<(), String> {
-    // SAFETY: `on_abort` is async-signal-safe: atomics (the list's lock), stack copies
-    // and unlink; it allocates nothing and takes no lock it could wait for forever.
-    #[allow(unsafe_code)]
-    unsafe { signal_hook::low_level::register(signal_hook::consts::SIGABRT, on_abort) }
-        .map(|_| ())
-        .map_err(|e| e.to_string())
 }

@@ -1,10 +1,24 @@
-//! The edge of the program: files, stdin and stdout. One render ([`render`]), file naming
-//! and the checks that an output never replaces its input ([`names`]), atomic files
-//! ([`atomic`]), batch runs ([`batch`]), one HTML page of several runs ([`compare`]), watching a growing file ([`watch`]), the summary
-//! on stdout ([`summary`]), the generated man page and completions ([`generate`]), large
-//! files read through a memory map that a cut file cannot crash ([`mapped`]), what tells
-//! a file's versions apart ([`version`]) and the C allocator's settings ([`heap`]).
+//! The edge of the program: files, stdin and stdout. One render ([`render`]: the command
+//! line's `LoadOptions`, then `load`, `prepare` and the painter), file naming and the
+//! checks that an output never replaces its input ([`names`]), atomic files ([`atomic`]),
+//! batch runs with `--uniform-scale`'s first pass ([`batch`]), one HTML page of several
+//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), watching a
+//! growing file ([`watch`]), the summary on stdout ([`summary`]), the program binary of a
+//! `-hi` profile (`symbols.rs`), the generated man page and completions ([`generate`]),
+//! large files read through a memory map that a cut file cannot crash ([`mapped`]: the map
+//! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
+//! what tells a file's versions apart ([`version`]) and the C allocator's settings
+//! ([`heap`]). Hostile files at these edges: what a command writes is checked before
+//! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
+//! the same output); no temporary outlives a run however it ends, and a chart and its
+//! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
+//! a regular one is opened without waiting for a FIFO (`regular.rs`); what is at a
+//! watched path is looked at without opening it (`watched.rs`); the program binary is a
+//! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). The binary's
+//! only `unsafe` is in `mapped/`, `heap.rs` and `abort.rs`.
 
+#[cfg(unix)]
+mod abort;
 mod atomic;
 pub(crate) mod batch;
 pub(crate) mod cleanup;
