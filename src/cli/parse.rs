@@ -176,10 +176,12 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     }
     layout.pattern = m.get_flag("pattern");
     // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
-    // the formats it does not have show as many as the step needs.
-    layout.x_labels = match format {
-        Format::Ps | Format::Eps => XLabels::Hp2ps,
-        _ => XLabels::ByStep,
+    // the formats it does not have show as many as the step needs. `--x-labels` picks
+    // either for any format (exact PS and EPS are no longer hp2ps's bytes).
+    layout.x_labels = match (m.get_one::<String>("x-labels").map(String::as_str), format) {
+        (Some("exact"), _) => XLabels::ByStep,
+        (Some(_), _) | (None, Format::Ps | Format::Eps) => XLabels::Hp2ps,
+        (None, _) => XLabels::ByStep,
     };
     // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
     // what can be seen.
