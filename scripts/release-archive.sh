@@ -18,8 +18,8 @@
 #
 # the layout `cargo binstall` reads (Cargo.toml's [package.metadata.binstall]) and the one
 # ripgrep and most Rust tools ship. The man page and completions come from the program
-# itself (`hp2ps --generate`); for a target this machine cannot run, from the host's
-# build of the same source (they do not depend on the target).
+# itself (`hp2ps --generate`), run from the host's build of the same source (they do not
+# depend on the target). For the host's own archive that build is the binary shipped.
 #
 # The archive is reproducible: files sorted, owner 0, every time the last commit's
 # (SOURCE_DATE_EPOCH if set), gzip without a name or time.
@@ -83,16 +83,18 @@ target_dir=${CARGO_TARGET_DIR:-target}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-log "building $name (cargo build --release --target $target)"
-cargo build --release --locked --quiet --target "$target"
-binary=$target_dir/$target/release/$exe
-[[ -f $binary ]] || die "no binary at $binary"
+# The host's build is cargo's plain release build (target/release), which the man page
+# and completions of every target come from.
+log "building $name"
+cargo build --release --locked --quiet
+generator=$target_dir/release/hp2ps
 if [[ $target == "$host" ]]; then
-    generator=$binary
+    binary=$generator
 else
-    cargo build --release --locked --quiet
-    generator=$target_dir/release/hp2ps
+    cargo build --release --locked --quiet --target "$target"
+    binary=$target_dir/$target/release/$exe
 fi
+[[ -f $binary ]] || die "no binary at $binary"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

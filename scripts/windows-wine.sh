@@ -89,7 +89,11 @@ started=$(date +%s)
 mkdir -p "$WINEPREFIX"
 wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
-version_w=$(wine "$work/bin/hp2ps.exe" --version) || die "hp2ps.exe does not start under $(wine --version)"
+# The first run makes the prefix; what Wine says meanwhile is kept, shown on failure.
+version_w=$(wine "$work/bin/hp2ps.exe" --version 2>"$work/wine-start.log") || {
+    cat "$work/wine-start.log" >&2
+    die "hp2ps.exe does not start under $(wine --version)"
+}
 version_l=$("$linux" --version)
 [[ $version_w == "$version_l" ]] || die "--version: Windows '$version_w', Linux '$version_l'"
 log "$(wine --version) starts hp2ps.exe ($version_w) in $(($(date +%s) - started)) s"

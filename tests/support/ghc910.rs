@@ -18,10 +18,7 @@ pub fn data(name: &str) -> PathBuf {
 /// Whether the two `-hi` programs are here (the published crate leaves them out): the
 /// gate of every test that calls [`program`] ([`super::tools::require_data`]).
 pub fn have_programs() -> bool {
-    super::tools::require_data(&[
-        "tests/data/ghc-9.10/bin/leakmap-ipe.gz",
-        "tests/data/ghc-9.10/bin/textproc-ipe.gz",
-    ])
+    super::tools::require_data(&["tests/data/ghc-9.10/bin"])
 }
 
 /// The program `name` (`leakmap-ipe`, `textproc-ipe`) gunzipped into `dir` (the test
