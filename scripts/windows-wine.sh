@@ -281,6 +281,28 @@ else
     failed+=(non-utf8)
 fi
 
+# The one difference Wine hides: Windows has no /etc/localtime, which Wine shows through
+# its Z: drive (the whole Unix tree). Without that drive, as on Windows, an eventlog's
+# DATE is UTC, with a warning (README.md, "Platforms"); the Linux build gives the same
+# DATE with TZ=UTC0.
+cases=$((cases + 1))
+mkdir -p "$WINEPREFIX/drive_c/hp2ps"
+cp "$work/bin/hp2ps.exe" "$work/bin/bcryptprimitives.dll" "$in/misc/leakmap-hc.eventlog" "$WINEPREFIX/drive_c/hp2ps/"
+mv "$WINEPREFIX/dosdevices/z:" "$work/z-drive"
+status=0
+wine 'C:\hp2ps\hp2ps.exe' --summary 'C:\hp2ps\leakmap-hc.eventlog' >"$work/no-z.stdout" 2>"$work/no-z.stderr" || status=$?
+mv "$work/z-drive" "$WINEPREFIX/dosdevices/z:"
+date_w=$(sed -n 's/^  date *//p' "$work/no-z.stdout")
+date_l=$(TZ=UTC0 "$linux" --summary "$in/misc/leakmap-hc.eventlog" | sed -n 's/^  date *//p')
+if ((status == 0)) && [[ -n $date_w && $date_w == "$date_l" ]] &&
+    grep -q 'DATE is in UTC: the local time zone is unreadable' "$work/no-z.stderr"; then
+    printf 'as README  %-22s DATE %s (UTC, warned), as Linux with TZ=UTC0\n' no-unix-drive "$date_w"
+else
+    printf 'DIFFERENT  %-22s exit %s, DATE %s (Linux, UTC: %s): %s\n' no-unix-drive "$status" \
+        "$date_w" "$date_l" "$(grep hp2ps "$work/no-z.stderr" | head -2)"
+    failed+=(no-unix-drive)
+fi
+
 files=$(find "$work/windows" -type f ! -name '.std*' ! -name .status | wc -l)
 # (file-mode-p starts as a copy of file-mode: its files count once.)
 files=$((files - $(find "$work/windows/file-mode" -type f ! -name '.*' | wc -l)))
