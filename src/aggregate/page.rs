@@ -26,14 +26,14 @@ use crate::profile::Band;
 /// The most band values (samples carried × bands carried, over the drawn samples and
 /// every level) a page carries: about 4 MB of JSON. The 400 MB profile's page (20 drawn
 /// bands, 2,100 drawn samples) carries one level of 10 tiles of 2,100 samples.
-pub const PAGE_VALUES: usize = 600_000;
+pub(super) const PAGE_VALUES: usize = 600_000;
 
 /// How many tiles a level has at most: 10^6.
 const MAX_LEVEL: u32 = 6;
 
 /// What a page carries besides the chart's picture.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct PageSamples {
+pub(super) struct PageSamples {
     /// The samples drawn, a flag per sample of the profile, as [`kept_samples`] gives
     /// them: `None` when every sample is drawn.
     pub drawn: Option<Vec<bool>>,
@@ -46,7 +46,7 @@ pub struct PageSamples {
 impl PageSamples {
     /// The samples of `agg` a page carries that draws at most `max_points` samples
     /// (0: all), within a budget of `budget` band values ([`PAGE_VALUES`]).
-    pub fn of(agg: &Aggregated, max_points: usize, budget: usize) -> PageSamples {
+    pub(super) fn of(agg: &Aggregated, max_points: usize, budget: usize) -> PageSamples {
         let drawn = kept_samples(agg, max_points);
         let n = agg.times.len();
         let mut carried = drawn
@@ -90,7 +90,7 @@ impl PageSamples {
 
 /// One level of detail: the samples each of its tiles keeps.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Level {
+pub(super) struct Level {
     /// Tile by tile, the samples kept, by index.
     pub tiles: Vec<Vec<usize>>,
     /// Whether every tile keeps every sample of its stretch (the last level then).
@@ -117,7 +117,7 @@ fn tiles(times: &[f64], count: usize) -> Vec<Range<usize>> {
 
 /// Each band's value (its points in a sample added up, 0 where it has none) at each of
 /// `samples` (indices in increasing order).
-pub fn values_at<'a>(
+pub(super) fn values_at<'a>(
     bands: impl IntoIterator<Item = &'a Band>,
     samples: &[usize],
 ) -> Vec<Vec<f64>> {

@@ -4,21 +4,14 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use hp2ps::aggregate::NameOrder;
-use hp2ps::layout::{Palette, XLabels};
-use hp2ps::load::BandFilter;
-use hp2ps::paint::Format;
-use hp2ps::read::eventlog::TimeAxis;
-use hp2ps::read::window::WindowOptions;
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{
+    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, WindowOptions, XLabels,
+};
 
 use super::definition::command;
 use super::rules::check;
 use super::short_flags::short_flags;
-use super::{
-    Command, Generate, GenerateKind, Invocation, SummaryFormat, UniformScale, UsageError,
-    WatchOptions,
-};
+use super::{Command, Generate, GenerateKind, Invocation, SummaryFormat, UsageError, WatchOptions};
 
 /// Reads the arguments after the program name.
 pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
@@ -146,9 +139,9 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.uniform_scale = m
         .get_one::<String>("uniform-scale")
         .map(|axes| match axes.as_str() {
-            "time" => UniformScale::Time,
-            "memory" => UniformScale::Memory,
-            _ => UniformScale::Both,
+            "time" => SharedAxes::Time,
+            "memory" => SharedAxes::Memory,
+            _ => SharedAxes::Both,
         });
     apply_selection(m, inv)?;
     if let Some(axis) = m.get_one::<String>("time") {
@@ -160,13 +153,24 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.eventlog.full_names = m.get_flag("full-names");
     inv.heap_size = m.get_flag("heap-size");
     if let Some(how) = m.get_one::<String>("ipe-names") {
-        inv.symbolize.names = IpeNames::from_name(how).unwrap_or(IpeNames::Source);
+        inv.symbolize.names = IpeNames::from_name(how).unwrap_or_default();
     }
     inv.binary = m.get_one::<OsString>("binary").cloned();
     inv.render.layout.fit_key_labels = m
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
-    let format = inv.format();
+    inv.render.needs = inv.format().needs();
+    // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
+    // the formats it does not have show as many as the step needs (`Format::needs`).
+    // `--x-labels` picks either for any format (exact PS and EPS are no longer hp2ps's
+    // bytes).
+    if let Some(how) = m.get_one::<String>("x-labels") {
+        inv.render.needs.x_labels = match how.as_str() {
+            "exact" => XLabels::ByStep,
+            _ => XLabels::Hp2ps,
+        };
+    }
+    inv.render.aggregate.max_points = m.get_one::<usize>("max-points").copied();
     let layout = &mut inv.render.layout;
     if let Some(name) = m.get_one::<String>("palette") {
         layout.palette = Palette::from_name(name);
@@ -175,29 +179,6 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         layout.colour_by_name = key == "name";
     }
     layout.pattern = m.get_flag("pattern");
-    // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
-    // the formats it does not have show as many as the step needs. `--x-labels` picks
-    // either for any format (exact PS and EPS are no longer hp2ps's bytes).
-    layout.x_labels = match (m.get_one::<String>("x-labels").map(String::as_str), format) {
-        (Some("exact"), _) => XLabels::ByStep,
-        (Some(_), _) | (None, Format::Ps | Format::Eps) => XLabels::Hp2ps,
-        (None, _) => XLabels::ByStep,
-    };
-    // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
-    // what can be seen.
-    (inv.render.max_points, inv.render.max_band_points) = match m.get_one::<usize>("max-points") {
-        Some(&n) => (n, 0),
-        None if inv.format() == Format::Ps => (0, 0),
-        None => (0, hp2ps::aggregate::VECTOR_MAX_BAND_POINTS),
-    };
-    // The page's legend is HTML, beside a graph as wide as the page (hp2ps's graph page
-    // when the key is on pages of its own); its table lists every band.
-    if inv.format() == Format::Html {
-        inv.render.layout.multipage = true;
-        inv.render.layout.data = true;
-        inv.render.aggregate.band_table = true;
-        inv.render.aggregate.keep_rest = true;
-    }
     Ok(None)
 }
 

@@ -7,7 +7,9 @@ use super::looks::fill_of;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
-use crate::aggregate::{stack_on, Aggregated};
+use crate::aggregate::Aggregated;
+use crate::needs::Needs;
+use crate::profile::stack_on;
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).
@@ -15,8 +17,8 @@ pub(super) fn graph(
     agg: &Aggregated,
     shades: &[f64],
     opts: &LayoutOptions,
-    gw: f64,
-    gh: f64,
+    needs: &Needs,
+    (gw, gh): (f64, f64),
 ) -> (Graph, Vec<Vec<f64>>) {
     let first = agg.first_time();
     let xs: Vec<f64> = agg
@@ -53,7 +55,7 @@ pub(super) fn graph(
             tooltip: overlay::band_tooltip(agg, &band.name, &stats),
             stats,
         });
-        if opts.data {
+        if needs.data {
             kept.push(values.clone());
         }
     }
@@ -89,7 +91,7 @@ pub(super) fn graph(
             x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
             y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
             target_ticks: TARGET_TICKS,
-            x_label_decimals: x_label_decimals(agg, opts.x_labels),
+            x_label_decimals: x_label_decimals(agg, needs.x_labels),
         },
     };
     (graph, kept)

@@ -39,8 +39,10 @@ fn name_slots(palette: Palette) -> usize {
     }
 }
 
-/// hp2ps's shades that hand out slots: the colour shades with `-c`, else the greys.
-fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
+/// hp2ps's shades, which are handed out to the bands and give their slots: the colour
+/// shades with `-c`, else the greys. The one place that asks "colour or grey": the
+/// shades, the slots and the fills ([`fill_of`]) all follow from it.
+pub(super) fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
     if opts.colour {
         &COLOUR_PALETTE
     } else {
@@ -48,14 +50,14 @@ fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
     }
 }
 
-/// Whether a [`super::shade::ShadeMap`] should hand out colour shades.
-pub fn colour_shades(opts: &LayoutOptions) -> bool {
+/// Whether the bands take hp2ps's colour shades rather than its greys.
+fn colour_shades(opts: &LayoutOptions) -> bool {
     hp2ps_palette(opts).len() == COLOUR_PALETTE.len()
 }
 
 /// What `--colour-by name` hashes of a band's name: the name without the stack number a
 /// `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF` is `main/Main.CAF`).
-pub fn name_key(name: &[u8]) -> &[u8] {
+pub(crate) fn name_key(name: &[u8]) -> &[u8] {
     let digits = name
         .iter()
         .skip(1)
@@ -69,7 +71,7 @@ pub fn name_key(name: &[u8]) -> &[u8] {
 
 /// The shade of `name` under `--colour-by name`: OTHER takes the palette's last entry
 /// (the 50 % grey of either palette), every other name one of the rest, by a hash.
-pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
+pub(crate) fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
     let shades = hp2ps_palette(opts);
     // The 50 % grey: the colour shades' last entry, the greys' entry 8.
     let other = if colour_shades(opts) {
@@ -100,7 +102,7 @@ fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
 /// How a band with this name and shade is filled: a pattern (`--pattern`, which wins),
 /// else a colour of the named palette, else hp2ps's colour shade (`-c`) or grey. Every
 /// painter fills with this, so the key, the bands and every format agree.
-pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
+pub(crate) fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
     if opts.pattern {
         let n = super::patterns::PATTERNS.len();
         return Fill::Pattern(pattern(slot(name, shade, n, opts)));
@@ -112,7 +114,7 @@ pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
             palette.colour(slot(name, shade, name_slots(palette), opts))
         });
     }
-    if opts.colour {
+    if colour_shades(opts) {
         Fill::Shade(shade)
     } else {
         Fill::Grey(shade)

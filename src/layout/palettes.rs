@@ -133,7 +133,7 @@ fn to_rgb(colour: Oklab) -> [u8; 3] {
 /// The slot a name takes under `--colour-by name` in a palette of `len` slots: a hash of
 /// the name's bytes (FNV-1a, the same on every machine and in every release), so the name
 /// alone decides it.
-pub fn slot_for_name(name: &[u8], len: usize) -> usize {
+pub(crate) fn slot_for_name(name: &[u8], len: usize) -> usize {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in name {
         h ^= u64::from(b);

@@ -7,14 +7,13 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::aux_file::{read_aux, Aux};
-use hp2ps::layout::chart::Chart;
-use hp2ps::load::{self, load, LoadError, LoadOptions, Loaded};
-use hp2ps::paint::{write_chart_with, Format, PaintOptions};
-use hp2ps::pipeline::prepare;
+use hp2ps::chart::Chart;
 use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadError;
-use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
+use hp2ps::summary::{summarize, Summary};
+use hp2ps::{
+    load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
+    PaintOptions, ReadError, Source,
+};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
@@ -88,7 +87,7 @@ fn read(
     src: Origin<'_>,
 ) -> Result<(Profile, Done), String> {
     let (opts, warnings) = load_options(inv, src);
-    finish_read(inv, load(load::Source::Stream(input), &opts), src, warnings)
+    finish_read(inv, load(Source::Stream(input), &opts), src, warnings)
 }
 
 /// The one line for a file that changed while it was read (a program writing it again:
@@ -119,7 +118,7 @@ fn read_file(
     };
     let (opts, warnings) = load_options(inv, src);
     let before = version();
-    let read = load(load::Source::Stream(&mut input), &opts);
+    let read = load(Source::Stream(&mut input), &opts);
     if read.is_err() && before.is_some() && version() != before {
         return Err(changed_while_read(src.name));
     }
@@ -130,7 +129,7 @@ fn read_file(
 /// read as the reader goes.
 fn read_mapped(inv: &Invocation, map: &Mapped, src: Origin<'_>) -> Result<(Profile, Done), String> {
     let (opts, warnings) = load_options(inv, src);
-    let source = load::Source::Mapped {
+    let source = Source::Mapped {
         bytes: map.bytes(),
         release: &mut |n| map.release(n),
     };
@@ -151,16 +150,8 @@ fn finish_read(
     let name = src.name;
     let loaded = read.map_err(|e| read_error(name, e))?;
     warnings.extend((loaded.warnings.iter()).map(|w| format!("hp2ps: warning: {}", w.line(name))));
-    let summary = inv.summary.map(|_| {
-        let mut s = summarize(&loaded.profile, &inv.summary_options);
-        s.file = Some(name.to_string()).filter(|_| name != "stdin");
-        s.filtered = loaded.filtered;
-        s.breakdown = (loaded.eventlog.as_ref())
-            .and_then(|report| report.breakdown)
-            .map(BreakdownSummary::from);
-        s.names = (loaded.naming.as_ref()).map(|n| NameCounts::of(n, loaded.binary.clone()));
-        s
-    });
+    let file = Some(name).filter(|&name| name != "stdin");
+    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     let done = Done {
         warnings,
         summary,
