@@ -56,6 +56,9 @@ eps window leak.hp -c --from 0.5 --to 1.0
 cp "$root/tests/data/eventlog/leakmap-hc.eventlog" leakmap.eventlog
 eps eventlog leakmap.eventlog -c
 eps heap-size leakmap.eventlog -c --heap-size
+# The same run on both time axes: the mutator axis's slope at the end (guide, eventlog.md).
+eps time-mutator leakmap.eventlog -c --time mutator
+eps time-elapsed leakmap.eventlog -c --time elapsed
 cp "$inputs/longnames-O0-hc-L200.hp" long.hp
 eps key-labels-cut long.hp -c
 eps key-labels-fit long.hp -c --key-labels fit

@@ -284,6 +284,9 @@ fn zoomed(p: &Page<'_>, page: &std::path::Path, from: f64, to: f64, levels: bool
 
 #[test]
 fn zoomed_to_a_tenth_a_large_profile_is_drawn_from_its_own_samples() {
+    if !support::html_page::have_large() {
+        return;
+    }
     let Some(browser) = browser() else {
         return;
     };

@@ -101,6 +101,9 @@ fn the_filter_takes_its_bands_out_of_an_eventlogs_profile() {
 /// program's binary is refused, with a warning; a `-hd` log asks for no program.
 #[test]
 fn info_table_bands_are_named_with_the_binary_given_or_found() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let dir = TempDir::new("load-binary");
     let leakmap = std::fs::read(program(&dir, "leakmap-ipe")).unwrap();
     let log = std::fs::read(data("leakmap-hi.eventlog")).unwrap();
@@ -205,6 +208,9 @@ fn library(
 /// profile, and `-hi` names with the program found beside the log.
 #[test]
 fn the_command_draws_and_warns_what_load_gives() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let dir = TempDir::new("load-command");
     let manpage = std::fs::read(golden_dir().join("spec7-01-manpage.hp")).unwrap();
     dir.write("manpage.hp", &manpage);

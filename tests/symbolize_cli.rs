@@ -15,6 +15,9 @@ use support::TempDir;
 /// The text summary and the SVG tooltips show every IPE field and the symbol.
 #[test]
 fn summary_text_and_tooltips_show_the_fields() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let dir = TempDir::new("symbolize-show");
     let binary = program(&dir, "leakmap-ipe");
     let log = data("leakmap-hi.eventlog");
@@ -98,6 +101,9 @@ fn summary_text_and_tooltips_show_the_fields() {
 /// beside the log, then in the current directory; without it, IPE names only.
 #[test]
 fn the_program_named_in_the_log_is_found_beside_it_or_here() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let beside = TempDir::new("symbolize-beside");
     let elsewhere = TempDir::new("symbolize-elsewhere");
     let log = beside.write(
@@ -146,6 +152,9 @@ fn the_program_named_in_the_log_is_found_beside_it_or_here() {
 /// Another program's binary does not name anything, and says why.
 #[test]
 fn a_binary_that_does_not_match_is_refused() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let dir = TempDir::new("symbolize-wrong");
     let wrong = program(&dir, "textproc-ipe");
     let log = data("leakmap-hi.eventlog");
@@ -196,6 +205,9 @@ fn a_binary_that_does_not_match_is_refused() {
 /// through the command.
 #[test]
 fn damaged_binaries_are_read_or_refused() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     use hp2ps::internals::{name_bands, SymbolTable};
     use hp2ps::EventlogOptions;
     use hp2ps::SymbolizeOptions;

@@ -30,11 +30,12 @@ pub(crate) fn command() -> clap::Command {
     };
     clap::Command::new("hp2ps")
         .version(env!("CARGO_PKG_VERSION"))
-        .about("Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF.")
+        .about("Render GHC heap profiles (.hp and eventlogs) as PostScript, EPS, SVG, PDF or HTML.")
         .long_about(
-            "Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF: a drop-in \
-             replacement for GHC's hp2ps (its output is byte-identical), plus batch \
-             rendering, watch mode, time windows and summaries for scripts.",
+            "Render GHC heap profiles (.hp files and GHC eventlogs) as PostScript, EPS, SVG, \
+             PDF or an interactive HTML page: a drop-in replacement for GHC's hp2ps (its \
+             PostScript and .aux are byte-identical), plus batch rendering, watch mode, time \
+             windows and summaries for scripts.",
         )
         .override_usage("hp2ps [flags] [file[.hp] ...]")
         .help_template(
@@ -290,6 +291,18 @@ pub(crate) fn command() -> clap::Command {
                      over the bands",
                 )
                 .help_heading(EVENTLOG),
+            Arg::new("x-labels")
+                .long("x-labels")
+                .value_name("HOW")
+                .value_parser(["hp2ps", "exact"])
+                .hide_possible_values(true)
+                .help(
+                    "x tick labels: hp2ps (one decimal, repeated on a run shorter than a few\n\
+                     seconds; the default for ps and eps, byte-identical to GHC's hp2ps) or\n\
+                     exact (as many decimals as the tick step needs; the default for svg,\n\
+                     pdf and html)",
+                )
+                .help_heading(OUTPUT),
             Arg::new("key-labels")
                 .long("key-labels")
                 .value_name("HOW")
@@ -337,7 +350,10 @@ pub(crate) fn command() -> clap::Command {
                 .value_name("KIND")
                 .value_parser(GenerateKind::NAMES)
                 .hide(true)
-                .help("Write the man page or a shell's completions (to DIR if a FILE is given)"),
+                .help(
+                    "Write the man page or a shell's completions (bash, zsh, fish, powershell;\n\
+                     to DIR if a FILE is given)",
+                ),
         ])
 }
 

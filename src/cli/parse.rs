@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 use hp2ps::{
-    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, WindowOptions,
+    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, WindowOptions, XLabels,
 };
 
 use super::definition::command;
@@ -160,6 +160,16 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
     inv.render.needs = inv.format().needs();
+    // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
+    // the formats it does not have show as many as the step needs (`Format::needs`).
+    // `--x-labels` picks either for any format (exact PS and EPS are no longer hp2ps's
+    // bytes).
+    if let Some(how) = m.get_one::<String>("x-labels") {
+        inv.render.needs.x_labels = match how.as_str() {
+            "exact" => XLabels::ByStep,
+            _ => XLabels::Hp2ps,
+        };
+    }
     inv.render.aggregate.max_points = m.get_one::<usize>("max-points").copied();
     let layout = &mut inv.render.layout;
     if let Some(name) = m.get_one::<String>("palette") {

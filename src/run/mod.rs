@@ -84,6 +84,7 @@ pub(crate) fn generate(g: &Generate) -> Result<(), String> {
         GenerateKind::Bash => Some(clap_complete::Shell::Bash),
         GenerateKind::Zsh => Some(clap_complete::Shell::Zsh),
         GenerateKind::Fish => Some(clap_complete::Shell::Fish),
+        GenerateKind::PowerShell => Some(clap_complete::Shell::PowerShell),
     };
     match shell {
         None => clap_mangen::Man::new(cmd)

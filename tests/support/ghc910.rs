@@ -15,7 +15,14 @@ pub fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The program `name` (`leakmap-ipe`, `textproc-ipe`) gunzipped into `dir`.
+/// Whether the two `-hi` programs are here (the published crate leaves them out): the
+/// gate of every test that calls [`program`] ([`super::tools::require_data`]).
+pub fn have_programs() -> bool {
+    super::tools::require_data(&["tests/data/ghc-9.10/bin"])
+}
+
+/// The program `name` (`leakmap-ipe`, `textproc-ipe`) gunzipped into `dir` (the test
+/// asks [`have_programs`] first).
 pub fn program(dir: &TempDir, name: &str) -> PathBuf {
     let gz = std::fs::read(data(&format!("bin/{name}.gz"))).unwrap();
     let mut bytes = Vec::new();

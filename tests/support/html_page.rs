@@ -53,7 +53,14 @@ pub fn data_of(page: &[u8]) -> Value {
     serde_json::from_str(&page[start..end]).expect("JSON")
 }
 
-/// A gzipped profile of `tests/data/large`, gunzipped.
+/// Whether `tests/data/large` is here (the published crate leaves it out): the gate of
+/// every test that calls [`large`] ([`super::tools::require_data`]).
+pub fn have_large() -> bool {
+    super::tools::require_data(&["tests/data/large"])
+}
+
+/// A gzipped profile of `tests/data/large`, gunzipped (the test asks [`have_large`]
+/// first).
 pub fn large(name: &str) -> Vec<u8> {
     use std::io::Read;
     let gz = std::fs::read(repo("tests/data/large").join(name)).expect(name);
