@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 use hp2ps::aggregate::NameOrder;
-use hp2ps::layout::{Palette, XLabels};
+use hp2ps::layout::{Palette, ValueUnits, XLabels};
 use hp2ps::load::BandFilter;
 use hp2ps::paint::Format;
 use hp2ps::read::eventlog::TimeAxis;
@@ -168,9 +168,17 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         .is_some_and(|k| k == "fit");
     let format = inv.format();
     let layout = &mut inv.render.layout;
-    if let Some(name) = m.get_one::<String>("palette") {
-        layout.palette = Palette::from_name(name);
-    }
+    // The page is for screens: its own palette and binary units unless asked.
+    let page = format == Format::Html;
+    layout.palette = match m.get_one::<String>("palette") {
+        Some(name) => Palette::from_name(name),
+        None => page.then_some(Palette::Screen),
+    };
+    layout.value_units = match m.get_one::<String>("units") {
+        Some(name) => ValueUnits::from_name(name).unwrap_or_default(),
+        None if page => ValueUnits::Binary,
+        None => ValueUnits::Hp2ps,
+    };
     if let Some(key) = m.get_one::<String>("colour-by") {
         layout.colour_by_name = key == "name";
     }

@@ -267,6 +267,8 @@ pub struct DataScale {
     pub target_ticks: f64,
     /// The decimals of the x tick labels ([`crate::layout::XLabels`]).
     pub x_label_decimals: usize,
+    /// How the y tick labels write values ([`crate::layout::ValueUnits`]).
+    pub value_units: crate::layout::ValueUnits,
 }
 
 /// The stacked bands and marks of the graph.
@@ -389,6 +391,10 @@ pub struct ChartData {
     pub rest_rows: Vec<usize>,
     /// Each of those bands' value at every drawn sample, in the order of `rest_rows`.
     pub rest: Vec<Vec<f64>>,
+    /// Colours no drawn band has, in the order the chart's palette would hand them out,
+    /// for the bands a reader adds to the chart (the HTML page's table draws a band of
+    /// OTHER or a trace on its own).
+    pub spare_colours: Vec<[u8; 3]>,
     /// Finer levels of detail for a window of the run (see
     /// [`crate::aggregate::PageSamples`]): level by level (10 tiles, 100, …), tile by
     /// tile, the samples a chart of that tile alone would draw; empty when every sample

@@ -3,7 +3,6 @@
 //! for; and, for a chart that carries them, the numbers behind it ([`ChartData`]).
 
 use super::chart::*;
-use super::looks::fill_of;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
@@ -13,7 +12,7 @@ use crate::aggregate::{stack_on, Aggregated};
 /// data (else none).
 pub(super) fn graph(
     agg: &Aggregated,
-    shades: &[f64],
+    fills: &[Fill],
     opts: &LayoutOptions,
     gw: f64,
     gh: f64,
@@ -31,7 +30,7 @@ pub(super) fn graph(
     let mut bands = Vec::with_capacity(agg.bands.len());
     let mut values = vec![0.0; n];
     let mut kept = Vec::new();
-    for (band, &shade) in agg.bands.iter().zip(shades) {
+    for (band, &fill) in agg.bands.iter().zip(fills) {
         column.iter_mut().for_each(|c| *c = 0.0);
         values.iter_mut().for_each(|c| *c = 0.0);
         for p in &band.points {
@@ -48,7 +47,7 @@ pub(super) fn graph(
         let stats = overlay::band_stats(agg, &values);
         bands.push(BandShape {
             name: band.name.clone(),
-            fill: fill_of(&band.name, shade, opts),
+            fill,
             top: previous.iter().map(|&y| y + Y0).collect(),
             tooltip: overlay::band_tooltip(agg, &band.name, &stats),
             stats,
@@ -87,7 +86,8 @@ pub(super) fn graph(
             v_span: agg.y_range,
             t_end: agg.x_axis_end,
             x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
-            y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
+            y_tick_room: y_tick_room(agg, gh, agg.trace_percent, opts.value_units),
+            value_units: opts.value_units,
             target_ticks: TARGET_TICKS,
             x_label_decimals: x_label_decimals(agg, opts.x_labels),
         },
@@ -158,6 +158,34 @@ pub(super) fn chart_data(
             rest_rows
         },
         rest,
+        spare_colours: spare_colours(graph, opts),
         detail: Vec::new(),
     }
+}
+
+/// How many colours a chart keeps for bands a reader adds.
+const SPARE_COLOURS: usize = 24;
+
+/// The first [`SPARE_COLOURS`] colours of the chart's palette (hp2ps's colour shades
+/// without white and black, for its own) that no drawn band has.
+fn spare_colours(graph: &Graph, opts: &LayoutOptions) -> Vec<[u8; 3]> {
+    let used: Vec<[u8; 3]> = graph.bands.iter().map(|b| b.fill.srgb()).collect();
+    let candidates: Box<dyn Iterator<Item = [u8; 3]>> = match opts.palette {
+        Some(palette) => Box::new((0..4096).map(move |slot| palette.colour(slot))),
+        None => Box::new(
+            (super::shade::COLOUR_PALETTE.iter())
+                .map(|&shade| Fill::Shade(shade).srgb())
+                .filter(|&c| c != [0; 3] && c != [0xff; 3]),
+        ),
+    };
+    let mut spare: Vec<[u8; 3]> = Vec::new();
+    for c in candidates {
+        if spare.len() == SPARE_COLOURS {
+            break;
+        }
+        if !used.contains(&c) && !spare.contains(&c) {
+            spare.push(c);
+        }
+    }
+    spare
 }

@@ -20,8 +20,10 @@
 //!   fixed colour of its own: [`OTHER_COLOUR`] in a named palette, hp2ps's 50 % grey
 //!   (with `-c`, the grey colour shade) otherwise, a shade no other name hashes to.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
+
 use super::chart::Fill;
-use super::palettes::{slot_for_name, Palette, OTHER_COLOUR};
+use super::palettes::{slot_for_name, viridis, Palette, OTHER_COLOUR};
 use super::patterns::pattern;
 use super::shade::{COLOUR_PALETTE, MONO_PALETTE};
 use super::LayoutOptions;
@@ -65,6 +67,76 @@ pub fn name_key(name: &[u8]) -> &[u8] {
         (Some(b'('), Some(b')')) if digits > 0 => &name[digits + 2..],
         _ => name,
     }
+}
+
+/// What bands of several runs are matched by (the HTML page of several runs, which
+/// gives a matched band one colour): the name without the stack number a `.hp` puts in
+/// front ([`name_key`]) and without the ` #k` an eventlog adds to the stacks that `-L`
+/// cut to one name, so that the `.hp`'s cut `countWords.step/count...` and the
+/// eventlog's `countWords.step/count... #1` and `#2` are one band.
+pub fn match_key(name: &[u8]) -> &[u8] {
+    let name = name_key(name);
+    let digits = name.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    match name.len().checked_sub(digits + 2) {
+        Some(at) if digits > 0 && &name[at..at + 2] == b" #" => &name[..at],
+        _ => name,
+    }
+}
+
+/// The colours of the drawn bands of several runs (each run's band names, bottom band
+/// first) in `palette`, each run's as a map from name to colour for
+/// [`LayoutOptions::band_colours`]: bands matched across runs ([`match_key`]; the k-th of
+/// the bands one key has in a run, by name, with the k-th of another run's) have one
+/// colour, and two bands of one run never share one. Colours are handed out biggest
+/// band first (the top of each run's stack), run by run, each the first of the palette's
+/// that no band already coloured shares a run with. OTHER keeps its own.
+pub fn shared_colours(runs: &[Vec<&[u8]>], palette: Palette) -> Vec<BTreeMap<Vec<u8>, [u8; 3]>> {
+    // Each band's colour key: its match key and its place among the run's bands of it.
+    type ColourKey<'a> = (&'a [u8], usize);
+    let keyed: Vec<Vec<(&[u8], ColourKey)>> = (runs.iter())
+        .map(|names| {
+            let mut names: Vec<&[u8]> = names.iter().copied().filter(|n| *n != OTHER).collect();
+            names.reverse();
+            let mut by_name = names.clone();
+            by_name.sort();
+            names
+                .into_iter()
+                .map(|n| {
+                    let key = match_key(n);
+                    let place = (by_name.iter())
+                        .filter(|m| match_key(m) == key)
+                        .position(|m| *m == n)
+                        .unwrap_or(0);
+                    (n, (key, place))
+                })
+                .collect()
+        })
+        .collect();
+    let mut colour_of: HashMap<ColourKey, [u8; 3]> = HashMap::new();
+    for run in &keyed {
+        for (_, key) in run {
+            if colour_of.contains_key(key) {
+                continue;
+            }
+            // The colours of the keys that share a run with this one.
+            let taken: HashSet<[u8; 3]> = (keyed.iter())
+                .filter(|r| r.iter().any(|(_, k)| k == key))
+                .flat_map(|r| r.iter().filter_map(|(_, k)| colour_of.get(k).copied()))
+                .collect();
+            let colour = (0..4096)
+                .map(|slot| palette.colour(slot))
+                .find(|c| !taken.contains(c))
+                .unwrap_or(OTHER_COLOUR);
+            colour_of.insert(*key, colour);
+        }
+    }
+    (keyed.iter())
+        .map(|run| {
+            (run.iter())
+                .filter_map(|(name, key)| Some((name.to_vec(), *colour_of.get(key)?)))
+                .collect()
+        })
+        .collect()
 }
 
 /// The shade of `name` under `--colour-by name`: OTHER takes the palette's last entry
@@ -117,6 +189,58 @@ pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
     } else {
         Fill::Grey(shade)
     }
+}
+
+/// How each drawn band of a chart (name and hp2ps shade, bottom band first) is filled:
+/// as [`fill_of`] says, but in a named palette no two bands of the chart share a colour.
+/// A colour the caller fixed for a name ([`LayoutOptions::band_colours`]) is that name's;
+/// unless `--colour-by name`, the screen palette hands out its colours from the top of
+/// the stack down (the biggest bands get the first), and viridis, which is a map and not
+/// a set of colours, is spread evenly over the bands; any other band takes its slot, or
+/// the next slot whose colour no band below it has.
+pub fn fills(bands: &[(&[u8], f64)], opts: &LayoutOptions) -> Vec<Fill> {
+    let Some(palette) = opts.palette.filter(|_| !opts.pattern) else {
+        return (bands.iter())
+            .map(|&(name, shade)| fill_of(name, shade, opts))
+            .collect();
+    };
+    let mut used: HashSet<[u8; 3]> = bands
+        .iter()
+        .filter_map(|(name, _)| opts.band_colours.get(*name).copied())
+        .collect();
+    let ranked = bands.iter().filter(|(name, _)| *name != OTHER).count();
+    let mut rank = 0;
+    (bands.iter())
+        .map(|&(name, shade)| {
+            if name == OTHER {
+                return Fill::Rgb(OTHER_COLOUR);
+            }
+            if let Some(&fixed) = opts.band_colours.get(name) {
+                return Fill::Rgb(fixed);
+            }
+            rank += 1;
+            let colour = if palette == Palette::Viridis && !opts.colour_by_name {
+                viridis(match ranked {
+                    1 => 0.5,
+                    n => (rank - 1) as f64 / (n - 1) as f64,
+                })
+            } else if palette == Palette::Screen && !opts.colour_by_name {
+                let first = ranked - rank;
+                (first..first + 4096)
+                    .map(|s| palette.colour(s))
+                    .find(|c| !used.contains(c))
+                    .unwrap_or_else(|| palette.colour(first))
+            } else {
+                let first = slot(name, shade, name_slots(palette), opts);
+                (first..first + 4096)
+                    .map(|s| palette.colour(s))
+                    .find(|c| !used.contains(c))
+                    .unwrap_or_else(|| palette.colour(first))
+            };
+            used.insert(colour);
+            Fill::Rgb(colour)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -10,14 +10,18 @@ mod overlay;
 pub mod palettes;
 pub mod patterns;
 pub mod shade;
+mod value_ticks;
 mod width_estimate;
+
+use std::collections::BTreeMap;
 
 use crate::aggregate::Aggregated;
 use crate::defaults;
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
-use looks::fill_of;
 pub use palettes::Palette;
+pub use value_ticks::ValueUnits;
+use value_ticks::{y_tick_room, y_ticks};
 use width_estimate::estimated_width;
 
 pub use fit::ELLIPSIS;
@@ -58,6 +62,12 @@ pub struct LayoutOptions {
     pub data: bool,
     /// How many decimals the x tick labels have. Default: [`XLabels::Hp2ps`].
     pub x_labels: XLabels,
+    /// How the y tick labels write values. Default: [`ValueUnits::Hp2ps`].
+    pub value_units: ValueUnits,
+    /// Colours fixed by band name, which win over the palette's (the HTML page of
+    /// several runs gives a band one colour in every run, see
+    /// [`looks::shared_colours`]). Only with a named palette. Default: none.
+    pub band_colours: BTreeMap<Vec<u8>, [u8; 3]>,
 }
 
 /// How the x tick labels are written.
@@ -69,7 +79,7 @@ pub enum XLabels {
     #[default]
     Hp2ps,
     /// As many decimals as the tick step needs to tell neighbouring ticks apart (step
-    /// 0.05: "0.00 0.05"), never fewer than one.
+    /// 0.05: "0.00 0.05"; step 20: "0 20"), none for a whole step.
     ByStep,
 }
 
@@ -88,6 +98,8 @@ impl Default for LayoutOptions {
             pattern: false,
             data: false,
             x_labels: XLabels::Hp2ps,
+            value_units: ValueUnits::Hp2ps,
+            band_colours: BTreeMap::new(),
         }
     }
 }
@@ -98,7 +110,7 @@ const TITLE_WIDTH: f64 = BORDER_WIDTH - 2.0 * BORDER_SPACE;
 /// Space for the y labels left of the graph, and for the x labels below it.
 const Y_LABEL_SPACE: f64 = 35.0;
 const X_LABEL_SPACE: f64 = 10.0;
-const LEGEND_CLEARANCE: f64 = 15.0;
+pub(super) const LEGEND_CLEARANCE: f64 = 15.0;
 pub(super) const TARGET_TICKS: f64 = 7.0;
 const SMALL_TITLE_JOB_LIMIT: usize = 35;
 const BIG_TITLE_JOB_LIMIT: usize = 80;
@@ -111,6 +123,10 @@ pub(super) const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
 /// Lays out the chart. `shades` holds the shade of every band of `agg`, in order.
 pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
     let (band_limit, trace_percent) = (agg.band_limit, agg.trace_percent);
+    let named: Vec<(&[u8], f64)> = (agg.bands.iter().zip(shades))
+        .map(|(b, &s)| (b.name.as_slice(), s))
+        .collect();
+    let fills = looks::fills(&named, opts);
     let multipage = opts.multipage || defaults::key_needs_own_pages(band_limit);
     let key_drawn = multipage || band_limit != 0;
     let key_on_graph = !multipage && band_limit != 0;
@@ -157,13 +173,13 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
             height: graph_height,
             per_page,
         };
-        key_entries(agg, shades, opts, labels, frame)
+        key_entries(agg, shades, &fills, labels, frame)
     } else {
         Vec::new()
     };
 
     let axes = axes(agg, graph_width, graph_height, trace_percent, opts);
-    let (graph, values) = graph::graph(agg, shades, opts, graph_width, graph_height);
+    let (graph, values) = graph::graph(agg, &fills, opts, graph_width, graph_height);
     let data = opts
         .data
         .then(|| Box::new(graph::chart_data(agg, &graph, values, opts)));
@@ -289,6 +305,7 @@ pub fn round_step(y: f64) -> f64 {
 }
 
 fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, opts: &LayoutOptions) -> Axes {
+    let (y_ticks, y_legend) = y_ticks(agg, gh, trace_percent, opts.value_units);
     Axes {
         x0: X0,
         y0: Y0,
@@ -297,8 +314,8 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, opts: &LayoutOpt
         x_legend: agg.sample_unit.clone(),
         x_legend_y: BORDER_SPACE,
         x_ticks: x_ticks(agg, gw, trace_percent, x_label_decimals(agg, opts.x_labels)),
-        y_legend: agg.value_unit.clone(),
-        y_ticks: y_ticks(agg, gh, trace_percent),
+        y_legend,
+        y_ticks,
         y_label_x: X0 - BORDER_SPACE,
     }
 }
@@ -312,7 +329,7 @@ pub(super) fn x_label_decimals(agg: &Aggregated, how: XLabels) -> usize {
         XLabels::Hp2ps => 1,
         // The slack keeps a step of 0.1 whose log10 is a hair above -1 at one decimal.
         XLabels::ByStep if step.is_finite() && step > 0.0 => {
-            (-step.log10() - 1e-9).ceil().clamp(1.0, MOST) as usize
+            (-step.log10() - 1e-9).ceil().clamp(0.0, MOST) as usize
         }
         XLabels::ByStep => 1,
     }
@@ -344,44 +361,9 @@ fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64, decimals: usize) -> Ve
     ticks
 }
 
-fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
-    let raw = agg.y_range / TARGET_TICKS;
-    let step = round_step(if raw > 1.0 { raw } else { 1.0 });
-    let (divisor, suffix): (f64, &[u8]) = if step >= 1e6 {
-        (1e6, b"M")
-    } else if step >= 1e3 {
-        (1e3, b"k")
-    } else {
-        (1.0, b"")
-    };
-    let room = y_tick_room(agg, gh, trace_percent);
-    let mut ticks = Vec::new();
-    let mut v = 0.0;
-    while v <= agg.y_range {
-        let py = v * (gh / agg.y_range);
-        if py < room {
-            let mut label = Vec::new();
-            cfmt::push_thousands(&mut label, c_trunc_i64(v / divisor + 0.5));
-            label.extend_from_slice(suffix);
-            ticks.push(Tick { at: Y0 + py, label });
-        }
-        let next = v + step;
-        if next <= v {
-            break;
-        }
-        v = next;
-    }
-    ticks
-}
-
 /// How far right of the origin an x tick may be: the x legend (SAMPLE_UNIT) takes the rest.
 pub(super) fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
     gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE)
-}
-
-/// How far above the origin a y tick may be: the y legend (VALUE_UNIT) takes the rest.
-pub(super) fn y_tick_room(agg: &Aggregated, gh: f64, trace_percent: f64) -> f64 {
-    gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
 /// The key's labels, bands first, then the lines: as shown, and the full name when it
@@ -415,7 +397,7 @@ struct KeyFrame {
 fn key_entries(
     agg: &Aggregated,
     shades: &[f64],
-    opts: &LayoutOptions,
+    fills: &[Fill],
     labels: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     frame: KeyFrame,
 ) -> Vec<KeyEntry> {
@@ -448,8 +430,8 @@ fn key_entries(
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
             // A line's key entry draws its line, not a fill: its fill is the line's colour.
-            fill: match (agg.bands.get(i), line) {
-                (Some(band), _) => fill_of(&band.name, shade, opts),
+            fill: match (fills.get(i), line) {
+                (Some(&fill), _) => fill,
                 (None, Some(style)) => Fill::Rgb(style.srgb()),
                 (None, None) => Fill::Grey(shade),
             },

@@ -71,6 +71,8 @@ pub struct PaintOptions {
     /// The name of the profile the chart is drawn from, for a format that shows it (the
     /// HTML page's heading and its chart's `data-run`). Default: `None`.
     pub source: Option<String>,
+    /// What the HTML page's header says about the profile. Default: nothing.
+    pub facts: super::html::ProfileFacts,
 }
 
 /// Paints `chart` in `format` with the default [`PaintOptions`].
@@ -109,6 +111,7 @@ pub fn write_chart_with<W: Write>(
         Format::Html => {
             let html = HtmlOptions {
                 file: opts.source.clone(),
+                facts: opts.facts.clone(),
             };
             write_html(chart, &html, out)
         }

@@ -14,6 +14,7 @@ use std::sync::Mutex;
 
 use hp2ps::aggregate::{aggregate, share_ranges, Aggregated};
 use hp2ps::layout::chart::Chart;
+use hp2ps::layout::looks::shared_colours;
 use hp2ps::paint::html::{write_html_page, HtmlOptions};
 use hp2ps::pipeline::finish;
 
@@ -26,9 +27,6 @@ use crate::cli::{Invocation, UniformScale};
 /// Writes the page of every file of `inv` (`inv.one_page()`); prints warnings, summaries
 /// and failures as batch mode does; returns the exit status.
 pub(crate) fn run(inv: &Invocation) -> ExitCode {
-    let mut inv = inv.clone();
-    inv.render.layout.colour_by_name = true;
-    let inv = &inv;
     let files = &inv.files;
     let read = read_all(inv, files);
     if read.iter().any(|r| !matches!(r, Some(Ok(_)))) {
@@ -42,13 +40,29 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
         charts.push(agg);
         let mut html = HtmlOptions::default();
         html.file = Some(names.input.display().to_string());
+        html.facts = d.facts.clone();
         pages.push(html);
         done.push(d);
     }
     let axes = inv.uniform_scale.unwrap_or(UniformScale::Both);
     share_ranges(&mut charts, axes.time(), axes.memory());
-    let charts: Vec<Chart> = (charts.into_iter())
-        .map(|agg| finish(agg, None, &inv.render).0)
+    // In a palette of the page's, a band matched across the runs has one colour in every
+    // run, and no two bands of a run share one; in hp2ps's, colours follow names.
+    let colours = inv.render.layout.palette.map(|palette| {
+        let names: Vec<Vec<&[u8]>> = (charts.iter())
+            .map(|agg| agg.bands.iter().map(|b| b.name.as_slice()).collect())
+            .collect();
+        shared_colours(&names, palette)
+    });
+    let charts: Vec<Chart> = (charts.into_iter().enumerate())
+        .map(|(i, agg)| {
+            let mut render = inv.render.clone();
+            match &colours {
+                Some(colours) => render.layout.band_colours = colours[i].clone(),
+                None => render.layout.colour_by_name = true,
+            }
+            finish(agg, None, &render).0
+        })
         .collect();
     let runs: Vec<(&Chart, &HtmlOptions)> = charts.iter().zip(&pages).collect();
     let output = inv.output.clone().unwrap_or_default();

@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use hp2ps::aux_file::{read_aux, Aux};
 use hp2ps::layout::chart::Chart;
 use hp2ps::load::{self, load, LoadError, LoadOptions, Loaded};
+use hp2ps::paint::html::ProfileFacts;
 use hp2ps::paint::{write_chart_with, Format, PaintOptions};
 use hp2ps::pipeline::prepare;
 use hp2ps::profile::Profile;
+use hp2ps::read::eventlog::EventlogReport;
 use hp2ps::read::hp::ReadError;
 use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
 
@@ -34,6 +36,8 @@ pub struct Done {
     pub output: Option<PathBuf>,
     /// The number of samples drawn.
     pub samples: usize,
+    /// What an eventlog told of how the profile was made, for the page's header.
+    pub facts: ProfileFacts,
 }
 
 impl Done {
@@ -166,8 +170,20 @@ fn finish_read(
         summary,
         output: None,
         samples: loaded.profile.times.len(),
+        facts: facts_of(loaded.eventlog.as_ref()),
     };
     Ok((loaded.profile, done))
+}
+
+/// What the page's header says of a profile that its eventlog told.
+fn facts_of(report: Option<&EventlogReport>) -> ProfileFacts {
+    let mut facts = ProfileFacts::default();
+    if let Some(r) = report {
+        facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
+        facts.interval = r.sampling_period;
+        facts.runtime = r.rts.clone();
+    }
+    facts
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;
@@ -196,7 +212,7 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    match draw_file(inv, &names, profile) {
+    match draw_file(inv, &names, profile, &done.facts) {
         Ok(output) => {
             done.output = output;
             Ok(done)
@@ -226,6 +242,7 @@ fn draw_file(
     inv: &Invocation,
     names: &FileNames,
     profile: Profile,
+    facts: &ProfileFacts,
 ) -> Result<Option<PathBuf>, String> {
     let format = inv.format();
 
@@ -240,9 +257,10 @@ fn draw_file(
     let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
     aux.write(aux_file.writer())
         .map_err(|e| write_failed(&names.aux, e))?;
-    // The page names its profile (as the command line gave it).
+    // The page names its profile (by its file name: the page holds no directory).
     let mut paint = inv.paint.clone();
     paint.source = Some(names.input.display().to_string());
+    paint.facts = facts.clone();
     let output = match inv.output.as_deref() {
         Some(o) if o == "-" => {
             write_stdout(&chart, format, &paint)?;
@@ -298,15 +316,17 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         return Ok(done);
     }
     let (chart, _) = prepare(profile, None, &inv.render);
+    let mut paint = inv.paint.clone();
+    paint.facts = done.facts.clone();
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
             let path = PathBuf::from(o);
             let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
             let mut out = AtomicFile::create(&path).map_err(failed)?;
-            write_chart_with(&chart, inv.format(), &inv.paint, out.writer()).map_err(failed)?;
+            write_chart_with(&chart, inv.format(), &paint, out.writer()).map_err(failed)?;
             out.commit().map_err(failed).map(|()| Some(path))
         }
-        _ => write_stdout(&chart, inv.format(), &inv.paint).map(|()| None),
+        _ => write_stdout(&chart, inv.format(), &paint).map(|()| None),
     };
     match drawn {
         Ok(output) => {
