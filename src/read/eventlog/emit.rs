@@ -96,12 +96,8 @@ impl Model<'_> {
         report.program = (args.first()).map(|a| String::from_utf8_lossy(a).into_owned());
         self.header(sink, &args, profiled);
         let mut marks = self.marks(&axis, &mut report);
-        report.heap_size = (self.heap_size.iter())
-            .map(|&(t, b)| (axis.seconds(t), b))
-            .collect();
-        report.heap_live = (self.heap_live.iter())
-            .map(|&(t, b)| (axis.seconds(t), b))
-            .collect();
+        report.heap_size = in_time_order(&mut self.heap_size, &axis);
+        report.heap_live = in_time_order(&mut self.heap_live, &axis);
 
         // Samples: times never run backwards, as the .hp reader guarantees.
         let names = self.band_names(&args);
@@ -304,4 +300,15 @@ impl Model<'_> {
          -h breakdown; -hc etc. need a -prof build)"
             .to_string()
     }
+}
+
+/// A line's points (event time, bytes) on the axis, in time order. Each capability
+/// writes its own buffer of events and the runtime flushes a buffer when it fills (or at
+/// the end), so with `-N2` and more the file holds one capability's stretch of the run,
+/// then another's from earlier on: in file order such a line runs to the end of the run
+/// and starts again near its beginning. A stable sort keeps the file's order among
+/// events of the same time.
+fn in_time_order(points: &mut [(u64, u64)], axis: &Axis) -> Vec<(f64, u64)> {
+    points.sort_by_key(|&(t, _)| t);
+    points.iter().map(|&(t, b)| (axis.seconds(t), b)).collect()
 }

@@ -167,9 +167,10 @@ pub struct EventlogReport {
     pub warnings: Vec<EventlogWarning>,
     /// Markers with their texts, in time order.
     pub markers: Vec<Marker>,
-    /// HEAP_SIZE (50) points: (seconds on the axis, bytes), one per GC and capability.
+    /// HEAP_SIZE (50) points: (seconds on the axis, bytes), one per GC and capability, in
+    /// time order (not the file's, which holds each capability's events in stretches).
     pub heap_size: Vec<(f64, u64)>,
-    /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs.
+    /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs, in time order.
     pub heap_live: Vec<(f64, u64)>,
     /// The profile kind; `None` if the log has no HEAP_PROF_BEGIN.
     pub breakdown: Option<Breakdown>,
