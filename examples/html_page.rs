@@ -53,7 +53,7 @@ usage: html_page measure PAGE.html [--runs N]
            writes PREFIX-window.png (the table of a zoomed window), and
            PREFIX-icicle.png (a -hc page), or PREFIX-compare.png and
            PREFIX-compare-run1.png, -run2.png (a page of several runs)
-       html_page look PAGE.html OUT.png [WIDTHxHEIGHT] [dark] [full] [hover=FX,FY] [js=CODE] [print=EXPR]
+       html_page look PAGE.html OUT.png [WIDTHxHEIGHT] [dark] [full] [printed] [hover=FX,FY] [js=CODE] [print=EXPR]
            one screenshot for a review of the design";
 
 fn main() -> ExitCode {
@@ -365,7 +365,8 @@ fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
 /// One screenshot of the page for a design review (see the module's docs).
 fn look(page: &std::path::Path, out: &std::path::Path, opts: &[String]) -> Result<(), String> {
     let page = absolute(page)?;
-    let (mut width, mut height, mut dark, mut full) = (1280u32, 800u32, false, false);
+    let (mut width, mut height, mut dark, mut full, mut print_media) =
+        (1280u32, 800u32, false, false, false);
     let (mut hover, mut code, mut print) = (None, None, None);
     for o in opts {
         if let Some((w, h)) = o
@@ -377,6 +378,8 @@ fn look(page: &std::path::Path, out: &std::path::Path, opts: &[String]) -> Resul
             dark = true;
         } else if o == "full" {
             full = true;
+        } else if o == "printed" {
+            print_media = true;
         } else if let Some(at) = o.strip_prefix("hover=") {
             let xy = numbers(&serde_json::from_str(&format!("[{at}]")).map_err(|e| e.to_string())?);
             hover = Some((xy[0], xy[1]));
@@ -396,7 +399,8 @@ fn look(page: &std::path::Path, out: &std::path::Path, opts: &[String]) -> Resul
     let scheme = if dark { "dark" } else { "light" };
     browser.cdp(
         "Emulation.setEmulatedMedia",
-        json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+        json!({"media": if print_media { "print" } else { "" },
+               "features": [{"name": "prefers-color-scheme", "value": scheme}]}),
     );
     browser.open(&page);
     if let Some(js) = code {

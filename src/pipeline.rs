@@ -32,6 +32,9 @@ pub struct RenderOptions {
     /// sets no such limit. The command line's default for SVG, PDF, EPS and HTML is
     /// [`crate::aggregate::VECTOR_MAX_BAND_POINTS`]. Default: 0.
     pub max_band_points: usize,
+    /// For a chart that carries its data: the most band values it carries besides those
+    /// it draws ([`PageSamples`]); 0 is [`PAGE_VALUES`]. Default: 0.
+    pub page_values: usize,
 }
 
 /// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
@@ -55,12 +58,16 @@ pub fn finish(
     let mut page = opts
         .layout
         .data
-        .then(|| PageSamples::of(&agg, limit, PAGE_VALUES));
+        .then(|| PageSamples::of(&agg, limit, page_values(opts)));
     let drawn = match &mut page {
         Some(page) => page.drawn.take(),
         None => crate::aggregate::kept_samples(&agg, limit),
     };
-    let carry_rest = page.as_ref().is_some_and(|p| p.rest);
+    // The bands not drawn go with their values when they fit the budget of values and
+    // the table lists them all.
+    let rows = opts.layout.table_rows;
+    let listed = rows == 0 || agg.bands.len() + agg.rest.len() <= rows;
+    let carry_rest = listed && page.as_ref().is_some_and(|p| p.rest);
     if !carry_rest {
         crate::aggregate::drop_in_background(std::mem::take(&mut agg.rest));
     }
@@ -75,6 +82,14 @@ pub fn finish(
         data.detail = detail;
     }
     (chart, aux)
+}
+
+/// The budget of band values of a chart's page.
+fn page_values(opts: &RenderOptions) -> usize {
+    match opts.page_values {
+        0 => PAGE_VALUES,
+        n => n,
+    }
 }
 
 /// The times and values (the drawn bands', then those of [`Aggregated::rest`]) of the

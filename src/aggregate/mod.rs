@@ -21,7 +21,7 @@ pub use limit::apply_band_limit;
 pub(crate) use limit::drop_in_background;
 pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
 pub use order::growth;
-pub use page::{values_at, Level, PageSamples, PAGE_VALUES};
+pub use page::{values_at, Level, PageSamples, PAGE_TABLE_ROWS, PAGE_VALUES};
 pub use series::{clip_series, series_max};
 pub use stack::{area, stack_heights, stack_on};
 pub use traces::{band_total, eliminate_traces};

@@ -28,6 +28,11 @@ use crate::profile::Band;
 /// bands, 2,100 drawn samples) carries one level of 10 tiles of 2,100 samples.
 pub const PAGE_VALUES: usize = 600_000;
 
+/// The most bands a page's table lists (about 1.5 MB of JSON): the biggest by area, and
+/// every band it draws or carries the values of; the rest are summed in one row. A page
+/// of several runs shares twice this among them.
+pub const PAGE_TABLE_ROWS: usize = 5000;
+
 /// How many tiles a level has at most: 10^6.
 const MAX_LEVEL: u32 = 6;
 

@@ -201,6 +201,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     if inv.format() == Format::Html {
         inv.render.layout.multipage = true;
         inv.render.layout.data = true;
+        inv.render.layout.table_rows = hp2ps::aggregate::PAGE_TABLE_ROWS;
         inv.render.aggregate.band_table = true;
         inv.render.aggregate.keep_rest = true;
     }

@@ -372,8 +372,11 @@ pub struct ChartData {
     /// Each drawn band's row in `table`; `None` for OTHER.
     pub rows: Vec<Option<usize>>,
     /// Every band of the profile, drawn or not, with its numbers over every sample
-    /// (see [`crate::aggregate::every_band`]).
+    /// (see [`crate::aggregate::every_band`]); at most
+    /// [`crate::layout::LayoutOptions::table_rows`] of them, the others in `left_out`.
     pub table: Vec<crate::aggregate::BandNumbers>,
+    /// The bands the table leaves out, together; `None` when it lists every band.
+    pub left_out: Option<LeftOut>,
     /// The time of every mark drawn (as the graph's `marks`).
     pub marks: Vec<f64>,
     /// The lines over the bands, in data units, as the graph's `lines`.
@@ -400,6 +403,19 @@ pub struct ChartData {
     /// tile, the samples a chart of that tile alone would draw; empty when every sample
     /// is drawn.
     pub detail: Vec<DetailLevel>,
+}
+
+/// The bands a chart's table leaves out ([`ChartData::left_out`]), together.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LeftOut {
+    /// How many.
+    pub bands: usize,
+    /// Their areas added.
+    pub area: f64,
+    /// Their shares of the area added, 0 to 1.
+    pub share: f64,
+    /// The highest of their peaks.
+    pub peak: f64,
 }
 
 /// One level of detail ([`ChartData::detail`]).

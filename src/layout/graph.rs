@@ -6,7 +6,7 @@ use super::chart::*;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
-use crate::aggregate::{stack_on, Aggregated};
+use crate::aggregate::{stack_on, Aggregated, BandNumbers};
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).
@@ -102,7 +102,19 @@ pub(super) fn chart_data(
     values: Vec<Vec<f64>>,
     opts: &LayoutOptions,
 ) -> ChartData {
-    let rows = (agg.table.iter().enumerate())
+    let (table, left_out) = listed(agg, opts.table_rows);
+    // The -hi bands' IPE entries and symbols, when the profile has any.
+    let info = if agg.band_info.is_empty() {
+        Vec::new()
+    } else {
+        (table.iter())
+            .map(|b| {
+                let info = agg.band_info.get(&b.name);
+                info.map(|i| i.detail_lines()).unwrap_or_default()
+            })
+            .collect()
+    };
+    let rows = (table.iter().enumerate())
         .map(|(i, b)| (b.name.as_slice(), i))
         .collect::<std::collections::HashMap<_, _, crate::intern::FxBuild>>();
     // The bands not drawn on their own, when the aggregation kept them: their rows, and
@@ -133,24 +145,15 @@ pub(super) fn chart_data(
             })
             .collect(),
         values,
-        table: agg.table.clone(),
+        table,
+        left_out,
         marks: if graph.marks.is_empty() {
             Vec::new()
         } else {
             agg.marks.clone()
         },
         lines: agg.series.clone(),
-        // The -hi bands' IPE entries and symbols, when the profile has any.
-        info: if agg.band_info.is_empty() {
-            Vec::new()
-        } else {
-            (agg.table.iter())
-                .map(|b| {
-                    let info = agg.band_info.get(&b.name);
-                    info.map(|i| i.detail_lines()).unwrap_or_default()
-                })
-                .collect()
-        },
+        info,
         fit_key_labels: opts.fit_key_labels,
         rest_rows: if rest.is_empty() {
             Vec::new()
@@ -161,6 +164,49 @@ pub(super) fn chart_data(
         spare_colours: spare_colours(graph, opts),
         detail: Vec::new(),
     }
+}
+
+/// The table's rows: every band, or at most `most` of them (0: no limit): those drawn
+/// and those whose values the chart carries, then the biggest by area (the earlier of
+/// two alike), in the table's order; and the others together.
+fn listed(agg: &Aggregated, most: usize) -> (Vec<BandNumbers>, Option<LeftOut>) {
+    if most == 0 || agg.table.len() <= most {
+        return (agg.table.clone(), None);
+    }
+    let needed: std::collections::HashSet<&[u8]> = (agg.bands.iter().chain(&agg.rest))
+        .map(|b| b.name.as_slice())
+        .collect();
+    let mut keep = vec![false; agg.table.len()];
+    let mut kept = 0;
+    for (i, b) in agg.table.iter().enumerate() {
+        if needed.contains(b.name.as_slice()) {
+            keep[i] = true;
+            kept += 1;
+        }
+    }
+    let mut by_area: Vec<usize> = (0..agg.table.len()).filter(|&i| !keep[i]).collect();
+    by_area.sort_by(|&a, &b| {
+        agg.table[b]
+            .area
+            .total_cmp(&agg.table[a].area)
+            .then(a.cmp(&b))
+    });
+    for &i in by_area.iter().take(most.saturating_sub(kept)) {
+        keep[i] = true;
+    }
+    let mut left = LeftOut::default();
+    let mut table = Vec::with_capacity(most.max(kept));
+    for (b, keep) in agg.table.iter().zip(keep) {
+        if keep {
+            table.push(b.clone());
+        } else {
+            left.bands += 1;
+            left.area += b.area;
+            left.share += b.share;
+            left.peak = left.peak.max(b.peak);
+        }
+    }
+    (table, (left.bands > 0).then_some(left))
 }
 
 /// How many colours a chart keeps for bands a reader adds.

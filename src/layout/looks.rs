@@ -246,6 +246,7 @@ pub fn fills(bands: &[(&[u8], f64)], opts: &LayoutOptions) -> Vec<Fill> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::shade::{COLOUR_PALETTE, MONO_PALETTE};
 
     fn opts(colour: bool, palette: Option<Palette>, by_name: bool) -> LayoutOptions {
         LayoutOptions {
@@ -313,6 +314,140 @@ mod tests {
             fill_of(b"x", COLOUR_PALETTE[5], &opts(true, None, false)),
             Fill::Shade(COLOUR_PALETTE[5])
         );
+    }
+
+    /// The fills of a chart of OTHER (at the bottom) and 19 bands, given hp2ps's shades
+    /// first come, first served (as [`crate::layout::shade::ShadeMap`] hands them out).
+    fn twenty(palette: Palette, colour: bool) -> Vec<[u8; 3]> {
+        let names: Vec<String> = (0..19).map(|i| format!("band{i}")).collect();
+        let shades: &[f64] = if colour {
+            &COLOUR_PALETTE
+        } else {
+            &MONO_PALETTE
+        };
+        let mut bands: Vec<(&[u8], f64)> = vec![(OTHER, shades[0])];
+        for (i, n) in names.iter().enumerate() {
+            bands.push((n.as_bytes(), shades[(i + 1) % shades.len()]));
+        }
+        fills(&bands, &opts(colour, Some(palette), false))
+            .iter()
+            .map(Fill::srgb)
+            .collect()
+    }
+
+    /// The least CIEDE2000 difference of two of `colours`.
+    fn least_difference(colours: &[[u8; 3]]) -> f32 {
+        let mut least = f32::INFINITY;
+        for (i, a) in colours.iter().enumerate() {
+            for b in &colours[i + 1..] {
+                least = least.min(super::super::palettes::difference(*a, *b));
+            }
+        }
+        least
+    }
+
+    #[test]
+    fn twenty_bands_are_told_apart_and_their_lines_stand_out_in_every_palette() {
+        use super::super::palettes::{contrast, line_colour, DARK_BACKGROUND, LIGHT_BACKGROUND};
+        // The stated minima (docs/formats.md), for OTHER and 19 bands, with -c or without:
+        // the screen palette's fills and the lines the page draws of them on either
+        // background (15.8 measured); the colour-blind palettes' fills (7, 6 and 9
+        // colours, then lighter and darker rounds: 6.6, 7.2 and 6.7); viridis, a map
+        // along one path of hue and lightness, least (4.7).
+        for (palette, least) in [
+            (Palette::Screen, 14.0),
+            (Palette::OkabeIto, 6.5),
+            (Palette::TolBright, 7.0),
+            (Palette::TolMuted, 6.5),
+            (Palette::Viridis, 4.5),
+        ] {
+            for colour in [false, true] {
+                let fills = twenty(palette, colour);
+                assert_eq!(fills[0], OTHER_COLOUR);
+                let d = least_difference(&fills);
+                assert!(
+                    d >= least,
+                    "{} (-c {colour}): {d} < {least}",
+                    palette.name()
+                );
+                for &c in &fills[1..] {
+                    assert!(c != [0; 3] && c != [0xff; 3], "{}: {c:?}", palette.name());
+                }
+                for background in [LIGHT_BACKGROUND, DARK_BACKGROUND] {
+                    let lines: Vec<[u8; 3]> =
+                        fills.iter().map(|&c| line_colour(c, background)).collect();
+                    for (&line, &fill) in lines.iter().zip(&fills) {
+                        let ratio = contrast(line, background);
+                        assert!(
+                            ratio >= 3.0,
+                            "{}: {fill:?} as {line:?}: {ratio}",
+                            palette.name()
+                        );
+                    }
+                    if palette == Palette::Screen {
+                        let d = least_difference(&lines);
+                        assert!(d >= least, "screen lines on {background:?}: {d}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_screen_palette_gives_the_biggest_bands_its_first_colours() {
+        let o = opts(false, Some(Palette::Screen), false);
+        let bands: Vec<(&[u8], f64)> = vec![(OTHER, 0.0), (b"small", 0.2), (b"big", 0.6)];
+        let got = fills(&bands, &o);
+        assert_eq!(got[2], Fill::Rgb(Palette::Screen.colour(0)), "the top band");
+        assert_eq!(got[1], Fill::Rgb(Palette::Screen.colour(1)));
+        assert_eq!(got[0], Fill::Rgb(OTHER_COLOUR));
+    }
+
+    #[test]
+    fn matched_bands_share_a_colour_and_no_run_has_one_twice() {
+        assert_eq!(
+            match_key(b"(302)countWords.step/count..."),
+            b"countWords.step/count..."
+        );
+        assert_eq!(
+            match_key(b"countWords.step/count... #2"),
+            b"countWords.step/count..."
+        );
+        assert_eq!(match_key(b"a #b"), b"a #b");
+        let one: Vec<&[u8]> = vec![
+            b"OTHER",
+            b"(310)countWords.step/count...",
+            b"(302)countWords.step/count...",
+            b"(306)lazySum/main/Main.CAF",
+        ];
+        let two: Vec<&[u8]> = vec![
+            b"SYSTEM",
+            b"countWords.step/count... #2",
+            b"countWords.step/count... #1",
+            b"lazySum/main/Main.CAF",
+            b"main",
+        ];
+        let maps = shared_colours(&[one.clone(), two.clone()], Palette::Screen);
+        let c = |run: usize, name: &[u8]| maps[run][name];
+        assert_eq!(
+            c(0, b"(306)lazySum/main/Main.CAF"),
+            c(1, b"lazySum/main/Main.CAF")
+        );
+        assert_eq!(
+            c(0, b"(302)countWords.step/count..."),
+            c(1, b"countWords.step/count... #1")
+        );
+        assert_eq!(
+            c(0, b"(310)countWords.step/count..."),
+            c(1, b"countWords.step/count... #2")
+        );
+        for (run, names) in [one, two].iter().enumerate() {
+            let colours: HashSet<[u8; 3]> = (names.iter())
+                .filter(|n| **n != OTHER)
+                .map(|n| c(run, n))
+                .collect();
+            assert_eq!(colours.len(), names.iter().filter(|n| **n != OTHER).count());
+        }
     }
 
     #[test]

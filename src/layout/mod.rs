@@ -64,6 +64,10 @@ pub struct LayoutOptions {
     pub x_labels: XLabels,
     /// How the y tick labels write values. Default: [`ValueUnits::Hp2ps`].
     pub value_units: ValueUnits,
+    /// The most bands the chart's table ([`ChartData::table`]) lists: every band drawn or
+    /// whose values the chart carries, then the biggest by area; the others are summed in
+    /// [`ChartData::left_out`]. 0 lists every band. Default: 0.
+    pub table_rows: usize,
     /// Colours fixed by band name, which win over the palette's (the HTML page of
     /// several runs gives a band one colour in every run, see
     /// [`looks::shared_colours`]). Only with a named palette. Default: none.
@@ -99,6 +103,7 @@ impl Default for LayoutOptions {
             data: false,
             x_labels: XLabels::Hp2ps,
             value_units: ValueUnits::Hp2ps,
+            table_rows: 0,
             band_colours: BTreeMap::new(),
         }
     }

@@ -73,6 +73,8 @@ pub struct PaintOptions {
     pub source: Option<String>,
     /// What the HTML page's header says about the profile. Default: nothing.
     pub facts: super::html::ProfileFacts,
+    /// What the HTML page says it left out, a line each. Default: none.
+    pub notes: Vec<String>,
 }
 
 /// Paints `chart` in `format` with the default [`PaintOptions`].
@@ -112,6 +114,7 @@ pub fn write_chart_with<W: Write>(
             let html = HtmlOptions {
                 file: opts.source.clone(),
                 facts: opts.facts.clone(),
+                notes: opts.notes.clone(),
             };
             write_html(chart, &html, out)
         }

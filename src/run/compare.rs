@@ -21,6 +21,7 @@ use hp2ps::pipeline::finish;
 use super::atomic::AtomicFile;
 use super::batch;
 use super::names::FileNames;
+use super::page_budget;
 use super::render::{read_named, Done, Failure};
 use crate::cli::{Invocation, UniformScale};
 
@@ -54,9 +55,12 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
             .collect();
         shared_colours(&names, palette)
     });
+    // Two pages' size, shared by the runs.
+    let count = charts.len();
+    let shared = page_budget::shared(&inv.render, count);
     let charts: Vec<Chart> = (charts.into_iter().enumerate())
         .map(|(i, agg)| {
-            let mut render = inv.render.clone();
+            let mut render = shared.clone();
             match &colours {
                 Some(colours) => render.layout.band_colours = colours[i].clone(),
                 None => render.layout.colour_by_name = true,
@@ -64,6 +68,15 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
             finish(agg, None, &render).0
         })
         .collect();
+    for ((chart, page), d) in charts.iter().zip(&mut pages).zip(&mut done) {
+        page.notes = page_budget::left_out(chart, &shared, count);
+        let input = page.file.clone().unwrap_or_default();
+        (d.warnings).extend(
+            page.notes
+                .iter()
+                .map(|n| format!("hp2ps: warning: {input}: {n}")),
+        );
+    }
     let runs: Vec<(&Chart, &HtmlOptions)> = charts.iter().zip(&pages).collect();
     let output = inv.output.clone().unwrap_or_default();
     if let Err(message) = write_page(&output, &runs) {

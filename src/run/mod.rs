@@ -11,6 +11,7 @@ pub(crate) mod compare;
 pub(crate) mod heap;
 mod mapped;
 mod names;
+mod page_budget;
 mod render;
 mod summary;
 mod symbols;

@@ -21,6 +21,7 @@ use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
+use super::page_budget;
 use super::symbols;
 use super::version::Version;
 use crate::cli::Invocation;
@@ -212,7 +213,7 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    match draw_file(inv, &names, profile, &done.facts) {
+    match draw_file(inv, &names, profile, &mut done) {
         Ok(output) => {
             done.output = output;
             Ok(done)
@@ -242,7 +243,7 @@ fn draw_file(
     inv: &Invocation,
     names: &FileNames,
     profile: Profile,
-    facts: &ProfileFacts,
+    done: &mut Done,
 ) -> Result<Option<PathBuf>, String> {
     let format = inv.format();
 
@@ -260,7 +261,14 @@ fn draw_file(
     // The page names its profile (by its file name: the page holds no directory).
     let mut paint = inv.paint.clone();
     paint.source = Some(names.input.display().to_string());
-    paint.facts = facts.clone();
+    paint.facts = done.facts.clone();
+    page_notes(
+        inv,
+        &chart,
+        &names.input.display().to_string(),
+        &mut paint,
+        done,
+    );
     let output = match inv.output.as_deref() {
         Some(o) if o == "-" => {
             write_stdout(&chart, format, &paint)?;
@@ -277,6 +285,26 @@ fn draw_file(
     };
     aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
     Ok(output)
+}
+
+/// What a page of one run left out: on the page, and as warnings.
+fn page_notes(
+    inv: &Invocation,
+    chart: &Chart,
+    input: &str,
+    paint: &mut PaintOptions,
+    done: &mut Done,
+) {
+    if inv.format() != Format::Html {
+        return;
+    }
+    paint.notes = page_budget::left_out(chart, &inv.render, 1);
+    (done.warnings).extend(
+        paint
+            .notes
+            .iter()
+            .map(|n| format!("hp2ps: warning: {input}: {n}")),
+    );
 }
 
 fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {
@@ -318,6 +346,7 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
     let (chart, _) = prepare(profile, None, &inv.render);
     let mut paint = inv.paint.clone();
     paint.facts = done.facts.clone();
+    page_notes(inv, &chart, "stdin", &mut paint, &mut done);
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
             let path = PathBuf::from(o);

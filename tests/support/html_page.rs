@@ -106,6 +106,12 @@ impl Page<'_> {
         self.js_in(0, body)
     }
 
+    /// Runs a script in the page with `args` (`arguments[0]`, …); `run` is its first run.
+    pub fn js_with(&self, body: &str, args: Value) -> Value {
+        let body = format!("const runs = window.hp2ps.runs; const run = runs[0]; {body}");
+        self.browser.script(&body, args)
+    }
+
     /// Runs a script in the page; `run` is run `i` of the page, `runs` all of them.
     pub fn js_in(&self, i: usize, body: &str) -> Value {
         let body = format!("const runs = window.hp2ps.runs; const run = runs[{i}]; {body}");

@@ -158,6 +158,8 @@ pub(super) struct Run<'a> {
     pub(super) file: Option<&'a str>,
     /// What the header says of the profile besides its JOB.
     pub(super) facts: &'a super::ProfileFacts,
+    /// What the page left out, a line each.
+    pub(super) notes: &'a [String],
     pub(super) chart: &'a Chart,
     pub(super) graph: &'a Graph,
     /// The graph page's axes (where tick labels go).
@@ -182,6 +184,23 @@ fn run(j: &mut Json, r: &Run<'_>) {
             j.key("runtime");
             optional(j, f.runtime.as_deref());
         });
+        j.key("notes");
+        j.list(r.notes, |j, n| j.string(n));
+        j.key("tableLeftOut");
+        match data.left_out {
+            Some(left) => j.object(|j| {
+                for (key, v) in [
+                    ("bands", left.bands as f64),
+                    ("area", left.area),
+                    ("share", left.share),
+                    ("peak", left.peak),
+                ] {
+                    j.key(key);
+                    j.number(v);
+                }
+            }),
+            None => j.raw("null"),
+        }
         j.key("job");
         j.bytes(&chart.job);
         j.key("date");

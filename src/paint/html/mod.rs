@@ -64,6 +64,9 @@ pub struct HtmlOptions {
     pub file: Option<String>,
     /// What the page's header says about the profile besides its JOB. Default: nothing.
     pub facts: ProfileFacts,
+    /// What the page left out (its size has a limit), a line each, which its header
+    /// shows. Default: none.
+    pub notes: Vec<String>,
 }
 
 /// What the page's header says about a profile that its JOB may not: how it was made,
@@ -122,6 +125,7 @@ pub fn write_html_page<W: Write>(charts: &[(&Chart, &HtmlOptions)], out: &mut W)
             runs.push(Run {
                 file: opts.file.as_deref().map(file_name),
                 facts: &opts.facts,
+                notes: &opts.notes,
                 chart,
                 graph,
                 axes: axes.as_ref(),

@@ -228,12 +228,13 @@ window.hp2ps = (function () {
     return b;
   }
 
-  // Buttons of which one is pressed: [value, label, title] each; `chose` hears a click.
-  function segmented(label, options, chose) {
+  // Buttons of which one is pressed: [value, label, title] each, of class `cls`;
+  // `chose` hears a click.
+  function segmented(label, options, chose, cls) {
     const g = el('div', { class: 'group seg', role: 'group', 'aria-label': label });
     const buttons = {};
     for (const [value, text, title] of options) {
-      const b = el('button', { type: 'button', title, 'aria-pressed': 'false', 'data-value': value }, text);
+      const b = el('button', { type: 'button', class: cls, title, 'aria-pressed': 'false', 'data-value': value }, text);
       b.addEventListener('click', () => chose(value));
       buttons[value] = b;
       g.appendChild(b);

@@ -36,10 +36,10 @@
     });
     const bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Every chart' });
     this.views = H.segmented('View', [['stacked', 'Stacked', 'The bands stacked'], ['normal', '100 %', 'Each band\'s share of the total'], ['lines', 'Lines', 'One line per band']],
-      (v) => this.each((r) => r.setView(v)));
+      (v) => this.each((r) => r.setView(v)), 'view');
     const bytes = runs[0].d.valueUnit === 'bytes';
     this.units = H.segmented('Units', [['binary', bytes ? 'MiB' : 'binary', 'Binary units (powers of 1024)'], ['decimal', bytes ? 'MB' : 'decimal', 'Decimal units (powers of 1000)']],
-      (u) => this.each((r) => r.setUnits(u)));
+      (u) => this.each((r) => r.setUnits(u)), 'units');
     const fit = el('input', { type: 'checkbox' });
     fit.addEventListener('change', () => this.each((r) => { r.state.fitY = fit.checked; r.redraw(); }));
     const fitLabel = el('label', { title: 'Scale each y axis to what it shows' });

@@ -51,7 +51,7 @@
     this.factsLine = facts;
     const children = [el('h1', {}, d.file || d.job || 'hp2ps'), kind, tools, facts];
     if (d.job) children.push(el('p', { class: 'facts job', title: 'JOB: the program and its options' }, d.job));
-    if (d.left) children.push(el('p', { class: 'warning', role: 'note' }, d.left));
+    for (const note of d.notes || []) children.push(el('p', { class: 'warning', role: 'note' }, 'Left out: ' + note + '.'));
     const help = el('details', { class: 'help' });
     help.append(el('summary', {}, 'How to read and use this page'),
       el('p', {}, 'Point at the chart for the values at a time, the largest first. Drag across it to zoom, double-click to zoom out; ' +
@@ -91,7 +91,7 @@
       ['stacked', 'Stacked', 'The bands stacked, as hp2ps draws them'],
       ['normal', '100 %', "Each band's share of the visible total at every sample"],
       ['lines', 'Lines', 'One line per band'],
-    ], (view) => this.setView(view));
+    ], (view) => this.setView(view), 'view');
     const fit = el('input', { type: 'checkbox' });
     fit.addEventListener('change', () => { this.state.fitY = fit.checked; this.redraw(); });
     this.fitBox = fit;
@@ -101,7 +101,7 @@
     this.unitsControl = H.segmented('Units', [
       ['binary', bytes ? 'MiB' : 'binary', 'Binary units: KiB, MiB, GiB (powers of 1024)'],
       ['decimal', bytes ? 'MB' : 'decimal', 'Decimal units: kB, MB, GB (powers of 1000)'],
-    ], (u) => this.setUnits(u));
+    ], (u) => this.setUnits(u), 'units');
     this.resetButton = el('button', { type: 'button', disabled: '', title: 'Show the whole run (double-click the chart, or Escape)' }, 'Zoom out');
     this.resetButton.addEventListener('click', () => this.zoomTo(null));
     this.showAll = el('button', { type: 'button', disabled: '', title: 'Show every band again' }, 'Show all bands');

@@ -86,7 +86,17 @@
     }
     this.list.replaceChildren(...items);
     this.syncLegend();
-    if (this.d.keyLabels === 'fit') this.fitLabels();
+    if (this.d.keyLabels === 'fit') this.fitLabels(); else this.fitNames();
+  };
+
+  // A name with a word wider than the legend (it wraps only between words) may break
+  // inside that word rather than be cut.
+  R.fitNames = function () {
+    for (const li of this.legendItems) {
+      const name = li.querySelector('.name');
+      name.classList.remove('long');
+      if (name.scrollWidth > name.clientWidth + 1) name.classList.add('long');
+    }
   };
 
   // --key-labels fit: a name too wide for its entry loses its middle, not its end (the
@@ -194,6 +204,7 @@
     const set = (px) => {
       const w = Math.max(160, Math.min(px, plot.clientWidth * 0.6));
       plot.style.setProperty('--legend-width', Math.round(w) + 'px');
+      this.fitNames();
     };
     let start = null;
     handle.addEventListener('pointerdown', (e) => {

@@ -47,6 +47,7 @@
     if (shown.length > MOST_DRAWN) return;
     const top = PAGE - s.y0 - s.height;
     const ends = new Array(ROWS).fill(-Infinity);
+    this.labelRows = 0;
     const right = s.x0 + s.width;
     for (const i of shown) {
       const x = this.xOf(this.d.marks.t[i]);
@@ -59,6 +60,7 @@
         const row = ends.findIndex((end) => end < x && x + w <= right + 2);
         if (row >= 0 && shown.length <= 400) {
           ends[row] = x + w + 3;
+          this.labelRows = Math.max(this.labelRows, row + 1);
           const y = top + 1 + row * (LABEL + 2);
           label = svgEl('g', { class: 'mark-label' });
           label.append(svgEl('rect', { x: coord(x + 1), y: coord(y), width: coord(w), height: coord(LABEL + 1.5), rx: 1.5 }),

@@ -251,7 +251,9 @@
     const gap = 14;
     const right = px + gap + w <= box.width && (px < box.width / 2 || px - gap - w < 0);
     const left = right ? px + gap : Math.max(0, px - gap - w);
-    const top = Math.max(0, (PAGE - s.y0 - s.height - top0) * k + 4);
+    // Below the marks' labels, which name what happened when.
+    const labels = (this.labelRows || 0) * 10.5;
+    const top = Math.max(0, (PAGE - s.y0 - s.height - top0 + labels) * k + 4);
     this.readout.style.transform = 'translate(' + Math.round(left) + 'px, ' + Math.round(top) + 'px)';
   };
 

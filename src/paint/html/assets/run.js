@@ -115,7 +115,7 @@
     this.markLines = svgEl('g', { class: 'marks-on' });
     this.markLabels = svgEl('g', { class: 'mark-labels' });
     this.veil = svgEl('rect', { ...graph, class: 'veil', visibility: 'hidden' });
-    this.hot = svgEl('g', { stroke: '#000', 'stroke-width': '0.5' });
+    this.hot = svgEl('g', { class: 'hot-band' });
     this.crossLine = svgEl('line', { class: 'cross', visibility: 'hidden' });
     this.selection = svgEl('rect', { class: 'selection', visibility: 'hidden' });
     this.hit = svgEl('rect', { ...graph, class: 'hit', fill: 'transparent' });

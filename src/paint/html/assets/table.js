@@ -232,6 +232,7 @@
       const sparkCell = el('td', { class: 'c-spark' });
       sparkCell.appendChild(spark);
       const at = val('at');
+      at.classList.add('c-at');
       this.atCells.set(r, at);
       const slope = nums.slope[r];
       const growth = this.valueCell('slope', slope, slope === slope ? (slope > 0 ? '+' : '') + amount(slope, unit, units) + perTime : '–');
