@@ -47,12 +47,13 @@ html_page: measure an hp2ps HTML page in headless Chromium, or take its pictures
 
 usage: html_page measure PAGE.html [--runs N]
        html_page shots PAGE.html OUT_DIR [PREFIX]
-           writes PREFIX-page.png, -hover.png, -zoom-lines.png and -table.png
+           writes PREFIX-page.png, -hover.png, -zoom-lines.png, -table.png and
+           -dark.png, and -marks.png for a page with marks
            (PREFIX: html)
        html_page views PAGE.html OUT_DIR [PREFIX]
            writes PREFIX-window.png (the table of a zoomed window), and
-           PREFIX-icicle.png (a -hc page), or PREFIX-compare.png and
-           PREFIX-compare-run1.png, -run2.png (a page of several runs)
+           PREFIX-icicle.png (a -hc page), or PREFIX-compare.png (the charts
+           side by side) and PREFIX-compare-diff.png (a page of several runs)
        html_page look PAGE.html OUT.png [WIDTHxHEIGHT] [dark] [full] [printed] [hover=FX,FY] [js=CODE] [print=EXPR]
            one screenshot for a review of the design";
 
@@ -218,7 +219,11 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
 fn session(page: &std::path::Path, out: &std::path::Path) -> Result<(PathBuf, Browser), String> {
     let page = absolute(page)?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    let browser = Browser::start(1200, 900)?;
+    let browser = Browser::start(1280, 800)?;
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}),
+    );
     browser.open(&page);
     Ok((page, browser))
 }
@@ -252,6 +257,29 @@ fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
     );
     browser.move_to(2.0, 2.0);
     save("zoom-lines", browser.element_screenshot(&element(".plot")))?;
+
+    // The dark scheme, pointing at the chart.
+    browser.open(&page);
+    browser.script(
+        "document.documentElement.dataset.theme = 'dark'; window.hp2ps.runs.forEach(r => r.themeChanged()); return 0;",
+        json!([]),
+    );
+    point_at_peak(&browser, 0, false);
+    save("dark", browser.screenshot())?;
+
+    // The marks: their labels, the list open, the readout naming the one pointed at.
+    if browser.script("return window.hp2ps.runs[0].d.marks.t.length;", json!([])) != json!(0) {
+        browser.open(&page);
+        browser.script(
+            "const run = window.hp2ps.runs[0]; const p = document.querySelector('.marks-panel'); p.open = true; run.fillMarkList(); \
+             const i = run.d.marks.t.length >> 1; run.jumpToMark(i); run.zoomTo(null); \
+             run.nearMark = i; const k = run.nearest(run.d.marks.t[i]); run.point(k, null); run.placeReadout(run.xOf(run.times[k])); \
+             const c = document.querySelector('.chart-col'); window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 8); \
+             return 0;",
+            json!([]),
+        );
+        save("marks", browser.screenshot())?;
+    }
 
     browser.open(&page);
     browser.script(
@@ -303,30 +331,17 @@ fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
     let save = |name: &str, png: Vec<u8>| save_png(out, &format!("{prefix}-{name}.png"), png);
     let runs = browser.script("return window.hp2ps.runs.length;", json!([]));
     if runs.as_u64().unwrap_or(1) > 1 {
-        point_at_peak(&browser, 0, true);
+        // The charts side by side, pointing at the first; then the difference view.
+        point_at_peak(&browser, 0, false);
+        save("compare", browser.screenshot())?;
         browser.script(
-            "document.querySelector('#compare').scrollIntoView(); return 0;",
+            "document.querySelector('.compare-diff').scrollIntoView(); return 0;",
             json!([]),
         );
         save(
-            "compare",
-            browser.element_screenshot(&browser.element("#compare")),
+            "compare-diff",
+            browser.element_screenshot(&browser.element(".compare-diff")),
         )?;
-        // Each chart (a screenshot scrolls, and the pointer would leave the chart).
-        browser.move_to(2.0, 2.0);
-        for k in [1, 2] {
-            let selector = format!("main > section.run:nth-of-type({}) .plot", k + 1);
-            // Into view first: a plot cut by the viewport's edge gives a cut picture.
-            browser.script(
-                &format!("document.querySelector('{selector}').scrollIntoView({{block: 'center'}}); return 0;"),
-                json!([]),
-            );
-            let plot = browser.element(&selector);
-            save(
-                &format!("compare-run{k}"),
-                browser.element_screenshot(&plot),
-            )?;
-        }
         return quiet(&browser);
     }
     if browser.script(

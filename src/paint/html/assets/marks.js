@@ -25,17 +25,6 @@
     return out;
   };
 
-  // A label's width in chart points (Helvetica's advances, a guess for other characters).
-  R.labelWidth = function (text) {
-    const f = this.font;
-    let w = 0;
-    for (const c of text) {
-      const a = f.widths[c.charCodeAt(0) - f.firstCode];
-      w += a === undefined ? 600 : a;
-    }
-    return (w * LABEL) / 1000;
-  };
-
   // The marks' lines and labels in the overlay: each label right of its line, in the
   // first of ROWS rows at the top of the graph where it overlaps no other, or not at all.
   R.drawMarkLines = function () {
@@ -55,18 +44,27 @@
       this.markLines.appendChild(line);
       const text = elide(this.d.marks.text[i] || '', 28);
       let label = null;
-      if (text) {
-        const w = this.labelWidth(text) + 4;
+      if (text && shown.length <= 120) {
+        // Placed, then measured in the font it is drawn in; kept in the first row where
+        // it overlaps no label, else taken out again.
+        label = svgEl('g', { class: 'mark-label' });
+        const t = svgEl('text', { x: coord(x + 3), 'font-size': coord(LABEL) });
+        t.textContent = text;
+        const box = svgEl('rect', { x: coord(x + 1), height: coord(LABEL + 1.5), rx: 1.5 });
+        label.append(box, t);
+        this.markLabels.appendChild(label);
+        const w = t.getComputedTextLength() + 4;
         const row = ends.findIndex((end) => end < x && x + w <= right + 2);
-        if (row >= 0 && shown.length <= 400) {
+        if (row < 0) {
+          label.remove();
+          label = null;
+        } else {
           ends[row] = x + w + 3;
           this.labelRows = Math.max(this.labelRows, row + 1);
           const y = top + 1 + row * (LABEL + 2);
-          label = svgEl('g', { class: 'mark-label' });
-          label.append(svgEl('rect', { x: coord(x + 1), y: coord(y), width: coord(w), height: coord(LABEL + 1.5), rx: 1.5 }),
-            svgEl('text', { x: coord(x + 3), y: coord(y + LABEL - 0.5), 'font-size': coord(LABEL) }));
-          label.lastChild.textContent = text;
-          this.markLabels.appendChild(label);
+          box.setAttribute('y', coord(y));
+          box.setAttribute('width', coord(w));
+          t.setAttribute('y', coord(y + LABEL - 0.5));
         }
       }
       this.markElements.set(i, [line, label]);
@@ -118,7 +116,7 @@
     this.markLimit = LIST;
     box.append(summary, tools, this.markList, this.markMore);
     // Only a list that is open is made (a log may hold millions of markers).
-    box.addEventListener('toggle', () => { if (box.open) this.fillMarkList(); });
+    box.addEventListener('toggle', () => this.fillMarkList());
     this.marksBox = box;
   };
 
@@ -139,7 +137,7 @@
       count++;
       if (items.length >= this.markLimit) continue;
       const b = el('button', { type: 'button', 'data-mark': String(i), title: 'Show the chart around this mark' });
-      b.append(el('span', { class: 't' }, when(m.t[i], this.d.sampleUnit)), document.createTextNode(m.text[i] || '(no text)'));
+      b.append(el('span', { class: 't' }, when(+m.t[i].toPrecision(4), this.d.sampleUnit)), document.createTextNode(m.text[i] || '(no text)'));
       b.addEventListener('click', () => this.jumpToMark(i));
       items.push(el('li', {}, undefined));
       items[items.length - 1].appendChild(b);

@@ -68,7 +68,9 @@
     const [i0, i1] = this.range();
     const i = Math.min(i1, Math.max(i0, this.nearest(t)));
     this.nearMark = this.markNear(x);
-    this.point(i, this.bandAt(t, y));
+    // Past the run's last sample (its axis shared with a longer run's): no band there.
+    this.pastEnd = x - this.xOf(this.times[this.times.length - 1]) > 6;
+    this.point(i, this.pastEnd ? null : this.bandAt(t, y));
     this.placeReadout(this.xOf(this.times[i]));
   };
 
@@ -114,7 +116,8 @@
   R.point = function (i, hot) {
     this.cross(i);
     const near = this.nearMark === undefined ? null : this.nearMark;
-    const changed = this.state.at !== i || this.state.hot !== hot || this.shownMark !== near;
+    const changed = this.state.at !== i || this.state.hot !== hot || this.shownMark !== near || this.shownPast !== this.pastEnd;
+    this.shownPast = this.pastEnd;
     this.state.at = i;
     this.shownMark = near;
     this.markMarks(near);
@@ -160,6 +163,7 @@
     this.readout.hidden = true;
     this.state.at = null;
     this.nearMark = null;
+    this.pastEnd = false;
     this.markMarks(null);
     if (this.state.hot !== null) { this.state.hot = null; this.applyHighlight(); }
     if (this.compare) this.compare.left(this);
@@ -180,7 +184,8 @@
       parts.push(el('div', { class: 'mark', 'data-mark': String(m) }, '▼ ' + (d.marks.text[m] || 'mark') + ' · ' + H.when(d.marks.t[m], d.sampleUnit)));
     }
     const head = el('div', { class: 'when', 'data-time': String(t) }, H.when(t, d.sampleUnit));
-    head.appendChild(el('span', { class: 'more' }, ' · sample ' + (i + 1) + ' of ' + this.times.length + (this.times.length === d.samples ? '' : ' drawn')));
+    head.appendChild(el('span', { class: 'more' }, this.pastEnd ? ' · the run\'s last sample: it ends here' :
+      ' · sample ' + (i + 1) + ' of ' + this.times.length + (this.times.length === d.samples ? '' : ' drawn')));
     parts.push(head);
     const values = cur.visible.map((b) => [b, b.values[i]]);
     const nonzero = values.filter(([, v]) => v !== 0).sort((a, b) => b[1] - a[1] || a[0].k - b[0].k);
@@ -199,7 +204,7 @@
       const tr = el('tr', { 'data-name': b.name, class: b.k === this.state.hot ? 'hot' : '' });
       const sw = el('td');
       sw.appendChild(this.swatch(b));
-      tr.append(sw, el('td', { class: 'n', title: b.name }, H.shortName(b.name, 36)),
+      tr.append(sw, el('td', { class: 'n', title: b.name }, H.shortName(b.name, 46)),
         el('td', { class: 'v', 'data-value': String(v), title: H.thousands(v) + (vu ? ' ' + vu : '') }, amount(v, vu, units)));
       body.appendChild(tr);
     }
@@ -286,6 +291,7 @@
         const [i0, i1] = this.range();
         const i = st.at === null ? (dir > 0 ? i0 : i1) : Math.min(i1, Math.max(i0, st.at + dir));
         this.nearMark = this.markNear(this.xOf(this.times[i]));
+        this.pastEnd = false;
         this.point(i, st.hot);
         this.placeReadout(this.xOf(this.times[i]));
       }
