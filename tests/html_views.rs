@@ -5,8 +5,8 @@
 //! * a band merged into OTHER is drawn on its own from the table (OTHER gives its values
 //!   up), and zoomed, the table has numbers for the bands the page carries;
 //! * a view is kept in the URL's fragment (the window, view, hidden and added bands, the
-//!   filter, the units): reloading shows it again; it exports as SVG that `xmllint` and
-//!   `rsvg-convert` accept, and as PNG.
+//!   filter, the units): reloading shows it again, and so does new data put under it; it
+//!   exports as SVG that `xmllint` and `rsvg-convert` accept, and as PNG.
 //!
 //! Needs `chromium` and `chromedriver`; the exports also `xmllint` (libxml2-utils) and
 //! `rsvg-convert` (librsvg2-bin).
@@ -205,6 +205,9 @@ fn a_view_is_kept_in_the_url_and_exported() {
     let after = p.js(state);
     assert_eq!(after, before, "the view again");
     assert_eq!(before[1], json!("lines"));
+    // New data under the view (a page that follows a running program) keeps it.
+    p.js("run.update(window.hp2ps.data.runs[0]); return 0;");
+    assert_eq!(p.js(state), before, "the view kept over new data");
     // The view as SVG and PNG.
     let svg = p.js("return run.exportSvg();");
     let svg = svg.as_str().unwrap();
