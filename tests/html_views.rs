@@ -246,3 +246,37 @@ fn png_has_ink(bytes: &[u8]) -> bool {
     let first = image.pixel(0, 0);
     (0..image.height).any(|y| (0..image.width).any(|x| image.pixel(x, y) != first))
 }
+
+#[test]
+fn zoomed_a_strip_of_the_whole_run_shows_the_window_and_moves_it() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("html-overview");
+    let page = page_of(&dir, "page.html", &repo("tests/data/page/leakmap-O1-hc.hp"), &[]);
+    let p = open_offline(&browser, &page);
+    assert_eq!(p.js("return document.querySelector('.overview').hidden;"), json!(true), "not while whole");
+    p.js("const s = run.s; run.zoomTo(s.t0 + s.tSpan * 0.2, s.t0 + s.tSpan * 0.4); return 0;");
+    // The window's box on the strip is where the window is in the run.
+    let at = p.js(
+        "const o = document.querySelector('.overview svg').getBoundingClientRect(); const w = document.querySelector('.overview .window').getBoundingClientRect(); \
+         const x = (t) => o.left + (run.s.x0 + (t - run.s.t0) / run.s.tSpan * run.s.width) / 648 * o.width; \
+         return [document.querySelector('.overview').hidden, w.left, x(run.state.window[0]), w.right, x(run.state.window[1]), (w.top + w.bottom) / 2];",
+    );
+    let f = |i: usize| at[i].as_f64().unwrap();
+    assert_eq!(at[0], json!(false), "shown while zoomed");
+    assert!((f(1) - f(2)).abs() < 2.0 && (f(3) - f(4)).abs() < 2.0, "the window on the strip: {at}");
+    // Dragging the window by a tenth of the strip moves the chart's window by a tenth of
+    // the run, keeping its width.
+    let before: Vec<f64> = serde_json::from_value(p.js("return run.state.window;")).unwrap();
+    let width = p.js("return document.querySelector('.overview svg').getBoundingClientRect().width * run.s.width / 648;");
+    let dx = width.as_f64().unwrap() / 10.0;
+    let from = ((f(1) + f(3)) / 2.0, f(5));
+    p.browser.drag(from, (from.0 + dx, from.1));
+    let after: Vec<f64> = serde_json::from_value(p.js("return run.state.window;")).unwrap();
+    let span = p.data()["scale"]["tSpan"].as_f64().unwrap();
+    let moved = after[0] - before[0];
+    assert!((moved - span / 10.0).abs() < span / 100.0, "moved {moved} of {span}");
+    assert!(((after[1] - after[0]) - (before[1] - before[0])).abs() < 1e-9, "the same width");
+    p.assert_quiet("the strip");
+}
