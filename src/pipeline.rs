@@ -122,7 +122,10 @@ pub fn chart_and_aux(
             .map(|b| looks::shade_by_name(&b.name, opts))
             .collect()
     } else {
-        let mut shades = ShadeMap::new(looks::colour_shades(opts));
+        let mut shades = match looks::free_slots(opts) {
+            true => ShadeMap::handing_out_free(looks::shades(opts)),
+            false => ShadeMap::handing_out(looks::shades(opts)),
+        };
         if let Some(aux) = previous {
             for (name, shade) in &aux.shades {
                 shades.preload(name, *shade);

@@ -126,11 +126,33 @@ fn several_inputs_and_o_make_one_page_with_shared_axes_and_colours() {
     // With hp2ps's palette, colours follow names as --colour-by name's do.
     ok(
         dir.path(),
-        &[&args[..], &["--palette", "hp2ps", "-o", "classic.html", "before.eventlog", "after.eventlog"]].concat(),
+        &[
+            &args[..],
+            &[
+                "--palette",
+                "hp2ps",
+                "-o",
+                "classic.html",
+                "before.eventlog",
+                "after.eventlog",
+            ],
+        ]
+        .concat(),
     );
     ok(
         dir.path(),
-        &["-c", "--palette", "hp2ps", "--colour-by", "name", "--format", "html", "-o", "one.html", "after.eventlog"],
+        &[
+            "-c",
+            "--palette",
+            "hp2ps",
+            "--colour-by",
+            "name",
+            "--format",
+            "html",
+            "-o",
+            "one.html",
+            "after.eventlog",
+        ],
     );
     let classic = data_of(&std::fs::read(dir.join("classic.html")).unwrap());
     let alone = data_of(&std::fs::read(dir.join("one.html")).unwrap());

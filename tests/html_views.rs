@@ -253,9 +253,18 @@ fn zoomed_a_strip_of_the_whole_run_shows_the_window_and_moves_it() {
         return;
     };
     let dir = TempDir::new("html-overview");
-    let page = page_of(&dir, "page.html", &repo("tests/data/page/leakmap-O1-hc.hp"), &[]);
+    let page = page_of(
+        &dir,
+        "page.html",
+        &repo("tests/data/page/leakmap-O1-hc.hp"),
+        &[],
+    );
     let p = open_offline(&browser, &page);
-    assert_eq!(p.js("return document.querySelector('.overview').hidden;"), json!(true), "not while whole");
+    assert_eq!(
+        p.js("return document.querySelector('.overview').hidden;"),
+        json!(true),
+        "not while whole"
+    );
     p.js("const s = run.s; run.zoomTo(s.t0 + s.tSpan * 0.2, s.t0 + s.tSpan * 0.4); return 0;");
     // The window's box on the strip is where the window is in the run.
     let at = p.js(
@@ -265,7 +274,10 @@ fn zoomed_a_strip_of_the_whole_run_shows_the_window_and_moves_it() {
     );
     let f = |i: usize| at[i].as_f64().unwrap();
     assert_eq!(at[0], json!(false), "shown while zoomed");
-    assert!((f(1) - f(2)).abs() < 2.0 && (f(3) - f(4)).abs() < 2.0, "the window on the strip: {at}");
+    assert!(
+        (f(1) - f(2)).abs() < 2.0 && (f(3) - f(4)).abs() < 2.0,
+        "the window on the strip: {at}"
+    );
     // Dragging the window by a tenth of the strip moves the chart's window by a tenth of
     // the run, keeping its width.
     let before: Vec<f64> = serde_json::from_value(p.js("return run.state.window;")).unwrap();
@@ -276,7 +288,13 @@ fn zoomed_a_strip_of_the_whole_run_shows_the_window_and_moves_it() {
     let after: Vec<f64> = serde_json::from_value(p.js("return run.state.window;")).unwrap();
     let span = p.data()["scale"]["tSpan"].as_f64().unwrap();
     let moved = after[0] - before[0];
-    assert!((moved - span / 10.0).abs() < span / 100.0, "moved {moved} of {span}");
-    assert!(((after[1] - after[0]) - (before[1] - before[0])).abs() < 1e-9, "the same width");
+    assert!(
+        (moved - span / 10.0).abs() < span / 100.0,
+        "moved {moved} of {span}"
+    );
+    assert!(
+        ((after[1] - after[0]) - (before[1] - before[0])).abs() < 1e-9,
+        "the same width"
+    );
     p.assert_quiet("the strip");
 }

@@ -7,11 +7,11 @@
 //! preloads the shades, gives every band the colour and pattern it had:
 //!
 //! * first come, first served (the default): the slot is the shade's index in hp2ps's
-//!   palette (its 27 colour shades with `-c`, else its 10 greys). The `.aux` keeps two
-//!   decimals of a shade, which tell the 10 greys apart but not the colour shades (so
-//!   hp2ps's own `-p -c` loses colours too): without `-c`, `-p` gives every band of a
-//!   named palette its previous colour; with `-c`, the palette has 27 slots before it
-//!   repeats instead of 10;
+//!   palette (its 27 colour shades with `-c`, else its 10 greys; a named palette's bands
+//!   without `-c` take the hundredths [`SLOT_SHADES`] instead, a new band the first no
+//!   band has). The `.aux` keeps two decimals of a shade, which tell the greys and the
+//!   hundredths apart but not the colour shades (so hp2ps's own `-p -c` loses colours
+//!   too): without `-c`, `-p` gives every band of a named palette its previous colour;
 //! * `--colour-by name`: the slot is a hash of the name ([`slot_for_name`]), and so is
 //!   the shade (hp2ps's palette entry of the slot), whatever the `.aux` said. The number a
 //!   `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF`) is left out of the
@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::chart::Fill;
 use super::palettes::{slot_for_name, viridis, Palette, OTHER_COLOUR};
 use super::patterns::pattern;
-use super::shade::{COLOUR_PALETTE, MONO_PALETTE};
+use super::shade::{COLOUR_PALETTE, MONO_PALETTE, SLOT_SHADES};
 use super::LayoutOptions;
 
 /// The name of the band that holds what the band limit left out.
@@ -41,18 +41,24 @@ fn name_slots(palette: Palette) -> usize {
     }
 }
 
-/// hp2ps's shades that hand out slots: the colour shades with `-c`, else the greys.
-fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
+/// The shades that hand out slots, first come, first served: hp2ps's colour shades with
+/// `-c`; a named palette's hundredths without it ([`SLOT_SHADES`]: 100 slots, which the
+/// `.aux` keeps, where hp2ps's 10 greys would give two bands of a chart of 20 one slot);
+/// else the greys.
+pub fn shades(opts: &LayoutOptions) -> &'static [f64] {
     if opts.colour {
-        &COLOUR_PALETTE
-    } else {
-        &MONO_PALETTE
+        return &COLOUR_PALETTE;
+    }
+    match free_slots(opts) {
+        true => &SLOT_SHADES,
+        false => &MONO_PALETTE,
     }
 }
 
-/// Whether a [`super::shade::ShadeMap`] should hand out colour shades.
-pub fn colour_shades(opts: &LayoutOptions) -> bool {
-    hp2ps_palette(opts).len() == COLOUR_PALETTE.len()
+/// Whether a new band takes a slot no band has (a named palette's hundredths), rather
+/// than hp2ps's next shade, taken or not.
+pub fn free_slots(opts: &LayoutOptions) -> bool {
+    !opts.colour && opts.palette.is_some() && !opts.pattern
 }
 
 /// What `--colour-by name` hashes of a band's name: the name without the stack number a
@@ -142,12 +148,13 @@ pub fn shared_colours(runs: &[Vec<&[u8]>], palette: Palette) -> Vec<BTreeMap<Vec
 /// The shade of `name` under `--colour-by name`: OTHER takes the palette's last entry
 /// (the 50 % grey of either palette), every other name one of the rest, by a hash.
 pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
-    let shades = hp2ps_palette(opts);
-    // The 50 % grey: the colour shades' last entry, the greys' entry 8.
-    let other = if colour_shades(opts) {
-        shades.len() - 1
-    } else {
-        8
+    let shades = shades(opts);
+    // The 50 % grey: the colour shades' last entry, the greys' entry 8 (the hundredths'
+    // 50).
+    let other = match shades.len() {
+        n if n == COLOUR_PALETTE.len() => n - 1,
+        n if n == SLOT_SHADES.len() => 50,
+        _ => 8,
     };
     if name == OTHER {
         return shades[other];
@@ -163,7 +170,7 @@ fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
     if opts.colour_by_name {
         return slot_for_name(name_key(name), len);
     }
-    hp2ps_palette(opts)
+    shades(opts)
         .iter()
         .position(|&s| s == shade)
         .unwrap_or_else(|| slot_for_name(name, len))
@@ -246,7 +253,7 @@ pub fn fills(bands: &[(&[u8], f64)], opts: &LayoutOptions) -> Vec<Fill> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::shade::{COLOUR_PALETTE, MONO_PALETTE};
+    use crate::layout::shade::COLOUR_PALETTE;
 
     fn opts(colour: bool, palette: Option<Palette>, by_name: bool) -> LayoutOptions {
         LayoutOptions {
@@ -267,7 +274,7 @@ mod tests {
                 let s = shade_by_name(name.as_bytes(), &o);
                 assert_eq!(s, shade_by_name(name.as_bytes(), &o));
                 assert_ne!(s, other, "{name}");
-                assert!(hp2ps_palette(&o).contains(&s));
+                assert!(shades(&o).contains(&s));
             }
         }
     }
@@ -316,23 +323,17 @@ mod tests {
         );
     }
 
-    /// The fills of a chart of OTHER (at the bottom) and 19 bands, given hp2ps's shades
-    /// first come, first served (as [`crate::layout::shade::ShadeMap`] hands them out).
+    /// The fills of a chart of OTHER (at the bottom) and 19 bands, given the shades first
+    /// come, first served (as [`crate::layout::shade::ShadeMap`] hands them out).
     fn twenty(palette: Palette, colour: bool) -> Vec<[u8; 3]> {
         let names: Vec<String> = (0..19).map(|i| format!("band{i}")).collect();
-        let shades: &[f64] = if colour {
-            &COLOUR_PALETTE
-        } else {
-            &MONO_PALETTE
-        };
-        let mut bands: Vec<(&[u8], f64)> = vec![(OTHER, shades[0])];
+        let o = opts(colour, Some(palette), false);
+        let slots = shades(&o);
+        let mut bands: Vec<(&[u8], f64)> = vec![(OTHER, slots[0])];
         for (i, n) in names.iter().enumerate() {
-            bands.push((n.as_bytes(), shades[(i + 1) % shades.len()]));
+            bands.push((n.as_bytes(), slots[(i + 1) % slots.len()]));
         }
-        fills(&bands, &opts(colour, Some(palette), false))
-            .iter()
-            .map(Fill::srgb)
-            .collect()
+        fills(&bands, &o).iter().map(Fill::srgb).collect()
     }
 
     /// The least CIEDE2000 difference of two of `colours`.

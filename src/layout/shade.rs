@@ -5,6 +5,20 @@ use std::collections::HashMap;
 /// Grey levels for monochrome output, handed out in this order and cycled.
 pub const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
 
+/// The shades a named palette's bands take without `-c`: the hundredths 0.00 to 0.99,
+/// which the `.aux` keeps exactly (two decimals), so that `-p` gives each band its slot
+/// again, and a chart has 100 slots before two bands share one. (Each is `i / 100`: the
+/// nearest double to the decimal, as reading "0.07" gives.)
+pub const SLOT_SHADES: [f64; 100] = {
+    let mut shades = [0.0; 100];
+    let mut i = 0;
+    while i < 100 {
+        shades[i] = i as f64 / 100.0;
+        i += 1;
+    }
+    shades
+};
+
 /// Colour shades: each packs red, green and blue as decimal digit pairs (see [`rgb`]).
 pub const COLOUR_PALETTE: [f64; 27] = [
     0.000000, 0.000010, 0.001000, 0.001010, 0.100000, 0.100010, 0.101000, 0.101010, 0.000005,
@@ -41,19 +55,38 @@ pub struct ShadeMap {
     entries: HashMap<Vec<u8>, f64>,
     palette: &'static [f64],
     next: usize,
+    /// A new name skips the shades names already have (a named palette's slots, where a
+    /// band `-p` gave its shade again keeps it and a new one takes a free one); hp2ps's
+    /// own palettes hand theirs out in turn, taken or not.
+    skip_taken: bool,
 }
 
 impl ShadeMap {
     /// An empty map handing out colour shades (`-c`) or greys.
     pub fn new(colour: bool) -> Self {
+        ShadeMap::handing_out(if colour {
+            &COLOUR_PALETTE
+        } else {
+            &MONO_PALETTE
+        })
+    }
+
+    /// An empty map handing out the shades of `palette`, in order.
+    pub fn handing_out(palette: &'static [f64]) -> Self {
         ShadeMap {
             entries: HashMap::new(),
-            palette: if colour {
-                &COLOUR_PALETTE
-            } else {
-                &MONO_PALETTE
-            },
+            palette,
             next: 0,
+            skip_taken: false,
+        }
+    }
+
+    /// An empty map handing out the shades of `palette` in order, each new name the next
+    /// that no name has yet (as long as one is free).
+    pub fn handing_out_free(palette: &'static [f64]) -> Self {
+        ShadeMap {
+            skip_taken: true,
+            ..ShadeMap::handing_out(palette)
         }
     }
 
@@ -69,7 +102,14 @@ impl ShadeMap {
         if let Some(&s) = self.entries.get(name) {
             return s;
         }
-        let s = self.palette[self.next % self.palette.len()];
+        let n = self.palette.len();
+        if self.skip_taken {
+            let taken = |s: f64| self.entries.values().any(|&t| t == s);
+            if let Some(k) = (0..n).find(|k| !taken(self.palette[(self.next + k) % n])) {
+                self.next += k;
+            }
+        }
+        let s = self.palette[self.next % n];
         self.next += 1;
         self.entries.insert(name.to_vec(), s);
         s
