@@ -123,7 +123,12 @@ pub fn chart_and_aux(
             .collect()
     } else {
         let mut shades = match looks::free_slots(opts) {
-            true => ShadeMap::handing_out_free(looks::shades(opts)),
+            // OTHER, whose colour is its own, takes the 50 % grey, not a band's slot.
+            true => {
+                let mut free = ShadeMap::handing_out_free(looks::shades(opts));
+                free.preload(b"OTHER", looks::shade_by_name(b"OTHER", opts));
+                free
+            }
             false => ShadeMap::handing_out(looks::shades(opts)),
         };
         if let Some(aux) = previous {
