@@ -7,8 +7,7 @@ use std::sync::OnceLock;
 
 use divan::counter::BytesCount;
 use divan::Bencher;
-use hp2ps::load::{load, LoadOptions, Source};
-use hp2ps::read::eventlog::TimeAxis;
+use hp2ps::{load, LoadOptions, Source, TimeAxis};
 
 #[path = "../tests/support/gen/realistic/mod.rs"]
 #[allow(dead_code)]

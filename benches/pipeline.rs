@@ -8,14 +8,15 @@ use std::sync::OnceLock;
 
 use divan::counter::BytesCount;
 use divan::Bencher;
-use hp2ps::aggregate::{aggregate, AggregateOptions};
+use hp2ps::internals::aggregate;
+use hp2ps::internals::finish;
 use hp2ps::internals::hp::read_into;
+use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::internals::ProfileBuilder;
-use hp2ps::load::{load, LoadOptions, Source};
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::pipeline::{chart_and_aux, prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::{
+    load, prepare, AggregateOptions, LoadOptions, Needs, ReadOptions, RenderOptions, Source,
+};
 
 #[path = "../tests/support/gen/realistic/mod.rs"]
 #[allow(dead_code)]
@@ -78,16 +79,16 @@ fn aggregation(bencher: Bencher) {
     let p = profile();
     bencher
         .with_inputs(|| p.clone())
-        .bench_values(|p| aggregate(p, None, &AggregateOptions::default()));
+        .bench_values(|p| aggregate(p, None, &AggregateOptions::default(), &Needs::default()));
 }
 
-/// Layout and PostScript of the aggregated bands.
+/// Thinning (none, for PostScript), layout and PostScript of the aggregated bands.
 #[divan::bench(sample_count = 10)]
 fn postscript(bencher: Bencher) {
-    let agg = aggregate(profile(), None, &AggregateOptions::default());
-    let layout = colour().layout;
-    bencher.bench(|| {
-        let (chart, _) = chart_and_aux(&agg, None, &layout);
+    let opts = colour();
+    let agg = aggregate(profile(), None, &opts.aggregate, &opts.needs);
+    bencher.with_inputs(|| agg.clone()).bench_values(|agg| {
+        let (chart, _) = finish(agg, None, &opts);
         let mut out = std::io::sink();
         write_ps(&chart, &PsOptions::default(), &mut out).expect("writes");
         out.flush().expect("flush")

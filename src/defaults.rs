@@ -1,5 +1,6 @@
-//! The default of every option, in one place: the `Default` impls of the option structs and
-//! the command line's `--help` text both read them, so they cannot disagree.
+//! The default of every option that is a number, in one place: the `Default` impls of the
+//! option structs and the command line's `--help` text both read them, so they cannot
+//! disagree. (An option that is a choice has its default in its enum: `#[default]`.)
 
 /// `-t`: trace bands that together stay below this percentage of the total are dropped.
 pub const TRACE_PERCENT: f64 = 1.0;
@@ -14,8 +15,27 @@ pub const KEYS_PER_PAGE: usize = 20;
 /// `--top`: how many bands `--summary` lists.
 pub const SUMMARY_TOP: usize = 10;
 
-/// `--ipe-names`: `-hi` bands are named by their IPE entries and the binary's symbols.
-pub const IPE_NAMES: crate::symbolize::IpeNames = crate::symbolize::IpeNames::Source;
+/// `--max-points` when it is not given, for SVG, PDF, EPS and the HTML page
+/// ([`crate::needs::Needs::band_points`]), in band vertices (samples drawn × bands drawn): 2,000 samples of the 21
+/// bands hp2ps draws at most by default, an SVG of about 1.3 MB. A chart of fewer bands
+/// keeps more samples in the same size (7,000 of 6 bands). hp2ps's own PostScript keeps
+/// every sample unless asked.
+pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
+
+/// The fewest samples the default limit keeps, however many bands are drawn (`-m0` may
+/// draw hundreds): about four samples per point of a full-width graph.
+pub const VECTOR_MAX_POINTS: usize = 2000;
+
+/// The most band values (samples carried × bands carried, over the drawn samples and
+/// every level of detail) an HTML page carries besides those it draws: about 4 MB of
+/// JSON. The 400 MB profile's page (20 drawn bands, 2,100 drawn samples) carries one
+/// level of 10 tiles of 2,100 samples. A page of several runs shares twice this.
+pub const PAGE_VALUES: usize = 600_000;
+
+/// The most bands an HTML page's table lists (about 1.5 MB of JSON): every band it draws
+/// or carries the values of, then the biggest by area; the rest are summed in one row. A
+/// page of several runs shares twice this among them.
+pub const PAGE_TABLE_ROWS: usize = 5000;
 
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;

@@ -1,46 +1,94 @@
-//! hp2ps: render GHC heap profiles (`.hp`) as PostScript, byte-identical to GHC's
-//! hp2ps 0.25, plus EPS, SVG and PDF.
+//! hp2ps: render GHC heap profiles (`.hp`) and eventlogs as PostScript, byte-identical to
+//! GHC's hp2ps 0.25, plus EPS, SVG, PDF and an interactive HTML page.
 //!
-//! Data flows one way: the readers ([`read`]) → [`profile::Profile`] → [`aggregate`] →
-//! [`layout`] builds a [`layout::chart::Chart`] → a painter in [`paint`]. [`load::load`]
-//! reads either input format into a profile with the steps the command applies after
-//! reading; [`pipeline::prepare`] runs the middle of the pipeline in one call;
-//! [`aux_file`] reads and writes the `.aux` file that `-p` reuses.
+//! The public names are chosen here, and only here. Data flows one way: [`load`] reads
+//! either input format into a [`profile::Profile`] with the steps the command applies
+//! after reading; [`prepare`] aggregates it (hp2ps's band order and limits, the samples
+//! drawn) and lays it out as a format-neutral [`chart::Chart`] ([`prepare_runs`] for
+//! several runs on one page); [`write_chart_with`] paints the chart in a [`Format`], whose
+//! [`Format::needs`] says what it needs of the stages before it; [`summary::summarize`]
+//! gives the numbers `--summary` prints; [`read_aux`] and [`AuxOut::write`] read and write
+//! the `.aux` file that `-p` reuses. The readers, aggregation, layout and the painters
+//! are the crate's own (`docs/architecture.md`).
 #![doc = include_str!("../docs/library.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
-pub mod aggregate;
-pub mod aux_file;
+mod aggregate;
+mod aux_file;
 pub mod defaults;
-pub mod fonts;
+mod fonts;
 mod intern;
-pub mod layout;
-pub mod load;
+mod layout;
+mod load;
+mod needs;
 mod num;
-pub mod paint;
-pub mod pipeline;
+mod paint;
+mod pipeline;
 pub mod profile;
-pub mod read;
+mod read;
 mod seam;
 pub mod summary;
-pub mod symbolize;
+mod symbolize;
 #[cfg(test)]
 mod test_rng;
 
+// Reading: one way in, and what it takes and tells.
+pub use load::{
+    load, BandFilter, Binary, FilteredOut, FindProgram, LoadError, LoadOptions, Loaded, Program,
+    Source, Warning,
+};
+pub use read::eventlog::{
+    is_eventlog, Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport,
+    EventlogWarning, FramingRule, Marker, TimeAxis,
+};
+pub use read::hp::{Pos, ReadError, ReadOptions, Warning as ReadWarning};
+pub use read::window::{WindowError, WindowOptions};
+pub use symbolize::{Agreement, IpeNames, Naming, SymbolizeOptions};
+
+// From a profile to a chart, and the `.aux` file between runs.
+pub use aggregate::{AggregateOptions, NameOrder};
+pub use aux_file::{read_aux, Aux, AuxError, AuxOut};
+pub use layout::{LayoutOptions, Palette, ValueUnits};
+pub use needs::{Needs, XLabels};
+pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
+
+// Writing a chart.
+pub use paint::{
+    write_chart, write_chart_with, write_runs_page, Format, PaintOptions, ProfileFacts,
+};
+
+/// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi` and
+/// `atof`, bit for bit.
+pub use num::{c_atof, c_atoi};
+
+/// The chart: everything to draw, placed in points, shared by every painter (see
+/// [`prepare`]). A painter of one's own reads it page by page.
+pub mod chart {
+    pub use crate::layout::chart::*;
+    pub use crate::layout::patterns::{Dots, Hatch, Pattern};
+}
+
 /// Internals that the tests, benchmarks and fuzz targets exercise directly. Not part of the
-/// API: anything here may change without notice.
+/// API: anything here may change without notice. The command does not use it.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::aggregate::{apply_band_limit, band_total, eliminate_traces, stack_heights};
-    pub use crate::num::{
-        c_atof, c_atoi, c_trunc_i64, fixed, float_value, integer_value, push_f6, push_fixed,
-        push_thousands, thousands,
+    pub use crate::aggregate::{
+        aggregate, apply_band_limit, band_total, eliminate_traces, samples_within, Aggregated,
     };
+    pub use crate::fonts::{ps_text_width, to_winansi};
+    pub use crate::layout::palettes::{difference, OTHER_COLOUR};
+    pub use crate::num::{
+        c_trunc_i64, fixed, float_value, integer_value, push_f6, push_fixed, push_thousands,
+        thousands,
+    };
+    pub use crate::pipeline::finish;
+    pub use crate::profile::stack::stack_heights;
     /// The seam between the readers and the model, for sinks of the tests' own.
     pub use crate::seam::{
         BlockMark, HeaderField, ProfileBuilder, SampleBlock, Sink, StatementRun,
     };
+    pub use crate::symbolize::{name_bands, SymbolTable};
 
     /// The `.hp` reader's ways in: one thread, and on every core with chunks of a
     /// chosen size.
@@ -53,5 +101,14 @@ pub mod internals {
     /// with runs of a chosen size.
     pub mod eventlog {
         pub use crate::read::eventlog::entry::{read_eventlog, read_eventlog_slice_chunked};
+        pub use crate::read::eventlog::is_eventlog;
+    }
+
+    /// The painters, each with its options.
+    pub mod paint {
+        pub use crate::paint::html::{write_html, write_html_page, HtmlOptions};
+        pub use crate::paint::pdf::{write_pdf, PdfOptions};
+        pub use crate::paint::ps::{escape as ps_escape, write_ps, Escape as PsEscape, PsOptions};
+        pub use crate::paint::svg::{escape as svg_escape, write_svg, SvgOptions};
     }
 }

@@ -1,4 +1,10 @@
 //! The `hp2ps` command: files, stdin and exit codes. Everything else is in the library.
+//!
+//! No `unsafe` here but in the three modules that allow it, each for a system call the
+//! standard library does not make: the memory map of an input (`run/mapped/map.rs`), the
+//! SIGBUS handler that survives a mapped file cut meanwhile (`run/mapped/fault.rs`), and
+//! glibc's allocator setting (`run/heap.rs`). `tests/layers.rs` keeps it to those.
+#![deny(unsafe_code)]
 
 /// Writes one line to stderr. Unlike `eprintln!`, it does not panic when stderr cannot be
 /// written (`2>/dev/full`, a closed pipe): the exit status still tells what happened.

@@ -1,153 +1,116 @@
-//! The middle of the pipeline in one call: profile → aggregation → layout, giving the
-//! [`Chart`] the painters draw and the `.aux` data the next run's `-p` reads.
+//! The middle of the pipeline in a few calls: profile → aggregation (with its thinning) →
+//! layout, giving the [`Chart`] the painters draw and the `.aux` data the next run's `-p`
+//! reads. [`prepare`] makes one chart; [`prepare_runs`] the charts of several runs that
+//! share their axes (one page comparing them).
 
-use crate::aggregate::{
-    aggregate, drop_samples, sample_limit, values_at, AggregateOptions, Aggregated, Level,
-    PageSamples, PAGE_VALUES,
-};
+use crate::aggregate::{aggregate, share_ranges, thin, AggregateOptions, Aggregated};
 use crate::aux_file::{Aux, AuxOut};
-use crate::layout::chart::{Chart, DetailLevel, DetailTile};
-use crate::layout::looks;
-use crate::layout::shade::ShadeMap;
+use crate::layout::chart::Chart;
+use crate::layout::looks::shared_colours;
 use crate::layout::{layout, LayoutOptions};
+use crate::needs::Needs;
 use crate::profile::Profile;
 
-/// Every option of a render, stage by stage.
+/// Every option of a render, stage by stage, and what the output format needs of them.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct RenderOptions {
-    /// Which bands, in which order. Default: [`AggregateOptions::default`].
+    /// Which bands, in which order, and how many samples are drawn. Default:
+    /// [`AggregateOptions::default`].
     pub aggregate: AggregateOptions,
     /// How the page looks. Default: [`LayoutOptions::default`].
     pub layout: LayoutOptions,
-    /// Draw at most this many samples: the rest are dropped as
-    /// [`crate::aggregate::decimate`] describes (each edge keeps its extremes in every
-    /// small slice of the x axis, the same samples for every band), after the ranges and
-    /// the area are computed from every sample. 0 draws every sample, as hp2ps does.
-    /// Default: 0.
-    pub max_points: usize,
-    /// Draw at most this many band vertices (samples drawn × bands drawn), but never
-    /// fewer than [`crate::aggregate::VECTOR_MAX_POINTS`] samples, reduced as
-    /// `max_points` is; with `max_points` as well, the smaller number of samples wins. 0
-    /// sets no such limit. The command line's default for SVG, PDF, EPS and HTML is
-    /// [`crate::aggregate::VECTOR_MAX_BAND_POINTS`]. Default: 0.
-    pub max_band_points: usize,
-    /// For a chart that carries its data: the most band values it carries besides those
-    /// it draws ([`PageSamples`]); 0 is [`PAGE_VALUES`]. Default: 0.
-    pub page_values: usize,
+    /// What the output format needs of aggregation and layout: the format's
+    /// `Format::needs()` (`src/paint/format.rs`). Default: [`Needs::default`], hp2ps's
+    /// PostScript's.
+    pub needs: Needs,
 }
 
-/// Aggregates a profile and lays it out. `previous` is the `.aux` of an earlier run (`-p`).
+/// Aggregates a profile, thins its samples and lays it out. `previous` is the `.aux` of
+/// an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
-    finish(
-        aggregate(profile, previous, &opts.aggregate),
-        previous,
-        opts,
-    )
+    let agg = aggregate(profile, previous, &opts.aggregate, &opts.needs);
+    finish(agg, previous, opts)
 }
 
-/// Lays out aggregated bands ([`prepare`] after its aggregation): drops the samples not
-/// drawn, and for a chart that carries its data (the HTML page) works out the finer
-/// levels of detail and which bands' values it carries ([`PageSamples`]).
-pub fn finish(
-    mut agg: Aggregated,
-    previous: Option<&Aux>,
-    opts: &RenderOptions,
-) -> (Chart, AuxOut) {
-    let limit = sample_limit(opts.max_points, opts.max_band_points, agg.bands.len());
-    let mut page = opts
-        .layout
-        .data
-        .then(|| PageSamples::of(&agg, limit, page_values(opts)));
-    let drawn = match &mut page {
-        Some(page) => page.drawn.take(),
-        None => crate::aggregate::kept_samples(&agg, limit),
-    };
-    // The bands not drawn go with their values when they fit the budget of values and
-    // the table lists them all.
-    let rows = opts.layout.table_rows;
-    let listed = rows == 0 || agg.bands.len() + agg.rest.len() <= rows;
-    let carry_rest = listed && page.as_ref().is_some_and(|p| p.rest);
-    if !carry_rest {
-        crate::aggregate::drop_in_background(std::mem::take(&mut agg.rest));
-    }
-    let detail = page
-        .map(|p| detail_tiles(&agg, &p.levels))
-        .unwrap_or_default();
-    if let Some(keep) = drawn {
-        drop_samples(&mut agg, &keep);
-    }
-    let (mut chart, aux) = chart_and_aux(&agg, previous, &opts.layout);
-    if let Some(data) = chart.data.as_mut() {
-        data.detail = detail;
-    }
-    (chart, aux)
+/// The axes the charts of several runs share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SharedAxes {
+    /// The x axis (time).
+    Time,
+    /// The y axis (memory).
+    Memory,
+    /// Both axes.
+    #[default]
+    Both,
 }
 
-/// The budget of band values of a chart's page.
-fn page_values(opts: &RenderOptions) -> usize {
-    match opts.page_values {
-        0 => PAGE_VALUES,
-        n => n,
+impl SharedAxes {
+    /// Whether the x axis is shared.
+    pub fn time(self) -> bool {
+        matches!(self, SharedAxes::Time | SharedAxes::Both)
+    }
+
+    /// Whether the y axis is shared.
+    pub fn memory(self) -> bool {
+        matches!(self, SharedAxes::Memory | SharedAxes::Both)
     }
 }
 
-/// The times and values (the drawn bands', then those of [`Aggregated::rest`]) of the
-/// samples each tile of each level keeps.
-fn detail_tiles(agg: &Aggregated, levels: &[Level]) -> Vec<DetailLevel> {
-    let tile = |kept: &Vec<usize>| DetailTile {
-        times: kept.iter().map(|&s| agg.times[s]).collect(),
-        values: values_at(agg.bands.iter().chain(&agg.rest), kept),
-    };
-    (levels.iter())
-        .map(|level| DetailLevel {
-            tiles: level.tiles.iter().map(tile).collect(),
-            whole: level.whole,
+/// The charts of several runs, to be compared on one page: each profile aggregated (on
+/// threads of their own), then given the largest time span (`axes.time()`) and stack
+/// height (`axes.memory()`) of them all, a chart whose span grew labelling its x axis to
+/// the end of the shared one (see `share_ranges`), then thinned and laid out. A band
+/// matched across the runs has one colour in every run, and two bands of a run never
+/// share one (`looks::shared_colours`; with hp2ps's palette, colours follow names, as
+/// `--colour-by name`). Beyond two runs, the runs share what two pages carry
+/// ([`Needs::shared_by`]): each draws fewer samples (unless `--max-points` set them).
+/// No `.aux` is read or written: an `.aux` belongs to one chart.
+pub fn prepare_runs(profiles: Vec<Profile>, opts: &RenderOptions, axes: SharedAxes) -> Vec<Chart> {
+    let count = profiles.len();
+    let mut opts = opts.clone();
+    opts.needs = opts.needs.shared_by(count);
+    if count > 2 && opts.aggregate.max_points.is_none() && opts.needs.band_points != 0 {
+        let share = 2 * crate::defaults::VECTOR_MAX_POINTS / count;
+        opts.aggregate.max_points = Some(share.max(FEWEST_SAMPLES));
+    }
+    let opts = &opts;
+    let mut runs: Vec<Aggregated> = std::thread::scope(|scope| {
+        let aggregating: Vec<_> = (profiles.into_iter())
+            .map(|profile| {
+                scope.spawn(move || aggregate(profile, None, &opts.aggregate, &opts.needs))
+            })
+            .collect();
+        (aggregating.into_iter())
+            .map(|run| run.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    share_ranges(&mut runs, axes.time(), axes.memory());
+    let colours = opts.layout.palette.map(|palette| {
+        let names: Vec<Vec<&[u8]>> = (runs.iter())
+            .map(|agg| agg.bands.iter().map(|b| b.name.as_slice()).collect())
+            .collect();
+        shared_colours(&names, palette)
+    });
+    (runs.into_iter().enumerate())
+        .map(|(i, agg)| {
+            let mut run = opts.clone();
+            match &colours {
+                Some(colours) => run.layout.band_colours = colours[i].clone(),
+                None => run.layout.colour_by_name = true,
+            }
+            finish(agg, None, &run).0
         })
         .collect()
 }
 
-/// Lays out aggregated bands, handing out shades first-come-first-served from the
-/// bottom band up (after any shades the previous `.aux` fixed), or by name
-/// (`--colour-by name`, see [`looks`]).
-pub fn chart_and_aux(
-    agg: &Aggregated,
-    previous: Option<&Aux>,
-    opts: &LayoutOptions,
-) -> (Chart, AuxOut) {
-    let band_shades: Vec<f64> = if opts.colour_by_name {
-        // The name alone decides; the previous `.aux` gave the same shades anyway.
-        agg.bands
-            .iter()
-            .map(|b| looks::shade_by_name(&b.name, opts))
-            .collect()
-    } else {
-        let mut shades = match looks::free_slots(opts) {
-            // OTHER, whose colour is its own, takes the 50 % grey, not a band's slot.
-            true => {
-                let mut free = ShadeMap::handing_out_free(looks::shades(opts));
-                free.preload(b"OTHER", looks::shade_by_name(b"OTHER", opts));
-                free
-            }
-            false => ShadeMap::handing_out(looks::shades(opts)),
-        };
-        if let Some(aux) = previous {
-            for (name, shade) in &aux.shades {
-                shades.preload(name, *shade);
-            }
-        }
-        agg.bands.iter().map(|b| shades.shade_of(&b.name)).collect()
-    };
-    let chart = layout(agg, &band_shades, opts);
-    let aux = AuxOut {
-        x_range: agg.x_range,
-        y_range: agg.y_range,
-        bands: agg
-            .bands
-            .iter()
-            .zip(&band_shades)
-            .map(|(b, s)| (b.name.clone(), *s))
-            .collect(),
-    };
-    (chart, aux)
+/// The fewest samples a run of a page of many runs draws.
+pub(crate) const FEWEST_SAMPLES: usize = 200;
+
+/// Thins aggregated bands and lays them out: [`prepare`] after its aggregation (for the
+/// benchmarks, which time it alone).
+pub fn finish(agg: Aggregated, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
+    let thinned = thin(agg, opts.aggregate.max_points, &opts.needs);
+    layout(thinned, previous, &opts.layout, &opts.needs)
 }

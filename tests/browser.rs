@@ -14,9 +14,9 @@ use support::{Cmd, TempDir};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hp2ps::layout::chart::Chart;
-use hp2ps::paint::svg::{write_svg, SvgOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::Chart;
+use hp2ps::internals::paint::{write_svg, SvgOptions};
+use hp2ps::{prepare, RenderOptions};
 
 /// CSS pixels per inch: a standalone SVG of 648 × 432 pt is 864 × 576 CSS pixels, which
 /// rsvg-convert gives at 96 dpi.

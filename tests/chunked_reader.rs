@@ -5,7 +5,7 @@
 use hp2ps::internals::hp::{read_chunked, read_slice_chunked};
 use hp2ps::internals::ProfileBuilder;
 use hp2ps::internals::{HeaderField, Sink};
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::ReadOptions;
 
 mod support;
 

@@ -29,10 +29,11 @@ use support::raster;
 
 use std::io::Read;
 
-use hp2ps::aggregate::{samples_within, VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
-use hp2ps::layout::chart::{Chart, Graph};
-use hp2ps::paint::svg::{write_svg, SvgOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::{Chart, Graph};
+use hp2ps::defaults::{VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
+use hp2ps::internals::paint::{write_svg, SvgOptions};
+use hp2ps::internals::samples_within;
+use hp2ps::{prepare, RenderOptions};
 
 const DPI: u32 = 300;
 
@@ -58,10 +59,8 @@ impl Drawing {
     fn options(self) -> RenderOptions {
         let mut opts = RenderOptions::default();
         opts.layout.colour = true;
-        match self.max_points {
-            Some(n) => opts.max_points = n,
-            None => opts.max_band_points = VECTOR_MAX_BAND_POINTS,
-        }
+        opts.needs.band_points = VECTOR_MAX_BAND_POINTS;
+        opts.aggregate.max_points = self.max_points;
         if self.all_bands {
             opts.aggregate.trace_percent = 0.0;
         }
@@ -383,18 +382,20 @@ fn the_corpus_is_untouched_by_the_default_limit() {
 }
 
 #[test]
-fn with_both_limits_the_smaller_wins() {
+fn max_points_replaces_the_formats_budget() {
     let hp = generated(&["--samples", "9000", "--bands", "30"]);
-    let drawn = |max_points: usize| {
+    let drawn = |max_points: Option<usize>| {
         let mut opts = DEFAULT.options();
-        opts.max_points = max_points;
+        opts.aggregate.max_points = max_points;
         let graph = graph_with(&hp, &opts);
         (graph.xs.len(), graph.bands.len())
     };
-    assert_eq!(drawn(300).0, 300);
-    let (samples, bands) = drawn(8000);
+    assert_eq!(drawn(Some(300)).0, 300);
+    let (samples, bands) = drawn(None);
     assert_eq!(samples, samples_within(VECTOR_MAX_BAND_POINTS, bands));
     assert!(samples < 8000);
+    // More than the budget allows, as --max-points 8000 draws them.
+    assert_eq!(drawn(Some(8000)).0, 8000);
 }
 
 #[test]

@@ -18,8 +18,7 @@ use support::{golden, Cmd, TempDir};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::{prepare, write_chart, Format, RenderOptions};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 

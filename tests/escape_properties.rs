@@ -6,7 +6,7 @@ mod support;
 
 use support::{pslex, Cmd};
 
-use hp2ps::paint::ps::{escape, Escape};
+use hp2ps::internals::paint::{ps_escape as escape, PsEscape as Escape};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 

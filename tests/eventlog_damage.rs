@@ -11,9 +11,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
-use hp2ps::read::eventlog::{
-    EventlogError, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis,
-};
+use hp2ps::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis};
 use support::eventlog::recorder::{Recorder, Sample};
 use support::rng::Rng;
 

@@ -29,11 +29,10 @@ mod support;
 #[path = "../src/cli/mod.rs"]
 mod cli;
 
-use hp2ps::aux_file::read_aux;
-use hp2ps::paint::{write_chart_with, Format, PaintOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::read::eventlog::EventlogOptions;
+use hp2ps::{
+    prepare, read_aux, write_chart_with, EventlogOptions, Format, PaintOptions, RenderOptions,
+};
 use support::read_eventlog_profile;
 
 use support::compare::Verdict;

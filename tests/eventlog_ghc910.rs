@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 
 use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
 use hp2ps::internals::hp::read_into;
-use hp2ps::read::eventlog::{EventlogOptions, EventlogWarning, FramingRule};
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::{EventlogOptions, EventlogWarning, FramingRule, ReadOptions};
 use support::eventlog::recorder::{by_first_appearance, names_in, Recorder};
 
 fn dir() -> PathBuf {

@@ -5,7 +5,7 @@
 mod support;
 
 use hp2ps::internals::eventlog::read_eventlog;
-use hp2ps::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
+use hp2ps::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
 use support::eventlog::recorder::{dir, Recorder};
 use support::eventlog::writer::{Layout, RawLog, TypeDecl};
 use support::read_eventlog_profile;
@@ -142,7 +142,7 @@ fn random_mutations_never_panic() {
         // A profile read from damaged input still renders.
         if r.is_ok() {
             let (p, _) = read_eventlog_profile(&b[..], &EventlogOptions::default()).unwrap();
-            let _ = hp2ps::pipeline::prepare(p, None, &hp2ps::pipeline::RenderOptions::default());
+            let _ = hp2ps::prepare(p, None, &hp2ps::RenderOptions::default());
         }
     }
 }

@@ -9,9 +9,7 @@
 mod support;
 
 use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
-use hp2ps::read::eventlog::{
-    Breakdown, EventlogOptions, EventlogReport, EventlogWarning, FramingRule,
-};
+use hp2ps::{Breakdown, EventlogOptions, EventlogReport, EventlogWarning, FramingRule};
 use support::eventlog::late_client_run;
 use support::eventlog::recorder::Recorder;
 use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};

@@ -1,5 +1,5 @@
 //! ghc-events, GHC's reference eventlog parser, as a second opinion on our reader
-//! (`hp2ps::read::eventlog`): on every eventlog of the repository (the real logs of GHC
+//! (`src/read/eventlog/`): on every eventlog of the repository (the real logs of GHC
 //! 9.0.2 in `tests/data/eventlog/` and of GHC 9.10.3 in `tests/data/ghc-9.10/`, the fuzz
 //! seeds in `fuzz/seeds/eventlog_reader/`), on generated ones (the test writer's layouts:
 //! 8.2, 9.0, 9.2, 9.12, 9.14, `-hb`, `-hi`, `-hc`, two capabilities, unknown types,

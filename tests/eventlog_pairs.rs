@@ -9,8 +9,7 @@ use std::io::BufReader;
 
 use hp2ps::internals::eventlog::read_eventlog;
 use hp2ps::internals::hp::read_into;
-use hp2ps::read::eventlog::EventlogOptions;
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::{EventlogOptions, ReadOptions};
 use support::eventlog::recorder::{by_first_appearance, dir, names, Recorder};
 
 /// `(295)Main.CAF` → `Main.CAF` (the .hp's cost-centre-stack id).

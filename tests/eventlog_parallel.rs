@@ -10,8 +10,8 @@ mod support;
 use std::path::Path;
 
 use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
-use hp2ps::read::eventlog::EventlogOptions;
-use support::eventlog::recorder::{dir, names, names_in, Recorder};
+use hp2ps::EventlogOptions;
+use support::eventlog::recorder::Recorder;
 use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
 
 /// Everything a read said, as text: the sink's statements and the report, or the error.
@@ -59,52 +59,74 @@ fn converted(hp: &Path, layout: Layout, per_block: usize) -> Option<Vec<u8>> {
     convert_hp(&bytes, &opts).ok().map(|c| c.eventlog)
 }
 
+/// Every eventlog of the repository, real or a fuzz input: the GHC 9.0.2 and 9.10.3 logs
+/// (several capabilities among them, whose thread switches the workers hand over with the
+/// capability of their block), the `-hi` logs, the time-axis pairs and the fuzz seeds and
+/// regressions, with short and full names in turn.
 #[test]
-fn corpus_logs_read_the_same_in_runs() {
+fn every_log_of_the_repository_reads_the_same_in_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut logs = Vec::new();
+    every_eventlog(&root.join("tests/data"), &mut logs);
+    for folder in ["seeds", "regressions"] {
+        every_eventlog(
+            &root.join("fuzz").join(folder).join("eventlog_reader"),
+            &mut logs,
+        );
+    }
+    logs.sort();
     let mut opts = EventlogOptions::default();
-    for name in names() {
-        let bytes = std::fs::read(dir().join(format!("{name}.eventlog"))).unwrap();
-        same_both_ways(&name, &bytes, &opts);
+    for log in &logs {
+        let bytes = std::fs::read(log).unwrap();
+        // A fuzz input is a byte of options, then the log.
+        let bytes = match bytes.starts_with(b"hdrb") {
+            true => &bytes[..],
+            false => &bytes[1..],
+        };
+        let what = log.strip_prefix(root).unwrap_or(log).display().to_string();
+        same_both_ways(&what, bytes, &opts);
         opts.full_names = !opts.full_names;
     }
+    assert!(logs.len() >= 42 + 13, "only {} logs", logs.len());
 }
 
-/// The GHC 9.10.3 logs and the time-axis pairs: several capabilities, whose thread
-/// switches the workers hand over with the capability of their block.
-#[test]
-fn logs_of_several_capabilities_read_the_same_in_runs() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut checked = 0;
-    for folder in ["ghc-9.10", "timeaxis/ghc-9.0.2", "timeaxis/ghc-9.10.3"] {
-        for name in names_in(&data.join(folder)) {
-            let log = data.join(folder).join(format!("{name}.eventlog"));
-            let bytes = std::fs::read(log).unwrap();
-            same_both_ways(
-                &format!("{folder}/{name}"),
-                &bytes,
-                &EventlogOptions::default(),
-            );
-            checked += 1;
+/// The eventlogs under `folder` (any file that starts as one, or after one byte as a fuzz
+/// input does), at any depth.
+fn every_eventlog(folder: &Path, into: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            every_eventlog(&path, into);
+        } else if std::fs::read(&path)
+            .is_ok_and(|b| b.get(..4) == Some(b"hdrb") || b.get(1..5) == Some(b"hdrb"))
+        {
+            into.push(path);
         }
     }
-    assert!(checked >= 27, "only {checked} logs");
 }
 
+/// Every golden input written as an eventlog, in turn in each layout the writer knows
+/// (GHC 8.2 to 9.14) and in blocks of 1 to 17 events: generated logs of every shape, many
+/// of many blocks.
 #[test]
-fn many_block_logs_read_the_same_in_runs() {
+fn generated_logs_of_every_layout_read_the_same_in_runs() {
     let inputs = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/inputs");
     let mut files: Vec<_> = std::fs::read_dir(&inputs)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
+    let shapes = [
+        (Layout::ghc_8_2(), 1),
+        (Layout::ghc_9_0(), 3),
+        (Layout::ghc_9_2(), 17),
+        (Layout::ghc_9_10(), 5),
+        (Layout::ghc_9_12(), 2),
+        (Layout::ghc_9_14(), 7),
+    ];
     let mut checked = 0;
     for (i, hp) in files.iter().enumerate() {
-        let (layout, per_block) = match i % 3 {
-            0 => (Layout::ghc_9_0(), 3),
-            1 => (Layout::ghc_9_2(), 17),
-            _ => (Layout::ghc_8_2(), 1),
-        };
+        let (layout, per_block) = shapes[i % shapes.len()].clone();
         let Some(log) = converted(hp, layout, per_block) else {
             continue;
         };

@@ -8,7 +8,7 @@ use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use hp2ps::read::eventlog::{EventlogOptions, EventlogWarning};
+use hp2ps::{EventlogOptions, EventlogWarning};
 use support::eventlog::writer::{RawLog, TypeDecl};
 use support::read_eventlog_profile;
 

@@ -5,9 +5,7 @@
 mod support;
 
 use hp2ps::internals::eventlog::read_eventlog;
-use hp2ps::read::eventlog::{
-    Breakdown, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis,
-};
+use hp2ps::{Breakdown, EventlogOptions, EventlogReport, EventlogWarning, TimeAxis};
 use support::eventlog::recorder::Recorder;
 use support::eventlog::writer::{Layout, RawLog};
 

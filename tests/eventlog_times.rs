@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 
 use hp2ps::internals::eventlog::read_eventlog;
 use hp2ps::internals::hp::read_into;
-use hp2ps::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning, ReadOptions};
 use support::eventlog::recorder::{names_in, Recorder};
 
 /// The folders of real pairs.

@@ -4,7 +4,7 @@
 
 use hp2ps::internals::hp::read_into_parallel;
 use hp2ps::internals::ProfileBuilder;
-use hp2ps::read::hp::ReadOptions;
+use hp2ps::ReadOptions;
 
 mod support;
 

@@ -17,8 +17,7 @@ use support::Cmd;
 
 use std::path::PathBuf;
 
-use hp2ps::aux_file::read_aux;
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::{prepare, read_aux, RenderOptions};
 
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -17,11 +17,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use hp2ps::load::{load, LoadOptions, Source};
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{load, prepare, write_chart, Format, IpeNames, LoadOptions, RenderOptions, Source};
 use support::raster::{compare, save_images, svg_to_png, Image};
 use support::tools;
 

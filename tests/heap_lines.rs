@@ -16,13 +16,14 @@ use support::eventlog::writer::{EventlogWriter, Layout};
 use support::html_page::data_of;
 use support::{Cmd, TempDir};
 
-/// The real logs of two or four capabilities whose lines stepped back (each of them did).
-const MULTI_CAPABILITY_LOGS: &[&str] = &[
-    "ghc-9.10/threads-hT-N2.eventlog",
-    "timeaxis/ghc-9.0.2/par-hT-N2.eventlog",
-    "timeaxis/ghc-9.10.3/par-hT-N2.eventlog",
-    "timeaxis/ghc-9.10.3/par-hc-N2.eventlog",
-    "timeaxis/ghc-9.10.3/par-hT-N4.eventlog",
+/// The real logs of two or four capabilities whose lines stepped back (each of them did),
+/// with their number of lines: GHC 9.2 and later write the blocks size too.
+const MULTI_CAPABILITY_LOGS: &[(&str, usize)] = &[
+    ("ghc-9.10/threads-hT-N2.eventlog", 3),
+    ("timeaxis/ghc-9.0.2/par-hT-N2.eventlog", 2),
+    ("timeaxis/ghc-9.10.3/par-hT-N2.eventlog", 3),
+    ("timeaxis/ghc-9.10.3/par-hc-N2.eventlog", 3),
+    ("timeaxis/ghc-9.10.3/par-hT-N4.eventlog", 3),
 ];
 
 fn data(name: &str) -> PathBuf {
@@ -33,10 +34,17 @@ fn data(name: &str) -> PathBuf {
 
 /// Renders `input` with `--heap-size` as `name` (its extension picks the format).
 fn render(dir: &TempDir, input: &Path, name: &str) -> Vec<u8> {
+    render_with(dir, input, name, &["--heap-size"])
+}
+
+/// Renders `input` in colour with `flags` as `name`.
+fn render_with(dir: &TempDir, input: &Path, name: &str, flags: &[&str]) -> Vec<u8> {
     let out = dir.join(name);
     let ran = Cmd::hp2ps()
         .current_dir(dir.path())
-        .args(["-c", "--heap-size", "-o"])
+        .arg("-c")
+        .args(flags)
+        .arg("-o")
         .arg(&out)
         .arg(input)
         .run();
@@ -170,8 +178,8 @@ fn assert_lines_run_forward(input: &Path, expect_lines: usize) {
 
 #[test]
 fn real_multi_capability_logs_draw_their_lines_forward() {
-    for name in MULTI_CAPABILITY_LOGS {
-        assert_lines_run_forward(&data(name), 2);
+    for &(name, lines) in MULTI_CAPABILITY_LOGS {
+        assert_lines_run_forward(&data(name), lines);
     }
 }
 
@@ -210,4 +218,101 @@ fn a_capability_whose_block_comes_last_does_not_restart_the_line() {
         .collect();
     assert_eq!(values.len(), 20);
     assert!(values.windows(2).all(|w| w[1] > w[0]), "{values:?}");
+}
+
+/// The text an SVG shows, glyph by glyph as the painter places it, as whole strings: each
+/// `<text>` element's characters together.
+fn svg_texts(svg: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(svg);
+    let mut texts = Vec::new();
+    for piece in text.split("<text ").skip(1) {
+        let body = &piece[piece.find('>').expect("the tag's end") + 1..];
+        let body = &body[..body.find("</text>").expect("the element's end")];
+        let mut shown = String::new();
+        let mut in_tag = false;
+        for c in body.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => shown.push(c),
+                _ => {}
+            }
+        }
+        texts.push(shown);
+    }
+    texts
+}
+
+/// BLOCKS_SIZE (event 91), which GHC 9.2 and later post with every heap size: with
+/// `--heap-size` a third line, "blocks size", between the heap size and the live bytes
+/// (the gap to the live bytes is fragmentation), one point per event, drawn by every
+/// format with its key entry (the page's legend is its data's lines); without
+/// `--heap-size`, nowhere.
+#[test]
+fn the_blocks_size_is_a_third_line_with_a_key_entry_in_every_format() {
+    use hp2ps::{load, LoadOptions, Source};
+    let input = data("ghc-9.10/leakmap-hc.eventlog");
+    let log = std::fs::read(&input).expect("the log");
+    let mut opts = LoadOptions::default();
+    opts.heap_size = true;
+    let loaded = load(Source::Bytes(&log), &opts).expect("reads");
+    let names: Vec<&[u8]> = (loaded.profile.series.iter())
+        .map(|s| s.name.as_slice())
+        .collect();
+    assert_eq!(names, [&b"heap size"[..], b"live bytes", b"blocks size"]);
+    let report = loaded.eventlog.as_ref().expect("an eventlog");
+    // The log's 276 BLOCKS_SIZE events (as many as its HEAP_SIZE events, posted together).
+    assert_eq!(report.blocks_size.len(), 276);
+    assert_eq!(report.heap_size.len(), 276);
+    for (&(t, blocks), &(heap_t, heap)) in report.blocks_size.iter().zip(&report.heap_size) {
+        assert!(
+            (t - heap_t).abs() < 1e-3,
+            "posted with the heap size: {t} {heap_t}"
+        );
+        assert!(
+            blocks <= heap && blocks > 0,
+            "{blocks} of {heap} bytes at {t}"
+        );
+    }
+    let live_peak = report
+        .heap_live
+        .iter()
+        .map(|p| p.1)
+        .max()
+        .expect("live bytes");
+    let blocks_peak = report
+        .blocks_size
+        .iter()
+        .map(|p| p.1)
+        .max()
+        .expect("blocks");
+    assert!(
+        blocks_peak > live_peak,
+        "the blocks hold the live bytes and more"
+    );
+
+    assert_lines_run_forward(&input, 3);
+    let dir = TempDir::new("blocks_size");
+    let ps = String::from_utf8(render(&dir, &input, "out.ps")).expect("ASCII");
+    let pdf = String::from_utf8_lossy(&render(&dir, &input, "out.pdf")).into_owned();
+    let svg = svg_texts(&render(&dir, &input, "out.svg"));
+    let page = data_of(&render(&dir, &input, "out.html"));
+    // The key: a label each, and the line's own dotted dark green stroke.
+    assert!(ps.contains("(blocks size) show"), "PostScript key");
+    assert!(pdf.contains("(blocks size) Tj"), "PDF key");
+    assert!(svg.iter().any(|t| t == "blocks size"), "SVG key: {svg:?}");
+    let line = &page["runs"][0]["lines"][2];
+    assert_eq!(line["name"], "blocks size", "the page's legend");
+    assert_eq!(line["colour"], "#006600");
+    assert_eq!(line["t"].as_array().expect("times").len(), 276);
+    assert!(
+        ps.contains("[1.000000 1.500000] 0 setdash"),
+        "PostScript's dots"
+    );
+
+    // Without --heap-size, no line and no entry.
+    let plain = render_with(&dir, &input, "plain.ps", &[]);
+    assert!(!String::from_utf8_lossy(&plain).contains("blocks size"));
+    // A GHC 9.0.2 log has none: two lines.
+    assert_lines_run_forward(&data("eventlog/leakmap-hc.eventlog"), 2);
 }

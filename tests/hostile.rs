@@ -10,10 +10,9 @@ use support::run::{hp2ps, Input};
 use support::scratch::assert_same_files;
 use support::{golden, pslex, TempDir};
 
-use hp2ps::load::LoadError;
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::profile::Profile;
+use hp2ps::{prepare, LoadError, RenderOptions};
 use support::rng::Rng;
 
 /// The PostScript the library renders for `bytes`, with its warnings; or the error.
@@ -80,7 +79,7 @@ fn cut_at_last_complete_sample(prefix: &[u8]) -> Vec<u8> {
 type Read = Result<(Profile, usize), LoadError>;
 
 /// Where the `.hp` reader's error is (every input here is read as a `.hp`).
-fn hp_pos(e: &LoadError) -> hp2ps::read::hp::Pos {
+fn hp_pos(e: &LoadError) -> hp2ps::Pos {
     match e {
         LoadError::Hp(e) => e.pos().expect("positioned"),
         other => panic!("not the .hp reader's error: {other}"),
@@ -371,7 +370,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
         let before = dir.snapshot();
         let ran = hp2ps(dir.path(), &["-p", "t.hp"], Input::Null);
         let what = format!("aux mutant {case}: {}", ran.describe());
-        match hp2ps::aux_file::read_aux(&data) {
+        match hp2ps::read_aux(&data) {
             Ok(previous) => {
                 assert_eq!(ran.code, Some(0), "{what}");
                 let (p, _) = support::read_profile(profile.as_slice()).unwrap();

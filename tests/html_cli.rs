@@ -212,7 +212,7 @@ fn an_eventlogs_page_has_its_heap_size_lines_and_markers() {
         names(&Value::Array(
             lines.iter().map(|l| l["name"].clone()).collect()
         )),
-        ["heap size", "live bytes"]
+        ["heap size", "live bytes", "blocks size"]
     );
     for l in lines {
         assert_eq!(
@@ -234,7 +234,7 @@ fn an_eventlogs_page_has_its_heap_size_lines_and_markers() {
 /// the highest value and its first time, the trapezoid area over the total's, and the
 /// least-squares slope (absent samples 0).
 fn numbers_from_the_hp(hp: &[u8], table: &Value) {
-    let loaded = hp2ps::load::load(hp2ps::load::Source::Bytes(hp), &Default::default());
+    let loaded = hp2ps::load(hp2ps::Source::Bytes(hp), &Default::default());
     let profile = loaded.expect("reads").profile;
     let t = &profile.times;
     let n = t.len();

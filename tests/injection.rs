@@ -11,10 +11,9 @@ use std::path::Path;
 use support::run::{self, Cmd};
 use support::{pslex, xmlcheck, TempDir};
 
-use hp2ps::fonts::to_winansi;
-use hp2ps::layout::chart::Chart;
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::Chart;
+use hp2ps::internals::to_winansi;
+use hp2ps::{prepare, write_chart, Format, RenderOptions};
 
 /// Texts that would end or break a string, a comment or an element if written raw.
 const HOSTILE: &[&[u8]] = &[

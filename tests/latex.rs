@@ -16,10 +16,10 @@ use std::path::Path;
 use support::tools::require_all;
 use support::{Cmd, TempDir};
 
-use hp2ps::layout::chart::Chart;
-use hp2ps::paint::pdf::{write_pdf, PdfOptions};
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::Chart;
+use hp2ps::internals::paint::{write_pdf, PdfOptions};
+use hp2ps::internals::paint::{write_ps, PsOptions};
+use hp2ps::{prepare, RenderOptions};
 
 /// The width asked for: 4 in.
 const WIDTH: f64 = 288.0;

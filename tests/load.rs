@@ -1,4 +1,4 @@
-//! The one way to read, `hp2ps::load::load`: either format, from a stream or from bytes,
+//! The one way to read, `hp2ps::load`: either format, from a stream or from bytes,
 //! gives the same profile; the steps after reading (the names of `-hi` bands with a
 //! binary given or found, an eventlog's heap-size lines, the band filter) do what their
 //! options say; and the command draws the chart and prints the warnings that a library
@@ -8,11 +8,10 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 
-use hp2ps::load::{load, Binary, LoadError, LoadOptions, Loaded, Program, Source, Warning};
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::read::eventlog::EventlogWarning;
-use hp2ps::read::window::WindowOptions;
+use hp2ps::{
+    load, prepare, write_chart, Binary, EventlogWarning, Format, LoadError, LoadOptions, Loaded,
+    Program, RenderOptions, Source, Warning, WindowOptions,
+};
 use support::ghc910::{data, program};
 use support::{golden, golden_dir, Cmd, TempDir};
 
@@ -58,11 +57,16 @@ fn heap_size_lines_come_from_an_eventlog_and_a_hp_is_warned_about() {
     let log = std::fs::read(data("leakmap-hd.eventlog")).unwrap();
     let loaded = load(Source::Bytes(&log), &opts).unwrap();
     let series: Vec<&[u8]> = loaded.profile.series.iter().map(|s| &s.name[..]).collect();
-    assert_eq!(series, [&b"heap size"[..], b"live bytes"]);
+    // GHC 9.10.3 writes the blocks size too (event 91, GHC 9.2 on).
+    assert_eq!(series, [&b"heap size"[..], b"live bytes", b"blocks size"]);
     let report = loaded.eventlog.as_ref().expect("an eventlog");
     assert_eq!(
         loaded.profile.series[0].points.len(),
         report.heap_size.len()
+    );
+    assert_eq!(
+        loaded.profile.series[2].points.len(),
+        report.blocks_size.len()
     );
     assert!(!loaded.warnings.contains(&Warning::HeapSizeNeedsEventlog));
 

@@ -6,10 +6,8 @@
 
 mod support;
 
-use hp2ps::layout::chart::Chart;
-use hp2ps::layout::LayoutOptions;
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::Chart;
+use hp2ps::{prepare, write_chart, Format, LayoutOptions, RenderOptions};
 
 use support::tools::require;
 use support::{Cmd, TempDir};

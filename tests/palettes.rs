@@ -12,7 +12,7 @@ mod support;
 
 use std::path::Path;
 
-use hp2ps::layout::palettes::{difference, OTHER_COLOUR};
+use hp2ps::internals::{difference, OTHER_COLOUR};
 use support::raster::{eps_to_pngs, pdf_to_pngs, svg_to_png, Image, DPI};
 use support::tools::{ghostscript_accepts, require, require_all};
 use support::{golden, TempDir};

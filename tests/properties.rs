@@ -10,11 +10,10 @@ mod support;
 
 use std::io::{self, Read};
 
-use hp2ps::aggregate::{aggregate, AggregateOptions, NameOrder};
-use hp2ps::aux_file::Aux;
+use hp2ps::internals::aggregate;
 use hp2ps::internals::{apply_band_limit, band_total, eliminate_traces, stack_heights};
-use hp2ps::load::{load, LoadOptions, Source};
 use hp2ps::profile::{Band, Point, Profile};
+use hp2ps::{load, AggregateOptions, Aux, LoadOptions, NameOrder, Source};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use support::gen::random::HP_KEYWORDS;
@@ -348,7 +347,7 @@ proptest! {
                 .collect(),
             ..Aux::default()
         });
-        let run = || aggregate(profile_of(bands.clone(), 5), aux.as_ref(), &opts);
+        let run = || aggregate(profile_of(bands.clone(), 5), aux.as_ref(), &opts, &hp2ps::Needs::default());
         let agg = run();
         // Deterministic: the same input gives the same order.
         prop_assert_eq!(&agg, &run());

@@ -35,11 +35,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::layout::chart::{Chart, Fill};
-use hp2ps::paint::pdf::{write_pdf, PdfOptions};
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::paint::svg::{write_svg, SvgOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
+use hp2ps::chart::{Chart, Fill};
+use hp2ps::internals::paint::{write_pdf, PdfOptions};
+use hp2ps::internals::paint::{write_ps, PsOptions};
+use hp2ps::internals::paint::{write_svg, SvgOptions};
+use hp2ps::{prepare, RenderOptions};
 
 use raster::{compare, Comparison, Image};
 

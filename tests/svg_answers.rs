@@ -14,16 +14,14 @@ use support::raster;
 use support::tools::{find_tool, require};
 use support::{Cmd, TempDir};
 
-use hp2ps::fonts::ps_text_width;
-use hp2ps::layout::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
-use hp2ps::paint::pdf::{write_pdf, PdfOptions};
-use hp2ps::paint::ps::{write_ps, PsOptions};
-use hp2ps::paint::svg::{escape, write_svg, SvgOptions};
-use hp2ps::pipeline::{prepare, RenderOptions};
-use hp2ps::profile::{Band, Point, Profile, Series};
-use hp2ps::read::eventlog::EventlogOptions;
+use hp2ps::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
+use hp2ps::internals::paint::{svg_escape as escape, write_svg, SvgOptions};
+use hp2ps::internals::paint::{write_pdf, PdfOptions};
+use hp2ps::internals::paint::{write_ps, PsOptions};
+use hp2ps::internals::ps_text_width;
+use hp2ps::profile::{Band, Point, Profile};
 use hp2ps::summary::{summarize, SummaryOptions};
-use support::read_eventlog_profile;
+use hp2ps::{load, prepare, LoadOptions, Loaded, RenderOptions, Source};
 
 fn golden_profile(input: &str) -> Profile {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -134,29 +132,25 @@ fn synthetic(names: &[&[u8]]) -> Profile {
     }
 }
 
-/// A real eventlog with its heap size and live bytes as lines.
-fn eventlog_with_heap_size() -> Profile {
+/// A real eventlog with its heap size and live bytes as lines (`--heap-size`).
+fn eventlog_with_heap_size() -> Loaded {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/eventlog/leakmap-hc.eventlog");
-    let file = std::fs::File::open(&path).expect("eventlog");
-    let (mut profile, report) =
-        read_eventlog_profile(file, &EventlogOptions::default()).expect("eventlog reads");
-    assert!(!report.heap_size.is_empty() && !report.heap_live.is_empty());
-    let line = |name: &[u8], points: &[(f64, u64)]| Series {
-        name: name.to_vec(),
-        points: points.iter().map(|&(t, v)| (t, v as f64)).collect(),
-    };
-    profile.series = vec![
-        line(b"heap size", &report.heap_size),
-        line(b"live bytes", &report.heap_live),
-    ];
-    profile
+    let log = std::fs::read(&path).expect("eventlog");
+    let mut opts = LoadOptions::default();
+    opts.heap_size = true;
+    let loaded = load(Source::Bytes(&log), &opts).expect("eventlog reads");
+    let names: Vec<&[u8]> = (loaded.profile.series.iter())
+        .map(|s| s.name.as_slice())
+        .collect();
+    assert_eq!(names, [&b"heap size"[..], b"live bytes"]);
+    loaded
 }
 
 #[test]
 fn heap_size_lines_fit_the_graph_and_have_key_entries() {
-    let profile = eventlog_with_heap_size();
-    let summary = summarize(&profile, &SummaryOptions::default());
+    let loaded = eventlog_with_heap_size();
+    let summary = summarize(&loaded, None, &SummaryOptions::default());
     assert_eq!(summary.series.len(), 2);
     assert!(
         summary.series[0].peak >= summary.peak.total,
@@ -168,7 +162,7 @@ fn heap_size_lines_fit_the_graph_and_have_key_entries() {
         .unwrap()
         .contains("\"series\":[{\"name\":\"heap size\""));
 
-    let (chart, _) = prepare(profile, None, &RenderOptions::default());
+    let (chart, _) = prepare(loaded.profile, None, &RenderOptions::default());
     let page = chart.pages.iter().find(|p| p.graph.is_some()).unwrap();
     let axes = page.axes.as_ref().unwrap();
     let graph = graph_of(&chart);
@@ -244,7 +238,11 @@ fn heap_size_line_is_drawn_above_the_band_stack() {
     if !require("rsvg-convert") {
         return;
     }
-    let (chart, _) = prepare(eventlog_with_heap_size(), None, &RenderOptions::default());
+    let (chart, _) = prepare(
+        eventlog_with_heap_size().profile,
+        None,
+        &RenderOptions::default(),
+    );
     let graph = graph_of(&chart);
     let heap = &graph.lines[0];
     let image = raster::svg_to_png(svg_of(&chart).as_bytes()).expect("rsvg-convert");

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use hp2ps::profile::IpeEntry;
-use hp2ps::read::eventlog::EventlogOptions;
+use hp2ps::EventlogOptions;
 use serde_json::Value;
 use support::ghc910::{data, json, program, run_ok, stderr_but_ipe_framing};
 use support::read_eventlog_profile;

@@ -184,8 +184,9 @@ fn a_binary_that_does_not_match_is_refused() {
 /// through the command.
 #[test]
 fn damaged_binaries_are_read_or_refused() {
-    use hp2ps::read::eventlog::EventlogOptions;
-    use hp2ps::symbolize::{name_bands, SymbolTable, SymbolizeOptions};
+    use hp2ps::internals::{name_bands, SymbolTable};
+    use hp2ps::EventlogOptions;
+    use hp2ps::SymbolizeOptions;
     use support::read_eventlog_profile;
     let dir = TempDir::new("symbolize-damaged");
     let binary = std::fs::read(program(&dir, "leakmap-ipe")).unwrap();

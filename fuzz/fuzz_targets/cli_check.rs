@@ -14,11 +14,8 @@ mod cli;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
-use hp2ps::aux_file::read_aux;
-use hp2ps::load::{load, Source};
-use hp2ps::paint::{write_chart_with, Format};
-use hp2ps::pipeline::prepare;
 use hp2ps::summary::summarize;
+use hp2ps::{load, prepare, read_aux, write_chart_with, Format, Source};
 
 use super::{assert_one_line, pslex, EXAMPLE};
 
@@ -50,22 +47,22 @@ pub fn check(data: &[u8]) {
     let cli::Command::Render(inv) = command else {
         return;
     };
-    let profile = match load(Source::Bytes(EXAMPLE), &inv.load_options()) {
-        Ok(loaded) => loaded.profile,
+    let loaded = match load(Source::Bytes(EXAMPLE), &inv.load_options()) {
+        Ok(loaded) => loaded,
         Err(e) => {
             assert_one_line(&e.to_string());
             return;
         }
     };
     if inv.summary.is_some() {
-        let summary = summarize(&profile, &inv.summary_options);
+        let summary = summarize(&loaded, None, &inv.summary_options);
         let mut out = Vec::new();
         summary.write_json(&mut out).expect("JSON to memory");
         summary.write_text(&mut out).expect("text to memory");
     }
     let aux = inv.use_aux.then(|| read_aux(AUX).expect("fixed aux"));
     let format = inv.format();
-    let (chart, _) = prepare(profile, aux.as_ref(), &inv.render);
+    let (chart, _) = prepare(loaded.profile, aux.as_ref(), &inv.render);
     let mut out = Vec::new();
     write_chart_with(&chart, format, &inv.paint, &mut out).expect("render to memory");
     if matches!(format, Format::Ps | Format::Eps) {

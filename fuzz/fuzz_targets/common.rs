@@ -10,12 +10,11 @@ pub mod pslex;
 #[path = "../../tests/support/xmlcheck.rs"]
 pub mod xmlcheck;
 
-use hp2ps::aggregate::NameOrder;
-use hp2ps::aux_file::{read_aux, Aux};
-use hp2ps::load::{load, LoadError, LoadOptions, Source};
-use hp2ps::paint::{write_chart, Format};
-use hp2ps::pipeline::{prepare, RenderOptions};
 use hp2ps::profile::Profile;
+use hp2ps::{
+    load, prepare, read_aux, write_chart, Aux, Format, LoadError, LoadOptions, NameOrder,
+    RenderOptions, Source,
+};
 
 /// Render options from one byte, so the corpus explores the flags too.
 pub fn options(byte: u8) -> RenderOptions {
@@ -100,7 +99,7 @@ pub fn hp_reader(data: &[u8]) {
             assert!(profile.sample_count() > 0, "a profile without samples read");
             render_and_check(profile, None, &options(flags));
         }
-        Err(LoadError::Hp(hp2ps::read::hp::ReadError::Io(e))) => {
+        Err(LoadError::Hp(hp2ps::ReadError::Io(e))) => {
             panic!("I/O error reading memory: {e}")
         }
         Err(LoadError::Hp(e)) => {
@@ -149,7 +148,7 @@ pub fn example() -> Profile {
 pub fn eventlog_reader(data: &[u8]) {
     use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
     use hp2ps::internals::ProfileBuilder;
-    use hp2ps::read::eventlog::EventlogError;
+    use hp2ps::EventlogError;
     let Some((&flags, input)) = data.split_first() else {
         return;
     };

@@ -1,7 +1,23 @@
 //! From a [`Profile`] to the bands that are drawn, in hp2ps's step order
 //! (`docs/reference/hp2ps-behaviour.md` §3.2–3.9): the initial hash-bucket order, trace
 //! elimination (`-t`), the `-d`, `-i` and `-p` orders, the band limit with OTHER (`-m`),
-//! the ranges and the area. One file per pass.
+//! the ranges and the area. One file per pass; then the samples drawn ([`thin`]).
+//!
+//! Files: [`aggregate`] runs the passes (`mod.rs`): hash-bucket order and the `-d`/`-i`/`-p`
+//! sorts and `--sort growth` (`order.rs`, over hp2ps's selection sort in
+//! `selection_sort.rs`), trace elimination (`traces.rs`), band limit and OTHER
+//! (`limit.rs`), the lines over the bands cut to the chart's span (`series.rs`); the
+//! stacking and the area are the model's arithmetic (`src/profile/stack.rs`). Every band's
+//! own numbers (peak, area, share, growth, sparkline: `numbers.rs`), which `--summary` and
+//! the HTML page's band table share, with what became of each band (drawn, in OTHER, a
+//! trace), kept when the format needs a band table ([`Needs::band_table`]). Then, outside
+//! hp2ps's steps, thinning (`thin.rs`, one call): the samples drawn within `--max-points`
+//! or the format's budget (`decimate/`, after the ranges and area are fixed: the budget
+//! and the dropping loop in `mod.rs`, the price of dropping a sample in `edges.rs`), and
+//! for a chart that carries its data what it keeps besides (`page.rs`: levels of detail,
+//! tiles of 10^k of the run each thinned as a chart of it alone, and the values of the
+//! bands not drawn, within a budget of values). [`share_ranges`] gives the charts of
+//! several runs one scale.
 
 mod decimate;
 mod limit;
@@ -10,27 +26,22 @@ mod order;
 mod page;
 mod selection_sort;
 mod series;
-mod stack;
+mod thin;
 mod traces;
 
-pub use decimate::{
-    decimate, drop_samples, kept_in, kept_samples, sample_limit, samples_within,
-    VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS,
-};
+pub use decimate::samples_within;
 pub use limit::apply_band_limit;
-pub(crate) use limit::drop_in_background;
-pub use numbers::{every_band, BandNumbers, Fate, SPARK_POINTS};
-pub use order::growth;
-pub use page::{values_at, Level, PageSamples, PAGE_TABLE_ROWS, PAGE_VALUES};
-pub use series::{clip_series, series_max};
-pub use stack::{area, stack_heights, stack_on};
+pub(crate) use numbers::every_band;
+pub(crate) use numbers::{BandNumbers, Fate};
+pub(crate) use thin::{thin, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;
 
 use crate::aux_file::Aux;
 use crate::defaults;
-use crate::profile::{Band, BandInfo, Profile, Series};
+use crate::needs::Needs;
+use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
 
 /// Direction of the `-i` name order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +71,7 @@ pub struct AggregateOptions {
     /// `-m`: the band limit N; 0 means none, a negative value drops every band.
     /// Default: 20 ([`defaults::BAND_LIMIT`]).
     pub band_limit: i64,
-    /// `--sort growth`: order by [`growth`], after `-d` and `-i`. Default: `false`.
+    /// `--sort growth`: order by growth (`order.rs`), after `-d` and `-i`. Default: `false`.
     pub by_growth: bool,
     /// `--reverse`: stack the drawn bands the other way up (OTHER stays at the bottom; which
     /// bands merge into it does not change). Default: `false`.
@@ -71,14 +82,12 @@ pub struct AggregateOptions {
     /// The stack height is at least this (`--uniform-scale`: charts share their y axis), as
     /// an `.aux` Y_RANGE would make it. Default: `None`.
     pub min_y_range: Option<f64>,
-    /// Keep the numbers of every band of the profile, drawn or not
-    /// ([`Aggregated::table`]), for a chart that lists them (the HTML page). Default:
-    /// `false`.
-    pub band_table: bool,
-    /// Keep the bands that are not drawn on their own ([`Aggregated::rest`]: traces, and
-    /// those merged into OTHER), for a chart that may carry their values (the HTML
-    /// page). Default: `false`.
-    pub keep_rest: bool,
+    /// `--max-points`: draw at most this many samples; the rest are dropped as
+    /// `decimate.rs` describes (each edge keeps its extremes in every small slice of the
+    /// x axis, the same samples for every band), after the ranges and the area are
+    /// computed from every sample. `Some(0)` draws every sample; `None` leaves it to the
+    /// format ([`Needs::band_points`]). Default: `None`.
+    pub max_points: Option<usize>,
 }
 
 impl Default for AggregateOptions {
@@ -93,8 +102,7 @@ impl Default for AggregateOptions {
             reverse: false,
             min_x_range: None,
             min_y_range: None,
-            band_table: false,
-            keep_rest: false,
+            max_points: None,
         }
     }
 }
@@ -124,7 +132,7 @@ pub struct Aggregated {
     /// Whether the bottom band is OTHER, made by the band limit.
     pub other: bool,
     /// How many samples the profile has (`times` may hold fewer after
-    /// [`decimate`]).
+    /// thinning: `thin.rs`).
     pub samples: usize,
     /// The profile's [`Profile::band_info`], by band name (the bands that were not
     /// drawn may still be in it).
@@ -145,11 +153,11 @@ pub struct Aggregated {
     /// The `-t` threshold the bands were chosen with; hp2ps's width table yields it for
     /// byte 0x14, so the layout needs it too.
     pub trace_percent: f64,
-    /// With [`AggregateOptions::band_table`]: every band of the profile (after
+    /// With [`Needs::band_table`]: every band of the profile (after
     /// `--include`/`--exclude`) with its numbers over every sample and what became of it,
-    /// biggest area first ([`every_band`]); else empty.
+    /// biggest area first (`numbers.rs`); else empty.
     pub table: Vec<BandNumbers>,
-    /// With [`AggregateOptions::keep_rest`]: the bands of the profile that are not drawn
+    /// With [`Needs::rest`]: the bands of the profile that are not drawn
     /// on their own (the traces, then the bands merged into OTHER or dropped by a
     /// negative band limit), with their own points; else empty.
     pub rest: Vec<Band>,
@@ -166,11 +174,19 @@ impl Aggregated {
     }
 }
 
-/// Runs the passes in hp2ps's step order (§3.2). `aux` is the previous run's `.aux` (`-p`).
-pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -> Aggregated {
+/// Runs the passes in hp2ps's step order (§3.2). `aux` is the previous run's `.aux` (`-p`);
+/// `needs` says whether the chart's format lists every band ([`Needs::band_table`]) and
+/// keeps those not drawn ([`Needs::rest`]). The samples are thinned after this, by
+/// `thin` (`thin.rs`).
+pub fn aggregate(
+    profile: Profile,
+    aux: Option<&Aux>,
+    opts: &AggregateOptions,
+    needs: &Needs,
+) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
-    let mut table = if opts.band_table {
+    let mut table = if needs.band_table {
         every_band(&bands, &profile.times)
     } else {
         Vec::new()
@@ -194,7 +210,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         order::sort_by_aux(&mut bands, aux);
     }
     let (other, merged) = limit::band_limit_keeping(&mut bands, opts.band_limit, nsamples);
-    if opts.keep_rest {
+    if needs.rest {
         rest.extend(merged);
     } else {
         limit::drop_in_background(std::mem::take(&mut rest));
@@ -210,7 +226,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         bands[first_drawn..].reverse();
     }
 
-    let heights = stack::stack_heights(&bands, nsamples);
+    let heights = stack_heights(&bands, nsamples);
     let times = profile.times;
     let first = times.first().copied().unwrap_or(0.0);
     let last = times.last().copied().unwrap_or(0.0);
@@ -239,7 +255,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
         at_least(y_max, aux.and_then(|a| a.y_range)),
         opts.min_y_range,
     ));
-    let area = stack::area(&times, &heights);
+    let area = area(&times, &heights);
     let x_axis_end = match opts.min_x_range {
         Some(shared) if shared > last - first => first + x_range,
         _ => last,
@@ -273,7 +289,7 @@ pub fn aggregate(profile: Profile, aux: Option<&Aux>, opts: &AggregateOptions) -
 /// [`AggregateOptions::min_x_range`] and [`AggregateOptions::min_y_range`] would make
 /// them, and a chart whose span grew labels its x axis to the end of the shared one. (The
 /// lines over the bands stay cut to each chart's own span.)
-pub fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
+pub(crate) fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
     let largest = |of: fn(&Aggregated) -> f64| charts.iter().map(of).fold(f64::NAN, f64::max);
     let (x, y) = (largest(|a| a.x_range), largest(|a| a.y_range));
     for a in charts {

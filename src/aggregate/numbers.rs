@@ -6,52 +6,12 @@
 //! A band is counted under its own name, before trace elimination and the band limit
 //! (after `--include`/`--exclude`), and is 0 in the samples it is absent from.
 
-use serde::Serialize;
-
 use super::order::growth_of_column;
-use super::{area, stack_heights, stack_on};
-use crate::profile::Band;
+use crate::profile::{area, stack_heights, stack_on, Band};
+pub(crate) use crate::profile::{BandNumbers, Fate};
 
 /// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
-pub const SPARK_POINTS: usize = 40;
-
-/// What became of a band in the chart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Fate {
-    /// Drawn as a band of its own.
-    Drawn,
-    /// Merged into OTHER by the band limit (`-m`).
-    Other,
-    /// Dropped as a trace (`-t`).
-    Trace,
-    /// Dropped with every other band by a negative band limit.
-    Dropped,
-}
-
-/// One band's numbers over every sample of the profile.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BandNumbers {
-    /// The band's identifier.
-    pub name: Vec<u8>,
-    /// Its highest value in one sample (0 when it never rises above 0).
-    pub peak: f64,
-    /// The time of the first sample with that value (the first sample's when 0).
-    pub peak_time: f64,
-    /// Its own trapezoid integral over time, in VALUE_UNIT x SAMPLE_UNIT.
-    pub area: f64,
-    /// `area` as a share of the area of all bands together, 0 to 1 (0 when that is 0).
-    pub share: f64,
-    /// The slope of the least-squares line through its values ([`super::growth`]), in
-    /// VALUE_UNIT per SAMPLE_UNIT; 0 when not asked for.
-    pub slope: f64,
-    /// Its highest value in each of [`SPARK_POINTS`] slices of the samples, equal in
-    /// number of samples (all its values when there are fewer samples); empty when not
-    /// asked for.
-    pub spark: Vec<f64>,
-    /// What became of it in the chart ([`Fate::Drawn`] until the aggregation says).
-    pub fate: Fate,
-}
+pub(crate) const SPARK_POINTS: usize = 40;
 
 /// What [`band_numbers`] computes beyond the peak and the area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,7 +127,7 @@ fn sparkline(column: &[f64], points: usize) -> Vec<f64> {
 /// Every band's numbers, with its growth and a sparkline of [`SPARK_POINTS`], the
 /// biggest area first (ties: the higher peak, then the name), as `--summary` orders
 /// them. Every band's [`Fate`] is [`Fate::Drawn`] until the caller knows better.
-pub fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
+pub(crate) fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
     let total_area = area(times, &stack_heights(bands, times.len()));
     let weights = trapezoid_weights(times);
     let extras = Extras {

@@ -5,9 +5,9 @@
 use std::cmp::Reverse;
 
 use super::selection_sort::{f64_key, selection_sort};
-use super::stack_on;
 use super::NameOrder;
 use crate::aux_file::Aux;
+use crate::profile::stack_on;
 use crate::profile::Band;
 
 /// hp2ps's identifier hash (§3.1): h = 3h + b over signed bytes, 32-bit.
@@ -67,7 +67,7 @@ pub(crate) fn deviation(band: &Band, nsamples: usize) -> f64 {
 /// The slope of the least-squares line through a band's values over the sample times, in
 /// VALUE_UNIT per SAMPLE_UNIT (eventlog2html's "gradient"). Absent samples count as 0, as
 /// in the chart; a profile with fewer than two distinct times has slope 0.
-pub fn growth(band: &Band, times: &[f64]) -> f64 {
+pub(super) fn growth(band: &Band, times: &[f64]) -> f64 {
     let n = times.len();
     if n < 2 {
         return 0.0;

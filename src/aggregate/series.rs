@@ -6,7 +6,7 @@ use crate::profile::Series;
 /// `series` with every line cut to the times `from..=to`: points outside are left out,
 /// and where the line crosses an end, a point is put on the end, interpolated. Lines
 /// left with no points are kept (their key entry still names them).
-pub fn clip_series(series: Vec<Series>, from: f64, to: f64) -> Vec<Series> {
+pub(super) fn clip_series(series: Vec<Series>, from: f64, to: f64) -> Vec<Series> {
     series
         .into_iter()
         .map(|s| Series {
@@ -48,7 +48,7 @@ fn lerp(a: (f64, f64), b: (f64, f64), at: f64) -> f64 {
 }
 
 /// The highest value of any line (`None` without points).
-pub fn series_max(series: &[Series]) -> Option<f64> {
+pub(super) fn series_max(series: &[Series]) -> Option<f64> {
     series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))

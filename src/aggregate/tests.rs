@@ -2,10 +2,10 @@
 
 use super::limit::apply_band_limit;
 use super::order::{deviation, hash_bucket, hash_order};
-use super::stack::area;
 use super::traces::{band_total, eliminate_traces};
 use super::*;
 use crate::num::c_trunc_i64;
+use crate::profile::area;
 use crate::profile::Point;
 
 /// A band of these `(sample, value)` points (also for the other passes' own tests).
@@ -35,8 +35,13 @@ const MAN_PAGE: &str = "JOB \"a.out -p\"\nDATE \"Fri Apr 17 11:43:45 1992\"\n\
     BEGIN_SAMPLE 2.82\nEND_SAMPLE 2.82\n";
 
 fn man_page(opts: AggregateOptions, aux: Option<&Aux>) -> Aggregated {
+    man_page_for(opts, aux, &Needs::default())
+}
+
+/// [`man_page`] for a format of these needs.
+fn man_page_for(opts: AggregateOptions, aux: Option<&Aux>, needs: &Needs) -> Aggregated {
     let (p, _) = Profile::read(MAN_PAGE.as_bytes(), &Default::default()).expect("man page");
-    aggregate(p, aux, &opts)
+    aggregate(p, aux, &opts, needs)
 }
 
 #[test]
@@ -269,7 +274,7 @@ fn growth_puts_the_leaking_band_on_top() {
         by_growth: true,
         ..AggregateOptions::default()
     };
-    let agg = aggregate(growth_profile(), None, &opts);
+    let agg = aggregate(growth_profile(), None, &opts, &Needs::default());
     // Bottom first: the top of the stack is the last band.
     assert_eq!(names(&agg.bands).last().map(String::as_str), Some("leak"));
     assert_eq!(super::order::growth(&agg.bands[2], &agg.times), 50.0);
@@ -282,16 +287,16 @@ fn reverse_flips_the_drawn_bands_and_keeps_other_at_the_bottom() {
         trace_percent: 0.0,
         ..AggregateOptions::default()
     };
-    let plain = names(&aggregate(growth_profile(), None, &opts).bands);
+    let plain = names(&aggregate(growth_profile(), None, &opts, &Needs::default()).bands);
     opts.reverse = true;
-    let mut reversed = names(&aggregate(growth_profile(), None, &opts).bands);
+    let mut reversed = names(&aggregate(growth_profile(), None, &opts, &Needs::default()).bands);
     reversed.reverse();
     assert_eq!(plain, reversed);
 
     opts.band_limit = 2;
-    let limited = names(&aggregate(growth_profile(), None, &opts).bands);
+    let limited = names(&aggregate(growth_profile(), None, &opts, &Needs::default()).bands);
     opts.reverse = false;
-    let unreversed = names(&aggregate(growth_profile(), None, &opts).bands);
+    let unreversed = names(&aggregate(growth_profile(), None, &opts, &Needs::default()).bands);
     assert_eq!(limited[0], "OTHER");
     assert_eq!(unreversed[0], "OTHER");
     assert_eq!(limited[1], unreversed[1]);
@@ -309,7 +314,7 @@ fn a_filtered_profile_decides_traces_and_other_without_the_bands_taken_out() {
     filter.exclude("^big$").unwrap();
     let mut profile = growth_profile();
     filter.take_out(&mut profile);
-    let agg = aggregate(profile, None, &opts);
+    let agg = aggregate(profile, None, &opts, &Needs::default());
     // Without `big`, OTHER holds `wave` and `leak` only.
     assert_eq!(names(&agg.bands), ["OTHER"]);
     let sum: f64 = agg.bands[0].points.iter().map(|p| p.value).sum();
@@ -322,12 +327,15 @@ fn a_filtered_profile_decides_traces_and_other_without_the_bands_taken_out() {
 #[test]
 fn the_band_table_lists_every_band_with_what_became_of_it() {
     let mut opts = AggregateOptions {
-        band_table: true,
         trace_percent: 5.0,
         band_limit: 4,
         ..AggregateOptions::default()
     };
-    let agg = man_page(opts.clone(), None);
+    let table = Needs {
+        band_table: true,
+        ..Needs::default()
+    };
+    let agg = man_page_for(opts.clone(), None, &table);
     assert!(agg.other, "7 bands, 4 drawn: OTHER");
     let fate = |agg: &Aggregated, name: &str| {
         let row = agg.table.iter().find(|b| b.name == name.as_bytes());
@@ -350,12 +358,11 @@ fn the_band_table_lists_every_band_with_what_became_of_it() {
     assert!(agg.table.windows(2).all(|w| w[0].area >= w[1].area));
 
     opts.band_limit = -1;
-    let agg = man_page(opts.clone(), None);
+    let agg = man_page_for(opts.clone(), None, &table);
     assert!(agg.bands.is_empty());
     assert_eq!(fate(&agg, "elim"), Fate::Dropped);
     assert_eq!(fate(&agg, "reduce"), Fate::Trace);
 
-    opts.band_table = false;
     assert!(man_page(opts, None).table.is_empty());
 }
 
@@ -376,7 +383,7 @@ fn numeric_names_sort_by_value() {
             trace_percent: 0.0,
             ..AggregateOptions::default()
         };
-        names(&aggregate(profile.clone(), None, &opts).bands)
+        names(&aggregate(profile.clone(), None, &opts, &Needs::default()).bands)
     };
     let numeric = ["1", "2", "007", "7", "10", "19", "a", "b"];
     assert_eq!(sorted(true, NameOrder::Ascending), numeric);

@@ -11,7 +11,6 @@ mod tests;
 mod write;
 
 pub use read::{read_aux, AuxError};
-pub use write::write_aux;
 
 /// What an `.aux` file says.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -48,6 +47,7 @@ impl Aux {
 /// What the next run's `-p` reuses: the ranges, and each band's name and shade, bottom
 /// band first. [`AuxOut::write`] writes it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AuxOut {
     /// The time span the chart was scaled to.
     pub x_range: f64,

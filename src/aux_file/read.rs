@@ -3,7 +3,7 @@
 
 use super::Aux;
 use crate::num;
-use crate::read::hp::Pos;
+use crate::num::{Pos, MAX_NUMBER_LEN};
 
 /// Why an `.aux` file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +57,7 @@ impl<'a> Lexer<'a> {
         };
         if b.is_ascii_digit() {
             while self.i < self.text.len()
-                && self.i - start < crate::read::hp::MAX_NUMBER_LEN
+                && self.i - start < MAX_NUMBER_LEN
                 && (self.text[self.i].is_ascii_digit() || self.text[self.i] == b'.')
             {
                 self.i += 1;
@@ -146,7 +146,7 @@ fn split_once(line: &[u8], sep: u8) -> Option<(&[u8], &[u8])> {
 /// A float argument of a whole-line statement: digits with a dot, nothing else.
 fn float_arg(text: &[u8]) -> Option<f64> {
     let ok = !text.is_empty()
-        && text.len() <= crate::read::hp::MAX_NUMBER_LEN
+        && text.len() <= MAX_NUMBER_LEN
         && text[0].is_ascii_digit()
         && text.contains(&b'.')
         && text.iter().all(|&b| b.is_ascii_digit() || b == b'.');

@@ -1,5 +1,6 @@
 //! The `.aux` format, both ways.
 
+use super::write::write_aux;
 use super::*;
 
 #[test]

@@ -14,7 +14,7 @@ impl AuxOut {
 }
 
 /// Writes an `.aux` file: `bands` are (name, shade) bottom band first.
-pub fn write_aux<W: Write>(
+pub(super) fn write_aux<W: Write>(
     out: &mut W,
     x_range: f64,
     y_range: f64,

@@ -5,10 +5,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::{value_parser, Arg, ArgAction, ValueHint};
-use hp2ps::defaults;
-use hp2ps::layout::{Palette, ValueUnits};
-use hp2ps::paint::Format;
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{defaults, Format, IpeNames, Palette, ValueUnits};
 
 use super::GenerateKind;
 
@@ -115,8 +112,8 @@ pub(crate) fn command() -> clap::Command {
                     "Draw at most N samples, the least visible dropped first; 0 keeps all\n\
                      (default for svg, pdf, eps and html: {} / bands drawn, at least {};\n\
                      all for ps)",
-                    hp2ps::aggregate::VECTOR_MAX_BAND_POINTS,
-                    hp2ps::aggregate::VECTOR_MAX_POINTS
+                    defaults::VECTOR_MAX_BAND_POINTS,
+                    defaults::VECTOR_MAX_POINTS
                 ))
                 .help_heading(OUTPUT),
             Arg::new("output")
@@ -289,7 +286,10 @@ pub(crate) fn command() -> clap::Command {
             Arg::new("heap-size")
                 .long("heap-size")
                 .action(ArgAction::SetTrue)
-                .help("Draw the heap size and live bytes of an eventlog over the bands")
+                .help(
+                    "Draw the heap size, live bytes and (GHC 9.2+) blocks size of an eventlog\n\
+                     over the bands",
+                )
                 .help_heading(EVENTLOG),
             Arg::new("key-labels")
                 .long("key-labels")

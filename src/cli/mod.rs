@@ -18,14 +18,11 @@ pub(crate) use parse::parse;
 use std::ffi::OsString;
 use std::time::Duration;
 
-use hp2ps::defaults;
-use hp2ps::load::{BandFilter, LoadOptions};
-use hp2ps::paint::{Format, PaintOptions};
-use hp2ps::pipeline::RenderOptions;
-use hp2ps::read::eventlog::EventlogOptions;
-use hp2ps::read::window::WindowOptions;
 use hp2ps::summary::SummaryOptions;
-use hp2ps::symbolize::SymbolizeOptions;
+use hp2ps::{
+    defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
+    SharedAxes, SymbolizeOptions, WindowOptions,
+};
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,7 +61,7 @@ pub struct Invocation {
     /// `--top`.
     pub summary_options: SummaryOptions,
     /// `--uniform-scale`: which axes the charts of a batch share.
-    pub uniform_scale: Option<UniformScale>,
+    pub uniform_scale: Option<SharedAxes>,
     /// `--time`, `--full-names`: how an eventlog becomes a profile.
     pub eventlog: EventlogOptions,
     /// `--heap-size`: draw an eventlog's heap size and live bytes over the bands.
@@ -75,29 +72,6 @@ pub struct Invocation {
     pub binary: Option<OsString>,
     /// `--include`, `--exclude`: the bands kept.
     pub filter: BandFilter,
-}
-
-/// The axes `--uniform-scale` shares between the charts of one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UniformScale {
-    /// The x axis (time).
-    Time,
-    /// The y axis (memory).
-    Memory,
-    /// Both axes.
-    Both,
-}
-
-impl UniformScale {
-    /// Whether the x axis is shared.
-    pub fn time(self) -> bool {
-        matches!(self, UniformScale::Time | UniformScale::Both)
-    }
-
-    /// Whether the y axis is shared.
-    pub fn memory(self) -> bool {
-        matches!(self, UniformScale::Memory | UniformScale::Both)
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

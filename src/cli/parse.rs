@@ -4,21 +4,15 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use hp2ps::aggregate::NameOrder;
-use hp2ps::layout::{Palette, ValueUnits, XLabels};
-use hp2ps::load::BandFilter;
-use hp2ps::paint::Format;
-use hp2ps::read::eventlog::TimeAxis;
-use hp2ps::read::window::WindowOptions;
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{
+    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits,
+    WindowOptions,
+};
 
 use super::definition::command;
 use super::rules::check;
 use super::short_flags::short_flags;
-use super::{
-    Command, Generate, GenerateKind, Invocation, SummaryFormat, UniformScale, UsageError,
-    WatchOptions,
-};
+use super::{Command, Generate, GenerateKind, Invocation, SummaryFormat, UsageError, WatchOptions};
 
 /// Reads the arguments after the program name.
 pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
@@ -146,9 +140,9 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.uniform_scale = m
         .get_one::<String>("uniform-scale")
         .map(|axes| match axes.as_str() {
-            "time" => UniformScale::Time,
-            "memory" => UniformScale::Memory,
-            _ => UniformScale::Both,
+            "time" => SharedAxes::Time,
+            "memory" => SharedAxes::Memory,
+            _ => SharedAxes::Both,
         });
     apply_selection(m, inv)?;
     if let Some(axis) = m.get_one::<String>("time") {
@@ -160,51 +154,31 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
     inv.eventlog.full_names = m.get_flag("full-names");
     inv.heap_size = m.get_flag("heap-size");
     if let Some(how) = m.get_one::<String>("ipe-names") {
-        inv.symbolize.names = IpeNames::from_name(how).unwrap_or(IpeNames::Source);
+        inv.symbolize.names = IpeNames::from_name(how).unwrap_or_default();
     }
     inv.binary = m.get_one::<OsString>("binary").cloned();
     inv.render.layout.fit_key_labels = m
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
-    let format = inv.format();
+    inv.render.needs = inv.format().needs();
+    inv.render.aggregate.max_points = m.get_one::<usize>("max-points").copied();
+    // A format read on a screen (the page) takes the palette and units made for one,
+    // unless asked otherwise.
+    let screen = inv.render.needs.screen;
     let layout = &mut inv.render.layout;
-    // The page is for screens: its own palette and binary units unless asked.
-    let page = format == Format::Html;
     layout.palette = match m.get_one::<String>("palette") {
         Some(name) => Palette::from_name(name),
-        None => page.then_some(Palette::Screen),
+        None => screen.then_some(Palette::Screen),
     };
     layout.value_units = match m.get_one::<String>("units") {
         Some(name) => ValueUnits::from_name(name).unwrap_or_default(),
-        None if page => ValueUnits::Binary,
+        None if screen => ValueUnits::Binary,
         None => ValueUnits::Hp2ps,
     };
     if let Some(key) = m.get_one::<String>("colour-by") {
         layout.colour_by_name = key == "name";
     }
     layout.pattern = m.get_flag("pattern");
-    // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
-    // the formats it does not have show as many as the step needs.
-    layout.x_labels = match format {
-        Format::Ps | Format::Eps => XLabels::Hp2ps,
-        _ => XLabels::ByStep,
-    };
-    // hp2ps's own PostScript keeps every sample unless asked; the other formats keep
-    // what can be seen.
-    (inv.render.max_points, inv.render.max_band_points) = match m.get_one::<usize>("max-points") {
-        Some(&n) => (n, 0),
-        None if inv.format() == Format::Ps => (0, 0),
-        None => (0, hp2ps::aggregate::VECTOR_MAX_BAND_POINTS),
-    };
-    // The page's legend is HTML, beside a graph as wide as the page (hp2ps's graph page
-    // when the key is on pages of its own); its table lists every band.
-    if inv.format() == Format::Html {
-        inv.render.layout.multipage = true;
-        inv.render.layout.data = true;
-        inv.render.layout.table_rows = hp2ps::aggregate::PAGE_TABLE_ROWS;
-        inv.render.aggregate.band_table = true;
-        inv.render.aggregate.keep_rest = true;
-    }
     Ok(None)
 }
 

@@ -1,6 +1,6 @@
 //! The combinations of options that cannot work, refused before anything is read.
 
-use hp2ps::symbolize::IpeNames;
+use hp2ps::IpeNames;
 
 use super::{Invocation, UsageError};
 

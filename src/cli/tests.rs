@@ -1,7 +1,7 @@
 //! Tests of the command-line scanner and its rules.
 
 use super::*;
-use hp2ps::aggregate::NameOrder;
+use hp2ps::NameOrder;
 
 fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
@@ -262,7 +262,7 @@ fn selection_options_build_the_filter_and_the_order() {
 
 #[test]
 fn ipe_names_and_binary() {
-    use hp2ps::symbolize::IpeNames;
+    use hp2ps::IpeNames;
     let i = inv(&["x"]);
     assert_eq!((i.symbolize.names, i.binary), (IpeNames::Source, None));
     let i = inv(&["--ipe-names", "address", "x"]);
@@ -299,7 +299,7 @@ fn bad_selection_values_are_usage_errors() {
 #[test]
 fn uniform_scale_names_its_axes() {
     let both = inv(&["--uniform-scale", "both", "a", "b"]).uniform_scale;
-    assert_eq!(both, Some(UniformScale::Both));
+    assert_eq!(both, Some(SharedAxes::Both));
     assert!(both.is_some_and(|u| u.time() && u.memory()));
     let time = inv(&["--uniform-scale=time", "a"]).uniform_scale;
     assert!(time.is_some_and(|u| u.time() && !u.memory()));
@@ -307,7 +307,7 @@ fn uniform_scale_names_its_axes() {
 
 #[test]
 fn palettes_colour_by_and_patterns() {
-    use hp2ps::layout::Palette;
+    use hp2ps::Palette;
     let plain = inv(&["x"]).render.layout;
     assert_eq!(plain, Default::default());
     let l = inv(&["-c", "--palette", "tol-muted", "--colour-by", "name", "x"])
@@ -336,21 +336,41 @@ fn palettes_colour_by_and_patterns() {
 fn max_points_defaults_per_format() {
     let limits = |args: &[&str]| {
         let i = inv(args);
-        (i.render.max_points, i.render.max_band_points)
+        (i.render.aggregate.max_points, i.render.needs.band_points)
     };
-    let budget = hp2ps::aggregate::VECTOR_MAX_BAND_POINTS;
+    let budget = hp2ps::defaults::VECTOR_MAX_BAND_POINTS;
     // hp2ps's own PostScript keeps every sample; the other formats share a budget of band
     // vertices, unless --max-points says how many samples.
-    assert_eq!(limits(&["-c"]), (0, 0));
-    assert_eq!(limits(&["-e8in"]), (0, 0));
-    for format in ["svg", "pdf", "eps"] {
-        assert_eq!(limits(&["--format", format]), (0, budget), "{format}");
+    assert_eq!(limits(&["-c"]), (None, 0));
+    assert_eq!(limits(&["-e8in"]), (None, 0));
+    for format in ["svg", "pdf", "eps", "html"] {
+        assert_eq!(limits(&["--format", format]), (None, budget), "{format}");
         assert_eq!(
             limits(&["--format", format, "--max-points", "300"]),
-            (300, 0)
+            (Some(300), budget)
         );
-        assert_eq!(limits(&["--format", format, "--max-points", "0"]), (0, 0));
+        let every = limits(&["--format", format, "--max-points", "0"]);
+        assert_eq!(every, (Some(0), budget));
     }
-    assert_eq!(limits(&["-o", "x.svg"]), (0, budget));
-    assert_eq!(limits(&["--max-points", "50"]), (50, 0));
+    assert_eq!(limits(&["-o", "x.svg"]), (None, budget));
+    assert_eq!(limits(&["--max-points", "50"]), (Some(50), 0));
+}
+
+#[test]
+fn each_format_says_what_it_needs() {
+    use hp2ps::XLabels;
+    let needs = |args: &[&str]| inv(args).render.needs;
+    assert_eq!(needs(&["x"]), Format::Ps.needs());
+    assert_eq!(needs(&["-o", "x.html"]), Format::Html.needs());
+    let page = needs(&["--format", "html", "x"]);
+    assert!(page.data && page.band_table && page.rest && page.key_pages);
+    for format in ["ps", "eps", "svg", "pdf"] {
+        let n = needs(&["--format", format, "x"]);
+        assert!(
+            !n.data && !n.band_table && !n.rest && !n.key_pages,
+            "{format}"
+        );
+        let hp2ps = matches!(format, "ps" | "eps");
+        assert_eq!(n.x_labels == XLabels::Hp2ps, hp2ps, "{format}");
+    }
 }

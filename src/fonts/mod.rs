@@ -60,12 +60,12 @@ const fn max(a: i16, b: i16) -> i16 {
 
 /// The character that stands for anything WinAnsi cannot show. WinAnsi has no U+FFFD,
 /// and `?` is visible in every viewer.
-pub const REPLACEMENT: u8 = b'?';
+pub(crate) const REPLACEMENT: u8 = b'?';
 
 /// Advance width, in 1/1000 em, of the glyph at a WinAnsiEncoding code. Codes WinAnsi
 /// assigns no glyph (0x00–0x1F, 0x7F, 0x81, 0x8D, 0x8F, 0x90, 0x9D) give 0:
 /// [`to_winansi`] never produces them.
-pub fn winansi_width(code: u8) -> u16 {
+pub(crate) fn winansi_width(code: u8) -> u16 {
     WINANSI_WIDTHS[code as usize]
 }
 
@@ -73,12 +73,12 @@ pub fn winansi_width(code: u8) -> u16 {
 /// (StandardEncoding). Codes with no glyph in StandardEncoding (the control bytes, 0x7F,
 /// 0x80–0xA0 and the gaps above) draw `.notdef`, which in ghostscript's Helvetica draws
 /// nothing but still advances 278.
-pub fn standard_encoding_width(code: u8) -> u16 {
+pub(crate) fn standard_encoding_width(code: u8) -> u16 {
     STANDARD_ENCODING_WIDTHS[code as usize]
 }
 
 /// Width in points of WinAnsi-encoded text at `size` points.
-pub fn winansi_text_width(winansi: &[u8], size: f64) -> f64 {
+pub(crate) fn winansi_text_width(winansi: &[u8], size: f64) -> f64 {
     em_width(winansi.iter().map(|&c| winansi_width(c)), size)
 }
 
@@ -102,10 +102,10 @@ fn em_width(widths: impl Iterator<Item = u16>, size: f64) -> f64 {
 /// * Valid UTF-8 sequences are decoded, and each character is mapped to WinAnsi.
 /// * Each byte of an invalid UTF-8 sequence is taken alone: 0xA0–0xFF as the Latin-1
 ///   character of that value (GHC writes some `-hd`/`-hy` names in Latin-1, and Latin-1
-///   text rarely forms valid UTF-8), anything else as [`REPLACEMENT`]. So Latin-1 text
+///   text rarely forms valid UTF-8), anything else as `REPLACEMENT` (`?`). So Latin-1 text
 ///   that happens to be valid UTF-8 (such as `Ã©`) is read as UTF-8.
 /// * Characters WinAnsi lacks, and control characters (tab included), become
-///   [`REPLACEMENT`]: never dropped, so the text keeps one visible mark per character.
+///   `REPLACEMENT`: never dropped, so the text keeps one visible mark per character.
 pub fn to_winansi(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     for chunk in text.utf8_chunks() {
@@ -116,7 +116,7 @@ pub fn to_winansi(text: &[u8]) -> Vec<u8> {
 }
 
 /// The WinAnsi code of a character, or [`REPLACEMENT`].
-pub fn char_to_winansi(c: char) -> u8 {
+pub(crate) fn char_to_winansi(c: char) -> u8 {
     match c {
         // Printable ASCII and the printable Latin-1 range are the same codes in WinAnsi.
         ' '..='~' | '\u{A0}'..='\u{FF}' => c as u8,

@@ -23,6 +23,7 @@ pub const TICK_LENGTH: f64 = 4.0;
 
 /// A horizontal text alignment relative to the anchor point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Anchor {
     /// The text starts at the anchor.
     Start,
@@ -34,6 +35,7 @@ pub enum Anchor {
 
 /// The title box, drawn on every page.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Title {
     /// Two rows (JOB above, area and date below) instead of one.
     pub big: bool,
@@ -63,6 +65,7 @@ pub struct Title {
 
 /// An axis tick with its label.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Tick {
     /// Position along the axis in page points (x for the x axis, y for the y axis).
     pub at: f64,
@@ -72,6 +75,7 @@ pub struct Tick {
 
 /// The two axes of the graph.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Axes {
     /// x of the graph's origin (where the axes meet).
     pub x0: f64,
@@ -98,15 +102,16 @@ pub struct Axes {
 
 /// How a band and its key box are filled: decided once, in the layout, from the band's
 /// hp2ps shade, `-c`, `--palette`, `--colour-by name` and `--pattern` (see
-/// [`crate::layout::looks`]), so that every painter, the key and the HTML page's legend
+/// `src/layout/looks.rs`), so that every painter, the key and the HTML page's legend
 /// fill a band the same way.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum Fill {
     /// hp2ps's grey (no `-c`): 0 is black, 1 white; written as hp2ps writes it
     /// (`setgray`), clamped to [0, 1] by painters that must.
     Grey(f64),
     /// hp2ps's colour shade (`-c`): red, green and blue packed as decimal digit pairs,
-    /// turned into a colour by [`crate::layout::shade::rgb`] (components may exceed 1;
+    /// turned into a colour as hp2ps does ([`Fill::srgb`]; components may exceed 1;
     /// painters clamp, as PostScript does).
     Shade(f64),
     /// An sRGB colour, 8 bits per channel (`--palette`, or OTHER's fixed colour in one).
@@ -137,6 +142,7 @@ fn channel(c: f64) -> u8 {
 
 /// One entry of the key: a filled box and the band's name.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct KeyEntry {
     /// Left edge of the box (its side is [`KEY_BOX`]).
     pub box_x: f64,
@@ -159,6 +165,7 @@ pub struct KeyEntry {
 
 /// How a [`SeriesLine`] is stroked.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct LineStyle {
     /// Line width in points.
     pub width: f64,
@@ -177,6 +184,7 @@ impl LineStyle {
 
 /// A line drawn over the bands (the heap size, live bytes), in page points.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SeriesLine {
     /// What it is, as the key shows it.
     pub name: Vec<u8>,
@@ -190,6 +198,7 @@ pub struct SeriesLine {
 
 /// A drawn band's numbers over the drawn samples, which its tooltip states.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
 pub struct BandStats {
     /// Its highest value in one drawn sample.
     pub peak: f64,
@@ -201,6 +210,7 @@ pub struct BandStats {
 
 /// One band: the area between the previous band's top (or the x axis) and its own top.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct BandShape {
     /// The band's name.
     pub name: Vec<u8>,
@@ -234,13 +244,14 @@ impl BandShape {
 ///
 /// * a sample at time `t` is at x = `((t - t0) / t_span) * width + x0`, and a stack of
 ///   height `v` reaches y = `v * (height / v_span) + y0` (summed band by band from y0);
-/// * x ticks step by [`crate::layout::round_step`]`(t_span / target_ticks)` from `t0`,
+/// * x ticks step by hp2ps's 1-2-5 `round_step(t_span / target_ticks)` from `t0`,
 ///   stopping before `t_end`, each at `x0 + (t - t0) * (width / t_span)` if that is less
 ///   than `x_tick_room` from `x0`, labelled with `x_label_decimals` decimals;
 /// * y ticks step by `round_step(max(v_span / target_ticks, 1))` from 0 up to `v_span`,
 ///   each at `y0 + v * (height / v_span)` if less than `y_tick_room` above `y0`, labelled
 ///   in thousands (`k`) or millions (`M`) when the step is at least that, rounded.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
 pub struct DataScale {
     /// x of the graph's origin.
     pub x0: f64,
@@ -273,6 +284,7 @@ pub struct DataScale {
 
 /// The stacked bands and marks of the graph.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Graph {
     /// x of every sample, in page points.
     pub xs: Vec<f64>,
@@ -303,6 +315,7 @@ impl Graph {
 
 /// The bottom edge of a band: the x axis, or the top of the band below.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum Bottom<'a> {
     /// The x axis, at this y.
     Axis(f64),
@@ -323,6 +336,7 @@ impl Bottom<'_> {
 /// One page: the border and title always, then what the page holds, painted in this
 /// order: axes, key, bands, lines, marks.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Page {
     /// The axes, on the page with the graph.
     pub axes: Option<Axes>,
@@ -334,13 +348,12 @@ pub struct Page {
 
 /// A whole chart.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Chart {
     /// The page is portrait, the chart unrotated (`-g`); otherwise the chart is turned
     /// to landscape. Only PostScript pages have an orientation: the other formats and
     /// EPS are pictures the size of the chart.
     pub portrait: bool,
-    /// Shades are colours (`-c`) rather than greys.
-    pub colour: bool,
     /// The full JOB, for document metadata.
     pub job: Vec<u8>,
     /// The full DATE, for document metadata.
@@ -349,8 +362,8 @@ pub struct Chart {
     pub title: Title,
     /// The pages, in order.
     pub pages: Vec<Page>,
-    /// The numbers behind the picture, when asked for
-    /// ([`crate::layout::LayoutOptions::data`]).
+    /// The numbers behind the picture, when the format needs them
+    /// ([`crate::needs::Needs::data`]).
     pub data: Option<Box<ChartData>>,
 }
 
@@ -358,6 +371,7 @@ pub struct Chart {
 /// graph from them (the HTML page): the drawn samples in data units, and every band of
 /// the profile with its numbers.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct ChartData {
     /// The profile's SAMPLE_UNIT.
     pub sample_unit: Vec<u8>,
@@ -372,9 +386,9 @@ pub struct ChartData {
     /// Each drawn band's row in `table`; `None` for OTHER.
     pub rows: Vec<Option<usize>>,
     /// Every band of the profile, drawn or not, with its numbers over every sample
-    /// (see [`crate::aggregate::every_band`]); at most
-    /// [`crate::layout::LayoutOptions::table_rows`] of them, the others in `left_out`.
-    pub table: Vec<crate::aggregate::BandNumbers>,
+    /// (aggregation's band table, [`crate::profile::BandNumbers`]); at most
+    /// [`crate::needs::Needs::table_rows`] of them, the others in `left_out`.
+    pub table: Vec<crate::profile::BandNumbers>,
     /// The bands the table leaves out, together; `None` when it lists every band.
     pub left_out: Option<LeftOut>,
     /// The time of every mark drawn (as the graph's `marks`).
@@ -390,7 +404,7 @@ pub struct ChartData {
     pub fit_key_labels: bool,
     /// The rows of `table` whose bands are not drawn on their own (traces, and those
     /// merged into OTHER) when the chart carries their values (see
-    /// [`crate::aggregate::PageSamples`]); else empty.
+    /// `src/aggregate/page.rs`); else empty.
     pub rest_rows: Vec<usize>,
     /// Each of those bands' value at every drawn sample, in the order of `rest_rows`.
     pub rest: Vec<Vec<f64>>,
@@ -399,7 +413,7 @@ pub struct ChartData {
     /// OTHER or a trace on its own).
     pub spare_colours: Vec<[u8; 3]>,
     /// Finer levels of detail for a window of the run (see
-    /// [`crate::aggregate::PageSamples`]): level by level (10 tiles, 100, …), tile by
+    /// `src/aggregate/page.rs`): level by level (10 tiles, 100, …), tile by
     /// tile, the samples a chart of that tile alone would draw; empty when every sample
     /// is drawn.
     pub detail: Vec<DetailLevel>,
@@ -420,6 +434,7 @@ pub struct LeftOut {
 
 /// One level of detail ([`ChartData::detail`]).
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct DetailLevel {
     /// Its tiles, in time order.
     pub tiles: Vec<DetailTile>,
@@ -429,6 +444,7 @@ pub struct DetailLevel {
 
 /// The samples of one stretch of the run at one level of detail ([`ChartData::detail`]).
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct DetailTile {
     /// Their times.
     pub times: Vec<f64>,

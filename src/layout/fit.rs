@@ -11,7 +11,7 @@ use crate::fonts::ps_text_width;
 use super::chart::SMALL_FONT;
 
 /// What replaces the middle of a shortened label.
-pub const ELLIPSIS: &[u8] = b"...";
+pub(super) const ELLIPSIS: &[u8] = b"...";
 
 /// The real width of a key label, in points.
 pub(super) fn label_width(label: &[u8]) -> f64 {

@@ -6,7 +6,9 @@ use super::chart::*;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
-use crate::aggregate::{stack_on, Aggregated, BandNumbers};
+use crate::aggregate::{Aggregated, BandNumbers};
+use crate::needs::Needs;
+use crate::profile::stack_on;
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).
@@ -14,8 +16,8 @@ pub(super) fn graph(
     agg: &Aggregated,
     fills: &[Fill],
     opts: &LayoutOptions,
-    gw: f64,
-    gh: f64,
+    needs: &Needs,
+    (gw, gh): (f64, f64),
 ) -> (Graph, Vec<Vec<f64>>) {
     let first = agg.first_time();
     let xs: Vec<f64> = agg
@@ -52,7 +54,7 @@ pub(super) fn graph(
             tooltip: overlay::band_tooltip(agg, &band.name, &stats),
             stats,
         });
-        if opts.data {
+        if needs.data {
             kept.push(values.clone());
         }
     }
@@ -89,7 +91,7 @@ pub(super) fn graph(
             y_tick_room: y_tick_room(agg, gh, agg.trace_percent, opts.value_units),
             value_units: opts.value_units,
             target_ticks: TARGET_TICKS,
-            x_label_decimals: x_label_decimals(agg, opts.x_labels),
+            x_label_decimals: x_label_decimals(agg, needs.x_labels),
         },
     };
     (graph, kept)
@@ -101,8 +103,9 @@ pub(super) fn chart_data(
     graph: &Graph,
     values: Vec<Vec<f64>>,
     opts: &LayoutOptions,
+    needs: &Needs,
 ) -> ChartData {
-    let (table, left_out) = listed(agg, opts.table_rows);
+    let (table, left_out) = listed(agg, needs.table_rows);
     // The -hi bands' IPE entries and symbols, when the profile has any.
     let info = if agg.band_info.is_empty() {
         Vec::new()

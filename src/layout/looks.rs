@@ -7,11 +7,11 @@
 //! preloads the shades, gives every band the colour and pattern it had:
 //!
 //! * first come, first served (the default): the slot is the shade's index in hp2ps's
-//!   palette (its 27 colour shades with `-c`, else its 10 greys; a named palette's bands
-//!   without `-c` take the hundredths [`SLOT_SHADES`] instead, a new band the first no
-//!   band has). The `.aux` keeps two decimals of a shade, which tell the greys and the
-//!   hundredths apart but not the colour shades (so hp2ps's own `-p -c` loses colours
-//!   too): without `-c`, `-p` gives every band of a named palette its previous colour;
+//!   palette (its 27 colour shades with `-c`, else its 10 greys). The `.aux` keeps two
+//!   decimals of a shade, which tell the 10 greys apart but not the colour shades (so
+//!   hp2ps's own `-p -c` loses colours too): without `-c`, `-p` gives every band of a
+//!   named palette its previous colour; with `-c`, the palette has 27 slots before it
+//!   repeats instead of 10;
 //! * `--colour-by name`: the slot is a hash of the name ([`slot_for_name`]), and so is
 //!   the shade (hp2ps's palette entry of the slot), whatever the `.aux` said. The number a
 //!   `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF`) is left out of the
@@ -41,29 +41,37 @@ fn name_slots(palette: Palette) -> usize {
     }
 }
 
-/// The shades that hand out slots, first come, first served: hp2ps's colour shades with
-/// `-c`; a named palette's hundredths without it ([`SLOT_SHADES`]: 100 slots, which the
-/// `.aux` keeps, where hp2ps's 10 greys would give two bands of a chart of 20 one slot);
-/// else the greys.
-pub fn shades(opts: &LayoutOptions) -> &'static [f64] {
+/// hp2ps's shades, which are handed out to the bands and give their slots: the colour
+/// shades with `-c`, else the greys. The one place that asks "colour or grey": the
+/// shades, the slots and the fills ([`fill_of`]) all follow from it.
+///
+/// A named palette's bands without `-c` take the hundredths instead ([`SLOT_SHADES`]:
+/// 100 slots, which the `.aux` keeps exactly, where hp2ps's 10 greys would give two bands
+/// of a chart of 20 one slot), a new band the first no band has ([`free_slots`]).
+pub(super) fn hp2ps_palette(opts: &LayoutOptions) -> &'static [f64] {
     if opts.colour {
-        return &COLOUR_PALETTE;
-    }
-    match free_slots(opts) {
-        true => &SLOT_SHADES,
-        false => &MONO_PALETTE,
+        &COLOUR_PALETTE
+    } else if free_slots(opts) {
+        &SLOT_SHADES
+    } else {
+        &MONO_PALETTE
     }
 }
 
 /// Whether a new band takes a slot no band has (a named palette's hundredths), rather
 /// than hp2ps's next shade, taken or not.
-pub fn free_slots(opts: &LayoutOptions) -> bool {
+pub(super) fn free_slots(opts: &LayoutOptions) -> bool {
     !opts.colour && opts.palette.is_some() && !opts.pattern
+}
+
+/// Whether the bands take hp2ps's colour shades rather than its greys.
+fn colour_shades(opts: &LayoutOptions) -> bool {
+    hp2ps_palette(opts).len() == COLOUR_PALETTE.len()
 }
 
 /// What `--colour-by name` hashes of a band's name: the name without the stack number a
 /// `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF` is `main/Main.CAF`).
-pub fn name_key(name: &[u8]) -> &[u8] {
+pub(crate) fn name_key(name: &[u8]) -> &[u8] {
     let digits = name
         .iter()
         .skip(1)
@@ -80,7 +88,7 @@ pub fn name_key(name: &[u8]) -> &[u8] {
 /// front ([`name_key`]) and without the ` #k` an eventlog adds to the stacks that `-L`
 /// cut to one name, so that the `.hp`'s cut `countWords.step/count...` and the
 /// eventlog's `countWords.step/count... #1` and `#2` are one band.
-pub fn match_key(name: &[u8]) -> &[u8] {
+pub(crate) fn match_key(name: &[u8]) -> &[u8] {
     let name = name_key(name);
     let digits = name.iter().rev().take_while(|b| b.is_ascii_digit()).count();
     match name.len().checked_sub(digits + 2) {
@@ -96,7 +104,10 @@ pub fn match_key(name: &[u8]) -> &[u8] {
 /// colour, and two bands of one run never share one. Colours are handed out biggest
 /// band first (the top of each run's stack), run by run, each the first of the palette's
 /// that no band already coloured shares a run with. OTHER keeps its own.
-pub fn shared_colours(runs: &[Vec<&[u8]>], palette: Palette) -> Vec<BTreeMap<Vec<u8>, [u8; 3]>> {
+pub(crate) fn shared_colours(
+    runs: &[Vec<&[u8]>],
+    palette: Palette,
+) -> Vec<BTreeMap<Vec<u8>, [u8; 3]>> {
     // Each band's colour key: its match key and its place among the run's bands of it.
     type ColourKey<'a> = (&'a [u8], usize);
     let keyed: Vec<Vec<(&[u8], ColourKey)>> = (runs.iter())
@@ -147,10 +158,10 @@ pub fn shared_colours(runs: &[Vec<&[u8]>], palette: Palette) -> Vec<BTreeMap<Vec
 
 /// The shade of `name` under `--colour-by name`: OTHER takes the palette's last entry
 /// (the 50 % grey of either palette), every other name one of the rest, by a hash.
-pub fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
-    let shades = shades(opts);
-    // The 50 % grey: the colour shades' last entry, the greys' entry 8 (the hundredths'
-    // 50).
+pub(crate) fn shade_by_name(name: &[u8], opts: &LayoutOptions) -> f64 {
+    let shades = hp2ps_palette(opts);
+    // The 50 % grey: the colour shades' last entry, the greys' entry 8, the hundredths'
+    // 50.
     let other = match shades.len() {
         n if n == COLOUR_PALETTE.len() => n - 1,
         n if n == SLOT_SHADES.len() => 50,
@@ -170,7 +181,7 @@ fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
     if opts.colour_by_name {
         return slot_for_name(name_key(name), len);
     }
-    shades(opts)
+    hp2ps_palette(opts)
         .iter()
         .position(|&s| s == shade)
         .unwrap_or_else(|| slot_for_name(name, len))
@@ -179,7 +190,7 @@ fn slot(name: &[u8], shade: f64, len: usize, opts: &LayoutOptions) -> usize {
 /// How a band with this name and shade is filled: a pattern (`--pattern`, which wins),
 /// else a colour of the named palette, else hp2ps's colour shade (`-c`) or grey. Every
 /// painter fills with this, so the key, the bands and every format agree.
-pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
+pub(crate) fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
     if opts.pattern {
         let n = super::patterns::PATTERNS.len();
         return Fill::Pattern(pattern(slot(name, shade, n, opts)));
@@ -191,7 +202,7 @@ pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
             palette.colour(slot(name, shade, name_slots(palette), opts))
         });
     }
-    if opts.colour {
+    if colour_shades(opts) {
         Fill::Shade(shade)
     } else {
         Fill::Grey(shade)
@@ -205,7 +216,7 @@ pub fn fill_of(name: &[u8], shade: f64, opts: &LayoutOptions) -> Fill {
 /// the stack down (the biggest bands get the first), and viridis, which is a map and not
 /// a set of colours, is spread evenly over the bands; any other band takes its slot, or
 /// the next slot whose colour no band below it has.
-pub fn fills(bands: &[(&[u8], f64)], opts: &LayoutOptions) -> Vec<Fill> {
+pub(crate) fn fills(bands: &[(&[u8], f64)], opts: &LayoutOptions) -> Vec<Fill> {
     let Some(palette) = opts.palette.filter(|_| !opts.pattern) else {
         return (bands.iter())
             .map(|&(name, shade)| fill_of(name, shade, opts))
@@ -253,7 +264,6 @@ pub fn fills(bands: &[(&[u8], f64)], opts: &LayoutOptions) -> Vec<Fill> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::shade::COLOUR_PALETTE;
 
     fn opts(colour: bool, palette: Option<Palette>, by_name: bool) -> LayoutOptions {
         LayoutOptions {
@@ -274,7 +284,7 @@ mod tests {
                 let s = shade_by_name(name.as_bytes(), &o);
                 assert_eq!(s, shade_by_name(name.as_bytes(), &o));
                 assert_ne!(s, other, "{name}");
-                assert!(shades(&o).contains(&s));
+                assert!(hp2ps_palette(&o).contains(&s));
             }
         }
     }
@@ -328,7 +338,7 @@ mod tests {
     fn twenty(palette: Palette, colour: bool) -> Vec<[u8; 3]> {
         let names: Vec<String> = (0..19).map(|i| format!("band{i}")).collect();
         let o = opts(colour, Some(palette), false);
-        let slots = shades(&o);
+        let slots = hp2ps_palette(&o);
         let mut bands: Vec<(&[u8], f64)> = vec![(OTHER, slots[0])];
         for (i, n) in names.iter().enumerate() {
             bands.push((n.as_bytes(), slots[(i + 1) % slots.len()]));

@@ -1,31 +1,47 @@
 //! From the aggregated bands to a [`Chart`]: hp2ps's page layout (§4 of
 //! `docs/reference/hp2ps-behaviour.md`), computed in
 //! the same floating-point steps so that every printed coordinate matches.
+//!
+//! Files: [`layout`] (`mod.rs`) hands out the shades, places the title, axes, key and
+//! graph, and gives the format-neutral chart (`chart.rs`: its types) with the `.aux`
+//! data; `LayoutOptions` are hp2ps's flags of the page, [`Needs`] what the format needs
+//! (the chart's data, the key on pages of its own, the x labels' decimals). The graph:
+//! its bands, marks and lines with its `DataScale`, and for a chart that carries them its
+//! numbers as `ChartData` (`graph.rs`); each band's tooltip and the lines over the bands
+//! with their styles (`overlay.rs`); `--key-labels fit`'s elision of the middle of long
+//! key labels (`fit.rs`); the y ticks and legend in hp2ps's, binary or decimal units
+//! (`value_ticks.rs`: `--units`); hp2ps's shades and the name → shade map, and every
+//! band's shade of a chart (`shade.rs`: [`shade::shades_of`]), the named palettes with
+//! the colour maths (`palettes.rs`: `screen` for the page, the colour-blind ones,
+//! CIEDE2000, WCAG contrast, a fill's line on a light or dark page), each band's fill,
+//! colour or print pattern (`looks.rs`, `patterns.rs`: `--palette`, `--colour-by name`,
+//! `--pattern`; the one place that asks "colour or grey"; the fills of a chart, no two
+//! bands of one alike, and the colours several runs on one page share), hp2ps's
+//! text-width estimate (`width_estimate.rs`).
 
-pub mod chart;
+pub(crate) mod chart;
 mod fit;
 mod graph;
-pub mod looks;
+pub(crate) mod looks;
 mod overlay;
-pub mod palettes;
-pub mod patterns;
-pub mod shade;
+pub(crate) mod palettes;
+pub(crate) mod patterns;
+pub(crate) mod shade;
 mod value_ticks;
 mod width_estimate;
 
 use std::collections::BTreeMap;
 
-use crate::aggregate::Aggregated;
+use crate::aggregate::{Aggregated, Thinned};
+use crate::aux_file::{Aux, AuxOut};
 use crate::defaults;
+use crate::needs::{Needs, XLabels};
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
 pub use palettes::Palette;
 pub use value_ticks::ValueUnits;
 use value_ticks::{y_tick_room, y_ticks};
 use width_estimate::estimated_width;
-
-pub use fit::ELLIPSIS;
-pub use overlay::LINE_STYLES;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
 /// reads them from [`Aggregated`], which was made with them.)
@@ -48,7 +64,7 @@ pub struct LayoutOptions {
     /// their middle. Default: `false` (as hp2ps: cut at the estimated width).
     pub fit_key_labels: bool,
     /// `--palette`: fill the bands with this palette's colours rather than hp2ps's
-    /// shades (see [`looks`]). Default: `None` (hp2ps's own palette).
+    /// shades (see `looks.rs`). Default: `None` (hp2ps's own palette).
     pub palette: Option<Palette>,
     /// `--colour-by name`: a band's colour (and shade) follows from its name alone, the
     /// same in every chart. Default: `false`.
@@ -56,35 +72,12 @@ pub struct LayoutOptions {
     /// `--pattern`: fill the bands with print patterns over light greys (wins over the
     /// palette). Default: `false`.
     pub pattern: bool,
-    /// The chart carries the numbers behind its picture ([`Chart::data`]: the drawn
-    /// values, and the band table when the aggregation kept it), for a painter that
-    /// shows them (the HTML page). Default: `false`.
-    pub data: bool,
-    /// How many decimals the x tick labels have. Default: [`XLabels::Hp2ps`].
-    pub x_labels: XLabels,
-    /// How the y tick labels write values. Default: [`ValueUnits::Hp2ps`].
+    /// `--units`: how the y tick labels write values. Default: [`ValueUnits::Hp2ps`].
     pub value_units: ValueUnits,
-    /// The most bands the chart's table ([`ChartData::table`]) lists: every band drawn or
-    /// whose values the chart carries, then the biggest by area; the others are summed in
-    /// [`ChartData::left_out`]. 0 lists every band. Default: 0.
-    pub table_rows: usize,
-    /// Colours fixed by band name, which win over the palette's (the HTML page of
-    /// several runs gives a band one colour in every run, see
-    /// [`looks::shared_colours`]). Only with a named palette. Default: none.
+    /// Colours fixed by band name, which win over the palette's (the charts of several
+    /// runs on one page give a band one colour in every run: `looks::shared_colours`).
+    /// Only with a named palette. Default: none.
     pub band_colours: BTreeMap<Vec<u8>, [u8; 3]>,
-}
-
-/// How the x tick labels are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum XLabels {
-    /// One decimal, as hp2ps (its PostScript stays byte-identical), though a run shorter
-    /// than a second then repeats labels ("0.0 0.0 0.1").
-    #[default]
-    Hp2ps,
-    /// As many decimals as the tick step needs to tell neighbouring ticks apart (step
-    /// 0.05: "0.00 0.05"; step 20: "0 20"), none for a whole step.
-    ByStep,
 }
 
 impl Default for LayoutOptions {
@@ -100,10 +93,7 @@ impl Default for LayoutOptions {
             palette: None,
             colour_by_name: false,
             pattern: false,
-            data: false,
-            x_labels: XLabels::Hp2ps,
             value_units: ValueUnits::Hp2ps,
-            table_rows: 0,
             band_colours: BTreeMap::new(),
         }
     }
@@ -125,14 +115,50 @@ const KEYS_PER_PAGE: usize = defaults::KEYS_PER_PAGE;
 pub(super) const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
 pub(super) const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
 
-/// Lays out the chart. `shades` holds the shade of every band of `agg`, in order.
-pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
+/// Lays out thinned bands: hands out their shades ([`shade::shades_of`]: from the bottom
+/// band up, after those the previous `.aux` fixed, or by name), places everything on the
+/// page, and gives the chart with what the next run's `-p` reuses. `needs` is what the
+/// chart's format needs ([`Needs::data`], [`Needs::key_pages`], [`Needs::x_labels`]).
+pub(crate) fn layout(
+    thinned: Thinned,
+    previous: Option<&Aux>,
+    opts: &LayoutOptions,
+    needs: &Needs,
+) -> (Chart, AuxOut) {
+    let Thinned { agg, detail } = thinned;
+    let shades = shade::shades_of(&agg.bands, previous, opts);
+    let mut chart = chart(&agg, &shades, opts, needs);
+    if let Some(data) = chart.data.as_mut() {
+        data.detail = (detail.into_iter())
+            .map(|level| DetailLevel {
+                tiles: (level.tiles.into_iter())
+                    .map(|t| DetailTile {
+                        times: t.times,
+                        values: t.values,
+                    })
+                    .collect(),
+                whole: level.whole,
+            })
+            .collect();
+    }
+    let aux = AuxOut {
+        x_range: agg.x_range,
+        y_range: agg.y_range,
+        bands: (agg.bands.iter().zip(shades))
+            .map(|(b, s)| (b.name.clone(), s))
+            .collect(),
+    };
+    (chart, aux)
+}
+
+/// The chart of `agg`: `shades` holds the shade of every band of `agg`, in order.
+fn chart(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, needs: &Needs) -> Chart {
     let (band_limit, trace_percent) = (agg.band_limit, agg.trace_percent);
     let named: Vec<(&[u8], f64)> = (agg.bands.iter().zip(shades))
         .map(|(b, &s)| (b.name.as_slice(), s))
         .collect();
     let fills = looks::fills(&named, opts);
-    let multipage = opts.multipage || defaults::key_needs_own_pages(band_limit);
+    let multipage = opts.multipage || needs.key_pages || defaults::key_needs_own_pages(band_limit);
     let key_drawn = multipage || band_limit != 0;
     let key_on_graph = !multipage && band_limit != 0;
 
@@ -183,11 +209,9 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
         Vec::new()
     };
 
-    let axes = axes(agg, graph_width, graph_height, trace_percent, opts);
-    let (graph, values) = graph::graph(agg, &fills, opts, graph_width, graph_height);
-    let data = opts
-        .data
-        .then(|| Box::new(graph::chart_data(agg, &graph, values, opts)));
+    let axes = axes(agg, graph_width, graph_height, trace_percent, opts, needs);
+    let (graph, values) = graph::graph(agg, &fills, opts, needs, (graph_width, graph_height));
+    let data = (needs.data).then(|| Box::new(graph::chart_data(agg, &graph, values, opts, needs)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -220,7 +244,6 @@ pub fn layout(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions) -> Chart {
 
     Chart {
         portrait: opts.portrait,
-        colour: opts.colour,
         job: agg.job.clone(),
         date: agg.date.clone(),
         title,
@@ -275,7 +298,7 @@ fn title(agg: &Aggregated, opts: &LayoutOptions) -> Title {
 
 /// hp2ps's "1-2-5" rounding of a tick step. Exact powers of ten round down to half
 /// (Round(10) = 5), as in hp2ps.
-pub fn round_step(y: f64) -> f64 {
+pub(crate) fn round_step(y: f64) -> f64 {
     if !(y.is_finite() && y > 0.0) {
         return y;
     }
@@ -309,7 +332,14 @@ pub fn round_step(y: f64) -> f64 {
     r
 }
 
-fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, opts: &LayoutOptions) -> Axes {
+fn axes(
+    agg: &Aggregated,
+    gw: f64,
+    gh: f64,
+    trace_percent: f64,
+    opts: &LayoutOptions,
+    needs: &Needs,
+) -> Axes {
     let (y_ticks, y_legend) = y_ticks(agg, gh, trace_percent, opts.value_units);
     Axes {
         x0: X0,
@@ -318,7 +348,12 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, opts: &LayoutOpt
         height: gh,
         x_legend: agg.sample_unit.clone(),
         x_legend_y: BORDER_SPACE,
-        x_ticks: x_ticks(agg, gw, trace_percent, x_label_decimals(agg, opts.x_labels)),
+        x_ticks: x_ticks(
+            agg,
+            gw,
+            trace_percent,
+            x_label_decimals(agg, needs.x_labels),
+        ),
         y_legend,
         y_ticks,
         y_label_x: X0 - BORDER_SPACE,

@@ -3,12 +3,14 @@
 
 use super::chart::{BandStats, LineStyle, SeriesLine};
 use crate::aggregate::numbers::beats;
-use crate::aggregate::{area, Aggregated};
-use crate::summary::number;
+use crate::aggregate::Aggregated;
+use crate::num::number;
+use crate::profile::area;
 
 /// The styles of the lines, by series index (repeating): the first (the heap size) a
-/// thick dark red line, the second (live bytes) a dashed dark blue one.
-pub const LINE_STYLES: [LineStyle; 2] = [
+/// thick dark red line, the second (live bytes) a dashed dark blue one, the third (the
+/// blocks size) a dotted dark green one.
+pub(super) const LINE_STYLES: [LineStyle; 3] = [
     LineStyle {
         width: 1.5,
         rgb: [0.6, 0.0, 0.0],
@@ -18,6 +20,11 @@ pub const LINE_STYLES: [LineStyle; 2] = [
         width: 1.0,
         rgb: [0.0, 0.0, 0.6],
         dash: Some((4.0, 2.0)),
+    },
+    LineStyle {
+        width: 1.0,
+        rgb: [0.0, 0.4, 0.0],
+        dash: Some((1.0, 1.5)),
     },
 ];
 

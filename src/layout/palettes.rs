@@ -52,11 +52,11 @@ const TOL_MUTED: [u32; 9] = [
 
 /// The page's background in its light and dark schemes, which every line of its Lines
 /// view stands out from by at least [`LINE_CONTRAST`].
-pub const LIGHT_BACKGROUND: [u8; 3] = [0xff, 0xff, 0xff];
+pub(crate) const LIGHT_BACKGROUND: [u8; 3] = [0xff, 0xff, 0xff];
 /// See [`LIGHT_BACKGROUND`].
-pub const DARK_BACKGROUND: [u8; 3] = [0x16, 0x18, 0x1d];
+pub(crate) const DARK_BACKGROUND: [u8; 3] = [0x16, 0x18, 0x1d];
 /// WCAG's contrast for graphical objects: 3 to 1.
-pub const LINE_CONTRAST: f64 = 3.0;
+pub(crate) const LINE_CONTRAST: f64 = 3.0;
 /// Viridis at 0, 1/8, …, 1 (the published map's values at those points).
 const VIRIDIS: [u32; 9] = [
     0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21918C, 0x28AE80, 0x5EC962, 0xADDC30, 0xFDE725,
@@ -159,7 +159,7 @@ fn to_rgb(colour: Oklab) -> [u8; 3] {
 /// The slot a name takes under `--colour-by name` in a palette of `len` slots: a hash of
 /// the name's bytes (FNV-1a, the same on every machine and in every release), so the name
 /// alone decides it.
-pub fn slot_for_name(name: &[u8], len: usize) -> usize {
+pub(crate) fn slot_for_name(name: &[u8], len: usize) -> usize {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in name {
         h ^= u64::from(b);
@@ -189,7 +189,7 @@ fn luminance([r, g, b]: [u8; 3]) -> f64 {
 }
 
 /// WCAG 2's contrast ratio of two colours, 1 to 21.
-pub fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
+pub(crate) fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
     let (la, lb) = (luminance(a), luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
@@ -198,7 +198,7 @@ pub fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
 /// the fill itself when it stands out by [`LINE_CONTRAST`], else the fill made darker
 /// (on a light background) or lighter (on a dark one) in Oklab, its hue kept and its
 /// chroma eased, in steps of a hundredth, until it does.
-pub fn line_colour(fill: [u8; 3], background: [u8; 3]) -> [u8; 3] {
+pub(crate) fn line_colour(fill: [u8; 3], background: [u8; 3]) -> [u8; 3] {
     // A hair over the limit, so that rounding to 8 bits cannot fall below it.
     let enough = |c: [u8; 3]| contrast(c, background) >= LINE_CONTRAST + 0.02;
     if enough(fill) {

@@ -8,6 +8,7 @@
 
 /// One set of parallel lines.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Hatch {
     /// Direction of the lines, in degrees anticlockwise from the x axis.
     pub angle: f64,
@@ -19,6 +20,7 @@ pub struct Hatch {
 
 /// A grid of square dots.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Dots {
     /// Distance between neighbouring dots, in points (rows are staggered by half).
     pub spacing: f64,
@@ -28,6 +30,7 @@ pub struct Dots {
 
 /// A print pattern: a grey background with black lines or dots on it.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Pattern {
     /// The background grey (1 is white).
     pub background: f64,
@@ -62,7 +65,7 @@ const fn dotted(background: f64, spacing: f64, side: f64) -> Pattern {
 }
 
 /// The patterns, handed out in this order and cycled: even ones light, odd ones darker.
-pub const PATTERNS: [Pattern; 12] = [
+pub(crate) const PATTERNS: [Pattern; 12] = [
     hatched(1.0, &[lines(45.0, 4.0, 0.6)]),
     hatched(0.7, &[lines(0.0, 3.0, 0.8)]),
     dotted(0.95, 4.0, 1.4),
@@ -78,7 +81,7 @@ pub const PATTERNS: [Pattern; 12] = [
 ];
 
 /// The pattern of slot `slot` (the band's place in its palette, as for colours).
-pub fn pattern(slot: usize) -> Pattern {
+pub(crate) fn pattern(slot: usize) -> Pattern {
     PATTERNS[slot % PATTERNS.len()]
 }
 

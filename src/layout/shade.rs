@@ -1,15 +1,46 @@
-//! Band shades: hp2ps's two palettes, the name → shade map, and shade → colour.
+//! Band shades: hp2ps's two palettes, the name → shade map, shade → colour, and the
+//! shade of every band of a chart ([`shades_of`]).
 
 use std::collections::HashMap;
 
+use super::looks;
+use super::LayoutOptions;
+use crate::aux_file::Aux;
+use crate::profile::Band;
+
+/// The shade of each of `bands`, bottom band first: handed out first come, first served
+/// from the bottom band up, after the shades the previous `.aux` fixed (`-p`); or by
+/// name (`--colour-by name`, see [`looks`]).
+pub(crate) fn shades_of(bands: &[Band], previous: Option<&Aux>, opts: &LayoutOptions) -> Vec<f64> {
+    if opts.colour_by_name {
+        // The name alone decides; the previous `.aux` gave the same shades anyway.
+        return (bands.iter())
+            .map(|b| looks::shade_by_name(&b.name, opts))
+            .collect();
+    }
+    let mut shades = ShadeMap::new(looks::hp2ps_palette(opts));
+    if looks::free_slots(opts) {
+        // A named palette's new band takes a slot no band has; OTHER, whose colour is its
+        // own, takes the 50 % grey, not a band's slot.
+        shades.skip_taken = true;
+        shades.preload(b"OTHER", looks::shade_by_name(b"OTHER", opts));
+    }
+    if let Some(aux) = previous {
+        for (name, shade) in &aux.shades {
+            shades.preload(name, *shade);
+        }
+    }
+    bands.iter().map(|b| shades.shade_of(&b.name)).collect()
+}
+
 /// Grey levels for monochrome output, handed out in this order and cycled.
-pub const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
+pub(crate) const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
 
 /// The shades a named palette's bands take without `-c`: the hundredths 0.00 to 0.99,
 /// which the `.aux` keeps exactly (two decimals), so that `-p` gives each band its slot
 /// again, and a chart has 100 slots before two bands share one. (Each is `i / 100`: the
 /// nearest double to the decimal, as reading "0.07" gives.)
-pub const SLOT_SHADES: [f64; 100] = {
+pub(crate) const SLOT_SHADES: [f64; 100] = {
     let mut shades = [0.0; 100];
     let mut i = 0;
     while i < 100 {
@@ -20,7 +51,7 @@ pub const SLOT_SHADES: [f64; 100] = {
 };
 
 /// Colour shades: each packs red, green and blue as decimal digit pairs (see [`rgb`]).
-pub const COLOUR_PALETTE: [f64; 27] = [
+pub(crate) const COLOUR_PALETTE: [f64; 27] = [
     0.000000, 0.000010, 0.001000, 0.001010, 0.100000, 0.100010, 0.101000, 0.101010, 0.000005,
     0.000500, 0.000510, 0.001005, 0.050000, 0.050010, 0.051000, 0.051010, 0.100005, 0.100500,
     0.100510, 0.101005, 0.000505, 0.050005, 0.050500, 0.050510, 0.051005, 0.100505, 0.050505,
@@ -30,7 +61,7 @@ pub const COLOUR_PALETTE: [f64; 27] = [
 /// because shades read back from an `.aux` file go through the same arithmetic; this is
 /// also why palette entry 15 comes out as (0.5, 0.9, 0): 0.051 × 10000 truncates to 509.
 /// Components can exceed 1 (a grey of 0.2 gives red 2.0); painters clamp.
-pub fn rgb(shade: f64) -> [f64; 3] {
+pub(crate) fn rgb(shade: f64) -> [f64; 3] {
     [100.0, 10000.0, 1000000.0].map(|factor| {
         let q = c_trunc_to_int(shade * factor);
         (q % 100) as f64 / 10.0
@@ -50,7 +81,7 @@ fn c_trunc_to_int(x: f64) -> i32 {
 /// Hands out shades by band name, first come first served, like hp2ps: a name keeps its
 /// shade, names new to the map take the next palette entry.
 #[derive(Debug, Clone)]
-pub struct ShadeMap {
+pub(crate) struct ShadeMap {
     /// The first shade given to each name (later entries for a name are never found).
     entries: HashMap<Vec<u8>, f64>,
     palette: &'static [f64],
@@ -62,17 +93,9 @@ pub struct ShadeMap {
 }
 
 impl ShadeMap {
-    /// An empty map handing out colour shades (`-c`) or greys.
-    pub fn new(colour: bool) -> Self {
-        ShadeMap::handing_out(if colour {
-            &COLOUR_PALETTE
-        } else {
-            &MONO_PALETTE
-        })
-    }
-
-    /// An empty map handing out the shades of `palette`, in order.
-    pub fn handing_out(palette: &'static [f64]) -> Self {
+    /// An empty map handing out the shades of `palette` ([`COLOUR_PALETTE`] with `-c`,
+    /// else [`MONO_PALETTE`]) in turn.
+    pub(crate) fn new(palette: &'static [f64]) -> Self {
         ShadeMap {
             entries: HashMap::new(),
             palette,
@@ -81,24 +104,15 @@ impl ShadeMap {
         }
     }
 
-    /// An empty map handing out the shades of `palette` in order, each new name the next
-    /// that no name has yet (as long as one is free).
-    pub fn handing_out_free(palette: &'static [f64]) -> Self {
-        ShadeMap {
-            skip_taken: true,
-            ..ShadeMap::handing_out(palette)
-        }
-    }
-
     /// Preloads a shade (from an `.aux` SHADE line); it does not move the palette cursor.
     /// Later entries for a name already present are never found, as in hp2ps.
-    pub fn preload(&mut self, name: &[u8], shade: f64) {
+    pub(crate) fn preload(&mut self, name: &[u8], shade: f64) {
         self.entries.entry(name.to_vec()).or_insert(shade);
     }
 
     /// The shade of `name`: its own if it has one, else the next palette entry, which
     /// becomes its own.
-    pub fn shade_of(&mut self, name: &[u8]) -> f64 {
+    pub(crate) fn shade_of(&mut self, name: &[u8]) -> f64 {
         if let Some(&s) = self.entries.get(name) {
             return s;
         }
@@ -165,7 +179,7 @@ mod tests {
 
     #[test]
     fn names_keep_their_shade_and_the_palette_cycles() {
-        let mut m = ShadeMap::new(false);
+        let mut m = ShadeMap::new(&MONO_PALETTE);
         let got: Vec<f64> = (0..12)
             .map(|i| m.shade_of(format!("b{i}").as_bytes()))
             .collect();
@@ -176,7 +190,7 @@ mod tests {
 
     #[test]
     fn preloaded_shades_do_not_move_the_cursor() {
-        let mut m = ShadeMap::new(false);
+        let mut m = ShadeMap::new(&MONO_PALETTE);
         m.preload(b"x", 0.7);
         m.preload(b"x", 0.1);
         assert_eq!(m.shade_of(b"x"), 0.7);

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::aggregate::{aggregate, AggregateOptions};
+use crate::needs::{Needs, XLabels};
 use crate::profile::Profile;
 
 /// Lays out a profile given as `(time, [(name, value)])` samples.
@@ -11,6 +12,11 @@ fn chart_of(samples: &[(f64, &[(&str, f64)])]) -> Chart {
 
 /// [`chart_of`] with these layout options.
 fn chart_with(samples: &[(f64, &[(&str, f64)])], opts: &LayoutOptions) -> Chart {
+    chart_needing(samples, opts, &Needs::default())
+}
+
+/// [`chart_with`] for a format of these needs.
+fn chart_needing(samples: &[(f64, &[(&str, f64)])], opts: &LayoutOptions, needs: &Needs) -> Chart {
     let mut text = String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n");
     for (t, values) in samples {
         text.push_str(&format!("BEGIN_SAMPLE {t:.2}\n"));
@@ -20,9 +26,9 @@ fn chart_with(samples: &[(f64, &[(&str, f64)])], opts: &LayoutOptions) -> Chart 
         text.push_str(&format!("END_SAMPLE {t:.2}\n"));
     }
     let (p, _) = Profile::read(text.as_bytes(), &Default::default()).expect("profile");
-    let agg = aggregate(p, None, &AggregateOptions::default());
+    let agg = aggregate(p, None, &AggregateOptions::default(), needs);
     let shades = vec![0.0; agg.bands.len()];
-    layout(&agg, &shades, opts)
+    chart(&agg, &shades, opts, needs)
 }
 
 fn labels(ticks: &[Tick]) -> Vec<String> {
@@ -69,13 +75,13 @@ fn x_ticks_start_at_the_first_sample_and_stop_before_the_last() {
 
 #[test]
 fn x_labels_by_step_have_the_decimals_the_step_needs() {
-    let by_step = LayoutOptions {
+    let by_step = Needs {
         x_labels: XLabels::ByStep,
-        ..LayoutOptions::default()
+        ..Needs::default()
     };
     // 0.35 s: a step of 0.05.
     let run = [(0.0, &[("a", 1.0)][..]), (0.35, &[("a", 1.0)])];
-    let c = chart_with(&run, &by_step);
+    let c = chart_needing(&run, &LayoutOptions::default(), &by_step);
     let want = ["0.00", "0.05", "0.10", "0.15", "0.20", "0.25", "0.30"];
     assert_eq!(labels(&axes(&c).x_ticks), want);
     let scale = c.pages[0].graph.as_ref().expect("graph").scale;
@@ -95,7 +101,8 @@ fn x_labels_by_step_have_the_decimals_the_step_needs() {
         (7.0, ["0", "1"]),
         (350.0, ["0", "50"]),
     ] {
-        let c = chart_with(&[(0.0, &[("a", 1.0)]), (end, &[("a", 1.0)])], &by_step);
+        let run = [(0.0, &[("a", 1.0)][..]), (end, &[("a", 1.0)])];
+        let c = chart_needing(&run, &LayoutOptions::default(), &by_step);
         assert_eq!(
             labels(&axes(&c).x_ticks)[..2],
             first_two,
@@ -189,17 +196,17 @@ fn the_chart_data_holds_the_drawn_values_and_the_table_rows() {
         BEGIN_SAMPLE 1.0\na 11\nb 21\nc 31\nEND_SAMPLE 1.0\nMARK 1.5\n";
     let (p, _) = Profile::read(text.as_bytes(), &Default::default()).expect("profile");
     let opts = AggregateOptions {
-        band_table: true,
         band_limit: 2,
         ..AggregateOptions::default()
     };
-    let agg = aggregate(p, None, &opts);
-    let shades = vec![0.0; agg.bands.len()];
-    let layout_opts = LayoutOptions {
+    let needs = Needs {
         data: true,
-        ..LayoutOptions::default()
+        band_table: true,
+        ..Needs::default()
     };
-    let chart = layout(&agg, &shades, &layout_opts);
+    let agg = aggregate(p, None, &opts, &needs);
+    let shades = vec![0.0; agg.bands.len()];
+    let chart = chart(&agg, &shades, &LayoutOptions::default(), &needs);
     let data = chart.data.as_ref().expect("data");
     assert_eq!(data.times, [0.0, 1.0]);
     assert_eq!(data.samples, 2);

@@ -5,7 +5,7 @@
 
 use regex::bytes::Regex;
 
-use crate::aggregate::area;
+use crate::profile::area;
 use crate::profile::{Band, Profile};
 
 /// Which bands to keep, by regular expressions over their names (searched anywhere in the
@@ -96,6 +96,7 @@ impl BandFilter {
 
 /// The bands a [`BandFilter`] dropped.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct FilteredOut {
     /// How many bands.
     pub bands: usize,

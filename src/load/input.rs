@@ -36,7 +36,7 @@ pub(crate) enum Notes {
     /// A `.hp` file, with the damage its reader tolerated.
     Hp(Vec<Warning>),
     /// An eventlog, with everything its reader learnt (warnings, marker texts, heap sizes).
-    Eventlog(EventlogReport),
+    Eventlog(Box<EventlogReport>),
 }
 
 /// Reads `source`, a `.hp` file or an eventlog, keeping the samples of the window.
@@ -113,10 +113,10 @@ fn eventlog_profile(
     if opts.window.is_everything() {
         let mut builder = ProfileBuilder::default();
         let report = read(&mut builder)?;
-        return Ok((builder.finish(), Notes::Eventlog(report)));
+        return Ok((builder.finish(), Notes::Eventlog(Box::new(report))));
     }
     let (profile, report) = windowed(opts, |sink| read(sink))?;
-    Ok((profile, Notes::Eventlog(report)))
+    Ok((profile, Notes::Eventlog(Box::new(report))))
 }
 
 /// Reads until `buf` is full or the input ends; returns how much was read.

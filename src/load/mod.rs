@@ -6,13 +6,13 @@
 //! 1. the bands of a `-hi` profile get names from the eventlog's IPE entries and the
 //!    program's symbols (`--ipe-names`, `--binary`; the caller hands the binary in,
 //!    [`Binary`]);
-//! 2. an eventlog's heap size and live bytes become lines over the bands
+//! 2. an eventlog's heap size, live bytes and blocks size become lines over the bands
 //!    (`--heap-size`);
 //! 3. the band filter takes out the bands it does not keep (`--include`,
 //!    `--exclude`), once, before aggregation.
 //!
 //! ```
-//! use hp2ps::load::{load, LoadOptions, Source};
+//! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
 //!            BEGIN_SAMPLE 0.0\nmain 10\nlib 5\nEND_SAMPLE 0.0\n";
@@ -57,7 +57,8 @@ pub struct LoadOptions {
     /// `--binary`, or how to find the program an eventlog names: its symbols name the
     /// `-hi` bands that have no IPE entry. Default: [`Binary::None`].
     pub binary: Binary,
-    /// `--heap-size`: an eventlog's heap size and live bytes as lines over the bands
+    /// `--heap-size`: an eventlog's heap size, live bytes and blocks size (GHC ≥ 9.2) as
+    /// lines over the bands
     /// ([`Profile::series`]); a `.hp` has none, and gets a warning. Default: `false`.
     pub heap_size: bool,
     /// `--include`, `--exclude`: the bands kept. Default: every band.
@@ -210,7 +211,7 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError>
         Notes::Eventlog(mut report) => {
             let warnings = std::mem::take(&mut report.warnings);
             let warnings = warnings.into_iter().map(Warning::Eventlog).collect();
-            (warnings, Some(report))
+            (warnings, Some(*report))
         }
     };
     let named = naming::name_bands(&mut profile, eventlog.as_ref(), opts, &mut warnings);
@@ -231,7 +232,10 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError>
     })
 }
 
-/// The heap size and live bytes an eventlog recorded, as lines to draw over the bands.
+/// The heap size, live bytes and blocks size an eventlog recorded, as lines to draw over
+/// the bands (eventlog2html's Heap tab has these three; the blocks' gap to the live bytes
+/// is fragmentation). A line the log has no point of is left out: GHC before 9.2 writes
+/// no blocks size.
 fn heap_series(report: &EventlogReport) -> Vec<Series> {
     let line = |name: &str, points: &[(f64, u64)]| Series {
         name: name.as_bytes().to_vec(),
@@ -240,6 +244,7 @@ fn heap_series(report: &EventlogReport) -> Vec<Series> {
     [
         line("heap size", &report.heap_size),
         line("live bytes", &report.heap_live),
+        line("blocks size", &report.blocks_size),
     ]
     .into_iter()
     .filter(|s| !s.points.is_empty())

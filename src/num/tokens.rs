@@ -1,4 +1,9 @@
-//! The values of `.hp` number tokens, as hp2ps reads them with C's `atof`.
+//! The values of `.hp` number tokens, as hp2ps reads them with C's `atof`, and how long
+//! a token may be (the `.hp` and `.aux` readers share the limit).
+
+/// hp2ps splits numbers after 32 characters; we refuse longer ones instead of misreading
+/// them (a 33-digit heap size is not real data).
+pub(crate) const MAX_NUMBER_LEN: usize = 32;
 
 /// The value of an integer token (digits only), as C's `atof` reads it.
 pub fn integer_value(digits: &[u8]) -> f64 {

@@ -2,14 +2,17 @@
 
 use std::io::{self, Write};
 
-use super::html::{write_html, HtmlOptions};
+use super::html::{write_html, write_html_page, HtmlOptions};
 use super::pdf::{write_pdf, PdfOptions};
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
+use crate::defaults::{PAGE_TABLE_ROWS, PAGE_VALUES, VECTOR_MAX_BAND_POINTS};
 use crate::layout::chart::{Chart, BORDER_WIDTH};
+use crate::needs::{Needs, XLabels};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// PostScript, as hp2ps writes it: a landscape page (portrait with `-g`), or
     /// Encapsulated when [`PaintOptions::eps_width`] is set (hp2ps's `-e`).
@@ -21,7 +24,7 @@ pub enum Format {
     Svg,
     /// A PDF document, one page per chart page.
     Pdf,
-    /// One self-contained interactive HTML page (see [`super::html`]).
+    /// One self-contained interactive HTML page (see `docs/formats.md`).
     Html,
 }
 
@@ -56,6 +59,41 @@ impl Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
+    /// What the format needs of aggregation and layout, in one place: the command line
+    /// puts it in `RenderOptions::needs`.
+    pub fn needs(self) -> Needs {
+        // The formats hp2ps does not have label the x ticks with the decimals the step
+        // needs, and keep the samples that can be seen.
+        let vector = Needs {
+            x_labels: XLabels::ByStep,
+            band_points: VECTOR_MAX_BAND_POINTS,
+            ..Needs::default()
+        };
+        match self {
+            // hp2ps's own PostScript: every sample, one decimal on the x ticks.
+            Format::Ps => Needs::default(),
+            // Encapsulated, hp2ps's labels still, and the samples that can be seen.
+            Format::Eps => Needs {
+                x_labels: XLabels::Hp2ps,
+                ..vector
+            },
+            Format::Svg | Format::Pdf => vector,
+            // The page's legend is HTML, beside a graph as wide as the page (hp2ps's
+            // graph page when the key is on pages of its own); its table lists every
+            // band, and it may carry the values of the bands not drawn.
+            Format::Html => Needs {
+                data: true,
+                band_table: true,
+                rest: true,
+                key_pages: true,
+                page_values: PAGE_VALUES,
+                table_rows: PAGE_TABLE_ROWS,
+                screen: true,
+                ..vector
+            },
+        }
     }
 }
 
@@ -110,13 +148,25 @@ pub fn write_chart_with<W: Write>(
             };
             write_pdf(chart, &pdf, out)
         }
-        Format::Html => {
-            let html = HtmlOptions {
-                file: opts.source.clone(),
-                facts: opts.facts.clone(),
-                notes: opts.notes.clone(),
-            };
-            write_html(chart, &html, out)
-        }
+        Format::Html => write_html(chart, &html_options(opts), out),
+    }
+}
+
+/// Writes one HTML page of several charts (the runs of [`crate::prepare_runs`]), each
+/// named by its [`PaintOptions::source`], with a view of their differences.
+pub fn write_runs_page<W: Write>(runs: &[(&Chart, &PaintOptions)], out: &mut W) -> io::Result<()> {
+    let options: Vec<HtmlOptions> = runs.iter().map(|(_, opts)| html_options(opts)).collect();
+    let pages: Vec<(&Chart, &HtmlOptions)> = (runs.iter().map(|(chart, _)| *chart))
+        .zip(&options)
+        .collect();
+    write_html_page(&pages, out)
+}
+
+/// What the page takes of the painting options.
+fn html_options(opts: &PaintOptions) -> HtmlOptions {
+    HtmlOptions {
+        file: opts.source.clone(),
+        facts: opts.facts.clone(),
+        notes: opts.notes.clone(),
     }
 }

@@ -4,15 +4,29 @@
 //! hands each item to a format's painter; the shapes the formats share (box corners,
 //! the mark caret, a band's outline, the extent of what is drawn) are computed once, in
 //! `geometry.rs`. [`write_chart_with`] picks the painter for a [`Format`].
+//!
+//! Files: `format.rs`: [`Format`], what each format needs of the stages before it
+//! ([`Format::needs`], in one place), [`PaintOptions`] (the EPS width, the input's name
+//! for the page) and the one place that picks a painter; one output buffer (`buffer.rs`);
+//! `hatch.rs` turns a pattern into the lines and dots every painter draws. The painters:
+//! `ps/` (with string escaping, the EPS bounding box, and the polygons of long bands put
+//! together from numbers formatted once: `long_bands.rs`), `svg/` (the long bands of
+//! large documents in pieces that libxml2 reads: `pieces.rs`; text placed glyph by glyph:
+//! `glyphs.rs`), `pdf/`, and `html/` (the interactive page: the SVG painter's picture
+//! with classes on what its script redraws, the chart's data as escaped JSON in
+//! `data.rs`, the CSP hashes in `digest.rs`, the script, style and template in `assets/`,
+//! carried without comments and needless spaces by `minify.rs`; several runs' charts in
+//! one page: [`write_runs_page`]; see `docs/formats.md`).
 
 mod buffer;
 mod format;
 mod geometry;
 mod hatch;
-pub mod html;
-pub mod pdf;
-pub mod ps;
-pub mod svg;
+pub(crate) mod html;
+pub(crate) mod pdf;
+pub(crate) mod ps;
+pub(crate) mod svg;
 mod walk;
 
-pub use format::{write_chart, write_chart_with, Format, PaintOptions};
+pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
+pub use html::ProfileFacts;

@@ -1,10 +1,22 @@
 //! The profile model: header strings, sample times, marks and one band per identifier.
 //! It knows no reader: readers hand their statements to the seam (`src/seam/`), whose
 //! builder makes a [`Profile`]; [`crate::load::load`] reads one from either input format.
+//!
+//! Files: `mod.rs`: [`Profile`], [`Band`], [`Point`], [`Series`]; what is known of a band
+//! besides its values (`info.rs`: [`BandInfo`], an info table's [`IpeEntry`] and
+//! [`SymbolMatch`], kept by name for the summary and the tooltips); a band's own numbers
+//! over every sample and what became of it in the chart (`numbers.rs`: [`BandNumbers`],
+//! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
+//! the band filter, the summary and the layout share (`stack.rs`). Data only: it imports
+//! no reader, no seam.
 
 mod info;
+mod numbers;
+pub(crate) mod stack;
 
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
+pub use numbers::{BandNumbers, Fate};
+pub(crate) use stack::{area, stack_heights, stack_on};
 
 use std::collections::BTreeMap;
 
@@ -55,7 +67,7 @@ pub struct Profile {
     /// size and live bytes (`--heap-size`). Empty for a `.hp`.
     pub series: Vec<Series>,
     /// What is known about some bands besides their values, by band name: for `-hi`,
-    /// the info table's IPE entry and symbol ([`crate::symbolize`]). Empty as read.
+    /// the info table's IPE entry and symbol (`src/symbolize/`). Empty as read.
     pub band_info: BTreeMap<Vec<u8>, BandInfo>,
 }
 

@@ -6,6 +6,6 @@
 //! the profile model and everything after it are shared. These modules hold the readers'
 //! options, errors and reports; [`crate::load::load`] is the way to read.
 
-pub mod eventlog;
-pub mod hp;
-pub mod window;
+pub(crate) mod eventlog;
+pub(crate) mod hp;
+pub(crate) mod window;

@@ -22,8 +22,7 @@
 //! The same holds for an eventlog's samples, which come in time order too.
 //!
 //! ```
-//! use hp2ps::load::{load, LoadOptions, Source};
-//! use hp2ps::read::window::WindowOptions;
+//! use hp2ps::{load, LoadOptions, Source, WindowOptions};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
 //!            BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nMARK 0.5\n\
@@ -73,6 +72,7 @@ impl WindowOptions {
 /// Why a window gave no profile (a profile that cannot be read at all is the reader's
 /// error).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WindowError {
     /// `from` is after `to` (or one of them is NaN).
     #[error("the window {window} is empty: its start is after its end")]

@@ -15,7 +15,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::names::FileNames;
 use super::render::{self, Done, Failure};
-use crate::cli::{Invocation, UniformScale};
+use crate::cli::Invocation;
+use hp2ps::SharedAxes;
 
 /// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
 /// `./x.aux`) render one after the other in argument order, so the last one wins and a
@@ -116,7 +117,7 @@ pub(super) fn guarded<T>(
 /// `--uniform-scale`: a first pass over every file finds the largest time span and stack
 /// height; the charts are then drawn with those as their least ranges, as an `.aux` from a
 /// bigger run would make them.
-fn with_shared_ranges(inv: &Invocation, axes: UniformScale) -> Invocation {
+fn with_shared_ranges(inv: &Invocation, axes: SharedAxes) -> Invocation {
     let files = &inv.files;
     let next = AtomicUsize::new(0);
     let found: Mutex<(Option<f64>, Option<f64>)> = Mutex::new((None, None));

@@ -1,9 +1,10 @@
 //! One page of several runs (`hp2ps --format html -o page.html before.hp after.eventlog`):
-//! every file read and aggregated (several at once, as in batch mode), their charts given
-//! the same axes (as `--uniform-scale both`, unless `--uniform-scale` names one axis) and
-//! each band a colour by its name (as `--colour-by name`), then one page with a chart per
-//! run and the view of their differences. If any file fails, no page is written. No
-//! `.aux` is read or written: an `.aux` belongs to one chart (`-p` is refused).
+//! every file read (several at once, as in batch mode), then `prepare_runs`: their charts
+//! given the same axes (as `--uniform-scale both`, unless `--uniform-scale` names one
+//! axis) and a band matched across the runs one colour in every run; then one page with a
+//! chart per run and the view of their differences, and what the page left out said on
+//! stderr too. If any file fails, no page is written. No `.aux` is read or written: an
+//! `.aux` belongs to one chart (`-p` is refused).
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -12,18 +13,16 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::aggregate::{aggregate, share_ranges, Aggregated};
-use hp2ps::layout::chart::Chart;
-use hp2ps::layout::looks::shared_colours;
-use hp2ps::paint::html::{write_html_page, HtmlOptions};
-use hp2ps::pipeline::finish;
+use hp2ps::chart::Chart;
+use hp2ps::profile::Profile;
+use hp2ps::{prepare_runs, write_runs_page, PaintOptions};
 
 use super::atomic::AtomicFile;
 use super::batch;
 use super::names::FileNames;
 use super::page_budget;
 use super::render::{read_named, Done, Failure};
-use crate::cli::{Invocation, UniformScale};
+use crate::cli::Invocation;
 
 /// Writes the page of every file of `inv` (`inv.one_page()`); prints warnings, summaries
 /// and failures as batch mode does; returns the exit status.
@@ -36,48 +35,28 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
             .map(|r| r.map(|r| r.map(|(_, _, done)| done)));
         return batch::report(inv, files, results.collect());
     }
-    let (mut charts, mut pages, mut done) = (Vec::new(), Vec::new(), Vec::new());
-    for (agg, names, d) in read.into_iter().flatten().flatten() {
-        charts.push(agg);
-        let mut html = HtmlOptions::default();
-        html.file = Some(names.input.display().to_string());
-        html.facts = d.facts.clone();
-        pages.push(html);
+    let (mut profiles, mut pages, mut done) = (Vec::new(), Vec::new(), Vec::new());
+    for (profile, names, d) in read.into_iter().flatten().flatten() {
+        profiles.push(profile);
+        let mut paint = inv.paint.clone();
+        paint.source = Some(names.input.display().to_string());
+        paint.facts = d.facts.clone();
+        pages.push(paint);
         done.push(d);
     }
-    let axes = inv.uniform_scale.unwrap_or(UniformScale::Both);
-    share_ranges(&mut charts, axes.time(), axes.memory());
-    // In a palette of the page's, a band matched across the runs has one colour in every
-    // run, and no two bands of a run share one; in hp2ps's, colours follow names.
-    let colours = inv.render.layout.palette.map(|palette| {
-        let names: Vec<Vec<&[u8]>> = (charts.iter())
-            .map(|agg| agg.bands.iter().map(|b| b.name.as_slice()).collect())
-            .collect();
-        shared_colours(&names, palette)
-    });
-    // Two pages' size, shared by the runs.
-    let count = charts.len();
-    let shared = page_budget::shared(&inv.render, count);
-    let charts: Vec<Chart> = (charts.into_iter().enumerate())
-        .map(|(i, agg)| {
-            let mut render = shared.clone();
-            match &colours {
-                Some(colours) => render.layout.band_colours = colours[i].clone(),
-                None => render.layout.colour_by_name = true,
-            }
-            finish(agg, None, &render).0
-        })
-        .collect();
+    let axes = inv.uniform_scale.unwrap_or_default();
+    let count = profiles.len();
+    let charts = prepare_runs(profiles, &inv.render, axes);
     for ((chart, page), d) in charts.iter().zip(&mut pages).zip(&mut done) {
-        page.notes = page_budget::left_out(chart, &shared, count);
-        let input = page.file.clone().unwrap_or_default();
-        (d.warnings).extend(
-            page.notes
-                .iter()
-                .map(|n| format!("hp2ps: warning: {input}: {n}")),
-        );
+        page.notes = page_budget::left_out(chart, count);
+        let input = page.source.clone().unwrap_or_default();
+        let lines = page
+            .notes
+            .iter()
+            .map(|n| format!("hp2ps: warning: {input}: {n}"));
+        d.warnings.extend(lines);
     }
-    let runs: Vec<(&Chart, &HtmlOptions)> = charts.iter().zip(&pages).collect();
+    let runs: Vec<(&Chart, &PaintOptions)> = charts.iter().zip(&pages).collect();
     let output = inv.output.clone().unwrap_or_default();
     if let Err(message) = write_page(&output, &runs) {
         say!("hp2ps: {message}");
@@ -90,10 +69,10 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
     batch::report(inv, files, done.into_iter().map(|d| Some(Ok(d))).collect())
 }
 
-/// What a file gave: its aggregated bands, its names and what its read reports.
-type Read = (Aggregated, FileNames, Done);
+/// What a file gave: its profile, its names and what its read reports.
+type Read = (Profile, FileNames, Done);
 
-/// Every file read and aggregated, several at once; `None` where a thread failed.
+/// Every file read, several at once; `None` where a thread failed.
 fn read_all(inv: &Invocation, files: &[OsString]) -> Vec<Option<Result<Read, Failure>>> {
     let results: Mutex<Vec<Option<Result<Read, Failure>>>> =
         Mutex::new(files.iter().map(|_| None).collect());
@@ -106,8 +85,7 @@ fn read_all(inv: &Invocation, files: &[OsString]) -> Vec<Option<Result<Read, Fai
                 let result = batch::guarded(file, || {
                     let names = FileNames::of(inv, file);
                     let (profile, done) = read_named(inv, &names)?;
-                    let agg = aggregate(profile, None, &inv.render.aggregate);
-                    Ok((agg, names, done))
+                    Ok((profile, names, done))
                 });
                 if let Ok(mut r) = results.lock() {
                     r[i] = Some(result);
@@ -119,17 +97,17 @@ fn read_all(inv: &Invocation, files: &[OsString]) -> Vec<Option<Result<Read, Fai
 }
 
 /// Writes the page to `output` (atomically), or to stdout for `-`.
-fn write_page(output: &OsString, runs: &[(&Chart, &HtmlOptions)]) -> Result<(), String> {
+fn write_page(output: &OsString, runs: &[(&Chart, &PaintOptions)]) -> Result<(), String> {
     if output == "-" {
         let stdout = io::stdout();
         let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-        return write_html_page(runs, &mut out)
+        return write_runs_page(runs, &mut out)
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write to stdout: {e}"));
     }
     let path = PathBuf::from(output);
     let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
     let mut out = AtomicFile::create(&path).map_err(failed)?;
-    write_html_page(runs, out.writer()).map_err(failed)?;
+    write_runs_page(runs, out.writer()).map_err(failed)?;
     out.commit().map_err(failed)
 }

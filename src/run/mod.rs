@@ -1,9 +1,15 @@
-//! The edge of the program: files, stdin and stdout. One render ([`render`]), file naming
-//! and the checks that an output never replaces its input ([`names`]), atomic files
-//! ([`atomic`]), batch runs ([`batch`]), one HTML page of several runs ([`compare`]), watching a growing file ([`watch`]), the summary
-//! on stdout ([`summary`]), the generated man page and completions ([`generate`]), large
-//! files read through a memory map that a cut file cannot crash ([`mapped`]), what tells
-//! a file's versions apart ([`version`]) and the C allocator's settings ([`heap`]).
+//! The edge of the program: files, stdin and stdout. One render ([`render`]: the command
+//! line's `LoadOptions`, then `load`, `prepare` and the painter), file naming and the
+//! checks that an output never replaces its input ([`names`]), atomic files ([`atomic`]),
+//! batch runs with `--uniform-scale`'s first pass ([`batch`]), one HTML page of several
+//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), what an HTML
+//! page left out said on stderr too ([`page_budget`]), watching a
+//! growing file ([`watch`]), the summary on stdout ([`summary`]), the program binary of a
+//! `-hi` profile (`symbols.rs`), the generated man page and completions ([`generate`]),
+//! large files read through a memory map that a cut file cannot crash ([`mapped`]: the map
+//! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
+//! what tells a file's versions apart ([`version`]) and the C allocator's settings
+//! ([`heap`]). The binary's only `unsafe` is in `mapped/` and `heap.rs`.
 
 mod atomic;
 pub(crate) mod batch;

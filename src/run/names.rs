@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use hp2ps::paint::Format;
+use hp2ps::Format;
 
 use crate::cli::Invocation;
 
@@ -133,7 +133,7 @@ fn starts_as_eventlog(path: &Path) -> bool {
     let mut magic = [0u8; 4];
     File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| hp2ps::read::eventlog::is_eventlog(&magic))
+        .is_ok_and(|()| hp2ps::is_eventlog(&magic))
 }
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,

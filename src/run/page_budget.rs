@@ -1,10 +1,9 @@
-//! The HTML page's size, at the edge: what a page of several runs lets each run carry
-//! (together what two pages of their own would), and the warnings that say what a page
-//! left out (a table's smaller bands, a run's samples), which the page also shows.
+//! What an HTML page left out (its size has limits: `Needs::table_rows`, and beyond two
+//! runs on one page a share each, `Needs::shared_by`), said at the edge: a line for
+//! stderr and the page for each thing left out.
 
-use hp2ps::aggregate::{PAGE_TABLE_ROWS, PAGE_VALUES, VECTOR_MAX_POINTS};
-use hp2ps::layout::chart::Chart;
-use hp2ps::pipeline::RenderOptions;
+use hp2ps::chart::Chart;
+use hp2ps::defaults::VECTOR_MAX_POINTS;
 
 /// 1234567 as "1,234,567".
 fn thousands(n: usize) -> String {
@@ -19,34 +18,9 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// The fewest samples a run of a page of many runs draws.
-const FEWEST_SAMPLES: usize = 200;
-/// The fewest table rows a run of a page of many runs lists.
-const FEWEST_ROWS: usize = 200;
-/// The fewest band values a run of a page of many runs carries for zooming.
-const FEWEST_VALUES: usize = 20_000;
-
-/// Each run's share of a page of `runs` runs: up to two, what a page of its own has;
-/// beyond, two pages' worth shared: fewer samples drawn (unless `--max-points` set
-/// them), fewer carried for zooming, fewer bands listed.
-pub(crate) fn shared(render: &RenderOptions, runs: usize) -> RenderOptions {
-    let mut r = render.clone();
-    if runs <= 2 {
-        return r;
-    }
-    let share = |whole: usize, least: usize| (2 * whole / runs).max(least);
-    if r.max_points == 0 && r.max_band_points != 0 {
-        r.max_points = share(VECTOR_MAX_POINTS, FEWEST_SAMPLES);
-    }
-    r.page_values = share(PAGE_VALUES, FEWEST_VALUES);
-    r.layout.table_rows = share(PAGE_TABLE_ROWS, FEWEST_ROWS);
-    r
-}
-
-/// What a run's page left out, each a line for stderr and the page: the table's smaller
-/// bands, and (a run of a page of many) samples a page of its own would have drawn.
-/// `page` is the page's name, `input` the run's.
-pub(crate) fn left_out(chart: &Chart, render: &RenderOptions, runs: usize) -> Vec<String> {
+/// What a run's page left out, a line each: the table's smaller bands, and (a run of a
+/// page of more than two) samples a page of its own would have drawn.
+pub(crate) fn left_out(chart: &Chart, runs: usize) -> Vec<String> {
     let Some(data) = chart.data.as_deref() else {
         return Vec::new();
     };
@@ -62,8 +36,7 @@ pub(crate) fn left_out(chart: &Chart, render: &RenderOptions, runs: usize) -> Ve
             left.share * 100.0
         ));
     }
-    if runs > 2 && render.max_points != 0 && data.times.len() < data.samples.min(VECTOR_MAX_POINTS)
-    {
+    if runs > 2 && data.times.len() < data.samples.min(VECTOR_MAX_POINTS) {
         lines.push(format!(
             "{runs} runs in one page share the size of two pages: this run's chart draws \
              {} of its {} samples (a page of its own would draw up to {}), and zoomed \

@@ -7,16 +7,14 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::aux_file::{read_aux, Aux};
-use hp2ps::layout::chart::Chart;
-use hp2ps::load::{self, load, LoadError, LoadOptions, Loaded};
-use hp2ps::paint::html::ProfileFacts;
-use hp2ps::paint::{write_chart_with, Format, PaintOptions};
-use hp2ps::pipeline::prepare;
+use hp2ps::chart::Chart;
 use hp2ps::profile::Profile;
-use hp2ps::read::eventlog::EventlogReport;
-use hp2ps::read::hp::ReadError;
-use hp2ps::summary::{summarize, BreakdownSummary, NameCounts, Summary};
+use hp2ps::summary::{summarize, Summary};
+use hp2ps::{
+    load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
+    PaintOptions, ReadError, Source,
+};
+use hp2ps::{EventlogReport, ProfileFacts};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
@@ -93,7 +91,7 @@ fn read(
     src: Origin<'_>,
 ) -> Result<(Profile, Done), String> {
     let (opts, warnings) = load_options(inv, src);
-    finish_read(inv, load(load::Source::Stream(input), &opts), src, warnings)
+    finish_read(inv, load(Source::Stream(input), &opts), src, warnings)
 }
 
 /// The one line for a file that changed while it was read (a program writing it again:
@@ -124,7 +122,7 @@ fn read_file(
     };
     let (opts, warnings) = load_options(inv, src);
     let before = version();
-    let read = load(load::Source::Stream(&mut input), &opts);
+    let read = load(Source::Stream(&mut input), &opts);
     if read.is_err() && before.is_some() && version() != before {
         return Err(changed_while_read(src.name));
     }
@@ -135,7 +133,7 @@ fn read_file(
 /// read as the reader goes.
 fn read_mapped(inv: &Invocation, map: &Mapped, src: Origin<'_>) -> Result<(Profile, Done), String> {
     let (opts, warnings) = load_options(inv, src);
-    let source = load::Source::Mapped {
+    let source = Source::Mapped {
         bytes: map.bytes(),
         release: &mut |n| map.release(n),
     };
@@ -156,16 +154,8 @@ fn finish_read(
     let name = src.name;
     let loaded = read.map_err(|e| read_error(name, e))?;
     warnings.extend((loaded.warnings.iter()).map(|w| format!("hp2ps: warning: {}", w.line(name))));
-    let summary = inv.summary.map(|_| {
-        let mut s = summarize(&loaded.profile, &inv.summary_options);
-        s.file = Some(name.to_string()).filter(|_| name != "stdin");
-        s.filtered = loaded.filtered;
-        s.breakdown = (loaded.eventlog.as_ref())
-            .and_then(|report| report.breakdown)
-            .map(BreakdownSummary::from);
-        s.names = (loaded.naming.as_ref()).map(|n| NameCounts::of(n, loaded.binary.clone()));
-        s
-    });
+    let file = Some(name).filter(|&name| name != "stdin");
+    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     let done = Done {
         warnings,
         summary,
@@ -258,17 +248,12 @@ fn draw_file(
     let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
     aux.write(aux_file.writer())
         .map_err(|e| write_failed(&names.aux, e))?;
-    // The page names its profile (by its file name: the page holds no directory).
+    // The page names its profile (by its file name: the page holds no directory), says
+    // what its eventlog told of it, and what it left out.
     let mut paint = inv.paint.clone();
     paint.source = Some(names.input.display().to_string());
-    paint.facts = done.facts.clone();
-    page_notes(
-        inv,
-        &chart,
-        &names.input.display().to_string(),
-        &mut paint,
-        done,
-    );
+    let input = names.input.display().to_string();
+    page_notes(inv, &chart, &input, &mut paint, done);
     let output = match inv.output.as_deref() {
         Some(o) if o == "-" => {
             write_stdout(&chart, format, &paint)?;
@@ -287,7 +272,8 @@ fn draw_file(
     Ok(output)
 }
 
-/// What a page of one run left out: on the page, and as warnings.
+/// What the page says of its profile and what it left out: the eventlog's facts, and the
+/// notes on the page, which go to stderr too.
 fn page_notes(
     inv: &Invocation,
     chart: &Chart,
@@ -295,16 +281,16 @@ fn page_notes(
     paint: &mut PaintOptions,
     done: &mut Done,
 ) {
+    paint.facts = done.facts.clone();
     if inv.format() != Format::Html {
         return;
     }
-    paint.notes = page_budget::left_out(chart, &inv.render, 1);
-    (done.warnings).extend(
-        paint
-            .notes
-            .iter()
-            .map(|n| format!("hp2ps: warning: {input}: {n}")),
-    );
+    paint.notes = page_budget::left_out(chart, 1);
+    let lines = paint
+        .notes
+        .iter()
+        .map(|n| format!("hp2ps: warning: {input}: {n}"));
+    done.warnings.extend(lines);
 }
 
 fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {
@@ -345,7 +331,6 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
     }
     let (chart, _) = prepare(profile, None, &inv.render);
     let mut paint = inv.paint.clone();
-    paint.facts = done.facts.clone();
     page_notes(inv, &chart, "stdin", &mut paint, &mut done);
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {

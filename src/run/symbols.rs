@@ -1,13 +1,12 @@
 //! The program binary of a `-hi` profile, the edge's part of naming its bands: the file
 //! `--binary` names, read before the profile, or the program an eventlog names, looked
 //! for beside the log and in the current directory when the loading step asks
-//! ([`hp2ps::load::Binary`]); the naming itself is the library's.
+//! ([`hp2ps::Binary`]); the naming itself is the library's.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hp2ps::load::{Binary, Program};
-use hp2ps::symbolize::IpeNames;
+use hp2ps::{Binary, IpeNames, Program};
 
 use crate::cli::Invocation;
 

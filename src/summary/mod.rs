@@ -11,13 +11,13 @@
 //! The JSON form (`serde`) is documented field by field in `docs/guide.md`.
 //!
 //! ```
-//! use hp2ps::load::{load, LoadOptions, Source};
 //! use hp2ps::summary::{summarize, SummaryOptions};
+//! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.0\na 10\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 2.0\na 30\nb 5\nEND_SAMPLE 2.0\n";
-//! let profile = load(Source::Bytes(hp), &LoadOptions::default()).unwrap().profile;
-//! let s = summarize(&profile, &SummaryOptions::default());
+//! let loaded = load(Source::Bytes(hp), &LoadOptions::default()).unwrap();
+//! let s = summarize(&loaded, Some("j.hp"), &SummaryOptions::default());
 //! assert_eq!((s.samples, s.peak.total, s.peak.time), (2, 35.0, 2.0));
 //! assert_eq!(s.area, 45.0);
 //! assert_eq!(s.top[0].name, "a");
@@ -28,12 +28,9 @@ use std::io::{self, Write};
 use serde::{Serialize, Serializer};
 
 use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumbers, Extras};
-use crate::aggregate::{area, stack_heights};
 use crate::defaults;
-use crate::load::FilteredOut;
-use crate::profile::{BandInfo, Profile};
-use crate::read::eventlog::Breakdown;
-use crate::symbolize::Naming;
+use crate::load::{FilteredOut, Loaded};
+use crate::profile::{area, stack_heights, BandInfo, Profile};
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,8 +54,9 @@ impl Default for SummaryOptions {
 /// The summary of one profile. Byte strings from the file are shown as UTF-8, invalid
 /// bytes replaced by U+FFFD.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Summary {
-    /// The input's name, set by the caller (`null` in JSON for stdin or when unset).
+    /// The input's name, as [`summarize`] was given it (`null` in JSON for stdin).
     pub file: Option<String>,
     /// The profile's `JOB`.
     pub job: String,
@@ -89,25 +87,24 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<SeriesPeak>,
     /// What `--include`/`--exclude` took out before these numbers were made (absent when
-    /// no filter was given; set by the caller).
+    /// no filter was given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filtered: Option<FilteredOut>,
     /// The marks that carry a text (an eventlog's `traceMarker` calls), in time order;
     /// absent when none has one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<MarkerSummary>,
-    /// The kind of profile, when the input says (an eventlog; absent otherwise; set by
-    /// the caller).
+    /// The kind of profile, when the input says (an eventlog; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<BreakdownSummary>,
-    /// How the bands of a `-hi` profile were named (absent otherwise; set by the
-    /// caller).
+    /// How the bands of a `-hi` profile were named (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<NameCounts>,
 }
 
 /// The kind of profile.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BreakdownSummary {
     /// The RTS flag that made it (`-he`).
     pub flag: String,
@@ -115,18 +112,10 @@ pub struct BreakdownSummary {
     pub bands: String,
 }
 
-impl From<Breakdown> for BreakdownSummary {
-    fn from(b: Breakdown) -> Self {
-        BreakdownSummary {
-            flag: b.flag().to_string(),
-            bands: b.bands_are().to_string(),
-        }
-    }
-}
-
 /// How many bands of a `-hi` profile got each kind of name
-/// ([`crate::symbolize::Naming`]).
+/// ([`Loaded::naming`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct NameCounts {
     /// Named by their IPE entry.
     pub ipe: usize,
@@ -141,23 +130,9 @@ pub struct NameCounts {
     pub binary: Option<String>,
 }
 
-impl NameCounts {
-    /// The counts of a naming, with the binary used (`None` if none was, or it was
-    /// refused).
-    pub fn of(naming: &Naming, binary: Option<String>) -> NameCounts {
-        let used = naming.binary.is_some_and(|a| a.accepted());
-        NameCounts {
-            ipe: naming.by_ipe,
-            symbol: naming.by_symbol,
-            approximate: naming.approximate,
-            unresolved: naming.unresolved,
-            binary: binary.filter(|_| used),
-        }
-    }
-}
-
 /// One mark with its text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct MarkerSummary {
     /// When, in SAMPLE_UNIT.
     pub time: f64,
@@ -167,6 +142,7 @@ pub struct MarkerSummary {
 
 /// A highest value and when it happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Peak {
     /// The highest total, in VALUE_UNIT.
     #[serde(serialize_with = "integer_if_exact")]
@@ -177,6 +153,7 @@ pub struct Peak {
 
 /// A line's highest value and when it happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SeriesPeak {
     /// The line's name (`heap size`, `live bytes`).
     pub name: String,
@@ -189,6 +166,7 @@ pub struct SeriesPeak {
 
 /// One band's numbers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BandSummary {
     /// The band's identifier.
     pub name: String,
@@ -221,8 +199,35 @@ fn integer_if_exact<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
-/// The numbers of a profile (see the module docs for what is counted).
-pub fn summarize(profile: &Profile, opts: &SummaryOptions) -> Summary {
+/// The numbers of a loaded profile (see the module docs for what is counted), and what
+/// its loading learnt: what the band filter took out, the kind of an eventlog's profile,
+/// how the bands of a `-hi` profile were named. `file` is the input's name (`None` for
+/// stdin).
+pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
+    let mut s = of_profile(&loaded.profile, opts);
+    s.file = file.map(str::to_string);
+    s.filtered = loaded.filtered;
+    s.breakdown = (loaded.eventlog.as_ref())
+        .and_then(|report| report.breakdown)
+        .map(|b| BreakdownSummary {
+            flag: b.flag().to_string(),
+            bands: b.bands_are().to_string(),
+        });
+    s.names = loaded.naming.as_ref().map(|naming| {
+        let used = naming.binary.is_some_and(|a| a.accepted());
+        NameCounts {
+            ipe: naming.by_ipe,
+            symbol: naming.by_symbol,
+            approximate: naming.approximate,
+            unresolved: naming.unresolved,
+            binary: loaded.binary.clone().filter(|_| used),
+        }
+    });
+    s
+}
+
+/// The numbers of the profile alone (see the module docs for what is counted).
+pub(crate) fn of_profile(profile: &Profile, opts: &SummaryOptions) -> Summary {
     let times = &profile.times;
     let n = times.len();
     let heights = stack_heights(&profile.bands, n);
@@ -327,7 +332,6 @@ impl Summary {
 }
 
 mod text;
-pub(crate) use text::number;
 
 #[cfg(test)]
 mod tests;

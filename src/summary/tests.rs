@@ -1,6 +1,5 @@
 //! Tests of the summary's numbers and its text and JSON forms.
 
-use super::text::number;
 use super::*;
 use crate::read::hp::ReadOptions;
 
@@ -17,7 +16,7 @@ fn band_areas_add_up_to_the_total() {
         "BEGIN_SAMPLE 0.0\na 4\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\na 2\nb 6\nb 2\n\
          END_SAMPLE 1.0\nBEGIN_SAMPLE 3.0\nEND_SAMPLE 3.0\n",
     );
-    let s = summarize(&p, &SummaryOptions::default());
+    let s = of_profile(&p, &SummaryOptions::default());
     assert_eq!(s.area, 7.0 + 10.0);
     assert_eq!((s.peak.total, s.peak.time), (10.0, 1.0));
     let sum: f64 = s.top.iter().map(|b| b.area).sum();
@@ -34,7 +33,7 @@ fn top_limits_the_list_and_ties_sort_by_name() {
         top: 2,
         ..SummaryOptions::default()
     };
-    let s = summarize(&p, &top2);
+    let s = of_profile(&p, &top2);
     assert_eq!(s.bands, 3);
     let names: Vec<&str> = s.top.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["x", "y"]);
@@ -43,24 +42,10 @@ fn top_limits_the_list_and_ties_sort_by_name() {
 }
 
 #[test]
-fn numbers_for_people() {
-    assert_eq!(number(648.6800000000001), "648.68");
-    assert_eq!(number(2.0), "2");
-    assert_eq!(number(0.05), "0.05");
-    assert_eq!(number(1.5), "1.5");
-    assert_eq!(number(-0.001), "0");
-    assert_eq!(number(99159496.0), "99,159,496");
-    assert_eq!(number(32334570.2), "32,334,570.2");
-    assert_eq!(number(-1234.5), "-1,234.5");
-    assert_eq!(number(999.0), "999");
-    assert_eq!(number(f64::INFINITY), "inf");
-}
-
-#[test]
 fn json_values_are_integers_when_exact() {
     let p = profile("BEGIN_SAMPLE 0.5\na 3\nEND_SAMPLE 0.5\n");
     let mut out = Vec::new();
-    summarize(&p, &SummaryOptions::default())
+    of_profile(&p, &SummaryOptions::default())
         .write_json(&mut out)
         .unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -77,7 +62,7 @@ fn json_values_are_integers_when_exact() {
 fn band_info_breakdown_and_names() {
     use crate::profile::{IpeEntry, SymbolMatch};
     let mut p = profile("BEGIN_SAMPLE 1.0\nt 8\ns 4\nEND_SAMPLE 1.0\n");
-    let plain = summarize(&p, &SummaryOptions::default());
+    let plain = of_profile(&p, &SummaryOptions::default());
     let mut json = Vec::new();
     plain.write_json(&mut json).unwrap();
     let json = String::from_utf8(json).unwrap();
@@ -106,8 +91,11 @@ fn band_info_breakdown_and_names() {
     };
     p.band_info.insert(b"t".to_vec(), info(Some(ipe), None));
     p.band_info.insert(b"s".to_vec(), info(None, Some(symbol)));
-    let mut s = summarize(&p, &SummaryOptions::default());
-    s.breakdown = Some(BreakdownSummary::from(Breakdown::Era));
+    let mut s = of_profile(&p, &SummaryOptions::default());
+    s.breakdown = Some(BreakdownSummary {
+        flag: "-he".into(),
+        bands: "eras".into(),
+    });
     s.names = Some(NameCounts {
         ipe: 1,
         symbol: 1,

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use super::Summary;
+use crate::num::number;
 
 impl Summary {
     /// Writes the summary as text for people.
@@ -139,32 +140,4 @@ fn table<W: Write>(
         }
     }
     Ok(())
-}
-
-/// A number for people: thousands separated by commas (as in the chart's title), at most
-/// two decimals, no trailing zeros.
-pub(crate) fn number(v: f64) -> String {
-    let text = if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{v:.0}")
-    } else {
-        let s = format!("{v:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    };
-    let (sign, unsigned) = match text.strip_prefix('-') {
-        Some(rest) if rest.bytes().any(|b| b.is_ascii_digit() && b != b'0') => ("-", rest),
-        Some(rest) => ("", rest),
-        None => ("", text.as_str()),
-    };
-    let (int, frac) = unsigned.split_at(unsigned.find('.').unwrap_or(unsigned.len()));
-    if !int.bytes().all(|b| b.is_ascii_digit()) {
-        return text; // inf, NaN
-    }
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{sign}{grouped}{frac}")
 }

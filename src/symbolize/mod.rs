@@ -18,8 +18,9 @@
 //! Everything known about a band goes to [`Profile::band_info`].
 //!
 //! ```
+//! use hp2ps::internals::name_bands;
 //! use hp2ps::profile::{Band, IpeEntry, Profile};
-//! use hp2ps::symbolize::{name_bands, SymbolizeOptions};
+//! use hp2ps::SymbolizeOptions;
 //!
 //! let mut profile = Profile::default();
 //! profile.bands.push(Band { name: b"0x40b010".to_vec(), points: Vec::new() });
@@ -42,20 +43,19 @@ mod placement;
 mod symbols;
 mod zdecode;
 
-pub use placement::{Agreement, Placement};
-pub use symbols::{Symbol, SymbolError, SymbolTable};
-pub use zdecode::{package_name, symbol_name, z_decode};
+pub use placement::Agreement;
+pub use symbols::SymbolTable;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::defaults;
 use crate::profile::{BandInfo, IpeEntry, Profile};
 
 /// How `-hi` bands are named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum IpeNames {
-    /// By their IPE entries and the binary's symbols, where known.
+    /// By their IPE entries and the binary's symbols, where known. The default.
+    #[default]
     Source,
     /// Not renamed: the address labels, as the `.hp` has them.
     Address,
@@ -76,19 +76,11 @@ impl IpeNames {
 }
 
 /// How bands are named.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SymbolizeOptions {
-    /// `--ipe-names`. Default: `Source` ([`defaults::IPE_NAMES`]).
+    /// `--ipe-names`. Default: [`IpeNames::Source`].
     pub names: IpeNames,
-}
-
-impl Default for SymbolizeOptions {
-    fn default() -> Self {
-        SymbolizeOptions {
-            names: defaults::IPE_NAMES,
-        }
-    }
 }
 
 /// What [`name_bands`] did.
@@ -114,7 +106,7 @@ pub struct Naming {
 }
 
 /// The address of a `-hi` label: `0x` and 1 to 16 hex digits, as C's `%p` prints it.
-pub fn address_label(name: &[u8]) -> Option<u64> {
+pub(crate) fn address_label(name: &[u8]) -> Option<u64> {
     let hex = name.strip_prefix(b"0x")?;
     if hex.is_empty() || hex.len() > 16 || !hex.iter().all(u8::is_ascii_hexdigit) {
         return None;
@@ -124,7 +116,7 @@ pub fn address_label(name: &[u8]) -> Option<u64> {
 
 /// Whether every band of `profile` (and there is one) is an info-table address: a
 /// `-hi` profile, from an eventlog or a `.hp`.
-pub fn is_info_table_profile(profile: &Profile) -> bool {
+pub(crate) fn is_info_table_profile(profile: &Profile) -> bool {
     !profile.bands.is_empty()
         && profile
             .bands

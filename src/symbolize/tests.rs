@@ -1,3 +1,4 @@
+use super::symbols::Symbol;
 use super::*;
 use crate::profile::{Band, Point};
 

@@ -11,7 +11,7 @@
 
 /// Decodes a z-encoded string. What is not a valid code is kept as it stands, so that
 /// any symbol gives a name.
-pub fn z_decode(encoded: &str) -> String {
+pub(super) fn z_decode(encoded: &str) -> String {
     let b = encoded.as_bytes();
     let mut out = String::with_capacity(encoded.len());
     let mut i = 0;
@@ -106,7 +106,7 @@ fn numbered_char(hex: &[u8]) -> Option<(String, usize)> {
 
 /// A unit id without its version and hash: `containers-0.7-inplace` → `containers`,
 /// `base-4.20.0.0` → `base`; `ghc-internal` stays.
-pub fn package_name(unit: &str) -> &str {
+pub(super) fn package_name(unit: &str) -> &str {
     // `end` is where the last part kept ends, `at` where the next part starts (both
     // byte positions in `unit`, so a cut never falls inside a character).
     let (mut end, mut at) = (0, 0);
@@ -128,7 +128,7 @@ pub fn package_name(unit: &str) -> &str {
 /// `package:Module.name` (`Main.main` for the main unit, whose symbols have no unit;
 /// a constructor's `_con_info` as the constructor), the runtime's `stg_…_info` as
 /// `stg_…`, anything else (C functions) as it is.
-pub fn symbol_name(symbol: &str) -> String {
+pub(super) fn symbol_name(symbol: &str) -> String {
     let Some(closure) = symbol.strip_suffix("_info") else {
         return symbol.to_string();
     };

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use hp2ps::load::{load, Source};
 use hp2ps::profile::Profile;
+use hp2ps::{load, Source};
 use serde_json::{json, Value};
 
 use super::raster::{self, Image};

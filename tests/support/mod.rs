@@ -58,31 +58,25 @@ pub use scratch::{files_in, TempDir};
 /// reader, as text: what the faster readers are compared with.
 pub fn read_one_thread(text: &[u8]) -> String {
     let mut b = hp2ps::internals::ProfileBuilder::default();
-    let r = hp2ps::internals::hp::read_into(text, &hp2ps::read::hp::ReadOptions::default(), &mut b);
+    let r = hp2ps::internals::hp::read_into(text, &hp2ps::ReadOptions::default(), &mut b);
     format!("{:?}", r.map(|w| (b.finish(), w)))
 }
 
 /// The profile and warnings (or the error) of `bytes` as a library user reads them:
-/// [`hp2ps::load::load`] with the default options, from a stream.
+/// [`hp2ps::load`] with the default options, from a stream.
 pub fn read_profile(
     mut bytes: &[u8],
-) -> Result<(hp2ps::profile::Profile, Vec<hp2ps::load::Warning>), hp2ps::load::LoadError> {
-    let source = hp2ps::load::Source::Stream(&mut bytes);
-    hp2ps::load::load(source, &Default::default()).map(|l| (l.profile, l.warnings))
+) -> Result<(hp2ps::profile::Profile, Vec<hp2ps::Warning>), hp2ps::LoadError> {
+    let source = hp2ps::Source::Stream(&mut bytes);
+    hp2ps::load(source, &Default::default()).map(|l| (l.profile, l.warnings))
 }
 
 /// An eventlog's profile as its reader gives it, bands unnamed, and the reader's report
 /// (its warnings included): what the eventlog tests look at.
 pub fn read_eventlog_profile<R: std::io::Read>(
     input: R,
-    opts: &hp2ps::read::eventlog::EventlogOptions,
-) -> Result<
-    (
-        hp2ps::profile::Profile,
-        hp2ps::read::eventlog::EventlogReport,
-    ),
-    hp2ps::read::eventlog::EventlogError,
-> {
+    opts: &hp2ps::EventlogOptions,
+) -> Result<(hp2ps::profile::Profile, hp2ps::EventlogReport), hp2ps::EventlogError> {
     let mut b = hp2ps::internals::ProfileBuilder::default();
     let report = hp2ps::internals::eventlog::read_eventlog(input, opts, &mut b)?;
     Ok((b.finish(), report))

@@ -31,23 +31,13 @@ use std::collections::BinaryHeap;
 use std::ops::Range;
 
 use super::Aggregated;
+use crate::defaults::VECTOR_MAX_POINTS;
 use crate::profile::Point;
 use edges::Edges;
 
 mod edges;
 #[cfg(test)]
 mod tests;
-
-/// The command line's limit for `--format svg`, `pdf` and `eps` when `--max-points` is
-/// not given, in band vertices (samples drawn × bands drawn): 2,000 samples of the 21
-/// bands hp2ps draws at most by default, an SVG of about 1.3 MB. A chart of fewer bands
-/// keeps more samples in the same size (7,000 of 6 bands). hp2ps's own PostScript keeps
-/// every sample unless asked.
-pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
-
-/// The fewest samples the default limit keeps, however many bands are drawn (`-m0` may
-/// draw hundreds): about four samples per point of a full-width graph.
-pub const VECTOR_MAX_POINTS: usize = 2000;
 
 /// The narrowest a dropped sample's triangle counts, as a share of the time span: about
 /// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
@@ -64,7 +54,7 @@ pub fn samples_within(band_points: usize, bands: usize) -> usize {
 /// `max_points` samples and at most `max_band_points` band vertices (see
 /// [`samples_within`]): the smaller of the two; 0 for either means no such limit, and 0
 /// comes back when there is none.
-pub fn sample_limit(max_points: usize, max_band_points: usize, bands: usize) -> usize {
+pub(super) fn sample_limit(max_points: usize, max_band_points: usize, bands: usize) -> usize {
     let by_vertices = match max_band_points {
         0 => 0,
         budget => samples_within(budget, bands),
@@ -77,15 +67,17 @@ pub fn sample_limit(max_points: usize, max_band_points: usize, bands: usize) -> 
 
 /// Keeps at most `max_points` samples of `agg` (see the module docs); `0` keeps all. The
 /// first and last samples and the overall extremes of every edge are kept even when that
-/// alone exceeds `max_points` (a budget below twice the number of bands plus two).
-pub fn decimate(agg: &mut Aggregated, max_points: usize) {
+/// alone exceeds `max_points` (a budget below twice the number of bands plus two). (What
+/// [`super::thin`] does when no page wants the samples' list: the tests' way in.)
+#[cfg(test)]
+pub(super) fn decimate(agg: &mut Aggregated, max_points: usize) {
     if let Some(keep) = kept_samples(agg, max_points) {
         drop_samples(agg, &keep);
     }
 }
 
 /// Which samples [`decimate`] keeps, one flag per sample; `None` when it keeps them all.
-pub fn kept_samples(agg: &Aggregated, max_points: usize) -> Option<Vec<bool>> {
+pub(super) fn kept_samples(agg: &Aggregated, max_points: usize) -> Option<Vec<bool>> {
     let n = agg.times.len();
     match keeps_all(n, max_points) {
         true => None,
@@ -102,7 +94,7 @@ fn keeps_all(n: usize, max_points: usize) -> bool {
 /// The samples of `range` (at least three) that [`decimate`] would keep of a chart of
 /// those samples alone, by their index in `agg`: every one when there are at most
 /// `max_points` (or `max_points` is 0).
-pub fn kept_in(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<usize> {
+pub(super) fn kept_in(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<usize> {
     if keeps_all(range.len(), max_points) {
         return range.collect();
     }
@@ -167,7 +159,7 @@ fn simplified(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<b
 /// Drops the samples not kept (`keep`: a flag per sample, as [`kept_samples`] gives
 /// them): their times, and every band's points in them (those of
 /// [`Aggregated::rest`] too).
-pub fn drop_samples(agg: &mut Aggregated, keep: &[bool]) {
+pub(super) fn drop_samples(agg: &mut Aggregated, keep: &[bool]) {
     // New index of every kept sample.
     let mut index = vec![u32::MAX; keep.len()];
     let mut next = 0u32;

@@ -1,6 +1,7 @@
 //! Decimation: budgets, what is always kept, odd inputs.
 
 use super::*;
+use crate::defaults::VECTOR_MAX_BAND_POINTS;
 use crate::profile::Band;
 
 fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {

@@ -15,10 +15,10 @@
 //! U+2029, which some JavaScript parsers took for line ends. A band named `</script>`
 //! stays a string.
 
-use crate::aggregate::{BandNumbers, Fate};
 use crate::layout::chart::{Axes, Chart, ChartData, DataScale, Fill, Graph, KeyEntry};
 use crate::layout::palettes::{line_colour, DARK_BACKGROUND, LIGHT_BACKGROUND};
 use crate::paint::svg::hex;
+use crate::profile::{BandNumbers, Fate};
 
 /// A JSON text being written.
 pub(super) struct Json {

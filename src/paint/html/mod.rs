@@ -173,7 +173,6 @@ fn picture_of(chart: &Chart) -> io::Result<(Chart, String)> {
     // pages and the key are not the picture's, and the data can be large.
     let picture = Chart {
         portrait: chart.portrait,
-        colour: chart.colour,
         job: chart.job.clone(),
         date: chart.date.clone(),
         title: chart.title.clone(),

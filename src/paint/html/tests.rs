@@ -1,23 +1,23 @@
 //! Tests of the page's bytes (its behaviour in a browser: `tests/html_browser.rs`).
 
 use super::*;
-use crate::aggregate::AggregateOptions;
 use crate::layout::LayoutOptions;
+use crate::needs::Needs;
 use crate::pipeline::{prepare, RenderOptions};
 use crate::profile::Profile;
 
 fn page_of(hp: &str, data: bool) -> String {
     let (profile, _) = Profile::read(hp.as_bytes(), &Default::default()).expect("profile");
     let opts = RenderOptions {
-        aggregate: AggregateOptions {
-            band_table: data,
-            keep_rest: data,
-            ..AggregateOptions::default()
-        },
         layout: LayoutOptions {
             multipage: true,
-            data,
             ..LayoutOptions::default()
+        },
+        needs: Needs {
+            data,
+            band_table: data,
+            rest: data,
+            ..Needs::default()
         },
         ..RenderOptions::default()
     };

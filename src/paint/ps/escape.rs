@@ -43,7 +43,7 @@ pub fn escape(text: &[u8], rule: Escape, valid: bool) -> Vec<u8> {
 
 /// Whether bytes can sit between `(` and `)` as they are and show as themselves:
 /// parentheses balanced, no backslash and no CR.
-pub fn is_valid_ps_string(text: &[u8]) -> bool {
+pub(super) fn is_valid_ps_string(text: &[u8]) -> bool {
     let mut depth = 0i64;
     for &b in text {
         match b {

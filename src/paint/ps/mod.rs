@@ -20,7 +20,7 @@ use crate::num::push_f6;
 
 use bbox::eps_bounding_box;
 use escape::one_line;
-pub use escape::{escape, is_valid_ps_string, Escape};
+pub use escape::{escape, Escape};
 use long_bands::long_bands;
 
 /// PostScript output settings.

@@ -98,6 +98,7 @@ impl Model<'_> {
         let mut marks = self.marks(&axis, &mut report);
         report.heap_size = in_time_order(&mut self.heap_size, &axis);
         report.heap_live = in_time_order(&mut self.heap_live, &axis);
+        report.blocks_size = in_time_order(&mut self.blocks_size, &axis);
 
         // Samples: times never run backwards, as the .hp reader guarantees.
         let names = self.band_names(&args);

@@ -8,6 +8,24 @@
 //!
 //! The behaviour reference is the project's eventlog spec and the corpus FINDINGS:
 //! `tests/data/eventlog/FINDINGS.md`.
+//!
+//! Files: the event types it knows, in one table (`events.rs`: id, name, fields read,
+//! buffer, what it changes); its ways in (`entry.rs`); the container (`container/`: the
+//! bytes as a stream or in place (`source.rs`), the header's type declarations
+//! (`header.rs`), the framing of each event against its block and the header after it
+//! (`framing.rs`, its bulk in `quick.rs`; blocks in `bounds.rs`, the part of the input a
+//! decision looks at in `window.rs`), where the variable-size heap events' fields end
+//! (`fields.rs`), the recovery after damage (`resync.rs`), what framing tolerated
+//! (`notes.rs`), where a mapped log is cut for the workers (`block_runs.rs`)); what damage
+//! cost (`damage.rs`); payloads (`payload.rs`); the state it keeps (`model.rs`); the time
+//! axis (`timeaxis/`: each capability's busy time from its thread switches (`busy.rs`),
+//! collections from the capabilities' GC events (`gc.rs`), what the runtime and its
+//! options add (`runtime.rs`), the running total read at every sample (`total.rs`)); band
+//! names and JOB (`names.rs`); DATE in local time (`localtime.rs`); the samples handed to
+//! the sink as one `SampleBlock` and the report (`emit.rs`); reading a mapped log on every
+//! core (`parallel.rs`: runs of whole blocks scanned by workers, applied in order; the
+//! one-pass reader takes over wherever a run does not end where the next begins), a
+//! worker's table of a run's bands (`run_index.rs`). See `docs/eventlog.md`.
 
 #![warn(missing_docs)]
 
@@ -16,6 +34,7 @@ mod damage;
 mod emit;
 pub(crate) mod entry;
 mod error;
+pub(crate) mod events;
 mod localtime;
 mod model;
 mod names;
@@ -152,6 +171,7 @@ impl Breakdown {
 
 /// A marker (event 58) whose text was kept, at its time on the chosen axis.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Marker {
     /// Seconds on the report's axis.
     pub time: f64,
@@ -172,6 +192,9 @@ pub struct EventlogReport {
     pub heap_size: Vec<(f64, u64)>,
     /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs, in time order.
     pub heap_live: Vec<(f64, u64)>,
+    /// BLOCKS_SIZE (91, GHC ≥ 9.2) points: (seconds, bytes of the blocks allocated), one
+    /// per GC and capability with the heap size, in time order; empty before GHC 9.2.
+    pub blocks_size: Vec<(f64, u64)>,
     /// The profile kind; `None` if the log has no HEAP_PROF_BEGIN.
     pub breakdown: Option<Breakdown>,
     /// The sampling interval (`-i`) in seconds, from HEAP_PROF_BEGIN.
@@ -202,7 +225,7 @@ fn read_from<I: container::Source, S: Sink + ?Sized>(
 ) -> Result<EventlogReport, EventlogError> {
     let types = container::read_header(input)?;
     let mut m = model::Model::new(opts);
-    m.has_end = types.declares(165);
+    m.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
     let mut framer = container::Framer::new(&types);
     let end = read_events(input, &mut framer, &mut m)?;
     m.finish(end, &framer.notes, sink)

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::damage::DamageLog;
+use super::events::{event_type, Reading};
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::TimeData;
@@ -91,6 +92,7 @@ pub(crate) struct Model<'o> {
     pub(crate) time: TimeData,
     pub(crate) heap_size: Vec<(u64, u64)>,
     pub(crate) heap_live: Vec<(u64, u64)>,
+    pub(crate) blocks_size: Vec<(u64, u64)>,
     pub(crate) marks: Vec<u64>,
     pub(crate) marks_dropped: u64,
     pub(crate) texts: Vec<(u64, String)>,
@@ -147,6 +149,7 @@ impl<'o> Model<'o> {
             time: TimeData::default(),
             heap_size: Vec::new(),
             heap_live: Vec::new(),
+            blocks_size: Vec::new(),
             marks: Vec::new(),
             marks_dropped: 0,
             texts: Vec::new(),
@@ -204,6 +207,7 @@ impl<'o> Model<'o> {
             Event::StopThread => self.thread_switch(false, self.block.cap_at(raw.offset), t),
             Event::HeapSize(b) => self.heap_size.push((t, b)),
             Event::HeapLive(b) => self.heap_live.push((t, b)),
+            Event::BlocksSize(b) => self.blocks_size.push((t, b)),
             Event::RtsId(s) => self.rts = Some(s.to_vec()),
             Event::ProgramArgs(a) => self.args = Some(a.to_vec()),
             // Taken at RTS start-up, when the .hp header gets its DATE too.
@@ -241,7 +245,7 @@ impl<'o> Model<'o> {
             Event::StringSample { residency, text } => self.point(false, text, residency),
             Event::Ipe { info, fields } => self.ipe_entry(info, fields),
             // A heap sample too short for its layout leaves its census incomplete.
-            Event::Short if matches!(raw.id, 163 | 164) && self.is_open() => {
+            Event::Short if event_type(raw.id).reading == Reading::Point && self.is_open() => {
                 self.damaged(raw.offset, raw.offset);
             }
             Event::Short => {

@@ -4,7 +4,10 @@
 //!
 //! The data is cut between blocks ([`BlockRuns`]) into runs of about a megabyte. Worker
 //! threads frame the events of a run, look each sample's band up in a table of the run's
-//! own, skip the events the model ignores, and list the rest by offset. The calling thread
+//! own, skip the events the model ignores, and list the rest by offset (which is which,
+//! the table of event types says: [`Reading`]; the workers decode nothing the model
+//! decodes, so an event the table hands to the model is read the same on every path).
+//! The calling thread
 //! applies the runs in file order: the run's bands map to the model's keys the first time
 //! a point of theirs counts (so keys are numbered as a one-pass read numbers them), points
 //! go straight to their bands, and the listed events are framed again and handed to the
@@ -20,11 +23,15 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{channel, sync_channel};
 
 use super::container::{
-    event_in, fields_fill, read_header, u64_at, BlockRuns, Framer, Head, Notes, RawEvent,
-    SliceInput, Source, State, Step, Types, Window,
+    event_in, fields_fill, read_header, u64_at, BlockRuns, Framer, Head, Notes, SliceInput, Source,
+    State, Step, Types, Window,
+};
+use super::events::{
+    event_type, Reading, BLOCK_MARKER, HEAP_BIO_PROF_SAMPLE_BEGIN, HEAP_PROF_SAMPLE_BEGIN,
+    HEAP_PROF_SAMPLE_END, RUN_THREAD,
 };
 use super::model::{Block, Model, UNMAPPED};
-use super::payload::{decode, heap_sample, thread_switch, Event};
+use super::payload::{block_marker, heap_sample};
 use super::run_index::RunIndex;
 use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
 use crate::seam::Sink;
@@ -97,7 +104,7 @@ pub(crate) fn read_slice<S: Sink + ?Sized>(
         (read_header(&mut input)?, input.offset() as usize)
     };
     let mut m = Model::new(opts);
-    m.has_end = types.declares(165);
+    m.has_end = types.declares(HEAP_PROF_SAMPLE_END);
     let mut framer = Framer::new(&types);
     let resume = in_parallel(
         bytes,
@@ -238,8 +245,9 @@ fn scan<'a>(bytes: &'a [u8], types: &Types, from: usize, to: usize, run: &mut Ru
 }
 
 /// Lists the event `head` at `at` with `payload` in `run`: a heap sample as a point of its
-/// band, an event the model needs by offset; nothing else. With `must_fill`, an event
-/// whose fields do not fill its payload is not listed: false.
+/// band, a thread switch by its time and capability, an event the model needs
+/// ([`Reading::Model`], or a heap sample too short to be one) by offset; nothing else.
+/// With `must_fill`, an event whose fields do not fill its payload is not listed: false.
 #[inline(always)]
 fn list<'a>(
     run: &mut Run<'a>,
@@ -262,9 +270,9 @@ fn list<'a>(
         run.entries.push((band, residency));
         return true;
     }
-    match thread_switch(head.id) {
-        Some(running) => list_switch(run, head, at, running),
-        None => list_other(run, index, head, at, payload, must_fill),
+    match event_type(head.id).reading {
+        Reading::Switch => list_switch(run, head, at, head.id == RUN_THREAD),
+        _ => list_other(run, index, head, at, payload, must_fill),
     }
 }
 
@@ -280,7 +288,9 @@ fn list_switch(run: &mut Run<'_>, head: &Head, at: usize, running: bool) -> bool
     true
 }
 
-/// [`list`] for an event that is not a heap sample: out of the samples' loop.
+/// [`list`] for an event that is neither a heap sample nor a thread switch: out of the
+/// samples' loop. The model gets it whole, as the table says; the worker only follows the
+/// blocks (for the thread switches' capabilities) and the censuses (for its band guesses).
 #[inline(never)]
 fn list_other<'a>(
     run: &mut Run<'a>,
@@ -294,27 +304,26 @@ fn list_other<'a>(
         return false;
     }
     run.max_time = run.max_time.max(head.time);
-    let raw = RawEvent {
-        id: head.id,
-        time: head.time,
-        offset: at as u64,
-        payload,
-    };
-    match decode(&raw) {
-        // Nothing the model keeps but the time (thread switches are [`list`]'s).
-        Event::Other | Event::RunThread | Event::StopThread => {}
-        other => {
-            match other {
-                Event::SampleBegin | Event::BioSampleBegin { .. } => index.previous = 0,
-                Event::BlockMarker { size, cap } => {
-                    run.block = Block::at_marker(at as u64, size, cap);
-                }
-                _ => {}
-            }
-            run.events.push(run.entries.len() as u32);
-            run.entries.push((EVENT, pack(at, payload.len())));
-        }
+    let kind = event_type(head.id);
+    if !kind.reading.changes_samples() {
+        // Nothing the model keeps but the time.
+        return true;
     }
+    match head.id {
+        BLOCK_MARKER => {
+            if let Some((size, cap)) = block_marker(payload) {
+                run.block = Block::at_marker(at as u64, size, cap);
+            }
+        }
+        HEAP_PROF_SAMPLE_BEGIN | HEAP_BIO_PROF_SAMPLE_BEGIN
+            if payload.len() >= kind.fields.minimum() =>
+        {
+            index.previous = 0;
+        }
+        _ => {}
+    }
+    run.events.push(run.entries.len() as u32);
+    run.entries.push((EVENT, pack(at, payload.len())));
     true
 }
 

@@ -1,11 +1,13 @@
 //! Event payloads that matter for heap profiles, decoded without copying.
 //!
-//! Fields are read by id, never by description. A payload longer than the known layout
-//! is read by its prefix (fields are only ever appended); one shorter than the layout is
-//! [`Event::Short`]. No decoder reads past its payload: strings without a NUL run to
-//! the payload's end.
+//! Fields are read by id, never by description, for the types that [`super::events`]'
+//! table says change the samples. A payload longer than the known layout is read by its
+//! prefix (fields are only ever appended); one shorter than the table's minimum is
+//! [`Event::Short`]. No decoder reads past its payload: strings without a NUL run to the
+//! payload's end.
 
 use super::container::{u64_at, RawEvent};
+use super::events::*;
 
 /// A decoded event. Everything else is [`Event::Other`].
 #[derive(Debug, PartialEq)]
@@ -26,6 +28,8 @@ pub(crate) enum Event<'a> {
     HeapSize(u64),
     /// 51
     HeapLive(u64),
+    /// 91
+    BlocksSize(u64),
     /// 29: `GHC-9.0.2 rts_p`.
     RtsId(&'a [u8]),
     /// 30: NUL-separated argv.
@@ -98,8 +102,8 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 #[inline(always)]
 pub(crate) fn heap_sample(id: u16, p: &[u8]) -> Option<(bool, u64, &[u8])> {
     match id {
-        164 if p.len() >= 9 => Some((false, u64_at(p, 1), &p[9..])),
-        163 if p.len() >= 10 => {
+        HEAP_PROF_SAMPLE_STRING if p.len() >= 9 => Some((false, u64_at(p, 1), &p[9..])),
+        HEAP_PROF_SAMPLE_COST_CENTRE if p.len() >= 10 => {
             let depth = usize::from(p[9]);
             let stack = p.get(10..10 + 4 * depth)?;
             Some((true, u64_at(p, 1), stack))
@@ -108,64 +112,46 @@ pub(crate) fn heap_sample(id: u16, p: &[u8]) -> Option<(bool, u64, &[u8])> {
     }
 }
 
-/// Whether `id` is a thread switch, as [`decode`] reads it: `Some(true)` for RUN_THREAD
-/// (1), `Some(false)` for STOP_THREAD (2), whatever their payload. A program that
-/// switches threads often writes millions of them, so the parallel readers take them
-/// without building an [`Event`].
-#[inline(always)]
-pub(crate) fn thread_switch(id: u16) -> Option<bool> {
-    match id {
-        1 => Some(true),
-        2 => Some(false),
-        _ => None,
-    }
+/// A block marker's block size and capability (0xFFFF: the global buffer), as
+/// [`decode`] reads them; `None` when the payload is short.
+pub(crate) fn block_marker(p: &[u8]) -> Option<(u32, u16)> {
+    let need = event_type(BLOCK_MARKER).fields.minimum();
+    (p.len() >= need).then(|| (u32_at(p, 0), u16::from_be_bytes([p[12], p[13]])))
 }
 
-/// Decodes `raw`'s payload.
+/// Decodes `raw`'s payload: the types that change the samples ([`Reading`]), each read
+/// as far as its [`Fields`] say; [`Event::Other`] for the rest.
 pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
     let p = raw.payload;
-    // Minimum payload length of each decoded id.
-    let need = match raw.id {
-        18 => 14,
-        // Only the time and the capability count: the thread id and status are not read.
-        1 | 2 => 0,
-        9 | 10 | 22 => 0,
-        50 | 51 => 12,
-        29 | 30 => 4,
-        43 => 16,
-        58 => 0,
-        160 => 13,
-        161 => 4,
-        162 | 165 => 0,
-        166 => 16,
-        163 => 10,
-        164 => 9,
-        169 => 8,
-        _ => return Event::Other,
-    };
-    if p.len() < need {
+    let kind = event_type(raw.id);
+    if !kind.reading.changes_samples() {
+        return Event::Other;
+    }
+    if p.len() < kind.fields.minimum() {
         return Event::Short;
     }
     match raw.id {
-        18 => Event::BlockMarker {
-            size: u32_at(p, 0),
-            cap: u16::from_be_bytes([p[12], p[13]]),
+        BLOCK_MARKER => match block_marker(p) {
+            Some((size, cap)) => Event::BlockMarker { size, cap },
+            None => Event::Short,
         },
-        1 => Event::RunThread,
-        2 => Event::StopThread,
-        9 => Event::GcStart,
-        10 => Event::GcEnd,
-        22 => Event::GcDone,
-        50 => Event::HeapSize(u64_at(p, 4)),
-        51 => Event::HeapLive(u64_at(p, 4)),
-        29 => Event::RtsId(cstr(&p[4..]).0),
-        30 => Event::ProgramArgs(&p[4..]),
-        43 => Event::WallClock {
+        // Only the time and the capability count: the thread id and status are not read.
+        RUN_THREAD => Event::RunThread,
+        STOP_THREAD => Event::StopThread,
+        GC_START => Event::GcStart,
+        GC_END => Event::GcEnd,
+        GC_DONE => Event::GcDone,
+        HEAP_SIZE => Event::HeapSize(u64_at(p, 4)),
+        HEAP_LIVE => Event::HeapLive(u64_at(p, 4)),
+        BLOCKS_SIZE => Event::BlocksSize(u64_at(p, 4)),
+        RTS_IDENTIFIER => Event::RtsId(cstr(&p[4..]).0),
+        PROGRAM_ARGS => Event::ProgramArgs(&p[4..]),
+        WALL_CLOCK_TIME => Event::WallClock {
             sec: u64_at(p, 4),
             nsec: u32_at(p, 12),
         },
-        58 => Event::UserMarker(p),
-        160 => {
+        USER_MARKER => Event::UserMarker(p),
+        HEAP_PROF_BEGIN => {
             let mut rest = &p[13..];
             let mut bio_filter: &[u8] = &[];
             for _ in 0..7 {
@@ -179,7 +165,7 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
                 bio_filter,
             }
         }
-        161 => {
+        HEAP_PROF_COST_CENTRE => {
             let (label, rest) = cstr(&p[4..]);
             let (module, rest) = cstr(rest);
             let (_srcloc, rest) = cstr(rest);
@@ -190,17 +176,17 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
                 flags: rest.first().copied().unwrap_or(0),
             }
         }
-        162 => Event::SampleBegin,
-        165 => Event::SampleEnd,
-        166 => Event::BioSampleBegin {
+        HEAP_PROF_SAMPLE_BEGIN => Event::SampleBegin,
+        HEAP_PROF_SAMPLE_END => Event::SampleEnd,
+        HEAP_BIO_PROF_SAMPLE_BEGIN => Event::BioSampleBegin {
             census_time: u64_at(p, 8),
         },
-        163 | 164 => match heap_sample(raw.id, p) {
+        HEAP_PROF_SAMPLE_COST_CENTRE | HEAP_PROF_SAMPLE_STRING => match heap_sample(raw.id, p) {
             Some((true, residency, stack)) => Event::CcsSample { residency, stack },
             Some((false, residency, text)) => Event::StringSample { residency, text },
             None => Event::Short,
         },
-        169 => {
+        IPE => {
             let mut rest = &p[8..];
             let fields = [(); 6].map(|()| {
                 let (field, after) = cstr(rest);
@@ -323,6 +309,34 @@ mod tests {
         // Scheduler events need none of their fields.
         assert_eq!(ev(1, &[0, 0, 0, 7]), Event::RunThread);
         assert_eq!(ev(2, &[]), Event::StopThread);
+    }
+
+    /// Every type the table says changes the samples is decoded (none falls through to
+    /// `Other`), and short below the table's minimum; every other type is `Other`.
+    #[test]
+    fn decode_follows_the_table() {
+        use crate::read::eventlog::events::EVENTS;
+        for e in EVENTS {
+            // Long enough for any layout, with a stack of depth 0 for a 163.
+            let long = [0u8; 64];
+            let p = match e.fields {
+                crate::read::eventlog::events::Fields::Stack => &long[..10],
+                _ => &long[..],
+            };
+            let decoded = ev(e.id, p);
+            assert_eq!(
+                decoded == Event::Other,
+                !e.reading.changes_samples(),
+                "{}",
+                e.name
+            );
+            if e.reading.changes_samples() {
+                assert_ne!(decoded, Event::Short, "{}", e.name);
+                if let Some(short) = e.fields.minimum().checked_sub(1) {
+                    assert_eq!(ev(e.id, &long[..short]), Event::Short, "{}", e.name);
+                }
+            }
+        }
     }
 
     /// The heap-sample fast path, and `decode`, read every 163 and 164 as their layouts

@@ -2,23 +2,11 @@
 
 use std::fmt;
 
-/// A 1-based position in the input: line (counting every LF) and byte column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Pos {
-    /// The line, from 1.
-    pub line: u64,
-    /// The byte column, from 1.
-    pub col: u64,
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
+pub use crate::num::Pos;
 
 /// Why a `.hp` file could not be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// A token that does not fit the grammar at this point.
     #[error("{pos}: {found}, expected {expected}")]
@@ -73,6 +61,7 @@ impl ReadError {
 
 /// Something the reader tolerated but the user should know about.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Warning {
     /// The input ended inside a sample (the profiled program is still running or was
     /// killed): that sample was dropped.

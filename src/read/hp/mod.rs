@@ -7,6 +7,13 @@
 //!
 //! Its ways in (`serial.rs`: one thread; `pipeline.rs`: on every core, the same result)
 //! are the crate's: library users read through [`crate::load::load`].
+//!
+//! Files: buffered segments of lines (`segments.rs`), the `name<TAB>digits` fast path
+//! (`data_line.rs`), the words of the language (`tokens.rs`), the statement machine
+//! (`parser/`: heads and the segment loop, arguments and the sample structure, header
+//! strings), the one-thread reader (`serial.rs`), the reader on every core
+//! (`pipeline.rs`, its workers' chunk scan in `chunk.rs`, handed over as a
+//! `StatementRun`), positioned errors (`error.rs`).
 
 mod chunk;
 mod data_line;
@@ -20,7 +27,6 @@ mod tokens;
 pub use error::{Pos, ReadError, Warning};
 pub(crate) use pipeline::{read_into_parallel, read_slice_parallel};
 pub(crate) use serial::read_into;
-pub(crate) use tokens::MAX_NUMBER_LEN;
 
 /// Limits of the reader. hp2ps splits identifiers after 4,999 bytes and misreads them; we
 /// accept far longer ones, but keep a limit so hostile input cannot exhaust memory.

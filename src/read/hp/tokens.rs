@@ -7,9 +7,7 @@ pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
-/// hp2ps splits numbers after 32 characters; we refuse longer ones instead of misreading
-/// them (a 33-digit heap size is not real data).
-pub(crate) const MAX_NUMBER_LEN: usize = 32;
+pub(crate) use crate::num::MAX_NUMBER_LEN;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Keyword {

@@ -1,4 +1,4 @@
-//! Whether our eventlog reader (`hp2ps::read::eventlog`) agrees with ghc-events on one
+//! Whether our eventlog reader (`src/read/eventlog/`) agrees with ghc-events on one
 //! file: what ghc-events says the reader must give ([`Expected`]) and the comparison
 //! ([`check`]), counted in [`Counts`]. The suite is `eventlog_oracle.rs`.
 //!
@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use hp2ps::internals::eventlog::read_eventlog;
-use hp2ps::read::eventlog::{EventlogOptions, TimeAxis};
+use hp2ps::{EventlogOptions, TimeAxis};
 
 use super::oracle::{self, Band, Dump, Kind, Outcome};
 use super::recorder::{by_first_appearance, Recorder};

@@ -1,8 +1,8 @@
 //! Where a mapped log's data can be cut for the workers: between blocks.
 
-use super::framing::BLOCK_MARKER;
 use super::header::{Size, Types};
 use super::{u16_at, u32_at};
+use crate::read::eventlog::events::BLOCK_MARKER;
 
 /// Cuts the data from some offset on into runs of whole blocks of about `target` bytes
 /// each, following the block markers' sizes, a run at a time (so that the pages of the

@@ -80,18 +80,3 @@ pub(super) enum Fault {
     /// to.
     Buffer,
 }
-
-/// Which buffer GHC posts events of type `id` to: the global one (`true`), a
-/// capability's (`false`), or either or unknown (`None`). (The RTS source's `post…`
-/// functions; in the 28 real logs of 9.0.2 and 9.10.3 the two sets never meet.)
-pub(super) fn posted_by(id: u16) -> Option<bool> {
-    match id {
-        // Capsets, RTS identifier, arguments, environment, process ids, wall clock,
-        // capability creation, heap parameters, tasks, the heap and time profiles, IPE.
-        25..=33 | 43 | 45..=48 | 52 | 55..=57 | 160..=169 => Some(true),
-        // Threads, GC, sparks, thread labels, heap sizes and statistics, user messages
-        // and markers, memory returned and block sizes, binary messages.
-        0..=15 | 19..=22 | 34..=41 | 44 | 49..=51 | 53 | 54 | 58 | 90 | 91 | 181 => Some(false),
-        _ => None,
-    }
-}

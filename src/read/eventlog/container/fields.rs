@@ -1,4 +1,5 @@
-//! Where the fields of the variable-size heap events end, from their layouts (spec §2.2).
+//! Where the fields of the variable-size heap events end, from their layouts (spec §2.2),
+//! as the table of event types gives them ([`Fields`]).
 //!
 //! GHC writes these events' fields and a length that should equal them, but GHC 9.10
 //! declares IPE events (169) one byte longer than their six strings, and a newer GHC may
@@ -6,10 +7,12 @@
 //! these five events by their fields and goes on from where the fields end; the framer
 //! uses that end when the declared one does not continue with valid events.
 
-/// Whether `id` is one of the events whose fields the framer knows: heap-profile begin
-/// (160), cost centre (161), the two heap samples (163, 164) and IPE (169).
+use crate::read::eventlog::events::{event_type, Fields};
+
+/// Whether `id` is one of the events whose fields the framer knows (heap-profile begin,
+/// cost centre, the two heap samples and IPE: [`Fields::known_end`]).
 pub(crate) fn known(id: u16) -> bool {
-    matches!(id, 160 | 161 | 163 | 164 | 169)
+    event_type(id).fields.known_end()
 }
 
 /// Whether the fields of an event of type `id` fill its `payload` exactly (always, for
@@ -18,11 +21,19 @@ pub(crate) fn known(id: u16) -> bool {
 /// after it.
 #[inline(always)]
 pub(crate) fn fill(id: u16, payload: &[u8]) -> bool {
-    match id {
-        164 => payload.len() > 9 && label(&payload[9..]).len() + 10 == payload.len(),
-        163 => payload.get(9).map(|&d| 10 + 4 * usize::from(d)) == Some(payload.len()),
-        160 | 161 | 169 => end(id, payload) == Some(payload.len()),
-        _ => true,
+    match event_type(id).fields {
+        // One string to the end (a heap sample's label): found a word at a time.
+        Fields::Strings {
+            from,
+            count: 1,
+            after: 0,
+        } => {
+            let from = usize::from(from);
+            payload.len() > from && label(&payload[from..]).len() + from + 1 == payload.len()
+        }
+        Fields::Stack => payload.get(9).map(|&d| 10 + 4 * usize::from(d)) == Some(payload.len()),
+        Fields::Strings { .. } => end(id, payload) == Some(payload.len()),
+        Fields::AtLeast(_) => true,
     }
 }
 
@@ -70,18 +81,13 @@ pub(crate) fn end(id: u16, bytes: &[u8]) -> Option<usize> {
         }
         Some(at)
     };
-    let end = match id {
-        // profile id, period, breakdown, then the seven filters.
-        160 => strings(13, 7)?,
-        // ccid, label, module, source location, then the flags byte.
-        161 => strings(4, 3)? + 1,
+    let end = match event_type(id).fields {
+        Fields::Strings { from, count, after } => {
+            strings(usize::from(from), usize::from(count))? + usize::from(after)
+        }
         // profile id, residency, depth, then `depth` ccids.
-        163 => 10 + 4 * usize::from(*bytes.get(9)?),
-        // profile id, residency, label.
-        164 => strings(9, 1)?,
-        // address, then table name, closure type, type, label, module, location.
-        169 => strings(8, 6)?,
-        _ => return None,
+        Fields::Stack => 10 + 4 * usize::from(*bytes.get(9)?),
+        Fields::AtLeast(_) => return None,
     };
     (end <= bytes.len()).then_some(end)
 }

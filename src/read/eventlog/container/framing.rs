@@ -16,7 +16,7 @@
 //! with them, so a stream and a mapped file, read in one pass or by workers in runs of
 //! blocks, are framed alike.
 
-use super::bounds::{posted_by, Block, Fault, EARLY, LONGEST};
+use super::bounds::{Block, Fault, EARLY, LONGEST};
 use super::fields;
 use super::header::{Size, Types};
 use super::notes::Notes;
@@ -24,8 +24,8 @@ use super::quick;
 use super::window::{Need, Window};
 use super::{u16_at, u32_at, u64_at};
 
-/// Id of the block marker, whose first payload field is the size of its block.
-pub(crate) const BLOCK_MARKER: u16 = 18;
+// The block marker, whose first payload field is the size of its block.
+use crate::read::eventlog::events::{posted_by, BLOCK_MARKER};
 /// The end marker, in the place of an event type.
 const END: u16 = 0xFFFF;
 /// The longest payload a length field can state.

@@ -1,11 +1,12 @@
 //! The framer's quick path: the bulk of a log, events whose checks need no more than a
 //! word per type, in a loop that keeps its few values in registers.
 
-use super::bounds::{posted_by, EARLY};
+use super::bounds::EARLY;
 use super::fields;
-use super::framing::{Framer, Head, BLOCK_MARKER};
+use super::framing::{Framer, Head};
 use super::header::{Size, Types};
 use super::window::Window;
+use crate::read::eventlog::events::{posted_by, BLOCK_MARKER};
 
 /// [`Framer::quick`]'s word for a type: its fixed size, or
 const VARIABLE: u32 = 1 << 16;

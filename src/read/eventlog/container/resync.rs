@@ -16,11 +16,10 @@
 
 use super::bounds::{Block, Fault};
 use super::fields;
-use super::framing::{Framer, Head, Seen, Step, BLOCK_MARKER, MAX_PAYLOAD};
+use super::framing::{Framer, Head, Seen, Step, MAX_PAYLOAD};
+// HEAP_PROF_SAMPLE_BEGIN: its timestamp is its census's time.
 use super::window::{Need, Window};
-
-/// HEAP_PROF_SAMPLE_BEGIN: its timestamp is its census's time.
-const CENSUS_BEGIN: u16 = 162;
+use crate::read::eventlog::events::{BLOCK_MARKER, HEAP_PROF_SAMPLE_BEGIN as CENSUS_BEGIN};
 
 /// Headers in a row that show valid events go on.
 const CHAIN: usize = 3;

@@ -1,6 +1,8 @@
-//! Stacking and the area in the title (§3.8–3.9 of `docs/reference/hp2ps-behaviour.md`).
+//! Stacking and the area in the title (§3.8–3.9 of `docs/reference/hp2ps-behaviour.md`):
+//! the arithmetic of bands that aggregation, the band filter, the summary and the layout
+//! share.
 
-use crate::profile::Band;
+use super::Band;
 
 /// The height of the stack at every sample, summed band by band.
 pub fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
@@ -13,7 +15,7 @@ pub fn stack_heights(bands: &[Band], nsamples: usize) -> Vec<f64> {
 
 /// Adds `band`'s points to the stack `heights` (one per sample; points beyond it are
 /// never drawn), which then holds the band's top edge.
-pub fn stack_on(heights: &mut [f64], band: &Band) {
+pub(crate) fn stack_on(heights: &mut [f64], band: &Band) {
     for p in &band.points {
         if let Some(s) = heights.get_mut(p.sample as usize) {
             *s += p.value;
@@ -22,7 +24,7 @@ pub fn stack_on(heights: &mut [f64], band: &Band) {
 }
 
 /// The trapezoid integral of the stack, in hp2ps's exact arithmetic.
-pub fn area(times: &[f64], heights: &[f64]) -> f64 {
+pub(crate) fn area(times: &[f64], heights: &[f64]) -> f64 {
     let mut area = 0.0;
     for i in 1..times.len().min(heights.len()) {
         let base = times[i] - times[i - 1];

@@ -1,0 +1,87 @@
+//! Thinning, aggregation's last step: the samples a chart draws ([`super::decimate`],
+//! after the ranges and the area are fixed from every sample), and for a chart that
+//! carries its data (the HTML page) what it keeps besides ([`super::page`]): the finer
+//! levels of detail, and the values of the bands not drawn on their own. One call,
+//! [`thin`], gives both.
+
+use super::decimate::{drop_samples, kept_samples, sample_limit};
+use super::limit::drop_in_background;
+use super::page::{values_at, Level, PageSamples};
+use super::Aggregated;
+use crate::needs::Needs;
+
+/// The bands of [`thin`], with the samples drawn only, and the levels of detail.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Thinned {
+    /// The aggregated bands at the drawn samples (and [`Aggregated::rest`] when the
+    /// chart carries it, else empty).
+    pub(crate) agg: Aggregated,
+    /// For a chart that carries its data, the finer levels of detail (10 tiles, 100,
+    /// …); else empty.
+    pub(crate) detail: Vec<LevelSamples>,
+}
+
+/// One level of detail: each of its tiles' samples.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LevelSamples {
+    /// The tiles, in time order.
+    pub(crate) tiles: Vec<TileSamples>,
+    /// Whether its tiles hold every sample.
+    pub(crate) whole: bool,
+}
+
+/// The samples one tile keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TileSamples {
+    /// Their times.
+    pub(crate) times: Vec<f64>,
+    /// Each drawn band's values at them, then those of [`Aggregated::rest`].
+    pub(crate) values: Vec<Vec<f64>>,
+}
+
+/// Drops the samples not drawn: at most `max_points` (`--max-points`; `Some(0)` draws
+/// every sample), or when it is `None` within [`Needs::band_points`]; and for a chart
+/// that carries its data ([`Needs::data`]), works out its levels of detail and whether
+/// it carries the bands not drawn ([`PageSamples`]).
+pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs) -> Thinned {
+    let (max_points, band_points) = match max_points {
+        Some(n) => (n, 0),
+        None => (0, needs.band_points),
+    };
+    let limit = sample_limit(max_points, band_points, agg.bands.len());
+    let mut page = (needs.data).then(|| PageSamples::of(&agg, limit, needs.page_values));
+    let drawn = match &mut page {
+        Some(page) => page.drawn.take(),
+        None => kept_samples(&agg, limit),
+    };
+    // The bands not drawn go with their values when they fit the budget of values and
+    // the table lists them all.
+    let rows = needs.table_rows;
+    let listed = rows == 0 || agg.bands.len() + agg.rest.len() <= rows;
+    let carry_rest = listed && page.as_ref().is_some_and(|p| p.rest);
+    if !carry_rest {
+        drop_in_background(std::mem::take(&mut agg.rest));
+    }
+    let detail = page
+        .map(|p| detail_tiles(&agg, &p.levels))
+        .unwrap_or_default();
+    if let Some(keep) = drawn {
+        drop_samples(&mut agg, &keep);
+    }
+    Thinned { agg, detail }
+}
+
+/// The times and values (the drawn bands', then those of [`Aggregated::rest`]) of the
+/// samples each tile of each level keeps.
+fn detail_tiles(agg: &Aggregated, levels: &[Level]) -> Vec<LevelSamples> {
+    let tile = |kept: &Vec<usize>| TileSamples {
+        times: kept.iter().map(|&s| agg.times[s]).collect(),
+        values: values_at(agg.bands.iter().chain(&agg.rest), kept),
+    };
+    (levels.iter())
+        .map(|level| LevelSamples {
+            tiles: level.tiles.iter().map(tile).collect(),
+            whole: level.whole,
+        })
+        .collect()
+}
