@@ -362,9 +362,9 @@ mod tests {
         use super::super::palettes::{contrast, line_colour, DARK_BACKGROUND, LIGHT_BACKGROUND};
         // The stated minima (docs/formats.md), for OTHER and 19 bands, with -c or without:
         // the screen palette's fills and the lines the page draws of them on either
-        // background (15.8 measured, 14.5 for the lines on white); the colour-blind palettes' fills (7, 6 and 9
-        // colours, then lighter and darker rounds: 6.6, 7.2 and 6.7); viridis, a map
-        // along one path of hue and lightness, least (4.55).
+        // background (15.8 measured, 14.5 for the lines on white); the colour-blind
+        // palettes' fills (7, 6 and 9 colours, then lighter and darker rounds: 6.6, 7.2 and
+        // 6.7); viridis, a map along one path of hue and lightness, least (4.55).
         for (palette, least) in [
             (Palette::Screen, 14.0),
             (Palette::OkabeIto, 6.5),
