@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::{value_parser, Arg, ArgAction, ValueHint};
-use hp2ps::{defaults, Format, IpeNames, Palette};
+use hp2ps::{defaults, Format, IpeNames, Palette, ValueUnits};
 
 use super::GenerateKind;
 
@@ -144,8 +144,9 @@ pub(crate) fn command() -> clap::Command {
                 ))
                 .hide_possible_values(true)
                 .help(
-                    "Band colours: hp2ps (its own, the default; greys without -c), or the\n\
-                     colour-blind-safe okabe-ito, tol-bright, tol-muted or viridis",
+                    "Band colours: hp2ps (its own, the default but for html; greys without\n\
+                     -c), screen (for screens, html's default), or the colour-blind-safe\n\
+                     okabe-ito, tol-bright, tol-muted or viridis",
                 )
                 .help_heading(COLOURS),
             Arg::new("colour-by")
@@ -309,6 +310,18 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(["cut", "fit"])
                 .hide_possible_values(true)
                 .help("Key labels too long for the page: cut (as hp2ps) or fit (elide the middle)")
+                .help_heading(OUTPUT),
+            Arg::new("units")
+                .long("units")
+                .value_name("UNITS")
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    ValueUnits::ALL.map(ValueUnits::name),
+                ))
+                .hide_possible_values(true)
+                .help(
+                    "Values on the y axis: hp2ps (35M; the default but for html), binary\n\
+                     (KiB, MiB, GiB; html's default) or decimal (kB, MB, GB)",
+                )
                 .help_heading(OUTPUT),
             Arg::new("summary")
                 .long("summary")

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 use hp2ps::{
-    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, WindowOptions, XLabels,
+    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits,
+    WindowOptions, XLabels,
 };
 
 use super::definition::command;
@@ -171,10 +172,19 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         };
     }
     inv.render.aggregate.max_points = m.get_one::<usize>("max-points").copied();
+    // A format read on a screen (the page) takes the palette and units made for one,
+    // unless asked otherwise.
+    let screen = inv.render.needs.screen;
     let layout = &mut inv.render.layout;
-    if let Some(name) = m.get_one::<String>("palette") {
-        layout.palette = Palette::from_name(name);
-    }
+    layout.palette = match m.get_one::<String>("palette") {
+        Some(name) => Palette::from_name(name),
+        None => screen.then_some(Palette::Screen),
+    };
+    layout.value_units = match m.get_one::<String>("units") {
+        Some(name) => ValueUnits::from_name(name).unwrap_or_default(),
+        None if screen => ValueUnits::Binary,
+        None => ValueUnits::Hp2ps,
+    };
     if let Some(key) = m.get_one::<String>("colour-by") {
         layout.colour_by_name = key == "name";
     }

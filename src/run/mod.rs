@@ -2,7 +2,8 @@
 //! line's `LoadOptions`, then `load`, `prepare` and the painter), file naming and the
 //! checks that an output never replaces its input ([`names`]), atomic files ([`atomic`]),
 //! batch runs with `--uniform-scale`'s first pass ([`batch`]), one HTML page of several
-//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), watching a
+//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), what an HTML
+//! page left out said on stderr too ([`page_budget`]), watching a
 //! growing file ([`watch`]), the summary on stdout ([`summary`]), the program binary of a
 //! `-hi` profile (`symbols.rs`), the generated man page and completions ([`generate`]),
 //! large files read through a memory map that a cut file cannot crash ([`mapped`]: the map
@@ -27,6 +28,7 @@ pub(crate) mod heap;
 mod mapped;
 mod names;
 pub(crate) mod outputs;
+mod page_budget;
 mod regular;
 mod render;
 mod summary;

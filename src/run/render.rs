@@ -14,11 +14,13 @@ use hp2ps::{
     load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
     PaintOptions, ReadError, Source,
 };
+use hp2ps::{EventlogReport, ProfileFacts};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
 use super::regular::open_regular;
+use super::page_budget;
 use super::symbols;
 use super::version::Version;
 use crate::cli::Invocation;
@@ -37,6 +39,8 @@ pub struct Done {
     pub output: Option<PathBuf>,
     /// The number of samples drawn.
     pub samples: usize,
+    /// What an eventlog told of how the profile was made, for the page's header.
+    pub facts: ProfileFacts,
 }
 
 impl Done {
@@ -176,8 +180,20 @@ fn finish_read(
         summary,
         output: None,
         samples: loaded.profile.times.len(),
+        facts: facts_of(loaded.eventlog.as_ref()),
     };
     Ok((loaded.profile, done))
+}
+
+/// What the page's header says of a profile that its eventlog told.
+fn facts_of(report: Option<&EventlogReport>) -> ProfileFacts {
+    let mut facts = ProfileFacts::default();
+    if let Some(r) = report {
+        facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
+        facts.interval = r.sampling_period;
+        facts.runtime = r.rts.clone();
+    }
+    facts
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;
@@ -206,7 +222,7 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    match draw_file(inv, &names, profile) {
+    match draw_file(inv, &names, profile, &mut done) {
         Ok(output) => {
             done.output = output;
             Ok(done)
@@ -241,6 +257,7 @@ fn draw_file(
     inv: &Invocation,
     names: &FileNames,
     profile: Profile,
+    done: &mut Done,
 ) -> Result<Option<PathBuf>, String> {
     let format = inv.format();
 
@@ -255,9 +272,12 @@ fn draw_file(
     let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
     aux.write(aux_file.writer())
         .map_err(|e| write_failed(&names.aux, e))?;
-    // The page names its profile (as the command line gave it).
+    // The page names its profile (by its file name: the page holds no directory), says
+    // what its eventlog told of it, and what it left out.
     let mut paint = inv.paint.clone();
     paint.source = Some(names.input.display().to_string());
+    let input = names.input.display().to_string();
+    page_notes(inv, &chart, &input, &mut paint, done);
     // The chart and its .aux are replaced together (see AtomicFile::commit_together).
     match inv.output.as_deref() {
         Some(o) if o == "-" => {
@@ -275,6 +295,27 @@ fn draw_file(
             Ok(Some(path))
         }
     }
+}
+
+/// What the page says of its profile and what it left out: the eventlog's facts, and the
+/// notes on the page, which go to stderr too.
+fn page_notes(
+    inv: &Invocation,
+    chart: &Chart,
+    input: &str,
+    paint: &mut PaintOptions,
+    done: &mut Done,
+) {
+    paint.facts = done.facts.clone();
+    if inv.format() != Format::Html {
+        return;
+    }
+    paint.notes = page_budget::left_out(chart, 1);
+    let lines = paint
+        .notes
+        .iter()
+        .map(|n| format!("hp2ps: warning: {input}: {n}"));
+    done.warnings.extend(lines);
 }
 
 fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {
@@ -314,15 +355,17 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         return Ok(done);
     }
     let (chart, _) = prepare(profile, None, &inv.render);
+    let mut paint = inv.paint.clone();
+    page_notes(inv, &chart, "stdin", &mut paint, &mut done);
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
             let path = PathBuf::from(o);
             let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
             let mut out = AtomicFile::create(&path).map_err(failed)?;
-            write_chart_with(&chart, inv.format(), &inv.paint, out.writer()).map_err(failed)?;
+            write_chart_with(&chart, inv.format(), &paint, out.writer()).map_err(failed)?;
             out.commit().map_err(failed).map(|()| Some(path))
         }
-        _ => write_stdout(&chart, inv.format(), &inv.paint).map(|()| None),
+        _ => write_stdout(&chart, inv.format(), &paint).map(|()| None),
     };
     match drawn {
         Ok(output) => {
