@@ -5,7 +5,13 @@
 //! cargo run --release --example html_page -- measure page.html [--runs N]
 //! cargo run --release --example html_page -- shots page.html OUT_DIR [PREFIX]
 //! cargo run --release --example html_page -- views page.html OUT_DIR [PREFIX]
+//! cargo run --release --example html_page -- look page.html OUT.png [WIDTHxHEIGHT] [dark] [full] [hover=FX,FY] [js=CODE]
 //! ```
+//!
+//! `look` is for reviewing the page's design: one screenshot at a viewport of that size
+//! (default 1280x800), in the dark colour scheme if asked, of the whole page (`full`) or
+//! the viewport, after running CODE and pointing at the chart at FX, FY (fractions of
+//! its box).
 //!
 //! It needs `chromium` and `chromedriver` (Debian: `chromium`, `chromium-driver`), and
 //! talks to them with the tests' WebDriver client (`tests/support/webdriver.rs`).
@@ -41,12 +47,15 @@ html_page: measure an hp2ps HTML page in headless Chromium, or take its pictures
 
 usage: html_page measure PAGE.html [--runs N]
        html_page shots PAGE.html OUT_DIR [PREFIX]
-           writes PREFIX-page.png, -hover.png, -zoom-lines.png and -table.png
+           writes PREFIX-page.png, -hover.png, -zoom-lines.png, -table.png and
+           -dark.png, and -marks.png for a page with marks
            (PREFIX: html)
        html_page views PAGE.html OUT_DIR [PREFIX]
            writes PREFIX-window.png (the table of a zoomed window), and
-           PREFIX-icicle.png (a -hc page), or PREFIX-compare.png and
-           PREFIX-compare-run1.png, -run2.png (a page of several runs)";
+           PREFIX-icicle.png (a -hc page), or PREFIX-compare.png (the charts
+           side by side) and PREFIX-compare-diff.png (a page of several runs)
+       html_page look PAGE.html OUT.png [WIDTHxHEIGHT] [dark] [full] [printed] [hover=FX,FY] [js=CODE] [print=EXPR]
+           one screenshot for a review of the design";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +75,11 @@ fn main() -> ExitCode {
             let prefix = args.get(3).map_or("html", String::as_str);
             views(&PathBuf::from(&args[1]), &PathBuf::from(&args[2]), prefix)
         }
+        Some("look") if args.len() >= 3 => look(
+            &PathBuf::from(&args[1]),
+            &PathBuf::from(&args[2]),
+            &args[3..],
+        ),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -205,7 +219,11 @@ fn measure(page: &std::path::Path, runs: usize) -> Result<(), String> {
 fn session(page: &std::path::Path, out: &std::path::Path) -> Result<(PathBuf, Browser), String> {
     let page = absolute(page)?;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    let browser = Browser::start(1200, 900)?;
+    let browser = Browser::start(1280, 800)?;
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}),
+    );
     browser.open(&page);
     Ok((page, browser))
 }
@@ -239,6 +257,29 @@ fn shots(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
     );
     browser.move_to(2.0, 2.0);
     save("zoom-lines", browser.element_screenshot(&element(".plot")))?;
+
+    // The dark scheme, pointing at the chart.
+    browser.open(&page);
+    browser.script(
+        "document.documentElement.dataset.theme = 'dark'; window.hp2ps.runs.forEach(r => r.themeChanged()); return 0;",
+        json!([]),
+    );
+    point_at_peak(&browser, 0, false);
+    save("dark", browser.screenshot())?;
+
+    // The marks: their labels, the list open, the readout naming the one pointed at.
+    if browser.script("return window.hp2ps.runs[0].d.marks.t.length;", json!([])) != json!(0) {
+        browser.open(&page);
+        browser.script(
+            "const run = window.hp2ps.runs[0]; const p = document.querySelector('.marks-panel'); p.open = true; run.fillMarkList(); \
+             const i = run.d.marks.t.length >> 1; run.jumpToMark(i); run.zoomTo(null); \
+             run.nearMark = i; const k = run.nearest(run.d.marks.t[i]); run.point(k, null); run.placeReadout(run.xOf(run.times[k])); \
+             const c = document.querySelector('.chart-col'); window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 8); \
+             return 0;",
+            json!([]),
+        );
+        save("marks", browser.screenshot())?;
+    }
 
     browser.open(&page);
     browser.script(
@@ -290,30 +331,17 @@ fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
     let save = |name: &str, png: Vec<u8>| save_png(out, &format!("{prefix}-{name}.png"), png);
     let runs = browser.script("return window.hp2ps.runs.length;", json!([]));
     if runs.as_u64().unwrap_or(1) > 1 {
-        point_at_peak(&browser, 0, true);
+        // The charts side by side, pointing at the first; then the difference view.
+        point_at_peak(&browser, 0, false);
+        save("compare", browser.screenshot())?;
         browser.script(
-            "document.querySelector('#compare').scrollIntoView(); return 0;",
+            "document.querySelector('.compare-diff').scrollIntoView(); return 0;",
             json!([]),
         );
         save(
-            "compare",
-            browser.element_screenshot(&browser.element("#compare")),
+            "compare-diff",
+            browser.element_screenshot(&browser.element(".compare-diff")),
         )?;
-        // Each chart (a screenshot scrolls, and the pointer would leave the chart).
-        browser.move_to(2.0, 2.0);
-        for k in [1, 2] {
-            let selector = format!("main > section.run:nth-of-type({}) .plot", k + 1);
-            // Into view first: a plot cut by the viewport's edge gives a cut picture.
-            browser.script(
-                &format!("document.querySelector('{selector}').scrollIntoView({{block: 'center'}}); return 0;"),
-                json!([]),
-            );
-            let plot = browser.element(&selector);
-            save(
-                &format!("compare-run{k}"),
-                browser.element_screenshot(&plot),
-            )?;
-        }
         return quiet(&browser);
     }
     if browser.script(
@@ -346,5 +374,78 @@ fn views(page: &std::path::Path, out: &std::path::Path, prefix: &str) -> Result<
         "window",
         browser.element_screenshot(&browser.element("section.table")),
     )?;
+    quiet(&browser)
+}
+
+/// One screenshot of the page for a design review (see the module's docs).
+fn look(page: &std::path::Path, out: &std::path::Path, opts: &[String]) -> Result<(), String> {
+    let page = absolute(page)?;
+    let (mut width, mut height, mut dark, mut full, mut print_media) =
+        (1280u32, 800u32, false, false, false);
+    let (mut hover, mut code, mut print) = (None, None, None);
+    for o in opts {
+        if let Some((w, h)) = o
+            .split_once('x')
+            .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+        {
+            (width, height) = (w, h);
+        } else if o == "dark" {
+            dark = true;
+        } else if o == "full" {
+            full = true;
+        } else if o == "printed" {
+            print_media = true;
+        } else if let Some(at) = o.strip_prefix("hover=") {
+            let xy = numbers(&serde_json::from_str(&format!("[{at}]")).map_err(|e| e.to_string())?);
+            hover = Some((xy[0], xy[1]));
+        } else if let Some(js) = o.strip_prefix("js=") {
+            code = Some(js.to_string());
+        } else if let Some(js) = o.strip_prefix("print=") {
+            print = Some(js.to_string());
+        } else {
+            return Err(format!("look: what is {o:?}?"));
+        }
+    }
+    let browser = Browser::start(width, height)?;
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let scheme = if dark { "dark" } else { "light" };
+    browser.cdp(
+        "Emulation.setEmulatedMedia",
+        json!({"media": if print_media { "print" } else { "" },
+               "features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+    );
+    browser.open(&page);
+    if let Some(js) = code {
+        browser.script(&format!("{js}; return 0;"), json!([]));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    if let Some((fx, fy)) = hover {
+        browser.move_to(2.0, 2.0);
+        let at = browser.script(
+            "const r = document.querySelector('#chart svg').getBoundingClientRect(); \
+             return [r.left + r.width * arguments[0], r.top + r.height * arguments[1]];",
+            json!([fx, fy]),
+        );
+        let at = numbers(&at);
+        browser.move_to(at[0], at[1]);
+        std::thread::sleep(std::time::Duration::from_millis(400));
+    }
+    if let Some(expr) = print {
+        println!("{}", browser.script(&format!("return {expr};"), json!([])));
+    }
+    let png = if full {
+        let shot = browser.cdp(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true}),
+        );
+        webdriver::base64_decode(shot["data"].as_str().unwrap_or(""))
+    } else {
+        browser.screenshot()
+    };
+    std::fs::write(out, png).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("{}", out.display());
     quiet(&browser)
 }

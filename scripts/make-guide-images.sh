@@ -56,6 +56,9 @@ eps window leak.hp -c --from 0.5 --to 1.0
 cp "$root/tests/data/eventlog/leakmap-hc.eventlog" leakmap.eventlog
 eps eventlog leakmap.eventlog -c
 eps heap-size leakmap.eventlog -c --heap-size
+# The same run on both time axes: the mutator axis's slope at the end (guide, eventlog.md).
+eps time-mutator leakmap.eventlog -c --time mutator
+eps time-elapsed leakmap.eventlog -c --time elapsed
 cp "$inputs/longnames-O0-hc-L200.hp" long.hp
 eps key-labels-cut long.hp -c
 eps key-labels-fit long.hp -c --key-labels fit
@@ -103,23 +106,31 @@ if command -v rsvg-convert >/dev/null; then
   "$hp2ps" -c --format svg -o leak.svg leak.hp
   rsvg-convert --zoom 0.8333 -o "$out/format-svg.png" leak.svg
 fi
-# The HTML page, in headless Chromium (chromium, chromedriver): as it opens, pointing at
-# the chart, zoomed into the lines view, and the band table of a profile with traces and
-# OTHER (examples/html_page.rs, built with this repository's cargo); then a zoomed
-# window's numbers and the cost-centre icicle, and two runs compared in one page (LeakMap
-# -hc under GHC 9.0.2 and 9.10.3).
+# The HTML page, in headless Chromium (chromium, chromedriver), at 1280×800: as it opens,
+# pointing at the chart, zoomed into the lines view, in the dark, and the band table of a
+# profile with traces and OTHER (examples/html_page.rs, built with this repository's
+# cargo); the marks of a GHC 9.10.3 run; then a zoomed window's numbers and the
+# cost-centre icicle, and two runs compared in one page (LeakMap -hc: the GHC 9.0.2 .hp
+# of tests/data/page against the GHC 9.10.3 eventlog).
 if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
   cargo build --release --quiet --manifest-path "$root/Cargo.toml" --example html_page
   driver="${CARGO_TARGET_DIR:-$root/target}/release/examples/html_page"
-  "$hp2ps" -c --format html leak.hp
+  "$hp2ps" --format html leak.hp
   "$driver" shots leak.html "$out" html
-  "$hp2ps" -c --format html many.hp
+  rm -f "$out"/html-table.png
+  "$hp2ps" --format html many.hp
   "$driver" shots many.html "$out" html-many
-  rm -f "$out"/html-table.png "$out"/html-many-page.png "$out"/html-many-hover.png \
-    "$out"/html-many-zoom-lines.png
+  rm -f "$out"/html-many-page.png "$out"/html-many-hover.png "$out"/html-many-zoom-lines.png \
+    "$out"/html-many-dark.png
+  cp "$root/tests/data/ghc-9.10/marker-hc.eventlog" marker.eventlog
+  "$hp2ps" --format html marker.eventlog
+  "$driver" shots marker.html "$out" html-marker
+  mv "$out"/html-marker-marks.png "$out"/html-marks.png
+  rm -f "$out"/html-marker-*.png
   "$driver" views leak.html "$out" html
+  cp "$root/tests/data/page/leakmap-O1-hc.hp" leakmap-9.0.hp
   cp "$root/tests/data/ghc-9.10/leakmap-hc.eventlog" leakmap-9.10.eventlog
-  "$hp2ps" -c --format html -o compare.html leakmap.eventlog leakmap-9.10.eventlog
+  "$hp2ps" --format html -o compare.html leakmap-9.0.hp leakmap-9.10.eventlog
   "$driver" views compare.html "$out" html
 fi
 ls -l "$out"

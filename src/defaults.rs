@@ -26,6 +26,17 @@ pub const VECTOR_MAX_BAND_POINTS: usize = 42_000;
 /// draw hundreds): about four samples per point of a full-width graph.
 pub const VECTOR_MAX_POINTS: usize = 2000;
 
+/// The most band values (samples carried × bands carried, over the drawn samples and
+/// every level of detail) an HTML page carries besides those it draws: about 4 MB of
+/// JSON. The 400 MB profile's page (20 drawn bands, 2,100 drawn samples) carries one
+/// level of 10 tiles of 2,100 samples. A page of several runs shares twice this.
+pub const PAGE_VALUES: usize = 600_000;
+
+/// The most bands an HTML page's table lists (about 1.5 MB of JSON): every band it draws
+/// or carries the values of, then the biggest by area; the rest are summed in one row. A
+/// page of several runs shares twice this among them.
+pub const PAGE_TABLE_ROWS: usize = 5000;
+
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;
 

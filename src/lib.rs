@@ -50,7 +50,7 @@ pub use symbolize::{Agreement, IpeNames, Naming, SymbolizeOptions};
 // From a profile to a chart, and the `.aux` file between runs.
 pub use aggregate::{AggregateOptions, NameOrder};
 pub use aux_file::{read_aux, Aux, AuxError, AuxOut};
-pub use layout::{LayoutOptions, Palette};
+pub use layout::{LayoutOptions, Palette, ValueUnits};
 pub use needs::{Needs, XLabels};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
 
@@ -60,7 +60,9 @@ pub use live::{
 };
 
 // Writing a chart.
-pub use paint::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
+pub use paint::{
+    write_chart, write_chart_with, write_runs_page, Format, PaintOptions, ProfileFacts,
+};
 
 /// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi` and
 /// `atof`, bit for bit.

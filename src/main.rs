@@ -1,9 +1,11 @@
 //! The `hp2ps` command: files, stdin and exit codes. Everything else is in the library.
 //!
-//! No `unsafe` here but in the three modules that allow it, each for a system call the
+//! No `unsafe` here but in the four modules that allow it, each for a system call the
 //! standard library does not make: the memory map of an input (`run/mapped/map.rs`), the
-//! SIGBUS handler that survives a mapped file cut meanwhile (`run/mapped/fault.rs`), and
-//! glibc's allocator setting (`run/heap.rs`). `tests/layers.rs` keeps it to those.
+//! SIGBUS handler that survives a mapped file cut meanwhile (`run/mapped/fault.rs`),
+//! glibc's allocator setting (`run/heap.rs`), and the SIGABRT handler that removes the
+//! temporary files of a run that aborts (`run/abort.rs`). `tests/layers.rs` keeps it to
+//! those.
 #![deny(unsafe_code)]
 
 /// Writes one line to stderr. Unlike `eprintln!`, it does not panic when stderr cannot be
@@ -18,19 +20,10 @@ macro_rules! say {
     }};
 }
 
-/// `text` with every control character written as an escape (`\n`, `\x1b`, …).
-fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out
+/// `text` with every control character written as an escape (`\n`, `\x1b`, …), as
+/// `--summary` writes the texts of a profile.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    hp2ps::summary::printable(text)
 }
 
 mod cli;
@@ -62,16 +55,29 @@ fn main() -> ExitCode {
             .as_bytes(),
         ),
         Command::Generate(g) => report(run::generate(&g)),
-        Command::Render(inv) if inv.serve.is_some() => match &inv.serve {
-            Some(opts) => run::serve::run(&inv, opts),
-            None => ExitCode::FAILURE,
-        },
-        Command::Render(inv) if inv.files.is_empty() => run::filter(&inv),
-        Command::Render(inv) => match (&inv.watch, inv.files.as_slice()) {
-            (Some(opts), [file]) => run::watch::run(&inv, file, opts),
-            _ if inv.one_page() => run::compare::run(&inv),
-            _ => run::batch::run(&inv),
-        },
+        Command::Render(inv) => render(&inv),
+    }
+}
+
+/// Renders as `inv` asks, once its outputs are known not to collide.
+fn render(inv: &cli::Invocation) -> ExitCode {
+    if let Err(e) = run::outputs::check(inv) {
+        say!("hp2ps: {e}");
+        say!("Try 'hp2ps --help' for more information.");
+        return ExitCode::from(2);
+    }
+    // The live page ends on Ctrl-C by writing -o with the run so far (its own wait).
+    if let Some(opts) = &inv.serve {
+        return run::serve::run(inv, opts);
+    }
+    if let Err(e) = run::cleanup::watch_signals() {
+        say!("hp2ps: warning: an interrupted run may leave temporary files: {e}");
+    }
+    match (&inv.watch, inv.files.as_slice()) {
+        (_, []) => run::filter(inv),
+        (Some(opts), [file]) => run::watch::run(inv, file, opts),
+        _ if inv.one_page() => run::compare::run(inv),
+        _ => run::batch::run(inv),
     }
 }
 

@@ -31,7 +31,44 @@ pub struct Needs {
     /// [`crate::defaults::VECTOR_MAX_POINTS`] samples; 0 draws every sample, as hp2ps
     /// does. Default: 0.
     pub band_points: usize,
+    /// For a chart that carries its data: the most band values it carries besides those
+    /// it draws (its levels of detail, and the bands not drawn on their own); 0 carries
+    /// none. Default: 0.
+    pub page_values: usize,
+    /// The most bands the chart's band table lists: every band drawn or whose values the
+    /// chart carries, then the biggest by area; the others are summed in one row of the
+    /// chart's data (`ChartData::left_out`). 0 lists every band. Default: 0.
+    pub table_rows: usize,
+    /// The format is read on a screen: unless asked, its bands take the palette made for
+    /// screens (`--palette screen`) and its values binary units (`--units binary`).
+    /// Default: `false`.
+    pub screen: bool,
 }
+
+impl Needs {
+    /// What each of `runs` runs on one page needs: up to two, what a page of its own
+    /// does; beyond, two pages' worth shared (each run's values and table rows a share,
+    /// at least 20,000 values and 200 rows).
+    pub fn shared_by(self, runs: usize) -> Needs {
+        if runs <= 2 {
+            return self;
+        }
+        let share = |whole: usize, least: usize| match whole {
+            0 => 0,
+            whole => (2 * whole / runs).max(least),
+        };
+        Needs {
+            page_values: share(self.page_values, FEWEST_VALUES),
+            table_rows: share(self.table_rows, FEWEST_ROWS),
+            ..self
+        }
+    }
+}
+
+/// The fewest band values a run of a page of many runs carries for zooming.
+pub(crate) const FEWEST_VALUES: usize = 20_000;
+/// The fewest table rows a run of a page of many runs lists.
+pub(crate) const FEWEST_ROWS: usize = 200;
 
 /// How the x tick labels are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -42,6 +79,6 @@ pub enum XLabels {
     #[default]
     Hp2ps,
     /// As many decimals as the tick step needs to tell neighbouring ticks apart (step
-    /// 0.05: "0.00 0.05"), never fewer than one.
+    /// 0.05: "0.00 0.05"; step 20: "0 20"), none for a whole step.
     ByStep,
 }

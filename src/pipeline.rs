@@ -6,6 +6,7 @@
 use crate::aggregate::{aggregate, share_ranges, thin, AggregateOptions, Aggregated};
 use crate::aux_file::{Aux, AuxOut};
 use crate::layout::chart::Chart;
+use crate::layout::looks::shared_colours;
 use crate::layout::{layout, LayoutOptions};
 use crate::needs::Needs;
 use crate::profile::Profile;
@@ -60,9 +61,21 @@ impl SharedAxes {
 /// The charts of several runs, to be compared on one page: each profile aggregated (on
 /// threads of their own), then given the largest time span (`axes.time()`) and stack
 /// height (`axes.memory()`) of them all, a chart whose span grew labelling its x axis to
-/// the end of the shared one (see `share_ranges`), then thinned and laid out. No `.aux`
-/// is read or written: an `.aux` belongs to one chart.
+/// the end of the shared one (see `share_ranges`), then thinned and laid out. A band
+/// matched across the runs has one colour in every run, and two bands of a run never
+/// share one (`looks::shared_colours`; with hp2ps's palette, colours follow names, as
+/// `--colour-by name`). Beyond two runs, the runs share what two pages carry
+/// ([`Needs::shared_by`]): each draws fewer samples (unless `--max-points` set them).
+/// No `.aux` is read or written: an `.aux` belongs to one chart.
 pub fn prepare_runs(profiles: Vec<Profile>, opts: &RenderOptions, axes: SharedAxes) -> Vec<Chart> {
+    let count = profiles.len();
+    let mut opts = opts.clone();
+    opts.needs = opts.needs.shared_by(count);
+    if count > 2 && opts.aggregate.max_points.is_none() && opts.needs.band_points != 0 {
+        let share = 2 * crate::defaults::VECTOR_MAX_POINTS / count;
+        opts.aggregate.max_points = Some(share.max(FEWEST_SAMPLES));
+    }
+    let opts = &opts;
     let mut runs: Vec<Aggregated> = std::thread::scope(|scope| {
         let aggregating: Vec<_> = (profiles.into_iter())
             .map(|profile| {
@@ -74,10 +87,26 @@ pub fn prepare_runs(profiles: Vec<Profile>, opts: &RenderOptions, axes: SharedAx
             .collect()
     });
     share_ranges(&mut runs, axes.time(), axes.memory());
-    (runs.into_iter())
-        .map(|agg| finish(agg, None, opts).0)
+    let colours = opts.layout.palette.map(|palette| {
+        let names: Vec<Vec<&[u8]>> = (runs.iter())
+            .map(|agg| agg.bands.iter().map(|b| b.name.as_slice()).collect())
+            .collect();
+        shared_colours(&names, palette)
+    });
+    (runs.into_iter().enumerate())
+        .map(|(i, agg)| {
+            let mut run = opts.clone();
+            match &colours {
+                Some(colours) => run.layout.band_colours = colours[i].clone(),
+                None => run.layout.colour_by_name = true,
+            }
+            finish(agg, None, &run).0
+        })
         .collect()
 }
+
+/// The fewest samples a run of a page of many runs draws.
+pub(crate) const FEWEST_SAMPLES: usize = 200;
 
 /// Thins aggregated bands and lays them out: [`prepare`] after its aggregation (for the
 /// benchmarks, which time it alone).

@@ -176,9 +176,9 @@ fn a_parallel_batch_into_an_output_dir_keeps_the_failed_files_outputs() {
     assert!(temporaries(&dir.join("out")).is_empty());
 }
 
-#[test]
-fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
-    // A large chart takes long enough to write that the kills land mid-render.
+/// A profile of 40,000 bands: with `-m0 -t0` its chart takes long enough to write that
+/// kills and signals land mid-render.
+fn big_profile() -> Vec<u8> {
     let mut big = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
     for (s, t) in ["0.0", "1.0", "2.0"].iter().enumerate() {
         big.extend_from_slice(format!("BEGIN_SAMPLE {t}\n").as_bytes());
@@ -187,6 +187,12 @@ fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
         }
         big.extend_from_slice(format!("END_SAMPLE {t}\n").as_bytes());
     }
+    big
+}
+
+#[test]
+fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
+    let big = big_profile();
     for delay_ms in [20u64, 100, 300, 700, 1500] {
         let dir = TempDir::in_tmp("killed");
         std::fs::write(dir.join("t.hp"), &big).unwrap();
@@ -205,6 +211,142 @@ fn a_killed_run_leaves_the_old_output_or_the_whole_new_one() {
             ps == OLD || (ps.starts_with(b"%!PS-Adobe") && ps.ends_with(b"showpage\n")),
             "killed after {delay_ms} ms: t.ps is neither the old file nor a whole chart"
         );
+    }
+}
+
+/// Names in `dir` of our temporaries of `target` (`.t.ps.PID.N.tmp`).
+fn temporaries_of(dir: &Path, target: &str) -> usize {
+    let prefix = format!(".{target}.");
+    (std::fs::read_dir(dir).unwrap().flatten())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&prefix) && name.ends_with(".tmp")
+        })
+        .count()
+}
+
+/// SIGINT, SIGTERM and SIGHUP while a chart (or its `.aux`) is being written: the run
+/// ends by the signal, leaves no temporary file, and the chart and `.aux` are both the
+/// old ones (or, had it finished first, both new).
+#[test]
+fn an_interrupted_run_leaves_no_temporary_and_the_chart_and_aux_together() {
+    let big = big_profile();
+    const OLD_AUX: &[u8] = b"an earlier .aux\n";
+    let mut interrupted = 0;
+    let cases = [
+        (libc::SIGINT, "t.ps"),
+        (libc::SIGTERM, "t.ps"),
+        (libc::SIGHUP, "t.ps"),
+        (libc::SIGTERM, "t.aux"),
+    ];
+    for (signal, writing) in cases {
+        let dir = TempDir::in_tmp("interrupted");
+        std::fs::write(dir.join("t.hp"), &big).unwrap();
+        std::fs::write(dir.join("t.ps"), OLD).unwrap();
+        std::fs::write(dir.join("t.aux"), OLD_AUX).unwrap();
+        let mut child = Cmd::hp2ps()
+            .args(["-m0", "-t0", "t.hp"])
+            .current_dir(dir.path())
+            .stdout(Sink::Null)
+            .stderr(Sink::Null)
+            .spawn();
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        while temporaries_of(dir.path(), writing) == 0 && std::time::Instant::now() < deadline {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        // SAFETY: a signal to our own child, which has not been reaped yet.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let status = child.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        let what = format!("signal {signal} while writing {writing}: {status:?}");
+        assert!(
+            temporaries(dir.path()).is_empty(),
+            "{what}: {:?}",
+            temporaries(dir.path())
+        );
+        let ps = std::fs::read(dir.join("t.ps")).unwrap();
+        let aux = std::fs::read(dir.join("t.aux")).unwrap();
+        if status.signal() == Some(signal) {
+            interrupted += 1;
+            assert!(ps == OLD && aux == OLD_AUX, "{what}: not both old");
+        } else {
+            assert!(status.success(), "{what}");
+            assert!(
+                ps.ends_with(b"showpage\n") && aux != OLD_AUX,
+                "{what}: not both new"
+            );
+        }
+    }
+    assert!(
+        interrupted >= 3,
+        "only {interrupted} of {} runs were interrupted",
+        cases.len()
+    );
+}
+
+/// A run that runs out of memory while it writes (a PDF of two million marks is built
+/// in memory, here under a 256 MiB address-space cap) ends with Rust's allocation
+/// failure, but first removes its temporary files; the earlier outputs stay.
+#[test]
+fn a_run_out_of_memory_leaves_no_temporary() {
+    let dir = TempDir::in_tmp("out-of-memory");
+    let mut hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
+    hp.extend_from_slice(b"BEGIN_SAMPLE 0.0\na\t1\nEND_SAMPLE 0.0\n");
+    for i in 0..2_000_000 {
+        hp.extend_from_slice(format!("MARK {}.5\n", i % 1000).as_bytes());
+    }
+    hp.extend_from_slice(b"BEGIN_SAMPLE 1000.0\na\t2\nEND_SAMPLE 1000.0\n");
+    std::fs::write(dir.join("t.hp"), hp).unwrap();
+    std::fs::write(dir.join("x.pdf"), OLD).unwrap();
+    let ran = Cmd::hp2ps()
+        .args(["-o", "x.pdf", "t.hp"])
+        .current_dir(dir.path())
+        .address_space(Some(256 << 20))
+        .timeout(Duration::from_secs(120))
+        .run();
+    assert!(ran.code != Some(0), "{}", ran.describe());
+    assert!(
+        ran.stderr_text().contains("memory allocation of"),
+        "{}",
+        ran.describe()
+    );
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+    assert_eq!(std::fs::read(dir.join("x.pdf")).unwrap(), OLD);
+}
+
+/// A chart drawn again keeps the permissions of the one it replaces (a chart made
+/// private stays private), in every output mode, and so does its `.aux`.
+#[test]
+fn a_replaced_output_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let input = golden("spec7-01-manpage.hp");
+    for (args, chart) in MODES {
+        let dir = TempDir::in_tmp("permissions");
+        std::fs::write(dir.join("t.hp"), &input).unwrap();
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        for (file, mode) in [(*chart, 0o600), ("t.aux", 0o640)] {
+            std::fs::write(dir.join(file), OLD).unwrap();
+            let perms = std::fs::Permissions::from_mode(mode);
+            std::fs::set_permissions(dir.join(file), perms).unwrap();
+        }
+        let ran = hp2ps(dir.path(), &[*args, &["t.hp"][..]].concat(), Input::Null);
+        assert_eq!(ran.code, Some(0), "{args:?}: {}", ran.describe());
+        for (file, mode) in [(*chart, 0o600), ("t.aux", 0o640)] {
+            let meta = std::fs::metadata(dir.join(file)).unwrap();
+            assert_ne!(
+                std::fs::read(dir.join(file)).unwrap(),
+                OLD,
+                "{file} replaced"
+            );
+            assert_eq!(meta.permissions().mode() & 0o777, mode, "{args:?}: {file}");
+        }
     }
 }
 

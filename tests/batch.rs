@@ -133,18 +133,78 @@ fn a_bad_file_does_not_stop_the_others_and_failures_are_listed_at_the_end() {
     assert!(out.stderr.is_empty() && out.stdout.is_empty());
 }
 
+/// Files that would write the same chart and `.aux` (`one/x.hp two/x.hp`, `x.hp
+/// x.eventlog`, or into one `--output-dir`) are refused before anything is read, with a
+/// hint (exit 2): the chart of one would silently replace the other's. The same file
+/// named twice still renders.
 #[test]
-fn files_with_the_same_output_name_render_in_order_and_the_last_wins() {
+fn files_that_would_write_the_same_output_are_refused_before_rendering() {
     let dir = TempDir::new("batch-same-name");
     for (sub, name) in [("one", "spec7-01-manpage.hp"), ("two", "unicode-O0-hc.hp")] {
         std::fs::create_dir(dir.path().join(sub)).unwrap();
         std::fs::write(dir.path().join(sub).join("x.hp"), golden(name)).unwrap();
     }
-    let out = run(dir.path(), &["-j4", "one/x.hp", "two/x.hp"]);
+    let converted =
+        support::eventlog::writer::convert_hp(&golden("unicode-O0-hc.hp"), &Default::default())
+            .unwrap();
+    std::fs::write(dir.path().join("one/x.eventlog"), converted.eventlog).unwrap();
+    let before = files_in(dir.path());
+    for args in [
+        &["-j4", "one/x.hp", "two/x.hp"][..],
+        &["one/x.hp", "one/x.eventlog"],
+        &["--output-dir", "out", "one/x", "two/x.hp"],
+        &["--format", "svg", "two/x.hp", "one/x.hp"],
+    ] {
+        let out = run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(" would both write "), "{args:?}: {err}");
+        assert!(err.contains("give each its own --output-dir"), "{err}");
+        assert_eq!(err.lines().count(), 2, "the error and the hint: {err}");
+        assert_eq!(files_in(dir.path()), before, "{args:?}: nothing written");
+    }
+    let out = run(dir.path(), &["one/x.hp", "./one/x.hp"]);
     assert!(out.status.success(), "{out:?}");
-    let (chart, _) = single(&golden("unicode-O0-hc.hp"), &[], "ps");
+    let (chart, _) = single(&golden("spec7-01-manpage.hp"), &[], "ps");
     assert!(std::fs::read(dir.path().join("x.ps")).unwrap() == chart);
-    assert_eq!(files_in(dir.path()), ["one", "two", "x.aux", "x.ps"]);
+    // One directory each: both render.
+    std::fs::remove_file(dir.path().join("x.ps")).unwrap();
+    std::fs::remove_file(dir.path().join("x.aux")).unwrap();
+    for (sub, name) in [("one", "spec7-01-manpage.hp"), ("two", "unicode-O0-hc.hp")] {
+        let out = run(dir.path(), &["--output-dir", sub, &format!("{sub}/x.hp")]);
+        assert!(out.status.success(), "{out:?}");
+        let (chart, _) = single(&golden(name), &[], "ps");
+        assert!(std::fs::read(dir.path().join(sub).join("x.ps")).unwrap() == chart);
+    }
+}
+
+/// `-o` for a directory says what is wrong and what to write instead; an empty `-o` or
+/// `--output-dir` is a usage error.
+#[test]
+fn o_naming_a_directory_or_nothing_is_a_usage_error_that_says_so() {
+    let dir = TempDir::new("batch-o-dir");
+    std::fs::write(dir.path().join("a.hp"), golden("spec7-01-manpage.hp")).unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    for (args, says) in [
+        (&["-o", "d/", "a.hp"][..], "-o d/ names a directory"),
+        (
+            &["-o", "d", "a.hp"],
+            "--output-dir d, or name a file in it (-o d/chart.ps)",
+        ),
+        (&["-o", ".", "a.hp"], "-o . names a directory"),
+        (&["-o", "new/", "a.hp"], "--output-dir new"),
+        (&["-o", "", "a.hp"], "an empty file name"),
+        (
+            &["--output-dir", "", "a.hp"],
+            "--output-dir was given an empty name",
+        ),
+    ] {
+        let out = run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(files_in(dir.path()), ["a.hp", "d"], "{args:?}");
+    }
 }
 
 #[test]

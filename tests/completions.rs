@@ -78,17 +78,28 @@ fn the_man_page_documents_every_flag_and_renders_cleanly() {
 }
 
 #[test]
-fn completions_for_bash_zsh_and_fish() {
+fn completions_for_bash_zsh_fish_and_powershell() {
     let dir = TempDir::new("compl-shells");
     for (shell, file, start) in [
         ("bash", "hp2ps.bash", "_hp2ps() {"),
         ("zsh", "_hp2ps", "#compdef hp2ps"),
         ("fish", "hp2ps.fish", "complete -c hp2ps"),
+        (
+            "powershell",
+            "_hp2ps.ps1",
+            "using namespace System.Management.Automation",
+        ),
     ] {
         let out = run(dir.path(), &["--generate", shell]);
         assert!(out.status.success(), "{shell}: {out:?}");
         let script = String::from_utf8(out.stdout).unwrap();
-        assert!(script.starts_with(start), "{shell}: {script}");
+        assert!(script.trim_start().starts_with(start), "{shell}: {script}");
+        if shell == "powershell" {
+            assert!(
+                script.contains("Register-ArgumentCompleter -Native -CommandName 'hp2ps'"),
+                "{script}"
+            );
+        }
         for long in long_options() {
             let name = long.trim_start_matches('-');
             assert!(script.contains(name), "{shell}: {long}");

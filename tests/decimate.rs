@@ -195,6 +195,9 @@ const LARGE_REAL: [&str; 3] = [
 
 #[test]
 fn large_real_profiles_look_the_same_reduced() {
+    if !support::tools::require_data(&["tests/data/large"]) {
+        return;
+    }
     if !support::tools::require("rsvg-convert") {
         return;
     }
@@ -206,6 +209,9 @@ fn large_real_profiles_look_the_same_reduced() {
 
 #[test]
 fn large_real_profiles_look_the_same_reduced_with_every_band() {
+    if !support::tools::require_data(&["tests/data/large"]) {
+        return;
+    }
     if !support::tools::require("rsvg-convert") {
         return;
     }

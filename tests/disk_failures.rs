@@ -176,21 +176,25 @@ fn a_full_disk_is_refused_in_one_line_and_leaves_no_temporary_file() {
     fill_disk_case(&["-o", "chart.pdf"], "chart.pdf");
 }
 
+/// A rename that cannot be made (a directory where the `.aux` goes) fails the run in one
+/// line, leaves no temporary file, and replaces neither the chart nor the `.aux`: they
+/// are replaced together.
 #[test]
 fn a_failed_rename_leaves_no_temporary_file() {
     let dir = TempDir::in_tmp("rename");
     std::fs::write(dir.join("t.hp"), golden("spec7-01-manpage.hp")).unwrap();
-    std::fs::create_dir(dir.join("taken")).unwrap();
-    std::fs::write(dir.join("taken/inside"), OLD).unwrap();
-    let ran = hp2ps(dir.path(), &["-o", "taken", "t.hp"], Input::Null);
+    std::fs::create_dir(dir.join("t.aux")).unwrap();
+    std::fs::write(dir.join("t.aux/inside"), OLD).unwrap();
+    let ran = hp2ps(dir.path(), &["t.hp"], Input::Null);
     assert_eq!(ran.code, Some(1), "{}", ran.describe());
-    one_error_line(&ran);
+    assert!(one_error_line(&ran).contains("t.aux"), "{}", ran.describe());
     assert!(
         temporaries(dir.path()).is_empty(),
         "{:?}",
         temporaries(dir.path())
     );
-    assert_eq!(std::fs::read(dir.join("taken/inside")).unwrap(), OLD);
+    assert_eq!(std::fs::read(dir.join("t.aux/inside")).unwrap(), OLD);
+    assert!(!dir.join("t.ps").exists(), "the chart without its .aux");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -127,6 +127,66 @@ fn a_log_without_samples_is_refused_and_writes_nothing() {
     assert!(!dir.path().join("killed.aux").exists());
 }
 
+/// Real GHC 9.10.3 logs that hold no heap profile (`tests/data/no-heap-profile/`): the
+/// one-line refusal says what the log holds (a time profile, ticky counters, the
+/// scheduler's events only) and how to get a heap profile.
+#[test]
+fn a_log_without_a_heap_profile_says_what_it_holds() {
+    let dir = TempDir::new("eventlog-no-heap");
+    let logs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/no-heap-profile");
+    for (name, holds) in [
+        (
+            "time-profile.eventlog",
+            "the log holds a time profile (43 events of +RTS -p), not a heap profile: run \
+             the program with +RTS -hc -l",
+        ),
+        (
+            "ticky.eventlog",
+            "the log holds ticky-ticky counters (1 counter, 2 samples of +RTS -lT), not a \
+             heap profile: run the program with +RTS -hT -l",
+        ),
+        (
+            "scheduler-only.eventlog",
+            "the log holds only the runtime's scheduler and GC events: run the program with \
+             +RTS -hT -l",
+        ),
+    ] {
+        std::fs::copy(logs.join(name), dir.path().join(name)).unwrap();
+        let out = run(dir.path(), &["--format", "svg", name], None);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("no heap profile samples: the run made no heap profile; "),
+            "{err}"
+        );
+        assert!(err.contains(holds), "{name}: {err}");
+    }
+    assert_eq!(files_in(dir.path()).len(), 3, "nothing written");
+}
+
+/// Every GHC 9.10.3 log of a `-finfo-table-map` program declares its IPE events a byte
+/// long: read without a word (nothing a user can do about it), counted in `--summary`.
+#[test]
+fn the_runtimes_own_ipe_layout_renders_without_a_warning() {
+    let dir = TempDir::new("eventlog-ipe-layout");
+    let log = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ghc-9.10/leakmap-hi.eventlog");
+    std::fs::copy(log, dir.path().join("hi.eventlog")).unwrap();
+    let out = ok(&run(dir.path(), &["hi.eventlog"], None)).clone();
+    assert_eq!(stderr(&out), "", "nothing on stderr");
+    let out = ok(&run(dir.path(), &["--summary", "hi.eventlog"], None)).clone();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let note = "  note     69 IPE events declare a byte more than their fields hold, as GHC \
+                9.10's runtime writes them: read by their fields\n";
+    assert!(text.contains(note), "{text}");
+    let out = ok(&run(dir.path(), &["--summary=json", "hi.eventlog"], None)).clone();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["notes"][0].as_str(),
+        Some(note[11..note.len() - 1].trim_start())
+    );
+}
+
 /// A small `-hT` run with GC-free timing, three censuses and two markers, as GHC 9.2 would
 /// write it (end marker inside the last block).
 fn marked_run() -> Vec<u8> {

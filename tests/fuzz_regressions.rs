@@ -13,6 +13,16 @@ mod support;
 #[allow(clippy::duplicate_mod)]
 mod fuzz_targets;
 
+// The `batch_names` and `watch_paths` targets' checks, with the binary's parser and file
+// handling they exercise at this crate's root, where the targets have them.
+#[allow(dead_code, clippy::duplicate_mod)]
+#[path = "../src/cli/mod.rs"]
+mod cli;
+#[path = "../fuzz/fuzz_targets/files_check.rs"]
+mod files_check;
+#[path = "../fuzz/fuzz_targets/run_files.rs"]
+mod run;
+
 use support::Cmd;
 
 use std::path::PathBuf;
@@ -73,6 +83,24 @@ fn eventlog_reader_seeds_and_regressions_pass_the_target_checks() {
 fn aux_reader_seeds_and_regressions_pass_the_target_checks() {
     assert!(replay("seeds", "aux_reader", fuzz_targets::aux_reader) > 10);
     replay("regressions", "aux_reader", fuzz_targets::aux_reader);
+}
+
+#[test]
+fn binary_seeds_and_regressions_pass_the_target_checks() {
+    assert!(replay("seeds", "binary", fuzz_targets::binary) >= 5);
+    replay("regressions", "binary", fuzz_targets::binary);
+}
+
+#[test]
+fn batch_names_seeds_and_regressions_pass_the_target_checks() {
+    assert!(replay("seeds", "batch_names", files_check::batch_names) >= 5);
+    replay("regressions", "batch_names", files_check::batch_names);
+}
+
+#[test]
+fn watch_paths_seeds_and_regressions_pass_the_target_checks() {
+    assert!(replay("seeds", "watch_paths", files_check::watch_paths) >= 3);
+    replay("regressions", "watch_paths", files_check::watch_paths);
 }
 
 #[test]

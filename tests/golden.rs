@@ -186,18 +186,27 @@ fn the_checkout_keeps_the_test_data_bytes() {
         return;
     }
     let manifest = env!("CARGO_MANIFEST_DIR");
+    // A source tree that is not this repository's checkout (a crate tarball, unpacked
+    // alone or inside some other repository): git converted nothing in it.
+    let top = Cmd::new("git")
+        .args(["rev-parse", "--show-toplevel"])
+        .current_dir(manifest)
+        .output();
+    let ours = std::fs::canonicalize(manifest).ok();
+    let top_dir = String::from_utf8_lossy(&top.stdout).trim().to_string();
+    if !top.status.success() || std::fs::canonicalize(&top_dir).ok() != ours {
+        eprintln!(
+            "SKIPPED: golden::the_checkout_keeps_the_test_data_bytes: not a git checkout of \
+             this repository: {}",
+            String::from_utf8_lossy(&top.stderr).trim()
+        );
+        return;
+    }
     let listed = Cmd::new("git")
         .args(["ls-files", "-z", "--", "golden", "tests/data"])
         .current_dir(manifest)
         .output();
-    if !listed.status.success() {
-        // A source tree that is not a git checkout (a crate tarball): nothing converted it.
-        eprintln!(
-            "SKIPPED: golden::the_checkout_keeps_the_test_data_bytes: not a git checkout: {}",
-            String::from_utf8_lossy(&listed.stderr).trim()
-        );
-        return;
-    }
+    assert!(listed.status.success(), "git ls-files failed: {listed:?}");
     let files: Vec<&str> = std::str::from_utf8(&listed.stdout)
         .expect("file names in UTF-8")
         .split('\0')

@@ -32,7 +32,7 @@ fn a_real_profile_in_the_browser() {
     };
     let dir = TempDir::new("html-profile");
     let input = repo("golden/inputs/leakmap-O0-hc-bio-dragvoid.hp");
-    let page = page_of(&dir, "page.html", &input, &["-c"]);
+    let page = page_of(&dir, "page.html", &input, &[]);
     let p = open_offline(&browser, &page);
     let data = p.data();
     let profile = profile_of(&input);
@@ -51,39 +51,39 @@ fn a_real_profile_in_the_browser() {
     p.assert_quiet("after the interactions");
 }
 
-/// The page's first picture, and the script's redraw of it, are the standalone SVG's
-/// (`-m0`: no key in either, so the graph has the same width); also of a window that
-/// starts inside the run, where the first sample's values are not 0, and of a window of
-/// 0.3 s, whose x labels need two decimals.
+/// The page's first picture is the SVG painter's picture of the chart, laid out as for
+/// the page (`--palette screen --units binary`): the standalone SVG's bands (outline and
+/// fill) and texts, below the title box (whose JOB and DATE the page's header shows). The
+/// script's redraw of it has the painter's numbers in every element and is the same
+/// picture, in the light and the dark scheme. Also of a window that starts inside the
+/// run, where the first sample's values are not 0, and of a window of 0.3 s, whose x
+/// labels need two decimals. (`-m0`: no key in either, so the graph has the same width.)
 fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
     for (tag, window) in [
         ("whole", &[][..]),
         ("window", &["--from", "0.1"][..]),
         ("short", &["--from", "0.1", "--to", "0.4"][..]),
     ] {
-        let mut flags = vec!["-c", "-m0"];
+        let mut flags = vec!["-m0"];
         flags.extend_from_slice(window);
         let page = page_of(dir, &format!("m0-{tag}.html"), input, &flags);
         let svg_name = format!("m0-{tag}.svg");
         let input_arg = input.display().to_string();
         let mut args = flags.clone();
+        args.extend(["--palette", "screen", "--units", "binary"]);
         args.extend(["--format", "svg", "-o", &svg_name, &input_arg]);
         hp2ps(dir.path(), &args);
-        p.browser.open(&dir.join(&svg_name));
-        let svg = png(&p.browser.element_screenshot(&p.browser.element("svg")));
-        assert_eq!((svg.width, svg.height), CHART_PX);
+        let svg = std::fs::read_to_string(dir.join(&svg_name)).expect("the SVG");
         p.browser.open(&page);
         let first = p.chart_shot();
         assert!(first.ink() > 0.05, "the chart is drawn");
-        let c = raster::compare(&svg, &first).expect("same size");
-        if !c.same_picture() {
-            let dir = raster::save_images("html-vs-svg", &[("svg", &svg), ("page", &first)]);
-            panic!(
-                "{tag}: the page's chart is not the SVG's: {} ({})",
-                c.summary(),
-                dir.display()
-            );
-        }
+        let page_parts = p.js(
+            "return [[...run.picture.querySelectorAll('g.bands polygon')].map(e => e.getAttribute('points') + ' ' + e.getAttribute('fill')), \
+             [...run.picture.querySelectorAll('text')].map(t => t.textContent)];",
+        );
+        let (bands, texts) = svg_bands_and_texts(&svg);
+        assert_eq!(page_parts[0], json!(bands), "{tag}: the SVG's bands");
+        assert_eq!(page_parts[1], json!(texts), "{tag}: the SVG's texts");
         // Every band, the ticks, the lines and marks redrawn by the script, from the data:
         // the same numbers in every element the script draws, the same picture.
         let geometry = "const g = (svg) => [...svg.querySelectorAll(\
@@ -110,18 +110,79 @@ fn the_picture_is_the_svgs(p: &Page<'_>, dir: &TempDir, input: &Path) {
             "{tag}: the script draws what the painter drew"
         );
         let redrawn = p.chart_shot();
-        let c = raster::compare(&first, &redrawn).expect("same size");
-        if !c.same_picture() {
-            let dir =
-                raster::save_images("html-redrawn", &[("painter", &first), ("script", &redrawn)]);
-            panic!(
-                "{tag}: the redraw is not the picture: {} ({})",
-                c.summary(),
-                dir.display()
-            );
-        }
+        same_picture(tag, &first, &redrawn);
+        // In the dark: the picture, and the redraw, alike.
+        p.js("document.documentElement.dataset.theme = 'dark'; run.themeChanged(); run.show(run.picture); return 0;");
+        let dark = p.chart_shot();
+        assert!(
+            dark.pixel(2, 2) != first.pixel(2, 2),
+            "{tag}: a dark background"
+        );
+        p.js("run.redraw(true); return 0;");
+        same_picture(&format!("{tag}, dark"), &dark, &p.chart_shot());
+        p.js("delete document.documentElement.dataset.theme; run.themeChanged(); return 0;");
         p.assert_quiet("-m0 page");
     }
+}
+
+fn same_picture(tag: &str, painter: &Image, script: &Image) {
+    let c = raster::compare(painter, script).expect("same size");
+    if !c.same_picture() {
+        let dir = raster::save_images("html-redrawn", &[("painter", painter), ("script", script)]);
+        panic!(
+            "{tag}: the redraw is not the picture: {} ({})",
+            c.summary(),
+            dir.display()
+        );
+    }
+}
+
+/// A standalone SVG's filled polygons but the marks' (outline and fill), and the text of
+/// each of its texts (glyph spans joined), in order.
+fn svg_bands_and_texts(svg: &str) -> (Vec<String>, Vec<String>) {
+    let mut bands = Vec::new();
+    for polygon in svg.split("<polygon ").skip(1) {
+        let polygon = polygon.split('>').next().unwrap_or("");
+        let attr = |name: &str| {
+            let start = polygon
+                .find(&format!("{name}=\""))
+                .map(|i| i + name.len() + 2)?;
+            let end = polygon[start..].find('"')?;
+            Some(polygon[start..start + end].to_string())
+        };
+        if let (Some(points), Some(fill)) = (attr("points"), attr("fill")) {
+            if fill != "#fff" {
+                bands.push(format!("{points} {fill}"));
+            }
+        }
+    }
+    let mut texts = Vec::new();
+    for text in svg.split("<text ").skip(1) {
+        let (Some(start), Some(end)) = (text.find('>'), text.find("</text>")) else {
+            continue;
+        };
+        let mut inner = &text[start + 1..end];
+        let mut shown = String::new();
+        while let Some(open) = inner.find('<') {
+            shown.push_str(&inner[..open]);
+            let rest = &inner[open..];
+            // A tooltip's <title>…</title> is not shown.
+            inner = match rest.strip_prefix("<title>") {
+                Some(t) => t.split_once("</title>").map_or("", |(_, r)| r),
+                None => rest.split_once('>').map_or("", |(_, r)| r),
+            };
+        }
+        shown.push_str(inner);
+        texts.push(
+            shown
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'"),
+        );
+    }
+    (bands, texts)
 }
 
 /// The drawn band with the most pixels of a colour no other band has (nor the page:
@@ -244,7 +305,7 @@ fn the_keyboard_pans(p: &Page<'_>) {
 
 fn the_views_redraw(p: &Page<'_>, before: &Image) {
     let view = |label: &str| {
-        let css = format!("button.view[title][aria-pressed]:nth-of-type({label})");
+        let css = format!(".toolbar .seg[aria-label=View] button:nth-of-type({label})");
         let (x, y) = p.centre_of(&css);
         p.browser.click_at(x, y, 1, None);
     };
@@ -321,10 +382,25 @@ fn the_search_box_filters(p: &Page<'_>, data: &Value) {
 
 /// "Fit y axis": zoomed into a quiet stretch, the axis ends lower.
 fn the_y_axis_follows_the_visible_data(p: &Page<'_>, data: &Value) {
+    // The top tick's value: its label in the unit the y legend names.
     let top_label = || {
-        let labels = p.js("return [...document.querySelectorAll('#chart svg.on text.yt')].map(t => t.textContent);");
-        let labels: Vec<String> = serde_json::from_value(labels).unwrap();
-        labels.last().cloned().expect("y ticks")
+        let labels = p.js(
+            "const svg = document.querySelector('#chart svg.on'); \
+             const legend = [...svg.querySelectorAll('.yl, .yl-view')].filter(t => t.getAttribute('visibility') !== 'hidden').pop(); \
+             return [[...svg.querySelectorAll('text.yt')].map(t => t.textContent), legend.textContent];",
+        );
+        let ticks: Vec<String> = serde_json::from_value(labels[0].clone()).unwrap();
+        let unit = match labels[1].as_str().unwrap() {
+            "KiB" => 1024.0,
+            "MiB" => 1024.0 * 1024.0,
+            "GiB" => 1024.0 * 1024.0 * 1024.0,
+            _ => 1.0,
+        };
+        let top = ticks.last().cloned().expect("y ticks");
+        format!(
+            "{}",
+            top.replace(',', "").parse::<f64>().expect("a y label") * unit
+        )
     };
     let full = top_label();
     let s = &data["scale"];
@@ -340,14 +416,7 @@ fn the_y_axis_follows_the_visible_data(p: &Page<'_>, data: &Value) {
     let (x, y) = p.centre_of(".toolbar input[type=checkbox]");
     p.browser.click_at(x, y, 1, None);
     let fitted = top_label();
-    let number = |l: &str| {
-        let (digits, unit) = match l.chars().last() {
-            Some('M') => (&l[..l.len() - 1], 1e6),
-            Some('k') => (&l[..l.len() - 1], 1e3),
-            _ => (l, 1.0),
-        };
-        digits.replace(',', "").parse::<f64>().expect("a y label") * unit
-    };
+    let number = |l: &str| l.parse::<f64>().expect("a value");
     assert!(
         number(&fitted) < number(&full) / 2.0,
         "fitted {fitted}, whole {full}"

@@ -298,6 +298,9 @@ fn numbers_from_the_hp(hp: &[u8], table: &Value) {
 /// knows of each band (its IPE entry, its symbol), as the SVG tooltips word it.
 #[test]
 fn the_table_carries_what_is_known_of_hi_bands() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     use support::ghc910::{data, program};
     let dir = TempDir::new("html-hi");
     let binary = program(&dir, "leakmap-ipe");

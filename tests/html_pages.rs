@@ -142,6 +142,9 @@ fn the_legend_fits_long_names_and_the_page_prints_the_chart() {
 /// column fits the window.
 #[test]
 fn the_band_table_wraps_names_between_words_and_fits_1280_px() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let Some(browser) = browser() else {
         return;
     };

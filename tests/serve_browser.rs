@@ -61,7 +61,7 @@ fn look(b: &support::webdriver::Browser) -> Value {
            newest: H.live && H.live.status ? H.live.status.newest : null,
            censuses: H.live && H.live.status ? H.live.status.censuses : 0,
            window: run ? run.state.window : null,
-           hidden: run ? [...run.state.hidden].map((k) => run.bands[k].name) : [],
+           hidden: run ? [...run.state.hidden] : [],
            bands: run ? run.bands.map((b) => b.name) : [],
            end: run ? run.s.t0 + run.s.tSpan : null,
            marker: document.querySelectorAll('.live-marker line').length,

@@ -223,3 +223,41 @@ fn a_bad_file_fails_without_a_summary() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
     assert!(String::from_utf8_lossy(&out.stderr).contains("b.hp"));
 }
+
+/// A profile's texts reach the terminal escaped: JOB, DATE, units, band and marker
+/// names holding OSC 52, a title, clear screen, a C1 CSI, a NUL and a line end that
+/// forges a summary line (`tests/support/hostile.rs`), from a `.hp` and an eventlog.
+#[test]
+fn the_text_summary_writes_no_control_byte_to_the_terminal() {
+    let dir = TempDir::new("summary-escapes");
+    std::fs::write(dir.path().join("t.hp"), support::hostile::terminal_hp()).unwrap();
+    std::fs::write(
+        dir.path().join("e.eventlog"),
+        support::hostile::terminal_eventlog(),
+    )
+    .unwrap();
+    for input in ["t.hp", "e.eventlog"] {
+        let out = run(dir.path(), &["--summary", "--top", "5", input], None);
+        assert!(out.status.success(), "{out:?}");
+        let at = support::hostile::raw_control(&out.stdout);
+        assert_eq!(
+            at,
+            None,
+            "{input}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        // The forged line stays inside the line it came in: one peak line.
+        assert_eq!(text.matches("\n  peak ").count(), 1, "{text}");
+        assert!(text.contains("\\x1b]52;c;"), "{text}");
+        assert!(text.contains("\\r\\n"), "{text}");
+        if input == "e.eventlog" {
+            assert!(
+                text.contains("  marker   ") && text.contains("mark\\x00\\x1b]52"),
+                "{text}"
+            );
+        } else {
+            assert!(text.contains("  job      job\\x1b]52"), "{text}");
+        }
+    }
+}

@@ -25,10 +25,12 @@ fn long_band() -> Vec<u8> {
     for k in 0..samples {
         let phase = k as f64 / samples as f64 * 6.0 * std::f64::consts::PI;
         let value = (1_000_000.0 * (2.0 + phase.sin())) as u64;
-        let t = k as f64 * 0.001;
+        // 4 s: ticks every 0.5 s, labelled alike in the SVG (as the step needs) and the
+        // EPS (hp2ps's one decimal).
+        let t = k as f64 * 0.00001;
         let _ = write!(
             hp,
-            "BEGIN_SAMPLE {t:.3}\nMain.go\t{value}\nEND_SAMPLE {t:.3}\n"
+            "BEGIN_SAMPLE {t:.5}\nMain.go\t{value}\nEND_SAMPLE {t:.5}\n"
         );
     }
     hp.into_bytes()

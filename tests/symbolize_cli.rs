@@ -9,12 +9,15 @@ mod support;
 
 use std::path::Path;
 
-use support::ghc910::{data, json, program, run, run_ok, stderr_but_ipe_framing};
+use support::ghc910::{data, json, program, run, run_ok, stderr_of};
 use support::TempDir;
 
 /// The text summary and the SVG tooltips show every IPE field and the symbol.
 #[test]
 fn summary_text_and_tooltips_show_the_fields() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let dir = TempDir::new("symbolize-show");
     let binary = program(&dir, "leakmap-ipe");
     let log = data("leakmap-hi.eventlog");
@@ -98,17 +101,32 @@ fn summary_text_and_tooltips_show_the_fields() {
 /// beside the log, then in the current directory; without it, IPE names only.
 #[test]
 fn the_program_named_in_the_log_is_found_beside_it_or_here() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let beside = TempDir::new("symbolize-beside");
     let elsewhere = TempDir::new("symbolize-elsewhere");
     let log = beside.write(
         "run.eventlog",
         &std::fs::read(data("leakmap-hi.eventlog")).unwrap(),
     );
+    // The names, and the one line saying which program named them, if one did.
     let names_of = |cwd: &Path| {
         let out = run_ok(cwd, &["--summary=json", log.to_str().unwrap()]);
-        let stderr = stderr_but_ipe_framing(&out);
-        assert!(stderr.is_empty(), "{stderr}");
-        json(&out)["names"].clone()
+        let stderr = stderr_of(&out);
+        let names = json(&out)["names"].clone();
+        match names["binary"].as_str() {
+            None => assert!(stderr.is_empty(), "{stderr}"),
+            Some(binary) => assert_eq!(
+                stderr,
+                format!(
+                    "hp2ps: {}: -hi names from the symbols of {binary}, the program the log \
+                     names (--binary to give another, --ipe-names address for none)\n",
+                    log.display()
+                )
+            ),
+        }
+        names
     };
     let without = names_of(elsewhere.path());
     assert_eq!(
@@ -134,6 +152,9 @@ fn the_program_named_in_the_log_is_found_beside_it_or_here() {
 /// Another program's binary does not name anything, and says why.
 #[test]
 fn a_binary_that_does_not_match_is_refused() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     let dir = TempDir::new("symbolize-wrong");
     let wrong = program(&dir, "textproc-ipe");
     let log = data("leakmap-hi.eventlog");
@@ -184,6 +205,9 @@ fn a_binary_that_does_not_match_is_refused() {
 /// through the command.
 #[test]
 fn damaged_binaries_are_read_or_refused() {
+    if !support::ghc910::have_programs() {
+        return;
+    }
     use hp2ps::internals::{name_bands, SymbolTable};
     use hp2ps::EventlogOptions;
     use hp2ps::SymbolizeOptions;
@@ -235,5 +259,87 @@ fn damaged_binaries_are_read_or_refused() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A run of the binary under test with a timeout and an address-space cap of 1 GiB, so
+/// that a binary read whole (or forever) fails instead of eating the machine.
+fn capped(dir: &Path, args: &[&str]) -> support::run::Ran {
+    support::Cmd::hp2ps()
+        .args(args)
+        .current_dir(dir)
+        .timeout(std::time::Duration::from_secs(60))
+        .address_space(Some(1 << 30))
+        .run()
+}
+
+/// `--binary` that is not a regular file (a device that reads forever, a FIFO whose
+/// open waits for a writer) or is over the size limit is refused with a warning,
+/// without reading it; the chart renders.
+#[test]
+fn a_binary_that_is_not_a_regular_file_or_too_big_is_refused_unread() {
+    let dir = TempDir::new("symbolize-not-regular");
+    let fifo = dir.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let huge = std::fs::File::create(dir.join("huge")).unwrap();
+    huge.set_len((2 << 30) + 1).unwrap(); // sparse: no disk used
+    let log = data("leakmap-hi.eventlog");
+    for (binary, why) in [
+        ("/dev/zero", "it is a device, not a regular file"),
+        ("fifo", "it is a FIFO (named pipe), not a regular file"),
+        ("huge", "it is 2147483649 bytes, more than the 2147483648"),
+    ] {
+        let ran = capped(dir.path(), &["--binary", binary, log.to_str().unwrap()]);
+        assert_eq!(ran.code, Some(0), "{binary}: {}", ran.describe());
+        let err = ran.stderr_text();
+        assert!(
+            err.contains(&format!("{binary} is not used: {why}")),
+            "{err}"
+        );
+        assert!(ran.max_rss_kib < 100 << 10, "{binary}: {}", ran.describe());
+    }
+}
+
+/// A large file is never read whole: a 300 MiB file given as `--binary` to a batch of
+/// profiles that are not `-hi` is not read at all, and one that a patched log's argv[0]
+/// names beside it (a disk image) is mapped and only its first bytes are looked at.
+#[test]
+fn a_large_binary_is_mapped_not_read_and_only_for_hi_profiles() {
+    let dir = TempDir::in_tmp("symbolize-large");
+    let image = std::fs::File::create(dir.join("disk.img")).unwrap();
+    image.set_len(300 << 20).unwrap();
+    drop(image);
+    // Not sparse where it is looked at: the first megabyte is data.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("disk.img"))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, &vec![0x55; 1 << 20]))
+        .unwrap();
+    let he = data("leakmap-he.hp");
+    let inputs: Vec<String> = (0..3)
+        .map(|i| {
+            let name = format!("he{i}.hp");
+            std::fs::copy(&he, dir.join(&name)).unwrap();
+            name
+        })
+        .collect();
+    let mut args = vec!["-j3", "--binary", "disk.img"];
+    args.extend(inputs.iter().map(String::as_str));
+    let ran = capped(dir.path(), &args);
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    assert!(ran.stderr_text().contains("not info-table addresses"));
+    assert!(ran.max_rss_kib < 100 << 10, "{}", ran.describe());
+    // The log names ./leakmap-ipe; a disk image of that name lies beside it.
+    std::fs::rename(dir.join("disk.img"), dir.join("leakmap-ipe")).unwrap();
+    std::fs::copy(data("leakmap-hi.eventlog"), dir.join("run.eventlog")).unwrap();
+    let ran = capped(dir.path(), &["--summary=json", "run.eventlog"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    assert!(ran.max_rss_kib < 100 << 10, "{}", ran.describe());
+    let summary: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert!(
+        summary["names"]["binary"].is_null(),
+        "not a program: not used"
     );
 }

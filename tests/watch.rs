@@ -374,3 +374,58 @@ fn a_growing_eventlog_is_rerendered_after_every_flush() {
     assert!(err.starts_with("hp2ps: watching t.eventlog"), "{err}");
     assert_eq!(files_in(dir.path()), ["t.aux", "t.eventlog", "t.ps"]);
 }
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// A watched path that is a FIFO is said to be one and waited out, never opened (its
+/// open would wait for a writer through every signal): SIGTERM and SIGINT end the
+/// watcher at once, with status 0.
+#[test]
+fn a_fifo_is_not_opened_and_a_signal_ends_the_watch() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let dir = TempDir::new("watch-fifo");
+        mkfifo(&dir.path().join("t.hp"));
+        let watcher = Watcher::start(dir.path(), &["--watch", "--interval", "0.02", "t.hp"]);
+        watcher.wait_for_message("hp2ps: watching t.hp");
+        // Several looks at the path.
+        std::thread::sleep(Duration::from_millis(300));
+        watcher.signal(signal);
+        let (code, err) = watcher.wait();
+        assert_eq!(code, Some(0), "signal {signal}: {err}");
+        assert!(
+            err.contains("t.hp is a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+        assert_eq!(err.matches("FIFO").count(), 1, "said once: {err}");
+        assert_eq!(files_in(dir.path()), ["t.hp"]);
+    }
+}
+
+/// A watched file that is deleted is reported, and so is one replaced by something
+/// that is not a regular file; when a profile is back, it is rendered again.
+#[test]
+fn a_deleted_or_replaced_file_is_reported_and_waited_for() {
+    let dir = TempDir::new("watch-deleted");
+    let hp = dir.path().join("t.hp");
+    let content = format!("{HEADER}{}{}", sample(0), sample(1));
+    std::fs::write(&hp, &content).unwrap();
+    let watcher = Watcher::start(dir.path(), &["--watch", "--interval", "0.02", "t.hp"]);
+    watcher.wait_for_message("render 1:");
+    std::fs::remove_file(&hp).unwrap();
+    watcher.wait_for_message("t.hp was deleted (waiting for it to be written again)");
+    mkfifo(&hp);
+    watcher.wait_for_message("t.hp is a FIFO (named pipe), not a regular file");
+    std::fs::remove_file(&hp).unwrap();
+    std::fs::write(&hp, &content).unwrap();
+    watcher.wait_for_message("render 2:");
+    let (want, _) = expected(&content, &[]);
+    assert!(std::fs::read(dir.path().join("t.ps")).unwrap() == want);
+    watcher.signal(libc::SIGINT);
+    let (code, err) = watcher.wait();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(files_in(dir.path()), ["t.aux", "t.hp", "t.ps"]);
+}

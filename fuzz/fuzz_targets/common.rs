@@ -11,9 +11,10 @@ pub mod pslex;
 pub mod xmlcheck;
 
 use hp2ps::profile::Profile;
+use hp2ps::summary::summarize;
 use hp2ps::{
-    load, prepare, read_aux, write_chart, Aux, Format, LoadError, LoadOptions, NameOrder,
-    RenderOptions, Source,
+    load, prepare, read_aux, write_chart, Aux, Binary, Format, LoadError, LoadOptions, Loaded,
+    NameOrder, Program, RenderOptions, Source,
 };
 
 /// Render options from one byte, so the corpus explores the flags too.
@@ -181,6 +182,7 @@ pub fn eventlog_reader(data: &[u8]) {
     // As the command reads it: -hi bands named by the log's IPE entries.
     match load(Source::Bytes(input), &opts) {
         Ok(loaded) => {
+            assert_printable_summary(&loaded);
             let profile = loaded.profile;
             let names: std::collections::HashSet<&[u8]> =
                 profile.bands.iter().map(|b| &b.name[..]).collect();
@@ -197,9 +199,66 @@ pub fn eventlog_reader(data: &[u8]) {
                 profile.times.windows(2).all(|w| w[0] <= w[1]),
                 "sample times run backwards"
             );
+            // However long the labels of its cost centres, no name is longer than an
+            // identifier of a `.hp` (and a suffix that tells equal names apart), and all
+            // of them fit a budget.
+            let e = &opts.eventlog;
+            let longest = profile
+                .bands
+                .iter()
+                .map(|b| b.name.len())
+                .max()
+                .unwrap_or(0);
+            assert!(longest <= e.max_name_len + 24, "a name of {longest} bytes");
+            let all: usize = profile.bands.iter().map(|b| b.name.len()).sum();
+            assert!(
+                all <= e.max_names_bytes + 24 * profile.bands.len(),
+                "{all} bytes of names"
+            );
             render_and_check(profile, None, &options(flags));
         }
         Err(LoadError::Eventlog(EventlogError::Io(e))) => panic!("I/O error reading memory: {e}"),
         Err(e) => assert_one_line(&e.to_string()),
     }
+}
+
+/// The summary as text writes no control character but its own line ends, whatever the
+/// profile's texts hold (a terminal would obey them).
+pub fn assert_printable_summary(loaded: &Loaded) {
+    let mut text = Vec::new();
+    let summary = summarize(loaded, Some("f"), &Default::default());
+    summary.write_text(&mut text).expect("text to memory");
+    let text = String::from_utf8(text).expect("the summary is UTF-8");
+    let control = text.chars().find(|&c| c.is_control() && c != '\n');
+    assert_eq!(
+        control, None,
+        "a control character in the summary: {text:?}"
+    );
+}
+
+/// A `-hi` profile whose bands are the addresses of the functions of
+/// `fuzz/seeds/binary/t.elf` (`Main_leak_info`, `Main_keep_info`,
+/// `base_GHCziBase_zdfMonadIO_info`), one that is no symbol's, and one outside it.
+const HI: &[u8] = b"JOB \"t\"\nDATE \"\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\n\
+BEGIN_SAMPLE 1.0\n0x401000\t100\n0x401007\t50\n0x401013\t30\n0x401100\t20\n0x500000\t10\nEND_SAMPLE 1.0\n\
+BEGIN_SAMPLE 2.0\n0x401000\t200\n0x401007\t40\nEND_SAMPLE 2.0\n";
+
+/// The `binary` target: any bytes as the program binary (`--binary`) of a fixed `-hi`
+/// profile. The profile always loads, its bands named or not, with one-line warnings
+/// (a binary that is none, or another program's); the names are distinct, the summary
+/// printable, and the chart renders in every format with every text in its string.
+pub fn binary(data: &[u8]) {
+    let mut opts = LoadOptions::default();
+    opts.binary = Binary::Given(Program::new("fuzz-binary", data));
+    let loaded = load(Source::Bytes(HI), &opts).expect("the fixed profile reads");
+    for w in &loaded.warnings {
+        assert_one_line(&w.line("f"));
+    }
+    assert_printable_summary(&loaded);
+    let profile = loaded.profile;
+    let names: std::collections::HashSet<&[u8]> =
+        profile.bands.iter().map(|b| &b.name[..]).collect();
+    assert_eq!(names.len(), profile.bands.len(), "two bands of one name");
+    render_and_check(profile, None, &options(0x01));
 }

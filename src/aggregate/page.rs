@@ -9,24 +9,21 @@
 //! or before its start to the first at or after its end, so that neighbouring tiles join.
 //! A window of a tenth, drawn from the level-1 tiles it touches, is then drawn from the
 //! samples its own chart would draw. Levels are added while the one before dropped
-//! samples somewhere and the page's values stay within [`PAGE_VALUES`]; a level that
+//! samples somewhere and the page's values stay within [`crate::defaults::PAGE_VALUES`]; a level that
 //! would pass it is left out, and so are those after it.
 //!
 //! The bands not drawn on their own (traces, and those merged into OTHER:
 //! [`Aggregated::rest`]) are carried too, at the drawn samples and at every level, when
-//! that also stays within [`PAGE_VALUES`]; then the page has every band's values (for its
+//! that also stays within [`crate::defaults::PAGE_VALUES`]; then the page has every band's values (for its
 //! numbers of a zoomed window and its cost-centre icicle).
 
 use std::ops::Range;
 
 use super::decimate::{kept_in, kept_samples};
 use super::Aggregated;
+#[cfg(test)]
+use crate::defaults::PAGE_VALUES;
 use crate::profile::Band;
-
-/// The most band values (samples carried × bands carried, over the drawn samples and
-/// every level) a page carries: about 4 MB of JSON. The 400 MB profile's page (20 drawn
-/// bands, 2,100 drawn samples) carries one level of 10 tiles of 2,100 samples.
-pub(super) const PAGE_VALUES: usize = 600_000;
 
 /// How many tiles a level has at most: 10^6.
 const MAX_LEVEL: u32 = 6;
@@ -45,7 +42,7 @@ pub(super) struct PageSamples {
 
 impl PageSamples {
     /// The samples of `agg` a page carries that draws at most `max_points` samples
-    /// (0: all), within a budget of `budget` band values ([`PAGE_VALUES`]).
+    /// (0: all), within a budget of `budget` band values ([`crate::defaults::PAGE_VALUES`]).
     pub(super) fn of(agg: &Aggregated, max_points: usize, budget: usize) -> PageSamples {
         let drawn = kept_samples(agg, max_points);
         let n = agg.times.len();

@@ -6,7 +6,7 @@
 
 use super::decimate::{drop_samples, kept_samples, sample_limit};
 use super::limit::drop_in_background;
-use super::page::{values_at, Level, PageSamples, PAGE_VALUES};
+use super::page::{values_at, Level, PageSamples};
 use super::Aggregated;
 use crate::needs::Needs;
 
@@ -49,12 +49,16 @@ pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs
         None => (0, needs.band_points),
     };
     let limit = sample_limit(max_points, band_points, agg.bands.len());
-    let mut page = (needs.data).then(|| PageSamples::of(&agg, limit, PAGE_VALUES));
+    let mut page = (needs.data).then(|| PageSamples::of(&agg, limit, needs.page_values));
     let drawn = match &mut page {
         Some(page) => page.drawn.take(),
         None => kept_samples(&agg, limit),
     };
-    let carry_rest = page.as_ref().is_some_and(|p| p.rest);
+    // The bands not drawn go with their values when they fit the budget of values and
+    // the table lists them all.
+    let rows = needs.table_rows;
+    let listed = rows == 0 || agg.bands.len() + agg.rest.len() <= rows;
+    let carry_rest = listed && page.as_ref().is_some_and(|p| p.rest);
     if !carry_rest {
         drop_in_background(std::mem::take(&mut agg.rest));
     }

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::{value_parser, Arg, ArgAction, ValueHint};
-use hp2ps::{defaults, Format, IpeNames, Palette};
+use hp2ps::{defaults, Format, IpeNames, Palette, ValueUnits};
 
 use super::GenerateKind;
 
@@ -31,11 +31,12 @@ pub(crate) fn command() -> clap::Command {
     };
     clap::Command::new("hp2ps")
         .version(env!("CARGO_PKG_VERSION"))
-        .about("Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF.")
+        .about("Render GHC heap profiles (.hp and eventlogs) as PostScript, EPS, SVG, PDF or HTML.")
         .long_about(
-            "Render GHC heap profiles (.hp) as PostScript, EPS, SVG or PDF: a drop-in \
-             replacement for GHC's hp2ps (its output is byte-identical), plus batch \
-             rendering, watch mode, time windows and summaries for scripts.",
+            "Render GHC heap profiles (.hp files and GHC eventlogs) as PostScript, EPS, SVG, \
+             PDF or an interactive HTML page: a drop-in replacement for GHC's hp2ps (its \
+             PostScript and .aux are byte-identical), plus batch rendering, watch mode, time \
+             windows and summaries for scripts.",
         )
         .override_usage("hp2ps [flags] [file[.hp] ...]")
         .help_template(
@@ -144,8 +145,9 @@ pub(crate) fn command() -> clap::Command {
                 ))
                 .hide_possible_values(true)
                 .help(
-                    "Band colours: hp2ps (its own, the default; greys without -c), or the\n\
-                     colour-blind-safe okabe-ito, tol-bright, tol-muted or viridis",
+                    "Band colours: hp2ps (its own, the default but for html; greys without\n\
+                     -c), screen (for screens, html's default), or the colour-blind-safe\n\
+                     okabe-ito, tol-bright, tol-muted or viridis",
                 )
                 .help_heading(COLOURS),
             Arg::new("colour-by")
@@ -327,12 +329,36 @@ pub(crate) fn command() -> clap::Command {
                      over the bands",
                 )
                 .help_heading(EVENTLOG),
+            Arg::new("x-labels")
+                .long("x-labels")
+                .value_name("HOW")
+                .value_parser(["hp2ps", "exact"])
+                .hide_possible_values(true)
+                .help(
+                    "x tick labels: hp2ps (one decimal, repeated on a run shorter than a few\n\
+                     seconds; the default for ps and eps, byte-identical to GHC's hp2ps) or\n\
+                     exact (as many decimals as the tick step needs; the default for svg,\n\
+                     pdf and html)",
+                )
+                .help_heading(OUTPUT),
             Arg::new("key-labels")
                 .long("key-labels")
                 .value_name("HOW")
                 .value_parser(["cut", "fit"])
                 .hide_possible_values(true)
                 .help("Key labels too long for the page: cut (as hp2ps) or fit (elide the middle)")
+                .help_heading(OUTPUT),
+            Arg::new("units")
+                .long("units")
+                .value_name("UNITS")
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    ValueUnits::ALL.map(ValueUnits::name),
+                ))
+                .hide_possible_values(true)
+                .help(
+                    "Values on the y axis: hp2ps (35M; the default but for html), binary\n\
+                     (KiB, MiB, GiB; html's default) or decimal (kB, MB, GB)",
+                )
                 .help_heading(OUTPUT),
             Arg::new("summary")
                 .long("summary")
@@ -374,7 +400,10 @@ pub(crate) fn command() -> clap::Command {
                 .value_name("KIND")
                 .value_parser(GenerateKind::NAMES)
                 .hide(true)
-                .help("Write the man page or a shell's completions (to DIR if a FILE is given)"),
+                .help(
+                    "Write the man page or a shell's completions (bash, zsh, fish, powershell;\n\
+                     to DIR if a FILE is given)",
+                ),
         ])
 }
 

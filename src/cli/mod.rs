@@ -137,10 +137,11 @@ pub enum GenerateKind {
     Bash,
     Zsh,
     Fish,
+    PowerShell,
 }
 
 impl GenerateKind {
-    pub const NAMES: [&'static str; 4] = ["man", "bash", "zsh", "fish"];
+    pub const NAMES: [&'static str; 5] = ["man", "bash", "zsh", "fish", "powershell"];
 
     fn from_name(name: &str) -> Option<GenerateKind> {
         match name {
@@ -148,17 +149,20 @@ impl GenerateKind {
             "bash" => Some(GenerateKind::Bash),
             "zsh" => Some(GenerateKind::Zsh),
             "fish" => Some(GenerateKind::Fish),
+            "powershell" => Some(GenerateKind::PowerShell),
             _ => None,
         }
     }
 
-    /// The conventional file name: `hp2ps.1`, `hp2ps.bash`, `_hp2ps`, `hp2ps.fish`.
+    /// The conventional file name: `hp2ps.1`, `hp2ps.bash`, `_hp2ps`, `hp2ps.fish`,
+    /// `_hp2ps.ps1` (clap_complete's names).
     pub fn file_name(self) -> &'static str {
         match self {
             GenerateKind::Man => "hp2ps.1",
             GenerateKind::Bash => "hp2ps.bash",
             GenerateKind::Zsh => "_hp2ps",
             GenerateKind::Fish => "hp2ps.fish",
+            GenerateKind::PowerShell => "_hp2ps.ps1",
         }
     }
 }

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 use hp2ps::{
-    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, WindowOptions,
+    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits,
+    WindowOptions, XLabels,
 };
 
 use super::definition::command;
@@ -191,11 +192,30 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         .get_one::<String>("key-labels")
         .is_some_and(|k| k == "fit");
     inv.render.needs = inv.format().needs();
-    inv.render.aggregate.max_points = m.get_one::<usize>("max-points").copied();
-    let layout = &mut inv.render.layout;
-    if let Some(name) = m.get_one::<String>("palette") {
-        layout.palette = Palette::from_name(name);
+    // hp2ps's PostScript labels the x ticks with one decimal, repeated on a short run;
+    // the formats it does not have show as many as the step needs (`Format::needs`).
+    // `--x-labels` picks either for any format (exact PS and EPS are no longer hp2ps's
+    // bytes).
+    if let Some(how) = m.get_one::<String>("x-labels") {
+        inv.render.needs.x_labels = match how.as_str() {
+            "exact" => XLabels::ByStep,
+            _ => XLabels::Hp2ps,
+        };
     }
+    inv.render.aggregate.max_points = m.get_one::<usize>("max-points").copied();
+    // A format read on a screen (the page) takes the palette and units made for one,
+    // unless asked otherwise.
+    let screen = inv.render.needs.screen;
+    let layout = &mut inv.render.layout;
+    layout.palette = match m.get_one::<String>("palette") {
+        Some(name) => Palette::from_name(name),
+        None => screen.then_some(Palette::Screen),
+    };
+    layout.value_units = match m.get_one::<String>("units") {
+        Some(name) => ValueUnits::from_name(name).unwrap_or_default(),
+        None if screen => ValueUnits::Binary,
+        None => ValueUnits::Hp2ps,
+    };
     if let Some(key) = m.get_one::<String>("colour-by") {
         layout.colour_by_name = key == "name";
     }

@@ -15,6 +15,16 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
             "-p reads the .aux of one chart; a page of several runs reads and writes none",
         ));
     }
+    if inv.output.as_ref().is_some_and(|o| o.is_empty()) {
+        return Err(UsageError::Conflict(
+            "-o/--output was given an empty file name: name a file, or - for stdout",
+        ));
+    }
+    if inv.output_dir.as_ref().is_some_and(|d| d.is_empty()) {
+        return Err(UsageError::Conflict(
+            "--output-dir was given an empty name: name a directory (. for the current one)",
+        ));
+    }
     if inv.output.is_some() && inv.output_dir.is_some() {
         return Err(UsageError::Conflict(
             "-o/--output and --output-dir cannot be used together",

@@ -2,6 +2,7 @@
 
 use super::*;
 use hp2ps::NameOrder;
+use hp2ps::XLabels;
 
 fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
@@ -194,7 +195,38 @@ fn generate_takes_a_kind_and_an_optional_directory() {
             dir: Some(OsString::from("out"))
         }))
     );
+    assert_eq!(
+        g(&["--generate", "powershell"]),
+        Ok(Command::Generate(Generate {
+            kind: GenerateKind::PowerShell,
+            dir: None
+        }))
+    );
     assert!(g(&["--generate", "bash", "a", "b"]).is_err());
+}
+
+#[test]
+fn x_labels_follow_the_format_unless_asked() {
+    let labels = |args: &[&str]| match parse(args.iter().map(OsString::from)) {
+        Ok(Command::Render(inv)) => inv.render.needs.x_labels,
+        other => panic!("{args:?}: {other:?}"),
+    };
+    // hp2ps's bytes for its own formats, by default.
+    assert_eq!(labels(&["x.hp"]), XLabels::Hp2ps);
+    assert_eq!(labels(&["-e6in", "x.hp"]), XLabels::Hp2ps);
+    assert_eq!(labels(&["-o", "x.svg", "x.hp"]), XLabels::ByStep);
+    assert_eq!(labels(&["--format", "html", "x.hp"]), XLabels::ByStep);
+    // Asked for, in any format.
+    assert_eq!(
+        labels(&["--x-labels", "exact", "-e6in", "x.hp"]),
+        XLabels::ByStep
+    );
+    assert_eq!(labels(&["--x-labels=exact", "x.hp"]), XLabels::ByStep);
+    assert_eq!(
+        labels(&["--x-labels", "hp2ps", "-o", "x.pdf", "x.hp"]),
+        XLabels::Hp2ps
+    );
+    assert!(parse(["--x-labels", "two", "x.hp"].map(OsString::from)).is_err());
 }
 
 #[test]
@@ -204,6 +236,19 @@ fn help_comes_from_the_definition_and_lists_every_flag() {
         text.starts_with("usage: hp2ps [flags] [file[.hp] ...]\n"),
         "{text}"
     );
+    // The line under hp2ps's usage line says what goes in and what comes out.
+    let about = text.lines().nth(1).unwrap_or("");
+    for word in [
+        ".hp",
+        "eventlogs",
+        "PostScript",
+        "EPS",
+        "SVG",
+        "PDF",
+        "HTML",
+    ] {
+        assert!(about.contains(word), "{word} in {about:?}");
+    }
     for heading in [
         "hp2ps flags:",
         "Output:",

@@ -278,6 +278,8 @@ pub struct DataScale {
     pub target_ticks: f64,
     /// The decimals of the x tick labels ([`crate::layout::XLabels`]).
     pub x_label_decimals: usize,
+    /// How the y tick labels write values ([`crate::layout::ValueUnits`]).
+    pub value_units: crate::layout::ValueUnits,
 }
 
 /// The stacked bands and marks of the graph.
@@ -384,8 +386,11 @@ pub struct ChartData {
     /// Each drawn band's row in `table`; `None` for OTHER.
     pub rows: Vec<Option<usize>>,
     /// Every band of the profile, drawn or not, with its numbers over every sample
-    /// (aggregation's band table, [`crate::profile::BandNumbers`]).
+    /// (aggregation's band table, [`crate::profile::BandNumbers`]); at most
+    /// [`crate::needs::Needs::table_rows`] of them, the others in `left_out`.
     pub table: Vec<crate::profile::BandNumbers>,
+    /// The bands the table leaves out, together; `None` when it lists every band.
+    pub left_out: Option<LeftOut>,
     /// The time of every mark drawn (as the graph's `marks`).
     pub marks: Vec<f64>,
     /// The lines over the bands, in data units, as the graph's `lines`.
@@ -403,11 +408,28 @@ pub struct ChartData {
     pub rest_rows: Vec<usize>,
     /// Each of those bands' value at every drawn sample, in the order of `rest_rows`.
     pub rest: Vec<Vec<f64>>,
+    /// Colours no drawn band has, in the order the chart's palette would hand them out,
+    /// for the bands a reader adds to the chart (the HTML page's table draws a band of
+    /// OTHER or a trace on its own).
+    pub spare_colours: Vec<[u8; 3]>,
     /// Finer levels of detail for a window of the run (see
     /// `src/aggregate/page.rs`): level by level (10 tiles, 100, …), tile by
     /// tile, the samples a chart of that tile alone would draw; empty when every sample
     /// is drawn.
     pub detail: Vec<DetailLevel>,
+}
+
+/// The bands a chart's table leaves out ([`ChartData::left_out`]), together.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LeftOut {
+    /// How many.
+    pub bands: usize,
+    /// Their areas added.
+    pub area: f64,
+    /// Their shares of the area added, 0 to 1.
+    pub share: f64,
+    /// The highest of their peaks.
+    pub peak: f64,
 }
 
 /// One level of detail ([`ChartData::detail`]).

@@ -3,11 +3,10 @@
 //! for; and, for a chart that carries them, the numbers behind it ([`ChartData`]).
 
 use super::chart::*;
-use super::looks::fill_of;
 use super::{
     overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
 };
-use crate::aggregate::Aggregated;
+use crate::aggregate::{Aggregated, BandNumbers};
 use crate::needs::Needs;
 use crate::profile::stack_on;
 
@@ -15,7 +14,7 @@ use crate::profile::stack_on;
 /// data (else none).
 pub(super) fn graph(
     agg: &Aggregated,
-    shades: &[f64],
+    fills: &[Fill],
     opts: &LayoutOptions,
     needs: &Needs,
     (gw, gh): (f64, f64),
@@ -33,7 +32,7 @@ pub(super) fn graph(
     let mut bands = Vec::with_capacity(agg.bands.len());
     let mut values = vec![0.0; n];
     let mut kept = Vec::new();
-    for (band, &shade) in agg.bands.iter().zip(shades) {
+    for (band, &fill) in agg.bands.iter().zip(fills) {
         column.iter_mut().for_each(|c| *c = 0.0);
         values.iter_mut().for_each(|c| *c = 0.0);
         for p in &band.points {
@@ -50,7 +49,7 @@ pub(super) fn graph(
         let stats = overlay::band_stats(agg, &values);
         bands.push(BandShape {
             name: band.name.clone(),
-            fill: fill_of(&band.name, shade, opts),
+            fill,
             top: previous.iter().map(|&y| y + Y0).collect(),
             tooltip: overlay::band_tooltip(agg, &band.name, &stats),
             stats,
@@ -89,7 +88,8 @@ pub(super) fn graph(
             v_span: agg.y_range,
             t_end: agg.x_axis_end,
             x_tick_room: x_tick_room(agg, gw, agg.trace_percent),
-            y_tick_room: y_tick_room(agg, gh, agg.trace_percent),
+            y_tick_room: y_tick_room(agg, gh, agg.trace_percent, opts.value_units),
+            value_units: opts.value_units,
             target_ticks: TARGET_TICKS,
             x_label_decimals: x_label_decimals(agg, needs.x_labels),
         },
@@ -103,8 +103,21 @@ pub(super) fn chart_data(
     graph: &Graph,
     values: Vec<Vec<f64>>,
     opts: &LayoutOptions,
+    needs: &Needs,
 ) -> ChartData {
-    let rows = (agg.table.iter().enumerate())
+    let (table, left_out) = listed(agg, needs.table_rows);
+    // The -hi bands' IPE entries and symbols, when the profile has any.
+    let info = if agg.band_info.is_empty() {
+        Vec::new()
+    } else {
+        (table.iter())
+            .map(|b| {
+                let info = agg.band_info.get(&b.name);
+                info.map(|i| i.detail_lines()).unwrap_or_default()
+            })
+            .collect()
+    };
+    let rows = (table.iter().enumerate())
         .map(|(i, b)| (b.name.as_slice(), i))
         .collect::<std::collections::HashMap<_, _, crate::intern::FxBuild>>();
     // The bands not drawn on their own, when the aggregation kept them: their rows, and
@@ -135,24 +148,15 @@ pub(super) fn chart_data(
             })
             .collect(),
         values,
-        table: agg.table.clone(),
+        table,
+        left_out,
         marks: if graph.marks.is_empty() {
             Vec::new()
         } else {
             agg.marks.clone()
         },
         lines: agg.series.clone(),
-        // The -hi bands' IPE entries and symbols, when the profile has any.
-        info: if agg.band_info.is_empty() {
-            Vec::new()
-        } else {
-            (agg.table.iter())
-                .map(|b| {
-                    let info = agg.band_info.get(&b.name);
-                    info.map(|i| i.detail_lines()).unwrap_or_default()
-                })
-                .collect()
-        },
+        info,
         fit_key_labels: opts.fit_key_labels,
         rest_rows: if rest.is_empty() {
             Vec::new()
@@ -160,6 +164,77 @@ pub(super) fn chart_data(
             rest_rows
         },
         rest,
+        spare_colours: spare_colours(graph, opts),
         detail: Vec::new(),
     }
+}
+
+/// The table's rows: every band, or at most `most` of them (0: no limit): those drawn
+/// and those whose values the chart carries, then the biggest by area (the earlier of
+/// two alike), in the table's order; and the others together.
+fn listed(agg: &Aggregated, most: usize) -> (Vec<BandNumbers>, Option<LeftOut>) {
+    if most == 0 || agg.table.len() <= most {
+        return (agg.table.clone(), None);
+    }
+    let needed: std::collections::HashSet<&[u8]> = (agg.bands.iter().chain(&agg.rest))
+        .map(|b| b.name.as_slice())
+        .collect();
+    let mut keep = vec![false; agg.table.len()];
+    let mut kept = 0;
+    for (i, b) in agg.table.iter().enumerate() {
+        if needed.contains(b.name.as_slice()) {
+            keep[i] = true;
+            kept += 1;
+        }
+    }
+    let mut by_area: Vec<usize> = (0..agg.table.len()).filter(|&i| !keep[i]).collect();
+    by_area.sort_by(|&a, &b| {
+        agg.table[b]
+            .area
+            .total_cmp(&agg.table[a].area)
+            .then(a.cmp(&b))
+    });
+    for &i in by_area.iter().take(most.saturating_sub(kept)) {
+        keep[i] = true;
+    }
+    let mut left = LeftOut::default();
+    let mut table = Vec::with_capacity(most.max(kept));
+    for (b, keep) in agg.table.iter().zip(keep) {
+        if keep {
+            table.push(b.clone());
+        } else {
+            left.bands += 1;
+            left.area += b.area;
+            left.share += b.share;
+            left.peak = left.peak.max(b.peak);
+        }
+    }
+    (table, (left.bands > 0).then_some(left))
+}
+
+/// How many colours a chart keeps for bands a reader adds.
+const SPARE_COLOURS: usize = 24;
+
+/// The first [`SPARE_COLOURS`] colours of the chart's palette (hp2ps's colour shades
+/// without white and black, for its own) that no drawn band has.
+fn spare_colours(graph: &Graph, opts: &LayoutOptions) -> Vec<[u8; 3]> {
+    let used: Vec<[u8; 3]> = graph.bands.iter().map(|b| b.fill.srgb()).collect();
+    let candidates: Box<dyn Iterator<Item = [u8; 3]>> = match opts.palette {
+        Some(palette) => Box::new((0..4096).map(move |slot| palette.colour(slot))),
+        None => Box::new(
+            (super::shade::COLOUR_PALETTE.iter())
+                .map(|&shade| Fill::Shade(shade).srgb())
+                .filter(|&c| c != [0; 3] && c != [0xff; 3]),
+        ),
+    };
+    let mut spare: Vec<[u8; 3]> = Vec::new();
+    for c in candidates {
+        if spare.len() == SPARE_COLOURS {
+            break;
+        }
+        if !used.contains(&c) && !spare.contains(&c) {
+            spare.push(c);
+        }
+    }
+    spare
 }

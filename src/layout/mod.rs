@@ -9,10 +9,14 @@
 //! its bands, marks and lines with its `DataScale`, and for a chart that carries them its
 //! numbers as `ChartData` (`graph.rs`); each band's tooltip and the lines over the bands
 //! with their styles (`overlay.rs`); `--key-labels fit`'s elision of the middle of long
-//! key labels (`fit.rs`); hp2ps's shades and the name → shade map, and every band's shade
-//! of a chart (`shade.rs`: [`shade::shades_of`]), the named palettes (`palettes.rs`),
-//! each band's fill, colour or print pattern (`looks.rs`, `patterns.rs`: `--palette`,
-//! `--colour-by name`, `--pattern`; the one place that asks "colour or grey"), hp2ps's
+//! key labels (`fit.rs`); the y ticks and legend in hp2ps's, binary or decimal units
+//! (`value_ticks.rs`: `--units`); hp2ps's shades and the name → shade map, and every
+//! band's shade of a chart (`shade.rs`: [`shade::shades_of`]), the named palettes with
+//! the colour maths (`palettes.rs`: `screen` for the page, the colour-blind ones,
+//! CIEDE2000, WCAG contrast, a fill's line on a light or dark page), each band's fill,
+//! colour or print pattern (`looks.rs`, `patterns.rs`: `--palette`, `--colour-by name`,
+//! `--pattern`; the one place that asks "colour or grey"; the fills of a chart, no two
+//! bands of one alike, and the colours several runs on one page share), hp2ps's
 //! text-width estimate (`width_estimate.rs`).
 
 pub(crate) mod chart;
@@ -23,7 +27,10 @@ mod overlay;
 pub(crate) mod palettes;
 pub(crate) mod patterns;
 pub(crate) mod shade;
+mod value_ticks;
 mod width_estimate;
+
+use std::collections::BTreeMap;
 
 use crate::aggregate::{Aggregated, Thinned};
 use crate::aux_file::{Aux, AuxOut};
@@ -31,8 +38,9 @@ use crate::defaults;
 use crate::needs::{Needs, XLabels};
 use crate::num::{self as cfmt, c_trunc_i64};
 use chart::*;
-use looks::fill_of;
 pub use palettes::Palette;
+pub use value_ticks::ValueUnits;
+use value_ticks::{y_tick_room, y_ticks};
 use width_estimate::estimated_width;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
@@ -64,6 +72,12 @@ pub struct LayoutOptions {
     /// `--pattern`: fill the bands with print patterns over light greys (wins over the
     /// palette). Default: `false`.
     pub pattern: bool,
+    /// `--units`: how the y tick labels write values. Default: [`ValueUnits::Hp2ps`].
+    pub value_units: ValueUnits,
+    /// Colours fixed by band name, which win over the palette's (the charts of several
+    /// runs on one page give a band one colour in every run: `looks::shared_colours`).
+    /// Only with a named palette. Default: none.
+    pub band_colours: BTreeMap<Vec<u8>, [u8; 3]>,
 }
 
 impl Default for LayoutOptions {
@@ -79,6 +93,8 @@ impl Default for LayoutOptions {
             palette: None,
             colour_by_name: false,
             pattern: false,
+            value_units: ValueUnits::Hp2ps,
+            band_colours: BTreeMap::new(),
         }
     }
 }
@@ -89,7 +105,7 @@ const TITLE_WIDTH: f64 = BORDER_WIDTH - 2.0 * BORDER_SPACE;
 /// Space for the y labels left of the graph, and for the x labels below it.
 const Y_LABEL_SPACE: f64 = 35.0;
 const X_LABEL_SPACE: f64 = 10.0;
-const LEGEND_CLEARANCE: f64 = 15.0;
+pub(super) const LEGEND_CLEARANCE: f64 = 15.0;
 pub(super) const TARGET_TICKS: f64 = 7.0;
 const SMALL_TITLE_JOB_LIMIT: usize = 35;
 const BIG_TITLE_JOB_LIMIT: usize = 80;
@@ -138,6 +154,10 @@ pub(crate) fn layout(
 /// The chart of `agg`: `shades` holds the shade of every band of `agg`, in order.
 fn chart(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, needs: &Needs) -> Chart {
     let (band_limit, trace_percent) = (agg.band_limit, agg.trace_percent);
+    let named: Vec<(&[u8], f64)> = (agg.bands.iter().zip(shades))
+        .map(|(b, &s)| (b.name.as_slice(), s))
+        .collect();
+    let fills = looks::fills(&named, opts);
     let multipage = opts.multipage || needs.key_pages || defaults::key_needs_own_pages(band_limit);
     let key_drawn = multipage || band_limit != 0;
     let key_on_graph = !multipage && band_limit != 0;
@@ -184,14 +204,14 @@ fn chart(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, needs: &Needs) 
             height: graph_height,
             per_page,
         };
-        key_entries(agg, shades, opts, labels, frame)
+        key_entries(agg, shades, &fills, labels, frame)
     } else {
         Vec::new()
     };
 
-    let axes = axes(agg, graph_width, graph_height, trace_percent, needs);
-    let (graph, values) = graph::graph(agg, shades, opts, needs, (graph_width, graph_height));
-    let data = (needs.data).then(|| Box::new(graph::chart_data(agg, &graph, values, opts)));
+    let axes = axes(agg, graph_width, graph_height, trace_percent, opts, needs);
+    let (graph, values) = graph::graph(agg, &fills, opts, needs, (graph_width, graph_height));
+    let data = (needs.data).then(|| Box::new(graph::chart_data(agg, &graph, values, opts, needs)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key
             .chunks(KEYS_PER_PAGE)
@@ -312,7 +332,15 @@ pub(crate) fn round_step(y: f64) -> f64 {
     r
 }
 
-fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, needs: &Needs) -> Axes {
+fn axes(
+    agg: &Aggregated,
+    gw: f64,
+    gh: f64,
+    trace_percent: f64,
+    opts: &LayoutOptions,
+    needs: &Needs,
+) -> Axes {
+    let (y_ticks, y_legend) = y_ticks(agg, gh, trace_percent, opts.value_units);
     Axes {
         x0: X0,
         y0: Y0,
@@ -326,8 +354,8 @@ fn axes(agg: &Aggregated, gw: f64, gh: f64, trace_percent: f64, needs: &Needs) -
             trace_percent,
             x_label_decimals(agg, needs.x_labels),
         ),
-        y_legend: agg.value_unit.clone(),
-        y_ticks: y_ticks(agg, gh, trace_percent),
+        y_legend,
+        y_ticks,
         y_label_x: X0 - BORDER_SPACE,
     }
 }
@@ -341,7 +369,7 @@ pub(super) fn x_label_decimals(agg: &Aggregated, how: XLabels) -> usize {
         XLabels::Hp2ps => 1,
         // The slack keeps a step of 0.1 whose log10 is a hair above -1 at one decimal.
         XLabels::ByStep if step.is_finite() && step > 0.0 => {
-            (-step.log10() - 1e-9).ceil().clamp(1.0, MOST) as usize
+            (-step.log10() - 1e-9).ceil().clamp(0.0, MOST) as usize
         }
         XLabels::ByStep => 1,
     }
@@ -373,44 +401,9 @@ fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64, decimals: usize) -> Ve
     ticks
 }
 
-fn y_ticks(agg: &Aggregated, gh: f64, trace_percent: f64) -> Vec<Tick> {
-    let raw = agg.y_range / TARGET_TICKS;
-    let step = round_step(if raw > 1.0 { raw } else { 1.0 });
-    let (divisor, suffix): (f64, &[u8]) = if step >= 1e6 {
-        (1e6, b"M")
-    } else if step >= 1e3 {
-        (1e3, b"k")
-    } else {
-        (1.0, b"")
-    };
-    let room = y_tick_room(agg, gh, trace_percent);
-    let mut ticks = Vec::new();
-    let mut v = 0.0;
-    while v <= agg.y_range {
-        let py = v * (gh / agg.y_range);
-        if py < room {
-            let mut label = Vec::new();
-            cfmt::push_thousands(&mut label, c_trunc_i64(v / divisor + 0.5));
-            label.extend_from_slice(suffix);
-            ticks.push(Tick { at: Y0 + py, label });
-        }
-        let next = v + step;
-        if next <= v {
-            break;
-        }
-        v = next;
-    }
-    ticks
-}
-
 /// How far right of the origin an x tick may be: the x legend (SAMPLE_UNIT) takes the rest.
 pub(super) fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
     gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE)
-}
-
-/// How far above the origin a y tick may be: the y legend (VALUE_UNIT) takes the rest.
-pub(super) fn y_tick_room(agg: &Aggregated, gh: f64, trace_percent: f64) -> f64 {
-    gh - (estimated_width(&agg.value_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
 /// The key's labels, bands first, then the lines: as shown, and the full name when it
@@ -444,7 +437,7 @@ struct KeyFrame {
 fn key_entries(
     agg: &Aggregated,
     shades: &[f64],
-    opts: &LayoutOptions,
+    fills: &[Fill],
     labels: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     frame: KeyFrame,
 ) -> Vec<KeyEntry> {
@@ -477,8 +470,8 @@ fn key_entries(
             box_x: left + BORDER_SPACE,
             box_y: centre - KEY_BOX / 2.0,
             // A line's key entry draws its line, not a fill: its fill is the line's colour.
-            fill: match (agg.bands.get(i), line) {
-                (Some(band), _) => fill_of(&band.name, shade, opts),
+            fill: match (fills.get(i), line) {
+                (Some(&fill), _) => fill,
                 (None, Some(style)) => Fill::Rgb(style.srgb()),
                 (None, None) => Fill::Grey(shade),
             },

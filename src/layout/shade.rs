@@ -19,6 +19,12 @@ pub(crate) fn shades_of(bands: &[Band], previous: Option<&Aux>, opts: &LayoutOpt
             .collect();
     }
     let mut shades = ShadeMap::new(looks::hp2ps_palette(opts));
+    if looks::free_slots(opts) {
+        // A named palette's new band takes a slot no band has; OTHER, whose colour is its
+        // own, takes the 50 % grey, not a band's slot.
+        shades.skip_taken = true;
+        shades.preload(b"OTHER", looks::shade_by_name(b"OTHER", opts));
+    }
     if let Some(aux) = previous {
         for (name, shade) in &aux.shades {
             shades.preload(name, *shade);
@@ -29,6 +35,20 @@ pub(crate) fn shades_of(bands: &[Band], previous: Option<&Aux>, opts: &LayoutOpt
 
 /// Grey levels for monochrome output, handed out in this order and cycled.
 pub(crate) const MONO_PALETTE: [f64; 10] = [0.0, 0.2, 0.6, 0.3, 0.9, 0.4, 1.0, 0.7, 0.5, 0.8];
+
+/// The shades a named palette's bands take without `-c`: the hundredths 0.00 to 0.99,
+/// which the `.aux` keeps exactly (two decimals), so that `-p` gives each band its slot
+/// again, and a chart has 100 slots before two bands share one. (Each is `i / 100`: the
+/// nearest double to the decimal, as reading "0.07" gives.)
+pub(crate) const SLOT_SHADES: [f64; 100] = {
+    let mut shades = [0.0; 100];
+    let mut i = 0;
+    while i < 100 {
+        shades[i] = i as f64 / 100.0;
+        i += 1;
+    }
+    shades
+};
 
 /// Colour shades: each packs red, green and blue as decimal digit pairs (see [`rgb`]).
 pub(crate) const COLOUR_PALETTE: [f64; 27] = [
@@ -66,6 +86,10 @@ pub(crate) struct ShadeMap {
     entries: HashMap<Vec<u8>, f64>,
     palette: &'static [f64],
     next: usize,
+    /// A new name skips the shades names already have (a named palette's slots, where a
+    /// band `-p` gave its shade again keeps it and a new one takes a free one); hp2ps's
+    /// own palettes hand theirs out in turn, taken or not.
+    skip_taken: bool,
 }
 
 impl ShadeMap {
@@ -76,6 +100,7 @@ impl ShadeMap {
             entries: HashMap::new(),
             palette,
             next: 0,
+            skip_taken: false,
         }
     }
 
@@ -91,7 +116,14 @@ impl ShadeMap {
         if let Some(&s) = self.entries.get(name) {
             return s;
         }
-        let s = self.palette[self.next % self.palette.len()];
+        let n = self.palette.len();
+        if self.skip_taken {
+            let taken = |s: f64| self.entries.values().any(|&t| t == s);
+            if let Some(k) = (0..n).find(|k| !taken(self.palette[(self.next + k) % n])) {
+                self.next += k;
+            }
+        }
+        let s = self.palette[self.next % n];
         self.next += 1;
         self.entries.insert(name.to_vec(), s);
         s

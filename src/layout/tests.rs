@@ -93,12 +93,13 @@ fn x_labels_by_step_have_the_decimals_the_step_needs() {
     // (printf's rounding of the summed steps: 0.15000000000000002 up, 0.25 to even.)
     let one = ["0.0", "0.1", "0.1", "0.2", "0.2", "0.2", "0.3"];
     assert_eq!(labels(&axes(&hp2ps).x_ticks), one);
-    // Steps of 0.02 and 0.005: two and three decimals; of 1 and 50: one.
+    // Steps of 0.02 and 0.005: two and three decimals; of 0.5, one; of 1 and 50, none.
     for (end, first_two) in [
         (0.14, ["0.00", "0.02"]),
         (0.05, ["0.000", "0.005"]),
-        (7.0, ["0.0", "1.0"]),
-        (350.0, ["0.0", "50.0"]),
+        (3.5, ["0.0", "0.5"]),
+        (7.0, ["0", "1"]),
+        (350.0, ["0", "50"]),
     ] {
         let run = [(0.0, &[("a", 1.0)][..]), (end, &[("a", 1.0)])];
         let c = chart_needing(&run, &LayoutOptions::default(), &by_step);

@@ -322,11 +322,17 @@ impl LiveProfile {
     /// The page of the run so far: the kept samples prepared and painted as
     /// `--format html` draws a profile, saying how many samples the run has.
     pub fn page(self, opts: &LiveOptions) -> Result<LivePage, LiveError> {
+        let mut paint = opts.paint.clone();
+        if let Some(r) = self.loaded.eventlog.as_ref() {
+            paint.facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
+            paint.facts.interval = r.sampling_period;
+            paint.facts.runtime = r.rts.clone();
+        }
         let (mut chart, _) = prepare(self.loaded.profile, None, &opts.render);
         if let Some(data) = chart.data.as_mut() {
             data.samples = self.samples;
         }
-        Ok(live_page(&chart, &opts.paint)?)
+        Ok(live_page(&chart, &paint)?)
     }
 }
 
@@ -335,6 +341,8 @@ impl LiveProfile {
 pub fn live_page(chart: &Chart, paint: &PaintOptions) -> std::io::Result<LivePage> {
     let html = HtmlOptions {
         file: paint.source.clone(),
+        facts: paint.facts.clone(),
+        notes: paint.notes.clone(),
     };
     let (section, data) = live_parts(chart, &html)?;
     Ok(LivePage {

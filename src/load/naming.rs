@@ -46,17 +46,31 @@ impl fmt::Debug for Binary {
 pub struct Program {
     /// What to call it (its path).
     pub name: String,
-    /// The whole file.
-    pub bytes: Arc<[u8]>,
+    /// The whole file: bytes in memory, or a file the caller maps or reads when they
+    /// are first asked for (only a `-hi` profile asks), shared by every load that
+    /// uses it.
+    bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
 }
 
 impl Program {
     /// The binary `name` whose file holds `bytes`.
     pub fn new(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Program {
+        let bytes: Arc<[u8]> = bytes.into();
+        Program::shared(name, Arc::new(bytes))
+    }
+
+    /// The binary `name` whose file's bytes `bytes` gives when asked (a map of the
+    /// file, say): nothing is copied, and clones share it.
+    pub fn shared(name: impl Into<String>, bytes: Arc<dyn AsRef<[u8]> + Send + Sync>) -> Program {
         Program {
             name: name.into(),
-            bytes: bytes.into(),
+            bytes,
         }
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        (*self.bytes).as_ref()
     }
 }
 
@@ -64,8 +78,7 @@ impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Program")
             .field("name", &self.name)
-            .field("bytes", &format_args!("{} bytes", self.bytes.len()))
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -101,7 +114,7 @@ pub(super) fn name_bands(
     }
     let program = match &opts.binary {
         Binary::None => None,
-        Binary::Given(program) => match SymbolTable::parse(&program.bytes) {
+        Binary::Given(program) => match SymbolTable::parse(program.bytes()) {
             Ok(table) => Some((program.name.clone(), table)),
             Err(why) => {
                 warnings.push(Warning::BinaryUnusable {
@@ -113,7 +126,7 @@ pub(super) fn name_bands(
         },
         Binary::Find(find) => (report.and_then(|r| r.program.as_deref()))
             .and_then(|argv0| find(argv0))
-            .and_then(|p| Some((p.name, SymbolTable::parse(&p.bytes).ok()?))),
+            .and_then(|p| Some((p.name.clone(), SymbolTable::parse(p.bytes()).ok()?))),
     };
     let ipe = report.map_or(&[][..], |r| &r.ipe[..]);
     let table = program.as_ref().map(|(_, table)| table);

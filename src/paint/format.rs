@@ -6,7 +6,7 @@ use super::html::{write_html, write_html_page, HtmlOptions};
 use super::pdf::{write_pdf, PdfOptions};
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
-use crate::defaults::VECTOR_MAX_BAND_POINTS;
+use crate::defaults::{PAGE_TABLE_ROWS, PAGE_VALUES, VECTOR_MAX_BAND_POINTS};
 use crate::layout::chart::{Chart, BORDER_WIDTH};
 use crate::needs::{Needs, XLabels};
 
@@ -88,6 +88,9 @@ impl Format {
                 band_table: true,
                 rest: true,
                 key_pages: true,
+                page_values: PAGE_VALUES,
+                table_rows: PAGE_TABLE_ROWS,
+                screen: true,
                 ..vector
             },
         }
@@ -106,6 +109,10 @@ pub struct PaintOptions {
     /// The name of the profile the chart is drawn from, for a format that shows it (the
     /// HTML page's heading and its chart's `data-run`). Default: `None`.
     pub source: Option<String>,
+    /// What the HTML page's header says about the profile. Default: nothing.
+    pub facts: super::html::ProfileFacts,
+    /// What the HTML page says it left out, a line each. Default: none.
+    pub notes: Vec<String>,
 }
 
 /// Paints `chart` in `format` with the default [`PaintOptions`].
@@ -141,25 +148,25 @@ pub fn write_chart_with<W: Write>(
             };
             write_pdf(chart, &pdf, out)
         }
-        Format::Html => {
-            let html = HtmlOptions {
-                file: opts.source.clone(),
-            };
-            write_html(chart, &html, out)
-        }
+        Format::Html => write_html(chart, &html_options(opts), out),
     }
 }
 
 /// Writes one HTML page of several charts (the runs of [`crate::prepare_runs`]), each
 /// named by its [`PaintOptions::source`], with a view of their differences.
 pub fn write_runs_page<W: Write>(runs: &[(&Chart, &PaintOptions)], out: &mut W) -> io::Result<()> {
-    let options: Vec<HtmlOptions> = (runs.iter())
-        .map(|(_, opts)| HtmlOptions {
-            file: opts.source.clone(),
-        })
-        .collect();
+    let options: Vec<HtmlOptions> = runs.iter().map(|(_, opts)| html_options(opts)).collect();
     let pages: Vec<(&Chart, &HtmlOptions)> = (runs.iter().map(|(chart, _)| *chart))
         .zip(&options)
         .collect();
     write_html_page(&pages, out)
+}
+
+/// What the page takes of the painting options.
+fn html_options(opts: &PaintOptions) -> HtmlOptions {
+    HtmlOptions {
+        file: opts.source.clone(),
+        facts: opts.facts.clone(),
+        notes: opts.notes.clone(),
+    }
 }

@@ -10,19 +10,24 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use super::cleanup::{self, Listed};
+
 /// A file being written. Nothing at `target` changes until [`AtomicFile::commit`]; a
-/// dropped, uncommitted file removes its temporary.
+/// dropped, uncommitted file removes its temporary, and so does a run ended by a
+/// signal ([`cleanup`]). The new file keeps the permissions of the one it replaces.
 pub struct AtomicFile {
     target: PathBuf,
-    /// The temporary file, or `None` when writing a special file in place.
-    temp: Option<PathBuf>,
+    /// The temporary file and its place on the list of temporaries, or `None` when
+    /// writing a special file in place.
+    temp: Option<(PathBuf, Listed)>,
     writer: Option<BufWriter<File>>,
 }
 
 impl AtomicFile {
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
         // `metadata` follows symbolic links: this is what the target really is.
-        if let Ok(meta) = fs::metadata(target) {
+        let before = fs::metadata(target).ok();
+        if let Some(meta) = &before {
             if !meta.is_file() && !meta.is_dir() {
                 let file = fs::OpenOptions::new().write(true).open(target)?;
                 return Ok(AtomicFile {
@@ -44,17 +49,26 @@ impl AtomicFile {
         let pid = std::process::id();
         for attempt in 0..100u32 {
             let temp = dir.join(format!(".{name}.{pid}.{attempt}.tmp"));
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&temp)
-            {
-                Ok(file) => {
+            let create = |path: &Path| {
+                fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+            };
+            match cleanup::create_listed(&temp, create) {
+                Ok((file, listed)) => {
+                    // A chart made private stays private when it is drawn again.
+                    if let Some(meta) = before.as_ref().filter(|m| m.is_file()) {
+                        if let Err(e) = file.set_permissions(meta.permissions()) {
+                            listed.remove(&temp);
+                            return Err(e);
+                        }
+                    }
                     return Ok(AtomicFile {
                         target,
-                        temp: Some(temp),
+                        temp: Some((temp, listed)),
                         writer: Some(BufWriter::with_capacity(1 << 20, file)),
-                    })
+                    });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
@@ -71,25 +85,44 @@ impl AtomicFile {
     }
 
     /// Flushes and moves the file into place.
-    pub fn commit(mut self) -> io::Result<()> {
-        if let Some(w) = self.writer.take() {
-            // No fsync: the rename is what makes the replacement atomic for readers, and
-            // syncing costs more than the whole render on large outputs.
-            w.into_inner().map_err(|e| e.into_error())?;
+    pub fn commit(self) -> io::Result<()> {
+        AtomicFile::commit_together(vec![self]).map_err(|(_, e)| e)
+    }
+
+    /// Flushes every file, then moves them into place in order, with no signal of
+    /// [`cleanup`] in between: a chart and its `.aux`, both replaced or neither. (Not
+    /// against SIGKILL or a crash of the machine between the two renames, which no pair
+    /// of renames can be; and if the second rename fails, the first target stays
+    /// replaced.) An error comes with the target it is about.
+    pub fn commit_together(files: Vec<AtomicFile>) -> Result<(), (PathBuf, io::Error)> {
+        let mut renames = Vec::new();
+        let mut flushed = Ok(());
+        for mut file in files {
+            if let Some(w) = file.writer.take() {
+                // No fsync: the rename is what makes the replacement atomic for readers,
+                // and syncing costs more than the whole render on large outputs.
+                if let Err(e) = w.into_inner().map_err(|e| e.into_error()) {
+                    flushed = flushed.and(Err((file.target.clone(), e)));
+                }
+            }
+            if let Some((temp, listed)) = file.temp.take() {
+                renames.push((listed, temp, file.target.clone()));
+            }
         }
-        match self.temp.take() {
-            Some(temp) => fs::rename(&temp, &self.target).inspect_err(|_| {
-                let _ = fs::remove_file(&temp);
-            }),
-            None => Ok(()),
+        if let Err(e) = flushed {
+            for (listed, temp, _) in renames {
+                listed.remove(&temp);
+            }
+            return Err(e);
         }
+        cleanup::commit(renames)
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if let Some(temp) = &self.temp {
-            let _ = fs::remove_file(temp);
+        if let Some((temp, listed)) = self.temp.take() {
+            listed.remove(&temp);
         }
     }
 }

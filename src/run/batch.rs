@@ -18,10 +18,11 @@ use super::render::{self, Done, Failure};
 use crate::cli::Invocation;
 use hp2ps::SharedAxes;
 
-/// Files that write the same output (`a/x.hp` and `b/x.hp` both write `./x.ps` and
-/// `./x.aux`) render one after the other in argument order, so the last one wins and a
-/// `-p` run reads the `.aux` its predecessor wrote, as when hp2ps runs once per file.
-/// Returns the groups, each a list of indices into `files`, in order of first appearance.
+/// Arguments that write the same output render one after the other in argument order,
+/// so that a `-p` run reads the `.aux` its predecessor wrote, as when hp2ps runs once
+/// per file. Only the same file named twice (`x.hp ./x.hp`) can: different files that
+/// would write the same output are refused before ([`super::outputs`]). Returns the
+/// groups, each a list of indices into `files`, in order of first appearance.
 pub fn groups(inv: &Invocation, files: &[OsString]) -> Vec<Vec<usize>> {
     let mut by_aux: HashMap<PathBuf, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();

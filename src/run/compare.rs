@@ -1,9 +1,10 @@
 //! One page of several runs (`hp2ps --format html -o page.html before.hp after.eventlog`):
-//! every file read (several at once, as in batch mode) and aggregated, their charts given
-//! the same axes (as `--uniform-scale both`, unless `--uniform-scale` names one axis) and
-//! each band a colour by its name (as `--colour-by name`), then one page with a chart per
-//! run and the view of their differences. If any file fails, no page is written. No
-//! `.aux` is read or written: an `.aux` belongs to one chart (`-p` is refused).
+//! every file read (several at once, as in batch mode), then `prepare_runs`: their charts
+//! given the same axes (as `--uniform-scale both`, unless `--uniform-scale` names one
+//! axis) and a band matched across the runs one colour in every run; then one page with a
+//! chart per run and the view of their differences, and what the page left out said on
+//! stderr too. If any file fails, no page is written. No `.aux` is read or written: an
+//! `.aux` belongs to one chart (`-p` is refused).
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -19,15 +20,13 @@ use hp2ps::{prepare_runs, write_runs_page, PaintOptions};
 use super::atomic::AtomicFile;
 use super::batch;
 use super::names::FileNames;
+use super::page_budget;
 use super::render::{read_named, Done, Failure};
 use crate::cli::Invocation;
 
 /// Writes the page of every file of `inv` (`inv.one_page()`); prints warnings, summaries
 /// and failures as batch mode does; returns the exit status.
 pub(crate) fn run(inv: &Invocation) -> ExitCode {
-    let mut inv = inv.clone();
-    inv.render.layout.colour_by_name = true;
-    let inv = &inv;
     let files = &inv.files;
     let read = read_all(inv, files);
     if read.iter().any(|r| !matches!(r, Some(Ok(_)))) {
@@ -41,11 +40,22 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
         profiles.push(profile);
         let mut paint = inv.paint.clone();
         paint.source = Some(names.input.display().to_string());
+        paint.facts = d.facts.clone();
         pages.push(paint);
         done.push(d);
     }
     let axes = inv.uniform_scale.unwrap_or_default();
+    let count = profiles.len();
     let charts = prepare_runs(profiles, &inv.render, axes);
+    for ((chart, page), d) in charts.iter().zip(&mut pages).zip(&mut done) {
+        page.notes = page_budget::left_out(chart, count);
+        let input = page.source.clone().unwrap_or_default();
+        let lines = page
+            .notes
+            .iter()
+            .map(|n| format!("hp2ps: warning: {input}: {n}"));
+        d.warnings.extend(lines);
+    }
     let runs: Vec<(&Chart, &PaintOptions)> = charts.iter().zip(&pages).collect();
     let output = inv.output.clone().unwrap_or_default();
     if let Err(message) = write_page(&output, &runs) {

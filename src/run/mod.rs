@@ -2,7 +2,8 @@
 //! line's `LoadOptions`, then `load`, `prepare` and the painter), file naming and the
 //! checks that an output never replaces its input ([`names`]), atomic files ([`atomic`]),
 //! batch runs with `--uniform-scale`'s first pass ([`batch`]), one HTML page of several
-//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), watching a
+//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), what an HTML
+//! page left out said on stderr too ([`page_budget`]), watching a
 //! growing file ([`watch`]), the live page of a running program ([`serve`]: the input
 //! followed, the whole run kept, the publisher of the page's updates, the HTTP server;
 //! see `docs/live.md`), the summary on stdout ([`summary`]), the program binary of a
@@ -10,20 +11,34 @@
 //! large files read through a memory map that a cut file cannot crash ([`mapped`]: the map
 //! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
 //! what tells a file's versions apart ([`version`]) and the C allocator's settings
-//! ([`heap`]). The binary's only `unsafe` is in `mapped/` and `heap.rs`.
+//! ([`heap`]). Hostile files at these edges: what a command writes is checked before
+//! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
+//! the same output); no temporary outlives a run however it ends, and a chart and its
+//! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
+//! a regular one is opened without waiting for a FIFO (`regular.rs`); what is at a
+//! watched path is looked at without opening it (`watched.rs`); the program binary is a
+//! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). The binary's
+//! only `unsafe` is in `mapped/`, `heap.rs` and `abort.rs`.
 
+#[cfg(unix)]
+mod abort;
 mod atomic;
 pub(crate) mod batch;
+pub(crate) mod cleanup;
 pub(crate) mod compare;
 pub(crate) mod heap;
 mod mapped;
 mod names;
+pub(crate) mod outputs;
+mod page_budget;
+mod regular;
 mod render;
 pub(crate) mod serve;
 mod summary;
 mod symbols;
 pub(crate) mod version;
 pub(crate) mod watch;
+mod watched;
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -74,6 +89,7 @@ pub(crate) fn generate(g: &Generate) -> Result<(), String> {
         GenerateKind::Bash => Some(clap_complete::Shell::Bash),
         GenerateKind::Zsh => Some(clap_complete::Shell::Zsh),
         GenerateKind::Fish => Some(clap_complete::Shell::Fish),
+        GenerateKind::PowerShell => Some(clap_complete::Shell::PowerShell),
     };
     match shell {
         None => clap_mangen::Man::new(cmd)

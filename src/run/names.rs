@@ -138,19 +138,22 @@ fn starts_as_eventlog(path: &Path) -> bool {
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
 /// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.
-fn same_entry(a: &Path, b: &Path) -> bool {
-    fn key(p: &Path) -> Option<PathBuf> {
-        let name = p.file_name()?;
-        let parent = match p.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        Some(std::fs::canonicalize(parent).ok()?.join(name))
-    }
-    match (key(a), key(b)) {
+pub(crate) fn same_entry(a: &Path, b: &Path) -> bool {
+    match (entry_key(a), entry_key(b)) {
         (Some(x), Some(y)) => x == y,
         _ => a == b,
     }
+}
+
+/// What two spellings of one directory entry share: its directory, resolved, and its
+/// name. `None` when the directory cannot be resolved (it does not exist yet).
+pub(crate) fn entry_key(p: &Path) -> Option<PathBuf> {
+    let name = p.file_name()?;
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(parent).ok()?.join(name))
 }
 
 /// Refuses an `-o` that would replace the input or be replaced by the `.aux`.

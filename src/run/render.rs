@@ -14,10 +14,13 @@ use hp2ps::{
     load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
     PaintOptions, ReadError, Source,
 };
+use hp2ps::{EventlogReport, ProfileFacts};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
+use super::page_budget;
+use super::regular::open_regular;
 use super::symbols;
 use super::version::Version;
 use crate::cli::Invocation;
@@ -28,16 +31,22 @@ pub struct Done {
     /// The reader's warnings (the incomplete last sample of a live profile, a cut
     /// eventlog, …), each a whole line.
     pub warnings: Vec<String>,
+    /// What else a user should know, each a whole line: which program's symbols named
+    /// the bands, when the log chose it.
+    pub notes: Vec<String>,
     pub summary: Option<Summary>,
     /// The chart file written, if any (not for stdout).
     pub output: Option<PathBuf>,
     /// The number of samples drawn.
     pub samples: usize,
+    /// What an eventlog told of how the profile was made, for the page's header.
+    pub facts: ProfileFacts,
 }
 
 impl Done {
+    /// The warnings, then the notes.
     pub fn warning_lines(&self) -> impl Iterator<Item = String> + '_ {
-        self.warnings.iter().cloned()
+        self.warnings.iter().chain(&self.notes).cloned()
     }
 }
 
@@ -152,13 +161,39 @@ fn finish_read(
     warnings.extend((loaded.warnings.iter()).map(|w| format!("hp2ps: warning: {}", w.line(name))));
     let file = Some(name).filter(|&name| name != "stdin");
     let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
+    // The log chose that file (its argv[0]): say which named the bands.
+    let used = (loaded.naming.as_ref())
+        .and_then(|n| n.binary)
+        .is_some_and(|agreement| agreement.accepted());
+    let found = (loaded.binary.as_ref()).filter(|_| inv.binary.is_none() && used);
+    let notes = (found.iter())
+        .map(|program| {
+            format!(
+                "hp2ps: {name}: -hi names from the symbols of {program}, the program the log \
+                 names (--binary to give another, --ipe-names address for none)"
+            )
+        })
+        .collect();
     let done = Done {
         warnings,
+        notes,
         summary,
         output: None,
         samples: loaded.profile.times.len(),
+        facts: facts_of(loaded.eventlog.as_ref()),
     };
     Ok((loaded.profile, done))
+}
+
+/// What the page's header says of a profile that its eventlog told.
+pub(crate) fn facts_of(report: Option<&EventlogReport>) -> ProfileFacts {
+    let mut facts = ProfileFacts::default();
+    if let Some(r) = report {
+        facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
+        facts.interval = r.sampling_period;
+        facts.runtime = r.rts.clone();
+    }
+    facts
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;
@@ -187,7 +222,7 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    match draw_file(inv, &names, profile) {
+    match draw_file(inv, &names, profile, &mut done) {
         Ok(output) => {
             done.output = output;
             Ok(done)
@@ -203,7 +238,12 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
 pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile, Done), Failure> {
     check_output(inv, names)?;
     let input_name = names.input.display().to_string();
-    let input = File::open(&names.input).map_err(|e| format!("cannot open {input_name}: {e}"))?;
+    // A watched file must be a regular one, and its open must not wait (a FIFO's would).
+    let input = match inv.watch {
+        Some(_) => open_regular(&names.input),
+        None => File::open(&names.input),
+    }
+    .map_err(|e| format!("cannot open {input_name}: {e}"))?;
     // A file being written (--watch) is read as a stream, where its growth cannot fault.
     let src = Origin {
         path: Some(&names.input),
@@ -217,6 +257,7 @@ fn draw_file(
     inv: &Invocation,
     names: &FileNames,
     profile: Profile,
+    done: &mut Done,
 ) -> Result<Option<PathBuf>, String> {
     let format = inv.format();
 
@@ -231,25 +272,50 @@ fn draw_file(
     let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
     aux.write(aux_file.writer())
         .map_err(|e| write_failed(&names.aux, e))?;
-    // The page names its profile (as the command line gave it).
+    // The page names its profile (by its file name: the page holds no directory), says
+    // what its eventlog told of it, and what it left out.
     let mut paint = inv.paint.clone();
     paint.source = Some(names.input.display().to_string());
-    let output = match inv.output.as_deref() {
+    let input = names.input.display().to_string();
+    page_notes(inv, &chart, &input, &mut paint, done);
+    // The chart and its .aux are replaced together (see AtomicFile::commit_together).
+    match inv.output.as_deref() {
         Some(o) if o == "-" => {
             write_stdout(&chart, format, &paint)?;
-            None
+            aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
+            Ok(None)
         }
         target => {
             let path = target.map_or_else(|| names.output.clone(), PathBuf::from);
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
             write_chart_with(&chart, format, &paint, out.writer())
                 .map_err(|e| write_failed(&path, e))?;
-            out.commit().map_err(|e| write_failed(&path, e))?;
-            Some(path)
+            AtomicFile::commit_together(vec![out, aux_file])
+                .map_err(|(failed, e)| write_failed(&failed, e))?;
+            Ok(Some(path))
         }
-    };
-    aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
-    Ok(output)
+    }
+}
+
+/// What the page says of its profile and what it left out: the eventlog's facts, and the
+/// notes on the page, which go to stderr too.
+fn page_notes(
+    inv: &Invocation,
+    chart: &Chart,
+    input: &str,
+    paint: &mut PaintOptions,
+    done: &mut Done,
+) {
+    paint.facts = done.facts.clone();
+    if inv.format() != Format::Html {
+        return;
+    }
+    paint.notes = page_budget::left_out(chart, 1);
+    let lines = paint
+        .notes
+        .iter()
+        .map(|n| format!("hp2ps: warning: {input}: {n}"));
+    done.warnings.extend(lines);
 }
 
 fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {
@@ -289,15 +355,17 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         return Ok(done);
     }
     let (chart, _) = prepare(profile, None, &inv.render);
+    let mut paint = inv.paint.clone();
+    page_notes(inv, &chart, "stdin", &mut paint, &mut done);
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
             let path = PathBuf::from(o);
             let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
             let mut out = AtomicFile::create(&path).map_err(failed)?;
-            write_chart_with(&chart, inv.format(), &inv.paint, out.writer()).map_err(failed)?;
+            write_chart_with(&chart, inv.format(), &paint, out.writer()).map_err(failed)?;
             out.commit().map_err(failed).map(|()| Some(path))
         }
-        _ => write_stdout(&chart, inv.format(), &inv.paint).map(|()| None),
+        _ => write_stdout(&chart, inv.format(), &paint).map(|()| None),
     };
     match drawn {
         Ok(output) => {

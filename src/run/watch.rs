@@ -5,6 +5,13 @@
 //! network and container mounts included. Every render goes through the same atomic
 //! writes as a normal run, so a viewer that reloads on change never sees half a file, and
 //! the incomplete last sample of a live profile is left out (the reader drops it).
+//!
+//! What is at the path is looked at before it is opened ([`WatchedPath`]): only a
+//! regular file is rendered, and it is opened without waiting (a FIFO's open would wait
+//! for a writer through every Ctrl-C). Something else there (a FIFO, a directory, a
+//! device), or nothing (a file not made yet, or deleted), is said once and waited out.
+//!
+//! [`WatchedPath`]: super::watched::WatchedPath
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -15,21 +22,14 @@ use std::time::{Duration, Instant};
 
 use super::names::FileNames;
 use super::render;
-use super::version::Version;
+use super::watched::{Look, WatchedPath};
 use crate::cli::{Invocation, WatchOptions};
 
-fn version(path: &Path) -> Option<Version> {
-    std::fs::metadata(path).ok().map(|m| Version::of(&m))
-}
-
-/// Set by SIGINT or SIGTERM: the loop ends after the render in progress, if any.
+/// Set by the first SIGINT, SIGTERM or SIGHUP: the loop ends after the render in
+/// progress, if any (a second one ends the run at once, leaving no temporary file).
 fn stop_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&stop)) {
-            say!("hp2ps: warning: Ctrl-C will not stop --watch cleanly: {e}");
-        }
-    }
+    super::cleanup::stop_on_first_signal(Arc::clone(&stop));
     stop
 }
 
@@ -43,57 +43,56 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
         }
     }
     say!("hp2ps: watching {} (Ctrl-C to stop)", input.display());
-    let mut rendered: Option<Version> = None;
+    let mut watched = WatchedPath::new(input);
     let mut last_message = String::new();
     let mut renders = 0u64;
     while !stop.load(Ordering::Relaxed) {
         // Looked at before reading: a change during the read shows at the next look.
-        let now = version(&input);
-        if now.is_some() && now != rendered {
-            rendered = now;
-            let message = match render::render_file(inv, file) {
-                Ok(done) => {
-                    renders += 1;
-                    if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
-                        if let Err(e) = super::summary::print_summary(summary, format) {
-                            say!("hp2ps: {e}");
-                            return ExitCode::FAILURE;
+        let look = watched.look();
+        let message = match &look {
+            Look::Changed => {
+                let message = match render::render_file(inv, file) {
+                    Ok(done) => {
+                        renders += 1;
+                        if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
+                            if let Err(e) = super::summary::print_summary(summary, format) {
+                                say!("hp2ps: {e}");
+                                return ExitCode::FAILURE;
+                            }
                         }
+                        rendered(renders, &done)
                     }
-                    let target = done
-                        .output
-                        .as_ref()
-                        .map_or(String::new(), |p| format!(" to {}", p.display()));
-                    let partial = if done.warnings.is_empty() {
-                        ""
-                    } else {
-                        " (the last sample is still being written)"
-                    };
-                    format!(
-                        "hp2ps: render {renders}: {} sample{}{target}{partial}",
-                        done.samples,
-                        if done.samples == 1 { "" } else { "s" }
-                    )
-                }
-                Err(failure) => format!("hp2ps: {} (waiting for a change)", failure.message),
-            };
-            if message != last_message {
-                say!("{message}");
-                last_message = message;
+                    Err(failure) => format!("hp2ps: {} (waiting for a change)", failure.message),
+                };
+                Some(message)
             }
-            if opts.max_renders.is_some_and(|m| renders >= m) {
-                break;
-            }
-        } else if now.is_none() && last_message.is_empty() {
-            last_message = format!(
-                "hp2ps: {} does not exist yet (waiting for it)",
-                input.display()
-            );
-            say!("{last_message}");
+            other => watched.message(other),
+        };
+        if let Some(message) = message.filter(|m| *m != last_message) {
+            say!("{message}");
+            last_message = message;
+        }
+        if look == Look::Changed && opts.max_renders.is_some_and(|m| renders >= m) {
+            break;
         }
         sleep_unless_stopped(opts.interval, &stop);
     }
     ExitCode::SUCCESS
+}
+
+/// The line for render number `renders`.
+fn rendered(renders: u64, done: &render::Done) -> String {
+    let target = (done.output.as_ref()).map_or(String::new(), |p| format!(" to {}", p.display()));
+    let partial = if done.warnings.is_empty() {
+        ""
+    } else {
+        " (the last sample is still being written)"
+    };
+    format!(
+        "hp2ps: render {renders}: {} sample{}{target}{partial}",
+        done.samples,
+        if done.samples == 1 { "" } else { "s" }
+    )
 }
 
 /// Sleeps for `interval`, waking early when `stop` is set.

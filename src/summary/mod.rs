@@ -100,6 +100,10 @@ pub struct Summary {
     /// How the bands of a `-hi` profile were named (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<NameCounts>,
+    /// What the reader met and read without a warning, one line each (an eventlog's IPE
+    /// events that GHC's runtime declares a byte long; absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The kind of profile.
@@ -223,6 +227,13 @@ pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> 
             binary: loaded.binary.clone().filter(|_| used),
         }
     });
+    let ipe_one_byte_long = (loaded.eventlog.as_ref()).map_or(0, |r| r.ipe_one_byte_long);
+    if ipe_one_byte_long > 0 {
+        s.notes.push(format!(
+            "{ipe_one_byte_long} IPE events declare a byte more than their fields hold, as \
+             GHC 9.10's runtime writes them: read by their fields"
+        ));
+    }
     s
 }
 
@@ -296,6 +307,7 @@ pub(crate) fn of_profile(profile: &Profile, opts: &SummaryOptions) -> Summary {
         markers: markers(profile),
         breakdown: None,
         names: None,
+        notes: Vec::new(),
     }
 }
 
@@ -332,6 +344,7 @@ impl Summary {
 }
 
 mod text;
+pub use text::printable;
 
 #[cfg(test)]
 mod tests;

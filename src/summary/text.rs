@@ -1,5 +1,11 @@
 //! The summary as text for people.
+//!
+//! Every text taken from a profile (JOB, DATE, units, band, line and marker names, the
+//! `-hi` details, file names) is written through [`printable`]: a downloaded profile must
+//! not set the terminal's title, write its clipboard (OSC 52), clear its screen or forge
+//! summary lines with a line end of its own.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::Summary;
@@ -15,12 +21,15 @@ impl Summary {
                 format!(" {u}")
             }
         };
-        let (vu, su) = (unit(&self.value_unit), unit(&self.sample_unit));
+        let (vu, su) = (
+            unit(&printable(&self.value_unit)),
+            unit(&printable(&self.sample_unit)),
+        );
         if let Some(file) = &self.file {
-            writeln!(out, "{file}")?;
+            writeln!(out, "{}", printable(file))?;
         }
-        writeln!(out, "  job      {}", self.job)?;
-        writeln!(out, "  date     {}", self.date)?;
+        writeln!(out, "  job      {}", printable(&self.job))?;
+        writeln!(out, "  date     {}", printable(&self.date))?;
         writeln!(
             out,
             "  samples  {}, from {} to {}{su} (span {})",
@@ -40,7 +49,7 @@ impl Summary {
             writeln!(
                 out,
                 "  line     {} peaks at {}{vu} at {}{su}",
-                s.name,
+                printable(&s.name),
                 number(s.peak),
                 number(s.time)
             )?;
@@ -55,7 +64,15 @@ impl Summary {
             )?;
         }
         for m in &self.markers {
-            writeln!(out, "  marker   {}{su}: {}", number(m.time), m.text)?;
+            writeln!(
+                out,
+                "  marker   {}{su}: {}",
+                number(m.time),
+                printable(&m.text)
+            )?;
+        }
+        for note in &self.notes {
+            writeln!(out, "  note     {}", printable(note))?;
         }
         let shown = if self.top.len() < self.bands {
             format!(", the {} biggest by area:", self.top.len())
@@ -68,7 +85,8 @@ impl Summary {
             .map_or_else(String::new, |b| format!(" {} ({})", b.bands, b.flag));
         writeln!(out, "  bands    {}{kind}{shown}", self.bands)?;
         if let Some(n) = &self.names {
-            let binary = (n.binary.as_ref()).map_or_else(String::new, |b| format!(" of {b}"));
+            let binary =
+                (n.binary.as_ref()).map_or_else(String::new, |b| format!(" of {}", printable(b)));
             writeln!(
                 out,
                 "  names    {} by IPE entry, {} by symbol{binary}, {} inside a function (approximate), {} by address only",
@@ -97,8 +115,11 @@ impl Summary {
                 if slopes {
                     row.push(b.slope.map_or_else(String::new, number));
                 }
-                row.push(b.name.clone());
-                let details = (b.info.as_ref()).map_or_else(Vec::new, |i| i.detail_lines());
+                row.push(printable(&b.name).into_owned());
+                let details = (b.info.as_ref()).map_or_else(Vec::new, |i| {
+                    let lines = i.detail_lines().into_iter();
+                    lines.map(|l| printable(&l).into_owned()).collect()
+                });
                 (row, details)
             })
             .collect();
@@ -140,4 +161,34 @@ fn table<W: Write>(
         }
     }
     Ok(())
+}
+
+/// `text` as a terminal shows it without obeying it: every control character (C0, DEL,
+/// C1: ESC, BEL, CR, LF, NUL, CSI, …) written as an escape (`\n`, `\x1b`, `\u{9b}`), and
+/// so are the bidirectional formatting characters, which reorder what a terminal shows
+/// (`\u{202e}`). The same escapes as the command's messages on stderr.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x100 && needs_escape(c) => {
+                out.push_str(&format!("\\x{:02x}", u32::from(c)))
+            }
+            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether a terminal could take `c` as a command rather than a character to show.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }

@@ -17,8 +17,8 @@ use super::{Cmd, TempDir};
 /// The window: wide enough for the chart at its full 864 CSS pixels and the legend.
 pub const WINDOW: (u32, u32) = (1400, 1000);
 
-/// The chart SVG's size when forced to the standalone SVG's own (648 × 432 pt).
-pub const CHART_PX: (u32, u32) = (864, 576);
+/// The chart's width in the pictures the tests take of it: the standalone SVG's.
+pub const CHART_WIDTH: u32 = 864;
 
 pub fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -53,7 +53,14 @@ pub fn data_of(page: &[u8]) -> Value {
     serde_json::from_str(&page[start..end]).expect("JSON")
 }
 
-/// A gzipped profile of `tests/data/large`, gunzipped.
+/// Whether `tests/data/large` is here (the published crate leaves it out): the gate of
+/// every test that calls [`large`] ([`super::tools::require_data`]).
+pub fn have_large() -> bool {
+    super::tools::require_data(&["tests/data/large"])
+}
+
+/// A gzipped profile of `tests/data/large`, gunzipped (the test asks [`have_large`]
+/// first).
 pub fn large(name: &str) -> Vec<u8> {
     use std::io::Read;
     let gz = std::fs::read(repo("tests/data/large").join(name)).expect(name);
@@ -106,6 +113,12 @@ impl Page<'_> {
         self.js_in(0, body)
     }
 
+    /// Runs a script in the page with `args` (`arguments[0]`, …); `run` is its first run.
+    pub fn js_with(&self, body: &str, args: Value) -> Value {
+        let body = format!("const runs = window.hp2ps.runs; const run = runs[0]; {body}");
+        self.browser.script(&body, args)
+    }
+
     /// Runs a script in the page; `run` is run `i` of the page, `runs` all of them.
     pub fn js_in(&self, i: usize, body: &str) -> Value {
         let body = format!("const runs = window.hp2ps.runs; const run = runs[{i}]; {body}");
@@ -127,11 +140,11 @@ impl Page<'_> {
     }
 
     /// Where chart point (x, y) (y upwards) is in the viewport, from the SVG's box and
-    /// its 648 × 432 viewBox.
+    /// its viewBox (the 648 × 432 page below the title box).
     pub fn client_of(&self, x: f64, y: f64) -> (f64, f64) {
         let r = self.js(
-            "const r = document.querySelector('#chart svg').getBoundingClientRect(); \
-             return [r.left, r.top, r.width, r.height];",
+            "const svg = document.querySelector('#chart svg'); const r = svg.getBoundingClientRect(); \
+             const v = svg.viewBox.baseVal; return [r.left, r.top, r.width, r.height, v.x, v.y, v.width, v.height];",
         );
         let r: Vec<f64> = r
             .as_array()
@@ -139,7 +152,18 @@ impl Page<'_> {
             .iter()
             .map(|v| v.as_f64().unwrap())
             .collect();
-        (r[0] + x * r[2] / 648.0, r[1] + (432.0 - y) * r[3] / 432.0)
+        let (vx, vy, vw, vh) = (r[4], r[5], r[6], r[7]);
+        (
+            r[0] + (x - vx) * r[2] / vw,
+            r[1] + (432.0 - y - vy) * r[3] / vh,
+        )
+    }
+
+    /// The chart's picture's size at [`CHART_WIDTH`]: its viewBox's shape.
+    pub fn chart_px(&self) -> (u32, u32) {
+        let v = self.js("const v = document.querySelector('#chart svg').viewBox.baseVal; return [v.width, v.height];");
+        let (w, h) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+        (CHART_WIDTH, (f64::from(CHART_WIDTH) * h / w).round() as u32)
     }
 
     /// The centre of the first element matching `css`, in the viewport.
@@ -161,7 +185,9 @@ impl Page<'_> {
         );
         let chart = self.browser.element("#chart svg");
         let shot = png(&self.browser.element_screenshot(&chart));
-        assert_eq!((shot.width, shot.height), CHART_PX, "the chart's size");
+        let (w, h) = self.chart_px();
+        assert_eq!(shot.width, w, "the chart's width");
+        assert!(shot.height.abs_diff(h) <= 1, "the chart's height");
         shot
     }
 
@@ -181,19 +207,33 @@ impl Page<'_> {
 
     /// Rows of the readout: name, exact value.
     pub fn readout(&self) -> (f64, Vec<(String, f64)>, f64) {
+        let r = self.readout_parts();
+        (r.time, r.rows, r.total)
+    }
+
+    /// What the readout shows: the time, the bands listed (name, exact value), how many
+    /// more are in its "more" line and how many at 0, and the total.
+    pub fn readout_parts(&self) -> Readout {
         let r = self.js(
             "const o = document.getElementById('readout'); \
              if (o.hidden) return null; \
+             const n = (sel) => { const e = o.querySelector(sel); return e ? parseInt(e.textContent.replace(/,/g, '')) : 0; }; \
              return [o.querySelector('[data-time]').dataset.time, \
                [...o.querySelectorAll('tbody tr')].map(tr => [tr.dataset.name, tr.querySelector('td.v').dataset.value, tr.classList.contains('hot')]), \
-               o.querySelector('tr.total td.v').dataset.value];",
+               o.querySelector('tr.total td.v').dataset.value, n('tr.more td:nth-child(2)'), n('tr.zeros td:nth-child(2)')];",
         );
         assert!(!r.is_null(), "the readout shows");
         let num = |v: &Value| v.as_str().unwrap().parse::<f64>().unwrap();
         let rows = (r[1].as_array().unwrap().iter())
             .map(|row| (row[0].as_str().unwrap().to_string(), num(&row[1])))
             .collect();
-        (num(&r[0]), rows, num(&r[2]))
+        Readout {
+            time: num(&r[0]),
+            rows,
+            total: num(&r[2]),
+            more: r[3].as_u64().unwrap_or(0) as usize,
+            zeros: r[4].as_u64().unwrap_or(0) as usize,
+        }
     }
 
     pub fn hot_row(&self) -> Option<String> {
@@ -202,6 +242,17 @@ impl Page<'_> {
         );
         r.as_str().map(String::from)
     }
+}
+
+/// What the readout shows (see [`Page::readout_parts`]).
+pub struct Readout {
+    pub time: f64,
+    pub rows: Vec<(String, f64)>,
+    pub total: f64,
+    /// Bands in its "N more" line.
+    pub more: usize,
+    /// Bands in its "N bands at 0" line.
+    pub zeros: usize,
 }
 
 /// How many pixels are inside an area of exactly this colour: the pixel and its eight
@@ -308,12 +359,26 @@ pub fn pointing_shows_the_hp_values(p: &Page<'_>, profile: &Profile, data: &Valu
         let y = v * (f("height") / f("vSpan")) + f("y0");
         let (cx, cy) = p.client_of(x, y);
         p.browser.move_to(cx, cy);
-        let (time, rows, shown_total) = p.readout();
-        assert_eq!(time, t, "the readout's time is sample {i}'s");
-        assert_eq!(rows.len(), names.len(), "every band listed");
-        for (name, value) in &rows {
+        let r = p.readout_parts();
+        assert_eq!(r.time, t, "the readout's time is sample {i}'s");
+        // The bands by their value there, the largest first, those at 0 in one line.
+        let zeros = names.iter().filter(|n| value_of(n) == 0.0).count();
+        assert_eq!(r.zeros, zeros, "the bands at 0 counted in one line");
+        assert_eq!(
+            r.rows.len() + r.more + r.zeros,
+            names.len(),
+            "every band listed, in the more line, or at 0"
+        );
+        for (name, value) in &r.rows {
             assert_eq!(*value, value_of(name), "{name} at sample {i} ({t} s)");
+            assert!(*value != 0.0, "{name}: no row at 0");
         }
+        assert!(
+            r.rows.windows(2).all(|w| w[0].1 >= w[1].1),
+            "largest first: {:?}",
+            r.rows
+        );
+        let shown_total = r.total;
         assert_eq!(shown_total, total);
         assert_eq!(
             p.hot_row().as_deref(),

@@ -36,6 +36,7 @@ pub mod eventlog;
 pub mod floats;
 pub mod gen;
 pub mod ghc910;
+pub mod hostile;
 pub mod html_page;
 pub mod kept;
 pub mod pslex;

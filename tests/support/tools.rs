@@ -14,6 +14,14 @@
 //! `cargo test` run) and returns false, so the test returns early and passes, except under CI
 //! ([`in_ci`]), where a missing tool panics: CI installs every tool (`.ci/run`), so
 //! a green CI run means every comparison really ran.
+//!
+//! # Missing test data
+//!
+//! The published crate leaves the largest test data out (`Cargo.toml`'s `exclude`: the
+//! real profiles of `tests/data/large/`, the `-hi` programs of `tests/data/ghc-9.10/bin/`).
+//! [`require_data`] is their gate, with the same policy: `SKIPPED: <suite>::<test>:
+//! <path> is not in this copy (...)` and false, or a panic under CI, which runs on the
+//! repository, where every file is.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -109,14 +117,36 @@ pub fn require_all(tools: &[&str]) -> bool {
             )
         })
         .collect();
+    skip_unless_ci(&missing, "a missing tool")
+}
+
+/// The gate for test data that the published crate leaves out (see the module doc):
+/// true when every path (relative to the crate's root) is there; otherwise a
+/// `SKIPPED` line for each missing one and false, or a panic under CI.
+pub fn require_data(paths: &[&str]) -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let missing: Vec<String> = paths
+        .iter()
+        .filter(|p| !root.join(p).exists())
+        .map(|p| {
+            format!(
+                "SKIPPED: {}: {p} is not in this copy (the published crate leaves it out; \
+                 a clone of the repository has it)",
+                suite()
+            )
+        })
+        .collect();
+    skip_unless_ci(&missing, "missing test data")
+}
+
+/// True when nothing is missing; else prints the `SKIPPED` lines and returns false,
+/// or panics under CI.
+fn skip_unless_ci(missing: &[String], what: &str) -> bool {
     if missing.is_empty() {
         return true;
     }
     let message = missing.join("\n");
-    assert!(
-        !in_ci(),
-        "{message}\nCI=true: a missing tool fails the test"
-    );
+    assert!(!in_ci(), "{message}\nCI=true: {what} fails the test");
     // Straight to the process's stderr, not through `eprintln!`, which the test
     // harness captures (and hides) for a test that passes.
     let _ = writeln!(std::io::stderr().lock(), "{message}");

@@ -247,12 +247,15 @@ pub fn svg_shown(text: &[u8]) -> String {
         .collect()
 }
 
-/// Checks the SVG of `chart`: well-formed, and every text one of the chart's texts.
+/// Checks the SVG of `chart`: well-formed, and every text one of the chart's texts, or
+/// (a text that runs past the page's edge, whose glyphs there are left out) a part of
+/// one.
 pub fn check_svg(svg: &[u8], chart: &Chart, texts_of_chart: &[Vec<u8>]) -> Result<(), String> {
     let got = parse_svg(svg)?;
     let allowed: Vec<String> = texts_of_chart.iter().map(|t| svg_shown(t)).collect();
     for t in &got.texts {
-        if !allowed.contains(t) {
+        let part = !t.is_empty() && allowed.iter().any(|a| a.contains(t.as_str()));
+        if !allowed.contains(t) && !part {
             return Err(format!("text {t:?} is no text of the chart"));
         }
     }

@@ -16,6 +16,7 @@
 //! stays a string.
 
 use crate::layout::chart::{Axes, Chart, ChartData, DataScale, Fill, Graph, KeyEntry};
+use crate::layout::palettes::{line_colour, DARK_BACKGROUND, LIGHT_BACKGROUND};
 use crate::paint::svg::hex;
 use crate::profile::{BandNumbers, Fate};
 
@@ -153,8 +154,12 @@ pub(super) struct Font {
 
 /// One chart of the page.
 pub(super) struct Run<'a> {
-    /// The input's name, if known.
+    /// The input's file name, if known.
     pub(super) file: Option<&'a str>,
+    /// What the header says of the profile besides its JOB.
+    pub(super) facts: &'a super::ProfileFacts,
+    /// What the page left out, a line each.
+    pub(super) notes: &'a [String],
     pub(super) chart: &'a Chart,
     pub(super) graph: &'a Graph,
     /// The graph page's axes (where tick labels go).
@@ -168,8 +173,32 @@ fn run(j: &mut Json, r: &Run<'_>) {
     let (chart, graph, data) = (r.chart, r.graph, r.data);
     j.object(|j| {
         j.key("file");
-        match r.file {
-            Some(f) => j.string(f),
+        optional(j, r.file);
+        j.key("facts");
+        j.object(|j| {
+            let f = r.facts;
+            j.key("breakdown");
+            optional(j, f.breakdown.as_deref());
+            j.key("interval");
+            j.number(f.interval.unwrap_or(f64::NAN));
+            j.key("runtime");
+            optional(j, f.runtime.as_deref());
+        });
+        j.key("notes");
+        j.list(r.notes, |j, n| j.string(n));
+        j.key("tableLeftOut");
+        match data.left_out {
+            Some(left) => j.object(|j| {
+                for (key, v) in [
+                    ("bands", left.bands as f64),
+                    ("area", left.area),
+                    ("share", left.share),
+                    ("peak", left.peak),
+                ] {
+                    j.key(key);
+                    j.number(v);
+                }
+            }),
             None => j.raw("null"),
         }
         j.key("job");
@@ -194,6 +223,8 @@ fn run(j: &mut Json, r: &Run<'_>) {
                 j.key("name");
                 j.bytes(&band.name);
                 fill(j, &band.fill);
+                j.key("line");
+                lines_of(j, band.fill.srgb());
                 j.key("row");
                 match data.rows.get(i).copied().flatten() {
                     Some(row) => j.number(row as f64),
@@ -248,8 +279,33 @@ fn run(j: &mut Json, r: &Run<'_>) {
                 j.bytes(text.map_or(&[][..], Vec::as_slice))
             });
         });
+        j.key("spare");
+        j.list(&data.spare_colours, |j, &c| {
+            j.object(|j| {
+                j.key("colour");
+                j.string(&hex(c));
+                j.key("line");
+                lines_of(j, c);
+            })
+        });
         j.key("table");
         table(j, &data.table, &data.info);
+    });
+}
+
+/// A string, or `null`.
+fn optional(j: &mut Json, s: Option<&str>) {
+    match s {
+        Some(s) => j.string(s),
+        None => j.raw("null"),
+    }
+}
+
+/// The colours a band of colour `c` is drawn in as a line, on the page's light and dark
+/// backgrounds (see [`line_colour`]).
+fn lines_of(j: &mut Json, c: [u8; 3]) {
+    j.list([LIGHT_BACKGROUND, DARK_BACKGROUND], |j, background| {
+        j.string(&hex(line_colour(c, background)))
     });
 }
 
@@ -285,6 +341,8 @@ fn scale(j: &mut Json, s: &DataScale, axes: Option<&Axes>) {
             j.key(key);
             j.number(v);
         }
+        j.key("units");
+        j.string(s.value_units.name());
     });
 }
 
@@ -318,6 +376,8 @@ fn lines(j: &mut Json, r: &Run<'_>) {
             j.bytes(&line.tooltip);
             j.key("colour");
             j.string(&hex(line.style.srgb()));
+            j.key("line");
+            lines_of(j, line.style.srgb());
             j.key("width");
             j.number(line.style.width);
             j.key("dash");

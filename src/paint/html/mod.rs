@@ -25,8 +25,10 @@ mod minify;
 use std::io::{self, Write};
 
 pub(crate) use super::svg::escape;
-use super::svg::{helvetica_advance, write_svg_with_tags, SvgOptions, FONT_FAMILY};
-use crate::layout::chart::{Chart, Page};
+use super::svg::{
+    helvetica_advance, number as svg_number, write_svg_with_tags, SvgOptions, FONT_FAMILY,
+};
+use crate::layout::chart::{Chart, Page, BORDER_HEIGHT, BORDER_WIDTH};
 use data::{document, Font, Run};
 pub(crate) use live::{live_parts, page_title, write_live_page};
 
@@ -48,9 +50,13 @@ macro_rules! page_script {
             include_str!("assets/draw.js"),
             include_str!("assets/pointer.js"),
             include_str!("assets/controls.js"),
+            include_str!("assets/legend.js"),
+            include_str!("assets/marks.js"),
+            include_str!("assets/overview.js"),
             include_str!("assets/table.js"),
             include_str!("assets/icicle.js"),
             include_str!("assets/compare.js"),
+            include_str!("assets/share.js"),
             include_str!("assets/start.js"),
             $($more),*
         )
@@ -66,8 +72,35 @@ const SCRIPT: &str = page_script!();
 #[non_exhaustive]
 pub struct HtmlOptions {
     /// The name of the profile, shown in the page's heading and as its chart's
-    /// `data-run`. Default: `None`.
+    /// `data-run`: its file name, without the directory (which the page never holds, so
+    /// that it can be sent on). Default: `None`.
     pub file: Option<String>,
+    /// What the page's header says about the profile besides its JOB. Default: nothing.
+    pub facts: ProfileFacts,
+    /// What the page left out (its size has a limit), a line each, which its header
+    /// shows. Default: none.
+    pub notes: Vec<String>,
+}
+
+/// What the page's header says about a profile that its JOB may not: how it was made,
+/// when the input (an eventlog) told. The page also reads the JOB's RTS options.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ProfileFacts {
+    /// The RTS flag of the heap profile's breakdown: `-hc`, `-hT`, `-hi`, …. Default:
+    /// `None`.
+    pub breakdown: Option<String>,
+    /// The sampling interval (`-i`), in seconds. Default: `None`.
+    pub interval: Option<f64>,
+    /// The runtime that wrote the profile, as it names itself (`GHC-9.10.3 rts_thr`).
+    /// Default: `None`.
+    pub runtime: Option<String>,
+}
+
+/// The last part of a path as the command line gave it (after any `/`, or `\\` as
+/// Windows writes them): what the page holds of it.
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// Writes the chart as one HTML page.
@@ -92,14 +125,14 @@ fn sections_and_data(charts: &[(&Chart, &HtmlOptions)]) -> io::Result<(String, S
     let mut pictures = Vec::new();
     for (chart, opts) in charts {
         let (picture, svg) = picture_of(chart)?;
-        let file = opts.file.as_deref().unwrap_or("");
+        let file = opts.file.as_deref().map_or("", file_name);
         sections.push_str(&fill(
             RUN_TEMPLATE,
             &[("run", &escape(file.as_bytes())), ("svg", svg.trim_end())],
         ));
-        pictures.push((picture, *chart, opts.file.as_deref()));
+        pictures.push((picture, *chart, *opts));
     }
-    for (picture, chart, file) in &pictures {
+    for (picture, chart, opts) in &pictures {
         if let (
             Some(data),
             Some(Page {
@@ -111,7 +144,9 @@ fn sections_and_data(charts: &[(&Chart, &HtmlOptions)]) -> io::Result<(String, S
         {
             let keys = chart.pages.iter().flat_map(|p| &p.key);
             runs.push(Run {
-                file: *file,
+                file: opts.file.as_deref().map(file_name),
+                facts: &opts.facts,
+                notes: &opts.notes,
                 chart,
                 graph,
                 axes: axes.as_ref(),
@@ -183,13 +218,36 @@ fn picture_of(chart: &Chart) -> io::Result<(Chart, String)> {
         Some(rest) => rest.split_once('\n').map_or("", |(_, svg)| svg).to_string(),
         None => svg.into_owned(),
     };
-    Ok((picture, svg))
+    Ok((picture, below_title(&svg, chart.title.y)))
+}
+
+/// The picture without the title box, whose JOB and DATE the page's header shows: its
+/// view from the box's bottom edge (`bottom`, in chart points) down, and no size of its
+/// own (the page's style gives it the width it has).
+fn below_title(svg: &str, bottom: f64) -> String {
+    const WHOLE: &str = "viewBox=\"0 0 648 432\">";
+    let Some(at) = svg
+        .find(WHOLE)
+        .filter(|_| bottom.is_finite() && bottom > 0.0)
+    else {
+        return svg.to_string();
+    };
+    let start = svg[..at].rfind(" width=").unwrap_or(at);
+    let top = (BORDER_HEIGHT - bottom).clamp(0.0, BORDER_HEIGHT);
+    format!(
+        "{} viewBox=\"0 {} {} {}\">{}",
+        &svg[..start],
+        svg_number(top),
+        svg_number(BORDER_WIDTH),
+        svg_number(BORDER_HEIGHT - top),
+        &svg[at + WHOLE.len()..]
+    )
 }
 
 /// The page's title: the JOB of one chart (else its file), or the files of several.
 fn title(charts: &[(&Chart, &HtmlOptions)]) -> String {
     if let [(chart, opts)] = charts {
-        let file = opts.file.as_deref().unwrap_or("");
+        let file = opts.file.as_deref().map_or("", file_name);
         return match (chart.job.is_empty(), file) {
             (false, _) => escape(&chart.job),
             (true, "") => String::from("hp2ps"),
@@ -197,7 +255,7 @@ fn title(charts: &[(&Chart, &HtmlOptions)]) -> String {
         };
     }
     let files: Vec<&str> = (charts.iter())
-        .map(|(_, o)| o.file.as_deref().unwrap_or("stdin"))
+        .map(|(_, o)| o.file.as_deref().map_or("stdin", file_name))
         .collect();
     escape(files.join(" · ").as_bytes())
 }

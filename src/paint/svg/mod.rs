@@ -85,9 +85,11 @@ pub fn write_svg<W: Write>(chart: &Chart, opts: &SvgOptions, out: &mut W) -> io:
 }
 
 /// [`write_svg`], the graph's elements marked with classes when `tagged`, for the HTML
-/// page's script, which redraws them: `page` (a page's group), `xt`/`yt` (an x or y tick
-/// and its label), `yl` (the y legend), `bands` (the bands' group) and `band` (one
-/// band's elements), `series` (a line over the bands) and `mark`. The picture is the same.
+/// page's script, which redraws them, and its style: `page` (a page's group), `xt`/`yt`
+/// (an x or y tick and its label), `yl` and `xl` (the y and x legends), `axis` (an axis),
+/// `frame` (the border box), `title` (the title box, its divider and its texts), `bands`
+/// (the bands' group) and `band` (one band's elements), `series` and `line-N` (the N-th
+/// line over the bands, from 0) and `mark`. The picture is the same.
 pub(crate) fn write_svg_with_tags<W: Write>(
     chart: &Chart,
     opts: &SvgOptions,
@@ -99,6 +101,7 @@ pub(crate) fn write_svg_with_tags<W: Write>(
         out: Buffered::new(out),
         clips: 0,
         tagged,
+        series: 0,
     };
     p.header(opts);
     walk(chart, &mut p)?;
@@ -135,7 +138,7 @@ pub fn escape(text: &[u8]) -> String {
 
 /// Formats a coordinate with at most 3 decimals, trailing zeros trimmed, and no `-0`.
 /// The caller checks that `x` is finite.
-fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     let mut s = format!("{x:.3}");
     if s.contains('.') {
         let trimmed = s.trim_end_matches('0').trim_end_matches('.').len();
@@ -160,6 +163,8 @@ struct SvgPainter<'a, W> {
     clips: usize,
     /// Whether elements carry classes ([`write_svg_with_tags`]).
     tagged: bool,
+    /// How many lines over the bands have been written.
+    series: usize,
 }
 
 impl<W> SvgPainter<'_, W> {
@@ -229,13 +234,8 @@ impl<W: Write> SvgPainter<'_, W> {
     }
 
     /// A closed polygon through the given chart points, filled with `fill` (or unfilled)
-    /// and stroked.
-    fn polygon(&mut self, pairs: &[(f64, f64)], fill: Option<&str>) {
-        self.titled_polygon(pairs, fill, None, "");
-    }
-
-    /// [`Self::polygon`] with a `<title>` child (a tooltip; draws nothing) when `title`
-    /// is given, and `attributes` (empty, or starting with a space).
+    /// and stroked, with a `<title>` child (a tooltip; draws nothing) when `title` is
+    /// given, and `attributes` (empty, or starting with a space).
     fn titled_polygon(
         &mut self,
         pairs: &[(f64, f64)],
@@ -301,7 +301,18 @@ impl<W: Write> SvgPainter<'_, W> {
         }
         // Rotated text is placed in its own frame, whose origin is the anchor point.
         let origin = if rotate { 0.0 } else { x };
-        let glyphs = glyph_positions(text, origin, size, anchor);
+        // What its page shows, along the baseline: across the page, or (reading
+        // upwards from the anchor, which is `height` above the page's bottom) up it.
+        let seen = if rotate {
+            let height = BORDER_HEIGHT - y;
+            (-height, BORDER_HEIGHT - height)
+        } else {
+            (0.0, BORDER_WIDTH)
+        };
+        let glyphs = glyph_positions(text, origin, size, anchor, seen);
+        if glyphs.as_ref().is_some_and(Vec::is_empty) {
+            return;
+        }
         self.raw("<text");
         self.raw(attributes);
         self.raw(" xml:space=\"preserve\" stroke=\"none\" fill=\"#000\"");
@@ -334,7 +345,7 @@ impl<W: Write> SvgPainter<'_, W> {
         }
         match glyphs {
             Some(glyphs) => self.glyphs(&glyphs),
-            None => self.raw(&escape(text)),
+            None => self.raw(&escape(&glyphs::unplaced_part(text, anchor))),
         }
         self.raw("</text>\n");
     }
@@ -374,15 +385,20 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         self.raw("</g>\n");
     }
 
-    fn stroke_box(&mut self, _kind: BoxKind, rect: Rect) {
-        self.polygon(&box_corners(rect), None);
+    fn stroke_box(&mut self, kind: BoxKind, rect: Rect) {
+        let class = match kind {
+            BoxKind::Border => self.tag(" class=\"frame\""),
+            BoxKind::Title => self.tag(" class=\"title\""),
+        };
+        self.titled_polygon(&box_corners(rect), None, None, class);
     }
 
     fn stroke_line(&mut self, kind: LineKind, line: Line) {
         let class = match kind {
             LineKind::XTick => self.tag(" class=\"xt\""),
             LineKind::YTick => self.tag(" class=\"yt\""),
-            _ => "",
+            LineKind::XAxis | LineKind::YAxis => self.tag(" class=\"axis\""),
+            LineKind::Divider => self.tag(" class=\"title\""),
         };
         self.polyline(&[line.from, line.to()], class);
     }
@@ -397,6 +413,8 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
             TextRole::XTick => self.tag(" class=\"xt\""),
             TextRole::YTick => self.tag(" class=\"yt\""),
             TextRole::YLegend => self.tag(" class=\"yl\""),
+            TextRole::XLegend => self.tag(" class=\"xl\""),
+            TextRole::Job | TextRole::Area | TextRole::Date => self.tag(" class=\"title\""),
             _ => "",
         };
         let (bytes, at, size, anchor) = (t.bytes, t.at, t.size(), t.anchor);
@@ -441,8 +459,11 @@ impl<W: Write> Painter for SvgPainter<'_, W> {
         };
         // A line of the graph (with a tooltip), not a key entry's sample.
         let class = match tooltip {
-            Some(_) => self.tag(" class=\"series\""),
-            None => "",
+            Some(_) if self.tagged => {
+                self.series += 1;
+                format!(" class=\"series line-{}\"", self.series - 1)
+            }
+            _ => String::new(),
         };
         self.raw(&format!(
             "<polyline{class} points=\"{points}\" stroke=\"{}\" stroke-width=\"{}\" \

@@ -115,6 +115,9 @@ fn draws_what_the_postscript_draws() {
     );
 }
 
+/// The whole baseline: every glyph shows.
+const ALL: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
+
 fn xs(glyphs: Option<Vec<(f64, char)>>) -> Option<Vec<f64>> {
     glyphs.map(|g| g.iter().map(|&(x, _)| x).collect())
 }
@@ -126,21 +129,36 @@ fn glyph_positions_follow_helvetica_widths() {
         got.len() == want.len() && got.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9)
     };
     // "AV": 667 + 667, no kerning.
-    let at = |anchor| xs(glyph_positions(b"AV", 10.0, 10.0, anchor));
+    let at = |anchor| xs(glyph_positions(b"AV", 10.0, 10.0, anchor, ALL));
     assert!(close(at(Anchor::Start), &[10.0, 16.67]));
     assert!(close(at(Anchor::End), &[-3.34, 3.33]));
     assert!(close(at(Anchor::Middle), &[3.33, 10.0]));
     // Latin-1 and WinAnsi's extras have widths; a space too; so has a real `?`.
-    let latin = xs(glyph_positions("é €?".as_bytes(), 0.0, 10.0, Anchor::Start));
+    let latin = xs(glyph_positions(
+        "é €?".as_bytes(),
+        0.0,
+        10.0,
+        Anchor::Start,
+        ALL,
+    ));
     assert!(close(latin, &[0.0, 5.56, 8.34, 13.9]));
     // Characters outside Helvetica, controls and bad UTF-8 leave it to the viewer.
     assert_eq!(
-        glyph_positions("a→b".as_bytes(), 0.0, 10.0, Anchor::Start),
+        glyph_positions("a→b".as_bytes(), 0.0, 10.0, Anchor::Start, ALL),
         None
     );
-    assert_eq!(glyph_positions(b"a\tb", 0.0, 10.0, Anchor::Start), None);
-    assert_eq!(glyph_positions(b"a\x7f", 0.0, 10.0, Anchor::Start), None);
-    assert_eq!(glyph_positions(b"caf\xe9", 0.0, 10.0, Anchor::Start), None);
+    assert_eq!(
+        glyph_positions(b"a\tb", 0.0, 10.0, Anchor::Start, ALL),
+        None
+    );
+    assert_eq!(
+        glyph_positions(b"a\x7f", 0.0, 10.0, Anchor::Start, ALL),
+        None
+    );
+    assert_eq!(
+        glyph_positions(b"caf\xe9", 0.0, 10.0, Anchor::Start, ALL),
+        None
+    );
 }
 
 #[test]
@@ -259,4 +277,43 @@ fn non_finite_coordinates_leave_the_element_out() {
     let filled = svg.matches("<polygon points=").count();
     let unbroken = 2 + chart.pages[0].key.len() + bands - 2 + marks;
     assert_eq!(filled, unbroken);
+}
+
+/// Only what the page shows is placed: a DATE of a megabyte (right-aligned in the title
+/// box) keeps its last glyphs, the units along the axes what fits beside them, and the
+/// elements of any one text stay a few hundred; text the viewer lays out keeps
+/// `MOST_UNPLACED` characters from its anchored end.
+#[test]
+fn text_past_the_page_is_left_out() {
+    let mut chart = chart_of(MANPAGE, &RenderOptions::default());
+    let long = |n: usize| -> Vec<u8> { (0..n).map(|i| b'a' + (i % 26) as u8).collect() };
+    chart.title.date = [long(1 << 20), b"END".to_vec()].concat();
+    let axes = chart.pages[0].axes.as_mut().unwrap();
+    axes.x_legend = long(1 << 20);
+    axes.y_legend = [long(1 << 20), b"TOP".to_vec()].concat();
+    chart.pages[0].key[0].label = [b"START".to_vec(), long(1 << 20)].concat();
+    let svg = svg_of(&chart);
+    assert!(svg.len() < 200_000, "{} bytes", svg.len());
+    for text in svg.split("<text").skip(1) {
+        let spans = text.matches("<tspan").count();
+        assert!(spans < 700, "{spans} glyphs in one text");
+    }
+    // The ends that show are kept: the DATE's and the y legend's last glyphs, the key
+    // label's first.
+    for end in ["E</tspan><tspan x=\"", "N</tspan><tspan x=\"", ">S<tspan"] {
+        assert!(svg.contains(end), "{end}");
+    }
+    assert!(
+        svg.contains("\">T</tspan><tspan x=\""),
+        "the y legend's end"
+    );
+    // Greek is laid out by the viewer: its last characters, at most MOST_UNPLACED.
+    let mut chart = chart_of(MANPAGE, &RenderOptions::default());
+    let greek = "λ".repeat(5000) + "Ω";
+    chart.title.date = greek.into_bytes();
+    let svg = svg_of(&chart);
+    let shown = svg.split("text-anchor=\"end\"").nth(1).expect("the DATE");
+    let shown = &shown[shown.find('>').unwrap() + 1..shown.find("</text>").unwrap()];
+    assert_eq!(shown.chars().count(), glyphs::MOST_UNPLACED);
+    assert!(shown.ends_with('Ω'));
 }

@@ -6,8 +6,8 @@ use super::container::Notes;
 use super::localtime::hp_date;
 use super::model::{End, Model};
 use super::names::{
-    argv, ccs_length, cut_like_rts, disambiguate, is_profiled_rts, job, one_line, split_args,
-    stack_path,
+    argv, ccs_length, cut_len, cut_like_rts, disambiguate, is_profiled_rts, job, name_cap,
+    one_line, split_args, stack_path, stack_path_len,
 };
 use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
 use super::{
@@ -78,6 +78,7 @@ impl Model<'_> {
             self.warn(EventlogWarning::NoManyBand);
         }
         let mut report = EventlogReport {
+            ipe_one_byte_long: notes.ipe_one_byte_long.count,
             breakdown,
             sampling_period: self.breakdown.map(|_| self.period as f64 / 1e9),
             rts: (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned()),
@@ -253,28 +254,62 @@ impl Model<'_> {
 
     /// One name per band key, unique. A `-hi` band keeps its address label: naming it
     /// is [`crate::symbolize`]'s step, from the IPE entries in the report.
-    pub(crate) fn band_names(&self, args: &[&[u8]]) -> Vec<Vec<u8>> {
-        let cut = (!self.opts.full_names).then(|| ccs_length(args));
-        let mut names: Vec<Vec<u8>> = self
-            .keys
-            .iter()
-            .map(|k| {
-                if k.is_stack {
-                    let mut n = Vec::new();
-                    stack_path(&k.bytes, &self.ccs, &mut n);
-                    if let Some(max) = cut {
-                        cut_like_rts(&mut n, max);
-                    }
-                    n
-                } else {
-                    k.bytes.to_vec()
-                }
+    ///
+    /// A stack's name is cut at the run's `-L` as the `.hp` has it (not with
+    /// `full_names`); then every name is cut to [`EventlogOptions::max_name_len`], and
+    /// the longest ones further so that all fit in [`EventlogOptions::max_names_bytes`]:
+    /// a few cost centres with long labels make names of up to 255 labels each, far
+    /// more than the log's own bytes. Names are never built longer than they end up.
+    ///
+    /// [`EventlogOptions::max_name_len`]: super::EventlogOptions::max_name_len
+    /// [`EventlogOptions::max_names_bytes`]: super::EventlogOptions::max_names_bytes
+    pub(crate) fn band_names(&mut self, args: &[&[u8]]) -> Vec<Vec<u8>> {
+        let rts_cut = (!self.opts.full_names).then(|| ccs_length(args));
+        let full_lengths: Vec<usize> = (self.keys.iter())
+            .map(|k| match k.is_stack {
+                true => stack_path_len(&k.bytes, &self.ccs),
+                false => k.bytes.len(),
             })
             .collect();
-        for n in &mut names {
-            one_line(n);
+        let rts_lengths: Vec<usize> = (self.keys.iter().zip(&full_lengths))
+            .map(|(k, &len)| match rts_cut.filter(|_| k.is_stack) {
+                Some(max) => cut_len(len, max),
+                None => len,
+            })
+            .collect();
+        let (most, budget) = (self.opts.max_name_len, self.opts.max_names_bytes);
+        let cap = name_cap(&rts_lengths, most, budget);
+        let mut cut = 0u64;
+        let mut names: Vec<Vec<u8>> = Vec::with_capacity(self.keys.len());
+        for ((k, &full), &len) in self.keys.iter().zip(&full_lengths).zip(&rts_lengths) {
+            let mut n = if k.is_stack {
+                // Enough of the path for both cuts: each keeps less than its limit.
+                let keep = rts_cut.unwrap_or(usize::MAX).min(cap).saturating_add(1);
+                let mut n = Vec::with_capacity(full.min(keep));
+                stack_path(&k.bytes, &self.ccs, &mut n, keep);
+                if let Some(max) = rts_cut {
+                    cut_like_rts(&mut n, full, max);
+                }
+                n
+            } else {
+                k.bytes.to_vec()
+            };
+            if len > cap {
+                cut_like_rts(&mut n, len, cap);
+                cut += 1;
+            }
+            one_line(&mut n);
+            names.push(n);
         }
         disambiguate(&mut names);
+        if cut > 0 {
+            self.warn(EventlogWarning::NamesCut {
+                count: cut,
+                to: cap,
+                most,
+                budget,
+            });
+        }
         names
     }
 
@@ -302,9 +337,27 @@ impl Model<'_> {
                     --eventlog-flush-interval=1"
                 .to_string();
         }
-        "the run made no heap profile: run the program with +RTS -hT -l (or another \
-         -h breakdown; -hc etc. need a -prof build)"
-            .to_string()
+        let others = self.others;
+        let held = if others.time_events > 0 {
+            format!(
+                "a time profile ({} events of +RTS -p), not a heap profile: run the program \
+                 with +RTS -hc -l for its heap by cost-centre stack, or -hT -l",
+                others.time_events
+            )
+        } else if others.ticky_counters + others.ticky_samples > 0 {
+            let s = if others.ticky_counters == 1 { "" } else { "s" };
+            format!(
+                "ticky-ticky counters ({} counter{s}, {} samples of +RTS -lT), not a heap \
+                 profile: run the program with +RTS -hT -l (-hc and the other breakdowns \
+                 need a -prof build)",
+                others.ticky_counters, others.ticky_samples
+            )
+        } else {
+            "only the runtime's scheduler and GC events: run the program with +RTS -hT -l \
+             (or another -h breakdown; -hc etc. need a -prof build)"
+                .to_string()
+        };
+        format!("the run made no heap profile; the log holds {held}")
     }
 }
 

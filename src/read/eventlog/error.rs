@@ -137,6 +137,19 @@ pub enum EventlogWarning {
         /// Capabilities in the log.
         capabilities: usize,
     },
+    /// Band names longer than the limits (`--full-names` on stacks of long labels, a
+    /// log's own `-L`), cut to their first bytes and `...`.
+    NamesCut {
+        /// How many names were cut.
+        count: u64,
+        /// The length they were longer than, in bytes: each was cut to its first
+        /// `to - 4` bytes and `...`.
+        to: usize,
+        /// The limit on one name ([`super::EventlogOptions::max_name_len`]).
+        most: usize,
+        /// The limit on all names ([`super::EventlogOptions::max_names_bytes`]).
+        budget: usize,
+    },
 }
 
 /// How events were framed when their declared size did not do.
@@ -265,6 +278,19 @@ impl fmt::Display for EventlogWarning {
                 write!(
                     f,
                     "DATE is in UTC: the local time zone is unreadable ({why})"
+                )
+            }
+            EventlogWarning::NamesCut {
+                count,
+                to,
+                most,
+                budget,
+            } => {
+                let s = if *count == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "{count} band name{s} of more than {to} bytes cut short (the limits on \
+                     band names: {most} bytes each, {budget} bytes in all)"
                 )
             }
             EventlogWarning::SpinningGcThreads { capabilities } => write!(

@@ -50,8 +50,16 @@ pub(crate) const HEAP_PROF_SAMPLE_STRING: u16 = 164;
 pub(crate) const HEAP_PROF_SAMPLE_END: u16 = 165;
 /// HEAP_BIO_PROF_SAMPLE_BEGIN: a `-hb` census begins, with its own time.
 pub(crate) const HEAP_BIO_PROF_SAMPLE_BEGIN: u16 = 166;
+/// PROF_SAMPLE_COST_CENTRE: a time profile's sample (`+RTS -p` with `-l`).
+pub(crate) const PROF_SAMPLE_COST_CENTRE: u16 = 167;
+/// PROF_BEGIN: a time profile begins.
+pub(crate) const PROF_BEGIN: u16 = 168;
 /// IPE: an info table's address and six strings.
 pub(crate) const IPE: u16 = 169;
+/// TICKY_COUNTER_DEF: a ticky-ticky counter is defined (`+RTS -lT`).
+pub(crate) const TICKY_COUNTER_DEF: u16 = 210;
+/// TICKY_BEGIN_SAMPLE: a sample of the ticky-ticky counters begins.
+pub(crate) const TICKY_BEGIN_SAMPLE: u16 = 212;
 
 /// How much of an event's payload the reader reads. A payload longer than that is read by
 /// its prefix (fields are only ever appended); one shorter is short: damage, or an older
@@ -307,8 +315,16 @@ pub(crate) const EVENTS: &[EventType] = &[
         Global,
         Model,
     ),
-    timed(167, "PROF_SAMPLE_COST_CENTRE", Global),
-    timed(168, "PROF_BEGIN", Global),
+    // A time profile and ticky counters are counted, to say what a log without a heap
+    // profile holds.
+    event(
+        PROF_SAMPLE_COST_CENTRE,
+        "PROF_SAMPLE_COST_CENTRE",
+        AtLeast(0),
+        Global,
+        Model,
+    ),
+    event(PROF_BEGIN, "PROF_BEGIN", AtLeast(0), Global, Model),
     // address u64, then table name, closure type, type, label, module, location.
     event(
         IPE,
@@ -322,6 +338,20 @@ pub(crate) const EVENTS: &[EventType] = &[
         Model,
     ),
     timed(181, "USER_BINARY_MSG", Capability),
+    event(
+        TICKY_COUNTER_DEF,
+        "TICKY_COUNTER_DEF",
+        AtLeast(0),
+        Either,
+        Model,
+    ),
+    event(
+        TICKY_BEGIN_SAMPLE,
+        "TICKY_BEGIN_SAMPLE",
+        AtLeast(0),
+        Either,
+        Model,
+    ),
 ];
 
 /// What an unknown type is: read by its declared size, for its time alone.

@@ -81,6 +81,12 @@ pub struct EventlogOptions {
     /// Most bytes of marker text kept in the report (a text that does not fit is not
     /// kept; its mark still is). Default: `16777216`.
     pub max_marker_text_bytes: usize,
+    /// Longest band name, in bytes: a longer one is cut to its first bytes and `...`,
+    /// with a warning (the `.hp` reader's limit on identifiers). Default: `65536`.
+    pub max_name_len: usize,
+    /// Most bytes of all band names together: past it, the longest names are cut
+    /// further, as far as needed, with the same warning. Default: `67108864`.
+    pub max_names_bytes: usize,
 }
 
 impl Default for EventlogOptions {
@@ -90,6 +96,8 @@ impl Default for EventlogOptions {
             full_names: false,
             max_marks: 1 << 20,
             max_marker_text_bytes: 16 << 20,
+            max_name_len: 64 << 10,
+            max_names_bytes: 64 << 20,
         }
     }
 }
@@ -217,6 +225,10 @@ pub struct EventlogReport {
     /// The program's argv\[0\] (PROGRAM_ARGS), as the run was started
     /// (`./leakmap`): where to look for its binary.
     pub program: Option<String>,
+    /// How many IPE events (169) declare one byte more than their fields hold, as GHC
+    /// 9.10's runtime writes every one: read by their fields without a warning (other
+    /// sizes that do not fit are warned about, [`FramingRule::ByFields`]).
+    pub ipe_one_byte_long: u64,
 }
 
 fn read_from<I: container::Source, S: Sink + ?Sized>(

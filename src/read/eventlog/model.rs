@@ -140,6 +140,17 @@ pub(crate) struct Model<'o> {
     /// reading on the elapsed axis needs none of them, and a day's thread switches are
     /// many). Default: `true`.
     pub(crate) keep_time: bool,
+    /// What else the log holds, for a log without a heap profile.
+    pub(crate) others: OtherProfiles,
+}
+
+/// The profiles of other kinds a log holds: time-profile events (167, 168), ticky
+/// counters defined (210) and sampled (212).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct OtherProfiles {
+    pub(crate) time_events: u64,
+    pub(crate) ticky_counters: u64,
+    pub(crate) ticky_samples: u64,
 }
 
 impl<'o> Model<'o> {
@@ -183,6 +194,7 @@ impl<'o> Model<'o> {
             has_end: true,
             damage: DamageLog::default(),
             keep_time: true,
+            others: OtherProfiles::default(),
         }
     }
 
@@ -255,6 +267,9 @@ impl<'o> Model<'o> {
             Event::CcsSample { residency, stack } => self.point(true, stack, residency),
             Event::StringSample { residency, text } => self.point(false, text, residency),
             Event::Ipe { info, fields } => self.ipe_entry(info, fields),
+            Event::TimeProfile => self.others.time_events += 1,
+            Event::Ticky { definition: true } => self.others.ticky_counters += 1,
+            Event::Ticky { definition: false } => self.others.ticky_samples += 1,
             // A heap sample too short for its layout leaves its census incomplete.
             Event::Short if event_type(raw.id).reading == Reading::Point && self.is_open() => {
                 self.damaged(raw.offset, raw.offset);

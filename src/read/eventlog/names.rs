@@ -14,13 +14,22 @@ pub(crate) struct CostCentre {
 
 /// Appends the `.hp` path of a raw 163 stack (big-endian ccids, innermost first):
 /// levels joined by `/`, a CAF level as `Module.CAF`, the empty stack as `MAIN`, an
-/// undefined ccid as `?<id>`.
-pub(crate) fn stack_path(raw: &[u8], ccs: &HashMap<u32, CostCentre>, out: &mut Vec<u8>) {
+/// undefined ccid as `?<id>`. Stops once `out` holds `limit` bytes (cut there): a stack
+/// of 255 labels of 60 KB each would otherwise be a 15 MB name.
+pub(crate) fn stack_path(
+    raw: &[u8],
+    ccs: &HashMap<u32, CostCentre>,
+    out: &mut Vec<u8>,
+    limit: usize,
+) {
+    let start = out.len();
     if raw.len() < 4 {
         out.extend_from_slice(b"MAIN");
-        return;
     }
     for (i, c) in raw.chunks_exact(4).enumerate() {
+        if out.len() - start >= limit {
+            break;
+        }
         if i > 0 {
             out.push(b'/');
         }
@@ -34,16 +43,70 @@ pub(crate) fn stack_path(raw: &[u8], ccs: &HashMap<u32, CostCentre>, out: &mut V
             None => out.extend_from_slice(format!("?{id}").as_bytes()),
         }
     }
+    out.truncate(start.saturating_add(limit));
+}
+
+/// The length of the path [`stack_path`] writes for `raw` with no limit.
+pub(crate) fn stack_path_len(raw: &[u8], ccs: &HashMap<u32, CostCentre>) -> usize {
+    if raw.len() < 4 {
+        return 4;
+    }
+    let levels = raw.chunks_exact(4);
+    let separators = levels.len() - 1;
+    let level = |c: &[u8]| {
+        let id = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        match ccs.get(&id) {
+            Some(cc) if cc.is_caf => cc.module.len() + 4,
+            Some(cc) => cc.label.len(),
+            None => 1 + id.to_string().len(),
+        }
+    };
+    separators + levels.map(level).sum::<usize>()
 }
 
 /// Cuts a path as the RTS does for `-L max`: its buffer holds `max + 1` bytes, so a path
 /// longer than `max` bytes becomes its first `max - 4` bytes and `...` (`max - 1`
 /// bytes). The cut is in bytes and may split a UTF-8 character, exactly as in the `.hp`.
-pub(crate) fn cut_like_rts(path: &mut Vec<u8>, max: usize) {
-    if path.len() > max {
+/// `whole` is the length of the whole path, of which `path` may hold only the first
+/// bytes (at least `max - 4` of them when it is cut).
+pub(crate) fn cut_like_rts(path: &mut Vec<u8>, whole: usize, max: usize) {
+    if whole > max {
         path.truncate(max.saturating_sub(4));
         path.extend_from_slice(b"...");
     }
+}
+
+/// The length of a name of `len` bytes after [`cut_like_rts`] to `max`.
+pub(crate) fn cut_len(len: usize, max: usize) -> usize {
+    if len > max {
+        max.saturating_sub(4) + 3
+    } else {
+        len
+    }
+}
+
+/// The longest a name may be so that names of `lengths` bytes, each cut to it, take at
+/// most `budget` bytes together, and never more than `most`: the largest such cap, so
+/// that only the longest names are cut (a few long names among many short ones keep
+/// what they can).
+pub(crate) fn name_cap(lengths: &[usize], most: usize, budget: usize) -> usize {
+    let total: usize = lengths.iter().map(|&l| l.min(most)).sum();
+    if total <= budget {
+        return most;
+    }
+    let mut sorted: Vec<usize> = lengths.iter().map(|&l| l.min(most)).collect();
+    sorted.sort_unstable();
+    // With the names shorter than `sorted[i]` whole, the rest share what is left.
+    let mut whole = 0usize;
+    for (i, &len) in sorted.iter().enumerate() {
+        let rest = sorted.len() - i;
+        let share = budget.saturating_sub(whole) / rest;
+        if share < len {
+            return share;
+        }
+        whole += len;
+    }
+    most
 }
 
 /// The argv strings of a PROGRAM_ARGS payload (NUL-separated; a last string without NUL
@@ -208,23 +271,42 @@ mod tests {
     fn paths_and_cut() {
         let t = table();
         let mut p = Vec::new();
-        stack_path(&stack(&[2, 6, 5, 10]), &t, &mut p);
+        let s = stack(&[2, 6, 5, 10]);
+        stack_path(&s, &t, &mut p, usize::MAX);
         assert_eq!(p, b"countWords/main.m/main/Main.CAF");
-        cut_like_rts(&mut p, 25);
+        assert_eq!(stack_path_len(&s, &t), p.len());
+        cut_like_rts(&mut p, 31, 25);
         assert_eq!(p, b"countWords/main.m/mai...");
+        assert_eq!(cut_len(31, 25), p.len());
         let mut p = Vec::new();
-        stack_path(&[], &t, &mut p);
+        stack_path(&s, &t, &mut p, 12);
+        assert_eq!(p, b"countWords/m");
+        let mut p = Vec::new();
+        stack_path(&[], &t, &mut p, usize::MAX);
         assert_eq!(p, b"MAIN");
+        assert_eq!(stack_path_len(&[], &t), 4);
         let mut p = Vec::new();
-        stack_path(&stack(&[99, 10]), &t, &mut p);
+        stack_path(&stack(&[99, 10]), &t, &mut p, usize::MAX);
         assert_eq!(p, b"?99/Main.CAF");
+        assert_eq!(stack_path_len(&stack(&[99, 10]), &t), p.len());
         // Exactly L bytes stays whole; L + 1 is cut; the cut splits UTF-8 bytes.
         let mut p = b"abcde".to_vec();
-        cut_like_rts(&mut p, 5);
+        cut_like_rts(&mut p, 5, 5);
         assert_eq!(p, b"abcde");
         let mut p = "größeBerechnen".as_bytes().to_vec();
-        cut_like_rts(&mut p, 7);
+        cut_like_rts(&mut p, 16, 7);
         assert_eq!(p, b"gr\xc3...");
+    }
+
+    #[test]
+    fn the_cap_cuts_only_the_longest_names_to_fit_the_budget() {
+        assert_eq!(name_cap(&[10, 20, 30], 100, 60), 100);
+        assert_eq!(name_cap(&[10, 20, 300], 100, 1000), 100);
+        // 10 and 20 whole, 30 of 60 left for the one long name.
+        assert_eq!(name_cap(&[300, 10, 20], 1000, 60), 30);
+        // All long: an equal share.
+        assert_eq!(name_cap(&[500, 500, 500, 500], 1000, 1000), 250);
+        assert_eq!(name_cap(&[], 1000, 0), 1000);
     }
 
     #[test]

@@ -71,6 +71,12 @@ pub(crate) enum Event<'a> {
         /// string missing at the payload's end is empty.
         fields: [&'a [u8]; 6],
     },
+    /// 167 or 168: a time profile's sample or start (`+RTS -p` with `-l`), counted to
+    /// say what a log without a heap profile holds.
+    TimeProfile,
+    /// 210 or 212: a ticky-ticky counter's definition or the start of a sample of them
+    /// (`+RTS -lT`), counted likewise.
+    Ticky { definition: bool },
     /// A known event too short for its layout.
     Short,
     /// Anything else.
@@ -178,6 +184,10 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         }
         HEAP_PROF_SAMPLE_BEGIN => Event::SampleBegin,
         HEAP_PROF_SAMPLE_END => Event::SampleEnd,
+        PROF_SAMPLE_COST_CENTRE | PROF_BEGIN => Event::TimeProfile,
+        TICKY_COUNTER_DEF | TICKY_BEGIN_SAMPLE => Event::Ticky {
+            definition: raw.id == TICKY_COUNTER_DEF,
+        },
         HEAP_BIO_PROF_SAMPLE_BEGIN => Event::BioSampleBegin {
             census_time: u64_at(p, 8),
         },

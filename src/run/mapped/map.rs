@@ -3,9 +3,9 @@
 
 #![allow(unsafe_code)]
 
-use std::cell::Cell;
 use std::fs::File;
 use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::fault::Guard;
 use crate::run::version::Version;
@@ -18,7 +18,7 @@ pub(crate) struct Mapped {
     ptr: *mut libc::c_void,
     len: usize,
     /// Bytes before this offset have been given back.
-    released: Cell<usize>,
+    released: AtomicUsize,
     /// Mends faults of the map; taken (ending the watch) before the map goes.
     guard: Option<Guard>,
     /// The file, to see afterwards whether it changed, and its version when mapped.
@@ -69,7 +69,7 @@ impl Mapped {
         Some(Mapped {
             ptr,
             len,
-            released: Cell::new(0),
+            released: AtomicUsize::new(0),
             guard: Some(guard),
             file,
             mapped: Version::of(&meta),
@@ -89,7 +89,7 @@ impl Mapped {
     pub(crate) fn release(&self, upto: usize) {
         let page = page_size();
         let end = (upto.min(self.len) / page) * page;
-        let released = self.released.get();
+        let released = self.released.load(Ordering::Relaxed);
         // In steps of 16 MiB: each call interrupts every thread of the process to flush
         // its address translations.
         if end <= released || (end - released < 16 << 20 && upto < self.len) {
@@ -104,7 +104,7 @@ impl Mapped {
                 libc::MADV_DONTNEED,
             );
         }
-        self.released.set(end);
+        self.released.store(end, Ordering::Relaxed);
     }
 
     /// Whether the bytes read may not be one version of the file: a page faulted (the
@@ -124,6 +124,14 @@ impl Mapped {
         now.len < self.mapped.len || (read_failed && now != self.mapped)
     }
 }
+
+// SAFETY: the map is read-only and lives until `drop`, which needs `&mut self`; the only
+// state changed through `&self` is `released`, an atomic, and the pages `release` gives
+// back read again from the file if touched (by any thread). So the map may be read from,
+// and moved to, any thread: the program binary's map is shared by a batch's renders.
+unsafe impl Send for Mapped {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Mapped {}
 
 impl Drop for Mapped {
     fn drop(&mut self) {

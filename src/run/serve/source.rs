@@ -215,7 +215,11 @@ fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(H
         // Then a look now and then, until it grows or is another file.
         let grew = std::time::Instant::now();
         loop {
-            std::thread::sleep(if grew.elapsed() < QUIET { LOOK } else { LOOK_QUIET });
+            std::thread::sleep(if grew.elapsed() < QUIET {
+                LOOK
+            } else {
+                LOOK_QUIET
+            });
             match look(path) {
                 At::File(now) if now.len > read && opened.is_some_and(|o| o.same_file(&now)) => {
                     break

@@ -92,12 +92,16 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // What --format html's page says of its profile and what it left out.
+    let mut paint = live.paint.clone();
+    paint.facts = crate::run::render::facts_of(loaded.eventlog.as_ref());
     let (chart, _) = prepare(loaded.profile, None, &live.render);
-    let written = live_page(&chart, &live.paint).and_then(|p| {
+    paint.notes = crate::run::page_budget::left_out(&chart, 1);
+    let written = live_page(&chart, &paint).and_then(|p| {
         let mut out = io::BufWriter::new(io::stdout().lock());
         let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
         writeln!(out, "{}\n{}\n{}", text(&p.title), text(&p.section), p.data)?;
-        hp2ps::write_chart_with(&chart, hp2ps::Format::Html, &live.paint, &mut out)?;
+        hp2ps::write_chart_with(&chart, hp2ps::Format::Html, &paint, &mut out)?;
         out.flush()
     });
     match written {

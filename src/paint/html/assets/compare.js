@@ -1,17 +1,20 @@
 // hp2ps's page: several runs compared (`hp2ps --format html -o page.html a.hp b.hp`).
 //
-// The charts share their axes and a band's colour follows its name (the page was written
-// with --uniform-scale both and --colour-by name). Pointing at one chart puts the
-// crosshair at the same time in the others, zooming one zooms them all, and the
-// difference view lists every band by name with its peak and area in each run (from each
-// run's table: --summary's numbers) and its value at the pointer's time, the changes
-// against the first run, the bands that grew the most first. Bands match by name, the
-// .hp's stack number left out ("(296)main" is "main"); a -hc profile's bands can match by
-// their innermost cost centres instead, so that a stack whose callers were renamed still
-// finds its counterpart.
+// The charts share their axes, and a band matched across the runs has one colour in
+// every run (src/layout/looks.rs: shared_colours). They stand side by side (or one above
+// the other), driven by one toolbar: pointing at one chart puts the crosshair at the
+// same time in the others, zooming one zooms them all. The difference view lists every
+// band with its peak and area in each run (from each run's table: --summary's numbers)
+// and its value at the pointer's time, the changes against the first run, the bands that
+// grew the most first. Bands match by name without the .hp's stack number ("(296)main"
+// is "main") and without the " #2" an eventlog adds to stacks that -L cut to one name
+// (a .hp names them once), so a cut stack is one band in every run; a -hc profile's bands
+// can match by their innermost cost centres instead, so that a stack whose callers were
+// renamed still finds its counterpart. A key with several bands in a run counts them
+// together.
 (function (H) {
   'use strict';
-  const { el, breakable, readable, seconds, thousands, TABLE_ROWS } = H;
+  const { el, amount, thousands, TABLE_ROWS } = H;
 
   function Compare(runs, box) {
     this.runs = runs;
@@ -19,34 +22,92 @@
     this.depth = 0;
     this.sort = { key: 'peakd' + (runs.length - 1), dir: -1 };
     this.limit = TABLE_ROWS;
+    this.layout = 'side';
     runs.forEach((r) => { r.compare = this; });
     box.hidden = false;
-    const files = el('ol');
-    for (const r of runs) files.appendChild(el('li', {}, r.d.file || 'stdin'));
-    this.head = el('p', { class: 'hint' });
-    const bar = el('div', { class: 'toolbar' });
+    const files = el('ol', { class: 'files' });
+    runs.forEach((r, i) => {
+      const li = el('li', {});
+      li.append(el('span', { class: 'n' }, (i + 1) + '.'), document.createTextNode(r.d.file || 'stdin'));
+      const f = r.facts;
+      const bits = [f.breakdown, f.ghc ? 'GHC ' + f.ghc : null].filter(Boolean);
+      if (bits.length) li.appendChild(el('span', { class: 'muted' }, ' (' + bits.join(', ') + ')'));
+      files.appendChild(li);
+    });
+    const bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Every chart' });
+    this.views = H.segmented('View', [['stacked', 'Stacked', 'The bands stacked'], ['normal', '100 %', 'Each band\'s share of the total'], ['lines', 'Lines', 'One line per band']],
+      (v) => this.each((r) => r.setView(v)), 'view');
+    const bytes = runs[0].d.valueUnit === 'bytes';
+    this.units = H.segmented('Units', [['binary', bytes ? 'MiB' : 'binary', 'Binary units (powers of 1024)'], ['decimal', bytes ? 'MB' : 'decimal', 'Decimal units (powers of 1000)']],
+      (u) => this.each((r) => r.setUnits(u)), 'units');
+    const fit = el('input', { type: 'checkbox' });
+    fit.addEventListener('change', () => this.each((r) => { r.state.fitY = fit.checked; r.redraw(); }));
+    const fitLabel = el('label', { title: 'Scale each y axis to what it shows' });
+    fitLabel.append(fit, document.createTextNode('Fit y'));
+    this.zoomOut = el('button', { type: 'button', disabled: '', title: 'Show the whole runs' }, 'Zoom out');
+    this.zoomOut.addEventListener('click', () => runs[0].zoomTo(null));
+    this.arrange = H.segmented('Layout', [['side', 'Side by side', 'The charts side by side'], ['stacked', 'One above the other', 'Each chart the page\'s width, one above the other, each with its table']],
+      (l) => this.setLayout(l));
+    this.search = el('input', { type: 'search', placeholder: 'Filter bands: text, or /regex/', 'aria-label': 'Show the bands whose names match, in every run', spellcheck: 'false', autocomplete: 'off' });
+    this.search.addEventListener('input', () => this.each((r) => { r.searchBox.value = this.search.value; r.setFilter(this.search.value); }));
+    bar.append(this.views, fitLabel, this.units, this.zoomOut, this.arrange, this.search);
     if (runs.every((r) => r.stacks())) {
       const by = el('select', { 'aria-label': 'Match bands by' });
       ['name', 'innermost cost centre', 'innermost 2 cost centres', 'innermost 3 cost centres'].forEach((text, i) => by.appendChild(el('option', { value: String(i) }, text)));
       by.addEventListener('change', () => { this.depth = +by.value; this.build(); });
+      this.matchBy = by;
       const label = el('label', {}, 'Match bands by ');
       label.appendChild(by);
       bar.appendChild(label);
     }
+    const theme = el('button', { type: 'button', class: 'theme', title: 'Light or dark (the system\'s setting until chosen)', 'aria-label': 'Light or dark' }, '◐');
+    theme.addEventListener('click', () => H.toggleTheme());
+    bar.appendChild(theme);
+    box.append(el('h1', {}, runs.length + ' runs compared'), files, bar);
+    // The difference view, after the charts.
+    this.section = el('section', { class: 'compare-diff', 'aria-label': 'Differences' });
     this.table = el('table', { class: 'bands', id: 'diff' });
     const scroll = el('div', { class: 'table-box' });
     scroll.appendChild(this.table);
     this.more = el('button', { type: 'button', class: 'more-rows' });
     this.more.addEventListener('click', () => { this.limit = Infinity; this.render(); });
-    box.append(el('h1', {}, runs.length + ' runs compared'), files, this.head, bar, scroll, this.more);
+    this.note = el('p', { class: 'suffix-note' });
+    this.section.append(el('h2', {}, 'What changed'), this.note, scroll, this.more);
+    this.runsBox = runs[0].section.parentNode;
+    this.runsBox.after(this.section);
+    this.setLayout(this.layout);
     this.build();
   }
   H.Compare = Compare;
   const C = Compare.prototype;
 
-  // A band's key: its name without the .hp's stack number, or its innermost cost centres.
+  C.each = function (f) {
+    this.runs.forEach(f);
+    this.sync();
+  };
+
+  // The shared toolbar shows the first run's state.
+  C.sync = function () {
+    const st = this.runs[0].state;
+    this.views.set(st.view);
+    this.units.set(st.units === 'hp2ps' ? 'decimal' : st.units);
+    this.zoomOut.disabled = !st.window;
+    this.arrange.set(this.layout);
+  };
+
+  C.setLayout = function (layout) {
+    this.layout = layout;
+    const side = layout === 'side';
+    this.runsBox.classList.toggle('side', side);
+    this.runsBox.style.setProperty('--columns', String(Math.min(this.runs.length, 2)));
+    this.sync();
+    this.runs.forEach((r) => r.saveState());
+  };
+
+  // A band's key: its name without the .hp's stack number and an eventlog's " #k", or its
+  // innermost cost centres.
   C.key = function (name) {
-    return this.depth ? H.frames(name).slice(0, this.depth).join('/') : name.replace(/^\(\d+\)/, '');
+    return this.depth ? H.frames(name).slice(0, this.depth).join('/') : name.replace(/^\(\d+\)/, '').replace(/ #\d+$/, '');
   };
 
   // Every key of every run, with each run's rows of it.
@@ -62,6 +123,9 @@
       row.peak = row.rows.map((rs, n) => this.peakOf(this.runs[n], rs));
       row.area = row.rows.map((rs, n) => rs.reduce((a, r) => a + this.runs[n].d.table.area[r], 0));
     }
+    const cut = this.runs.some((r) => r.d.table.name.some((n) => / #\d+$/.test(n)));
+    this.note.textContent = 'Bands are matched by ' + (this.depth ? 'their innermost ' + this.depth + ' cost centre' + (this.depth > 1 ? 's' : '') : 'name (without a .hp\'s stack number, "(296)")') +
+      '; a run\'s bands with one key count together.' + (cut && !this.depth ? ' A name ending in "…" was cut by -L; an eventlog tells the stacks it cut to one name apart as #1, #2, …, a .hp names them once: they are one band here.' : '');
     this.pointed(null, null);
   };
 
@@ -75,7 +139,7 @@
     let top = 0;
     for (let i = 0; i < run.base.times.length; i++) {
       let sum = 0;
-      for (const b of bands) sum += b.base[i];
+      for (const b of bands) sum += b.j !== undefined ? run.base.rest[b.j][i] : run.base.values[b.k][i];
       top = Math.max(top, sum);
     }
     return top;
@@ -112,25 +176,45 @@
   C.zoomed = function (from) {
     const w = from.state.window;
     for (const r of this.runs) if (r !== from) r.zoomTo(w ? w[0] : null, w ? w[1] : null, true);
+    this.sync();
+  };
+
+  // A run's filter changed: the others and the shared box take it.
+  C.filtered = function (from, text) {
+    if (this.search.value !== text) this.search.value = text;
+    this.render();
   };
 
   // The columns: for each number, each run's, then each later run's change from the
   // first.
   C.columns = function () {
     const n = this.runs.length;
-    const unit = this.runs[0].d.valueUnit;
+    const run = this.runs[0];
+    const unit = run.d.valueUnit;
+    const units = run.state.units;
     const cols = [];
     for (const [what, label, title] of [
       ['peak', 'Peak', 'The highest value in one sample (--summary\'s peak)'],
-      ['area', 'Area', 'The values integrated over time (--summary\'s area)'],
-      ['at', 'At ' + (this.t === undefined || this.t === null ? '–' : seconds(this.t)), 'The value at the pointer\'s time, at each run\'s nearest sample'],
+      ['area', 'Area', 'The values integrated over time (--summary\'s area), in ' + (unit || 'the value unit') + ' × ' + (run.d.sampleUnit || 'the sample unit')],
+      ['at', 'At ' + (this.t === undefined || this.t === null ? '–' : H.when(this.t, run.d.sampleUnit)), 'The value at the pointer\'s time, at each run\'s nearest sample'],
     ]) {
-      // Areas are not whole numbers of bytes: rounded.
-      const fmt = what === 'area' ? (v) => thousands(Math.round(v)) : (v) => readable(v, unit)[0];
+      const fmt = what === 'area' ? (v) => thousands(Math.round(v)) : (v) => amount(v, unit, units);
       for (let i = 0; i < n; i++) cols.push({ key: what + i, label: label + ' ' + (i + 1), title: title + ', run ' + (i + 1), fmt, get: (row) => row[what][i] });
       for (let i = 1; i < n; i++) cols.push({ key: what + 'd' + i, delta: true, label: 'Δ ' + label.toLowerCase() + (n > 2 ? ' ' + (i + 1) : ''), title: 'Run ' + (i + 1) + ' minus run 1', fmt, get: (row) => (row[what] ? row[what][i] - row[what][0] : NaN) });
     }
     return cols;
+  };
+
+  // The swatch of a row: its band's colour, in the first run that draws it on its own.
+  C.swatchOf = function (row) {
+    for (let n = 0; n < this.runs.length; n++) {
+      const run = this.runs[n];
+      for (const r of row.rows[n]) {
+        const k = run.bandOfRow(r);
+        if (k !== null && run.bands[k].row !== null) return run.swatch(run.bands[k]);
+      }
+    }
+    return null;
   };
 
   C.render = function () {
@@ -139,7 +223,8 @@
     const sortKey = this.sort.key;
     const col = cols.find((c) => c.key === sortKey);
     const d = this.sort.dir;
-    const rows = this.rows.slice();
+    const run0 = this.runs[0];
+    const rows = this.rows.filter((row) => run0.matches(row.key) || this.runs.some((r, n) => row.rows[n].some((i) => r.matches(r.d.table.name[i]))));
     const byKey = sortKey === 'key';
     rows.sort((a, b) => H.order(byKey ? a.key : col.get(a), byKey ? b.key : col.get(b), d, a.key < b.key ? -1 : 1));
     const head = el('tr');
@@ -152,31 +237,31 @@
       return h;
     };
     head.append(el('th'), th('key', 'Band', 'The band\'s name, as the runs match it'));
-    for (const c of cols) head.appendChild(th(c.key, c.label, c.title + (unit ? ', in ' + unit : ''), true));
+    for (const c of cols) head.appendChild(th(c.key, c.label, c.title, true));
     const body = el('tbody');
     for (const row of rows.slice(0, this.limit)) {
       const tr = el('tr', { 'data-key': row.key, tabindex: '0' });
       const sw = el('td');
-      const shown = this.runs.map((r, n) => (row.rows[n].length === 1 ? r.bandOfRow(row.rows[n][0]) : null));
-      const n = shown.findIndex((k, i) => k !== null && this.runs[i].bands[k].row !== null);
-      if (n >= 0) sw.appendChild(this.runs[n].swatch(this.runs[n].bands[shown[n]]));
-      tr.append(sw, breakable(el('td', { class: 'name' }), row.key));
+      const swatch = this.swatchOf(row);
+      if (swatch) sw.appendChild(swatch);
+      const counts = row.rows.map((rs) => rs.length);
+      const name = H.bandName(el('td', { class: 'name' }), row.key);
+      if (counts.some((c) => c > 1)) name.appendChild(el('span', { class: 'nm-suffix', title: 'Bands of this key in each run, counted together' }, ' (' + counts.join(' + ') + ' bands)'));
+      tr.append(sw, name);
       for (const c of cols) {
         const v = c.get(row);
         const text = v === v ? (c.delta && v > 0 ? '+' : '') + c.fmt(v) : '–';
-        tr.appendChild(el('td', { class: 'num' + (c.delta ? (v > 0 ? ' up' : v < 0 ? ' down' : '') : ''), 'data-col': c.key, 'data-value': String(v) }, text));
+        tr.appendChild(el('td', { class: 'num' + (c.delta ? (v > 0 ? ' up' : v < 0 ? ' down' : '') : ''), 'data-col': c.key, 'data-value': String(v), title: v === v && !c.key.startsWith('area') ? thousands(Math.round(v)) + (unit ? ' ' + unit : '') : undefined }, text));
       }
       tr.addEventListener('click', () => this.pick(row, tr));
       body.appendChild(tr);
     }
     const thead = el('thead');
     thead.appendChild(head);
-    this.table.replaceChildren(el('caption', {}, 'Every band of the ' + this.runs.length + ' runs, matched by ' +
-      (this.depth ? 'their innermost ' + this.depth + ' cost centre' + (this.depth > 1 ? 's' : '') : 'name') +
-      ', with the changes from run 1, the biggest growth first; a row highlights its band in every chart.'), thead, body);
+    this.table.replaceChildren(el('caption', {}, 'Every band of the ' + this.runs.length + ' runs, with the changes from run 1, the biggest growth first; a row highlights its band in every chart.'), thead, body);
     this.more.hidden = rows.length <= this.limit;
     this.more.textContent = 'Show all ' + rows.length + ' rows';
-    this.head.textContent = 'The charts share their axes and colours. Point at one: the others show the same time. Zoom one: the others follow.';
+    this.sync();
   };
 
   // A row highlights its band in every chart where it is drawn; again: nothing.

@@ -1,193 +1,151 @@
-// hp2ps's page: the heading, the toolbar and the legend.
+// hp2ps's page: a run's header (what the profile is) and its toolbar.
 (function (H) {
   'use strict';
-  const { FATES, seconds, el, svgEl } = H;
+  const { FATES, KINDS, el, amount } = H;
   const R = H.Run.prototype;
 
-  // ---- Heading and toolbar ----
+  // ---- Header ----
 
-  // The file, what was drawn of it, and how to use the chart.
+  // What the profile is: its kind, the sampling interval, the runtime, from the eventlog
+  // when it told, else from the JOB's RTS options ("prog +RTS -hc -i0.05").
+  R.profileFacts = function () {
+    const d = this.d;
+    const f = d.facts || {};
+    const job = d.job || '';
+    const rts = /(?:^|\s)\+RTS\s(.*?)(?:\s-RTS\b|$)/.exec(job);
+    const opts = rts ? rts[1] : '';
+    const flag = /(?:^|\s)(-h[a-zA-Z]?)(?=[\s,]|$)/.exec(opts);
+    let breakdown = f.breakdown || (flag ? flag[1] : null);
+    if (breakdown === '-h') breakdown = this.stacks() ? '-hc' : null;
+    const i = /(?:^|\s)-i(\d*\.?\d+(?:e-?\d+)?)(?=\s|$)/.exec(opts);
+    let interval = typeof f.interval === 'number' ? f.interval : i ? +i[1] : null;
+    const defaulted = interval === null && !!breakdown && !!rts;
+    if (defaulted) interval = 0.1;
+    const ghc = f.runtime ? /^GHC-([\d.]+)/.exec(f.runtime) : null;
+    return { breakdown, interval, defaulted, runtime: f.runtime || null, ghc: ghc ? ghc[1] : null };
+  };
+
   R.buildHeading = function () {
     const d = this.d;
     const head = this.section.querySelector('.run-head');
+    const f = this.profileFacts();
+    this.facts = f;
+    const kind = el('div', { class: 'kind' });
+    if (f.breakdown) {
+      kind.appendChild(el('span', { class: 'chip strong', 'data-fact': 'kind', title: 'The heap profile\'s breakdown: what its bands are' },
+        (KINDS[f.breakdown] || 'heap profile') + ', ' + f.breakdown));
+    }
+    if (f.interval !== null) {
+      const ms = f.interval * 1000;
+      const every = ms < 1000 ? +ms.toPrecision(3) + ' ms' : +f.interval.toPrecision(3) + ' s';
+      kind.appendChild(el('span', { class: 'chip', 'data-fact': 'interval', title: 'The sampling interval (-i)' + (f.defaulted ? ': GHC\'s default, no -i given' : '') },
+        'every ' + every + (f.defaulted ? ' (default)' : '')));
+    }
+    if (f.runtime) kind.appendChild(el('span', { class: 'chip', 'data-fact': 'runtime', title: 'The runtime that wrote the log: ' + f.runtime }, f.ghc ? 'GHC ' + f.ghc : f.runtime));
+    if (d.date) kind.appendChild(el('span', { class: 'chip', title: 'DATE' }, d.date));
+    const tools = el('div', { class: 'head-tools' });
+    const theme = el('button', { type: 'button', class: 'theme', title: 'Light or dark (the system\'s setting until chosen)', 'aria-label': 'Light or dark' }, '◐');
+    theme.addEventListener('click', () => H.toggleTheme());
+    tools.appendChild(theme);
+    const facts = el('p', { class: 'facts' }, this.factsText());
+    this.factsLine = facts;
+    const children = [el('h1', {}, d.file || d.job || 'hp2ps'), kind, tools, facts];
+    if (d.job) children.push(el('p', { class: 'facts job', title: 'JOB: the program and its options' }, d.job));
+    for (const note of d.notes || []) children.push(el('p', { class: 'warning', role: 'note' }, 'Left out: ' + note + '.'));
+    const help = el('details', { class: 'help' });
+    help.append(el('summary', {}, 'How to read and use this page'),
+      el('p', {}, 'Point at the chart for the values at a time, the largest first. Drag across it to zoom, double-click to zoom out; ' +
+        'with the chart focused, ← → move (or pan when zoomed), + − zoom, Esc zooms out. While zoomed, the strip under the chart shows where you are: drag its window.'),
+      el('p', {}, 'Click a legend entry to hide its band, Alt-click (or "only") to show it alone; the filter takes text or /regex/. ' +
+        'A band merged into OTHER or left out as a trace can be drawn from the table ("draw"). The link button copies a link to this view.'),
+      el('p', {}, 'Values are in ' + (this.state.units === 'decimal' ? 'decimal' : 'binary') + ' units (1 MiB = 1,048,576 bytes) unless switched; exact figures are in each value\'s tooltip.'));
+    children.push(help);
+    head.append(...children);
+  };
+
+  // "57 samples (all drawn) · 21 bands: 9 drawn, 12 traces · peak 42.6 MiB at 0.15 s".
+  R.factsText = function () {
+    const d = this.d;
     const fates = {};
     for (const f of d.table.fate) fates[f] = (fates[f] || 0) + 1;
-    const drawn = this.times.length === d.samples ? 'all drawn' : this.times.length + ' drawn';
-    const parts = [d.samples + ' samples (' + drawn + ')', d.table.name.length + ' bands (' +
-      ['drawn', 'other', 'trace', 'dropped'].filter((f) => fates[f]).map((f) => fates[f] + ' ' + FATES[f]).join(', ') + ')'];
-    head.append(el('h1', {}, d.file || d.job || 'hp2ps'), el('p', { class: 'facts' }, parts.join(' · ')),
-      el('p', { class: 'hint' }, 'Point at the chart for the values at a sample. Drag across it to zoom, ' +
-        'double-click to zoom out; with the chart focused, ←/→ move (or pan), +/− zoom, Esc zooms out. ' +
-        'Click a legend entry to hide its band, Alt-click (or "only") to show it alone.'));
+    const bands = d.table.name.length + (d.tableLeftOut ? d.tableLeftOut.bands : 0);
+    const drawn = this.base.times.length === d.samples ? 'all drawn' : this.base.times.length + ' drawn';
+    const parts = [d.samples + ' samples (' + drawn + ')', bands + ' bands: ' +
+      ['drawn', 'other', 'trace', 'dropped'].filter((f) => fates[f]).map((f) => fates[f] + ' ' + FATES[f]).join(', ') +
+      (d.tableLeftOut ? ', ' + d.tableLeftOut.bands + ' not in this page' : '')];
+    // The total of every band the page has: the drawn ones and the traces.
+    const every = this.drawn.map((b) => ({ values: this.base.values[b.k] }))
+      .concat(this.rest.filter((r) => d.table.fate[r.row] === 'trace').map((r) => ({ values: this.base.rest[r.j] })));
+    const totals = this.totals(every);
+    let top = 0;
+    for (let i = 1; i < totals.length; i++) if (totals[i] > totals[top]) top = i;
+    if (totals.length) parts.push('peak ' + amount(totals[top], d.valueUnit, this.state.units) + ' at ' + H.when(+this.base.times[top].toPrecision(3), d.sampleUnit));
+    return parts.join(' · ');
   };
 
   // ---- Toolbar ----
 
   R.buildToolbar = function () {
     const bar = this.section.querySelector('.toolbar');
-    const views = el('div', { class: 'group', role: 'group', 'aria-label': 'View' });
-    this.viewButtons = {};
-    for (const [view, label, title] of [
+    this.views = H.segmented('View', [
       ['stacked', 'Stacked', 'The bands stacked, as hp2ps draws them'],
       ['normal', '100 %', "Each band's share of the visible total at every sample"],
-      ['lines', 'Lines', 'One line per band, in ' + (this.d.valueUnit || 'its unit')],
-    ]) {
-      const b = el('button', { type: 'button', class: 'view', title, 'aria-pressed': String(view === 'stacked') }, label);
-      b.addEventListener('click', () => { this.state.view = view; this.redraw(); });
-      this.viewButtons[view] = b;
-      views.appendChild(b);
-    }
+      ['lines', 'Lines', 'One line per band'],
+    ], (view) => this.setView(view), 'view');
     const fit = el('input', { type: 'checkbox' });
     fit.addEventListener('change', () => { this.state.fitY = fit.checked; this.redraw(); });
+    this.fitBox = fit;
     const fitLabel = el('label', { title: 'Scale the y axis to the bands and time shown' });
-    fitLabel.append(fit, document.createTextNode('Fit y axis'));
+    fitLabel.append(fit, document.createTextNode('Fit y'));
+    const bytes = this.d.valueUnit === 'bytes';
+    this.unitsControl = H.segmented('Units', [
+      ['binary', bytes ? 'MiB' : 'binary', 'Binary units: KiB, MiB, GiB (powers of 1024)'],
+      ['decimal', bytes ? 'MB' : 'decimal', 'Decimal units: kB, MB, GB (powers of 1000)'],
+    ], (u) => this.setUnits(u), 'units');
     this.resetButton = el('button', { type: 'button', disabled: '', title: 'Show the whole run (double-click the chart, or Escape)' }, 'Zoom out');
     this.resetButton.addEventListener('click', () => this.zoomTo(null));
     this.showAll = el('button', { type: 'button', disabled: '', title: 'Show every band again' }, 'Show all bands');
     this.showAll.addEventListener('click', () => { this.state.hidden.clear(); this.redraw(); this.syncLegend(); });
     this.windowText = el('span', { class: 'window', 'aria-live': 'polite' });
-    bar.append(views, fitLabel, this.resetButton, this.showAll, this.windowText);
+    const tools = el('div', { class: 'tools' });
+    const link = el('button', { type: 'button', title: 'Copy a link to this view (the window, view, bands, filter and units are in the link)' }, 'Copy link');
+    link.addEventListener('click', () => this.copyLink(link));
+    const svg = el('button', { type: 'button', title: 'Save the chart as shown, with its legend, as SVG' }, 'SVG');
+    svg.addEventListener('click', () => this.download('svg'));
+    const png = el('button', { type: 'button', title: 'Save the chart as shown, with its legend, as PNG' }, 'PNG');
+    png.addEventListener('click', () => this.download('png'));
+    tools.append(link, svg, png);
+    bar.append(this.views, fitLabel, this.unitsControl, this.resetButton, this.showAll, this.windowText, el('span', { class: 'spacer' }), tools);
+  };
+
+  R.setView = function (view) {
+    this.state.view = view;
+    this.redraw();
+  };
+
+  R.setUnits = function (units) {
+    this.state.units = units;
+    this.leave();
+    this.redraw();
+    this.unitsChanged();
+  };
+
+  // The units changed: every figure shown in them again.
+  R.unitsChanged = function () {
+    this.factsLine.textContent = this.factsText();
+    this.renderRows();
+    this.drawIcicle();
+    if (this.compare) this.compare.render();
   };
 
   R.updateToolbar = function () {
     const st = this.state;
-    for (const v in this.viewButtons) this.viewButtons[v].setAttribute('aria-pressed', String(st.view === v));
+    this.views.set(st.view);
+    this.unitsControl.set(st.units === 'hp2ps' ? 'decimal' : st.units);
+    this.fitBox.checked = st.fitY;
     this.resetButton.disabled = !st.window;
     this.showAll.disabled = st.hidden.size === 0;
     const [a, b] = this.span();
-    this.windowText.textContent = st.window ? 'Showing ' + seconds(a) + ' to ' + seconds(b) + ' ' + this.d.sampleUnit : '';
-  };
-
-  // ---- Legend ----
-
-  // A key box: the band's fill (colour, or its pattern over the background) in a
-  // 14-point square stroked black, as the key draws it.
-  R.swatch = function (band) {
-    const box = svgEl('svg', { class: 'sw', viewBox: '0 0 14 14', 'aria-hidden': 'true' });
-    const fills = [band.colour].concat(band.pattern ? this.patternIds(band.pattern).map((id) => 'url(#' + id + ')') : []);
-    fills.forEach((fill, i) => box.appendChild(svgEl('rect', {
-      x: 0.5, y: 0.5, width: 13, height: 13, fill, stroke: i === fills.length - 1 ? '#000' : 'none',
-    })));
-    return box;
-  };
-
-  R.buildLegend = function () {
-    const aside = this.section.querySelector('.legend');
-    const panel = el('div', { class: 'panel' });
-    const search = el('input', {
-      type: 'search', placeholder: 'Filter: text, or /regex/', 'aria-label': 'Show the bands whose names match',
-      spellcheck: 'false', autocomplete: 'off',
-    });
-    search.addEventListener('input', () => this.setFilter(search));
-    const list = el('ul');
-    this.legendItems = [];
-    for (const band of this.bands.slice().reverse()) {
-      const li = el('li', { class: 'entry' });
-      li.dataset.band = band.name;
-      li.bandIndex = band.k;
-      const toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'true', title: band.name + '\nClick: hide or show. Alt-click: show only this band.' });
-      toggle.append(this.swatch(band), el('span', { class: 'name' }, band.name));
-      toggle.addEventListener('click', (e) => (e.altKey ? this.isolate(band.k) : this.toggle(band.k)));
-      const only = el('button', { type: 'button', class: 'only', 'aria-label': 'Show only ' + band.name, title: 'Show only this band (again: all)' }, 'only');
-      only.addEventListener('click', () => this.isolate(band.k));
-      li.append(toggle, only);
-      li.addEventListener('mouseenter', () => { this.state.hot = band.k; this.applyHighlight(); });
-      li.addEventListener('mouseleave', () => { this.state.hot = null; this.applyHighlight(); });
-      list.appendChild(li);
-      this.legendItems.push(li);
-    }
-    for (const line of this.lines) {
-      const li = el('li', { class: 'entry line' });
-      li.dataset.line = line.name;
-      const toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'true', title: line.tooltip });
-      const sample = svgEl('svg', { class: 'sw', viewBox: '0 0 14 14', 'aria-hidden': 'true' });
-      const attrs = { x1: 0, x2: 14, y1: 7, y2: 7, stroke: line.colour, 'stroke-width': line.width };
-      if (line.dash) attrs['stroke-dasharray'] = line.dash.join(' ');
-      sample.appendChild(svgEl('line', attrs));
-      toggle.append(sample, el('span', { class: 'name' }, line.name));
-      toggle.addEventListener('click', () => {
-        const hidden = this.state.linesHidden;
-        if (hidden.has(line.k)) hidden.delete(line.k); else hidden.add(line.k);
-        toggle.setAttribute('aria-pressed', String(!hidden.has(line.k)));
-        li.classList.toggle('off', hidden.has(line.k));
-        this.redraw();
-      });
-      li.appendChild(toggle);
-      list.appendChild(li);
-    }
-    this.count = el('div', { class: 'count' });
-    panel.append(search, list, this.count);
-    aside.appendChild(panel);
-    this.syncLegend();
-    if (this.d.keyLabels === 'fit') this.fitLabels();
-  };
-
-  // --key-labels fit: a name too wide for its entry loses its middle, not its end (the
-  // most characters that fit, the end getting the odd one), as the chart's key does.
-  R.fitLabels = function () {
-    for (const li of this.legendItems) {
-      const span = li.querySelector('.name');
-      const name = [...span.textContent];
-      if (span.scrollWidth <= span.clientWidth || name.length < 3) continue;
-      const build = (keep) => name.slice(0, keep >> 1).join('') + '...' + name.slice(name.length - (keep - (keep >> 1))).join('');
-      let lo = 0;
-      let hi = name.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        span.textContent = build(mid);
-        if (span.scrollWidth <= span.clientWidth) lo = mid; else hi = mid - 1;
-      }
-      span.textContent = build(lo);
-    }
-  };
-
-  R.toggle = function (k) {
-    const hidden = this.state.hidden;
-    if (hidden.has(k)) hidden.delete(k); else hidden.add(k);
-    this.redraw();
-    this.syncLegend();
-  };
-
-  // Shows band k alone; if it is alone already, every band again.
-  R.isolate = function (k) {
-    const st = this.state;
-    const alone = this.bands.every((b) => (b.k === k) !== st.hidden.has(b.k));
-    st.hidden = new Set(alone ? [] : this.bands.filter((b) => b.k !== k).map((b) => b.k));
-    this.redraw();
-    this.syncLegend();
-  };
-
-  R.syncLegend = function () {
-    let shown = 0;
-    for (const li of this.legendItems) {
-      const band = this.bands[li.bandIndex];
-      const off = this.state.hidden.has(band.k);
-      li.classList.toggle('off', off);
-      li.firstChild.setAttribute('aria-pressed', String(!off));
-      li.hidden = !this.matches(band.name);
-      if (!off && !li.hidden) shown++;
-    }
-    this.count.textContent = shown + ' of ' + this.bands.length + ' bands drawn';
-    this.showAll && (this.showAll.disabled = this.state.hidden.size === 0);
-  };
-
-  // The search box: a substring (any case), or /regex/flags.
-  R.setFilter = function (input) {
-    const q = input.value.trim();
-    let filter = null;
-    input.classList.remove('invalid');
-    input.removeAttribute('aria-invalid');
-    const re = /^\/(.+)\/([a-z]*)$/.exec(q);
-    if (re) {
-      try { filter = new RegExp(re[1], re[2].replace(/[gy]/g, '')); } catch (err) {
-        input.classList.add('invalid');
-        input.setAttribute('aria-invalid', 'true');
-        return;
-      }
-    } else if (q) filter = q.toLowerCase();
-    this.state.filter = filter;
-    this.redraw();
-    this.syncLegend();
-    this.renderRows();
+    this.windowText.textContent = st.window ? 'Showing ' + H.when(a, this.d.sampleUnit) + ' to ' + H.when(b, this.d.sampleUnit) : '';
   };
 })(window.hp2ps);

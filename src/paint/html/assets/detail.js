@@ -60,8 +60,10 @@
     this.state.at = null;
     const src = pick ? this.joinTiles(pick) : this.base;
     this.times = src.times;
-    this.bands.forEach((b, k) => { b.values = src.values[k]; });
+    this.drawn.forEach((b, k) => { b.values = b.raw = src.values[k]; });
     this.rest.forEach((r, j) => { r.values = src.rest[j]; });
+    for (const b of this.bands) if (b.added) b.values = b.rest.values;
+    this.refreshOther();
   };
 
   R.joinTiles = function ([L, j0, j1]) {
@@ -79,10 +81,10 @@
     };
     const times = new Float64Array(n);
     for (let m = 0; m < n; m++) times[m] = tiles[picked[2 * m]].times[picked[2 * m + 1]];
-    const drawn = this.bands.length;
+    const drawn = this.drawn.length;
     return {
       times,
-      values: this.bands.map((b, k) => column(k)),
+      values: this.drawn.map((b, k) => column(k)),
       rest: this.rest.map((r, j) => column(drawn + j)),
     };
   };

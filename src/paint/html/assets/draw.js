@@ -1,7 +1,7 @@
 // hp2ps's page: redrawing the chart by the layout's rules (DataScale, src/layout/chart.rs).
 (function (H) {
   'use strict';
-  const { PAGE, TICK, LINE_VIEW_WIDTH, coord, fixed, thousands, roundStep, svgEl } = H;
+  const { PAGE, TICK, LINE_VIEW_WIDTH, coord, fixed, thousands, roundStep, unitFor, svgEl } = H;
   const R = H.Run.prototype;
 
   // Shows the current state: the picture when it is the picture's, else the copy,
@@ -22,6 +22,8 @@
     this.current = { vSpan, totals, visible };
     this.drawMarkLines();
     this.updateToolbar();
+    this.drawOverview();
+    this.saveState();
     if (this.pristine() && !force) {
       this.show(this.picture);
       this.applyHighlight();
@@ -32,6 +34,9 @@
     const [i0, i1] = this.range();
     const xs = [];
     for (let i = i0; i <= i1; i++) xs.push(coord(this.xOf(this.times[i])));
+    // A group per band: the picture's, then one for each band added from the table.
+    while (c.bands.children.length < this.bands.length) c.bands.appendChild(svgEl('g', { class: 'band' }));
+    for (let k = c.bands.children.length - 1; k >= this.bands.length; k--) c.bands.children[k].replaceChildren();
     const groups = c.bands.children;
     // The stack, in the layout's arithmetic: prev += value * scale, top = prev + y0.
     const prev = new Float64Array(i1 - i0 + 1);
@@ -69,7 +74,7 @@
     if (this.state.view === 'lines') {
       const pts = xs.map((x, i) => x + ',' + top[i]).join(' ');
       return [svgEl('polyline', {
-        points: pts, stroke: band.pattern ? '#000' : band.colour,
+        points: pts, stroke: band.pattern ? 'currentColor' : this.lineColour(band),
         'stroke-width': LINE_VIEW_WIDTH, 'stroke-linejoin': 'round', fill: 'none',
       })];
     }
@@ -134,7 +139,7 @@
     c.lines.replaceChildren();
     if (st.view === 'normal') return;
     for (const l of this.lines) {
-      if (st.linesHidden.has(l.k)) continue;
+      if (st.linesHidden.has(l.name)) continue;
       const [a, b] = this.span();
       const pts = [];
       for (let i = 0; i < l.t.length; i++) {
@@ -145,7 +150,7 @@
       }
       if (pts.length < 2) continue;
       const attrs = {
-        class: 'series', points: pts.join(' '), stroke: l.colour, 'stroke-width': coord(l.width),
+        class: 'series line-' + l.k, points: pts.join(' '), stroke: this.lineColour(l), 'stroke-width': coord(l.width),
         'stroke-linejoin': 'round',
       };
       if (l.dash) attrs['stroke-dasharray'] = coord(l.dash[0]) + ' ' + coord(l.dash[1]);
@@ -166,6 +171,7 @@
     for (let i = 0; i < m.t.length; i++) {
       if (!this.inWindow(m.t[i])) continue;
       const x = this.xOf(m.t[i]);
+      if (!this.markShown(i)) continue;
       const caret = svgEl('polygon', {
         class: 'mark', fill: '#fff',
         points: coord(x - 4) + ',' + y + ' ' + coord(x) + ',' + low + ' ' + coord(x + 4) + ',' + y,
@@ -176,20 +182,6 @@
         caret.appendChild(title);
       }
       c.marks.appendChild(caret);
-    }
-  };
-
-  // A mark is also a line across the graph; its text shows in the readout.
-  R.drawMarkLines = function () {
-    const m = this.d.marks;
-    const s = this.s;
-    this.markLines.replaceChildren();
-    for (let i = 0; i < m.t.length; i++) {
-      if (!this.inWindow(m.t[i])) continue;
-      const x = coord(this.xOf(m.t[i]));
-      this.markLines.appendChild(svgEl('line', {
-        x1: x, x2: x, y1: coord(PAGE - s.y0), y2: coord(PAGE - s.y0 - s.height),
-      }));
     }
   };
 
@@ -224,24 +216,50 @@
         t = next;
       }
     } else if (xStep > 0 && isFinite(xStep)) {
-      const decimals = Math.max(1, Math.ceil(-Math.log10(xStep) - 1e-9));
+      const decimals = Math.max(0, Math.ceil(-Math.log10(xStep) - 1e-9));
       for (let k = Math.ceil(a / xStep - 1e-9); k * xStep <= b && made.length < 400; k++) xTick(k * xStep, decimals);
     }
-    const yStep = roundStep(Math.max(vSpan / s.ticks, 1));
-    const [divisor, suffix] = yStep >= 1e6 ? [1e6, 'M'] : yStep >= 1e3 ? [1e3, 'k'] : [1, ''];
+    const raw = vSpan / s.ticks;
+    const unit = this.state.view === 'normal' ? null : unitFor(this.state.units, this.d.valueUnit, raw);
+    let [yStep, divisor, suffix] = [roundStep(Math.max(raw, 1)), 1, ''];
+    if (unit) [yStep, divisor] = [roundStep(Math.max(raw / unit[0], 1)) * unit[0], unit[0]];
+    else [divisor, suffix] = yStep >= 1e6 ? [1e6, 'M'] : yStep >= 1e3 ? [1e3, 'k'] : [1, ''];
+    const grid = [];
     for (let v = 0; v <= vSpan;) {
       const py = v * (s.height / vSpan);
       if (py < s.yRoom) {
         const at = s.y0 + py;
         const label = thousands(Math.trunc(v / divisor + 0.5)) + suffix;
         tick('yt', [s.x0, at], [s.x0 - TICK, at], label, [s.yLabelX, at], 'end');
+        if (v > 0) grid.push(coord(PAGE - at));
       }
       const next = v + yStep;
       if (next <= v) break;
       v = next;
     }
+    this.gridLines(c.svg, grid);
     c.page.insertBefore(this.fragment(made), c.bands);
-    this.drawYLegend(c);
+    this.drawYLegend(c, unit ? unit[1] : this.d.valueUnit);
+  };
+
+  // Light lines across the graph at the y ticks, under the bands: at `ys` (SVG's y).
+  R.gridLines = function (svg, ys) {
+    const page = svg.querySelector('g.page');
+    const bands = page.querySelector('g.bands');
+    let g = page.querySelector('g.grid');
+    if (!g) {
+      g = svgEl('g', { class: 'grid' });
+      page.insertBefore(g, bands);
+    }
+    const s = this.s;
+    const [x1, x2] = [coord(s.x0), coord(s.x0 + s.width)];
+    g.replaceChildren(...ys.map((y) => svgEl('line', { x1, x2, y1: y, y2: y })));
+  };
+
+  // The picture's grid, at its own y ticks (the first, at 0, is the axis).
+  R.addGrid = function (svg) {
+    const ys = [...svg.querySelectorAll('polyline.yt')].map((p) => p.getAttribute('points').split(/[ ,]/)[1]).slice(1);
+    this.gridLines(svg, ys);
   };
 
   R.fragment = function (nodes) {
@@ -250,18 +268,20 @@
     return f;
   };
 
-  // The y legend says what the axis shows: the painter's VALUE_UNIT, or percent.
-  R.drawYLegend = function (c) {
+  // The y legend says what the axis shows: the painter's legend (VALUE_UNIT, or the
+  // unit of its labels), another unit, or percent.
+  R.drawYLegend = function (c, legend) {
     const old = c.page.querySelector('.yl-view');
     if (old) old.remove();
     if (!c.yLegend) return;
-    if (this.state.view !== 'normal') {
+    const want = this.state.view === 'normal' ? '% of the total' : legend;
+    if (want === c.yLegend.textContent) {
       c.yLegend.removeAttribute('visibility');
       return;
     }
     c.yLegend.setAttribute('visibility', 'hidden');
     const s = this.s;
-    const text = this.text('% of the total', [0, 0], 'end');
+    const text = this.text(want, [0, 0], 'end');
     text.setAttribute('class', 'yl-view');
     text.setAttribute('transform', 'translate(' + coord(s.yLabelX) + ' ' + coord(PAGE - s.y0 - s.height) + ') rotate(-90)');
     text.removeAttribute('y');

@@ -10,7 +10,7 @@
 // over the window. A click on a cost centre shows only the bands under it.
 (function (H) {
   'use strict';
-  const { el, short, seconds } = H;
+  const { el, amount, thousands } = H;
   const R = H.Run.prototype;
   const ROW = 20; // The height of a row of the icicle, in CSS pixels.
 
@@ -53,17 +53,15 @@
   // The tree of cost centres over the bands whose values the page has: every band, when
   // it has those merged into OTHER and the traces; else the drawn bands and OTHER.
   R.makeTree = function () {
-    const t = this.d.table;
-    const other = this.bands.find((b) => b.row === null);
-    const leaves = this.rest.length ? this.bands.filter((b) => b.row !== null).concat(this.rest) : this.bands;
+    const other = this.other;
+    const leaves = this.rest.length ? this.drawn.filter((b) => b.row !== null).concat(this.rest) : this.drawn;
     const root = { name: 'all', kids: new Map(), path: '', depth: 0, under: [] };
     this.nodes = [root];
     this.leaves = leaves.map((band) => {
       const frames = band.row === null ? ['OTHER'] : H.frames(band.name);
       if (this.outerFirst) frames.reverse();
-      const fate = band.row === null ? 'drawn' : t.fate[band.row];
       // The drawn band that shows it: its own, OTHER's, or none (a trace).
-      const k = fate === 'drawn' ? band.k : fate === 'other' && other ? other.k : null;
+      const k = band.row === null ? (other ? other.k : null) : this.bandOfRow(band.row);
       const chain = [root];
       let node = root;
       for (const f of frames) {
@@ -126,6 +124,7 @@
       this.orderTree();
     }
     const unit = this.d.valueUnit;
+    const short = (v) => amount(v, unit, this.state.units);
     const i = this.icicleSample();
     const [i0, i1] = this.inside();
     for (const n of this.nodes) n.size = 0;
@@ -140,10 +139,10 @@
     }
     const total = this.tree.size;
     const [a, b] = this.span();
-    const unitT = ' ' + this.d.sampleUnit;
-    this.icicleHead.textContent = 'Cost-centre stacks ' + (this.icicleMean ? 'over ' + seconds(a) + ' to ' + seconds(b) + unitT + ' (mean)' :
-      'at ' + seconds(this.times[i] || 0) + unitT + (this.state.atTime === null ? ' (the highest total; point at the chart for another time)' : '')) +
-      ': ' + short(total, unit) + (this.outerFirst ? ', outermost first' : ', innermost first, callers below');
+    const w = (t) => H.when(t, this.d.sampleUnit);
+    this.icicleHead.textContent = 'Cost-centre stacks ' + (this.icicleMean ? 'over ' + w(a) + ' to ' + w(b) + ' (mean)' :
+      'at ' + w(this.times[i] || 0) + (this.state.atTime === null ? ' (the highest total; point at the chart for another time)' : '')) +
+      ': ' + short(total) + (this.outerFirst ? ', outermost first' : ', innermost first, callers below');
     const made = [];
     let depth = 0;
     // Row by row, each child under its parent, from its parent's left edge on.
@@ -153,7 +152,7 @@
       for (const kid of node.order) {
         const w = total > 0 ? kid.size / total : 0;
         if (w < 0.002) continue;
-        made.push(this.icicleNode(kid, x, w, unit));
+        made.push(this.icicleNode(kid, x, w, short));
         place(kid, x);
         x += w;
       }
@@ -163,12 +162,12 @@
     this.icicle.replaceChildren(...made);
   };
 
-  R.icicleNode = function (node, x, w, unit) {
+  R.icicleNode = function (node, x, w, short) {
     const e = el('div', {
       class: 'node' + (this.icicleChosen === node.path ? ' chosen' : ''), role: 'treeitem', tabindex: '0',
       'data-path': node.path, 'data-value': String(node.size),
-      title: node.path + '\n' + short(node.size, unit) + ' (' + H.thousands(node.size) + ')',
-    }, node.name + ' · ' + short(node.size, unit));
+      title: node.path + '\n' + short(node.size) + ' (' + thousands(node.size) + ')',
+    }, node.name + ' · ' + short(node.size));
     e.style.left = (x * 100).toFixed(3) + '%';
     e.style.width = (w * 100).toFixed(3) + '%';
     e.style.top = (node.depth - 1) * ROW + 'px';
@@ -178,7 +177,7 @@
       e.style.setProperty('--fill', colour);
       const c = parseInt(colour.slice(1), 16);
       if (0.299 * (c >> 16) + 0.587 * ((c >> 8) & 255) + 0.114 * (c & 255) < 140) e.classList.add('dark');
-    }
+    } else e.classList.add('grey');
     const choose = () => this.chooseNode(node);
     e.addEventListener('click', choose);
     e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); choose(); } });
@@ -191,7 +190,7 @@
     const keep = new Set(node.under.map((l) => l.k).filter((k) => k !== null));
     const again = this.icicleChosen === node.path || keep.size === 0;
     this.icicleChosen = again ? null : node.path;
-    this.state.hidden = new Set(again ? [] : this.bands.filter((b) => !keep.has(b.k)).map((b) => b.k));
+    this.state.hidden = new Set(again ? [] : this.bands.filter((b) => !keep.has(b.k)).map((b) => b.name));
     this.redraw();
     this.syncLegend();
     this.drawIcicle();

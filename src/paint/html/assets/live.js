@@ -12,7 +12,7 @@
 // (a drag to zoom) updates wait.
 //
 // This is the only file that knows the page is live: it uses the page's Run (run.js),
-// its state, zoomTo, sortBy and setFilter, and wraps redraw to place the marker.
+// its update and state, zoomTo and syncLegend, and wraps redraw to place the marker.
 (function (H) {
   'use strict';
   const { PAGE, coord, seconds, el, svgEl } = H;
@@ -63,59 +63,36 @@
 
   // ---- The view carried from one state of the page to the next ----
 
+  // The page's Run keeps the reader's state across new data (Run.update: the view, the
+  // fitted y axis, hidden bands and lines by name, the filter, the table's order, the
+  // zoom). What only a growing run needs is here: a window that reached the end follows
+  // it, a band shown alone stays alone as bands come, and a name the -L cut made equal
+  // to another's (it gains " #1" once the other comes) stays hidden.
   const end = (run) => run.s.t0 + run.s.tSpan;
 
-  function viewOf(run) {
+  function before(run) {
     const st = run.state;
     const w = st.window;
+    const shown = run.bands.filter((b) => !run.isHidden(b));
     return {
-      view: st.view,
-      fitY: st.fitY,
-      hidden: [...st.hidden].map((k) => run.bands[k].name),
-      // A band shown alone stays alone: the bands that come later are hidden too.
-      alone: run.bands.length > 1 && st.hidden.size === run.bands.length - 1 ?
-        run.bands.find((b) => !st.hidden.has(b.k)).name : null,
-      lines: [...st.linesHidden].map((k) => run.lines[k].name),
-      query: run.section.querySelector('.legend input[type=search]').value,
-      sort: run.sort ? { ...run.sort } : null,
-      window: w ? [w[0], w[1]] : null,
-      // A window reaching the run's end follows it.
+      alone: run.bands.length > 1 && shown.length === 1 ? shown[0].name : null,
+      width: w ? w[1] - w[0] : null,
       following: !w || w[1] >= end(run) - (end(run) - run.s.t0) * 1e-6,
-      focused: run.figure.contains(document.activeElement),
     };
   }
 
-  function applyView(run, v) {
+  function after(run, v) {
     const st = run.state;
-    st.view = v.view;
-    st.fitY = v.fitY;
-    // A name the -L cut made equal to another's gains " #1" once the other comes.
     const names = new Set(run.bands.map((b) => b.name));
-    const hidden = new Set(v.hidden.map((n) => (names.has(n) || !names.has(n + ' #1') ? n : n + ' #1')));
-    const alone = v.alone !== null && names.has(v.alone) ? v.alone : null;
-    st.hidden = new Set(run.bands.filter((b) => (alone !== null ? b.name !== alone : hidden.has(b.name))).map((b) => b.k));
-    const lines = new Set(v.lines);
-    st.linesHidden = new Set(run.lines.filter((l) => lines.has(l.name)).map((l) => l.k));
-    run.section.querySelectorAll('.toolbar input[type=checkbox]').forEach((c) => { c.checked = v.fitY; });
-    run.section.querySelectorAll('.legend li.line').forEach((li) => {
-      const off = lines.has(li.dataset.line);
-      li.classList.toggle('off', off);
-      li.firstChild.setAttribute('aria-pressed', String(!off));
-    });
-    const search = run.section.querySelector('.legend input[type=search]');
-    if (v.query) {
-      search.value = v.query;
-      run.setFilter(search);
-    }
-    if (v.sort) run.sortBy(v.sort.key, v.sort.dir);
-    if (v.window && v.following) {
-      const width = v.window[1] - v.window[0];
-      run.zoomTo(end(run) - width, end(run), true);
-    } else if (v.window) {
-      run.zoomTo(v.window[0], v.window[1], true);
-    } else run.redraw();
+    const renamed = (n) => (names.has(n) || !names.has(n + ' #1') ? n : n + ' #1');
+    if (v.alone !== null && names.has(renamed(v.alone))) {
+      const alone = renamed(v.alone);
+      st.hidden = new Set(run.bands.filter((b) => b.name !== alone).map((b) => b.name));
+    } else st.hidden = new Set([...st.hidden].map(renamed));
+    if (v.width !== null && v.following) run.zoomTo(end(run) - v.width, end(run), true);
+    else if (st.window) run.zoomTo(st.window[0], st.window[1], true);
+    else run.redraw();
     run.syncLegend();
-    if (v.focused) run.figure.focus({ preventScroll: true });
   }
 
   // ---- Applying an update ----
@@ -128,19 +105,29 @@
 
   function apply(msg) {
     const d = msg.page;
-    const t = document.createElement('template');
-    t.innerHTML = msg.section;
-    const section = t.content.querySelector('section.run');
-    if (!d || !section) return;
+    if (!d || !d.runs || !d.runs[0]) return;
     const old = H.runs && H.runs[0];
-    const view = old ? viewOf(old) : null;
-    if (old) old.section.replaceWith(section); else main.appendChild(section);
-    const run = new H.Run(d.runs[0], section, 0, d.font);
-    H.data = d;
-    H.runs = [run];
+    if (old) {
+      // New data into the open run: its legend, table and icicle keep their places.
+      const view = before(old);
+      H.data = d;
+      old.update(d.runs[0]);
+      after(old, view);
+    } else {
+      const t = document.createElement('template');
+      t.innerHTML = msg.section;
+      const section = t.content.querySelector('section.run');
+      if (!section) return;
+      main.appendChild(section);
+      if (H.loadTheme) H.loadTheme();
+      const run = new H.Run(d.runs[0], section, 0, d.font);
+      H.data = d;
+      H.runs = [run];
+      if (location.hash.length > 1 && H.restore) H.restore();
+    }
     if (msg.title) document.title = decode(msg.title);
-    if (view) applyView(run, view); else run.redraw();
     // The readout where the pointer rests.
+    const run = H.runs[0];
     const p = live.pointer;
     if (p && document.elementFromPoint(p.x, p.y) === run.hit) run.hover(...run.toChart({ clientX: p.x, clientY: p.y }));
   }

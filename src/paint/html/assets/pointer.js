@@ -1,7 +1,7 @@
 // hp2ps's page: pointing at the chart, the readout, the highlight, the keys and zoom.
 (function (H) {
   'use strict';
-  const { PAGE, READOUT_ROWS, coord, readable, short, seconds, el } = H;
+  const { PAGE, READOUT_ROWS, coord, amount, el } = H;
   const R = H.Run.prototype;
 
   // ---- Pointing ----
@@ -60,14 +60,18 @@
     this.selection.setAttribute('visibility', 'visible');
   };
 
-  // The nearest sample to x, the band under (x, y), the crosshair and the readout.
+  // The nearest sample to x, the band under (x, y), the mark near x, the crosshair and
+  // the readout.
   R.hover = function (x, y) {
     if (this.times.length === 0) return;
     const t = this.timeAt(x);
     const [i0, i1] = this.range();
     const i = Math.min(i1, Math.max(i0, this.nearest(t)));
-    this.point(i, this.bandAt(t, y));
-    this.placeReadout(x, y);
+    this.nearMark = this.markNear(x);
+    // Past the run's last sample (its axis shared with a longer run's): no band there.
+    this.pastEnd = x - this.xOf(this.times[this.times.length - 1]) > 6;
+    this.point(i, this.pastEnd ? null : this.bandAt(t, y));
+    this.placeReadout(this.xOf(this.times[i]));
   };
 
   // Which visible band is under the point at time t and height y (chart points).
@@ -111,8 +115,12 @@
   // table's "At" column, the icicle and the other runs of the page follow.
   R.point = function (i, hot) {
     this.cross(i);
-    const changed = this.state.at !== i || this.state.hot !== hot;
+    const near = this.nearMark === undefined ? null : this.nearMark;
+    const changed = this.state.at !== i || this.state.hot !== hot || this.shownMark !== near || this.shownPast !== this.pastEnd;
+    this.shownPast = this.pastEnd;
     this.state.at = i;
+    this.shownMark = near;
+    this.markMarks(near);
     if (this.state.hot !== hot) { this.state.hot = hot; this.applyHighlight(); }
     if (changed || this.readout.hidden) this.fillReadout(i);
     this.readout.hidden = false;
@@ -154,60 +162,77 @@
     this.crossLine.setAttribute('visibility', 'hidden');
     this.readout.hidden = true;
     this.state.at = null;
+    this.nearMark = null;
+    this.pastEnd = false;
+    this.markMarks(null);
     if (this.state.hot !== null) { this.state.hot = null; this.applyHighlight(); }
     if (this.compare) this.compare.left(this);
   };
 
-  // The time, every visible band's value (top band first, at most READOUT_ROWS of them,
-  // the largest), the total, and the marks near the time.
+  // The time; the visible bands by their value there, the largest first (at most
+  // READOUT_ROWS, the rest in one line, the bands at 0 in another); the total; the lines
+  // over the bands; and the mark pointed at.
   R.fillReadout = function (i) {
     const d = this.d;
     const t = this.times[i];
     const cur = this.current || this.measure();
-    const unit = d.valueUnit;
-    const head = el('div', { class: 'when', 'data-time': String(t) },
-      seconds(t) + ' ' + d.sampleUnit);
-    const count = el('span', { class: 'more' }, ' · sample ' + (i + 1) + ' of ' + this.times.length + ' drawn');
-    head.appendChild(count);
-    const rows = cur.visible.slice().reverse();
-    let shown = rows;
-    if (rows.length > READOUT_ROWS) {
-      const keep = new Set(rows.slice().sort((a, b) => b.values[i] - a.values[i]).slice(0, READOUT_ROWS));
-      shown = rows.filter((b) => keep.has(b));
+    const vu = d.valueUnit;
+    const units = this.state.units;
+    const parts = [];
+    if (this.nearMark !== null && this.nearMark !== undefined) {
+      const m = this.nearMark;
+      parts.push(el('div', { class: 'mark', 'data-mark': String(m) }, '▼ ' + (d.marks.text[m] || 'mark') + ' · ' + H.when(d.marks.t[m], d.sampleUnit)));
+    }
+    const head = el('div', { class: 'when', 'data-time': String(t) }, H.when(t, d.sampleUnit));
+    head.appendChild(el('span', { class: 'more' }, this.pastEnd ? ' · the run\'s last sample: it ends here' :
+      ' · sample ' + (i + 1) + ' of ' + this.times.length + (this.times.length === d.samples ? '' : ' drawn')));
+    parts.push(head);
+    const values = cur.visible.map((b) => [b, b.values[i]]);
+    const nonzero = values.filter(([, v]) => v !== 0).sort((a, b) => b[1] - a[1] || a[0].k - b[0].k);
+    const zeros = values.length - nonzero.length;
+    let shown = nonzero;
+    if (nonzero.length > READOUT_ROWS) {
+      // The band pointed at stays listed.
+      shown = nonzero.slice(0, READOUT_ROWS);
+      const hot = nonzero.find(([b]) => b.k === this.state.hot);
+      if (hot && shown.indexOf(hot) < 0) shown[READOUT_ROWS - 1] = hot;
     }
     const body = el('tbody');
     let total = 0;
-    for (const b of rows) total += b.values[i];
-    for (const b of shown) {
-      const [exact, units] = readable(b.values[i], unit);
+    for (const [, v] of values) total += v;
+    for (const [b, v] of shown) {
       const tr = el('tr', { 'data-name': b.name, class: b.k === this.state.hot ? 'hot' : '' });
       const sw = el('td');
       sw.appendChild(this.swatch(b));
-      tr.append(sw, el('td', { class: 'n', title: b.name }, b.name),
-        el('td', { class: 'v', 'data-value': String(b.values[i]) }, exact), el('td', { class: 'r' }, units));
+      tr.append(sw, el('td', { class: 'n', title: b.name }, H.shortName(b.name, 46)),
+        el('td', { class: 'v', 'data-value': String(v), title: H.thousands(v) + (vu ? ' ' + vu : '') }, amount(v, vu, units)));
       body.appendChild(tr);
     }
-    const [exact, units] = readable(total, unit);
     const foot = el('tfoot');
+    const rest = nonzero.length - shown.length;
+    if (rest > 0) {
+      let sum = 0;
+      for (const x of nonzero) if (shown.indexOf(x) < 0) sum += x[1];
+      const tr = el('tr', { class: 'more' });
+      tr.append(el('td'), el('td', {}, rest + ' more'), el('td', { class: 'v' }, amount(sum, vu, units)));
+      foot.appendChild(tr);
+    }
+    if (zeros > 0) {
+      const tr = el('tr', { class: 'zeros' });
+      tr.append(el('td'), el('td', { colspan: '2' }, zeros === 1 ? '1 band at 0' : zeros + ' bands at 0'));
+      foot.appendChild(tr);
+    }
     const tr = el('tr', { class: 'total' });
-    tr.append(el('td'), el('td', {}, 'total' + (unit ? ' (' + unit + ')' : '')),
-      el('td', { class: 'v', 'data-value': String(total) }, exact), el('td', { class: 'r' }, units));
+    tr.append(el('td'), el('td', {}, 'total'),
+      el('td', { class: 'v', 'data-value': String(total), title: H.thousands(total) + (vu ? ' ' + vu : '') }, amount(total, vu, units)));
     foot.appendChild(tr);
     const table = el('table');
     table.append(body, foot);
-    const parts = [head, table];
-    if (shown.length < rows.length) parts.push(el('div', { class: 'more' }, (rows.length - shown.length) + ' smaller bands not listed'));
+    parts.push(table);
     for (const l of this.lines) {
-      if (this.state.linesHidden.has(l.k) || this.state.view === 'normal') continue;
+      if (this.state.linesHidden.has(l.name) || this.state.view === 'normal') continue;
       const v = this.lineAt(l, t);
-      if (v !== null) parts.push(el('div', { class: 'mark' }, l.name + ': ' + short(v, unit)));
-    }
-    const m = d.marks;
-    const near = (this.span()[1] - this.span()[0]) * (6 / this.s.width);
-    for (let k = 0; k < m.t.length; k++) {
-      if (Math.abs(m.t[k] - t) <= near) {
-        parts.push(el('div', { class: 'mark' }, 'mark at ' + seconds(m.t[k]) + ' ' + d.sampleUnit + (m.text[k] ? ': ' + m.text[k] : '')));
-      }
+      if (v !== null) parts.push(el('div', { class: 'line' }, l.name + ': ' + amount(v, vu, units)));
     }
     this.readout.replaceChildren(...parts);
   };
@@ -219,17 +244,21 @@
     return v;
   };
 
-  // The readout beside the pointer, inside the figure.
-  R.placeReadout = function (x, y) {
+  // The readout beside the crosshair (at chart x `x`), on the side with more room, at the
+  // top of the graph: it never covers the time being read.
+  R.placeReadout = function (x) {
     const s = this.s;
     const box = this.figure.getBoundingClientRect();
-    const k = box.width / 648;
+    const [, top0, vw] = this.viewBox.split(' ').map(Number);
+    const k = box.width / vw;
     const px = x * k;
-    const py = (PAGE - y) * k;
     const w = this.readout.offsetWidth;
-    const h = this.readout.offsetHeight;
-    const left = px + 16 + w > box.width ? Math.max(0, px - 16 - w) : px + 16;
-    const top = Math.min(Math.max(0, py - h / 2), Math.max(0, (PAGE - s.y0) * k - h));
+    const gap = 14;
+    const right = px + gap + w <= box.width && (px < box.width / 2 || px - gap - w < 0);
+    const left = right ? px + gap : Math.max(0, px - gap - w);
+    // Below the marks' labels, which name what happened when.
+    const labels = (this.labelRows || 0) * 10.5;
+    const top = Math.max(0, (PAGE - s.y0 - s.height - top0 + labels) * k + 4);
     this.readout.style.transform = 'translate(' + Math.round(left) + 'px, ' + Math.round(top) + 'px)';
   };
 
@@ -244,10 +273,9 @@
     if (this.state.window || this.state.view !== 'stacked') this.hot.setAttribute('clip-path', 'url(#hp2ps-clip-' + this.index + ')');
     else this.hot.removeAttribute('clip-path');
     this.veil.setAttribute('visibility', drawn ? 'visible' : 'hidden');
-    for (const li of this.legendItems || []) li.classList.toggle('hot', li.bandIndex === k);
-    for (const tr of this.readout.querySelectorAll('tr[data-name]')) {
-      tr.classList.toggle('hot', k !== null && tr.getAttribute('data-name') === this.bands[k].name);
-    }
+    const name = k === null || !this.bands[k] ? null : this.bands[k].name;
+    for (const li of this.legendItems || []) li.classList.toggle('hot', li.dataset.band === name);
+    for (const tr of this.readout.querySelectorAll('tr[data-name]')) tr.classList.toggle('hot', tr.getAttribute('data-name') === name);
   };
 
   // ---- Keys ----
@@ -262,8 +290,10 @@
       else {
         const [i0, i1] = this.range();
         const i = st.at === null ? (dir > 0 ? i0 : i1) : Math.min(i1, Math.max(i0, st.at + dir));
+        this.nearMark = this.markNear(this.xOf(this.times[i]));
+        this.pastEnd = false;
         this.point(i, st.hot);
-        this.placeReadout(this.xOf(this.times[i]), this.s.y0 + this.s.height * 0.75);
+        this.placeReadout(this.xOf(this.times[i]));
       }
     } else if (e.key === '+' || e.key === '=' || e.key === '-') {
       const [a, b] = this.span();
@@ -296,14 +326,14 @@
     if (this.compare && !quiet) this.compare.zoomed(this);
   };
 
-  // Moves the window by a tenth of its width.
-  R.pan = function (dir) {
+  // Moves the window by a tenth of its width (`dir` -1 or 1), or to start at `from`.
+  R.pan = function (dir, from) {
     const s = this.s;
     const [a, b] = this.span();
     const w = b - a;
-    let from = a + dir * w * 0.1;
-    from = Math.max(s.t0, Math.min(from, s.t0 + s.tSpan - w));
-    this.state.window = [from, from + w];
+    let start = from === undefined ? a + dir * w * 0.1 : from;
+    start = Math.max(s.t0, Math.min(start, s.t0 + s.tSpan - w));
+    this.state.window = [start, start + w];
     this.redraw();
     if (this.compare) this.compare.zoomed(this);
   };

@@ -6,29 +6,15 @@
   // ---- One run: a chart with its legend, readout and table ----
 
   function Run(d, section, index, font) {
-    this.d = d;
     this.font = font;
     this.index = index;
     this.section = section;
-    const s = d.scale;
-    this.s = s;
-    // The drawn samples; zoomed, finer ones from the data's levels take their place
-    // (detail.js). The bands not drawn on their own come too when the page carries them.
-    const column = (v) => Float64Array.from(v || []);
-    this.base = { times: column(d.times), values: d.values.map(column), rest: d.rest ? d.rest.values.map(column) : [] };
-    this.times = this.base.times;
-    this.detailKey = 'base';
-    this.bands = d.bands.map((b, k) => ({
-      name: b.name, colour: b.colour, pattern: b.pattern, row: b.row, values: this.base.values[k], base: this.base.values[k], k,
-    }));
-    this.rest = d.rest ? d.rest.rows.map((row, j) => ({ row, name: d.table.name[row], values: this.base.rest[j], base: this.base.rest[j] })) : [];
-    // A table row's band, when the page has its values.
-    this.byRow = new Map();
-    for (const b of this.bands.concat(this.rest)) if (b.row !== null) this.byRow.set(b.row, b);
-    this.lines = d.lines.map((l, k) => ({ ...l, k }));
+    // What the reader chose, apart from the data: bands by name, so that new data (a
+    // live page) keeps it; `units` is the page's (binary, decimal, or hp2ps's axis).
     this.state = {
-      hidden: new Set(), linesHidden: new Set(), filter: null, window: null,
-      view: 'stacked', fitY: false, hot: null, picked: null, pickedRow: null, at: null, atTime: null,
+      hidden: new Set(), linesHidden: new Set(), filter: null, query: '', window: null, view: 'stacked',
+      fitY: false, units: d.scale.units || 'hp2ps', added: [], markQuery: '',
+      hot: null, picked: null, pickedRow: null, at: null, atTime: null,
     };
     this.figure = section.querySelector('figure.chart');
     this.picture = this.figure.querySelector('svg');
@@ -44,25 +30,80 @@
     // The readout states what the bands' tooltips said.
     this.picture.querySelectorAll('g.bands title').forEach((t) => t.remove());
     this.shown = this.picture;
+    this.setData(d);
     this.prepareOverlay();
+    this.addGrid(this.picture);
     this.buildHeading();
     this.buildToolbar();
     this.buildLegend();
+    this.buildMarks();
+    this.buildOverview();
     this.buildTable();
     this.buildIcicle();
     this.listen();
+    this.themeChanged();
   }
-
 
   H.Run = Run;
   const R = Run.prototype;
 
+  // Takes the run's data: the drawn samples and, zoomed, finer ones from the data's levels
+  // (detail.js); the bands not drawn on their own come too when the page carries them.
+  R.setData = function (d) {
+    this.d = d;
+    this.s = d.scale;
+    const column = (v) => Float64Array.from(v || []);
+    this.base = { times: column(d.times), values: d.values.map(column), rest: d.rest ? d.rest.values.map(column) : [] };
+    this.times = this.base.times;
+    this.detailKey = 'base';
+    this.drawn = d.bands.map((b, k) => ({
+      name: b.name, colour: b.colour, line: b.line, pattern: b.pattern, row: b.row, values: this.base.values[k], raw: this.base.values[k], k,
+    }));
+    this.rest = d.rest ? d.rest.rows.map((row, j) => ({ row, name: d.table.name[row], values: this.base.rest[j], j })) : [];
+    // A table row's band, when the page has its values.
+    this.byRow = new Map();
+    for (const b of this.drawn.concat(this.rest)) if (b.row !== null) this.byRow.set(b.row, b);
+    this.lines = d.lines.map((l, k) => ({ ...l, k }));
+    this.other = this.drawn.find((b) => b.row === null) || null;
+    this.bands = this.drawn.slice();
+    this.addBands();
+  };
+
+  // The bands drawn: the chart's, then those the reader added from the table (its rows
+  // in OTHER or left out as traces, whose values the page carries), each a colour no
+  // band has and on top of the stack; OTHER then holds what it held less theirs.
+  R.addBands = function () {
+    const added = this.state.added.map((name) => this.rest.find((r) => r.name === name)).filter(Boolean);
+    this.state.added = added.map((r) => r.name);
+    const spare = this.d.spare || [];
+    this.bands = this.drawn.concat(added.map((r, i) => ({
+      name: r.name, colour: (spare[i] || spare[0] || { colour: '#888' }).colour,
+      line: (spare[i] || spare[0] || { line: ['#888', '#aaa'] }).line, pattern: null, row: r.row, rest: r,
+      added: true, k: this.drawn.length + i, values: r.values,
+    })));
+    this.refreshOther();
+  };
+
+  // OTHER's values at the samples shown, without those of the bands added from it.
+  R.refreshOther = function () {
+    const o = this.other;
+    if (!o) return;
+    const fate = this.d.table.fate;
+    const from = this.bands.filter((b) => b.added && fate[b.row] === 'other');
+    o.values = o.raw;
+    if (!from.length) return;
+    const v = Float64Array.from(o.raw);
+    for (const b of from) for (let i = 0; i < v.length; i++) v[i] = Math.max(0, v[i] - b.values[i]);
+    o.values = v;
+  };
+
   // The overlay: an SVG on top of the pictures, in a layer of its own, holding the marks'
-  // lines, the highlight (a veil over the graph and a copy of the band), the crosshair,
-  // the zoom selection, and a transparent target for the pointer.
+  // lines and labels, the highlight (a veil over the graph and a copy of the band), the
+  // crosshair, the zoom selection, and a transparent target for the pointer.
   R.prepareOverlay = function () {
     const s = this.s;
-    const o = svgEl('svg', { class: 'overlay', viewBox: '0 0 648 ' + PAGE, 'aria-hidden': 'true' });
+    this.viewBox = this.picture.getAttribute('viewBox') || '0 0 648 ' + PAGE;
+    const o = svgEl('svg', { class: 'overlay', viewBox: this.viewBox, 'aria-hidden': 'true' });
     this.overlay = o;
     this.defs = svgEl('defs');
     const clip = svgEl('clipPath', { id: 'hp2ps-clip-' + this.index });
@@ -71,15 +112,15 @@
     };
     clip.appendChild(svgEl('rect', graph));
     this.defs.appendChild(clip);
-    this.markLines = svgEl('g', { stroke: '#777', 'stroke-width': '0.5', 'stroke-dasharray': '2 2' });
-    this.veil = svgEl('rect', { ...graph, fill: '#fff', 'fill-opacity': '0.6', visibility: 'hidden' });
-    this.hot = svgEl('g', { stroke: '#000', 'stroke-width': '0.5' });
-    this.crossLine = svgEl('line', { stroke: '#d00', 'stroke-width': '0.75', visibility: 'hidden' });
-    this.selection = svgEl('rect', { fill: 'rgba(31,95,191,.18)', stroke: '#1f5fbf', 'stroke-width': '0.5', visibility: 'hidden' });
+    this.markLines = svgEl('g', { class: 'marks-on' });
+    this.markLabels = svgEl('g', { class: 'mark-labels' });
+    this.veil = svgEl('rect', { ...graph, class: 'veil', visibility: 'hidden' });
+    this.hot = svgEl('g', { class: 'hot-band' });
+    this.crossLine = svgEl('line', { class: 'cross', visibility: 'hidden' });
+    this.selection = svgEl('rect', { class: 'selection', visibility: 'hidden' });
     this.hit = svgEl('rect', { ...graph, class: 'hit', fill: 'transparent' });
-    o.append(this.defs, this.markLines, this.veil, this.hot, this.crossLine, this.selection, this.hit);
+    o.append(this.defs, this.markLines, this.veil, this.hot, this.markLabels, this.crossLine, this.selection, this.hit);
     this.figure.insertBefore(o, this.readout);
-    this.drawMarkLines();
   };
 
   // The copy of the picture the script draws into, made when first needed: its lines and
@@ -105,11 +146,26 @@
     return this.copy;
   };
 
-  // Whether the state is the picture's: every band, the whole run, stacked.
+  // New data for a page that is open (a live page): the reader's state kept, the chart
+  // drawn from the new data (the picture, of the old data, is not shown again).
+  R.update = function (d) {
+    this.setData(d);
+    this.stale = true;
+    this.factsLine.textContent = this.factsText();
+    this.fillLegend();
+    this.numbers();
+    this.sortBy(this.sort.key, this.sort.dir);
+    if (this.tree) this.makeTree();
+    this.redraw();
+    this.icicleChanged();
+    if (this.compare) this.compare.build();
+  };
+
+  // Whether the state is the picture's: every band, the whole run, stacked, its units.
   R.pristine = function () {
     const st = this.state;
-    return !st.window && st.hidden.size === 0 && !st.filter && st.view === 'stacked' && !st.fitY &&
-      st.linesHidden.size === 0;
+    return !this.stale && !st.window && st.hidden.size === 0 && !st.filter && st.view === 'stacked' && !st.fitY &&
+      st.linesHidden.size === 0 && st.added.length === 0 && st.units === (this.s.units || 'hp2ps');
   };
 
   // Shows the picture or the copy.
@@ -134,9 +190,12 @@
     return ((t - a) / (b - a)) * s.width + s.x0;
   };
 
+  R.isHidden = function (band) {
+    return this.state.hidden.has(band.name);
+  };
+
   R.visible = function () {
-    const st = this.state;
-    return this.bands.filter((b) => !st.hidden.has(b.k) && this.matches(b.name));
+    return this.bands.filter((b) => !this.isHidden(b) && this.matches(b.name));
   };
 
   R.matches = function (name) {
@@ -202,11 +261,9 @@
         for (const b of visible) if (b.values[i] > top) top = b.values[i];
       } else if (totals[i] > top) top = totals[i];
     }
-    if (st.view === 'lines' || st.view === 'stacked') {
-      for (const l of this.lines) {
-        if (st.linesHidden.has(l.k)) continue;
-        for (let i = 0; i < l.t.length; i++) if (this.inWindow(l.t[i]) && l.v[i] > top) top = l.v[i];
-      }
+    for (const l of this.lines) {
+      if (st.linesHidden.has(l.name)) continue;
+      for (let i = 0; i < l.t.length; i++) if (this.inWindow(l.t[i]) && l.v[i] > top) top = l.v[i];
     }
     return top === 0 ? 1 : top;
   };
@@ -214,5 +271,18 @@
   R.inWindow = function (t) {
     const [a, b] = this.span();
     return t >= a && t <= b;
+  };
+
+  // The colour a band or line is stroked in as a line: the data's for the scheme shown.
+  R.lineColour = function (b) {
+    return b.line ? b.line[H.dark() ? 1 : 0] : b.colour;
+  };
+
+  // The scheme changed: the picture's lines over the bands in its colours, and a redraw.
+  R.themeChanged = function () {
+    for (const l of this.lines) {
+      this.picture.querySelectorAll('.line-' + l.k).forEach((e) => e.setAttribute('stroke', this.lineColour(l)));
+    }
+    this.redraw();
   };
 })(window.hp2ps);

@@ -2,7 +2,7 @@
 // run's (--summary's, over every sample) or, zoomed, the window's.
 (function (H) {
   'use strict';
-  const { TABLE_ROWS, FATES, FATE_TEXT, coord, thousands, readable, seconds, el, svgEl, breakable } = H;
+  const { TABLE_ROWS, FATES, FATE_TEXT, coord, thousands, amount, seconds, el, svgEl } = H;
   const R = H.Run.prototype;
 
   // ---- The band table ----
@@ -17,7 +17,7 @@
     ['mean', 'Mean', 'The band\'s area divided by the time span: its average value, in VALUE_UNIT'],
     ['at', 'At', 'The band\'s value at the sample the pointer was last at in the chart, in VALUE_UNIT'],
     ['spark', 'Over time', 'The band over the time shown: its highest value in each of 40 equal slices of the samples, scaled to its own peak'],
-    ['fate', 'In the chart', 'drawn: a band of its own; in OTHER: merged into OTHER by the band limit (-m); trace: left out by trace elimination (-t); dropped: a negative -m'],
+    ['fate', 'In the chart', 'drawn: a band of its own; in OTHER: merged into OTHER by the band limit (-m); trace: left out by trace elimination (-t); dropped: a negative -m. "draw" adds a band of OTHER or a trace to the chart'],
   ];
   const SORTED = { name: 1, peak: 1, peakTime: 1, share: 1, slope: 1, mean: 1, at: 1, fate: 1 };
   const NUMERIC = { peak: 1, peakTime: 1, share: 1, slope: 1, mean: 1, at: 1 };
@@ -34,7 +34,8 @@
     const counts = {};
     for (const f of t.fate) counts[f] = (counts[f] || 0) + 1;
     this.caption = el('caption');
-    this.wholeCaption = 'Every band of the profile: ' + t.name.length + ' (' +
+    const left = this.d.tableLeftOut;
+    this.wholeCaption = (left ? 'The ' + t.name.length + ' biggest bands of the profile\'s ' + (t.name.length + left.bands) : 'Every band of the profile: ' + t.name.length) + ' (' +
       ['drawn', 'other', 'trace', 'dropped'].filter((f) => counts[f]).map((f) => counts[f] + ' ' + FATES[f]).join(', ') +
       '), over every sample. Sort by a column with its header; a row highlights its band in the chart.';
     const head = el('thead');
@@ -44,9 +45,10 @@
     for (const [key, label, title] of COLUMNS.concat(t.info ? [info] : [])) {
       let th;
       if (SORTED[key]) {
-        th = H.sortHeader(label + (key !== 'share' ? this.unitOf(key) : ''), subst(title), NUMERIC[key], () => this.sortBy(key));
+        th = H.sortHeader(label + (key === 'peakTime' ? this.unitOf(key) : ''), subst(title), NUMERIC[key], () => this.sortBy(key));
         this.headers[key] = th;
       } else th = el('th', { scope: 'col', title: subst(title) }, label);
+      th.classList.add('c-' + key);
       tr.appendChild(th);
     }
     head.appendChild(tr);
@@ -98,7 +100,7 @@
     // The window's total area: every drawn band's (OTHER holds the merged bands) and the
     // traces' when the page has them.
     let total = 0;
-    for (const b of this.bands) total += area(b.values);
+    for (const b of this.drawn) total += area(b.raw);
     for (const b of this.rest) if (t.fate[b.row] === 'trace') total += area(b.values);
     let mt = 0;
     for (let i = i0; i <= i1; i++) mt += ts[i];
@@ -152,7 +154,7 @@
       this.nums.at[r] = band && i !== null ? band.values[i] : NaN;
     }
     const th = this.headers.at;
-    if (th) th.firstChild.textContent = 'At ' + (i === null ? '–' : seconds(this.times[i]) + ' ' + this.d.sampleUnit) + this.unitOf('at');
+    if (th) th.firstChild.textContent = 'At ' + (i === null ? '–' : H.when(this.times[i], this.d.sampleUnit));
   };
 
   // The sample nearest the pointer's last time, in the samples drawn now (null: none).
@@ -173,13 +175,13 @@
     this.renderRows();
   };
 
-  // The drawn band that shows table row r: its own, or OTHER for a merged one.
+  // The drawn band that shows table row r: its own (drawn, or added), or OTHER for a
+  // merged one.
   R.bandOfRow = function (r) {
-    const fate = this.d.table.fate[r];
-    const target = fate === 'drawn' ? r : fate === 'other' ? null : undefined;
-    if (target === undefined) return null;
-    const band = this.bands.find((b) => b.row === target);
-    return band ? band.k : null;
+    const own = this.bands.find((b) => b.row === r && (b.added || this.d.table.fate[r] === 'drawn'));
+    if (own) return own.k;
+    if (this.d.table.fate[r] !== 'other') return null;
+    return this.other ? this.other.k : null;
   };
 
   // The caption says which numbers the table shows.
@@ -192,47 +194,104 @@
       (this.rest.length || this.bands.length === this.d.table.name.length ? '.' : '; bands in OTHER or left out as traces have no values here (-m0 draws every band).');
   };
 
+  // A value in the page's units, its exact figure in the title.
+  R.valueCell = function (key, v, text) {
+    const unit = this.d.valueUnit;
+    return el('td', { class: 'num', 'data-value': String(v), title: v === v ? thousands(Math.round(v)) + (unit ? ' ' + unit : '') : undefined }, text);
+  };
+
   R.renderRows = function () {
     const t = this.d.table;
     const nums = this.nums;
     const unit = this.d.valueUnit;
+    const units = this.state.units;
+    const perTime = '/' + (this.d.sampleUnit === 'seconds' ? 's' : this.d.sampleUnit);
     this.caption.textContent = this.captionText();
     const rows = this.rowsOrder.filter((r) => this.matches(t.name[r]));
     const shown = rows.slice(0, this.limit);
     this.atCells = new Map();
     const made = shown.map((r) => {
-      const tr = el('tr', { tabindex: '0', class: t.fate[r] === 'drawn' ? '' : 'gone' });
+      const tr = el('tr', { tabindex: '0', class: t.fate[r] === 'drawn' || this.isAdded(r) ? '' : 'gone' });
       tr.dataset.name = t.name[r];
       const k = this.bandOfRow(r);
-      const sw = el('td');
+      const sw = el('td', { class: 'c-colour' });
       if (k !== null) sw.appendChild(this.swatch(this.bands[k]));
       const num = (key, text) => {
         const v = nums[key][r];
         return el('td', { class: 'num', 'data-value': String(v) }, v === v ? text(v) : '–');
       };
+      const val = (key) => {
+        const v = nums[key][r];
+        return this.valueCell(key, v, v === v ? amount(v, unit, units) : '–');
+      };
       const spark = svgEl('svg', { class: 'spark', viewBox: '0 0 40 10', preserveAspectRatio: 'none', 'aria-hidden': 'true' });
-      const s = nums.spark[r];
+      const sp = nums.spark[r];
       spark.appendChild(svgEl('polyline', {
-        points: s.map((v, i) => coord(s.length > 1 ? (i * 40) / (s.length - 1) : 20) + ',' + coord(10 - v / 10)).join(' '),
+        points: sp.map((v, i) => coord(sp.length > 1 ? (i * 40) / (sp.length - 1) : 20) + ',' + coord(10 - v / 10)).join(' '),
       }));
-      const sparkCell = el('td');
+      const sparkCell = el('td', { class: 'c-spark' });
       sparkCell.appendChild(spark);
-      const bytes = (v) => readable(v, unit)[0];
-      const at = num('at', bytes);
+      const at = val('at');
+      at.classList.add('c-at');
       this.atCells.set(r, at);
-      tr.append(sw, breakable(el('td', { class: 'name' }), t.name[r]), num('peak', bytes), num('peakTime', seconds),
-        num('share', (v) => (v * 100).toFixed(2) + ' %'), num('slope', (v) => thousands(Math.round(v))),
-        num('mean', (v) => thousands(Math.round(v))), at, sparkCell, el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]));
+      const slope = nums.slope[r];
+      const growth = this.valueCell('slope', slope, slope === slope ? (slope > 0 ? '+' : '') + amount(slope, unit, units) + perTime : '–');
+      if (slope === slope && slope !== 0) growth.classList.add(slope > 0 ? 'up' : 'down');
+      tr.append(sw, H.bandName(el('td', { class: 'name' }), t.name[r]), val('peak'), num('peakTime', seconds),
+        num('share', (v) => (v * 100).toFixed(2) + ' %'), growth, val('mean'), at, sparkCell, this.fateCell(r));
       if (t.info) tr.appendChild(el('td', { class: 'info' }, (t.info[r] || []).join('; ')));
       if (this.state.pickedRow === r) tr.classList.add('picked');
       const pick = () => this.pick(r, tr);
       tr.addEventListener('click', pick);
-      tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+      tr.addEventListener('keydown', (e) => { if (e.target === tr && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); pick(); } });
       return tr;
     });
+    const left = this.d.tableLeftOut;
+    if (left && this.limit === Infinity || left && shown.length === rows.length) {
+      const tr = el('tr', { class: 'summary' });
+      tr.append(el('td'), el('td', { class: 'name', colspan: '9' }, 'and ' + thousands(left.bands) + ' smaller bands, not in this page (its size has a limit): together ' +
+        (left.share * 100).toFixed(2) + ' % of the area; --summary lists every band'));
+      made.push(tr);
+    }
     this.tbody.replaceChildren(...made);
     this.more.hidden = shown.length === rows.length;
     this.more.textContent = 'Show all ' + rows.length + ' rows';
+  };
+
+  // Whether row r's band was added to the chart.
+  R.isAdded = function (r) {
+    return this.state.added.indexOf(this.d.table.name[r]) >= 0;
+  };
+
+  // What became of a row's band, and for a band of OTHER or a trace whose values the page
+  // carries, a button that draws it on its own (or stops).
+  R.fateCell = function (r) {
+    const t = this.d.table;
+    const td = el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]);
+    if (t.fate[r] !== 'other' && t.fate[r] !== 'trace') return td;
+    if (!this.byRow.has(r)) {
+      td.title = 'Its values are not in this page (its size has a limit): -m0, --include or --max-points draw it';
+      return td;
+    }
+    const added = this.isAdded(r);
+    const b = el('button', { type: 'button', title: added ? 'Take it out of the chart again' : 'Draw it on its own, on top of the stack' + (t.fate[r] === 'other' ? ' (out of OTHER)' : '') }, added ? 'remove' : 'draw');
+    b.addEventListener('click', (e) => { e.stopPropagation(); this.addBand(t.name[r], !added); });
+    td.appendChild(b);
+    return td;
+  };
+
+  // Draws the band of that name (a row of OTHER or a trace) on its own, or stops.
+  R.addBand = function (name, on) {
+    const added = this.state.added.filter((n) => n !== name);
+    if (on) added.push(name);
+    this.state.added = added;
+    this.state.hot = null;
+    this.addBands();
+    if (this.tree) this.makeTree();
+    this.fillLegend();
+    this.redraw();
+    this.renderRows();
+    this.icicleChanged();
   };
 
   // The pointer moved to another sample: the "At" column (sorted again if it is the
@@ -246,7 +305,8 @@
       for (const [r, td] of this.atCells) {
         const v = this.nums.at[r];
         td.dataset.value = String(v);
-        td.textContent = v === v ? readable(v, unit)[0] : '–';
+        td.textContent = v === v ? amount(v, unit, this.state.units) : '–';
+        td.title = v === v ? thousands(Math.round(v)) + (unit ? ' ' + unit : '') : '';
       }
     }, H.SETTLE);
   };

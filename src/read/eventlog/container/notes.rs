@@ -25,7 +25,11 @@ impl Note {
 /// What the framer tolerated, for the reader's warnings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Notes {
-    /// Events read by their fields, not their declared size (GHC 9.10's IPE events).
+    /// IPE events (169) that declare one byte more than their fields hold, as GHC
+    /// 9.10's runtime writes every one of them: read by their fields, with no warning
+    /// (the count is in the report).
+    pub(crate) ipe_one_byte_long: Note,
+    /// Other events read by their fields, not their declared size.
     pub(crate) by_fields: Note,
     /// Events with bytes after their known fields, skipped with them.
     pub(crate) extra_bytes: Note,
@@ -39,6 +43,7 @@ pub(crate) struct Notes {
 impl Notes {
     /// Adds what was noted later in the file.
     pub(crate) fn merge(&mut self, later: &Notes) {
+        self.ipe_one_byte_long.merge(&later.ipe_one_byte_long);
         self.by_fields.merge(&later.by_fields);
         self.extra_bytes.merge(&later.extra_bytes);
         self.marker_lies.merge(&later.marker_lies);

@@ -148,9 +148,22 @@ fn ipe_events_one_byte_too_long_are_read_by_their_fields() {
     v.extend_from_slice(&[0xFF, 0xFF]);
     let (seen, notes) = both(&v);
     assert_eq!(seen, ["169@5:45", "169@5:46", "169@5:47", "9@6:0", "E"]);
-    assert_eq!(notes.by_fields.first, Some((first, 169)));
-    assert_eq!(notes.by_fields.count, 3);
+    assert_eq!(notes.ipe_one_byte_long.first, Some((first, 169)));
+    assert_eq!(notes.ipe_one_byte_long.count, 3);
+    assert_eq!(notes.by_fields.count, 0);
     assert_eq!(notes.extra_bytes.count, 0);
+
+    // Two bytes more than its fields: not GHC's layout, read by its fields all the same.
+    let mut v = header(TYPES);
+    let first = v.len() as u64;
+    let p = ipe(b"a_info");
+    variable(&mut v, 169, 5, p.len() as u16 + 2, &p);
+    fixed(&mut v, 9, 6, &[]);
+    v.extend_from_slice(&[0xFF, 0xFF]);
+    let (seen, notes) = both(&v);
+    assert_eq!(seen, ["169@5:45", "9@6:0", "E"]);
+    assert_eq!(notes.by_fields.first, Some((first, 169)));
+    assert_eq!(notes.ipe_one_byte_long.count, 0);
 
     // Bytes after the fields that the next event follows: skipped with the event.
     let mut v = header(TYPES);

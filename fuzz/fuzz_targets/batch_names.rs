@@ -1,0 +1,12 @@
+//! See [`files_check::batch_names`].
+
+#![no_main]
+
+#[allow(dead_code)]
+#[path = "../../src/cli/mod.rs"]
+mod cli;
+mod files_check;
+#[path = "run_files.rs"]
+mod run;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| files_check::batch_names(data));
