@@ -174,6 +174,8 @@ fn an_eventlog_socket_is_waited_for_and_followed() {
     assert_eq!(sent[0], bytes, "the client got the whole log");
     let last = updates.last().expect("one");
     assert_eq!(state(last), "ended", "{}", last["status"]);
+    // The page's bar names the input by its file name, as the heading does.
+    assert_eq!(last["status"]["source"], "ghc.sock");
     let mut expected = data_of(&static_page(&bytes, "x"));
     // The page holds no directory: the socket's file name.
     expected["runs"][0]["file"] = Value::from("ghc.sock");

@@ -266,6 +266,10 @@ impl LiveRun {
             self.report.ipe = reader.ipe().to_vec();
         }
         self.report.breakdown = reader.breakdown();
+        self.report.sampling_period = reader.sampling_period();
+        if self.report.rts.is_none() {
+            self.report.rts = reader.rts();
+        }
     }
 
     fn map_time(&self, t: f64) -> f64 {

@@ -158,6 +158,13 @@ fn a_page_is_made_once_a_census_has_come() {
     let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
     let samples = data["runs"][0]["samples"].as_u64().unwrap();
     assert_eq!(samples, run.censuses() + 1);
+    // The header says what the profile is, as the static page's does.
+    let whole = load(Source::Bytes(&bytes), &opts.load).unwrap();
+    let report = whole.eventlog.expect("an eventlog");
+    let facts = &data["runs"][0]["facts"];
+    assert_eq!(facts["breakdown"], "-hT");
+    assert_eq!(facts["interval"].as_f64(), report.sampling_period);
+    assert_eq!(facts["runtime"].as_str(), report.rts.as_deref());
     let mut html = Vec::new();
     write_live(Some(&page), "x", &mut html).unwrap();
     let html = String::from_utf8(html).unwrap();

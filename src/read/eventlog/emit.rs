@@ -4,7 +4,7 @@
 
 use super::container::Notes;
 use super::localtime::hp_date;
-use super::model::{End, Model};
+use super::model::Model;
 use super::names::{
     argv, ccs_length, cut_len, cut_like_rts, disambiguate, is_profiled_rts, job, name_cap,
     one_line, split_args, stack_path, stack_path_len,
@@ -29,7 +29,34 @@ impl Axis {
     }
 }
 
+/// How the data section ended.
+pub(crate) enum End {
+    /// At the 0xFFFF end marker.
+    Complete,
+    /// The input ran out at this offset.
+    Truncated(u64),
+}
+
+/// The profiles of other kinds a log holds: time-profile events (167, 168), ticky
+/// counters defined (210) and sampled (212).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct OtherProfiles {
+    pub(crate) time_events: u64,
+    pub(crate) ticky_counters: u64,
+    pub(crate) ticky_samples: u64,
+}
+
 impl Model<'_> {
+    /// The sampling interval in seconds, once HEAP_PROF_BEGIN has come.
+    pub(crate) fn sampling_period(&self) -> Option<f64> {
+        self.breakdown.map(|_| self.period as f64 / 1e9)
+    }
+
+    /// The runtime that writes the log, as it names itself (`GHC-9.10.3 rts_thr`).
+    pub(crate) fn rts_name(&self) -> Option<String> {
+        (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned())
+    }
+
     /// Ends reading: reports the damage and what the framer tolerated (`notes`), then
     /// hands everything to `sink`.
     pub(crate) fn finish<S: Sink + ?Sized>(
@@ -80,8 +107,8 @@ impl Model<'_> {
         let mut report = EventlogReport {
             ipe_one_byte_long: notes.ipe_one_byte_long.count,
             breakdown,
-            sampling_period: self.breakdown.map(|_| self.period as f64 / 1e9),
-            rts: (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned()),
+            sampling_period: self.sampling_period(),
+            rts: self.rts_name(),
             censuses: self.censuses.len(),
             bands: self.keys.len(),
             ..EventlogReport::default()

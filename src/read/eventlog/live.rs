@@ -16,7 +16,8 @@
 //! was read so far ([`LiveEventlog::mutator_clock`]) and places the censuses with it.
 
 use super::container::{self, Framer, Notes, RawEvent, State, Step, Types, Window};
-use super::model::{End, Model};
+use super::emit::End;
+use super::model::Model;
 use super::names::{argv, is_profiled_rts, split_args};
 use super::timeaxis::{elapsed_seconds, ticker, MutatorClock};
 use super::{events, EventlogError, EventlogOptions};
@@ -244,6 +245,17 @@ impl<'o> LiveEventlog<'o> {
     /// The profile kind, once HEAP_PROF_BEGIN has come.
     pub(crate) fn breakdown(&self) -> Option<super::Breakdown> {
         self.model.breakdown.map(super::Breakdown::from_code)
+    }
+
+    /// The sampling interval in seconds, once HEAP_PROF_BEGIN has come (as the
+    /// one-pass reader's report has it).
+    pub(crate) fn sampling_period(&self) -> Option<f64> {
+        self.model.sampling_period()
+    }
+
+    /// The runtime that writes the log, as it names itself (`GHC-9.10.3 rts_thr`).
+    pub(crate) fn rts(&self) -> Option<String> {
+        self.model.rts_name()
     }
 }
 

@@ -249,7 +249,7 @@ fn read_events<I: container::Source>(
     input: &mut I,
     framer: &mut container::Framer<'_>,
     m: &mut model::Model<'_>,
-) -> Result<model::End, EventlogError> {
+) -> Result<emit::End, EventlogError> {
     Ok(loop {
         match container::next_event(input, framer)? {
             container::Next::Event(raw) => m.event(&raw),
@@ -259,9 +259,9 @@ fn read_events<I: container::Source>(
                 if !container::Source::at_end(input)? {
                     m.warn(EventlogWarning::TrailingBytes { offset });
                 }
-                break model::End::Complete;
+                break emit::End::Complete;
             }
-            container::Next::Truncated { offset } => break model::End::Truncated(offset),
+            container::Next::Truncated { offset } => break emit::End::Truncated(offset),
         }
     })
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::damage::DamageLog;
+use super::emit::End;
 use super::events::{event_type, Reading};
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
@@ -31,14 +32,6 @@ fn outside_censuses(event: &Event<'_>) -> bool {
 
 /// A run band without a key yet, in [`Model::push_points`]'s cache.
 pub(crate) const UNMAPPED: u32 = u32::MAX;
-
-/// How the data section ended.
-pub(crate) enum End {
-    /// At the 0xFFFF end marker.
-    Complete,
-    /// The input ran out at this offset.
-    Truncated(u64),
-}
 
 /// A finished census: its time (ns, event clock). Its points are in the bands, under its
 /// sample number (its index + 1: the profile's sample 0 is the empty one at time 0).
@@ -141,16 +134,7 @@ pub(crate) struct Model<'o> {
     /// many). Default: `true`.
     pub(crate) keep_time: bool,
     /// What else the log holds, for a log without a heap profile.
-    pub(crate) others: OtherProfiles,
-}
-
-/// The profiles of other kinds a log holds: time-profile events (167, 168), ticky
-/// counters defined (210) and sampled (212).
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct OtherProfiles {
-    pub(crate) time_events: u64,
-    pub(crate) ticky_counters: u64,
-    pub(crate) ticky_samples: u64,
+    pub(crate) others: super::emit::OtherProfiles,
 }
 
 impl<'o> Model<'o> {
@@ -194,7 +178,7 @@ impl<'o> Model<'o> {
             has_end: true,
             damage: DamageLog::default(),
             keep_time: true,
-            others: OtherProfiles::default(),
+            others: super::emit::OtherProfiles::default(),
         }
     }
 

@@ -55,7 +55,8 @@ pub(super) struct Status {
     pub(super) axis: &'static str,
     /// Censuses lost and the like, each with its number.
     pub(super) notices: Vec<(u64, String)>,
-    /// The input's name.
+    /// The input's file name (as the page's heading has it: no directory, so that a
+    /// screenshot or a shared screen shows no more of the machine than the page saved).
     pub(super) source: String,
 }
 
@@ -107,7 +108,7 @@ impl Hub {
             newest: None,
             axis,
             notices: Vec::new(),
-            source: name.clone(),
+            source: name.rsplit(['/', '\\']).next().unwrap_or(&name).to_string(),
         };
         let run = LiveRun::new(&opts);
         Hub {
