@@ -102,7 +102,7 @@ fn run(fifo: bool, path: &Path, command: &[String]) -> Result<(), String> {
     BufReader::new(stdout)
         .read_line(&mut url)
         .map_err(|e| e.to_string())?;
-    let browser = webdriver::Browser::start(1400, 900)?;
+    let browser = webdriver::Browser::start(1280, 1100)?;
     browser.goto(url.trim());
 
     let arrivals: Arrivals = Arc::default();

@@ -65,6 +65,9 @@ fn look(b: &support::webdriver::Browser) -> Value {
            bands: run ? run.bands.map((b) => b.name) : [],
            end: run ? run.s.t0 + run.s.tSpan : null,
            marker: document.querySelectorAll('.live-marker line').length,
+           rows: run ? run.rowsOrder.length : 0,
+           tableNames: run ? run.d.table.name.length : 0,
+           caption: run ? run.caption.textContent : '',
          };",
         json!([]),
     )
@@ -407,6 +410,14 @@ fn a_band_shown_alone_stays_alone_as_bands_come() {
         bands.len() > before,
         "bands came: {before} then {}",
         bands.len()
+    );
+    // The table lists the bands that came too, and its caption counts them.
+    let names = last["tableNames"].as_u64().unwrap_or(0);
+    assert_eq!(last["rows"], names, "every row of the data's table in the table");
+    let caption = last["caption"].as_str().unwrap_or("");
+    assert!(
+        caption.contains(&format!(": {names} (")),
+        "the caption counts {names} bands: {caption}"
     );
     let shown: Vec<&&str> = bands.iter().filter(|b| !hidden.contains(b)).collect();
     assert!(

@@ -153,6 +153,7 @@
     this.stale = true;
     this.factsLine.textContent = this.factsText();
     this.fillLegend();
+    this.tableRows();
     this.numbers();
     this.sortBy(this.sort.key, this.sort.dir);
     if (this.tree) this.makeTree();

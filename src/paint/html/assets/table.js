@@ -27,17 +27,11 @@
     const unit = this.d.valueUnit;
     const tunit = this.d.sampleUnit;
     const subst = (s) => s.replace(/VALUE_UNIT/g, unit || 'the value unit').replace(/SAMPLE_UNIT/g, tunit || 'the sample unit');
-    this.rowsOrder = t.name.map((_, i) => i);
     this.sort = { key: 'share', dir: -1 };
     this.limit = TABLE_ROWS;
     this.drawnWindow = 'null';
-    const counts = {};
-    for (const f of t.fate) counts[f] = (counts[f] || 0) + 1;
     this.caption = el('caption');
-    const left = this.d.tableLeftOut;
-    this.wholeCaption = (left ? 'The ' + t.name.length + ' biggest bands of the profile\'s ' + (t.name.length + left.bands) : 'Every band of the profile: ' + t.name.length) + ' (' +
-      ['drawn', 'other', 'trace', 'dropped'].filter((f) => counts[f]).map((f) => counts[f] + ' ' + FATES[f]).join(', ') +
-      '), over every sample. Sort by a column with its header; a row highlights its band in the chart.';
+    this.tableRows();
     const head = el('thead');
     const tr = el('tr');
     this.headers = {};
@@ -59,6 +53,19 @@
     this.table.after(this.more);
     this.numbers();
     this.sortBy('share', -1);
+  };
+
+  // The rows the data's table has, and the caption of its whole-run numbers (again when
+  // new data comes: a live page's table grows).
+  R.tableRows = function () {
+    const t = this.d.table;
+    this.rowsOrder = t.name.map((_, i) => i);
+    const counts = {};
+    for (const f of t.fate) counts[f] = (counts[f] || 0) + 1;
+    const left = this.d.tableLeftOut;
+    this.wholeCaption = (left ? 'The ' + t.name.length + ' biggest bands of the profile\'s ' + (t.name.length + left.bands) : 'Every band of the profile: ' + t.name.length) + ' (' +
+      ['drawn', 'other', 'trace', 'dropped'].filter((f) => counts[f]).map((f) => counts[f] + ' ' + FATES[f]).join(', ') +
+      '), over every sample. Sort by a column with its header; a row highlights its band in the chart.';
   };
 
   R.unitOf = function (key) {
