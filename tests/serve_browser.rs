@@ -413,7 +413,10 @@ fn a_band_shown_alone_stays_alone_as_bands_come() {
     );
     // The table lists the bands that came too, and its caption counts them.
     let names = last["tableNames"].as_u64().unwrap_or(0);
-    assert_eq!(last["rows"], names, "every row of the data's table in the table");
+    assert_eq!(
+        last["rows"], names,
+        "every row of the data's table in the table"
+    );
     let caption = last["caption"].as_str().unwrap_or("");
     assert!(
         caption.contains(&format!(": {names} (")),
