@@ -428,3 +428,63 @@ fn a_band_shown_alone_stays_alone_as_bands_come() {
         "{name} alone: {shown:?}"
     );
 }
+
+/// A tab reloaded mid-run picks the run up where it stands: the censuses read so far at
+/// once, and the reader's window (kept in the address's fragment) restored.
+#[test]
+fn a_tab_reloaded_mid_run_picks_the_run_up_where_it_stands() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("serve-reload");
+    mkfifo(&dir.join("run.eventlog"));
+    let served = Served::start(dir.path(), &["run.eventlog"]);
+    browser.goto(&served.url);
+    let bytes = log("leakmap-hc-flush.eventlog");
+    let fifo = dir.join("run.eventlog");
+    let writer = std::thread::spawn(move || {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .expect("open the FIFO");
+        replay::replay(&bytes, Pace::Blocks, 0.5, &mut |piece| {
+            use std::io::Write;
+            out.write_all(piece)
+        })
+    });
+    let mut reloaded: Option<(u64, Vec<f64>)> = None;
+    let mut after: Option<Value> = None;
+    watch(&browser, Duration::from_secs(60), |l| {
+        let samples = l["samples"].as_u64().unwrap_or(0);
+        if reloaded.is_none() && l["state"] == "live" && samples >= 10 {
+            let end = l["end"].as_f64().unwrap_or(1.0);
+            let w = vec![end * 0.1, end * 0.4];
+            browser.script(
+                "window.hp2ps.runs[0].zoomTo(arguments[0], arguments[1]);",
+                json!(w.clone()),
+            );
+            // The fragment follows the view once it rests (150 ms); reloading the
+            // address keeps it.
+            std::thread::sleep(Duration::from_millis(400));
+            let here = browser.script("return location.href", json!([]));
+            browser.goto(here.as_str().unwrap_or(&served.url));
+            after = Some(settled(&browser));
+            reloaded = Some((samples, w));
+        }
+    });
+    writer.join().expect("writer").expect("replayed");
+    let (before, window) = reloaded.expect("the tab was reloaded mid-run");
+    let after = after.expect("a look after the reload");
+    assert!(
+        after["samples"].as_u64().unwrap_or(0) >= before,
+        "the reloaded tab has the censuses read so far ({before}): {after}"
+    );
+    let restored: Vec<f64> = serde_json::from_value(after["window"].clone()).unwrap_or_default();
+    assert_eq!(restored.len(), 2, "the window restored: {after}");
+    for (got, want) in restored.iter().zip(&window) {
+        assert!(
+            (got - want).abs() <= 1e-6 * want.abs().max(1.0) + 1e-3,
+            "the window restored: {restored:?} against {window:?}"
+        );
+    }
+}
