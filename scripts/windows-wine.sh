@@ -132,6 +132,7 @@ fi
 
 cases=0
 failed=()
+wine_crashes=()
 # run SIDE CASE STDIN ARGS...: runs one build in WORK/SIDE/CASE (stdout to .stdout,
 # stderr to .stderr, exit status to .status; these three are not outputs of hp2ps).
 run() {
@@ -144,6 +145,20 @@ run() {
         (cd "$dir" && "$linux" "$@" <"$stdin" >.stdout 2>.stderr) || status=$?
     else
         (cd "$dir" && wine "$work/bin/hp2ps.exe" "$@" <"$stdin" >.stdout 2>.stderr) || status=$?
+        # Status 139 is the wine process itself killed by SIGSEGV on the Linux side (a
+        # fault in hp2ps.exe would be a Windows exception: wine reports it and exits
+        # with its code). Debian 12's Wine 8.0 did so twice in one CI run of the 30
+        # cases, and never again in three more runs of all 30 and 55 runs of those two
+        # cases (alone and under load): that case runs again once, in a clean
+        # directory, and the summary says so.
+        if ((status == 139)); then
+            wine_crashes+=("$name")
+            echo "wine crashed (SIGSEGV of the wine process) in $name: running it again" >&2
+            rm -rf "$dir"
+            mkdir -p "$dir"
+            status=0
+            (cd "$dir" && wine "$work/bin/hp2ps.exe" "$@" <"$stdin" >.stdout 2>.stderr) || status=$?
+        fi
     fi
     echo "$status" >"$dir/.status"
 }
@@ -307,6 +322,9 @@ files=$(find "$work/windows" -type f ! -name '.std*' ! -name .status | wc -l)
 # (file-mode-p starts as a copy of file-mode: its files count once.)
 files=$((files - $(find "$work/windows/file-mode" -type f ! -name '.*' | wc -l)))
 log "$cases cases, $files files written by the Windows build, $(($(date +%s) - started)) s under Wine and Linux"
+if ((${#wine_crashes[@]})); then
+    log "windows-wine: wine itself crashed (SIGSEGV) in ${#wine_crashes[@]} case(s), each run again once: ${wine_crashes[*]}"
+fi
 if ((${#failed[@]} > 0)); then
     log "windows-wine: ${#failed[@]} of $cases cases differ: ${failed[*]} (outputs in $work)"
     exit 1
