@@ -364,12 +364,12 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
     );
 }
 
-#[test]
-fn a_band_shown_alone_stays_alone_as_bands_come() {
-    let Some(browser) = browser() else {
-        return;
-    };
-    let dir = TempDir::new("serve-alone");
+/// `hp2ps --serve` of a FIFO in `dir`, open in `browser`, and the thread that replays a
+/// real log into the FIFO at half its pace.
+fn served_from_a_fifo(
+    browser: &support::webdriver::Browser,
+    dir: &TempDir,
+) -> (Served, std::thread::JoinHandle<std::io::Result<()>>) {
     mkfifo(&dir.join("run.eventlog"));
     let served = Served::start(dir.path(), &["run.eventlog"]);
     browser.goto(&served.url);
@@ -385,6 +385,16 @@ fn a_band_shown_alone_stays_alone_as_bands_come() {
             out.write_all(piece)
         })
     });
+    (served, writer)
+}
+
+#[test]
+fn a_band_shown_alone_stays_alone_as_bands_come() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("serve-alone");
+    let (_served, writer) = served_from_a_fifo(&browser, &dir);
     let mut alone: Option<(String, usize)> = None;
     watch(&browser, Duration::from_secs(60), |l| {
         let bands = l["bands"].as_array().map_or(0, Vec::len);
@@ -437,21 +447,7 @@ fn a_tab_reloaded_mid_run_picks_the_run_up_where_it_stands() {
         return;
     };
     let dir = TempDir::new("serve-reload");
-    mkfifo(&dir.join("run.eventlog"));
-    let served = Served::start(dir.path(), &["run.eventlog"]);
-    browser.goto(&served.url);
-    let bytes = log("leakmap-hc-flush.eventlog");
-    let fifo = dir.join("run.eventlog");
-    let writer = std::thread::spawn(move || {
-        let mut out = std::fs::OpenOptions::new()
-            .write(true)
-            .open(fifo)
-            .expect("open the FIFO");
-        replay::replay(&bytes, Pace::Blocks, 0.5, &mut |piece| {
-            use std::io::Write;
-            out.write_all(piece)
-        })
-    });
+    let (served, writer) = served_from_a_fifo(&browser, &dir);
     let mut reloaded: Option<(u64, Vec<f64>)> = None;
     let mut after: Option<Value> = None;
     watch(&browser, Duration::from_secs(60), |l| {
