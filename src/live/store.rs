@@ -6,7 +6,7 @@
 
 use super::pyramid::{Item, Pyramid};
 use crate::profile::Point;
-use crate::seam::{BlockMark, Follow, HeaderField, Line, SampleBlock};
+use crate::seam::{Follow, HeaderField, Line, SampleBlock};
 
 /// Most marks kept (later ones are counted).
 const MAX_MARKS: usize = 1 << 16;
@@ -100,8 +100,8 @@ impl Store {
 
     /// The samples kept, as a reader hands them to the profile builder: the empty
     /// sample at 0 first when `empty_first` (an eventlog's profile has it), then the
-    /// finest census known for every stretch of the run, with each time through `clock`
-    /// (never running backwards); the marks where they stand.
+    /// finest census known for every stretch of the run, with each time through `clock`;
+    /// the marks in time order where they stand ([`SampleBlock::placed`]).
     pub(crate) fn sample_block(
         &self,
         empty_first: bool,
@@ -113,11 +113,7 @@ impl Store {
         if empty_first {
             times.push(0.0);
         }
-        let mut last = f64::NEG_INFINITY;
-        for c in &kept {
-            last = last.max(clock(c.time));
-            times.push(last);
-        }
+        times.extend(kept.iter().map(|c| clock(c.time)));
         let mut points: Vec<Vec<Point>> = vec![Vec::new(); self.names.len()];
         for (s, c) in kept.iter().enumerate() {
             let sample = (s + first) as u32;
@@ -127,23 +123,14 @@ impl Store {
                 }
             }
         }
-        let censuses = &times[first..];
-        let marks = (self.marks.iter())
-            .map(|(t, text)| {
-                let time = clock(*t);
-                BlockMark {
-                    before: first + censuses.partition_point(|&c| c <= time),
-                    time,
-                    text: text.clone(),
-                }
-            })
-            .collect();
-        SampleBlock {
+        let marks = (self.marks.iter()).map(|(t, text)| (clock(*t), text.clone()));
+        SampleBlock::placed(
             times,
-            names: self.names.clone(),
+            first..first + kept.len(),
+            self.names.clone(),
             points,
             marks,
-        }
+        )
     }
 
     /// A line's points kept (the finest known for every stretch), through `clock`.
@@ -221,5 +208,43 @@ impl Follow for Store {
 
     fn lost(&mut self, what: String) {
         self.notice(what);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seam::ProfileBuilder;
+
+    /// Marks told out of time order (with `-N2` each capability flushes its own buffer
+    /// of events) come out in time order, each before the first census after it, and
+    /// a replay gives each where it stands.
+    #[test]
+    fn marks_told_out_of_order_come_out_in_time_order() {
+        let mut store = Store::new(16);
+        store.names(&[b"a".to_vec()]);
+        for t in [1.0, 2.0, 3.0] {
+            store.census(t, &[(0, t * 10.0)]);
+        }
+        store.mark(2.5, b"late");
+        store.mark(0.5, b"early");
+        store.mark(1.5, b"");
+        let block = store.sample_block(true, &|t| t);
+        let placed: Vec<(f64, usize, &[u8])> = (block.marks.iter())
+            .map(|m| (m.time, m.before, &m.text[..]))
+            .collect();
+        assert_eq!(
+            placed,
+            [
+                (0.5, 1, &b"early"[..]),
+                (1.5, 2, &b""[..]),
+                (2.5, 3, &b"late"[..])
+            ]
+        );
+        let mut replayed = ProfileBuilder::default();
+        block.replay(&mut replayed);
+        let profile = replayed.finish();
+        assert_eq!(profile.marks, [0.5, 1.5, 2.5]);
+        assert_eq!(profile.times, [0.0, 1.0, 2.0, 3.0]);
     }
 }

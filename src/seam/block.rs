@@ -7,6 +7,8 @@
 //! band's points into the profile instead of naming every point again (a fifth of the
 //! eventlog's reading time) and holding two copies of them (the memory limit).
 
+use std::ops::Range;
+
 use super::Sink;
 use crate::profile::Point;
 
@@ -38,6 +40,44 @@ pub struct BlockMark {
 }
 
 impl SampleBlock {
+    /// The block of samples at `times`, of which `times[censuses]` are the censuses
+    /// (the rest: the empty samples a reader puts around them), with `marks` (time,
+    /// text) in any order: the times made never to decrease, the marks sorted by time
+    /// (stably: marks of one time keep their order) and each placed before the first
+    /// census after its time, as GHC writes a `MARK` into the `.hp`, so that a time
+    /// window keeps or drops it the same way.
+    ///
+    /// Every reader that hands over a block makes it here: an eventlog's marks come in
+    /// the order the capabilities flushed their buffers, not in time order, and
+    /// [`Self::replay`] gives a mark only once the samples before it have gone.
+    pub fn placed(
+        mut times: Vec<f64>,
+        censuses: Range<usize>,
+        names: Vec<Vec<u8>>,
+        points: Vec<Vec<Point>>,
+        marks: impl IntoIterator<Item = (f64, Vec<u8>)>,
+    ) -> SampleBlock {
+        for i in 1..times.len() {
+            times[i] = times[i].max(times[i - 1]);
+        }
+        let mut marks: Vec<(f64, Vec<u8>)> = marks.into_iter().collect();
+        marks.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let placed = times.get(censuses.clone()).unwrap_or_default();
+        let marks = (marks.into_iter())
+            .map(|(time, text)| BlockMark {
+                before: censuses.start + placed.partition_point(|&c| c <= time),
+                time,
+                text,
+            })
+            .collect();
+        SampleBlock {
+            times,
+            names,
+            points,
+            marks,
+        }
+    }
+
     /// Feeds the block to `sink` statement by statement: marks where they stand, then
     /// each sample with its points in band order (their order within a sample is not
     /// kept; bands still appear first in the order of [`Self::names`]).
@@ -156,6 +196,22 @@ mod tests {
         assert_eq!(moved, replayed);
         assert_eq!(moved.bands[0].name, b"b");
         assert_eq!(moved.bands[0].points[1], point(2, 5.0));
+    }
+
+    /// Times never go back; marks are sorted by time and stand before the first census
+    /// after them (a mark at a census's time after it); the empty samples around the
+    /// censuses place none.
+    #[test]
+    fn placed_orders_times_and_marks() {
+        let marks = [
+            (9.0, b"end".to_vec()),
+            (1.0, Vec::new()),
+            (-1.0, Vec::new()),
+        ];
+        let b = SampleBlock::placed(vec![0.0, 1.0, 0.5, 2.0, 0.0], 1..4, vec![], vec![], marks);
+        assert_eq!(b.times, [0.0, 1.0, 1.0, 2.0, 2.0]);
+        let placed: Vec<(f64, usize)> = b.marks.iter().map(|m| (m.time, m.before)).collect();
+        assert_eq!(placed, [(-1.0, 1), (1.0, 3), (9.0, 4)]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
 use super::{
     Breakdown, EventlogError, EventlogReport, EventlogWarning, FramingRule, Marker, TimeAxis,
 };
-use crate::seam::{BlockMark, HeaderField, SampleBlock, Sink};
+use crate::seam::{HeaderField, SampleBlock, Sink};
 
 /// The clock chosen for the whole profile.
 struct Axis {
@@ -123,33 +123,25 @@ impl Model<'_> {
         let (times, end_time) = self.sample_times(&axis, profiled, &mut report);
         report.program = (args.first()).map(|a| String::from_utf8_lossy(a).into_owned());
         self.header(sink, &args, profiled);
-        let mut marks = self.marks(&axis, &mut report);
+        let marks = self.marks(&axis, &mut report);
         report.heap_size = in_time_order(&mut self.heap_size, &axis);
         report.heap_live = in_time_order(&mut self.heap_live, &axis);
         report.blocks_size = in_time_order(&mut self.blocks_size, &axis);
 
-        // Samples: times never run backwards, as the .hp reader guarantees.
+        // Samples: the empty one at 0, one per census, the empty one at the end.
         let names = self.band_names(&args);
-        let mut sample_times = Vec::with_capacity(times.len() + 2);
+        let censuses = times.len();
+        let mut sample_times = Vec::with_capacity(censuses + 2);
         sample_times.push(0.0);
-        let mut last = 0.0f64;
-        for t in times {
-            last = t.max(last);
-            sample_times.push(last);
-        }
-        let censuses = sample_times.len() - 1;
-        sample_times.push(end_time.max(last));
-        // A mark stands before the first census after its time, as GHC writes a MARK
-        // into the `.hp`, so that a time window keeps or drops it the same way.
-        for m in &mut marks {
-            m.before = 1 + sample_times[1..=censuses].partition_point(|&t| t <= m.time);
-        }
-        sink.samples(SampleBlock {
-            times: sample_times,
+        sample_times.extend(times);
+        sample_times.push(end_time);
+        sink.samples(SampleBlock::placed(
+            sample_times,
+            1..1 + censuses,
             names,
-            points: std::mem::take(&mut self.points),
+            std::mem::take(&mut self.points),
             marks,
-        });
+        ));
 
         report.ipe = std::mem::take(&mut self.ipe);
         report.warnings = std::mem::take(&mut self.warnings);
@@ -239,23 +231,18 @@ impl Model<'_> {
         sink.header(HeaderField::ValueUnit, b"bytes");
     }
 
-    /// Every mark with its text (empty when it was not kept), in time order; the marker
-    /// texts also go to the report.
-    /// (Where each stands among the samples is left for the caller.)
-    fn marks(&mut self, axis: &Axis, report: &mut EventlogReport) -> Vec<BlockMark> {
+    /// Every mark (time, text: empty when it was not kept), in file order; the marker
+    /// texts also go to the report. (Their order and where each stands among the
+    /// samples are [`SampleBlock::placed`]'s.)
+    fn marks(&mut self, axis: &Axis, report: &mut EventlogReport) -> Vec<(f64, Vec<u8>)> {
         // A text was kept right after its mark, so the two lists pair up in file order.
         let mut texts = self.texts.iter().peekable();
-        let mut marks: Vec<BlockMark> = (std::mem::take(&mut self.marks).into_iter())
+        let marks: Vec<(f64, Vec<u8>)> = (std::mem::take(&mut self.marks).into_iter())
             .map(|t| {
                 let text = texts.next_if(|(tt, _)| *tt == t).map(|(_, s)| s.clone());
-                BlockMark {
-                    before: 0,
-                    time: axis.seconds(t),
-                    text: text.unwrap_or_default().into_bytes(),
-                }
+                (axis.seconds(t), text.unwrap_or_default().into_bytes())
             })
             .collect();
-        marks.sort_by(|a, b| a.time.total_cmp(&b.time));
         report.markers = (self.texts.drain(..))
             .map(|(t, text)| Marker {
                 time: axis.seconds(t),
