@@ -63,10 +63,6 @@ struct Told {
     header: bool,
     censuses: usize,
     bands: usize,
-    marks: usize,
-    texts: usize,
-    /// Points of each line told (heap size, live bytes, blocks size).
-    lines: [usize; 3],
     lost: u64,
 }
 
@@ -296,33 +292,23 @@ impl Told {
             self.censuses += 1;
         }
         // A text was kept right after its mark: the two lists pair up in file order.
-        for &t in &m.marks[self.marks..] {
-            let text = match m.texts.get(self.texts) {
-                Some((tt, text)) if *tt == t => {
-                    self.texts += 1;
-                    text.as_bytes()
-                }
-                _ => &[],
-            };
-            to.mark(elapsed_seconds(t), text);
+        // Both are told once, then dropped: the follower keeps its own (within its caps).
+        let mut texts = m.texts.drain(..).peekable();
+        for t in m.marks.drain(..) {
+            let text = texts
+                .next_if(|(tt, _)| *tt == t)
+                .map(|(_, s)| s.into_bytes());
+            to.mark(elapsed_seconds(t), &text.unwrap_or_default());
         }
-        self.marks = m.marks.len();
+        // The lines too: the mutator clock is worked out from the GC events, not these.
         for line in Line::ALL {
             let points = match line {
                 Line::HeapSize => &mut m.heap_size,
                 Line::HeapLive => &mut m.heap_live,
                 Line::BlocksSize => &mut m.blocks_size,
             };
-            let told = &mut self.lines[line.index()];
-            for &(t, b) in &points[*told..] {
+            for (t, b) in points.drain(..) {
                 to.line(line, elapsed_seconds(t), b as f64);
-            }
-            if m.keep_time {
-                *told = points.len();
-            } else {
-                // Nothing else needs them: told once, then dropped.
-                points.clear();
-                *told = 0;
             }
         }
         let lost = m.damage.lost();
@@ -385,4 +371,65 @@ impl Sink for HeaderOnly {
         false
     }
     fn samples(&mut self, _: SampleBlock) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a follower was told, counted.
+    #[derive(Default)]
+    struct Counts {
+        marks: usize,
+        texts: usize,
+        lines: usize,
+    }
+
+    impl Follow for Counts {
+        fn header(&mut self, _: HeaderField, _: &[u8]) {}
+        fn names(&mut self, _: &[Vec<u8>]) {}
+        fn census(&mut self, _: f64, _: &[(u32, f64)]) {}
+        fn mark(&mut self, _: f64, text: &[u8]) {
+            self.marks += 1;
+            self.texts += usize::from(!text.is_empty());
+        }
+        fn line(&mut self, _: Line, _: f64, _: f64) {
+            self.lines += 1;
+        }
+        fn lost(&mut self, _: String) {}
+    }
+
+    /// The marks, their texts and the lines' points are told once each and then leave
+    /// the reader, also when it keeps the time data for the mutator clock.
+    #[test]
+    fn what_was_told_leaves_the_reader() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/ghc-9.10/marker-hc.eventlog"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let opts = EventlogOptions::default();
+        for keep_time in [false, true] {
+            let mut reader = LiveEventlog::new(&opts, keep_time);
+            let mut told = Counts::default();
+            for piece in bytes.chunks(999) {
+                reader.feed(piece, &mut told).unwrap();
+                reader.pause(&mut told).unwrap();
+            }
+            reader.close(&mut told).unwrap();
+            assert!(told.marks > 0 && told.texts > 0 && told.lines > 0);
+            let m = &reader.model;
+            assert!(m.marks.is_empty() && m.texts.is_empty(), "{keep_time}");
+            assert!(
+                m.heap_size.is_empty() && m.heap_live.is_empty(),
+                "{keep_time}"
+            );
+            assert!(m.blocks_size.is_empty(), "{keep_time}");
+            assert_eq!(
+                keep_time,
+                m.time.any_gc(),
+                "the time data is kept when asked"
+            );
+        }
+    }
 }
