@@ -255,12 +255,6 @@ impl LiveRun {
         &self.store.notices
     }
 
-    /// The censuses and samples the levels of detail hold (each once): the memory the
-    /// run keeps.
-    pub fn held(&self) -> usize {
-        self.store.held()
-    }
-
     fn learn(&mut self, reader: &LiveEventlog<'_>) {
         if reader.ipe().len() != self.report.ipe.len() {
             self.report.ipe = reader.ipe().to_vec();

@@ -127,6 +127,7 @@ impl<T: Item> Pyramid<T> {
     }
 
     /// The items held, counted once each (what the memory bound is about).
+    #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
         let mut seen = std::collections::HashSet::new();
         for level in &self.levels {

@@ -8,7 +8,7 @@ use super::pyramid::{Item, Pyramid};
 use crate::profile::Point;
 use crate::seam::{Follow, HeaderField, Line, SampleBlock};
 
-/// Most marks kept (later ones are counted).
+/// Most marks kept (later ones are left out).
 const MAX_MARKS: usize = 1 << 16;
 /// Most announcements kept (the newest; the rest are counted).
 const MAX_NOTICES: usize = 20;
@@ -56,7 +56,6 @@ pub(crate) struct Store {
     /// Heap size, live bytes and blocks size ([`Line::ALL`]).
     pub(crate) lines: [Pyramid<LinePoint>; 3],
     pub(crate) marks: Vec<(f64, Vec<u8>)>,
-    pub(crate) marks_dropped: u64,
     /// What the page and stderr are to say, newest last, each with its number.
     pub(crate) notices: Vec<(u64, String)>,
     pub(crate) notices_told: u64,
@@ -75,7 +74,6 @@ impl Store {
             censuses: Pyramid::new(cap),
             lines: [Pyramid::new(cap), Pyramid::new(cap), Pyramid::new(cap)],
             marks: Vec::new(),
-            marks_dropped: 0,
             notices: Vec::new(),
             notices_told: 0,
             newest: None,
@@ -143,11 +141,6 @@ impl Store {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         points
     }
-
-    /// How many items the levels of detail hold (each once).
-    pub(crate) fn held(&self) -> usize {
-        self.censuses.held() + self.lines.iter().map(Pyramid::held).sum::<usize>()
-    }
 }
 
 impl Follow for Store {
@@ -195,8 +188,6 @@ impl Follow for Store {
     fn mark(&mut self, time: f64, text: &[u8]) {
         if self.marks.len() < MAX_MARKS {
             self.marks.push((time, text.to_vec()));
-        } else {
-            self.marks_dropped += 1;
         }
         self.version += 1;
     }
