@@ -36,9 +36,8 @@ pub(crate) struct DamageLog {
     /// Damage came after the last census began: a census END now closes a census whose
     /// BEGIN was lost.
     since_begin: bool,
-    /// Where the last region ended, to join consecutive skips.
-    last_end: Option<u64>,
-    /// The last region met (kept or not), for a live reading's announcement.
+    /// The last region met (kept or not): for a live reading's announcement, and where
+    /// it ended, to join consecutive skips.
     last: Option<(u64, u64)>,
 }
 
@@ -47,7 +46,7 @@ impl DamageLog {
     /// unusable, at `from`); `dropped` whether a census was open there and so dropped.
     pub(crate) fn hit(&mut self, from: u64, to: u64, dropped: bool) {
         self.bytes += to - from;
-        if self.last_end == Some(from) {
+        if self.last.map(|(_, end)| end) == Some(from) {
             if let Some(r) = self.regions.last_mut().filter(|r| r.to == from) {
                 r.to = to;
             }
@@ -62,7 +61,6 @@ impl DamageLog {
                 });
             }
         }
-        self.last_end = Some(to);
         self.last = match self.last {
             Some((start, end)) if end == from => Some((start, to)),
             _ => Some((from, to)),
