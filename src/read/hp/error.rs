@@ -57,6 +57,16 @@ impl ReadError {
             ReadError::Io(_) => None,
         }
     }
+
+    /// Its position, to be moved (when the text read was part of a longer one).
+    pub(crate) fn pos_mut(&mut self) -> Option<&mut Pos> {
+        match self {
+            ReadError::Syntax { pos, .. }
+            | ReadError::MissingHeader { pos, .. }
+            | ReadError::NoSamples { pos } => Some(pos),
+            ReadError::Io(_) => None,
+        }
+    }
 }
 
 /// Something the reader tolerated but the user should know about.

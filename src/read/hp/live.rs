@@ -113,14 +113,13 @@ impl<'o> LiveHp<'o> {
         text.extend_from_slice(&self.header);
         text.extend_from_slice(&self.block);
         let mut got = Got::default();
-        if let Err(e) = read_into(&text[..], self.opts, &mut got) {
-            // Positions are the text's: the header's lines, then the block's.
-            let line = (e.pos())
-                .map(|p| p.line.saturating_sub(self.header_lines) + self.block_line - 1)
-                .unwrap_or(self.block_line);
-            to.lost(format!(
-                "line {line} of the profile: {e}: that sample is lost"
-            ));
+        if let Err(mut e) = read_into(&text[..], self.opts, &mut got) {
+            // Positions are the text's: the header's lines, then the block's, which
+            // stand further on in the profile.
+            if let Some(pos) = e.pos_mut().filter(|p| p.line > self.header_lines) {
+                pos.line = pos.line - self.header_lines + self.block_line - 1;
+            }
+            to.lost(format!("{e}: that sample is lost"));
             return;
         }
         let Some(time) = got.time.filter(|&t| t >= self.last_time) else {
@@ -184,5 +183,46 @@ impl Sink for Got {
     }
     fn discard_incomplete_sample(&mut self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seam::Line;
+
+    /// What a follower was told to say.
+    #[derive(Default)]
+    struct Lost(Vec<String>);
+
+    impl Follow for Lost {
+        fn header(&mut self, _: HeaderField, _: &[u8]) {}
+        fn names(&mut self, _: &[Vec<u8>]) {}
+        fn census(&mut self, _: f64, _: &[(u32, f64)]) {}
+        fn mark(&mut self, _: f64, _: &[u8]) {}
+        fn line(&mut self, _: Line, _: f64, _: f64) {}
+        fn lost(&mut self, what: String) {
+            self.0.push(what);
+        }
+    }
+
+    /// A sample the reader refuses is announced once, at its line and column in the
+    /// whole profile (not in the text of the header and that sample read together).
+    #[test]
+    fn a_refused_sample_is_announced_at_its_place_in_the_profile() {
+        let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
+                   BEGIN_SAMPLE 0.0\nmain 10\nEND_SAMPLE 0.0\n\
+                   MARK 0.5\nBEGIN_SAMPLE 1.0\nmain x\nEND_SAMPLE 1.0\n";
+        let opts = ReadOptions::default();
+        let mut reader = LiveHp::new(&opts);
+        let mut lost = Lost::default();
+        reader.feed(hp, &mut lost);
+        assert_eq!(
+            lost.0,
+            [
+                "10:6: identifier \"x\", expected an integer value after identifier \"main\": \
+              that sample is lost"
+            ]
+        );
     }
 }
