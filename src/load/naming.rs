@@ -4,12 +4,12 @@
 //! caller hands the binary's bytes in, or finds them when asked ([`Binary`]).
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{LoadOptions, Warning};
 use crate::profile::Profile;
 use crate::read::eventlog::EventlogReport;
-use crate::symbolize::{self, IpeNames, Naming, SymbolTable};
+use crate::symbolize::{self, IpeNames, Naming, SymbolError, SymbolTable};
 
 /// The program that wrote a `-hi` profile, for its symbols.
 #[derive(Clone, Default)]
@@ -50,6 +50,9 @@ pub struct Program {
     /// are first asked for (only a `-hi` profile asks), shared by every load that
     /// uses it.
     bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
+    /// Its symbol table, read when first asked for and shared by the clones: a live
+    /// page names its bands again with every update.
+    symbols: Arc<OnceLock<Result<SymbolTable, SymbolError>>>,
 }
 
 impl Program {
@@ -65,12 +68,21 @@ impl Program {
         Program {
             name: name.into(),
             bytes,
+            symbols: Arc::default(),
         }
     }
 
     /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
         (*self.bytes).as_ref()
+    }
+
+    /// Its symbol table, or why it has none: read once, whichever clone asks.
+    pub(crate) fn symbols(&self) -> Result<&SymbolTable, &SymbolError> {
+        let read = self
+            .symbols
+            .get_or_init(|| SymbolTable::parse(self.bytes()));
+        read.as_ref()
     }
 }
 
@@ -112,9 +124,10 @@ pub(super) fn name_bands(
         }
         return nothing;
     }
+    let found;
     let program = match &opts.binary {
         Binary::None => None,
-        Binary::Given(program) => match SymbolTable::parse(program.bytes()) {
+        Binary::Given(program) => match program.symbols() {
             Ok(table) => Some((program.name.clone(), table)),
             Err(why) => {
                 warnings.push(Warning::BinaryUnusable {
@@ -124,12 +137,13 @@ pub(super) fn name_bands(
                 None
             }
         },
-        Binary::Find(find) => (report.and_then(|r| r.program.as_deref()))
-            .and_then(|argv0| find(argv0))
-            .and_then(|p| Some((p.name.clone(), SymbolTable::parse(p.bytes()).ok()?))),
+        Binary::Find(find) => {
+            found = (report.and_then(|r| r.program.as_deref())).and_then(|argv0| find(argv0));
+            (found.as_ref()).and_then(|p| Some((p.name.clone(), p.symbols().ok()?)))
+        }
     };
     let ipe = report.map_or(&[][..], |r| &r.ipe[..]);
-    let table = program.as_ref().map(|(_, table)| table);
+    let table = program.as_ref().map(|&(_, table)| table);
     let naming = symbolize::name_bands(profile, ipe, table, &opts.naming);
     let binary = program.map(|(name, _)| name);
     if let (Some(name), Some(agreement)) = (&binary, naming.binary) {

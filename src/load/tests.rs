@@ -200,3 +200,34 @@ fn a_binary_names_nothing_in_a_profile_of_other_bands() {
         "t.hp: its bands are not info-table addresses (a -hi profile): --binary prog names nothing"
     );
 }
+
+/// A program's bytes that count how often they are asked for.
+struct Counted(Vec<u8>, AtomicUsize);
+
+impl AsRef<[u8]> for Counted {
+    fn as_ref(&self) -> &[u8] {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        &self.0
+    }
+}
+
+/// A binary's symbols are read once for every load that uses it, clones of its options
+/// too (a live page names its bands again with every update), and so is why it has
+/// none: the warning stays.
+#[test]
+fn a_binary_is_read_once_for_every_load() {
+    let bytes = Arc::new(Counted(b"#!/bin/sh\n".to_vec(), AtomicUsize::new(0)));
+    let program = Program::shared("./not-a-program", bytes.clone());
+    let opts = LoadOptions {
+        binary: Binary::Given(program),
+        ..LoadOptions::default()
+    };
+    for _ in 0..3 {
+        let loaded = from_bytes(&info_tables(), &opts.clone()).unwrap();
+        assert!(matches!(
+            &loaded.warnings[..],
+            [Warning::BinaryUnusable { .. }]
+        ));
+    }
+    assert_eq!(bytes.1.load(Ordering::Relaxed), 1);
+}

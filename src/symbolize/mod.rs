@@ -44,6 +44,7 @@ mod symbols;
 mod zdecode;
 
 pub use placement::Agreement;
+pub(crate) use symbols::SymbolError;
 pub use symbols::SymbolTable;
 
 use std::collections::{HashMap, HashSet};
