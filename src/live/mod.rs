@@ -24,7 +24,7 @@ use crate::read::eventlog::live::LiveEventlog;
 use crate::read::eventlog::timeaxis::MutatorClock;
 use crate::read::eventlog::{is_eventlog, EventlogError, EventlogReport, TimeAxis};
 use crate::read::hp::live::LiveHp;
-use crate::seam::Line;
+use crate::seam::{HeaderField, Line, SampleBlock};
 use store::Store;
 
 /// How a run is followed and drawn.
@@ -273,30 +273,29 @@ impl LiveRun {
         }
     }
 
-    /// The profile of the samples kept (named, given their heap-size lines, filtered,
-    /// as a profile loaded from a file); `None` before the first census. The caller
-    /// makes the page of it ([`LiveProfile::page`]) without holding the run.
+    /// The samples kept, to become the profile of the run so far; `None` before the
+    /// first census. Only copying what the page needs is done here, while the caller
+    /// holds the run: the naming, heap-size lines, filtering ([`LiveProfile::page`]) and
+    /// painting are done on the copy without it. (Its errors are the page's.)
     pub fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
         if self.store.censuses() == 0 {
             return Ok(None);
         }
-        Ok(Some(LiveProfile {
-            loaded: self.loaded(opts)?,
-            // The run's samples, not those kept (an eventlog's first is the empty one).
-            samples: self.store.censuses() as usize + usize::from(self.eventlog),
-        }))
+        Ok(Some(self.snapshot(opts)))
     }
 
-    /// The samples kept, loaded as a profile of them would be: named, with their
-    /// heap-size lines, filtered.
-    fn loaded(&self, opts: &LiveOptions) -> Result<Loaded, LoadError> {
+    /// The samples kept, as a reader hands them over, with what an eventlog's reader
+    /// learnt (the heap-size lines only when they are drawn).
+    fn snapshot(&self, opts: &LiveOptions) -> LiveProfile {
         let clock = |t: f64| self.map_time(t);
         let block = self.store.sample_block(self.eventlog, &clock);
         let report = self.eventlog.then(|| {
             let mut report = self.report.clone();
-            report.heap_size = self.store.line(Line::HeapSize, &clock);
-            report.heap_live = self.store.line(Line::HeapLive, &clock);
-            report.blocks_size = self.store.line(Line::BlocksSize, &clock);
+            if opts.load.heap_size {
+                report.heap_size = self.store.line(Line::HeapSize, &clock);
+                report.heap_live = self.store.line(Line::HeapLive, &clock);
+                report.blocks_size = self.store.line(Line::BlocksSize, &clock);
+            }
             report.time_axis = match self.clock {
                 Some(_) => TimeAxis::Mutator,
                 None => TimeAxis::Elapsed,
@@ -305,30 +304,46 @@ impl LiveRun {
             report.bands = self.store.names.len();
             report
         });
-        load_samples(&self.store.header, block, report, &opts.load)
+        LiveProfile {
+            header: self.store.header.clone(),
+            block,
+            report,
+            // The run's samples, not those kept (an eventlog's first is the empty one).
+            samples: self.store.censuses() as usize + usize::from(self.eventlog),
+        }
     }
 }
 
-/// The profile of a run's samples kept so far ([`LiveRun::profile`]).
+/// The samples of a run kept so far ([`LiveRun::profile`]), to be made its page.
 #[derive(Debug)]
 pub struct LiveProfile {
-    loaded: Loaded,
+    header: Vec<(HeaderField, Vec<u8>)>,
+    block: SampleBlock,
+    report: Option<EventlogReport>,
     samples: usize,
 }
 
 impl LiveProfile {
-    /// The page of the run so far: the kept samples prepared and painted as
+    /// The samples loaded as a profile of them would be: named, with their heap-size
+    /// lines, filtered.
+    fn loaded(self, opts: &LiveOptions) -> Result<Loaded, LoadError> {
+        load_samples(&self.header, self.block, self.report, &opts.load)
+    }
+
+    /// The page of the run so far: the kept samples loaded, prepared and painted as
     /// `--format html` draws a profile, saying how many samples the run has.
     pub fn page(self, opts: &LiveOptions) -> Result<LivePage, LiveError> {
+        let samples = self.samples;
+        let loaded = self.loaded(opts)?;
         let mut paint = opts.paint.clone();
-        if let Some(r) = self.loaded.eventlog.as_ref() {
+        if let Some(r) = loaded.eventlog.as_ref() {
             paint.facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
             paint.facts.interval = r.sampling_period;
             paint.facts.runtime = r.rts.clone();
         }
-        let (mut chart, _) = prepare(self.loaded.profile, None, &opts.render);
+        let (mut chart, _) = prepare(loaded.profile, None, &opts.render);
         if let Some(data) = chart.data.as_mut() {
-            data.samples = self.samples;
+            data.samples = samples;
         }
         Ok(live_page(&chart, &paint)?)
     }

@@ -33,7 +33,7 @@ fn followed(bytes: &[u8], opts: &LiveOptions, most: u64, pauses: bool, seed: u64
 
 /// The samples kept, as a profile (every one of them when the levels keep them all).
 fn kept(run: &LiveRun, opts: &LiveOptions) -> Profile {
-    run.loaded(opts).unwrap().profile
+    run.snapshot(opts).loaded(opts).unwrap().profile
 }
 
 /// Every sample's value of every band, by name.
