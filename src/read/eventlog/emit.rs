@@ -57,6 +57,15 @@ impl Model<'_> {
         (self.rts.as_deref()).map(|r| String::from_utf8_lossy(r).into_owned())
     }
 
+    /// Whether the program was built for profiling (`-prof`): its runtime says so
+    /// (`rts_p`), or, when it names none, the log declares cost centres.
+    pub(crate) fn is_profiled(&self) -> bool {
+        match &self.rts {
+            Some(r) => is_profiled_rts(r),
+            None => !self.ccs.is_empty(),
+        }
+    }
+
     /// Ends reading: reports the damage and what the framer tolerated (`notes`), then
     /// hands everything to `sink`.
     pub(crate) fn finish<S: Sink + ?Sized>(
@@ -113,10 +122,7 @@ impl Model<'_> {
             bands: self.keys.len(),
             ..EventlogReport::default()
         };
-        let profiled = match &self.rts {
-            Some(r) => is_profiled_rts(r),
-            None => !self.ccs.is_empty(),
-        };
+        let profiled = self.is_profiled();
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
         let axis = self.axis(&args, &mut report);

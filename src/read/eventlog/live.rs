@@ -18,7 +18,7 @@
 use super::container::{self, Framer, Notes, RawEvent, State, Step, Types, Window};
 use super::emit::End;
 use super::model::Model;
-use super::names::{argv, is_profiled_rts, split_args};
+use super::names::{argv, split_args};
 use super::timeaxis::{elapsed_seconds, ticker, MutatorClock};
 use super::{events, EventlogError, EventlogOptions};
 use crate::seam::{Follow, HeaderField, Line};
@@ -226,8 +226,7 @@ impl<'o> LiveEventlog<'o> {
         if !m.keep_time || !m.time.any_gc() {
             return None;
         }
-        let raw = m.args.clone().unwrap_or_default();
-        let args = argv(&raw);
+        let args = argv(m.args.as_deref().unwrap_or_default());
         let rts = m.rts.as_deref().unwrap_or_default();
         let timer = ticker(rts, &split_args(&args).1);
         Some(m.time.clone().finish(m.max_time, timer))
@@ -259,24 +258,26 @@ impl Told {
     /// Tells `to` what is new: the header, new bands' names, complete censuses (their
     /// points taken out of the model), marks, heap points and censuses lost.
     fn tell(&mut self, m: &mut Model<'_>, to: &mut dyn Follow) {
-        if m.censuses.len() > self.censuses && !self.header {
-            self.header = true;
-            let raw = m.args.clone().unwrap_or_default();
-            let args = argv(&raw);
-            let profiled = match &m.rts {
-                Some(r) => is_profiled_rts(r),
-                None => !m.ccs.is_empty(),
-            };
-            let mut header = HeaderOnly(Vec::new());
-            m.header(&mut header, &args, profiled);
-            for (field, text) in header.0 {
-                to.header(field, &text);
+        let header = m.censuses.len() > self.censuses && !self.header;
+        let bands = m.keys.len() > self.bands;
+        if header || bands {
+            // Taken out while the model names things with them (and put back).
+            let raw = m.args.take();
+            let args = argv(raw.as_deref().unwrap_or_default());
+            if header {
+                self.header = true;
+                let profiled = m.is_profiled();
+                let mut header = HeaderOnly(Vec::new());
+                m.header(&mut header, &args, profiled);
+                for (field, text) in header.0 {
+                    to.header(field, &text);
+                }
             }
-        }
-        if m.keys.len() > self.bands {
-            self.bands = m.keys.len();
-            let raw = m.args.clone().unwrap_or_default();
-            to.names(&m.band_names(&argv(&raw)));
+            if bands {
+                self.bands = m.keys.len();
+                to.names(&m.band_names(&args));
+            }
+            m.args = raw;
         }
         let mut points = Vec::new();
         while self.censuses < m.censuses.len() {
