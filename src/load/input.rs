@@ -91,7 +91,7 @@ fn read_bytes(
 }
 
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.
-pub(super) fn windowed<T, E>(
+fn windowed<T, E>(
     opts: &LoadOptions,
     read: impl FnOnce(&mut Window<ProfileBuilder>) -> Result<T, E>,
 ) -> Result<(Profile, T), LoadError>
@@ -110,13 +110,26 @@ fn eventlog_profile(
     opts: &LoadOptions,
     read: impl FnOnce(&mut dyn Sink) -> Result<EventlogReport, EventlogError>,
 ) -> Result<(Profile, Notes), LoadError> {
+    let (profile, report) = through_window(opts, read)?;
+    Ok((profile, Notes::Eventlog(Box::new(report))))
+}
+
+/// The profile that `read` hands to the sink it is given: the profile builder itself
+/// when the window keeps everything, else the window in front of it; and what `read`
+/// returns.
+pub(super) fn through_window<T, E>(
+    opts: &LoadOptions,
+    read: impl FnOnce(&mut dyn Sink) -> Result<T, E>,
+) -> Result<(Profile, T), LoadError>
+where
+    LoadError: From<E>,
+{
     if opts.window.is_everything() {
         let mut builder = ProfileBuilder::default();
-        let report = read(&mut builder)?;
-        return Ok((builder.finish(), Notes::Eventlog(Box::new(report))));
+        let got = read(&mut builder)?;
+        return Ok((builder.finish(), got));
     }
-    let (profile, report) = windowed(opts, |sink| read(sink))?;
-    Ok((profile, Notes::Eventlog(Box::new(report))))
+    windowed(opts, |sink| read(sink))
 }
 
 /// Reads until `buf` is full or the input ends; returns how much was read.

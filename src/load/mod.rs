@@ -37,7 +37,7 @@ use crate::profile::{Profile, Series};
 use crate::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
 use crate::read::hp::{self, ReadError, ReadOptions};
 use crate::read::window::{WindowError, WindowOptions};
-use crate::seam::{HeaderField, ProfileBuilder, SampleBlock, Sink};
+use crate::seam::{HeaderField, SampleBlock, Sink};
 use crate::symbolize::{Agreement, Naming, SymbolizeOptions};
 use input::Notes;
 
@@ -225,21 +225,9 @@ pub(crate) fn load_samples(
             sink.header(*field, text);
         }
         sink.samples(block);
+        Ok::<(), LoadError>(())
     };
-    let profile = match opts.window.is_everything() {
-        true => {
-            let mut builder = ProfileBuilder::default();
-            feed(&mut builder);
-            builder.finish()
-        }
-        false => {
-            let read = |sink: &mut crate::read::window::Window<ProfileBuilder>| {
-                feed(sink);
-                Ok::<(), LoadError>(())
-            };
-            input::windowed(opts, read)?.0
-        }
-    };
+    let (profile, ()) = input::through_window(opts, feed)?;
     let notes = match report {
         Some(report) => Notes::Eventlog(Box::new(report)),
         None => Notes::Hp(Vec::new()),
