@@ -2,6 +2,10 @@
 //! option structs and the command line's `--help` text both read them, so they cannot
 //! disagree. (An option that is a choice has its default in its enum: `#[default]`.)
 
+/// The longest band name a reader keeps, in bytes: the `.hp` reader refuses a longer
+/// identifier, the eventlog reader cuts a longer name (hp2ps itself splits at 4,999 bytes).
+pub const MAX_NAME_LEN: usize = 64 * 1024;
+
 /// `-t`: trace bands that together stay below this percentage of the total are dropped.
 pub const TRACE_PERCENT: f64 = 1.0;
 

@@ -165,6 +165,35 @@ fn a_log_without_a_heap_profile_says_what_it_holds() {
     assert_eq!(files_in(dir.path()).len(), 3, "nothing written");
 }
 
+/// A real GHC 9.10.3 log copied while its program ran (cut before the global buffer's
+/// first flush, which holds the heap-profile events): the error says the log is cut and
+/// what to do, not that the run made no heap profile; nothing is written.
+#[test]
+fn a_log_cut_before_its_heap_profile_says_it_is_cut() {
+    let dir = TempDir::new("eventlog-cut-early");
+    let log = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ghc-9.10/leakmap-hc.eventlog");
+    let bytes = std::fs::read(log).unwrap();
+    std::fs::write(dir.path().join("cut.eventlog"), &bytes[..100_000]).unwrap();
+    let out = run(dir.path(), &["cut.eventlog"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("hp2ps: cut.eventlog: "), "{err}");
+    // Where the last whole event ends, within the last event's length of the cut.
+    let at: u64 = (err.split("the log is cut at byte ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!((99_000..=100_000).contains(&at), "{err}");
+    assert!(
+        err.contains("(no end marker) before any heap-profile event"),
+        "{err}"
+    );
+    assert!(err.contains("--eventlog-flush-interval"), "{err}");
+    assert!(!err.contains("made no heap profile"), "{err}");
+    assert_eq!(files_in(dir.path()).len(), 1, "nothing written");
+}
+
 /// Every GHC 9.10.3 log of a `-finfo-table-map` program declares its IPE events a byte
 /// long: read without a word (nothing a user can do about it), counted in `--summary`.
 #[test]

@@ -261,6 +261,19 @@ fn no_samples_says_why() {
         }
         other => panic!("{:?}", other.map(|_| ())),
     }
+    // The same log cut (no end marker) before any heap-profile event, as a log copied
+    // while its program runs: said so, not "the run made no heap profile".
+    let cut = w.bytes.len() - 2;
+    match read(&w.bytes[..cut]).0 {
+        Err(EventlogError::NoSamples { why }) => {
+            assert!(
+                why.contains(&format!("the log is cut at byte {cut}")),
+                "{why}"
+            );
+            assert!(!why.contains("made no heap profile"), "{why}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
     // A heap profile that began (160) in a run shorter than its interval: said so, not
     // "the run made no heap profile".
     let mut w = RawLog::ghc_9_2();

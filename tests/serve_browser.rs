@@ -259,6 +259,12 @@ fn a_growing_file_followed_in_the_browser() {
         last["hidden"].as_array().is_some_and(|a| !a.is_empty()),
         "{last}"
     );
+    // A page opened while waiting listens to its fragment as a static page does (a link
+    // to a view pasted into the address bar).
+    browser.script("location.hash = '#from=0.1&to=0.2'; return 0;", json!([]));
+    std::thread::sleep(Duration::from_millis(300));
+    let window = browser.script("return window.hp2ps.runs[0].state.window;", json!([]));
+    assert_eq!(window, json!([0.1, 0.2]), "the fragment's window is shown");
     let (status, stderr) = served.interrupt();
     assert!(status.success(), "{stderr}");
     assert!(stderr.contains("wrote whole.html"), "{stderr}");

@@ -405,6 +405,21 @@ fn a_fifo_is_not_opened_and_a_signal_ends_the_watch() {
     }
 }
 
+/// A FIFO named without an extension is not opened to see whether it is an eventlog
+/// (the open would wait for a writer through the signals): the name means `t.hp`, as
+/// for any file that is not an eventlog, and SIGTERM ends the watcher at once.
+#[test]
+fn a_fifo_without_an_extension_is_not_opened_to_look_at_it() {
+    let dir = TempDir::new("watch-fifo-bare");
+    mkfifo(&dir.path().join("t"));
+    let watcher = Watcher::start(dir.path(), &["--watch", "--interval", "0.02", "t"]);
+    watcher.wait_for_message("hp2ps: watching t.hp");
+    watcher.signal(libc::SIGTERM);
+    let (code, err) = watcher.wait();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(files_in(dir.path()), ["t"]);
+}
+
 /// A watched file that is deleted is reported, and so is one replaced by something
 /// that is not a regular file; when a profile is back, it is rendered again.
 #[test]

@@ -86,7 +86,9 @@ pub fn run(inv: &Invocation) -> ExitCode {
                 let Some(group) = groups.get(g) else { break };
                 for &i in group {
                     let file = &files[i];
-                    bar.set_message(file.to_string_lossy().into_owned());
+                    bar.set_message(
+                        hp2ps::summary::printable(&file.to_string_lossy()).into_owned(),
+                    );
                     let result = guarded(file, || render::render_file(inv, file));
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(result);

@@ -128,10 +128,12 @@ fn utf8_os_string(bytes: Vec<u8>) -> OsString {
     }
 }
 
-/// Whether the file at `path` begins with the eventlog magic (`hdrb`).
+/// Whether the file at `path` begins with the eventlog magic (`hdrb`). Only a regular
+/// file is looked into: a FIFO's open would wait for a writer (through Ctrl-C, in
+/// `--watch`) and its first bytes, once read, would be gone.
 fn starts_as_eventlog(path: &Path) -> bool {
     let mut magic = [0u8; 4];
-    File::open(path)
+    super::regular::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut magic))
         .is_ok_and(|()| hp2ps::is_eventlog(&magic))
 }

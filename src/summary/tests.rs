@@ -154,3 +154,23 @@ fn band_info_breakdown_and_names() {
         "{text}"
     );
 }
+
+/// The bidirectional formatting characters (which reorder what a terminal shows) are
+/// written as escapes, as control characters are; other text is left as it is.
+#[test]
+fn printable_escapes_bidi_formatting() {
+    for c in [
+        '\u{061c}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}',
+    ] {
+        let text = format!("a{c}b");
+        assert_eq!(
+            super::printable(&text),
+            format!("a\\u{{{:x}}}b", u32::from(c)),
+            "{c:?}"
+        );
+    }
+    assert!(matches!(
+        super::printable("caf\u{e9} \u{2192} x"),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}

@@ -190,5 +190,5 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// Whether a terminal could take `c` as a command rather than a character to show.
 fn needs_escape(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }

@@ -102,7 +102,7 @@ impl Model<'_> {
         }
         if self.censuses.is_empty() {
             return Err(EventlogError::NoSamples {
-                why: self.why_empty(),
+                why: self.why_empty(&end),
             });
         }
         if self.stray > 0 {
@@ -333,8 +333,8 @@ impl Model<'_> {
         names
     }
 
-    /// Why there is no sample, and what to do about it.
-    fn why_empty(&self) -> String {
+    /// Why there is no sample, and what to do about it (`end`: how the data ended).
+    fn why_empty(&self, end: &End) -> String {
         if let Some(damage) = self.damage.warning() {
             // What was lost where: the error is all the user sees.
             let what = match (self.breakdown.is_some(), self.damage.lost()) {
@@ -356,6 +356,16 @@ impl Model<'_> {
                     with Ctrl-C (SIGINT), or on GHC 9.2+ run with \
                     --eventlog-flush-interval=1"
                 .to_string();
+        }
+        if let End::Truncated(offset) = *end {
+            // A log copied or read while its program runs: the heap-profile events sit in
+            // the global buffer, which GHC writes only when it flushes.
+            return format!(
+                "the log is cut at byte {offset} (no end marker) before any heap-profile \
+                 event: GHC writes them when it flushes its global buffer (at exit, or \
+                 every --eventlog-flush-interval on GHC 9.2+): read the log once the \
+                 program has ended, or follow it with --serve"
+            );
         }
         let others = self.others;
         let held = if others.time_events > 0 {

@@ -96,7 +96,7 @@ impl Default for EventlogOptions {
             full_names: false,
             max_marks: 1 << 20,
             max_marker_text_bytes: 16 << 20,
-            max_name_len: 64 << 10,
+            max_name_len: crate::defaults::MAX_NAME_LEN,
             max_names_bytes: 64 << 20,
         }
     }

@@ -12,6 +12,53 @@ pub(crate) struct CostCentre {
     pub(crate) is_caf: bool,
 }
 
+/// One level of a stack's path, as the `.hp` spells it.
+enum Level<'a> {
+    /// A CAF: `Module.CAF`.
+    Caf(&'a [u8]),
+    /// A cost centre's label.
+    Label(&'a [u8]),
+    /// An undefined ccid: `?<id>`.
+    Unknown(u32),
+}
+
+impl Level<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Level::Caf(module) => module.len() + 4,
+            Level::Label(label) => label.len(),
+            Level::Unknown(id) => 1 + id.to_string().len(),
+        }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Level::Caf(module) => {
+                out.extend_from_slice(module);
+                out.extend_from_slice(b".CAF");
+            }
+            Level::Label(label) => out.extend_from_slice(label),
+            Level::Unknown(id) => out.extend_from_slice(format!("?{id}").as_bytes()),
+        }
+    }
+}
+
+/// The levels of a raw 163 stack (big-endian ccids, innermost first): the one place
+/// that says how a ccid is spelt, for [`stack_path`] and [`stack_path_len`] alike.
+fn levels<'a>(
+    raw: &'a [u8],
+    ccs: &'a HashMap<u32, CostCentre>,
+) -> impl ExactSizeIterator<Item = Level<'a>> + 'a {
+    raw.chunks_exact(4).map(|c| {
+        let id = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        match ccs.get(&id) {
+            Some(cc) if cc.is_caf => Level::Caf(&cc.module),
+            Some(cc) => Level::Label(&cc.label),
+            None => Level::Unknown(id),
+        }
+    })
+}
+
 /// Appends the `.hp` path of a raw 163 stack (big-endian ccids, innermost first):
 /// levels joined by `/`, a CAF level as `Module.CAF`, the empty stack as `MAIN`, an
 /// undefined ccid as `?<id>`. Stops once `out` holds `limit` bytes (cut there): a stack
@@ -26,22 +73,14 @@ pub(crate) fn stack_path(
     if raw.len() < 4 {
         out.extend_from_slice(b"MAIN");
     }
-    for (i, c) in raw.chunks_exact(4).enumerate() {
+    for (i, level) in levels(raw, ccs).enumerate() {
         if out.len() - start >= limit {
             break;
         }
         if i > 0 {
             out.push(b'/');
         }
-        let id = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
-        match ccs.get(&id) {
-            Some(cc) if cc.is_caf => {
-                out.extend_from_slice(&cc.module);
-                out.extend_from_slice(b".CAF");
-            }
-            Some(cc) => out.extend_from_slice(&cc.label),
-            None => out.extend_from_slice(format!("?{id}").as_bytes()),
-        }
+        level.write(out);
     }
     out.truncate(start.saturating_add(limit));
 }
@@ -51,17 +90,9 @@ pub(crate) fn stack_path_len(raw: &[u8], ccs: &HashMap<u32, CostCentre>) -> usiz
     if raw.len() < 4 {
         return 4;
     }
-    let levels = raw.chunks_exact(4);
+    let levels = levels(raw, ccs);
     let separators = levels.len() - 1;
-    let level = |c: &[u8]| {
-        let id = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
-        match ccs.get(&id) {
-            Some(cc) if cc.is_caf => cc.module.len() + 4,
-            Some(cc) => cc.label.len(),
-            None => 1 + id.to_string().len(),
-        }
-    };
-    separators + levels.map(level).sum::<usize>()
+    separators + levels.map(|level| level.len()).sum::<usize>()
 }
 
 /// Cuts a path as the RTS does for `-L max`: its buffer holds `max + 1` bytes, so a path

@@ -43,7 +43,7 @@ pub struct ReadOptions {
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
-            max_name_len: 64 * 1024,
+            max_name_len: crate::defaults::MAX_NAME_LEN,
             max_string_len: 1024 * 1024,
         }
     }

@@ -12,7 +12,7 @@
 //! Elsewhere the file is read as a stream ([`Mapped::of`] gives `None`): the same reader
 //! over `read`, a little slower on large files. `HP2PS_NO_MMAP=1` does the same on Linux.
 //!
-//! With [`super::heap`], the only `unsafe` code of the program.
+//! With [`super::heap`] and [`super::abort`], the only `unsafe` code of the program.
 
 use std::fs::File;
 

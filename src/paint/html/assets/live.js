@@ -119,11 +119,7 @@
       const section = t.content.querySelector('section.run');
       if (!section) return;
       main.appendChild(section);
-      if (H.loadTheme) H.loadTheme();
-      const run = new H.Run(d.runs[0], section, 0, d.font);
-      H.data = d;
-      H.runs = [run];
-      if (location.hash.length > 1 && H.restore) H.restore();
+      H.start(d, [section]);
     }
     if (msg.title) document.title = decode(msg.title);
     // The readout where the pointer rests.
