@@ -14,10 +14,10 @@ pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hp2ps::{Binary, LiveOptions, LiveReader, LiveRun, TimeAxis};
+use hp2ps::{LiveOptions, LiveReader, LiveRun, TimeAxis};
 
 use super::atomic::AtomicFile;
 use super::symbols;
@@ -135,7 +135,9 @@ fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str
         say!("{w}");
     }
     live.load = inv.load_options();
-    live.load.binary = found_once(binary);
+    // Every page of a `-hi` run names its bands again: `symbols` opens a program once
+    // per run, whatever argv[0] names it, and looks again for one not there yet.
+    live.load.binary = binary;
     live.render = inv.render.clone();
     live.paint = inv.paint.clone();
     live.paint.source = Some(name.to_string());
@@ -143,18 +145,6 @@ fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str
         live.detail = detail;
     }
     live
-}
-
-/// A binary looked for once (every page of a `-hi` run names its bands again).
-fn found_once(binary: Binary) -> Binary {
-    let Binary::Find(find) = binary else {
-        return binary;
-    };
-    let found = Mutex::new(None);
-    Binary::Find(Arc::new(move |argv0: &str| {
-        let mut found = lock(&found);
-        found.get_or_insert_with(|| find(argv0)).clone()
-    }))
 }
 
 fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
