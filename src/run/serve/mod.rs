@@ -37,7 +37,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let name = input.name();
     let live = live_options(inv, opts, &input, &name);
     let record = match &input {
-        Input::Path(path) if !is_fifo(path) => Record::File(path.clone()),
+        Input::Path(path) if !source::names_a_fifo(path) => Record::File(path.clone()),
         _ => match Spool::create() {
             Ok(spool) => Record::Spool(spool),
             Err(e) => {
@@ -204,19 +204,6 @@ pub(super) fn saved_name(name: &str) -> String {
         })
         .collect();
     format!("{safe}.html")
-}
-
-fn is_fifo(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
 }
 
 /// The input's thread: reads for ever, feeding the run.

@@ -12,6 +12,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::run::regular::open_regular;
+
 /// Where the whole run can be read again.
 pub(super) enum Record {
     /// The followed file itself.
@@ -40,11 +42,14 @@ impl Record {
     /// The whole run so far, as a stream.
     pub(super) fn reader(&self) -> io::Result<Box<dyn Read + '_>> {
         match self {
-            // Opening a FIFO put in its place would wait for a writer.
-            Record::File(path) if !std::fs::metadata(path)?.is_file() => Err(io::Error::other(
-                format!("{} is no longer a regular file", path.display()),
-            )),
-            Record::File(path) => Ok(Box::new(io::BufReader::new(File::open(path)?))),
+            // Not a plain open: a FIFO put in its place would hold it until a writer came.
+            Record::File(path) => match open_regular(path) {
+                Ok(file) => Ok(Box::new(io::BufReader::new(file))),
+                Err(e) if e.kind() == io::ErrorKind::InvalidInput => Err(io::Error::other(
+                    format!("{} is no longer a regular file", path.display()),
+                )),
+                Err(e) => Err(e),
+            },
             Record::Spool(s) => Ok(Box::new(s.reader())),
         }
     }
