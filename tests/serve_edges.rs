@@ -1,5 +1,5 @@
 //! `hp2ps --serve`'s edges (`support::serve`): what it waits for is said once, in the
-//! words of what is there.
+//! words of what is there; the event stream carries the headers of every answer.
 
 mod support;
 
@@ -31,4 +31,27 @@ fn what_is_waited_for_is_said_once() {
         "{}",
         served.stderr()
     );
+}
+
+#[test]
+fn the_event_stream_carries_the_headers_of_every_answer() {
+    let dir = TempDir::new("serve-stream-head");
+    let served = Served::start(dir.path(), &["not-yet.eventlog"]);
+    let stream = served.stream_head(&format!("/{}/events", served.token));
+    let page = served.stream_head(&format!("/{}/", served.token));
+    assert!(page.starts_with("HTTP/1.1 200 "), "{page}");
+    assert!(stream.starts_with("HTTP/1.1 200 OK\r\n"), "{stream}");
+    assert!(
+        stream.contains("Content-Type: text/event-stream"),
+        "{stream}"
+    );
+    for header in [
+        "Cache-Control: no-store",
+        "X-Content-Type-Options: nosniff",
+        "X-Frame-Options: DENY",
+        "Referrer-Policy: no-referrer",
+    ] {
+        assert!(page.contains(header), "the page: {header} in {page}");
+        assert!(stream.contains(header), "the stream: {header} in {stream}");
+    }
 }

@@ -124,6 +124,24 @@ impl Served {
         (code, body)
     }
 
+    /// The head of the answer to `GET path` (the status line and headers, up to the
+    /// blank line), read as it comes: an event stream's ends only with the server.
+    pub fn stream_head(&self, path: &str) -> String {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr);
+        s.write_all(req.as_bytes()).expect("send");
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match s.read(&mut byte) {
+                Ok(1) => head.push(byte[0]),
+                _ => panic!("no whole head: {:?}", String::from_utf8_lossy(&head)),
+            }
+        }
+        String::from_utf8_lossy(&head).into_owned()
+    }
+
     /// `GET path` as a browser on this machine asks.
     pub fn get(&self, path: &str) -> (u16, Vec<u8>) {
         self.request("GET", path, Some(&self.addr.clone()))

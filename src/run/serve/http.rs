@@ -244,15 +244,25 @@ fn save(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
     }
 }
 
+/// The head of an event stream's response, written here (the stream goes through the
+/// raw writer): the headers of every answer, and the retry time of the events.
+fn stream_head() -> String {
+    let mut head = String::from(
+        "HTTP/1.1 200 OK\r\n\
+         Content-Type: text/event-stream; charset=utf-8\r\n\
+         Connection: close\r\n",
+    );
+    for (name, value) in COMMON {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\nretry: 2000\n\n");
+    head
+}
+
 /// Sends the page's updates as server-sent events until the viewer goes.
 fn stream(request: Request, hub: &Hub) {
     let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\n\
-                Content-Type: text/event-stream; charset=utf-8\r\n\
-                Cache-Control: no-store\r\n\
-                X-Content-Type-Options: nosniff\r\n\
-                Connection: close\r\n\r\n\
-                retry: 2000\n\n";
+    let head = stream_head();
     if out
         .write_all(head.as_bytes())
         .and_then(|()| out.flush())
