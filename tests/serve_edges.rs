@@ -1,12 +1,18 @@
 //! `hp2ps --serve`'s edges (`support::serve`): what it waits for is said once, in the
-//! words of what is there; the event stream carries the headers of every answer.
+//! words of what is there; the event stream carries the headers of every answer; an
+//! `-o` that is the input is refused.
 
 mod support;
 
 use std::time::Duration;
 
+use support::html_page::repo;
 use support::serve::Served;
-use support::TempDir;
+use support::{Cmd, TempDir};
+
+fn log(name: &str) -> Vec<u8> {
+    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
+}
 
 #[test]
 fn what_is_waited_for_is_said_once() {
@@ -53,5 +59,31 @@ fn the_event_stream_carries_the_headers_of_every_answer() {
     ] {
         assert!(page.contains(header), "the page: {header} in {page}");
         assert!(stream.contains(header), "the stream: {header} in {stream}");
+    }
+}
+
+#[test]
+fn an_output_that_is_the_input_is_refused() {
+    let dir = TempDir::new("serve-o-is-input");
+    let bytes = log("leakmap-hc-flush.eventlog");
+    std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+    for args in [
+        &["-o", "run.eventlog", "run.eventlog"][..],
+        &["-o", "./run.eventlog", "run.eventlog"],
+        &["-o", "run.eventlog", "unix:run.eventlog"],
+    ] {
+        let ran = Cmd::hp2ps()
+            .args(["--serve", "--format", "html"])
+            .args(args)
+            .current_dir(dir.path())
+            .timeout(Duration::from_secs(20))
+            .run();
+        assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.describe());
+        let err = ran.stderr_text();
+        assert!(err.contains("is the input profile"), "{args:?}: {err}");
+        assert!(
+            std::fs::read(dir.join("run.eventlog")).expect("the input") == bytes,
+            "{args:?}: the input is untouched"
+        );
     }
 }
