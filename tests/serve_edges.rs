@@ -1,13 +1,17 @@
 //! `hp2ps --serve`'s edges (`support::serve`): what it waits for is said once, in the
 //! words of what is there; the event stream carries the headers of every answer; an
-//! `-o` that is the input is refused.
+//! `-o` that is the input is refused; the whole run's page is made in one place:
+//! several saves at once wait for one child, and Ctrl-C right after the run's end
+//! still writes `-o`.
 
 mod support;
 
-use std::time::Duration;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
+use support::eventlog::writer::hp_to_eventlog;
 use support::html_page::repo;
-use support::serve::Served;
+use support::serve::{big_hp, Served};
 use support::{Cmd, TempDir};
 
 fn log(name: &str) -> Vec<u8> {
@@ -86,4 +90,115 @@ fn an_output_that_is_the_input_is_refused() {
             "{args:?}: the input is untouched"
         );
     }
+}
+
+/// The ids of the children of `parent` that make a whole run's page now.
+fn page_makers(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // The parent is the fourth field of stat, after the name in parentheses.
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let ppid = (stat.rsplit_once(')').map(|(_, rest)| rest))
+            .and_then(|rest| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let making = cmdline
+            .split(|&b| b == 0)
+            .any(|a| a == b"--serve-whole-run");
+        if ppid == Some(parent) && making {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+#[test]
+fn saves_at_once_wait_for_one_child() {
+    let dir = TempDir::new("serve-saves");
+    // Big enough that its page takes the child a while.
+    let pieces = big_hp(60, 3000, 100);
+    let samples = 3000;
+    std::fs::write(dir.join("big.hp"), pieces.concat()).expect("write");
+    let served = Served::start(dir.path(), &["big.hp"]);
+    served.events().until(Duration::from_secs(60), |u| {
+        u["status"]["censuses"].as_u64() == Some(samples)
+    });
+    let pid = served.pid();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = std::thread::spawn({
+        let done = std::sync::Arc::clone(&done);
+        move || {
+            let (mut most, mut seen) = (0, HashSet::new());
+            while !done.load(std::sync::atomic::Ordering::Acquire) {
+                let now = page_makers(pid);
+                most = most.max(now.len());
+                seen.extend(now);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            (most, seen.len())
+        }
+    });
+    let start = Instant::now();
+    let saves: Vec<(u16, Vec<u8>)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..8)
+            .map(|_| scope.spawn(|| served.get(&format!("/{}/save", served.token))))
+            .collect();
+        asked
+            .into_iter()
+            .map(|a| a.join().expect("a save"))
+            .collect()
+    });
+    done.store(true, std::sync::atomic::Ordering::Release);
+    let (most, children) = watcher.join().expect("the watcher");
+    for (code, page) in &saves {
+        assert_eq!(*code, 200, "{}", String::from_utf8_lossy(page));
+        assert!(page == &saves[0].1, "every save gives the same page");
+    }
+    assert!(
+        String::from_utf8_lossy(&saves[0].1).contains("</html>"),
+        "a whole page"
+    );
+    assert!(children >= 1, "the child was seen ({:?})", start.elapsed());
+    assert_eq!(most, 1, "one child at a time");
+    assert_eq!(children, 1, "one child for the unchanged record");
+}
+
+#[test]
+fn ctrl_c_right_after_the_end_still_writes_the_output() {
+    let dir = TempDir::new("serve-end-ctrl-c");
+    // Big enough that the end's page takes the child a while.
+    let hp = big_hp(60, 3000, 100).concat();
+    let bytes = hp_to_eventlog(&hp).expect("an eventlog");
+    std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+    let reference = {
+        let ran = Cmd::hp2ps()
+            .args(["--format", "html", "--time", "elapsed", "-o", "ref.html"])
+            .arg("run.eventlog")
+            .current_dir(dir.path())
+            .run();
+        assert!(ran.status.success(), "{}", ran.describe());
+        std::fs::read(dir.join("ref.html")).expect("the page")
+    };
+    let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
+    assert!(
+        served.wait_stderr("the program ended", Duration::from_secs(30)),
+        "{}",
+        served.stderr()
+    );
+    // At once: the end's page is being made, or not yet begun.
+    let (status, stderr) = served.interrupt();
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("wrote whole.html"), "{stderr}");
+    let whole = std::fs::read(dir.join("whole.html")).expect("-o is written");
+    assert!(whole == reference, "-o is --format html's page");
 }

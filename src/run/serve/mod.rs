@@ -22,7 +22,7 @@ use hp2ps::{LiveOptions, LiveReader, LiveRun, TimeAxis};
 use super::atomic::AtomicFile;
 use super::symbols;
 use crate::cli::{Invocation, ServeOptions};
-use hub::{lock, Hub, State};
+use hub::{lock, Hub, Output, State};
 use record::{Record, Spool};
 use source::{Heard, Input};
 
@@ -157,26 +157,20 @@ fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
     }
 }
 
-/// Ctrl-C: the whole run so far to `-o`, unless its end already wrote it.
+/// Ctrl-C: the whole run so far to `-o`, unless it was already written from the record
+/// as it stands (the run's end). This waits for a page being made: the end's, if the
+/// run ended just now, so that `-o` is never left unwritten for a run that ended.
 fn stop(hub: &Hub) -> ExitCode {
-    let state = lock(&hub.shared).status.state;
-    let Some(path) = &hub.output else {
-        return ExitCode::SUCCESS;
-    };
-    if matches!(state, State::Ended | State::Closed) {
-        return ExitCode::SUCCESS;
-    }
-    let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-    let written = whole::make(&record).and_then(|whole| write_page(path, &whole.page));
-    match written {
-        Ok(()) => {
+    match (hub.write_output(), &hub.output) {
+        (Some(Output::Wrote), Some(path)) => {
             say!("hp2ps: wrote {} (the run so far)", path.display());
             ExitCode::SUCCESS
         }
-        Err(e) => {
+        (Some(Output::Failed(e)), _) => {
             say!("hp2ps: {e}");
             ExitCode::FAILURE
         }
+        _ => ExitCode::SUCCESS,
     }
 }
 

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::run::regular::open_regular;
+use crate::run::version::Version;
 
 /// Where the whole run can be read again.
 pub(super) enum Record {
@@ -39,6 +40,15 @@ impl Record {
         }
     }
 
+    /// What tells this state of the record from another: a spool's length, a file's
+    /// version (`None`: nothing there now).
+    pub(super) fn kept(&self) -> Kept {
+        match self {
+            Record::File(path) => Kept::File(std::fs::metadata(path).ok().map(|m| Version::of(&m))),
+            Record::Spool(s) => Kept::Spool(s.len.load(Ordering::Acquire)),
+        }
+    }
+
     /// The whole run so far, as a stream.
     pub(super) fn reader(&self) -> io::Result<Box<dyn Read + '_>> {
         match self {
@@ -53,6 +63,13 @@ impl Record {
             Record::Spool(s) => Ok(Box::new(s.reader())),
         }
     }
+}
+
+/// One state of a record ([`Record::kept`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kept {
+    File(Option<Version>),
+    Spool(u64),
 }
 
 /// A temporary file of the bytes read.
