@@ -1,8 +1,8 @@
 //! `hp2ps --serve`'s edges (`support::serve`): what it waits for is said once, in the
 //! words of what is there; the event stream carries the headers of every answer; an
 //! `-o` that is the input is refused; the whole run's page is made in one place:
-//! several saves at once wait for one child, and Ctrl-C right after the run's end
-//! still writes `-o`.
+//! several saves at once wait for one child, and Ctrl-C right after the run's end, or
+//! a terminal's while the end's page is being made, still writes `-o`.
 
 mod support;
 
@@ -173,32 +173,59 @@ fn saves_at_once_wait_for_one_child() {
     assert_eq!(children, 1, "one child for the unchanged record");
 }
 
-#[test]
-fn ctrl_c_right_after_the_end_still_writes_the_output() {
-    let dir = TempDir::new("serve-end-ctrl-c");
+/// A big generated eventlog as `run.eventlog` in `dir`, followed with `-o whole.html`,
+/// and the page `--format html --time elapsed` writes of it.
+fn served_big_log(dir: &TempDir) -> (Served, Vec<u8>) {
     // Big enough that the end's page takes the child a while.
     let hp = big_hp(60, 3000, 100).concat();
     let bytes = hp_to_eventlog(&hp).expect("an eventlog");
     std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
-    let reference = {
-        let ran = Cmd::hp2ps()
-            .args(["--format", "html", "--time", "elapsed", "-o", "ref.html"])
-            .arg("run.eventlog")
-            .current_dir(dir.path())
-            .run();
-        assert!(ran.status.success(), "{}", ran.describe());
-        std::fs::read(dir.join("ref.html")).expect("the page")
-    };
+    let ran = Cmd::hp2ps()
+        .args(["--format", "html", "--time", "elapsed", "-o", "ref.html"])
+        .arg("run.eventlog")
+        .current_dir(dir.path())
+        .run();
+    assert!(ran.status.success(), "{}", ran.describe());
+    let reference = std::fs::read(dir.join("ref.html")).expect("the page");
     let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
+    (served, reference)
+}
+
+/// After Ctrl-C: it exited 0 and wrote `-o`, `--format html`'s page.
+fn wrote_the_output(
+    dir: &TempDir,
+    (status, stderr): (std::process::ExitStatus, String),
+    reference: &[u8],
+) {
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("wrote whole.html"), "{stderr}");
+    assert!(!stderr.contains("cannot be read again"), "{stderr}");
+    let whole = std::fs::read(dir.join("whole.html")).expect("-o is written");
+    assert!(whole == reference, "-o is --format html's page");
+}
+
+#[test]
+fn ctrl_c_right_after_the_end_still_writes_the_output() {
+    let dir = TempDir::new("serve-end-ctrl-c");
+    let (served, reference) = served_big_log(&dir);
     assert!(
         served.wait_stderr("the program ended", Duration::from_secs(30)),
         "{}",
         served.stderr()
     );
     // At once: the end's page is being made, or not yet begun.
-    let (status, stderr) = served.interrupt();
-    assert!(status.success(), "{stderr}");
-    assert!(stderr.contains("wrote whole.html"), "{stderr}");
-    let whole = std::fs::read(dir.join("whole.html")).expect("-o is written");
-    assert!(whole == reference, "-o is --format html's page");
+    wrote_the_output(&dir, served.interrupt(), &reference);
+}
+
+#[test]
+fn ctrl_c_from_the_terminal_while_the_end_is_made_writes_the_output() {
+    let dir = TempDir::new("serve-end-ctrl-c-group");
+    let (served, reference) = served_big_log(&dir);
+    let until = Instant::now() + Duration::from_secs(30);
+    while page_makers(served.pid()).is_empty() {
+        assert!(Instant::now() < until, "no child made the end's page");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The terminal's Ctrl-C reaches the whole group: the child making the page too.
+    wrote_the_output(&dir, served.interrupt_group(), &reference);
 }

@@ -26,6 +26,8 @@ pub struct Served {
     /// The path's first part.
     pub token: String,
     stderr: Arc<Mutex<String>>,
+    /// The thread that reads stderr: done at its end.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Served {
@@ -48,15 +50,16 @@ impl Served {
             .stderr(Sink::Capture)
             .spawn();
         let stderr = Arc::new(Mutex::new(String::new()));
+        let mut stderr_reader = None;
         if let Some(pipe) = child.stderr.take() {
             let stderr = Arc::clone(&stderr);
-            std::thread::spawn(move || {
+            stderr_reader = Some(std::thread::spawn(move || {
                 for line in BufReader::new(pipe).lines().map_while(Result::ok) {
                     let mut s = stderr.lock().unwrap_or_else(|e| e.into_inner());
                     s.push_str(&line);
                     s.push('\n');
                 }
-            });
+            }));
         }
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
@@ -78,6 +81,7 @@ impl Served {
             addr: addr.to_string(),
             token: path.trim_end_matches('/').to_string(),
             stderr,
+            stderr_reader,
         }
     }
 
@@ -191,15 +195,34 @@ impl Served {
     }
 
     /// Ctrl-C, then its exit status and stderr.
-    pub fn interrupt(mut self) -> (ExitStatus, String) {
-        // SAFETY: a signal to our own child, by its id.
+    pub fn interrupt(self) -> (ExitStatus, String) {
+        let pid = self.child.id() as libc::pid_t;
+        self.interrupted(pid)
+    }
+
+    /// Ctrl-C as a terminal sends it, to the whole process group (the child started
+    /// in a group of its own, and whatever it runs), then its exit status and stderr.
+    pub fn interrupt_group(self) -> (ExitStatus, String) {
+        let pid = self.child.id() as libc::pid_t;
+        self.interrupted(-pid)
+    }
+
+    fn interrupted(mut self, target: libc::pid_t) -> (ExitStatus, String) {
+        // SAFETY: a signal to our own child (or its group), by its id.
         unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+            libc::kill(target, libc::SIGINT);
         }
         let until = Instant::now() + Duration::from_secs(60);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                std::thread::sleep(Duration::from_millis(100));
+                // Everything it said: its stderr read to the end (a loaded machine
+                // may take a while to read the last lines).
+                let until = Instant::now() + Duration::from_secs(10);
+                while (self.stderr_reader.as_ref()).is_some_and(|r| !r.is_finished())
+                    && Instant::now() < until
+                {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
                 return (status, self.stderr());
             }
             if Instant::now() > until {

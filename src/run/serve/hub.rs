@@ -174,15 +174,19 @@ impl Hub {
         };
         let fresh = |last: &&Made| last.from == from || asked.is_some_and(|a| last.number > a);
         if let Some(last) = pages.last.as_ref().filter(fresh) {
-            return (last.from, last.page.clone());
+            return (last.from, Ok(Arc::clone(&last.page)));
         }
         let number = self.begun.fetch_add(1, Ordering::AcqRel) + 1;
         let page = whole::make(&record).map(Arc::new);
-        pages.last = Some(Made {
-            from,
-            number,
-            page: page.clone(),
-        });
+        // A failure is not kept: the next caller tries again (a child that died of a
+        // signal, a file back in place).
+        if let Ok(page) = &page {
+            pages.last = Some(Made {
+                from,
+                number,
+                page: Arc::clone(page),
+            });
+        }
         (from, page)
     }
 

@@ -39,7 +39,7 @@ pub(super) struct MadeFrom {
 /// page being made takes it.
 #[derive(Default)]
 pub(super) struct Pages {
-    /// The newest page made, or why it could not be.
+    /// The newest page made.
     pub(super) last: Option<Made>,
     /// What `-o` was last written from.
     pub(super) output: Option<MadeFrom>,
@@ -50,18 +50,25 @@ pub(super) struct Made {
     pub(super) from: MadeFrom,
     /// Its number among the pages begun (1, 2, …).
     pub(super) number: u64,
-    pub(super) page: Result<Arc<Whole>, String>,
+    pub(super) page: Arc<Whole>,
 }
 
 /// The server's side: the page of the run kept in `record`, made by a child.
 pub(super) fn make(record: &Record) -> Result<Whole, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot run hp2ps again: {e}"))?;
-    let mut child = Command::new(exe)
+    let mut command = Command::new(exe);
+    command
         .args(std::env::args_os().skip(1))
         .arg("--serve-whole-run")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    // A group of its own: the terminal's Ctrl-C, sent to the whole foreground group, is
+    // the server's to answer (by writing -o with this very page), not the child's to
+    // die of. The child ends anyway when the server does: its input and output close.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .spawn()
         .map_err(|e| format!("cannot run hp2ps again: {e}"))?;
     let (Some(mut stdin), Some(mut stdout), Some(mut stderr)) =
