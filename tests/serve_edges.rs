@@ -2,7 +2,8 @@
 //! words of what is there; the event stream carries the headers of every answer; an
 //! `-o` that is the input is refused; the whole run's page is made in one place:
 //! several saves at once wait for one child, and Ctrl-C right after the run's end, or
-//! a terminal's while the end's page is being made, still writes `-o`.
+//! a terminal's while the end's page is being made, still writes `-o`; a hang-up writes
+//! `-o` as Ctrl-C does, and a second Ctrl-C ends the run at once, leaving no temporary.
 
 mod support;
 
@@ -228,4 +229,51 @@ fn ctrl_c_from_the_terminal_while_the_end_is_made_writes_the_output() {
     }
     // The terminal's Ctrl-C reaches the whole group: the child making the page too.
     wrote_the_output(&dir, served.interrupt_group(), &reference);
+}
+
+#[test]
+fn a_hang_up_writes_the_run_so_far() {
+    let dir = TempDir::new("serve-hup");
+    // A .hp never says the program ended: only the signal writes -o.
+    std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
+    let served = Served::start(dir.path(), &["run.hp", "-o", "so-far.html"]);
+    served.events().until(Duration::from_secs(30), |u| {
+        u["status"]["censuses"].as_u64() == Some(50)
+    });
+    served.send(libc::SIGHUP);
+    let (status, stderr) = served.exited();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(
+        stderr.contains("wrote so-far.html (the run so far)"),
+        "{stderr}"
+    );
+    let page = std::fs::read(dir.join("so-far.html")).expect("-o");
+    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+}
+
+#[test]
+fn a_second_ctrl_c_ends_the_run_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = TempDir::new("serve-second-ctrl-c");
+    let hp = big_hp(60, 6000, 100).concat();
+    let bytes = hp_to_eventlog(&hp).expect("an eventlog");
+    std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+    let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
+    let until = Instant::now() + Duration::from_secs(30);
+    while page_makers(served.pid()).is_empty() {
+        assert!(Instant::now() < until, "no child made the end's page");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The first waits for the end's page; the second does not.
+    served.send(libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(20));
+    served.send(libc::SIGINT);
+    let (status, stderr) = served.exited();
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}: {stderr}");
+    let left: Vec<String> = (std::fs::read_dir(dir.path()).expect("the directory"))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
 }

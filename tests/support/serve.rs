@@ -196,22 +196,31 @@ impl Served {
 
     /// Ctrl-C, then its exit status and stderr.
     pub fn interrupt(self) -> (ExitStatus, String) {
-        let pid = self.child.id() as libc::pid_t;
-        self.interrupted(pid)
+        self.send(libc::SIGINT);
+        self.exited()
     }
 
     /// Ctrl-C as a terminal sends it, to the whole process group (the child started
     /// in a group of its own, and whatever it runs), then its exit status and stderr.
     pub fn interrupt_group(self) -> (ExitStatus, String) {
         let pid = self.child.id() as libc::pid_t;
-        self.interrupted(-pid)
+        // SAFETY: a signal to our own child's group, by its id.
+        unsafe {
+            libc::kill(-pid, libc::SIGINT);
+        }
+        self.exited()
     }
 
-    fn interrupted(mut self, target: libc::pid_t) -> (ExitStatus, String) {
-        // SAFETY: a signal to our own child (or its group), by its id.
+    /// Sends `signal` to it.
+    pub fn send(&self, signal: libc::c_int) {
+        // SAFETY: a signal to our own child, by its id.
         unsafe {
-            libc::kill(target, libc::SIGINT);
+            libc::kill(self.child.id() as libc::pid_t, signal);
         }
+    }
+
+    /// Its exit status (within a minute, else a failure) and stderr.
+    pub fn exited(mut self) -> (ExitStatus, String) {
         let until = Instant::now() + Duration::from_secs(60);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -227,7 +236,10 @@ impl Served {
             }
             if Instant::now() > until {
                 let _ = self.child.kill();
-                panic!("--serve did not stop on SIGINT; stderr: {}", self.stderr());
+                panic!(
+                    "--serve did not stop on a signal; stderr: {}",
+                    self.stderr()
+                );
             }
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -4,7 +4,8 @@
 //! eventlog-socket socket), which pushes what it reads into the library's live reader
 //! and keeps the whole run ([`record`]); the publisher ([`hub`]), which makes the page's
 //! updates; the HTTP server ([`http`]), with a thread per viewer; and this one, which
-//! prints the page's address and waits for Ctrl-C. The design is in `docs/live.md`.
+//! prints the page's address and waits for Ctrl-C (`cleanup`'s gentle first signal).
+//! The design is in `docs/live.md`.
 
 mod http;
 mod hub;
@@ -14,12 +15,14 @@ pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hp2ps::{LiveOptions, LiveReader, LiveRun, TimeAxis};
 
 use super::atomic::AtomicFile;
+use super::cleanup;
 use super::symbols;
 use crate::cli::{Invocation, ServeOptions};
 use hub::{lock, Hub, Output, State};
@@ -53,7 +56,13 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ctrl_c = ctrl_c();
+    // The first INT, TERM or HUP writes -o and ends the run (set up now, before the
+    // threads start); a second one ends it at once, the way every run ends on a signal
+    // (the temporary files gone).
+    cleanup::stop_on_first_signal(Arc::new(AtomicBool::new(false)));
+    if let Err(e) = cleanup::watch_signals() {
+        say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
+    }
     let output = inv.output.as_ref().map(PathBuf::from);
     let hub = Arc::new(Hub::new(live, name.clone(), record, output));
     let url = server.url();
@@ -83,44 +92,8 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         let hub = Arc::clone(&hub);
         move || server.serve(hub)
     });
-    ctrl_c();
+    cleanup::wait_for_first_signal();
     stop(&hub)
-}
-
-/// What waits for Ctrl-C (or SIGTERM), set up now (before the threads start).
-#[cfg(unix)]
-fn ctrl_c() -> impl FnOnce() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]);
-    move || match signals {
-        // Blocked until a signal comes: idle, this thread costs nothing.
-        Ok(mut signals) => {
-            signals.forever().next();
-        }
-        Err(e) => {
-            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
-            loop {
-                std::thread::park();
-            }
-        }
-    }
-}
-
-/// Elsewhere signal-hook has no iterator: its flag, looked at five times a second.
-#[cfg(not(unix))]
-fn ctrl_c() -> impl FnOnce() {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let asked = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&asked)) {
-            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
-        }
-    }
-    move || {
-        while !asked.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
 }
 
 /// The library's options for the command line's.
