@@ -10,7 +10,7 @@
 //! missed (each is a whole state of the page), and nothing waits for it. An update is
 //! formatted once and shared by every viewer.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -192,8 +192,9 @@ impl Hub {
 
     /// `-o` (`None`: not asked for) written with the whole run's page as the record
     /// stands, unless it already was: at the run's end, and on Ctrl-C, which waits here
-    /// for the end's page if it is being made.
-    pub(super) fn write_output(&self) -> Option<Output> {
+    /// for the end's page if it is being made. `written` says so, still under the lock:
+    /// Ctrl-C, which ends the process, then waits for the end's word too.
+    pub(super) fn write_output(&self, written: impl FnOnce(&Path)) -> Option<Output> {
         let path = self.output.as_ref()?;
         let mut pages = lock(&self.pages);
         let (from, whole) = self.whole_in(&mut pages, None);
@@ -212,6 +213,7 @@ impl Hub {
         match super::write_page(path, &whole.page) {
             Ok(()) => {
                 pages.output = Some(from);
+                written(path);
                 Some(Output::Wrote)
             }
             Err(e) => Some(Output::Failed(e)),
@@ -342,15 +344,16 @@ impl Hub {
                 return None;
             }
         };
-        match (self.write_output(), &self.output) {
-            (Some(Output::Wrote), Some(path)) => say!(
+        let said = |path: &Path| {
+            say!(
                 "hp2ps: {}: the run's end ({} censuses): wrote {}",
                 self.name,
                 status.censuses,
                 path.display()
-            ),
-            (Some(Output::Failed(e)), _) => say!("hp2ps: {e}"),
-            _ => {}
+            )
+        };
+        if let Some(Output::Failed(e)) = self.write_output(said) {
+            say!("hp2ps: {e}");
         }
         Some(Arc::clone(&whole.live))
     }

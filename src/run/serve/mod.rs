@@ -134,12 +134,9 @@ fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
 /// as it stands (the run's end). This waits for a page being made: the end's, if the
 /// run ended just now, so that `-o` is never left unwritten for a run that ended.
 fn stop(hub: &Hub) -> ExitCode {
-    match (hub.write_output(), &hub.output) {
-        (Some(Output::Wrote), Some(path)) => {
-            say!("hp2ps: wrote {} (the run so far)", path.display());
-            ExitCode::SUCCESS
-        }
-        (Some(Output::Failed(e)), _) => {
+    let said = |path: &Path| say!("hp2ps: wrote {} (the run so far)", path.display());
+    match hub.write_output(said) {
+        Some(Output::Failed(e)) => {
             say!("hp2ps: {e}");
             ExitCode::FAILURE
         }
