@@ -254,26 +254,37 @@ fn a_hang_up_writes_the_run_so_far() {
 #[test]
 fn a_second_ctrl_c_ends_the_run_at_once() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = TempDir::new("serve-second-ctrl-c");
     let hp = big_hp(60, 6000, 100).concat();
     let bytes = hp_to_eventlog(&hp).expect("an eventlog");
-    std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
-    let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
-    let until = Instant::now() + Duration::from_secs(30);
-    while page_makers(served.pid()).is_empty() {
-        assert!(Instant::now() < until, "no child made the end's page");
-        std::thread::sleep(Duration::from_millis(1));
+    // The second signal must come while the end's page is being made: a loaded machine
+    // may finish it in between, so up to three tries (each one said below).
+    let mut ends = Vec::new();
+    for attempt in 0..3 {
+        let dir = TempDir::new(&format!("serve-second-ctrl-c-{attempt}"));
+        std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+        let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
+        let until = Instant::now() + Duration::from_secs(30);
+        while page_makers(served.pid()).is_empty() {
+            assert!(Instant::now() < until, "no child made the end's page");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The first waits for the end's page; the second does not.
+        served.send(libc::SIGINT);
+        std::thread::sleep(Duration::from_millis(5));
+        let child_ran = !page_makers(served.pid()).is_empty();
+        served.send(libc::SIGINT);
+        let (status, stderr) = served.exited();
+        let left: Vec<String> = (std::fs::read_dir(dir.path()).expect("the directory"))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
+        eprintln!("try {attempt}: the child ran at the second signal: {child_ran}, {status:?}");
+        ends.push((status.signal(), stderr));
+        if child_ran && status.signal() == Some(libc::SIGINT) {
+            return;
+        }
     }
-    // The first waits for the end's page; the second does not.
-    served.send(libc::SIGINT);
-    std::thread::sleep(Duration::from_millis(20));
-    served.send(libc::SIGINT);
-    let (status, stderr) = served.exited();
-    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}: {stderr}");
-    let left: Vec<String> = (std::fs::read_dir(dir.path()).expect("the directory"))
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp"))
-        .collect();
-    assert!(left.is_empty(), "temporary files left: {left:?}");
+    panic!("a second SIGINT never ended the run at once: {ends:?}");
 }
