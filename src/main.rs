@@ -66,7 +66,8 @@ fn render(inv: &cli::Invocation) -> ExitCode {
         say!("Try 'hp2ps --help' for more information.");
         return ExitCode::from(2);
     }
-    // The live page ends on Ctrl-C by writing -o with the run so far (its own wait).
+    // The live page ends on Ctrl-C by writing -o with the run so far (it asks for the
+    // gentle first signal before it watches signals).
     if let Some(opts) = &inv.serve {
         return run::serve::run(inv, opts);
     }

@@ -7,8 +7,9 @@
 //! process by that signal as the shell expects (exit status 128 + N). Renames happen
 //! under the same lock, so a chart and its `.aux` renamed together ([`commit`]) are
 //! either both in place or both left as they were when the signal ends the run.
-//! `--watch` asks for a gentler first signal ([`stop_on_first_signal`]): it sets a
-//! flag, and the loop stops after the render in progress; a second one ends the run.
+//! `--watch` and `--serve` ask for a gentler first signal ([`stop_on_first_signal`]): it
+//! sets a flag (and wakes [`wait_for_first_signal`]), and the loop stops after the
+//! render in progress, or the server writes `-o`; a second one ends the run.
 //!
 //! When the run aborts (SIGABRT: Rust's end when an allocation fails), the signal
 //! handler itself removes the listed files, as far as it safely can ([`super::abort`]).
@@ -16,7 +17,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
 /// The temporary files that exist now, by the number each was given.
 #[derive(Default)]
@@ -104,9 +105,23 @@ fn remove_all(list: &mut Temporaries) {
 static GENTLE: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// From now on, the first INT, TERM or HUP sets `stop` instead of ending the run (the
-/// caller stops when it can); a second one ends it.
+/// caller stops when it can: it looks at the flag, or waits in
+/// [`wait_for_first_signal`]); a second one ends it.
 pub(crate) fn stop_on_first_signal(stop: Arc<AtomicBool>) {
     let _ = GENTLE.set(stop);
+}
+
+/// Whether the gentle first signal has come, and what wakes its waiters.
+static FIRST: Mutex<bool> = Mutex::new(false);
+static FIRST_CAME: Condvar = Condvar::new();
+
+/// Blocks until the first INT, TERM or HUP after [`stop_on_first_signal`] (idle, the
+/// waiting thread costs nothing); a second one still ends the run meanwhile.
+pub(crate) fn wait_for_first_signal() {
+    let mut came = FIRST.lock().unwrap_or_else(|e| e.into_inner());
+    while !*came {
+        came = FIRST_CAME.wait(came).unwrap_or_else(|e| e.into_inner());
+    }
 }
 
 /// What to do on `signal`: set the gentle flag the first time, else remove the listed
@@ -114,6 +129,8 @@ pub(crate) fn stop_on_first_signal(stop: Arc<AtomicBool>) {
 fn on_signal(signal: libc::c_int) {
     if let Some(stop) = GENTLE.get() {
         if !stop.swap(true, Ordering::SeqCst) {
+            *FIRST.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            FIRST_CAME.notify_all();
             return;
         }
     }

@@ -1,20 +1,24 @@
 //! What a command will write, checked before anything is read or rendered: an `-o` that
 //! names a directory, and inputs that would write the same chart or `.aux` (`a/prof.hp
 //! b/prof.hp` both write `./prof.ps`; so do `prof.hp prof.eventlog`) or each other's
-//! input. Such a command is refused as a usage error (exit 2): rendering it would
-//! silently keep one chart of several, or replace an input.
+//! input, and a `--serve` whose `-o` is the input it follows. Such a command is refused
+//! as a usage error (exit 2): rendering it would silently keep one chart of several, or
+//! replace an input.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::names::{entry_key, FileNames};
+use super::names::{entry_key, same_entry, FileNames};
 use crate::cli::Invocation;
 
 /// Why the command's outputs cannot be written as asked, in one line, or `Ok`.
 pub(crate) fn check(inv: &Invocation) -> Result<(), String> {
     if let Some(o) = inv.output.as_deref().filter(|o| *o != "-") {
         check_output_file(Path::new(o))?;
+        if inv.serve.is_some() {
+            check_served_output(inv, Path::new(o))?;
+        }
     }
     if inv.files.len() < 2 || !inv.renders() || inv.one_page() {
         return Ok(());
@@ -38,6 +42,26 @@ fn check_output_file(o: &Path) -> Result<(), String> {
         return Err(format!(
             "-o {} names a directory, but -o names the chart's file: write into the \
              directory with --output-dir {dir}, or name a file in it (-o {dir}/chart.ps)",
+            o.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a `--serve` whose `-o` is the input it follows (or the socket it connects
+/// to): the whole run's page, written at the end, would replace the run it was made of.
+/// (File mode refuses the same when it comes to the file, `names::check_output`.)
+fn check_served_output(inv: &Invocation, o: &Path) -> Result<(), String> {
+    let Some(arg) = inv.files.first().filter(|f| *f != "-") else {
+        return Ok(());
+    };
+    let input = match arg.to_str().and_then(|a| a.strip_prefix("unix:")) {
+        Some(socket) => Path::new(socket),
+        None => Path::new(arg),
+    };
+    if same_entry(o, input) {
+        return Err(format!(
+            "the output {} is the input profile: name another output file",
             o.display()
         ));
     }

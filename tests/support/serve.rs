@@ -26,6 +26,8 @@ pub struct Served {
     /// The path's first part.
     pub token: String,
     stderr: Arc<Mutex<String>>,
+    /// The thread that reads stderr: done at its end.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Served {
@@ -48,15 +50,16 @@ impl Served {
             .stderr(Sink::Capture)
             .spawn();
         let stderr = Arc::new(Mutex::new(String::new()));
+        let mut stderr_reader = None;
         if let Some(pipe) = child.stderr.take() {
             let stderr = Arc::clone(&stderr);
-            std::thread::spawn(move || {
+            stderr_reader = Some(std::thread::spawn(move || {
                 for line in BufReader::new(pipe).lines().map_while(Result::ok) {
                     let mut s = stderr.lock().unwrap_or_else(|e| e.into_inner());
                     s.push_str(&line);
                     s.push('\n');
                 }
-            });
+            }));
         }
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
@@ -78,6 +81,7 @@ impl Served {
             addr: addr.to_string(),
             token: path.trim_end_matches('/').to_string(),
             stderr,
+            stderr_reader,
         }
     }
 
@@ -122,6 +126,24 @@ impl Served {
             None => Vec::new(),
         };
         (code, body)
+    }
+
+    /// The head of the answer to `GET path` (the status line and headers, up to the
+    /// blank line), read as it comes: an event stream's ends only with the server.
+    pub fn stream_head(&self, path: &str) -> String {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr);
+        s.write_all(req.as_bytes()).expect("send");
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match s.read(&mut byte) {
+                Ok(1) => head.push(byte[0]),
+                _ => panic!("no whole head: {:?}", String::from_utf8_lossy(&head)),
+            }
+        }
+        String::from_utf8_lossy(&head).into_owned()
     }
 
     /// `GET path` as a browser on this machine asks.
@@ -173,20 +195,51 @@ impl Served {
     }
 
     /// Ctrl-C, then its exit status and stderr.
-    pub fn interrupt(mut self) -> (ExitStatus, String) {
+    pub fn interrupt(self) -> (ExitStatus, String) {
+        self.send(libc::SIGINT);
+        self.exited()
+    }
+
+    /// Ctrl-C as a terminal sends it, to the whole process group (the child started
+    /// in a group of its own, and whatever it runs), then its exit status and stderr.
+    pub fn interrupt_group(self) -> (ExitStatus, String) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: a signal to our own child's group, by its id.
+        unsafe {
+            libc::kill(-pid, libc::SIGINT);
+        }
+        self.exited()
+    }
+
+    /// Sends `signal` to it.
+    pub fn send(&self, signal: libc::c_int) {
         // SAFETY: a signal to our own child, by its id.
         unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+            libc::kill(self.child.id() as libc::pid_t, signal);
         }
+    }
+
+    /// Its exit status (within a minute, else a failure) and stderr.
+    pub fn exited(mut self) -> (ExitStatus, String) {
         let until = Instant::now() + Duration::from_secs(60);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                std::thread::sleep(Duration::from_millis(100));
+                // Everything it said: its stderr read to the end (a loaded machine
+                // may take a while to read the last lines).
+                let until = Instant::now() + Duration::from_secs(10);
+                while (self.stderr_reader.as_ref()).is_some_and(|r| !r.is_finished())
+                    && Instant::now() < until
+                {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
                 return (status, self.stderr());
             }
             if Instant::now() > until {
                 let _ = self.child.kill();
-                panic!("--serve did not stop on SIGINT; stderr: {}", self.stderr());
+                panic!(
+                    "--serve did not stop on a signal; stderr: {}",
+                    self.stderr()
+                );
             }
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -19,10 +19,11 @@ use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
 use super::hub::Hub;
-use super::whole;
 
 /// Event streams served at once (tabs, and machines through ssh tunnels).
 const MAX_VIEWERS: usize = 64;
+/// Saves waiting at once: they wait for one child making the whole run's page.
+const MAX_SAVES: usize = 16;
 /// A comment line this often keeps a quiet stream open (and finds a viewer gone).
 const KEEPALIVE: Duration = Duration::from_secs(15);
 
@@ -62,6 +63,7 @@ impl Server {
     /// Answers requests for ever.
     pub(super) fn serve(self, hub: Arc<Hub>) {
         let viewers = Arc::new(AtomicUsize::new(0));
+        let saves = Arc::new(AtomicUsize::new(0));
         let loopback = self.addr.ip().is_loopback();
         for request in self.http.incoming_requests() {
             let answer = route(&request, &self.token, loopback);
@@ -79,9 +81,18 @@ impl Server {
                         viewers.fetch_sub(1, Ordering::AcqRel);
                     });
                 }
+                Route::Save if saves.load(Ordering::Acquire) >= MAX_SAVES => {
+                    respond(request, refuse(503, "too many saves of this page at once"))
+                }
                 Route::Save => {
-                    let hub = Arc::clone(&hub);
-                    std::thread::spawn(move || respond(request, save(&hub)));
+                    // Asked now: a page begun from now on holds the run as it stands.
+                    let asked = hub.asked();
+                    let (hub, saves) = (Arc::clone(&hub), Arc::clone(&saves));
+                    saves.fetch_add(1, Ordering::AcqRel);
+                    std::thread::spawn(move || {
+                        respond(request, save(&hub, asked));
+                        saves.fetch_sub(1, Ordering::AcqRel);
+                    });
                 }
                 Route::Redirect(to) => {
                     let response = Response::empty(StatusCode(303));
@@ -219,18 +230,15 @@ fn page(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
     )
 }
 
-/// The whole run's page, to save: the page `--format html` writes of the run so far.
-fn save(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
-    let whole = {
-        let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-        whole::make(&record)
-    };
-    match whole {
+/// The whole run's page, to save: the page `--format html` writes of the run so far
+/// (the record as it stood when the request came, `asked`, or later).
+fn save(hub: &Hub, asked: u64) -> Response<std::io::Cursor<Vec<u8>>> {
+    match hub.whole(Some(asked)) {
         Ok(whole) => {
             let file = super::saved_name(&hub.name);
             let disposition = format!("attachment; filename=\"{file}\"");
             with(
-                Response::from_data(whole.page),
+                Response::from_data(whole.page.clone()),
                 &[
                     ("Content-Type", "text/html; charset=utf-8"),
                     ("Content-Disposition", &disposition),
@@ -244,15 +252,25 @@ fn save(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
     }
 }
 
+/// The head of an event stream's response, written here (the stream goes through the
+/// raw writer): the headers of every answer, and the retry time of the events.
+fn stream_head() -> String {
+    let mut head = String::from(
+        "HTTP/1.1 200 OK\r\n\
+         Content-Type: text/event-stream; charset=utf-8\r\n\
+         Connection: close\r\n",
+    );
+    for (name, value) in COMMON {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\nretry: 2000\n\n");
+    head
+}
+
 /// Sends the page's updates as server-sent events until the viewer goes.
 fn stream(request: Request, hub: &Hub) {
     let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\n\
-                Content-Type: text/event-stream; charset=utf-8\r\n\
-                Cache-Control: no-store\r\n\
-                X-Content-Type-Options: nosniff\r\n\
-                Connection: close\r\n\r\n\
-                retry: 2000\n\n";
+    let head = stream_head();
     if out
         .write_all(head.as_bytes())
         .and_then(|()| out.flush())

@@ -10,13 +10,15 @@
 //! missed (each is a whole state of the page), and nothing waits for it. An update is
 //! formatted once and shared by every viewer.
 
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
 
 use super::record::Record;
-use super::whole;
+use super::whole::{self, Made, MadeFrom, Pages, Whole};
 
 /// The least time between two updates: a fast input's censuses come together.
 const GAP: Duration = Duration::from_millis(200);
@@ -86,7 +88,20 @@ pub(super) struct Hub {
     fresh: Condvar,
     pub(super) record: RwLock<Record>,
     /// `-o`: where the whole run's page goes at its end.
-    pub(super) output: Option<std::path::PathBuf>,
+    pub(super) output: Option<PathBuf>,
+    /// The whole run's pages: whoever holds the lock makes one, or writes `-o`.
+    pages: Mutex<Pages>,
+    /// Whole run's pages begun so far.
+    begun: AtomicU64,
+}
+
+/// What became of `-o` ([`Hub::write_output`]).
+pub(super) enum Output {
+    /// Written now.
+    Wrote,
+    /// Already written from the record as it stands.
+    Already,
+    Failed(String),
 }
 
 impl Hub {
@@ -94,7 +109,7 @@ impl Hub {
         opts: LiveOptions,
         name: String,
         record: Record,
-        output: Option<std::path::PathBuf>,
+        output: Option<PathBuf>,
     ) -> Hub {
         let axis = match opts.load.eventlog.time {
             hp2ps::TimeAxis::Mutator => "mutator",
@@ -128,6 +143,80 @@ impl Hub {
             fresh: Condvar::new(),
             record: RwLock::new(record),
             output,
+            pages: Mutex::new(Pages::default()),
+            begun: AtomicU64::new(0),
+        }
+    }
+
+    /// When a request for the whole run's page came: the pages begun after it are
+    /// begun later than this number ([`Hub::whole`]).
+    pub(super) fn asked(&self) -> u64 {
+        self.begun.load(Ordering::Acquire)
+    }
+
+    /// The whole run's page, made by a child, one at a time (a caller waits for the
+    /// page being made): the last one made when the record has not changed since, or,
+    /// for a request that came at [`Hub::asked`] `asked`, when it was begun after that
+    /// (several saves at once wait for one child); else a new one.
+    pub(super) fn whole(&self, asked: Option<u64>) -> Result<Arc<Whole>, String> {
+        self.whole_in(&mut lock(&self.pages), asked).1
+    }
+
+    fn whole_in(
+        &self,
+        pages: &mut Pages,
+        asked: Option<u64>,
+    ) -> (MadeFrom, Result<Arc<Whole>, String>) {
+        let record = self.record.read().unwrap_or_else(|e| e.into_inner());
+        let from = MadeFrom {
+            run: lock(&self.shared).status.run,
+            kept: record.kept(),
+        };
+        let fresh = |last: &&Made| last.from == from || asked.is_some_and(|a| last.number > a);
+        if let Some(last) = pages.last.as_ref().filter(fresh) {
+            return (last.from, Ok(Arc::clone(&last.page)));
+        }
+        let number = self.begun.fetch_add(1, Ordering::AcqRel) + 1;
+        let page = whole::make(&record).map(Arc::new);
+        // A failure is not kept: the next caller tries again (a child that died of a
+        // signal, a file back in place).
+        if let Ok(page) = &page {
+            pages.last = Some(Made {
+                from,
+                number,
+                page: Arc::clone(page),
+            });
+        }
+        (from, page)
+    }
+
+    /// `-o` (`None`: not asked for) written with the whole run's page as the record
+    /// stands, unless it already was: at the run's end, and on Ctrl-C, which waits here
+    /// for the end's page if it is being made. `written` says so, still under the lock:
+    /// Ctrl-C, which ends the process, then waits for the end's word too.
+    pub(super) fn write_output(&self, written: impl FnOnce(&Path)) -> Option<Output> {
+        let path = self.output.as_ref()?;
+        let mut pages = lock(&self.pages);
+        let (from, whole) = self.whole_in(&mut pages, None);
+        if pages.output == Some(from) {
+            return Some(Output::Already);
+        }
+        let whole = match whole {
+            Ok(whole) => whole,
+            // The record can no longer be read (the followed file deleted since): `-o`
+            // keeps this run's page as it was last read.
+            Err(_) if pages.output.is_some_and(|o| o.run == from.run) => {
+                return Some(Output::Already)
+            }
+            Err(e) => return Some(Output::Failed(e)),
+        };
+        match super::write_page(path, &whole.page) {
+            Ok(()) => {
+                pages.output = Some(from);
+                written(path);
+                Some(Output::Wrote)
+            }
+            Err(e) => Some(Output::Failed(e)),
         }
     }
 
@@ -211,7 +300,7 @@ impl Hub {
             } else {
                 match profile {
                     Some(Ok(Some(p))) => match p.page(&self.opts) {
-                        Ok(p) => Some(p),
+                        Ok(p) => Some(Arc::new(p)),
                         Err(e) => {
                             say!("hp2ps: {}: {e}", self.name);
                             None
@@ -226,7 +315,7 @@ impl Hub {
             };
             let fresh_page = new_page.is_some();
             if let Some(p) = new_page {
-                page = Some(Arc::new(p));
+                page = Some(p);
             }
             self.send(&status, page.clone(), fresh_page);
             gap = (last.elapsed() * SHARE).clamp(GAP, GAP_MOST);
@@ -244,12 +333,8 @@ impl Hub {
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
-    fn whole_run_page(&self, status: &Status) -> Option<LivePage> {
-        let whole = {
-            let record = self.record.read().unwrap_or_else(|e| e.into_inner());
-            whole::make(&record)
-        };
-        let whole = match whole {
+    fn whole_run_page(&self, status: &Status) -> Option<Arc<LivePage>> {
+        let whole = match self.whole(None) {
             Ok(whole) => whole,
             Err(e) => {
                 say!(
@@ -259,18 +344,18 @@ impl Hub {
                 return None;
             }
         };
-        if let Some(path) = &self.output {
-            match super::write_page(path, &whole.page) {
-                Ok(()) => say!(
-                    "hp2ps: {}: the run's end ({} censuses): wrote {}",
-                    self.name,
-                    status.censuses,
-                    path.display()
-                ),
-                Err(e) => say!("hp2ps: {e}"),
-            }
+        let said = |path: &Path| {
+            say!(
+                "hp2ps: {}: the run's end ({} censuses): wrote {}",
+                self.name,
+                status.censuses,
+                path.display()
+            )
+        };
+        if let Some(Output::Failed(e)) = self.write_output(said) {
+            say!("hp2ps: {e}");
         }
-        Some(whole.live)
+        Some(Arc::clone(&whole.live))
     }
 }
 

@@ -4,7 +4,8 @@
 //! eventlog-socket socket), which pushes what it reads into the library's live reader
 //! and keeps the whole run ([`record`]); the publisher ([`hub`]), which makes the page's
 //! updates; the HTTP server ([`http`]), with a thread per viewer; and this one, which
-//! prints the page's address and waits for Ctrl-C. The design is in `docs/live.md`.
+//! prints the page's address and waits for Ctrl-C (`cleanup`'s gentle first signal).
+//! The design is in `docs/live.md`.
 
 mod http;
 mod hub;
@@ -14,15 +15,17 @@ pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hp2ps::{Binary, LiveOptions, LiveReader, LiveRun, TimeAxis};
+use hp2ps::{LiveOptions, LiveReader, LiveRun, TimeAxis};
 
 use super::atomic::AtomicFile;
+use super::cleanup;
 use super::symbols;
 use crate::cli::{Invocation, ServeOptions};
-use hub::{lock, Hub, State};
+use hub::{lock, Hub, Output, State};
 use record::{Record, Spool};
 use source::{Heard, Input};
 
@@ -37,7 +40,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let name = input.name();
     let live = live_options(inv, opts, &input, &name);
     let record = match &input {
-        Input::Path(path) if !is_fifo(path) => Record::File(path.clone()),
+        Input::Path(path) if !source::names_a_fifo(path) => Record::File(path.clone()),
         _ => match Spool::create() {
             Ok(spool) => Record::Spool(spool),
             Err(e) => {
@@ -53,7 +56,13 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ctrl_c = ctrl_c();
+    // The first INT, TERM or HUP writes -o and ends the run (set up now, before the
+    // threads start); a second one ends it at once, the way every run ends on a signal
+    // (the temporary files gone).
+    cleanup::stop_on_first_signal(Arc::new(AtomicBool::new(false)));
+    if let Err(e) = cleanup::watch_signals() {
+        say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
+    }
     let output = inv.output.as_ref().map(PathBuf::from);
     let hub = Arc::new(Hub::new(live, name.clone(), record, output));
     let url = server.url();
@@ -83,44 +92,8 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         let hub = Arc::clone(&hub);
         move || server.serve(hub)
     });
-    ctrl_c();
+    cleanup::wait_for_first_signal();
     stop(&hub)
-}
-
-/// What waits for Ctrl-C (or SIGTERM), set up now (before the threads start).
-#[cfg(unix)]
-fn ctrl_c() -> impl FnOnce() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]);
-    move || match signals {
-        // Blocked until a signal comes: idle, this thread costs nothing.
-        Ok(mut signals) => {
-            signals.forever().next();
-        }
-        Err(e) => {
-            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
-            loop {
-                std::thread::park();
-            }
-        }
-    }
-}
-
-/// Elsewhere signal-hook has no iterator: its flag, looked at five times a second.
-#[cfg(not(unix))]
-fn ctrl_c() -> impl FnOnce() {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let asked = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&asked)) {
-            say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
-        }
-    }
-    move || {
-        while !asked.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
 }
 
 /// The library's options for the command line's.
@@ -135,7 +108,9 @@ fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str
         say!("{w}");
     }
     live.load = inv.load_options();
-    live.load.binary = found_once(binary);
+    // Every page of a `-hi` run names its bands again: `symbols` opens a program once
+    // per run, whatever argv[0] names it, and looks again for one not there yet.
+    live.load.binary = binary;
     live.render = inv.render.clone();
     live.paint = inv.paint.clone();
     live.paint.source = Some(name.to_string());
@@ -143,18 +118,6 @@ fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str
         live.detail = detail;
     }
     live
-}
-
-/// A binary looked for once (every page of a `-hi` run names its bands again).
-fn found_once(binary: Binary) -> Binary {
-    let Binary::Find(find) = binary else {
-        return binary;
-    };
-    let found = Mutex::new(None);
-    Binary::Find(Arc::new(move |argv0: &str| {
-        let mut found = lock(&found);
-        found.get_or_insert_with(|| find(argv0)).clone()
-    }))
 }
 
 fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
@@ -167,26 +130,17 @@ fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
     }
 }
 
-/// Ctrl-C: the whole run so far to `-o`, unless its end already wrote it.
+/// Ctrl-C: the whole run so far to `-o`, unless it was already written from the record
+/// as it stands (the run's end). This waits for a page being made: the end's, if the
+/// run ended just now, so that `-o` is never left unwritten for a run that ended.
 fn stop(hub: &Hub) -> ExitCode {
-    let state = lock(&hub.shared).status.state;
-    let Some(path) = &hub.output else {
-        return ExitCode::SUCCESS;
-    };
-    if matches!(state, State::Ended | State::Closed) {
-        return ExitCode::SUCCESS;
-    }
-    let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-    let written = whole::make(&record).and_then(|whole| write_page(path, &whole.page));
-    match written {
-        Ok(()) => {
-            say!("hp2ps: wrote {} (the run so far)", path.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
+    let said = |path: &Path| say!("hp2ps: wrote {} (the run so far)", path.display());
+    match hub.write_output(said) {
+        Some(Output::Failed(e)) => {
             say!("hp2ps: {e}");
             ExitCode::FAILURE
         }
+        _ => ExitCode::SUCCESS,
     }
 }
 
@@ -214,19 +168,6 @@ pub(super) fn saved_name(name: &str) -> String {
         })
         .collect();
     format!("{safe}.html")
-}
-
-fn is_fifo(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
 }
 
 /// The input's thread: reads for ever, feeding the run.

@@ -12,6 +12,9 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::run::regular::open_regular;
+use crate::run::version::Version;
+
 /// Where the whole run can be read again.
 pub(super) enum Record {
     /// The followed file itself.
@@ -37,17 +40,36 @@ impl Record {
         }
     }
 
+    /// What tells this state of the record from another: a spool's length, a file's
+    /// version (`None`: nothing there now).
+    pub(super) fn kept(&self) -> Kept {
+        match self {
+            Record::File(path) => Kept::File(std::fs::metadata(path).ok().map(|m| Version::of(&m))),
+            Record::Spool(s) => Kept::Spool(s.len.load(Ordering::Acquire)),
+        }
+    }
+
     /// The whole run so far, as a stream.
     pub(super) fn reader(&self) -> io::Result<Box<dyn Read + '_>> {
         match self {
-            // Opening a FIFO put in its place would wait for a writer.
-            Record::File(path) if !std::fs::metadata(path)?.is_file() => Err(io::Error::other(
-                format!("{} is no longer a regular file", path.display()),
-            )),
-            Record::File(path) => Ok(Box::new(io::BufReader::new(File::open(path)?))),
+            // Not a plain open: a FIFO put in its place would hold it until a writer came.
+            Record::File(path) => match open_regular(path) {
+                Ok(file) => Ok(Box::new(io::BufReader::new(file))),
+                Err(e) if e.kind() == io::ErrorKind::InvalidInput => Err(io::Error::other(
+                    format!("{} is no longer a regular file", path.display()),
+                )),
+                Err(e) => Err(e),
+            },
             Record::Spool(s) => Ok(Box::new(s.reader())),
         }
     }
+}
+
+/// One state of a record ([`Record::kept`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kept {
+    File(Option<Version>),
+    Spool(u64),
 }
 
 /// A temporary file of the bytes read.

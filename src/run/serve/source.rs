@@ -14,6 +14,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::run::regular::{kind_of, open_regular};
 use crate::run::version::Version;
 
 /// How often a followed file is looked at, and a socket tried again; a file that has
@@ -113,7 +114,20 @@ enum At {
     Nothing,
     File(Version),
     Fifo,
+    /// Something else, in words ("a directory").
     Other(&'static str),
+}
+
+impl At {
+    /// What is there, in words, whatever a file's version: a change of it is news.
+    fn what(&self) -> &'static str {
+        match self {
+            At::Nothing => "nothing",
+            At::File(_) => "a regular file",
+            At::Fifo => "a FIFO",
+            At::Other(what) => what,
+        }
+    }
 }
 
 fn look(path: &Path) -> At {
@@ -121,9 +135,13 @@ fn look(path: &Path) -> At {
         Err(_) => At::Nothing,
         Ok(m) if m.is_file() => At::File(Version::of(&m)),
         Ok(m) if is_fifo(&m) => At::Fifo,
-        Ok(m) if m.is_dir() => At::Other("a directory"),
-        Ok(_) => At::Other("not a regular file"),
+        Ok(m) => At::Other(kind_of(m.file_type())),
     }
+}
+
+/// Whether `path` is a FIFO now (its run is then kept in a spool, not read again there).
+pub(super) fn names_a_fifo(path: &Path) -> bool {
+    matches!(look(path), At::Fifo)
 }
 
 #[cfg(unix)]
@@ -137,55 +155,92 @@ fn is_fifo(_: &std::fs::Metadata) -> bool {
     false
 }
 
+/// What the input's thread waits for, each reason said once: a wait looked at again
+/// every second says nothing new until what is at the path changes, or a run has
+/// begun since.
+#[derive(Default)]
+struct Said {
+    at: &'static str,
+    said: Vec<String>,
+}
+
+impl Said {
+    /// What is at the path now: another thing than before makes every reason news.
+    fn look(&mut self, at: &At) {
+        if self.at != at.what() {
+            self.at = at.what();
+            self.said.clear();
+        }
+    }
+
+    fn wait(&mut self, why: String, on: &mut dyn FnMut(Heard<'_>)) {
+        if !self.said.contains(&why) {
+            on(Heard::Waiting(why.clone()));
+            self.said.push(why);
+        }
+    }
+
+    /// A run began: the next wait is news again.
+    fn forget(&mut self) {
+        self.said.clear();
+    }
+}
+
 fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
     let name = path.display();
-    let mut said_missing = false;
+    let mut said = Said::default();
     loop {
-        match look(path) {
+        let at = look(path);
+        said.look(&at);
+        match at {
             At::Nothing => {
-                if !said_missing {
-                    on(Heard::Waiting(format!(
-                        "{name} does not exist yet: waiting for the program to write it"
-                    )));
-                    said_missing = true;
-                }
+                said.wait(
+                    format!("{name} does not exist yet: waiting for the program to write it"),
+                    on,
+                );
                 std::thread::sleep(LOOK);
             }
             At::Other(what) => {
-                on(Heard::Waiting(format!(
-                    "{name} is {what}: waiting for a file or a FIFO there"
-                )));
+                said.wait(
+                    format!("{name} is {what}: waiting for a file or a FIFO there"),
+                    on,
+                );
                 std::thread::sleep(RETRY * 4);
             }
             At::Fifo => {
-                on(Heard::Waiting(format!(
-                    "waiting for a program to write into the FIFO {name} (+RTS -ol {name})"
-                )));
+                said.wait(
+                    format!(
+                        "waiting for a program to write into the FIFO {name} (+RTS -ol {name})"
+                    ),
+                    on,
+                );
                 // The open waits for a writer; Ctrl-C ends the program from its own
                 // thread meanwhile.
                 match File::open(path) {
                     Ok(mut fifo) => {
+                        said.forget();
                         on(Heard::Start);
                         let end = read_stream(&mut fifo, buf, on);
                         on(Heard::End(end));
                     }
                     Err(e) => {
-                        on(Heard::Waiting(format!("cannot open {name}: {e}")));
+                        said.wait(format!("cannot open {name}: {e}"), on);
                         std::thread::sleep(RETRY * 4);
                     }
                 }
-                said_missing = false;
             }
-            At::File(_) => {
-                match File::open(path) {
-                    Ok(file) => follow_file(path, file, buf, on),
-                    Err(e) => {
-                        on(Heard::Waiting(format!("cannot open {name}: {e}")));
-                        std::thread::sleep(RETRY * 4);
-                    }
+            // Not a plain open: a FIFO put here since the look would hold this thread
+            // in the open until a writer came, unheard of.
+            At::File(_) => match open_regular(path) {
+                Ok(file) => {
+                    said.forget();
+                    follow_file(path, file, buf, on);
                 }
-                said_missing = false;
-            }
+                Err(e) => {
+                    said.wait(format!("cannot open {name}: {e}"), on);
+                    std::thread::sleep(RETRY * 4);
+                }
+            },
         }
     }
 }

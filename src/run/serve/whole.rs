@@ -10,10 +10,11 @@
 
 use std::io::{self, Read, Write};
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::Arc;
 
 use hp2ps::{live_page, load, prepare, LivePage, Source};
 
-use super::record::Record;
+use super::record::{Kept, Record};
 use super::source::Input;
 use crate::cli::{Invocation, ServeOptions};
 
@@ -21,18 +22,53 @@ use crate::cli::{Invocation, ServeOptions};
 pub(super) struct Whole {
     /// The page, as `--format html` writes it.
     pub(super) page: Vec<u8>,
-    pub(super) live: LivePage,
+    pub(super) live: Arc<LivePage>,
+}
+
+/// What a whole run's page is made from: the run's number (a new run may keep as many
+/// bytes as the last) and the record as it stood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct MadeFrom {
+    pub(super) run: u64,
+    pub(super) kept: Kept,
+}
+
+/// The whole run's pages, made in one place ([`super::hub::Hub::whole`]) and one at a
+/// time: a child reads the whole run (for a day's log, gigabytes for seconds), so a
+/// page is made again only when the record changed, and a request that waited for the
+/// page being made takes it.
+#[derive(Default)]
+pub(super) struct Pages {
+    /// The newest page made.
+    pub(super) last: Option<Made>,
+    /// What `-o` was last written from.
+    pub(super) output: Option<MadeFrom>,
+}
+
+/// A page made.
+pub(super) struct Made {
+    pub(super) from: MadeFrom,
+    /// Its number among the pages begun (1, 2, …).
+    pub(super) number: u64,
+    pub(super) page: Arc<Whole>,
 }
 
 /// The server's side: the page of the run kept in `record`, made by a child.
 pub(super) fn make(record: &Record) -> Result<Whole, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot run hp2ps again: {e}"))?;
-    let mut child = Command::new(exe)
+    let mut command = Command::new(exe);
+    command
         .args(std::env::args_os().skip(1))
         .arg("--serve-whole-run")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    // A group of its own: the terminal's Ctrl-C, sent to the whole foreground group, is
+    // the server's to answer (by writing -o with this very page), not the child's to
+    // die of. The child ends anyway when the server does: its input and output close.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .spawn()
         .map_err(|e| format!("cannot run hp2ps again: {e}"))?;
     let (Some(mut stdin), Some(mut stdout), Some(mut stderr)) =
@@ -75,7 +111,7 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
     let page = lines.next()?.to_vec();
     Some(Whole {
         page,
-        live: LivePage::from_parts(title, section, data),
+        live: Arc::new(LivePage::from_parts(title, section, data)),
     })
 }
 

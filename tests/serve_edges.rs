@@ -1,0 +1,290 @@
+//! `hp2ps --serve`'s edges (`support::serve`): what it waits for is said once, in the
+//! words of what is there; the event stream carries the headers of every answer; an
+//! `-o` that is the input is refused; the whole run's page is made in one place:
+//! several saves at once wait for one child, and Ctrl-C right after the run's end, or
+//! a terminal's while the end's page is being made, still writes `-o`; a hang-up writes
+//! `-o` as Ctrl-C does, and a second Ctrl-C ends the run at once, leaving no temporary.
+
+mod support;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use support::eventlog::writer::hp_to_eventlog;
+use support::html_page::repo;
+use support::serve::{big_hp, Served};
+use support::{Cmd, TempDir};
+
+fn log(name: &str) -> Vec<u8> {
+    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
+}
+
+#[test]
+fn what_is_waited_for_is_said_once() {
+    let dir = TempDir::new("serve-said-once");
+    std::fs::create_dir(dir.join("run.eventlog")).expect("a directory");
+    let served = Served::start(dir.path(), &["run.eventlog"]);
+    let said = "hp2ps: run.eventlog is a directory: waiting for a file or a FIFO there";
+    assert!(
+        served.wait_stderr(said, Duration::from_secs(20)),
+        "{}",
+        served.stderr()
+    );
+    // Looked at again every second meanwhile.
+    std::thread::sleep(Duration::from_millis(2500));
+    let stderr = served.stderr();
+    assert_eq!(stderr.matches(said).count(), 1, "{stderr}");
+    // Something else there is news.
+    std::fs::remove_dir(dir.join("run.eventlog")).expect("rmdir");
+    let missing = "run.eventlog does not exist yet: waiting for the program to write it";
+    assert!(
+        served.wait_stderr(missing, Duration::from_secs(20)),
+        "{}",
+        served.stderr()
+    );
+}
+
+#[test]
+fn the_event_stream_carries_the_headers_of_every_answer() {
+    let dir = TempDir::new("serve-stream-head");
+    let served = Served::start(dir.path(), &["not-yet.eventlog"]);
+    let stream = served.stream_head(&format!("/{}/events", served.token));
+    let page = served.stream_head(&format!("/{}/", served.token));
+    assert!(page.starts_with("HTTP/1.1 200 "), "{page}");
+    assert!(stream.starts_with("HTTP/1.1 200 OK\r\n"), "{stream}");
+    assert!(
+        stream.contains("Content-Type: text/event-stream"),
+        "{stream}"
+    );
+    for header in [
+        "Cache-Control: no-store",
+        "X-Content-Type-Options: nosniff",
+        "X-Frame-Options: DENY",
+        "Referrer-Policy: no-referrer",
+    ] {
+        assert!(page.contains(header), "the page: {header} in {page}");
+        assert!(stream.contains(header), "the stream: {header} in {stream}");
+    }
+}
+
+#[test]
+fn an_output_that_is_the_input_is_refused() {
+    let dir = TempDir::new("serve-o-is-input");
+    let bytes = log("leakmap-hc-flush.eventlog");
+    std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+    for args in [
+        &["-o", "run.eventlog", "run.eventlog"][..],
+        &["-o", "./run.eventlog", "run.eventlog"],
+        &["-o", "run.eventlog", "unix:run.eventlog"],
+    ] {
+        let ran = Cmd::hp2ps()
+            .args(["--serve", "--format", "html"])
+            .args(args)
+            .current_dir(dir.path())
+            .timeout(Duration::from_secs(20))
+            .run();
+        assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.describe());
+        let err = ran.stderr_text();
+        assert!(err.contains("is the input profile"), "{args:?}: {err}");
+        assert!(
+            std::fs::read(dir.join("run.eventlog")).expect("the input") == bytes,
+            "{args:?}: the input is untouched"
+        );
+    }
+}
+
+/// The ids of the children of `parent` that make a whole run's page now.
+fn page_makers(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // The parent is the fourth field of stat, after the name in parentheses.
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let ppid = (stat.rsplit_once(')').map(|(_, rest)| rest))
+            .and_then(|rest| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let making = cmdline
+            .split(|&b| b == 0)
+            .any(|a| a == b"--serve-whole-run");
+        if ppid == Some(parent) && making {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+#[test]
+fn saves_at_once_wait_for_one_child() {
+    let dir = TempDir::new("serve-saves");
+    // Big enough that its page takes the child a while.
+    let pieces = big_hp(60, 3000, 100);
+    let samples = 3000;
+    std::fs::write(dir.join("big.hp"), pieces.concat()).expect("write");
+    let served = Served::start(dir.path(), &["big.hp"]);
+    served.events().until(Duration::from_secs(60), |u| {
+        u["status"]["censuses"].as_u64() == Some(samples)
+    });
+    let pid = served.pid();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = std::thread::spawn({
+        let done = std::sync::Arc::clone(&done);
+        move || {
+            let (mut most, mut seen) = (0, HashSet::new());
+            while !done.load(std::sync::atomic::Ordering::Acquire) {
+                let now = page_makers(pid);
+                most = most.max(now.len());
+                seen.extend(now);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            (most, seen.len())
+        }
+    });
+    let start = Instant::now();
+    let saves: Vec<(u16, Vec<u8>)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..8)
+            .map(|_| scope.spawn(|| served.get(&format!("/{}/save", served.token))))
+            .collect();
+        asked
+            .into_iter()
+            .map(|a| a.join().expect("a save"))
+            .collect()
+    });
+    done.store(true, std::sync::atomic::Ordering::Release);
+    let (most, children) = watcher.join().expect("the watcher");
+    for (code, page) in &saves {
+        assert_eq!(*code, 200, "{}", String::from_utf8_lossy(page));
+        assert!(page == &saves[0].1, "every save gives the same page");
+    }
+    assert!(
+        String::from_utf8_lossy(&saves[0].1).contains("</html>"),
+        "a whole page"
+    );
+    assert!(children >= 1, "the child was seen ({:?})", start.elapsed());
+    assert_eq!(most, 1, "one child at a time");
+    assert_eq!(children, 1, "one child for the unchanged record");
+}
+
+/// A big generated eventlog as `run.eventlog` in `dir`, followed with `-o whole.html`,
+/// and the page `--format html --time elapsed` writes of it.
+fn served_big_log(dir: &TempDir) -> (Served, Vec<u8>) {
+    // Big enough that the end's page takes the child a while.
+    let hp = big_hp(60, 3000, 100).concat();
+    let bytes = hp_to_eventlog(&hp).expect("an eventlog");
+    std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+    let ran = Cmd::hp2ps()
+        .args(["--format", "html", "--time", "elapsed", "-o", "ref.html"])
+        .arg("run.eventlog")
+        .current_dir(dir.path())
+        .run();
+    assert!(ran.status.success(), "{}", ran.describe());
+    let reference = std::fs::read(dir.join("ref.html")).expect("the page");
+    let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
+    (served, reference)
+}
+
+/// After Ctrl-C: it exited 0 and wrote `-o`, `--format html`'s page.
+fn wrote_the_output(
+    dir: &TempDir,
+    (status, stderr): (std::process::ExitStatus, String),
+    reference: &[u8],
+) {
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("wrote whole.html"), "{stderr}");
+    assert!(!stderr.contains("cannot be read again"), "{stderr}");
+    let whole = std::fs::read(dir.join("whole.html")).expect("-o is written");
+    assert!(whole == reference, "-o is --format html's page");
+}
+
+#[test]
+fn ctrl_c_right_after_the_end_still_writes_the_output() {
+    let dir = TempDir::new("serve-end-ctrl-c");
+    let (served, reference) = served_big_log(&dir);
+    assert!(
+        served.wait_stderr("the program ended", Duration::from_secs(30)),
+        "{}",
+        served.stderr()
+    );
+    // At once: the end's page is being made, or not yet begun.
+    wrote_the_output(&dir, served.interrupt(), &reference);
+}
+
+#[test]
+fn ctrl_c_from_the_terminal_while_the_end_is_made_writes_the_output() {
+    let dir = TempDir::new("serve-end-ctrl-c-group");
+    let (served, reference) = served_big_log(&dir);
+    let until = Instant::now() + Duration::from_secs(30);
+    while page_makers(served.pid()).is_empty() {
+        assert!(Instant::now() < until, "no child made the end's page");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The terminal's Ctrl-C reaches the whole group: the child making the page too.
+    wrote_the_output(&dir, served.interrupt_group(), &reference);
+}
+
+#[test]
+fn a_hang_up_writes_the_run_so_far() {
+    let dir = TempDir::new("serve-hup");
+    // A .hp never says the program ended: only the signal writes -o.
+    std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
+    let served = Served::start(dir.path(), &["run.hp", "-o", "so-far.html"]);
+    served.events().until(Duration::from_secs(30), |u| {
+        u["status"]["censuses"].as_u64() == Some(50)
+    });
+    served.send(libc::SIGHUP);
+    let (status, stderr) = served.exited();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(
+        stderr.contains("wrote so-far.html (the run so far)"),
+        "{stderr}"
+    );
+    let page = std::fs::read(dir.join("so-far.html")).expect("-o");
+    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+}
+
+#[test]
+fn a_second_ctrl_c_ends_the_run_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    let hp = big_hp(60, 6000, 100).concat();
+    let bytes = hp_to_eventlog(&hp).expect("an eventlog");
+    // The second signal must come while the end's page is being made: a loaded machine
+    // may finish it in between, so up to three tries (each one said below).
+    let mut ends = Vec::new();
+    for attempt in 0..3 {
+        let dir = TempDir::new(&format!("serve-second-ctrl-c-{attempt}"));
+        std::fs::write(dir.join("run.eventlog"), &bytes).expect("write");
+        let served = Served::start(dir.path(), &["run.eventlog", "-o", "whole.html"]);
+        let until = Instant::now() + Duration::from_secs(30);
+        while page_makers(served.pid()).is_empty() {
+            assert!(Instant::now() < until, "no child made the end's page");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The first waits for the end's page; the second does not.
+        served.send(libc::SIGINT);
+        std::thread::sleep(Duration::from_millis(5));
+        let child_ran = !page_makers(served.pid()).is_empty();
+        served.send(libc::SIGINT);
+        let (status, stderr) = served.exited();
+        let left: Vec<String> = (std::fs::read_dir(dir.path()).expect("the directory"))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
+        eprintln!("try {attempt}: the child ran at the second signal: {child_ran}, {status:?}");
+        ends.push((status.signal(), stderr));
+        if child_ran && status.signal() == Some(libc::SIGINT) {
+            return;
+        }
+    }
+    panic!("a second SIGINT never ended the run at once: {ends:?}");
+}
