@@ -118,6 +118,13 @@ fn a_fifo_with_and_without_flushes_and_two_capabilities() {
                 live.count() >= 5,
                 "{name}: a flushed log's censuses come as it runs"
             );
+            // The run's section (its picture) only with the first page: a viewer given a
+            // page since has it (the page with data still comes with every census).
+            let sections = updates.iter().filter(|u| !u["section"].is_null()).count();
+            assert!(
+                sections <= 1,
+                "{name}: {sections} updates carried the section"
+            );
         }
         assert!(
             served.wait_stderr("wrote whole.html", Duration::from_secs(20)),

@@ -327,7 +327,10 @@ impl Hub {
         let mut latest = lock(&self.latest);
         let seq = latest.seq + 1;
         let shown = page.as_deref().filter(|_| fresh_page);
-        let event = event(seq, status, shown);
+        // The run's section (its picture, a megabyte on a large run) only with the first
+        // page: a viewer given a page since has it, and one that missed it reloads.
+        let first = latest.page.is_none();
+        let event = event(seq, status, shown, first);
         *latest = Arc::new(Update { seq, event, page });
         self.fresh.notify_all();
     }
@@ -360,18 +363,18 @@ impl Hub {
 }
 
 /// The server-sent event of an update: `event: update`, its number, and one line of
-/// JSON: the status, and the page when it changed (its title, run section and data).
-fn event(seq: u64, status: &Status, page: Option<&LivePage>) -> Vec<u8> {
+/// JSON: the status, and the page when it changed (its title and data, and its run's
+/// section if `with_section`).
+fn event(seq: u64, status: &Status, page: Option<&LivePage>, with_section: bool) -> Vec<u8> {
     let status = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
     let mut json = format!("{{\"seq\":{seq},\"status\":{status}");
     if let Some(p) = page {
         let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
-        json.push_str(&format!(
-            ",\"title\":{},\"section\":{},\"page\":{}",
-            text(&p.title),
-            text(&p.section),
-            p.data
-        ));
+        json.push_str(&format!(",\"title\":{}", text(&p.title)));
+        if with_section {
+            json.push_str(&format!(",\"section\":{}", text(&p.section)));
+        }
+        json.push_str(&format!(",\"page\":{}", p.data));
     }
     json.push('}');
     format!("event: update\nid: {seq}\ndata: {json}\n\n").into_bytes()

@@ -114,6 +114,9 @@
       old.update(d.runs[0]);
       after(old, view);
     } else {
+      // The run's section comes with its first page only: a viewer that missed it (its
+      // stream joined later) takes the page as it now stands.
+      if (msg.section === undefined) { location.reload(); return; }
       const t = document.createElement('template');
       t.innerHTML = msg.section;
       const section = t.content.querySelector('section.run');
