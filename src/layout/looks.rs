@@ -101,9 +101,9 @@ pub(crate) fn match_key(name: &[u8]) -> &[u8] {
 /// first) in `palette`, each run's as a map from name to colour for
 /// [`LayoutOptions::band_colours`]: bands matched across runs ([`match_key`]; the k-th of
 /// the bands one key has in a run, by name, with the k-th of another run's) have one
-/// colour, and two bands of one run never share one. Colours are handed out biggest
-/// band first (the top of each run's stack), run by run, each the first of the palette's
-/// that no band already coloured shares a run with. OTHER keeps its own.
+/// colour, and two bands that do not match never share one, in a run or across runs.
+/// Colours are handed out biggest band first (the top of each run's stack), run by run,
+/// each the first of the palette's that no band has yet. OTHER keeps its own.
 pub(crate) fn shared_colours(
     runs: &[Vec<&[u8]>],
     palette: Palette,
@@ -135,11 +135,9 @@ pub(crate) fn shared_colours(
             if colour_of.contains_key(key) {
                 continue;
             }
-            // The colours of the keys that share a run with this one.
-            let taken: HashSet<[u8; 3]> = (keyed.iter())
-                .filter(|r| r.iter().any(|(_, k)| k == key))
-                .flat_map(|r| r.iter().filter_map(|(_, k)| colour_of.get(k).copied()))
-                .collect();
+            // Every colour handed out: two bands that do not match never share one, in
+            // a run or across runs (the palette's later rounds are lighter and darker).
+            let taken: HashSet<[u8; 3]> = colour_of.values().copied().collect();
             let colour = (0..4096)
                 .map(|slot| palette.colour(slot))
                 .find(|c| !taken.contains(c))
@@ -415,7 +413,7 @@ mod tests {
     }
 
     #[test]
-    fn matched_bands_share_a_colour_and_no_run_has_one_twice() {
+    fn matched_bands_share_a_colour_and_unmatched_ones_never_do() {
         assert_eq!(
             match_key(b"(302)countWords.step/count..."),
             b"countWords.step/count..."
@@ -430,6 +428,7 @@ mod tests {
             b"(310)countWords.step/count...",
             b"(302)countWords.step/count...",
             b"(306)lazySum/main/Main.CAF",
+            b"(301)wordStream/main.m/main",
         ];
         let two: Vec<&[u8]> = vec![
             b"SYSTEM",
@@ -452,12 +451,16 @@ mod tests {
             c(0, b"(310)countWords.step/count..."),
             c(1, b"countWords.step/count... #2")
         );
-        for (run, names) in [one, two].iter().enumerate() {
+        for (run, names) in [one.clone(), two].iter().enumerate() {
             let colours: HashSet<[u8; 3]> = (names.iter())
                 .filter(|n| **n != OTHER)
                 .map(|n| c(run, n))
                 .collect();
             assert_eq!(colours.len(), names.iter().filter(|n| **n != OTHER).count());
+        }
+        // SYSTEM and main match nothing in run 1: no colour of run 1 is theirs.
+        for name in [&b"SYSTEM"[..], b"main"] {
+            assert!(one.iter().all(|n| maps[0].get(*n) != Some(&c(1, name))), "{name:?}");
         }
     }
 
