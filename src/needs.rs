@@ -43,6 +43,12 @@ pub struct Needs {
     /// screens (`--palette screen`) and its values binary units (`--units binary`).
     /// Default: `false`.
     pub screen: bool,
+    /// The lines over the bands (`--heap-size`: heap size, live bytes, blocks size) are
+    /// drawn apart, on a scale of their own (the page's panel under the bands): the
+    /// bands' scale leaves them out, and the chart's value range is every band's total
+    /// at its highest, traces included (the profile's peak, as `--summary` says it).
+    /// Default: `false` (hp2ps's: the drawn stack's highest, or a line's above it).
+    pub lines_apart: bool,
 }
 
 impl Needs {

@@ -161,6 +161,10 @@ pub struct Aggregated {
     /// on their own (the traces, then the bands merged into OTHER or dropped by a
     /// negative band limit), with their own points; else empty.
     pub rest: Vec<Band>,
+    /// With [`Needs::data`]: every band's total at each sample (traces and the bands
+    /// merged into OTHER included: `--summary`'s total, whose highest is its peak),
+    /// thinned with the samples; else empty.
+    pub totals: Vec<f64>,
 }
 
 impl Aggregated {
@@ -186,6 +190,10 @@ pub fn aggregate(
 ) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
+    let totals = match needs.data {
+        true => stack_heights(&bands, nsamples),
+        false => Vec::new(),
+    };
     let mut table = if needs.band_table {
         every_band(&bands, &profile.times)
     } else {
@@ -248,6 +256,8 @@ pub fn aggregate(
         });
     let series = series::clip_series(profile.series, first, first + x_range);
     let y_max = match series::series_max(&series) {
+        // Lines drawn apart have a scale of their own: the bands' is the profile's peak.
+        _ if needs.lines_apart => totals.iter().fold(y_max, |m, &t| if t > m { t } else { m }),
         Some(s) if s > y_max => s,
         _ => y_max,
     };
@@ -281,6 +291,7 @@ pub fn aggregate(
         trace_percent: opts.trace_percent,
         table,
         rest,
+        totals,
     }
 }
 

@@ -13,9 +13,13 @@
 //! would pass it is left out, and so are those after it.
 //!
 //! The bands not drawn on their own (traces, and those merged into OTHER:
-//! [`Aggregated::rest`]) are carried too, at the drawn samples and at every level, when
-//! that also stays within [`crate::defaults::PAGE_VALUES`]; then the page has every band's values (for its
-//! numbers of a zoomed window and its cost-centre icicle).
+//! [`Aggregated::rest`]) are carried too, within what the levels leave of
+//! [`crate::defaults::PAGE_VALUES`]: at every drawn sample when they fit, and then at the
+//! levels that still fit, coarsest first; else at fewer of the drawn samples, thinned as
+//! the drawn ones are (the same reduction with a smaller limit keeps a subset of the drawn
+//! samples), as many as the budget allows. Then the page can draw any of them and has
+//! every band's values (for its numbers of a zoomed window and its cost-centre icicle);
+//! the page says when the budget thinned them ([`RestAt::samples`]).
 
 use std::ops::Range;
 
@@ -36,9 +40,22 @@ pub(super) struct PageSamples {
     pub drawn: Option<Vec<bool>>,
     /// The finer levels: the first has 10 tiles, the next 100, ….
     pub levels: Vec<Level>,
-    /// Whether the values of [`Aggregated::rest`] are carried.
-    pub rest: bool,
+    /// Where the values of [`Aggregated::rest`] are carried; `None`: nowhere.
+    pub rest: Option<RestAt>,
 }
+
+/// Where a page carries the values of the bands not drawn on their own.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct RestAt {
+    /// At which of the drawn samples (their places among them, in order); `None`: at
+    /// every one.
+    pub samples: Option<Vec<usize>>,
+    /// How many of the levels of detail (the coarsest first) carry them too.
+    pub levels: usize,
+}
+
+/// The fewest drawn samples the bands not drawn are carried at: fewer do not show them.
+const FEWEST_REST_SAMPLES: usize = 16;
 
 impl PageSamples {
     /// The samples of `agg` a page carries that draws at most `max_points` samples
@@ -76,13 +93,57 @@ impl PageSamples {
             });
             level += 1;
         }
-        let rest = carried.saturating_mul(bands + agg.rest.len()) <= budget;
+        let room = budget.saturating_sub(carried.saturating_mul(bands));
+        let counts: Vec<usize> = (levels.iter())
+            .map(|l| l.tiles.iter().map(Vec::len).sum())
+            .collect();
+        let rest = rest_at(agg, drawn.as_deref(), &counts, room);
         PageSamples {
             drawn,
             levels,
             rest,
         }
     }
+}
+
+/// Where the bands not drawn go within `room` band values (see the module docs): every
+/// drawn sample (`drawn`: a flag per sample, `None` for all) and the levels that fit (of
+/// `levels` samples each), or a subset of the drawn samples.
+fn rest_at(agg: &Aggregated, drawn: Option<&[bool]>, levels: &[usize], room: usize) -> Option<RestAt> {
+    let r = agg.rest.len();
+    let n = agg.times.len();
+    let d = drawn.map_or(n, |keep| keep.iter().filter(|&&k| k).count());
+    if r == 0 || d.saturating_mul(r) <= room {
+        let mut left = room.saturating_sub(d.saturating_mul(r));
+        let fit = (levels.iter())
+            .take_while(|&&count| match count.saturating_mul(r) <= left {
+                true => {
+                    left -= count * r;
+                    true
+                }
+                false => false,
+            })
+            .count();
+        return Some(RestAt {
+            samples: None,
+            levels: if r == 0 { levels.len() } else { fit },
+        });
+    }
+    let most = room / r;
+    if most < FEWEST_REST_SAMPLES {
+        return None;
+    }
+    // The same reduction with a smaller limit drops the same samples first, and more:
+    // what it keeps is among the drawn samples.
+    let keep = kept_samples(agg, most).unwrap_or_else(|| vec![true; n]);
+    let drawn_samples = (0..n).filter(|&s| drawn.map_or(true, |k| k[s]));
+    let places = (drawn_samples.enumerate())
+        .filter_map(|(place, s)| keep[s].then_some(place))
+        .collect();
+    Some(RestAt {
+        samples: Some(places),
+        levels: 0,
+    })
 }
 
 /// One level of detail: the samples each of its tiles keeps.
@@ -176,6 +237,7 @@ mod tests {
             trace_percent: 1.0,
             table: Vec::new(),
             rest: (bands..bands + rest).map(band).collect(),
+            totals: Vec::new(),
         }
     }
 
@@ -216,7 +278,7 @@ mod tests {
             kept.iter().for_each(|&s| seen[s] = true);
         }
         assert!(seen.iter().all(|&s| s), "every sample at level 2");
-        assert!(page.rest, "nothing more to carry");
+        assert!(page.rest.is_some(), "nothing more to carry");
     }
 
     #[test]
@@ -225,11 +287,27 @@ mod tests {
         // The drawn samples and level 1 fit (11,000 × 3), level 2 does not.
         let page = PageSamples::of(&a, 1000, 40_000);
         assert_eq!(page.levels.len(), 1);
-        assert!(!page.rest, "13 bands of 11,000 samples do not fit");
+        // 7,000 values left: the 10 bands not drawn at 700 of the 1,000 drawn samples
+        // (and the few the reduction always keeps), none at the level.
+        let rest = page.rest.expect("carried, thinned");
+        let places = rest.samples.expect("at some drawn samples");
+        assert!((700..=720).contains(&places.len()), "{}", places.len());
+        assert!(places.windows(2).all(|w| w[0] < w[1]) && places[places.len() - 1] < 1000);
+        assert_eq!(rest.levels, 0);
+        // The reduction keeps a subset of the drawn samples.
+        let drawn: Vec<usize> = (0..20_000).filter(|&s| page.drawn.as_ref().unwrap()[s]).collect();
+        let fewer = kept_samples(&a, 700).unwrap();
+        let want: Vec<usize> = (drawn.iter().enumerate())
+            .filter_map(|(p, &s)| fewer[s].then_some(p))
+            .collect();
+        assert_eq!(places, want);
+        assert_eq!(fewer.iter().filter(|&&k| k).count(), want.len(), "a subset");
+        // No room at all: nowhere.
+        assert_eq!(PageSamples::of(&a, 1000, 33_100).rest, None);
         // With room for every sample of 13 bands at both levels, all of it.
         let page = PageSamples::of(&a, 1000, PAGE_VALUES);
         assert_eq!(page.levels.len(), 2);
-        assert!(page.rest);
+        assert_eq!(page.rest, Some(RestAt { samples: None, levels: 2 }));
         // Nothing thinned: no levels.
         let page = PageSamples::of(&a, 0, PAGE_VALUES);
         assert_eq!((page.drawn, page.levels.len()), (None, 0));

@@ -19,6 +19,9 @@ pub(crate) struct Thinned {
     /// For a chart that carries its data, the finer levels of detail (10 tiles, 100,
     /// …); else empty.
     pub(crate) detail: Vec<LevelSamples>,
+    /// When [`Aggregated::rest`] is carried at some of the drawn samples only: their
+    /// places among the drawn samples (the page's budget thinned them); else `None`.
+    pub(crate) rest_samples: Option<Vec<usize>>,
 }
 
 /// One level of detail: each of its tiles' samples.
@@ -28,6 +31,8 @@ pub(crate) struct LevelSamples {
     pub(crate) tiles: Vec<TileSamples>,
     /// Whether its tiles hold every sample.
     pub(crate) whole: bool,
+    /// Whether its tiles hold the values of [`Aggregated::rest`] too.
+    pub(crate) rest: bool,
 }
 
 /// The samples one tile keeps.
@@ -35,8 +40,11 @@ pub(crate) struct LevelSamples {
 pub(crate) struct TileSamples {
     /// Their times.
     pub(crate) times: Vec<f64>,
-    /// Each drawn band's values at them, then those of [`Aggregated::rest`].
+    /// Each drawn band's values at them, then those of [`Aggregated::rest`] when the
+    /// level carries them.
     pub(crate) values: Vec<Vec<f64>>,
+    /// Every band's total at them ([`Aggregated::totals`]; empty without).
+    pub(crate) totals: Vec<f64>,
 }
 
 /// Drops the samples not drawn: at most `max_points` (`--max-points`; `Some(0)` draws
@@ -58,30 +66,43 @@ pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs
     // the table lists them all.
     let rows = needs.table_rows;
     let listed = rows == 0 || agg.bands.len() + agg.rest.len() <= rows;
-    let carry_rest = listed && page.as_ref().is_some_and(|p| p.rest);
-    if !carry_rest {
+    let rest = page.as_mut().and_then(|p| p.rest.take()).filter(|_| listed);
+    if rest.is_none() {
         drop_in_background(std::mem::take(&mut agg.rest));
     }
+    let rest_levels = rest.as_ref().map_or(0, |r| r.levels);
     let detail = page
-        .map(|p| detail_tiles(&agg, &p.levels))
+        .map(|p| detail_tiles(&agg, &p.levels, rest_levels))
         .unwrap_or_default();
     if let Some(keep) = drawn {
         drop_samples(&mut agg, &keep);
     }
-    Thinned { agg, detail }
+    Thinned {
+        agg,
+        detail,
+        rest_samples: rest.and_then(|r| r.samples),
+    }
 }
 
-/// The times and values (the drawn bands', then those of [`Aggregated::rest`]) of the
-/// samples each tile of each level keeps.
-fn detail_tiles(agg: &Aggregated, levels: &[Level]) -> Vec<LevelSamples> {
-    let tile = |kept: &Vec<usize>| TileSamples {
+/// The times, values (the drawn bands', then those of [`Aggregated::rest`] at the first
+/// `rest_levels` levels) and totals of the samples each tile of each level keeps.
+fn detail_tiles(agg: &Aggregated, levels: &[Level], rest_levels: usize) -> Vec<LevelSamples> {
+    let tile = |kept: &Vec<usize>, rest: bool| TileSamples {
         times: kept.iter().map(|&s| agg.times[s]).collect(),
-        values: values_at(agg.bands.iter().chain(&agg.rest), kept),
+        values: match rest {
+            true => values_at(agg.bands.iter().chain(&agg.rest), kept),
+            false => values_at(&agg.bands, kept),
+        },
+        totals: match agg.totals.is_empty() {
+            true => Vec::new(),
+            false => kept.iter().map(|&s| agg.totals[s]).collect(),
+        },
     };
-    (levels.iter())
-        .map(|level| LevelSamples {
-            tiles: level.tiles.iter().map(tile).collect(),
+    (levels.iter().enumerate())
+        .map(|(i, level)| LevelSamples {
+            tiles: level.tiles.iter().map(|t| tile(t, i < rest_levels)).collect(),
             whole: level.whole,
+            rest: i < rest_levels && !agg.rest.is_empty(),
         })
         .collect()
 }

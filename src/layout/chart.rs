@@ -406,8 +406,15 @@ pub struct ChartData {
     /// merged into OTHER) when the chart carries their values (see
     /// `src/aggregate/page.rs`); else empty.
     pub rest_rows: Vec<usize>,
-    /// Each of those bands' value at every drawn sample, in the order of `rest_rows`.
+    /// Each of those bands' value at every drawn sample (or at `rest_samples`), in the
+    /// order of `rest_rows`.
     pub rest: Vec<Vec<f64>>,
+    /// When the budget of the page's values thinned `rest`: the places among the drawn
+    /// samples it is given at (see `src/aggregate/page.rs`); else `None` (every one).
+    pub rest_samples: Option<Vec<usize>>,
+    /// Every band's total (traces and OTHER's bands included: `--summary`'s) at every
+    /// drawn sample; its highest is the profile's peak (that sample is always drawn).
+    pub totals: Vec<f64>,
     /// Colours no drawn band has, in the order the chart's palette would hand them out,
     /// for the bands a reader adds to the chart (the HTML page's table draws a band of
     /// OTHER or a trace on its own).
@@ -440,6 +447,8 @@ pub struct DetailLevel {
     pub tiles: Vec<DetailTile>,
     /// Whether its tiles hold every sample.
     pub whole: bool,
+    /// Whether its tiles hold the values of `rest_rows`' bands too.
+    pub rest: bool,
 }
 
 /// The samples of one stretch of the run at one level of detail ([`ChartData::detail`]).
@@ -448,6 +457,9 @@ pub struct DetailLevel {
 pub struct DetailTile {
     /// Their times.
     pub times: Vec<f64>,
-    /// Each drawn band's values at them, then those of `rest_rows`' bands (when carried).
+    /// Each drawn band's values at them, then those of `rest_rows`' bands (when its
+    /// level carries them).
     pub values: Vec<Vec<f64>>,
+    /// Every band's total at them (as [`ChartData::totals`]).
+    pub totals: Vec<f64>,
 }

@@ -164,6 +164,8 @@ pub(super) fn chart_data(
             rest_rows
         },
         rest,
+        rest_samples: None,
+        totals: agg.totals.clone(),
         spare_colours: spare_colours(graph, opts),
         detail: Vec::new(),
     }

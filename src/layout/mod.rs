@@ -125,7 +125,11 @@ pub(crate) fn layout(
     opts: &LayoutOptions,
     needs: &Needs,
 ) -> (Chart, AuxOut) {
-    let Thinned { agg, detail } = thinned;
+    let Thinned {
+        agg,
+        detail,
+        rest_samples,
+    } = thinned;
     let shades = shade::shades_of(&agg.bands, previous, opts);
     let mut chart = chart(&agg, &shades, opts, needs);
     if let Some(data) = chart.data.as_mut() {
@@ -135,11 +139,21 @@ pub(crate) fn layout(
                     .map(|t| DetailTile {
                         times: t.times,
                         values: t.values,
+                        totals: t.totals,
                     })
                     .collect(),
                 whole: level.whole,
+                rest: level.rest,
             })
             .collect();
+        if !data.rest.is_empty() {
+            if let Some(places) = rest_samples {
+                for column in &mut data.rest {
+                    *column = places.iter().filter_map(|&p| column.get(p).copied()).collect();
+                }
+                data.rest_samples = Some(places);
+            }
+        }
     }
     let aux = AuxOut {
         x_range: agg.x_range,

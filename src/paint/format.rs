@@ -91,6 +91,7 @@ impl Format {
                 page_values: PAGE_VALUES,
                 table_rows: PAGE_TABLE_ROWS,
                 screen: true,
+                lines_apart: true,
                 ..vector
             },
         }

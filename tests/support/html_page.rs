@@ -348,7 +348,8 @@ pub fn pointing_shows_the_hp_values(p: &Page<'_>, profile: &Profile, data: &Valu
             }
         };
         let values: Vec<f64> = names.iter().map(|n| value_of(n)).collect();
-        let total: f64 = values.iter().sum();
+        // The total is every band's (traces too, as --summary's), not the drawn bands'.
+        let total: f64 = cols.values().map(|c| c[i]).sum();
         // Inside the biggest band at that sample.
         let big = (0..values.len())
             .max_by(|&a, &b| values[a].total_cmp(&values[b]))
@@ -410,6 +411,8 @@ pub fn the_table_has_the_summarys_numbers(
     args.extend_from_slice(flags);
     args.push(&input_arg);
     let summary: Value = serde_json::from_slice(&hp2ps(dir.path(), &args)).expect("JSON");
+    // The table follows a change of window once it rests.
+    p.settle();
     let rows = p.js(
         "document.querySelector('.more-rows').click(); \
          return [...document.querySelectorAll('#bands tbody tr')].map(tr => \

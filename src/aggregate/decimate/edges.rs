@@ -55,6 +55,14 @@ impl<'a> Edges<'a> {
             protected[low] = true;
             protected[high] = true;
         }
+        // The profile's peak (every band's total at its highest, traces included), for
+        // a chart that says it: the page's readout at that sample is the peak.
+        if let Some(totals) = agg.totals.get(range.clone()) {
+            let high = (0..totals.len()).fold(0, |h, s| if totals[s] > totals[h] { s } else { h });
+            if let Some(p) = protected.get_mut(high) {
+                *p = true;
+            }
+        }
         let times = &agg.times[range];
         let span = times[n - 1] - times[0];
         Edges {

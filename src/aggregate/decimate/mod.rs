@@ -174,6 +174,13 @@ pub(super) fn drop_samples(agg: &mut Aggregated, keep: &[bool]) {
         t += 1;
         keep[t - 1]
     });
+    if agg.totals.len() == keep.len() {
+        let mut t = 0;
+        agg.totals.retain(|_| {
+            t += 1;
+            keep[t - 1]
+        });
+    }
     for band in agg.bands.iter_mut().chain(&mut agg.rest) {
         band.points = band
             .points

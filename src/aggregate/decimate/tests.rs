@@ -36,6 +36,7 @@ fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {
         trace_percent: 1.0,
         table: Vec::new(),
         rest: Vec::new(),
+        totals: Vec::new(),
     }
 }
 

@@ -240,6 +240,8 @@ fn run(j: &mut Json, r: &Run<'_>) {
         });
         j.key("values");
         columns(j, &data.values);
+        j.key("totals");
+        j.numbers(data.totals.iter().copied());
         j.key("rest");
         if data.rest_rows.is_empty() {
             j.raw("null");
@@ -247,6 +249,11 @@ fn run(j: &mut Json, r: &Run<'_>) {
             j.object(|j| {
                 j.key("rows");
                 j.numbers(data.rest_rows.iter().map(|&r| r as f64));
+                j.key("samples");
+                match &data.rest_samples {
+                    Some(places) => j.numbers(places.iter().map(|&p| p as f64)),
+                    None => j.raw("null"),
+                }
                 j.key("values");
                 columns(j, &data.rest);
             });
@@ -256,6 +263,8 @@ fn run(j: &mut Json, r: &Run<'_>) {
             j.object(|j| {
                 j.key("whole");
                 j.raw(if level.whole { "true" } else { "false" });
+                j.key("rest");
+                j.raw(if level.rest { "true" } else { "false" });
                 j.key("tiles");
                 j.list(&level.tiles, |j, tile| {
                     j.object(|j| {
@@ -263,6 +272,8 @@ fn run(j: &mut Json, r: &Run<'_>) {
                         j.numbers(tile.times.iter().copied());
                         j.key("values");
                         columns(j, &tile.values);
+                        j.key("totals");
+                        j.numbers(tile.totals.iter().copied());
                     });
                 });
             });

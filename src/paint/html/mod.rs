@@ -28,7 +28,7 @@ pub(crate) use super::svg::escape;
 use super::svg::{
     helvetica_advance, number as svg_number, write_svg_with_tags, SvgOptions, FONT_FAMILY,
 };
-use crate::layout::chart::{Chart, Page, BORDER_HEIGHT, BORDER_WIDTH};
+use crate::layout::chart::{Chart, Graph, Page, BORDER_HEIGHT, BORDER_WIDTH};
 use data::{document, Font, Run};
 pub(crate) use live::{live_parts, page_title, write_live_page};
 
@@ -48,6 +48,7 @@ macro_rules! page_script {
             include_str!("assets/run.js"),
             include_str!("assets/detail.js"),
             include_str!("assets/draw.js"),
+            include_str!("assets/heap.js"),
             include_str!("assets/pointer.js"),
             include_str!("assets/controls.js"),
             include_str!("assets/legend.js"),
@@ -57,6 +58,7 @@ macro_rules! page_script {
             include_str!("assets/icicle.js"),
             include_str!("assets/compare.js"),
             include_str!("assets/share.js"),
+            include_str!("assets/access.js"),
             include_str!("assets/start.js"),
             $($more),*
         )
@@ -211,8 +213,28 @@ fn picture_of(chart: &Chart) -> io::Result<(Chart, String)> {
             .collect(),
         data: None,
     };
+    // The lines over the bands have a panel of their own under the chart (the script's,
+    // on a scale of their own: `Needs::lines_apart`): the picture leaves them out, the
+    // data keeps them.
+    let drawn = Chart {
+        portrait: picture.portrait,
+        job: picture.job.clone(),
+        date: picture.date.clone(),
+        title: picture.title.clone(),
+        pages: (picture.pages.iter())
+            .map(|page| Page {
+                axes: page.axes.clone(),
+                key: Vec::new(),
+                graph: page.graph.as_ref().map(|graph| Graph {
+                    lines: Vec::new(),
+                    ..graph.clone()
+                }),
+            })
+            .collect(),
+        data: None,
+    };
     let mut svg = Vec::new();
-    write_svg_with_tags(&picture, &SvgOptions::default(), true, &mut svg)?;
+    write_svg_with_tags(&drawn, &SvgOptions::default(), true, &mut svg)?;
     let svg = String::from_utf8_lossy(&svg);
     let svg = match svg.strip_prefix("<?xml") {
         Some(rest) => rest.split_once('\n').map_or("", |(_, svg)| svg).to_string(),

@@ -19,10 +19,12 @@
 // the page's one script element): this one makes the namespace `window.hp2ps` with the
 // constants, the formatting and the names every other part uses; run.js the Run and its
 // state; detail.js the finer samples of a zoomed window; draw.js the redrawing;
-// pointer.js pointing, the readout, keys and zoom; controls.js the header and toolbar;
-// legend.js the legend and its filter; marks.js the marks; overview.js the strip of the
-// whole run; table.js the band table; icicle.js the cost-centre icicle; compare.js
-// several runs; share.js the URL's state and the exports; start.js reads the data and
+// heap.js the heap lines' panel and the peak on the axis; pointer.js pointing, the
+// readout, keys and zoom; controls.js the header and toolbar; legend.js the legend and
+// its filter; marks.js the marks; overview.js the strip of the whole run; table.js the
+// band table; icicle.js the cost-centre icicle; compare.js several runs; share.js the
+// URL's state and the exports; access.js the keyboard's tab stops, the skip links and
+// the chart in words for screen readers; start.js reads the data and
 // makes a Run per chart (`window.hp2ps.runs`, with `.data`, for user scripts and tests).
 window.hp2ps = (function () {
   'use strict';
@@ -181,8 +183,10 @@ window.hp2ps = (function () {
       key = rest.slice(0, rest.indexOf('/'));
       tail = rest.slice(key.length);
     } else if (!/\s/.test(rest)) {
-      const m = /^(.*[.:])([^.:]+[.:]?|[.:])$/.exec(rest);
-      if (m && m[1] && m[2]) [head, key] = [m[1], m[2]];
+      // A qualified name: its qualifiers are words each ending in '.' or ':', its last
+      // part anything after them (an operator, "(:)", "(,)", "++", is whole).
+      const m = /^((?:[\w'][\w'-]*[.:])+)(.+)$/.exec(rest);
+      if (m) [head, key] = [m[1], m[2]];
     } else [head, key] = [rest, ''];
     if (head) e.append(...pieces(head, /\s/.test(rest) ? '' : 'nm-dim'));
     if (key) e.append(...pieces(key + (tail ? '' : cut), 'nm-key'));

@@ -20,6 +20,7 @@
     this.runs = runs;
     this.box = box;
     this.depth = 0;
+    // The biggest change first, grown or shrunk: the leak's own band at the top.
     this.sort = { key: 'peakd' + (runs.length - 1), dir: -1 };
     this.limit = TABLE_ROWS;
     this.layout = 'side';
@@ -66,17 +67,22 @@
     box.append(el('h1', {}, runs.length + ' runs compared'), files, bar);
     // The difference view, after the charts.
     this.section = el('section', { class: 'compare-diff', 'aria-label': 'Differences' });
-    this.table = el('table', { class: 'bands', id: 'diff' });
-    const scroll = el('div', { class: 'table-box' });
-    scroll.appendChild(this.table);
+    this.table = el('table', { class: 'bands diff', id: 'diff' });
     this.more = el('button', { type: 'button', class: 'more-rows' });
     this.more.addEventListener('click', () => { this.limit = Infinity; this.render(); });
     this.note = el('p', { class: 'suffix-note' });
-    this.section.append(el('h2', {}, 'What changed'), this.note, scroll, this.more);
+    const csv = el('button', { type: 'button', class: 'csv', title: 'Save this table as CSV: the rows shown by the filter, the numbers in the units shown' }, 'CSV');
+    csv.addEventListener('click', () => H.save(this.csv(), 'text/csv', 'hp2ps-compare.csv'));
+    const head = el('div', { class: 'table-head' });
+    head.append(el('h2', {}, 'What changed'), csv);
+    this.section.append(head, this.note, this.table, this.more);
     this.runsBox = runs[0].section.parentNode;
     this.runsBox.after(this.section);
     this.setLayout(this.layout);
     this.build();
+    // Side by side, the runs' headers take one height, so that the charts line up.
+    this.alignHeads();
+    if (window.ResizeObserver) new ResizeObserver(() => this.alignHeads()).observe(this.runsBox);
   }
   H.Compare = Compare;
   const C = Compare.prototype;
@@ -95,6 +101,14 @@
     this.arrange.set(this.layout);
   };
 
+  C.alignHeads = function () {
+    const heads = this.runs.map((r) => r.section.querySelector('.run-head'));
+    heads.forEach((h) => { h.style.minHeight = ''; });
+    if (this.layout !== 'side') return;
+    const tallest = Math.max(...heads.map((h) => h.getBoundingClientRect().height));
+    heads.forEach((h) => { h.style.minHeight = tallest + 'px'; });
+  };
+
   C.setLayout = function (layout) {
     this.layout = layout;
     const side = layout === 'side';
@@ -102,6 +116,7 @@
     this.runsBox.style.setProperty('--columns', String(Math.min(this.runs.length, 2)));
     this.sync();
     this.runs.forEach((r) => r.saveState());
+    if (this.runs[0].section.querySelector('.run-head').childElementCount) this.alignHeads();
   };
 
   // A band's key: its name without the .hp's stack number and an eventlog's " #k", or its
@@ -136,10 +151,11 @@
     if (rows.length === 1) return run.d.table.peak[rows[0]];
     const bands = rows.map((r) => run.byRow.get(r));
     if (bands.some((b) => !b)) return NaN;
+    const src = bands.some((b) => b.j !== undefined) && run.restBase ? run.restBase : run.base;
     let top = 0;
-    for (let i = 0; i < run.base.times.length; i++) {
+    for (let i = 0; i < src.times.length; i++) {
       let sum = 0;
-      for (const b of bands) sum += b.j !== undefined ? run.base.rest[b.j][i] : run.base.values[b.k][i];
+      for (const b of bands) sum += b.j !== undefined ? src.rest[b.j][i] : src.values[b.k][i];
       top = Math.max(top, sum);
     }
     return top;
@@ -170,7 +186,7 @@
   };
 
   C.left = function (from) {
-    for (const r of this.runs) if (r !== from) r.crossLine.setAttribute('visibility', 'hidden');
+    for (const r of this.runs) if (r !== from) r.leftElsewhere();
   };
 
   C.zoomed = function (from) {
@@ -200,7 +216,7 @@
     ]) {
       const fmt = what === 'area' ? (v) => thousands(Math.round(v)) : (v) => amount(v, unit, units);
       for (let i = 0; i < n; i++) cols.push({ key: what + i, label: label + ' ' + (i + 1), title: title + ', run ' + (i + 1), fmt, get: (row) => row[what][i] });
-      for (let i = 1; i < n; i++) cols.push({ key: what + 'd' + i, delta: true, label: 'Δ ' + label.toLowerCase() + (n > 2 ? ' ' + (i + 1) : ''), title: 'Run ' + (i + 1) + ' minus run 1', fmt, get: (row) => (row[what] ? row[what][i] - row[what][0] : NaN) });
+      for (let i = 1; i < n; i++) cols.push({ key: what + 'd' + i, delta: true, label: 'Δ ' + label.toLowerCase() + (n > 2 ? ' ' + (i + 1) : ''), title: 'Run ' + (i + 1) + ' minus run 1; sorted by the size of the change, grown or shrunk', fmt, get: (row) => (row[what] ? row[what][i] - row[what][0] : NaN) });
     }
     return cols;
   };
@@ -226,7 +242,10 @@
     const run0 = this.runs[0];
     const rows = this.rows.filter((row) => run0.matches(row.key) || this.runs.some((r, n) => row.rows[n].some((i) => r.matches(r.d.table.name[i]))));
     const byKey = sortKey === 'key';
-    rows.sort((a, b) => H.order(byKey ? a.key : col.get(a), byKey ? b.key : col.get(b), d, a.key < b.key ? -1 : 1));
+    // A change sorts by its size, grown or shrunk alike.
+    const val = (row) => (byKey ? row.key : col.delta ? Math.abs(col.get(row)) : col.get(row));
+    rows.sort((a, b) => H.order(val(a), val(b), d, a.key < b.key ? -1 : 1));
+    this.shownRows = rows;
     const head = el('tr');
     const th = (key, label, title, num) => {
       const h = H.sortHeader(label, title, num, () => {
@@ -237,7 +256,11 @@
       return h;
     };
     head.append(el('th'), th('key', 'Band', 'The band\'s name, as the runs match it'));
-    for (const c of cols) head.appendChild(th(c.key, c.label, c.title, true));
+    for (const c of cols) {
+      const h = th(c.key, c.label, c.title, true);
+      if (!c.delta && !c.key.startsWith('peak')) h.classList.add('per-run');
+      head.appendChild(h);
+    }
     const body = el('tbody');
     for (const row of rows.slice(0, this.limit)) {
       const tr = el('tr', { 'data-key': row.key, tabindex: '0' });
@@ -251,17 +274,32 @@
       for (const c of cols) {
         const v = c.get(row);
         const text = v === v ? (c.delta && v > 0 ? '+' : '') + c.fmt(v) : '–';
-        tr.appendChild(el('td', { class: 'num' + (c.delta ? (v > 0 ? ' up' : v < 0 ? ' down' : '') : ''), 'data-col': c.key, 'data-value': String(v), title: v === v && !c.key.startsWith('area') ? thousands(Math.round(v)) + (unit ? ' ' + unit : '') : undefined }, text));
+        tr.appendChild(el('td', { class: 'num' + (c.delta ? (v > 0 ? ' up' : v < 0 ? ' down' : '') : c.key.startsWith('peak') ? '' : ' per-run'), 'data-col': c.key, 'data-value': String(v), title: v === v && !c.key.startsWith('area') ? thousands(Math.round(v)) + (unit ? ' ' + unit : '') : undefined }, text));
       }
       tr.addEventListener('click', () => this.pick(row, tr));
+      tr.addEventListener('keydown', (e) => { if (e.target === tr && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); this.pick(row, tr); } });
       body.appendChild(tr);
     }
     const thead = el('thead');
     thead.appendChild(head);
-    this.table.replaceChildren(el('caption', {}, 'Every band of the ' + this.runs.length + ' runs, with the changes from run 1, the biggest growth first; a row highlights its band in every chart.'), thead, body);
+    this.table.replaceChildren(el('caption', {}, 'Every band of the ' + this.runs.length + ' runs, with the changes from run 1, the biggest change first (grown or shrunk); a row highlights its band in every chart.'), thead, body);
     this.more.hidden = rows.length <= this.limit;
     this.more.textContent = 'Show all ' + rows.length + ' rows';
+    H.roveRows(this.table);
     this.sync();
+  };
+
+  // The table as CSV: its rows in its order (those the filter shows), a column per
+  // number in the unit shown (in its header).
+  C.csv = function () {
+    const run = this.runs[0];
+    const cols = this.columns();
+    const head = ['Band'];
+    const units = cols.map((c) => (c.key.startsWith('area') ? [1, run.d.valueUnit + ' × ' + run.d.sampleUnit] : run.csvUnit(this.shownRows.map((r) => c.get(r)))));
+    cols.forEach((c, i) => head.push(c.label + (units[i][1] ? ' (' + units[i][1] + ')' : '')));
+    const lines = [head];
+    for (const row of this.shownRows) lines.push([row.key].concat(cols.map((c, i) => H.csvNumber(c.get(row), units[i][0]))));
+    return H.csvText(lines);
   };
 
   // A row highlights its band in every chart where it is drawn; again: nothing.

@@ -52,15 +52,47 @@
     const children = [el('h1', {}, d.file || d.job || 'hp2ps'), kind, tools, facts];
     if (d.job) children.push(el('p', { class: 'facts job', title: 'JOB: the program and its options' }, d.job));
     for (const note of d.notes || []) children.push(el('p', { class: 'warning', role: 'note' }, 'Left out: ' + note + '.'));
+    const budget = this.budgetNote();
+    if (budget) children.push(el('p', { class: 'warning budget', role: 'note' }, budget));
     const help = el('details', { class: 'help' });
     help.append(el('summary', {}, 'How to read and use this page'),
       el('p', {}, 'Point at the chart for the values at a time, the largest first. Drag across it to zoom, double-click to zoom out; ' +
         'with the chart focused, ← → move (or pan when zoomed), + − zoom, Esc zooms out. While zoomed, the strip under the chart shows where you are: drag its window.'),
       el('p', {}, 'Click a legend entry to hide its band, Alt-click (or "only") to show it alone; the filter takes text or /regex/. ' +
-        'A band merged into OTHER or left out as a trace can be drawn from the table ("draw"). The link button copies a link to this view.'),
+        'A band merged into OTHER or left out as a trace can be drawn from the table ("draw"). The link button copies a link to this view; ' +
+        'the browser\'s back and forward buttons go through the windows zoomed to.'),
+      el('p', {}, 'The keyboard: Tab goes from panel to panel (toolbar, chart, legend, table, icicle, marks); arrow keys move inside one, ' +
+        'Enter or Space acts (in the legend: hides or shows, with Alt: shows only that band; in the table: highlights, D draws a band from OTHER).'),
+      el('p', {}, 'The total is every band of the profile, traces included (--summary\'s); the peak is its highest. ' +
+        'The heap lines (--heap-size) are measured by the runtime, not by the profile: they have a panel and a scale of their own.'),
       el('p', {}, 'Values are in ' + (this.state.units === 'decimal' ? 'decimal' : 'binary') + ' units (1 MiB = 1,048,576 bytes) unless switched; exact figures are in each value\'s tooltip.'));
     children.push(help);
     head.append(...children);
+  };
+
+  // What the page's budget of values did to the bands not drawn on their own, if
+  // anything: carried at fewer samples, or not at all.
+  R.budgetNote = function () {
+    const d = this.d;
+    const kept = d.table.fate.filter((f) => f === 'other' || f === 'trace').length;
+    if (!kept) return null;
+    const count = kept + (kept === 1 ? ' band' : ' bands') + ' in OTHER or left out as traces';
+    if (d.rest && d.rest.samples) {
+      return 'The page\'s budget of values is met: the ' + count + ' can be drawn from the table, from ' +
+        H.thousands(d.rest.samples.length) + ' of the ' + H.thousands(d.times.length) + ' samples drawn (-m or --include draws one from every sample).';
+    }
+    if (!d.rest) return 'The page\'s budget of values is met: the values of the ' + count + ' are not in this page, so the table cannot draw them (-m or --include draws one).';
+    return null;
+  };
+
+  // The profile's peak: every band's total (traces included, as --summary) at its
+  // highest, and the first sample with it (the page always draws that sample).
+  R.peak = function () {
+    const t = this.base.totals;
+    if (!t.length) return null;
+    let top = 0;
+    for (let i = 1; i < t.length; i++) if (t[i] > t[top]) top = i;
+    return { value: t[top], time: this.base.times[top], i: top };
   };
 
   // "57 samples (all drawn) · 21 bands: 9 drawn, 12 traces · peak 42.6 MiB at 0.15 s".
@@ -73,14 +105,14 @@
     const parts = [d.samples + ' samples (' + drawn + ')', bands + ' bands: ' +
       ['drawn', 'other', 'trace', 'dropped'].filter((f) => fates[f]).map((f) => fates[f] + ' ' + FATES[f]).join(', ') +
       (d.tableLeftOut ? ', ' + d.tableLeftOut.bands + ' not in this page' : '')];
-    // The total of every band the page has: the drawn ones and the traces.
-    const every = this.drawn.map((b) => ({ values: this.base.values[b.k] }))
-      .concat(this.rest.filter((r) => d.table.fate[r.row] === 'trace').map((r) => ({ values: this.base.rest[r.j] })));
-    const totals = this.totals(every);
-    let top = 0;
-    for (let i = 1; i < totals.length; i++) if (totals[i] > totals[top]) top = i;
-    if (totals.length) parts.push('peak ' + amount(totals[top], d.valueUnit, this.state.units) + ' at ' + H.when(+this.base.times[top].toPrecision(3), d.sampleUnit));
+    const peak = this.peak();
+    if (peak) parts.push('peak ' + this.peakText(peak));
     return parts.join(' · ');
+  };
+
+  // "42.6 MiB at 0.152 s": the peak as the header, the axis and the table's total say it.
+  R.peakText = function (peak) {
+    return amount(peak.value, this.d.valueUnit, this.state.units) + ' at ' + H.when(+peak.time.toPrecision(3), this.d.sampleUnit);
   };
 
   // ---- Toolbar ----
@@ -92,10 +124,10 @@
       ['normal', '100 %', "Each band's share of the visible total at every sample"],
       ['lines', 'Lines', 'One line per band'],
     ], (view) => this.setView(view), 'view');
-    const fit = el('input', { type: 'checkbox' });
+    const fit = el('input', { type: 'checkbox', checked: '' });
     fit.addEventListener('change', () => { this.state.fitY = fit.checked; this.redraw(); });
     this.fitBox = fit;
-    const fitLabel = el('label', { title: 'Scale the y axis to the bands and time shown' });
+    const fitLabel = el('label', { title: 'Scale the y axis to the bands and time shown (off: the whole profile\'s scale)' });
     fitLabel.append(fit, document.createTextNode('Fit y'));
     const bytes = this.d.valueUnit === 'bytes';
     this.unitsControl = H.segmented('Units', [
@@ -147,5 +179,6 @@
     this.showAll.disabled = st.hidden.size === 0;
     const [a, b] = this.span();
     this.windowText.textContent = st.window ? 'Showing ' + H.when(a, this.d.sampleUnit) + ' to ' + H.when(b, this.d.sampleUnit) : '';
+    if (this.summary) { H.roveReset(this.toolbarItems()); this.describe(); }
   };
 })(window.hp2ps);

@@ -27,7 +27,8 @@
 
   // The level and tiles to draw the window from, [level, first tile, last tile]; null:
   // the drawn samples.
-  R.pickDetail = function () {
+  // `rest`: the bands not drawn are needed (one is drawn): only levels that carry them.
+  R.pickDetail = function (rest) {
     const w = this.state.window;
     const levels = this.d.detail;
     const base = this.base.times;
@@ -38,6 +39,7 @@
     const span = base[base.length - 1] - t0;
     let pick = null;
     for (let L = 0; L < levels.length; L++) {
+      if (rest && !levels[L].rest) break;
       const tiles = levels[L].tiles;
       const n = tiles.length;
       const tile = (t) => Math.min(n - 1, Math.max(0, Math.floor(((t - t0) / span) * n)));
@@ -52,17 +54,22 @@
 
   // Draws from the samples the window needs: the level's tiles joined (a tile holds one
   // sample beyond each of its ends, which its neighbour holds too), or the drawn samples.
+  // With a band of OTHER or a trace drawn: from the samples that carry those bands (the
+  // levels that do, else the page's thinned set of them when its budget made one).
   R.useDetail = function () {
-    const pick = this.pickDetail();
-    const key = pick ? pick.join(':') : 'base';
+    const rest = this.state.added.length > 0;
+    const pick = this.pickDetail(rest);
+    const thinned = !pick && rest && this.restBase;
+    const key = pick ? pick.join(':') : thinned ? 'rest' : 'base';
     if (key === this.detailKey) return;
     this.detailKey = key;
     this.state.at = null;
-    const src = pick ? this.joinTiles(pick) : this.base;
+    const src = pick ? this.joinTiles(pick) : thinned ? this.restBase : this.base;
     this.times = src.times;
+    this.totalsNow = src.totals;
     this.drawn.forEach((b, k) => { b.values = b.raw = src.values[k]; });
-    this.rest.forEach((r, j) => { r.values = src.rest[j]; });
-    for (const b of this.bands) if (b.added) b.values = b.rest.values;
+    this.rest.forEach((r, j) => { r.values = src.rest[j] || null; });
+    for (const b of this.bands) if (b.added) b.values = b.rest.values || new Float64Array(this.times.length);
     this.refreshOther();
   };
 
@@ -82,16 +89,23 @@
     const times = new Float64Array(n);
     for (let m = 0; m < n; m++) times[m] = tiles[picked[2 * m]].times[picked[2 * m + 1]];
     const drawn = this.drawn.length;
+    const totals = new Float64Array(n);
+    for (let m = 0; m < n; m++) {
+      const tile = tiles[picked[2 * m]];
+      totals[m] = tile.totals && tile.totals.length ? tile.totals[picked[2 * m + 1]] : NaN;
+    }
     return {
       times,
       values: this.drawn.map((b, k) => column(k)),
-      rest: this.rest.map((r, j) => column(drawn + j)),
+      rest: this.d.detail[L].rest ? this.rest.map((r, j) => column(drawn + j)) : [],
+      totals,
     };
   };
 
   // Whether the samples shown are every sample of the profile in the window.
   R.everySample = function () {
-    const pick = this.pickDetail();
+    if (this.detailKey === 'rest') return false;
+    const pick = this.pickDetail(this.detailKey !== 'base' && this.state.added.length > 0);
     return pick ? this.d.detail[pick[0]].whole : this.base.times.length === this.d.samples;
   };
 

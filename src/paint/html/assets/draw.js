@@ -23,8 +23,11 @@
     this.drawMarkLines();
     this.updateToolbar();
     this.drawOverview();
+    this.drawHeapPanel();
+    this.drawPeak(vSpan);
     this.saveState();
     if (this.pristine() && !force) {
+      this.lastVSpan = vSpan;
       this.show(this.picture);
       this.applyHighlight();
       return;
@@ -54,16 +57,31 @@
       g.replaceChildren(...this.bandShape(band, xs, top, below));
       if (st.view !== 'lines') below = top;
     }
-    const clipped = st.window !== null || st.view !== 'stacked' || st.fitY;
-    for (const layer of [c.bands, c.lines]) {
-      if (clipped) layer.setAttribute('clip-path', 'url(#hp2ps-clip-' + this.index + ')');
-      else layer.removeAttribute('clip-path');
-    }
-    this.drawLines(c, scale);
+    const clipped = st.window !== null || st.view !== 'stacked' || vSpan !== s.vSpan;
+    if (clipped) c.bands.setAttribute('clip-path', 'url(#hp2ps-clip-' + this.index + ')');
+    else c.bands.removeAttribute('clip-path');
     this.drawMarks(c);
     this.drawTicks(c, vSpan);
     this.show(c.svg);
+    this.settleScale(c, vSpan);
     this.applyHighlight();
+  };
+
+  // A new scale comes calmly: the bands, drawn to it, grow or shrink into it from the
+  // old one (a quarter of a second), unless the reader asked for less motion.
+  R.settleScale = function (c, vSpan) {
+    const from = this.lastVSpan;
+    this.lastVSpan = vSpan;
+    if (!from || from === vSpan || !c.bands.animate) return;
+    if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const k = vSpan / from;
+    const origin = '0px ' + coord(PAGE - this.s.y0) + 'px';
+    for (const g of c.bands.children) {
+      if (!g.firstChild) continue;
+      g.style.transformBox = 'view-box';
+      g.style.transformOrigin = origin;
+      g.animate([{ transform: 'scaleY(' + k + ')' }, { transform: 'none' }], { duration: 260, easing: 'cubic-bezier(.2, .7, .3, 1)' });
+    }
   };
 
   // A band's elements: its outline as the painter draws it (band_outline: the first
@@ -130,36 +148,6 @@
       });
     }
     return ids;
-  };
-
-  // The lines over the bands (heap size, live bytes), as the painter strokes them.
-  R.drawLines = function (c, scale) {
-    const st = this.state;
-    const s = this.s;
-    c.lines.replaceChildren();
-    if (st.view === 'normal') return;
-    for (const l of this.lines) {
-      if (st.linesHidden.has(l.name)) continue;
-      const [a, b] = this.span();
-      const pts = [];
-      for (let i = 0; i < l.t.length; i++) {
-        const near = (i + 1 < l.t.length && l.t[i + 1] >= a) && (i === 0 || l.t[i - 1] <= b);
-        if (!this.state.window || near || this.inWindow(l.t[i])) {
-          pts.push(coord(this.xOf(l.t[i])) + ',' + coord(PAGE - (l.v[i] * scale + s.y0)));
-        }
-      }
-      if (pts.length < 2) continue;
-      const attrs = {
-        class: 'series line-' + l.k, points: pts.join(' '), stroke: this.lineColour(l), 'stroke-width': coord(l.width),
-        'stroke-linejoin': 'round',
-      };
-      if (l.dash) attrs['stroke-dasharray'] = coord(l.dash[0]) + ' ' + coord(l.dash[1]);
-      const line = svgEl('polyline', attrs);
-      const title = svgEl('title');
-      title.textContent = l.tooltip;
-      line.appendChild(title);
-      c.lines.appendChild(line);
-    }
   };
 
   // The marks' carets below the x axis (geometry::caret), where the window has them.

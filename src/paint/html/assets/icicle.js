@@ -44,7 +44,8 @@
     this.icicleHead = el('h2');
     const bar = el('div', { class: 'toolbar' });
     bar.append(outer, mean);
-    this.icicle = el('div', { class: 'nodes', role: 'tree' });
+    this.icicle = el('div', { class: 'nodes', role: 'tree', 'aria-label': 'Cost-centre stacks: a level per row; arrow keys: ↓ callers, ↑ back, ← → neighbours' });
+    this.icicle.addEventListener('keydown', (e) => this.icicleKey(e));
     box.append(this.icicleHead, bar, this.icicle);
     this.makeTree();
     this.icicleChanged();
@@ -54,7 +55,9 @@
   // it has those merged into OTHER and the traces; else the drawn bands and OTHER.
   R.makeTree = function () {
     const other = this.other;
-    const leaves = this.rest.length ? this.drawn.filter((b) => b.row !== null).concat(this.rest) : this.drawn;
+    // Every band when the page has their values at the drawn samples (else the drawn
+    // bands, OTHER among them, and what the total holds besides: the traces).
+    const leaves = this.rest.length && this.base.rest.length ? this.drawn.filter((b) => b.row !== null).concat(this.rest) : this.drawn;
     const root = { name: 'all', kids: new Map(), path: '', depth: 0, under: [] };
     this.nodes = [root];
     this.leaves = leaves.map((band) => {
@@ -128,15 +131,23 @@
     const i = this.icicleSample();
     const [i0, i1] = this.inside();
     for (const n of this.nodes) n.size = 0;
+    const valueOf = (values) => {
+      if (!values) return 0;
+      if (!this.icicleMean) return values[i] || 0;
+      let v = 0;
+      for (let j = i0; j <= i1; j++) v += values[j];
+      return v / Math.max(1, i1 - i0 + 1);
+    };
     for (const leaf of this.leaves) {
-      let v = leaf.band.values[i] || 0;
-      if (this.icicleMean) {
-        v = 0;
-        for (let j = i0; j <= i1; j++) v += leaf.band.values[j];
-        v /= Math.max(1, i1 - i0 + 1);
-      }
+      const v = valueOf(leaf.band.values);
       for (const n of leaf.chain) n.size += v;
     }
+    // The total is every band's (--summary's, the readout's): what the stacks above do
+    // not hold of it is the traces, a node of their own.
+    const every = valueOf(this.totalsNow);
+    const rest = every === every ? every - this.tree.size : 0;
+    this.traceNode = rest > Math.abs(every) * 1e-12 ? { name: 'traces, not drawn', kids: new Map(), order: [], path: '(traces)', depth: 1, under: [], size: rest } : null;
+    if (this.traceNode) this.tree.size += rest;
     const total = this.tree.size;
     const [a, b] = this.span();
     const w = (t) => H.when(t, this.d.sampleUnit);
@@ -158,14 +169,62 @@
       }
     };
     place(this.tree, 0);
+    if (this.traceNode && total > 0) {
+      const x = this.tree.order.reduce((a, k) => a + (k.size / total >= 0.002 ? k.size / total : 0), 0);
+      if (this.traceNode.size / total >= 0.002) made.push(this.icicleNode(this.traceNode, x, this.traceNode.size / total, short));
+    }
     this.icicle.style.height = depth * ROW + 'px';
+    // A tree of levels for assistive technology: each node's level, and its place among
+    // the siblings shown; one tab stop, the arrow keys inside.
+    const siblings = new Map();
+    for (const e of made) {
+      const key = e.dataset.path.split('/').slice(0, -1).join('/') + '|' + e.getAttribute('aria-level');
+      if (!siblings.has(key)) siblings.set(key, []);
+      siblings.get(key).push(e);
+    }
+    for (const group of siblings.values()) {
+      group.forEach((e, k) => { e.setAttribute('aria-setsize', String(group.length)); e.setAttribute('aria-posinset', String(k + 1)); });
+    }
+    const focused = this.icicle.contains(document.activeElement) ? document.activeElement.dataset.path : this.icicleFocus;
+    const current = made.find((e) => e.dataset.path === focused) || made[0];
+    for (const e of made) e.tabIndex = e === current ? 0 : -1;
     this.icicle.replaceChildren(...made);
+    if (focused && current && current.dataset.path === focused && document.activeElement === document.body) current.focus();
+  };
+
+  // The arrow keys in the icicle: ↓ the biggest caller (the next row), ↑ back up,
+  // ← → the neighbours in the row, Home and End its ends.
+  R.icicleKey = function (e) {
+    const nodes = [...this.icicle.querySelectorAll('.node')];
+    const at = nodes.indexOf(document.activeElement);
+    if (at < 0) return;
+    const node = nodes[at];
+    const path = node.dataset.path;
+    const level = +node.getAttribute('aria-level');
+    const parent = path.split('/').slice(0, -1).join('/');
+    const row = nodes.filter((n) => +n.getAttribute('aria-level') === level);
+    let next = null;
+    if (e.key === 'ArrowDown') next = nodes.find((n) => n.dataset.path.startsWith(path + '/') && +n.getAttribute('aria-level') === level + 1);
+    else if (e.key === 'ArrowUp') next = nodes.find((n) => n.dataset.path === parent);
+    else if (e.key === 'ArrowRight') next = row[row.indexOf(node) + 1];
+    else if (e.key === 'ArrowLeft') next = row[row.indexOf(node) - 1];
+    else if (e.key === 'Home') next = row[0];
+    else if (e.key === 'End') next = row[row.length - 1];
+    else return;
+    e.preventDefault();
+    if (!next) return;
+    node.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+    this.icicleFocus = next.dataset.path;
   };
 
   R.icicleNode = function (node, x, w, short) {
     const e = el('div', {
-      class: 'node' + (this.icicleChosen === node.path ? ' chosen' : ''), role: 'treeitem', tabindex: '0',
-      'data-path': node.path, 'data-value': String(node.size),
+      class: 'node' + (this.icicleChosen === node.path ? ' chosen' : ''), role: 'treeitem', tabindex: '-1',
+      'data-path': node.path, 'data-value': String(node.size), 'aria-level': String(node.depth),
+      'aria-selected': String(this.icicleChosen === node.path),
+      'aria-label': node.name + ', ' + short(node.size),
       title: node.path + '\n' + short(node.size) + ' (' + thousands(node.size) + ')',
     }, node.name + ' · ' + short(node.size));
     e.style.left = (x * 100).toFixed(3) + '%';
@@ -175,8 +234,9 @@
     const colour = under.length === 1 && under[0].k !== null ? this.bands[under[0].k].colour : null;
     if (colour) {
       e.style.setProperty('--fill', colour);
-      const c = parseInt(colour.slice(1), 16);
-      if (0.299 * (c >> 16) + 0.587 * ((c >> 8) & 255) + 0.114 * (c & 255) < 140) e.classList.add('dark');
+      // Black or white, whichever reads better on the band's colour (WCAG's contrast:
+      // one of them always reaches 4.5:1).
+      if (H.contrast(colour, '#ffffff') > H.contrast(colour, '#000000')) e.classList.add('dark');
     } else e.classList.add('grey');
     const choose = () => this.chooseNode(node);
     e.addEventListener('click', choose);
@@ -187,6 +247,7 @@
   // Shows only the bands under a cost centre (OTHER for those merged into it); again:
   // every band.
   R.chooseNode = function (node) {
+    if (!node.under.length) return;
     const keep = new Set(node.under.map((l) => l.k).filter((k) => k !== null));
     const again = this.icicleChosen === node.path || keep.size === 0;
     this.icicleChosen = again ? null : node.path;

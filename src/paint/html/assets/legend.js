@@ -51,12 +51,13 @@
       const li = el('li', { class: 'entry' + (band.added ? ' added' : '') });
       li.dataset.band = band.name;
       li.bandIndex = band.k;
-      const toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'true', title: band.name + '\nClick: hide or show. Alt-click: show only this band.' });
+      const toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'true', tabindex: '-1', 'aria-keyshortcuts': 'Alt+Enter O', title: band.name + '\nClick: hide or show. Alt-click (or O): show only this band.' });
       toggle.append(this.swatch(band), H.bandName(el('span', { class: 'name' }), band.name));
       const s = share(band);
       if (s !== null && s === s) toggle.appendChild(el('span', { class: 'share', title: 'Its share of the area' }, s >= 0.001 ? (s * 100).toFixed(1) + ' %' : '<0.1 %'));
       toggle.addEventListener('click', (e) => (e.altKey ? this.isolate(band.k) : this.toggle(band.k)));
-      const only = el('button', { type: 'button', class: 'only', 'aria-label': 'Show only ' + band.name, title: 'Show only this band (again: all)' }, 'only');
+      toggle.addEventListener('keydown', (e) => { if (e.key === 'o' || e.key === 'O') { e.preventDefault(); this.isolate(band.k); } });
+      const only = el('button', { type: 'button', class: 'only', tabindex: '-1', 'aria-label': 'Show only ' + band.name, title: 'Show only this band (again: all)' }, 'only');
       only.addEventListener('click', () => this.isolate(band.k));
       li.append(toggle, only);
       li.addEventListener('mouseenter', () => { this.state.hot = band.k; this.applyHighlight(); });
@@ -67,7 +68,7 @@
     for (const line of this.lines) {
       const li = el('li', { class: 'entry line' });
       li.dataset.line = line.name;
-      const toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'true', title: line.tooltip });
+      const toggle = el('button', { type: 'button', class: 'toggle', 'aria-pressed': 'true', tabindex: '-1', title: line.tooltip });
       const sample = svgEl('svg', { class: 'sw', viewBox: '0 0 14 14', 'aria-hidden': 'true' });
       const attrs = { x1: 0, x2: 14, y1: 7, y2: 7, stroke: this.lineColour(line), 'stroke-width': line.width * 1.3 };
       if (line.dash) attrs['stroke-dasharray'] = line.dash.join(' ');
@@ -157,6 +158,7 @@
     const hidden = this.legendItems.filter((li) => li.hidden).length;
     this.count.textContent = shown + ' of ' + this.bands.length + ' bands drawn' + (hidden ? ' · ' + hidden + ' not matching the filter' : '');
     if (this.showAll) this.showAll.disabled = this.state.hidden.size === 0;
+    H.roveReset(this.legendStops());
   };
 
   // The filter: a substring (any case), or /regex/flags. A regex that does not compile,

@@ -143,6 +143,7 @@
       items[items.length - 1].appendChild(b);
     }
     this.markList.replaceChildren(...items);
+    H.roveReset([...this.markList.querySelectorAll('button')]);
     this.markMore.hidden = count <= items.length;
     this.markMore.textContent = 'Show all ' + count + ' marks';
   };

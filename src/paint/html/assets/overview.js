@@ -59,16 +59,19 @@
     const key = visible.map((b) => b.k).join(',');
     if (this.ovKey !== key) {
       this.ovKey = key;
-      const ts = this.base.times;
+      // The whole run's samples that have every band shown (a band added from the
+      // table: those the page carries it at).
+      const src = this.state.added.length && this.restBase ? this.restBase : this.base;
+      const ts = src.times;
       const n = ts.length;
       const total = new Float64Array(n);
       for (const b of visible) {
-        const v = b.added ? this.base.rest[b.rest.j] : this.base.values[b.k];
+        const v = b.added ? src.rest[b.rest.j] : src.values[b.k];
         for (let i = 0; i < n; i++) total[i] += v[i];
       }
       if (this.other && visible.indexOf(this.other) >= 0) {
         for (const b of visible) if (b.added && this.d.table.fate[b.row] === 'other') {
-          const v = this.base.rest[b.rest.j];
+          const v = src.rest[b.rest.j];
           for (let i = 0; i < n; i++) total[i] -= v[i];
         }
       }

@@ -1,7 +1,7 @@
 // hp2ps's page: pointing at the chart, the readout, the highlight, the keys and zoom.
 (function (H) {
   'use strict';
-  const { PAGE, READOUT_ROWS, coord, amount, el } = H;
+  const { PAGE, READOUT_ROWS, coord, amount, el, svgEl } = H;
   const R = H.Run.prototype;
 
   // ---- Pointing ----
@@ -134,6 +134,7 @@
   // The crosshair at sample i.
   R.cross = function (i) {
     const s = this.s;
+    this.heapCross(this.xOf(this.times[i]));
     const x = coord(this.xOf(this.times[i]));
     const c = this.crossLine;
     c.setAttribute('x1', x);
@@ -150,16 +151,37 @@
     this.icicleChanged();
   };
 
-  // Another run of the page is pointed at time t: the crosshair at the sample nearest it.
+  // Another run of the page is pointed at time t: the crosshair and the readout at the
+  // sample nearest it (none past this run's end).
   R.pointedElsewhere = function (t) {
     if (this.times.length === 0) return;
     this.pointed(t);
     const i = this.atSample();
-    if (this.inWindow(t)) this.cross(i); else this.crossLine.setAttribute('visibility', 'hidden');
+    const past = t - this.times[this.times.length - 1] > (this.span()[1] - this.span()[0]) * 0.01;
+    if (this.inWindow(t) && !past) {
+      this.cross(i);
+      this.nearMark = null;
+      this.pastEnd = false;
+      this.fillReadout(i);
+      this.readout.hidden = false;
+      this.placeReadout(this.xOf(this.times[i]));
+    } else {
+      this.crossLine.setAttribute('visibility', 'hidden');
+      this.heapCross(null);
+      this.readout.hidden = true;
+    }
+  };
+
+  // Another run of the page is no longer pointed at.
+  R.leftElsewhere = function () {
+    this.crossLine.setAttribute('visibility', 'hidden');
+    this.heapCross(null);
+    this.readout.hidden = true;
   };
 
   R.leave = function () {
     this.crossLine.setAttribute('visibility', 'hidden');
+    this.heapCross(null);
     this.readout.hidden = true;
     this.state.at = null;
     this.nearMark = null;
@@ -198,8 +220,14 @@
       if (hot && shown.indexOf(hot) < 0) shown[READOUT_ROWS - 1] = hot;
     }
     const body = el('tbody');
-    let total = 0;
-    for (const [, v] of values) total += v;
+    let shownSum = 0;
+    for (const [, v] of values) shownSum += v;
+    // The total: every band of the profile (traces too, as --summary counts); what the
+    // chart leaves out of it, and the sum of the bands shown when some are hidden.
+    const every = this.totalsNow[i];
+    const total = every === every ? every : shownSum;
+    let drawnSum = 0;
+    for (const b of this.bands) drawnSum += b.values[i];
     for (const [b, v] of shown) {
       const tr = el('tr', { 'data-name': b.name, class: b.k === this.state.hot ? 'hot' : '' });
       const sw = el('td');
@@ -222,8 +250,19 @@
       tr.append(el('td'), el('td', { colspan: '2' }, zeros === 1 ? '1 band at 0' : zeros + ' bands at 0'));
       foot.appendChild(tr);
     }
+    const notDrawn = total - drawnSum;
+    if (notDrawn > Math.abs(total) * 1e-12 && this.state.view !== 'normal') {
+      const tr = el('tr', { class: 'traces', title: 'Bands too small to draw (-t): in the total, not in the chart' });
+      tr.append(el('td'), el('td', {}, 'traces, not drawn'), el('td', { class: 'v', 'data-value': String(notDrawn) }, amount(notDrawn, vu, units)));
+      foot.appendChild(tr);
+    }
+    if (!this.allShown()) {
+      const tr = el('tr', { class: 'shown' });
+      tr.append(el('td'), el('td', {}, 'the bands shown'), el('td', { class: 'v', 'data-value': String(shownSum) }, amount(shownSum, vu, units)));
+      foot.appendChild(tr);
+    }
     const tr = el('tr', { class: 'total' });
-    tr.append(el('td'), el('td', {}, 'total'),
+    tr.append(el('td'), el('td', { title: 'Every band of the profile (--summary\'s total)' }, 'total'),
       el('td', { class: 'v', 'data-value': String(total), title: H.thousands(total) + (vu ? ' ' + vu : '') }, amount(total, vu, units)));
     foot.appendChild(tr);
     const table = el('table');
@@ -244,8 +283,10 @@
     return v;
   };
 
-  // The readout beside the crosshair (at chart x `x`), on the side with more room, at the
-  // top of the graph: it never covers the time being read.
+  // The readout at the top of the graph, beside the crosshair (at chart x `x`), never
+  // over the time being read, and where it covers the least of the chart: of the places
+  // left and right of the crosshair, the one whose box hides the least of the stack (a
+  // spike beside the pointer stays in sight), the nearest of those alike.
   R.placeReadout = function (x) {
     const s = this.s;
     const box = this.figure.getBoundingClientRect();
@@ -253,13 +294,68 @@
     const k = box.width / vw;
     const px = x * k;
     const w = this.readout.offsetWidth;
+    const h = this.readout.offsetHeight;
     const gap = 14;
-    const right = px + gap + w <= box.width && (px < box.width / 2 || px - gap - w < 0);
-    const left = right ? px + gap : Math.max(0, px - gap - w);
     // Below the marks' labels, which name what happened when.
     const labels = (this.labelRows || 0) * 10.5;
     const top = Math.max(0, (PAGE - s.y0 - s.height - top0 + labels) * k + 4);
+    const cover = this.coverOf(k, top0, top + h);
+    const lo = s.x0 * k;
+    const hi = Math.max(lo, (s.x0 + s.width) * k - w);
+    const places = [];
+    for (let step = 0; step <= 12; step++) {
+      places.push(px + gap + (step * (hi - px - gap)) / 12, px - gap - w - (step * (px - gap - w - lo)) / 12);
+    }
+    let best = null;
+    for (const at of places) {
+      if (!(at >= 0 && at + w <= box.width + 0.5)) continue;
+      if (!(at + w <= px - gap + 0.5 || at >= px + gap - 0.5)) continue;
+      const hidden = cover(at, at + w);
+      const score = hidden * 4 + Math.abs(at + (at > px ? 0 : w) - px);
+      if (!best || score < best[1]) best = [at, score];
+    }
+    const right = px + gap + w <= box.width && (px < box.width / 2 || px - gap - w < 0);
+    const left = best ? best[0] : right ? px + gap : Math.max(0, px - gap - w);
     this.readout.style.transform = 'translate(' + Math.round(left) + 'px, ' + Math.round(top) + 'px)';
+  };
+
+  // How much of the chart a box from the top of the figure down to `bottom` (CSS px)
+  // hides between CSS x `a` and `b`: the stack's height above `bottom` over that span,
+  // in CSS px², from a profile of the shown stack's top by pixel column (made once per
+  // drawing).
+  R.coverOf = function (k, top0, bottom) {
+    const cur = this.current || this.measure();
+    const key = [this.detailKey, String(this.state.window), cur.vSpan, k, bottom, cur.visible.length, this.state.view].join('|');
+    if (this.coverKey !== key) {
+      this.coverKey = key;
+      const s = this.s;
+      const width = Math.ceil((s.x0 + s.width) * k) + 2;
+      const topPx = new Float64Array(width).fill(Infinity);
+      const [i0, i1] = this.range();
+      const yOf = (v) => (PAGE - s.y0 - (v * s.height) / cur.vSpan - top0) * k;
+      const height = (i) => {
+        if (this.state.view === 'lines') {
+          let m = 0;
+          for (const b of cur.visible) m = Math.max(m, b.values[i]);
+          return m;
+        }
+        return this.state.view === 'normal' ? (cur.totals[i] > 0 ? 100 : 0) : cur.totals[i];
+      };
+      for (let i = i0; i < i1; i++) {
+        const [xa, xb] = [this.xOf(this.times[i]) * k, this.xOf(this.times[i + 1]) * k];
+        const [ya, yb] = [yOf(height(i)), yOf(height(i + 1))];
+        for (let c = Math.max(0, Math.floor(Math.min(xa, xb))); c <= Math.min(width - 1, Math.ceil(Math.max(xa, xb))); c++) {
+          const f = xb > xa ? Math.min(1, Math.max(0, (c - xa) / (xb - xa))) : 0;
+          topPx[c] = Math.min(topPx[c], ya + (yb - ya) * f);
+        }
+      }
+      const sums = new Float64Array(width + 1);
+      for (let c = 0; c < width; c++) sums[c + 1] = sums[c] + Math.max(0, bottom - topPx[c]);
+      this.coverSums = sums;
+    }
+    const sums = this.coverSums;
+    const at = (x) => sums[Math.max(0, Math.min(sums.length - 1, Math.round(x)))];
+    return (a, b) => at(b) - at(a);
   };
 
   // The highlighted band (the one pointed at, else the one picked in the table): a veil
@@ -269,13 +365,52 @@
     const k = this.state.hot !== null ? this.state.hot : this.state.picked;
     const group = k === null ? null : this.shown.querySelector('g.bands').children[k];
     const drawn = group && group.childElementCount > 0;
-    this.hot.replaceChildren(...(drawn ? [group.cloneNode(true)] : []));
+    const copy = drawn ? group.cloneNode(true) : null;
+    if (copy && this.state.view !== 'lines') {
+      // Its fill, and its outline only where it has a thickness: a band at 0 for a
+      // while is no line along its neighbours' edge.
+      copy.setAttribute('class', 'fill');
+      this.hot.replaceChildren(copy, ...this.outlineOf(k));
+    } else this.hot.replaceChildren(...(copy ? [copy] : []));
     if (this.state.window || this.state.view !== 'stacked') this.hot.setAttribute('clip-path', 'url(#hp2ps-clip-' + this.index + ')');
     else this.hot.removeAttribute('clip-path');
     this.veil.setAttribute('visibility', drawn ? 'visible' : 'hidden');
     const name = k === null || !this.bands[k] ? null : this.bands[k].name;
     for (const li of this.legendItems || []) li.classList.toggle('hot', li.dataset.band === name);
     for (const tr of this.readout.querySelectorAll('tr[data-name]')) tr.classList.toggle('hot', tr.getAttribute('data-name') === name);
+  };
+
+  // Band k's outline in the stack shown, where it has a thickness: a polygon for each
+  // stretch of samples where it is above 0, from the sample before to the one after.
+  R.outlineOf = function (k) {
+    const cur = this.current || this.measure();
+    const s = this.s;
+    const band = this.bands[k];
+    if (!band || cur.visible.indexOf(band) < 0) return [];
+    const scale = s.height / cur.vSpan;
+    const [i0, i1] = this.range();
+    const below = cur.visible.slice(0, cur.visible.indexOf(band));
+    const y = (v) => coord(PAGE - (v * scale + s.y0));
+    const parts = [];
+    let i = i0;
+    while (i <= i1) {
+      if (!(this.valueIn(band, i, cur.totals) > 0)) { i++; continue; }
+      let j = i;
+      while (j + 1 <= i1 && this.valueIn(band, j + 1, cur.totals) > 0) j++;
+      const [a, b] = [Math.max(i0, i - 1), Math.min(i1, j + 1)];
+      const bottoms = [];
+      const tops = [];
+      for (let m = a; m <= b; m++) {
+        let under = 0;
+        for (const o of below) under += this.valueIn(o, m, cur.totals);
+        const x = coord(this.xOf(this.times[m]));
+        bottoms.push(x + ',' + y(under));
+        tops.push(x + ',' + y(under + this.valueIn(band, m, cur.totals)));
+      }
+      parts.push(svgEl('polygon', { class: 'edge', points: bottoms.concat(tops.reverse()).join(' ') }));
+      i = j + 1;
+    }
+    return parts;
   };
 
   // ---- Keys ----
@@ -320,6 +455,8 @@
       if (!(to - from > s.tSpan * 1e-9)) return;
       if (from <= lo && to >= hi) win = null; else win = [from, to];
     }
+    // A zoom the reader made is a step of the browser's history (back and forward).
+    if (!quiet && String(win) !== String(this.state.window)) H.pushNext = true;
     this.state.window = win;
     this.leave();
     this.redraw();

@@ -13,7 +13,7 @@
     // live page) keeps it; `units` is the page's (binary, decimal, or hp2ps's axis).
     this.state = {
       hidden: new Set(), linesHidden: new Set(), filter: null, query: '', window: null, view: 'stacked',
-      fitY: false, units: d.scale.units || 'hp2ps', added: [], markQuery: '',
+      fitY: true, units: d.scale.units || 'hp2ps', added: [], markQuery: '',
       hot: null, picked: null, pickedRow: null, at: null, atTime: null,
     };
     this.figure = section.querySelector('figure.chart');
@@ -30,9 +30,12 @@
     // The readout states what the bands' tooltips said.
     this.picture.querySelectorAll('g.bands title').forEach((t) => t.remove());
     this.shown = this.picture;
+    // The painter's picture is for the eye: the summary and the table say it in words.
+    this.picture.setAttribute('aria-hidden', 'true');
     this.setData(d);
     this.prepareOverlay();
     this.addGrid(this.picture);
+    this.buildHeapPanel();
     this.buildHeading();
     this.buildToolbar();
     this.buildLegend();
@@ -41,6 +44,7 @@
     this.buildTable();
     this.buildIcicle();
     this.listen();
+    this.buildAccess();
     this.themeChanged();
   }
 
@@ -53,13 +57,24 @@
     this.d = d;
     this.s = d.scale;
     const column = (v) => Float64Array.from(v || []);
-    this.base = { times: column(d.times), values: d.values.map(column), rest: d.rest ? d.rest.values.map(column) : [] };
+    const rest = d.rest ? d.rest.values.map(column) : [];
+    const at = d.rest && d.rest.samples;
+    const times = column(d.times);
+    const values = d.values.map(column);
+    // Every band's total at each sample (--summary's: traces included).
+    const totals = d.totals && d.totals.length === times.length ? column(d.totals) : this.totals(values.map((v) => ({ values: v })), times.length);
+    this.base = { times, values, rest: at ? [] : rest, totals };
+    // The bands not drawn on their own, when the page's budget carries them at some of
+    // the drawn samples only: those samples, for a chart that draws one of them.
+    const pick = (v) => Float64Array.from(at, (i) => v[i]);
+    this.restBase = at ? { times: pick(times), values: values.map(pick), rest, totals: pick(totals) } : null;
+    this.totalsNow = totals;
     this.times = this.base.times;
     this.detailKey = 'base';
     this.drawn = d.bands.map((b, k) => ({
       name: b.name, colour: b.colour, line: b.line, pattern: b.pattern, row: b.row, values: this.base.values[k], raw: this.base.values[k], k,
     }));
-    this.rest = d.rest ? d.rest.rows.map((row, j) => ({ row, name: d.table.name[row], values: this.base.rest[j], j })) : [];
+    this.rest = d.rest ? d.rest.rows.map((row, j) => ({ row, name: d.table.name[row], values: this.base.rest[j] || null, j })) : [];
     // A table row's band, when the page has its values.
     this.byRow = new Map();
     for (const b of this.drawn.concat(this.rest)) if (b.row !== null) this.byRow.set(b.row, b);
@@ -165,8 +180,8 @@
   // Whether the state is the picture's: every band, the whole run, stacked, its units.
   R.pristine = function () {
     const st = this.state;
-    return !this.stale && !st.window && st.hidden.size === 0 && !st.filter && st.view === 'stacked' && !st.fitY &&
-      st.linesHidden.size === 0 && st.added.length === 0 && st.units === (this.s.units || 'hp2ps');
+    return !this.stale && !st.window && st.hidden.size === 0 && !st.filter && st.view === 'stacked' &&
+      st.added.length === 0 && st.units === (this.s.units || 'hp2ps');
   };
 
   // Shows the picture or the copy.
@@ -243,28 +258,33 @@
     return totals[i] > 0 ? (v / totals[i]) * 100 : 0;
   };
 
-  R.totals = function (visible) {
-    const n = this.times.length;
+  R.totals = function (visible, count) {
+    const n = count === undefined ? this.times.length : count;
     const t = new Float64Array(n);
     for (const b of visible) for (let i = 0; i < n; i++) t[i] += b.values[i];
     return t;
   };
 
-  // The value at the top of the graph: the layout's, or what the visible data needs.
+  // Whether every band is shown (none hidden, no filter): the stack is then the profile's.
+  R.allShown = function () {
+    return this.state.hidden.size === 0 && !this.state.filter;
+  };
+
+  // The value at the top of the graph: what the visible bands need in the window (by
+  // default; the layout's, the profile's peak, with every band of the whole run), or
+  // the layout's ("Fit y" off). The heap lines have a panel and a scale of their own.
   R.vSpan = function (visible, totals) {
     const st = this.state;
     if (st.view === 'normal') return 100;
-    if (!st.fitY) return this.s.vSpan;
+    if (!st.fitY || (!st.window && this.allShown() && st.view === 'stacked')) return this.s.vSpan;
     const [i0, i1] = this.range();
+    const every = st.view === 'stacked' && this.allShown() ? this.totalsNow : null;
     let top = 0;
     for (let i = i0; i <= i1; i++) {
       if (st.view === 'lines') {
         for (const b of visible) if (b.values[i] > top) top = b.values[i];
       } else if (totals[i] > top) top = totals[i];
-    }
-    for (const l of this.lines) {
-      if (st.linesHidden.has(l.name)) continue;
-      for (let i = 0; i < l.t.length; i++) if (this.inWindow(l.t[i]) && l.v[i] > top) top = l.v[i];
+      if (every && every[i] > top) top = every[i];
     }
     return top === 0 ? 1 : top;
   };

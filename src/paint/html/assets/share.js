@@ -17,7 +17,7 @@
     const st = this.state;
     const key = (k) => (this.index ? this.index + 1 + '.' : '') + k;
     if (st.view !== 'stacked') p.set(key('view'), st.view);
-    if (st.fitY) p.set(key('fit'), '1');
+    if (!st.fitY) p.set(key('fit'), '0');
     if (st.units !== (this.s.units || 'hp2ps')) p.set(key('units'), st.units);
     if (st.window) { p.set(key('from'), String(st.window[0])); p.set(key('to'), String(st.window[1])); }
     if (st.hidden.size) p.set(key('hide'), [...st.hidden].join(SEP));
@@ -27,17 +27,24 @@
     if (st.markQuery) p.set(key('marks'), st.markQuery);
   };
 
-  // Writes every run's state into the URL (without a new history entry), once things rest.
+  // Writes every run's state into the URL once things rest: a zoom the reader made as a
+  // new entry of the browser's history (back and forward go through the windows), any
+  // other change in place.
   R.saveState = function () {
-    if (!H.runs || H.restoring) return;
+    if (!H.runs || H.restoring) { H.pushNext = false; return; }
     clearTimeout(H.saveTimer);
     H.saveTimer = setTimeout(() => {
       const p = new URLSearchParams();
       for (const r of H.runs) r.stateParams(p);
       if (H.compare && H.compare.layout !== 'side') p.set('layout', H.compare.layout);
       const hash = p.toString();
+      const push = H.pushNext;
+      H.pushNext = false;
       if (hash === location.hash.slice(1)) return;
-      try { history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search); } catch (e) { /* a page without history */ }
+      const url = hash ? '#' + hash : location.pathname + location.search;
+      try {
+        if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
+      } catch (e) { /* a page without history */ }
     }, 150);
   };
 
@@ -47,7 +54,7 @@
     const get = (k) => p.get((this.index ? this.index + 1 + '.' : '') + k);
     const list = (k) => (get(k) ? get(k).split(SEP) : []);
     if (['stacked', 'normal', 'lines'].indexOf(get('view')) >= 0) st.view = get('view');
-    st.fitY = get('fit') === '1';
+    st.fitY = get('fit') !== '0';
     if (['binary', 'decimal', 'hp2ps'].indexOf(get('units')) >= 0) st.units = get('units');
     st.hidden = new Set(list('hide'));
     st.linesHidden = new Set(list('lines'));
@@ -58,7 +65,7 @@
     if (get('q')) { this.searchBox.value = get('q'); this.setFilter(get('q'), true); }
     if (get('marks') && this.markFilter) { this.markFilter.value = get('marks'); this.state.markQuery = get('marks').toLowerCase(); }
     const [a, b] = [parseFloat(get('from')), parseFloat(get('to'))];
-    if (isFinite(a) && isFinite(b)) this.zoomTo(a, b, true); else this.redraw();
+    if (isFinite(a) && isFinite(b)) this.zoomTo(a, b, true); else if (st.window) this.zoomTo(null, null, true); else this.redraw();
     this.syncLegend();
     this.renderRows();
     this.unitsChanged();
@@ -75,6 +82,34 @@
     } finally {
       H.restoring = false;
     }
+  };
+
+  // ---- Files the page saves ----
+
+  // Saves `text` of type `type` as a file named `name`.
+  H.save = function (text, type, name) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = el('a', { href: url, download: name });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  };
+
+  // Rows of fields as CSV (RFC 4180: quoted where needed, CRLF between rows); a name
+  // that a spreadsheet would take for a formula is written with a ' before it.
+  H.csvText = function (rows) {
+    const field = (v) => {
+      let s = String(v);
+      if (/^[=+@\t\r]|^-[\d(]/.test(s)) s = "'" + s;
+      return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+    };
+    return rows.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
+  };
+
+  // A number in units of `size`, to six significant figures; empty when there is none.
+  H.csvNumber = function (v, size) {
+    return v === v && v !== null && v !== undefined ? String(+(v / size).toPrecision(6)) : '';
   };
 
   R.copyLink = function (button) {
@@ -208,6 +243,11 @@
     let t = null;
     try { t = localStorage.getItem('hp2ps-theme'); } catch (e) { /* no storage */ }
     if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;
+    // Back and forward: the state of that step of the history.
+    if (!H.listening) {
+      H.listening = true;
+      window.addEventListener('popstate', () => { if (H.runs) H.restore(); });
+    }
     if (window.matchMedia) {
       const m = window.matchMedia('(prefers-color-scheme: dark)');
       if (m.addEventListener) m.addEventListener('change', () => { for (const r of H.runs || []) r.themeChanged(); });

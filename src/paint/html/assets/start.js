@@ -12,6 +12,7 @@
     H.data = data;
     H.runs = runs;
     if (runs.length > 1) H.compare = new H.Compare(runs, document.getElementById('compare'));
+    H.skipLinks();
     if (location.hash.length > 1) H.restore();
     window.addEventListener('hashchange', () => H.restore());
     performance.mark('hp2ps-ready');

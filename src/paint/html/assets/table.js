@@ -13,7 +13,7 @@
     ['peak', 'Peak', 'The band\'s highest value in one sample, in VALUE_UNIT (exact figure; --summary\'s peak)'],
     ['peakTime', 'When', 'The time of the first sample with that value, in SAMPLE_UNIT'],
     ['share', 'Share', 'The band\'s area (its values integrated over time, by trapezoids) as a share of the area of all bands, in percent (--summary\'s share)'],
-    ['slope', 'Growth', 'The slope of the least-squares line through the band\'s values over time, in VALUE_UNIT per SAMPLE_UNIT; absent samples count as 0 (what --sort growth orders by)'],
+    ['slope', 'Growth', 'The slope of the least-squares line through the band\'s values over time, in VALUE_UNIT per SAMPLE_ONE; absent samples count as 0 (what --sort growth orders by)'],
     ['mean', 'Mean', 'The band\'s area divided by the time span: its average value, in VALUE_UNIT'],
     ['at', 'At', 'The band\'s value at the sample the pointer was last at in the chart, in VALUE_UNIT'],
     ['spark', 'Over time', 'The band over the time shown: its highest value in each of 40 equal slices of the samples, scaled to its own peak'],
@@ -26,7 +26,9 @@
     const t = this.d.table;
     const unit = this.d.valueUnit;
     const tunit = this.d.sampleUnit;
-    const subst = (s) => s.replace(/VALUE_UNIT/g, unit || 'the value unit').replace(/SAMPLE_UNIT/g, tunit || 'the sample unit');
+    // "bytes per second": the sample unit of one.
+    const one = tunit ? tunit.replace(/s$/, '') : 'sample unit';
+    const subst = (s) => s.replace(/VALUE_UNIT/g, unit || 'the value unit').replace(/SAMPLE_UNIT/g, tunit || 'the sample unit').replace(/SAMPLE_ONE/g, one);
     this.sort = { key: 'share', dir: -1 };
     this.limit = TABLE_ROWS;
     this.drawnWindow = 'null';
@@ -47,10 +49,14 @@
     }
     head.appendChild(tr);
     this.tbody = el('tbody');
-    this.table.append(this.caption, head, this.tbody);
+    this.tfoot = el('tfoot');
+    this.table.append(this.caption, head, this.tbody, this.tfoot);
     this.more = el('button', { type: 'button', class: 'more-rows' });
     this.more.addEventListener('click', () => { this.limit = Infinity; this.renderRows(); });
     this.table.after(this.more);
+    const csv = el('button', { type: 'button', class: 'csv', title: 'Save the table as CSV: the rows the filter shows, in this order, the numbers of the time shown in the units shown' }, 'CSV');
+    csv.addEventListener('click', () => H.save(this.csv(), 'text/csv', (this.d.file || 'hp2ps').replace(/\.[^.]*$/, '') + '-bands.csv'));
+    this.table.before(csv);
     this.numbers();
     this.sortBy('share', -1);
   };
@@ -114,7 +120,7 @@
     mt /= Math.max(1, i1 - i0 + 1);
     for (let r = 0; r < t.name.length; r++) {
       const band = this.byRow.get(r);
-      if (!band || i1 < i0) {
+      if (!band || !band.values || i1 < i0) {
         for (const k of ['peak', 'peakTime', 'share', 'slope', 'mean']) nums[k][r] = NaN;
         nums.spark[r] = [];
         continue;
@@ -158,7 +164,7 @@
     const i = this.atSample();
     for (let r = 0; r < this.d.table.name.length; r++) {
       const band = this.byRow.get(r);
-      this.nums.at[r] = band && i !== null ? band.values[i] : NaN;
+      this.nums.at[r] = band && band.values && i !== null ? band.values[i] : NaN;
     }
     const th = this.headers.at;
     if (th) th.firstChild.textContent = 'At ' + (i === null ? '–' : H.when(this.times[i], this.d.sampleUnit));
@@ -218,7 +224,7 @@
     const shown = rows.slice(0, this.limit);
     this.atCells = new Map();
     const made = shown.map((r) => {
-      const tr = el('tr', { tabindex: '0', class: t.fate[r] === 'drawn' || this.isAdded(r) ? '' : 'gone' });
+      const tr = el('tr', { tabindex: '-1', class: t.fate[r] === 'drawn' || this.isAdded(r) ? '' : 'gone' });
       tr.dataset.name = t.name[r];
       const k = this.bandOfRow(r);
       const sw = el('td', { class: 'c-colour' });
@@ -246,11 +252,20 @@
       if (slope === slope && slope !== 0) growth.classList.add(slope > 0 ? 'up' : 'down');
       tr.append(sw, H.bandName(el('td', { class: 'name' }), t.name[r]), val('peak'), num('peakTime', seconds),
         num('share', (v) => (v * 100).toFixed(2) + ' %'), growth, val('mean'), at, sparkCell, this.fateCell(r));
-      if (t.info) tr.appendChild(el('td', { class: 'info' }, (t.info[r] || []).join('; ')));
+      if (t.info) {
+        const info = el('td', { class: 'info' });
+        info.appendChild(el('div', {}, (t.info[r] || []).join('; ')));
+        tr.appendChild(info);
+      }
       if (this.state.pickedRow === r) tr.classList.add('picked');
       const pick = () => this.pick(r, tr);
       tr.addEventListener('click', pick);
-      tr.addEventListener('keydown', (e) => { if (e.target === tr && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); pick(); } });
+      tr.addEventListener('keydown', (e) => {
+        if (e.target !== tr) return;
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); }
+        const draw = tr.querySelector('td.fate button');
+        if ((e.key === 'd' || e.key === 'D') && draw) { e.preventDefault(); draw.click(); }
+      });
       return tr;
     });
     const left = this.d.tableLeftOut;
@@ -261,8 +276,79 @@
       made.push(tr);
     }
     this.tbody.replaceChildren(...made);
+    this.tfoot.replaceChildren(this.totalRow());
     this.more.hidden = shown.length === rows.length;
     this.more.textContent = 'Show all ' + rows.length + ' rows';
+    H.roveRows(this.table);
+  };
+
+  // Every band together: the profile's total, its peak (the header's and --summary's)
+  // and its mean, of the whole run or the window.
+  R.totalRow = function () {
+    const unit = this.d.valueUnit;
+    const units = this.state.units;
+    const t = this.d.table;
+    let peak;
+    let mean;
+    if (!this.state.window) {
+      peak = this.peak();
+      const ts = this.base.times;
+      const span = ts.length > 1 ? ts[ts.length - 1] - ts[0] : 0;
+      const area = t.area.reduce((a, v) => a + v, 0) + (this.d.tableLeftOut ? this.d.tableLeftOut.area : 0);
+      mean = span > 0 ? area / span : peak ? peak.value : NaN;
+    } else {
+      const [i0, i1] = this.inside();
+      const ts = this.times;
+      const tot = this.totalsNow;
+      let top = i0;
+      let area = 0;
+      for (let i = i0; i <= i1; i++) {
+        if (tot[i] > tot[top]) top = i;
+        if (i > i0) area += ((tot[i] + tot[i - 1]) / 2) * (ts[i] - ts[i - 1]);
+      }
+      peak = i1 >= i0 ? { value: tot[top], time: ts[top] } : null;
+      mean = i1 > i0 ? area / (ts[i1] - ts[i0]) : peak ? peak.value : NaN;
+    }
+    const i = this.atSample();
+    const at = i === null ? NaN : this.totalsNow[i];
+    const tr = el('tr', { class: 'every', title: 'Every band of the profile together, traces included: --summary\'s total and peak' });
+    const v = (x) => this.valueCell('', x, x === x ? amount(x, unit, units) : '–');
+    tr.append(el('td'), el('td', { class: 'name' }, 'Every band together'), v(peak ? peak.value : NaN),
+      el('td', { class: 'num' }, peak ? H.seconds(peak.time) : '–'), el('td', { class: 'num' }, '100.00 %'), el('td', { class: 'num' }, ''),
+      v(mean), v(at), el('td', { class: 'c-spark' }), el('td', { class: 'fate' }));
+    tr.children[7].classList.add('c-at');
+    if (this.d.table.info) tr.appendChild(el('td', { class: 'info' }));
+    return tr;
+  };
+
+  // The unit a column of values is written in, in the CSV: the one the page would show
+  // its largest in ([size, name]).
+  R.csvUnit = function (values) {
+    let top = 0;
+    for (const v of values) if (v === v && Math.abs(v) > top) top = Math.abs(v);
+    const u = H.unitFor(this.state.units === 'hp2ps' ? 'decimal' : this.state.units, this.d.valueUnit, top);
+    return u || [1, this.d.valueUnit];
+  };
+
+  // The table as CSV: the rows the filter shows, in the table's order, with the numbers
+  // it shows (the window's when zoomed), each column of values in one unit, named in its
+  // header.
+  R.csv = function () {
+    const t = this.d.table;
+    const nums = this.nums;
+    const rows = this.rowsOrder.filter((r) => this.matches(t.name[r]));
+    const tu = this.d.sampleUnit === 'seconds' ? 's' : this.d.sampleUnit;
+    const u = {};
+    for (const k of ['peak', 'mean', 'at', 'slope']) u[k] = this.csvUnit(rows.map((r) => nums[k][r]));
+    const i = this.atSample();
+    const head = ['Band', 'Peak (' + u.peak[1] + ')', 'When (' + tu + ')', 'Share (%)', 'Growth (' + u.slope[1] + '/' + tu + ')',
+      'Mean (' + u.mean[1] + ')', 'At ' + (i === null ? '-' : H.seconds(this.times[i]) + ' ' + tu) + ' (' + u.at[1] + ')', 'In the chart'];
+    const lines = [head];
+    for (const r of rows) {
+      lines.push([t.name[r], H.csvNumber(nums.peak[r], u.peak[0]), H.csvNumber(nums.peakTime[r], 1), H.csvNumber(nums.share[r] * 100, 1),
+        H.csvNumber(nums.slope[r], u.slope[0]), H.csvNumber(nums.mean[r], u.mean[0]), H.csvNumber(nums.at[r], u.at[0]), FATE_TEXT[t.fate[r]]]);
+    }
+    return H.csvText(lines);
   };
 
   // Whether row r's band was added to the chart.
@@ -277,11 +363,12 @@
     const td = el('td', { class: 'fate' }, FATE_TEXT[t.fate[r]]);
     if (t.fate[r] !== 'other' && t.fate[r] !== 'trace') return td;
     if (!this.byRow.has(r)) {
-      td.title = 'Its values are not in this page (its size has a limit): -m0, --include or --max-points draw it';
+      td.title = 'Its values are not in this page (its budget of values is met): -m, --include or --max-points draw it';
       return td;
     }
     const added = this.isAdded(r);
-    const b = el('button', { type: 'button', title: added ? 'Take it out of the chart again' : 'Draw it on its own, on top of the stack' + (t.fate[r] === 'other' ? ' (out of OTHER)' : '') }, added ? 'remove' : 'draw');
+    const thinned = this.restBase ? ' (from ' + this.restBase.times.length + ' of the samples: the page\'s budget of values is met)' : '';
+    const b = el('button', { type: 'button', tabindex: '-1', title: (added ? 'Take it out of the chart again' : 'Draw it on its own, on top of the stack' + (t.fate[r] === 'other' ? ' (out of OTHER)' : '')) + thinned + ' (key: D)' }, added ? 'remove' : 'draw');
     b.addEventListener('click', (e) => { e.stopPropagation(); this.addBand(t.name[r], !added); });
     td.appendChild(b);
     return td;
@@ -308,6 +395,7 @@
     this.atTimer = setTimeout(() => {
       this.atNumbers();
       if (this.sort.key === 'at') return this.sortBy('at', this.sort.dir);
+      this.tfoot.replaceChildren(this.totalRow());
       const unit = this.d.valueUnit;
       for (const [r, td] of this.atCells) {
         const v = this.nums.at[r];
