@@ -490,7 +490,8 @@ fn a_real_eventlog_in_the_browser() {
 
     // The heap size and live bytes: drawn in their panel under the chart, and a legend
     // entry each that hides them.
-    let lines = || p.js("return document.querySelectorAll('.heap-panel polyline[data-line]').length;");
+    let lines =
+        || p.js("return document.querySelectorAll('.heap-panel polyline[data-line]').length;");
     assert_eq!(lines(), json!(2));
     let (x, y) = p.centre_of("#legend li[data-line=\"heap size\"] .toggle");
     p.browser.click_at(x, y, 1, None);

@@ -185,7 +185,10 @@ fn the_differences_are_the_summarys(p: &Page<'_>, sums: &[HashMap<String, (f64, 
         assert_eq!(cells["aread1"], cells["area1"] - cells["area0"], "{k}");
         // The biggest change first, grown or shrunk (issue 37: the leak's own band, which
         // shrank, was last of 24 when growth came first).
-        assert!(cells["peakd1"].abs() <= previous, "{k}: the biggest change first");
+        assert!(
+            cells["peakd1"].abs() <= previous,
+            "{k}: the biggest change first"
+        );
         previous = cells["peakd1"].abs();
     }
 }

@@ -109,7 +109,12 @@ impl PageSamples {
 /// Where the bands not drawn go within `room` band values (see the module docs): every
 /// drawn sample (`drawn`: a flag per sample, `None` for all) and the levels that fit (of
 /// `levels` samples each), or a subset of the drawn samples.
-fn rest_at(agg: &Aggregated, drawn: Option<&[bool]>, levels: &[usize], room: usize) -> Option<RestAt> {
+fn rest_at(
+    agg: &Aggregated,
+    drawn: Option<&[bool]>,
+    levels: &[usize],
+    room: usize,
+) -> Option<RestAt> {
     let r = agg.rest.len();
     let n = agg.times.len();
     let d = drawn.map_or(n, |keep| keep.iter().filter(|&&k| k).count());
@@ -295,7 +300,9 @@ mod tests {
         assert!(places.windows(2).all(|w| w[0] < w[1]) && places[places.len() - 1] < 1000);
         assert_eq!(rest.levels, 0);
         // The reduction keeps a subset of the drawn samples.
-        let drawn: Vec<usize> = (0..20_000).filter(|&s| page.drawn.as_ref().unwrap()[s]).collect();
+        let drawn: Vec<usize> = (0..20_000)
+            .filter(|&s| page.drawn.as_ref().unwrap()[s])
+            .collect();
         let fewer = kept_samples(&a, 700).unwrap();
         let want: Vec<usize> = (drawn.iter().enumerate())
             .filter_map(|(p, &s)| fewer[s].then_some(p))
@@ -307,7 +314,13 @@ mod tests {
         // With room for every sample of 13 bands at both levels, all of it.
         let page = PageSamples::of(&a, 1000, PAGE_VALUES);
         assert_eq!(page.levels.len(), 2);
-        assert_eq!(page.rest, Some(RestAt { samples: None, levels: 2 }));
+        assert_eq!(
+            page.rest,
+            Some(RestAt {
+                samples: None,
+                levels: 2
+            })
+        );
         // Nothing thinned: no levels.
         let page = PageSamples::of(&a, 0, PAGE_VALUES);
         assert_eq!((page.drawn, page.levels.len()), (None, 0));

@@ -100,7 +100,11 @@ fn detail_tiles(agg: &Aggregated, levels: &[Level], rest_levels: usize) -> Vec<L
     };
     (levels.iter().enumerate())
         .map(|(i, level)| LevelSamples {
-            tiles: level.tiles.iter().map(|t| tile(t, i < rest_levels)).collect(),
+            tiles: level
+                .tiles
+                .iter()
+                .map(|t| tile(t, i < rest_levels))
+                .collect(),
             whole: level.whole,
             rest: i < rest_levels && !agg.rest.is_empty(),
         })

@@ -460,7 +460,10 @@ mod tests {
         }
         // SYSTEM and main match nothing in run 1: no colour of run 1 is theirs.
         for name in [&b"SYSTEM"[..], b"main"] {
-            assert!(one.iter().all(|n| maps[0].get(*n) != Some(&c(1, name))), "{name:?}");
+            assert!(
+                one.iter().all(|n| maps[0].get(*n) != Some(&c(1, name))),
+                "{name:?}"
+            );
         }
     }
 

@@ -149,7 +149,10 @@ pub(crate) fn layout(
         if !data.rest.is_empty() {
             if let Some(places) = rest_samples {
                 for column in &mut data.rest {
-                    *column = places.iter().filter_map(|&p| column.get(p).copied()).collect();
+                    *column = places
+                        .iter()
+                        .filter_map(|&p| column.get(p).copied())
+                        .collect();
                 }
                 data.rest_samples = Some(places);
             }

@@ -139,6 +139,22 @@ pub fn require_data(paths: &[&str]) -> bool {
     skip_unless_ci(&missing, "missing test data")
 }
 
+/// The gate for an npm package the tests install for themselves (`.ci/run` runs `npm ci`
+/// in `dir`, relative to the crate's root): true when `dir/node_modules/package` is
+/// there; otherwise a `SKIPPED` line and false, or a panic under CI.
+pub fn require_npm(dir: &str, package: &str) -> bool {
+    let path = format!("{dir}/node_modules/{package}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let missing: Vec<String> = match root.join(&path).exists() {
+        true => Vec::new(),
+        false => vec![format!(
+            "SKIPPED: {}: {path} is not installed (npm ci in {dir}: .ci/run does it)",
+            suite()
+        )],
+    };
+    skip_unless_ci(&missing, "a missing npm package")
+}
+
 /// True when nothing is missing; else prints the `SKIPPED` lines and returns false,
 /// or panics under CI.
 fn skip_unless_ci(missing: &[String], what: &str) -> bool {

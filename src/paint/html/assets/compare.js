@@ -24,7 +24,8 @@
     this.sort = { key: 'peakd' + (runs.length - 1), dir: -1 };
     this.limit = TABLE_ROWS;
     this.layout = 'side';
-    runs.forEach((r) => { r.compare = this; });
+    // The runs share their axes until the reader fits them.
+    runs.forEach((r) => { r.compare = this; r.state.fitY = false; });
     box.hidden = false;
     const files = el('ol', { class: 'files' });
     runs.forEach((r, i) => {

@@ -177,9 +177,11 @@
     const px = this.inWindow(peak.time) ? this.xOf(peak.time) : null;
     const right = px !== null && px < s.x0 + s.width * 0.3;
     const label = svgEl('g', { class: 'peak-label', 'data-value': String(peak.value) });
-    const t = svgEl('text', { x: coord(right ? s.x0 + s.width - 4 : s.x0 + 4), y: coord(yv + 9), 'text-anchor': right ? 'end' : 'start' });
+    // As legible as the tick labels: grown as they are on a small chart.
+    const k = +(getComputedStyle(this.figure).getPropertyValue('--label-scale') || 1) || 1;
+    const t = svgEl('text', { x: coord(right ? s.x0 + s.width - 4 : s.x0 + 4), y: coord(yv + 1.5 + 8.5 * k), 'text-anchor': right ? 'end' : 'start', 'font-size': coord(9.5 * k) });
     t.textContent = 'peak ' + this.peakText(peak);
-    label.append(svgEl('rect', { y: coord(yv + 1.5), height: 9.5, rx: 1.5 }), t);
+    label.append(svgEl('rect', { y: coord(yv + 1.5), height: coord(11 * k), rx: 1.5 }), t);
     g.appendChild(label);
     const w = t.getComputedTextLength() + 4;
     const box = label.firstChild;

@@ -206,8 +206,13 @@
     const set = (px) => {
       const w = Math.max(160, Math.min(px, plot.clientWidth * 0.6));
       plot.style.setProperty('--legend-width', Math.round(w) + 'px');
+      handle.setAttribute('aria-valuenow', String(Math.round(w)));
       this.fitNames();
     };
+    // A separator that moves says where it stands: the legend's width in pixels.
+    handle.setAttribute('aria-valuemin', '160');
+    handle.setAttribute('aria-valuemax', String(Math.round(Math.max(160, plot.clientWidth * 0.6))));
+    handle.setAttribute('aria-valuenow', String(Math.round(aside.getBoundingClientRect().width)));
     let start = null;
     handle.addEventListener('pointerdown', (e) => {
       handle.setPointerCapture(e.pointerId);

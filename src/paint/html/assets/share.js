@@ -17,7 +17,7 @@
     const st = this.state;
     const key = (k) => (this.index ? this.index + 1 + '.' : '') + k;
     if (st.view !== 'stacked') p.set(key('view'), st.view);
-    if (!st.fitY) p.set(key('fit'), '0');
+    if (st.fitY !== this.fitDefault()) p.set(key('fit'), st.fitY ? '1' : '0');
     if (st.units !== (this.s.units || 'hp2ps')) p.set(key('units'), st.units);
     if (st.window) { p.set(key('from'), String(st.window[0])); p.set(key('to'), String(st.window[1])); }
     if (st.hidden.size) p.set(key('hide'), [...st.hidden].join(SEP));
@@ -25,6 +25,12 @@
     if (st.linesHidden.size) p.set(key('lines'), [...st.linesHidden].join(SEP));
     if (st.query) p.set(key('q'), st.query);
     if (st.markQuery) p.set(key('marks'), st.markQuery);
+  };
+
+  // Whether the y axis fits what is shown until the reader says otherwise: on a page of
+  // its own; several runs share their axes, to be compared.
+  R.fitDefault = function () {
+    return !this.compare;
   };
 
   // Writes every run's state into the URL once things rest: a zoom the reader made as a
@@ -54,7 +60,7 @@
     const get = (k) => p.get((this.index ? this.index + 1 + '.' : '') + k);
     const list = (k) => (get(k) ? get(k).split(SEP) : []);
     if (['stacked', 'normal', 'lines'].indexOf(get('view')) >= 0) st.view = get('view');
-    st.fitY = get('fit') !== '0';
+    st.fitY = get('fit') === null ? this.fitDefault() : get('fit') !== '0';
     if (['binary', 'decimal', 'hp2ps'].indexOf(get('units')) >= 0) st.units = get('units');
     st.hidden = new Set(list('hide'));
     st.linesHidden = new Set(list('lines'));

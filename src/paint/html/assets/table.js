@@ -246,12 +246,14 @@
       sparkCell.appendChild(spark);
       const at = val('at');
       at.classList.add('c-at');
+      const mean = val('mean');
+      mean.classList.add('c-mean');
       this.atCells.set(r, at);
       const slope = nums.slope[r];
       const growth = this.valueCell('slope', slope, slope === slope ? (slope > 0 ? '+' : '') + amount(slope, unit, units) + perTime : '–');
       if (slope === slope && slope !== 0) growth.classList.add(slope > 0 ? 'up' : 'down');
       tr.append(sw, H.bandName(el('td', { class: 'name' }), t.name[r]), val('peak'), num('peakTime', seconds),
-        num('share', (v) => (v * 100).toFixed(2) + ' %'), growth, val('mean'), at, sparkCell, this.fateCell(r));
+        num('share', (v) => (v * 100).toFixed(2) + ' %'), growth, mean, at, sparkCell, this.fateCell(r));
       if (t.info) {
         const info = el('td', { class: 'info' });
         info.appendChild(el('div', {}, (t.info[r] || []).join('; ')));
@@ -316,6 +318,7 @@
     tr.append(el('td'), el('td', { class: 'name' }, 'Every band together'), v(peak ? peak.value : NaN),
       el('td', { class: 'num' }, peak ? H.seconds(peak.time) : '–'), el('td', { class: 'num' }, '100.00 %'), el('td', { class: 'num' }, ''),
       v(mean), v(at), el('td', { class: 'c-spark' }), el('td', { class: 'fate' }));
+    tr.children[6].classList.add('c-mean');
     tr.children[7].classList.add('c-at');
     if (this.d.table.info) tr.appendChild(el('td', { class: 'info' }));
     return tr;
