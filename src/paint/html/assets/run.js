@@ -96,7 +96,10 @@
       line: (spare[i] || spare[0] || { line: ['#888', '#aaa'] }).line, pattern: null, row: r.row, rest: r,
       added: true, k: this.drawn.length + i, values: r.values,
     })));
-    this.refreshOther();
+    // The samples that carry the added bands' values (the page's thinned set of them,
+    // when its budget made one), and OTHER without them.
+    this.detailKey = null;
+    this.useDetail();
   };
 
   // OTHER's values at the samples shown, without those of the bands added from it.
