@@ -164,10 +164,14 @@ fn assert_lines_run_forward(input: &Path, expect_lines: usize) {
         ("PostScript", ps_strokes(&render(&dir, input, "out.ps"))),
         ("SVG", svg_polylines(&render(&dir, input, "out.svg"))),
         ("PDF", pdf_strokes(&render(&dir, input, "out.pdf"))),
-        ("HTML picture", svg_polylines(&page)),
     ] {
         let lines = lines_of(paths);
         assert_eq!(lines.len(), expect_lines, "{what}: {format} lines");
+        // The page draws them from its data, in a panel of their own (issue 37).
+        assert!(
+            lines_of(svg_polylines(&page)).is_empty(),
+            "{what}: lines in the page's picture"
+        );
         for (line, &count) in lines.iter().zip(&counts) {
             assert_eq!(line.len(), count, "{what}: {format}: a point per event");
             let back = backsteps(line);

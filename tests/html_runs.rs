@@ -91,8 +91,10 @@ fn several_inputs_and_o_make_one_page_with_shared_axes_and_colours() {
         let (x, y) = aux_ranges(&std::fs::read(dir.join(&format!("{name}.aux"))).unwrap());
         let s = &run["scale"];
         let (t, v) = (s["tSpan"].as_f64().unwrap(), s["vSpan"].as_f64().unwrap());
+        // The page's memory axis is every band's total at its highest (the profile's
+        // peak, traces included: issue 37), at least hp2ps's drawn stack.
         assert!(
-            (t - x).abs() <= 0.005 && (v - y).abs() <= 0.005,
+            (t - x).abs() <= 0.005 && v >= y - 0.005 && v <= y * 1.05,
             "{name}: {t} {v}, aux {x} {y}"
         );
     }

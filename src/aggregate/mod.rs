@@ -139,8 +139,12 @@ pub struct Aggregated {
     pub band_info: BTreeMap<Vec<u8>, BandInfo>,
     /// Time span (at least the aux X_RANGE; 1.0 instead of 0).
     pub x_range: f64,
-    /// Highest stack (at least the aux Y_RANGE; 1.0 instead of 0).
+    /// Highest stack (at least the aux Y_RANGE; 1.0 instead of 0); with
+    /// [`Needs::lines_apart`], every band's total at its highest instead.
     pub y_range: f64,
+    /// The Y_RANGE the `.aux` records: hp2ps's (the drawn stack's highest, or a line's
+    /// above it), whatever the chart's scale, so that `-p` reads the same file.
+    pub aux_y_range: f64,
     /// The "bytes x seconds" integral of the stacked bands.
     pub area: f64,
     /// Where the x axis's ticks stop: before the last sample, as in hp2ps, or, when
@@ -255,16 +259,22 @@ pub fn aggregate(
             }
         });
     let series = series::clip_series(profile.series, first, first + x_range);
-    let y_max = match series::series_max(&series) {
-        // Lines drawn apart have a scale of their own: the bands' is the profile's peak.
-        _ if needs.lines_apart => totals.iter().fold(y_max, |m, &t| if t > m { t } else { m }),
+    let hp2ps_max = match series::series_max(&series) {
         Some(s) if s > y_max => s,
         _ => y_max,
     };
-    let y_range = nonzero(at_least(
-        at_least(y_max, aux.and_then(|a| a.y_range)),
-        opts.min_y_range,
-    ));
+    // Lines drawn apart have a scale of their own: the bands' is the profile's peak.
+    let y_max = match needs.lines_apart {
+        true => totals.iter().fold(y_max, |m, &t| if t > m { t } else { m }),
+        false => hp2ps_max,
+    };
+    let range = |max: f64| {
+        nonzero(at_least(
+            at_least(max, aux.and_then(|a| a.y_range)),
+            opts.min_y_range,
+        ))
+    };
+    let (y_range, aux_y_range) = (range(y_max), range(hp2ps_max));
     let area = area(&times, &heights);
     let x_axis_end = match opts.min_x_range {
         Some(shared) if shared > last - first => first + x_range,
@@ -285,6 +295,7 @@ pub fn aggregate(
         band_info: profile.band_info,
         x_range,
         y_range,
+        aux_y_range,
         area,
         x_axis_end,
         band_limit: opts.band_limit,
@@ -303,6 +314,7 @@ pub fn aggregate(
 pub(crate) fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) {
     let largest = |of: fn(&Aggregated) -> f64| charts.iter().map(of).fold(f64::NAN, f64::max);
     let (x, y) = (largest(|a| a.x_range), largest(|a| a.y_range));
+    let aux_y = largest(|a| a.aux_y_range);
     for a in charts {
         if time && x > a.x_range {
             a.x_range = x;
@@ -310,6 +322,9 @@ pub(crate) fn share_ranges(charts: &mut [Aggregated], time: bool, memory: bool) 
         }
         if memory && y > a.y_range {
             a.y_range = y;
+        }
+        if memory && aux_y > a.aux_y_range {
+            a.aux_y_range = aux_y;
         }
     }
 }

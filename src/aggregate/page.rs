@@ -236,6 +236,7 @@ mod tests {
             band_info: Default::default(),
             x_range: 1.0,
             y_range: 1.0,
+            aux_y_range: 1.0,
             area: 0.0,
             x_axis_end: 0.0,
             band_limit: 20,

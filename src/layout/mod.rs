@@ -160,7 +160,7 @@ pub(crate) fn layout(
     }
     let aux = AuxOut {
         x_range: agg.x_range,
-        y_range: agg.y_range,
+        y_range: agg.aux_y_range,
         bands: (agg.bands.iter().zip(shades))
             .map(|(b, s)| (b.name.clone(), s))
             .collect(),

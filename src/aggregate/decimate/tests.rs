@@ -28,6 +28,7 @@ fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {
         band_info: Default::default(),
         x_range: 1.0,
         y_range: 1.0,
+        aux_y_range: 1.0,
         area: 0.0,
         mark_texts: Vec::new(),
         series: Vec::new(),

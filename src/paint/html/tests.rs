@@ -58,7 +58,9 @@ fn the_assets_fit_in_their_budget_and_cannot_end_their_elements() {
     // needless spaces.
     let (script, style) = (minify::script(SCRIPT), minify::style(STYLE));
     assert!(
-        script.len() + style.len() <= 120 * 1024,
+        // 120 KiB until issue 37 added the heap panel, the keyboard's tab stops, the
+        // chart in words, the CSV and the zoom history (132 KB then).
+        script.len() + style.len() <= 136 * 1024,
         "script {} + style {} bytes",
         script.len(),
         style.len()

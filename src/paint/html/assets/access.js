@@ -101,7 +101,9 @@
       new ResizeObserver(() => {
         const w = this.figure.getBoundingClientRect().width;
         const scale = w > 0 ? Math.min(1.6, Math.max(1, (11 * 648) / (10 * w))) : 1;
+        if (this.figure.style.getPropertyValue('--label-scale') === scale.toFixed(3)) return;
         this.figure.style.setProperty('--label-scale', scale.toFixed(3));
+        if (this.current) this.drawPeak(this.current.vSpan);
       }).observe(this.figure);
     }
   };
