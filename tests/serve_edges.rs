@@ -53,18 +53,25 @@ fn the_event_stream_carries_the_headers_of_every_answer() {
     assert!(page.starts_with("HTTP/1.1 200 "), "{page}");
     assert!(stream.starts_with("HTTP/1.1 200 OK\r\n"), "{stream}");
     assert!(
-        stream.contains("Content-Type: text/event-stream"),
+        stream
+            .to_ascii_lowercase()
+            .contains("content-type: text/event-stream"),
         "{stream}"
     );
+    // Header names are not case-sensitive (hyper writes them in lower case).
+    let (page, stream) = (page.to_ascii_lowercase(), stream.to_ascii_lowercase());
     for header in [
         "Cache-Control: no-store",
         "X-Content-Type-Options: nosniff",
         "X-Frame-Options: DENY",
         "Referrer-Policy: no-referrer",
+        "Content-Security-Policy: default-src 'none'",
     ] {
-        assert!(page.contains(header), "the page: {header} in {page}");
-        assert!(stream.contains(header), "the stream: {header} in {stream}");
+        let header = header.to_ascii_lowercase();
+        assert!(page.contains(&header), "the page: {header} in {page}");
+        assert!(stream.contains(&header), "the stream: {header} in {stream}");
     }
+    assert!(page.contains("frame-ancestors 'none'"), "{page}");
 }
 
 #[test]

@@ -124,6 +124,16 @@ pub(crate) fn wait_for_first_signal() {
     }
 }
 
+/// Ends [`wait_for_first_signal`] as a first signal would (the server of `--serve` can
+/// no longer serve: the run ends); a signal after it still ends the run at once.
+pub(crate) fn end_wait_for_first_signal() {
+    if let Some(stop) = GENTLE.get() {
+        stop.store(true, Ordering::SeqCst);
+    }
+    *FIRST.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    FIRST_CAME.notify_all();
+}
+
 /// What to do on `signal`: set the gentle flag the first time, else remove the listed
 /// files and end the process by the signal.
 fn on_signal(signal: libc::c_int) {

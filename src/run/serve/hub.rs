@@ -12,10 +12,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
+use tokio::sync::watch;
+
+use super::delta::Deltas;
 
 use super::record::Record;
 use super::whole::{self, Made, MadeFrom, Pages, Whole};
@@ -60,6 +64,58 @@ pub(super) struct Status {
     /// The input's file name (as the page's heading has it: no directory, so that a
     /// screenshot or a shared screen shows no more of the machine than the page saved).
     pub(super) source: String,
+    /// Seconds since the newest census was read, when the update was made (the page
+    /// adds its own clock's time since: no clock of two machines is compared).
+    pub(super) since_newest: Option<f64>,
+    /// The usual seconds between two censuses read (what the flushes give), for the
+    /// page to tell a quiet spell from the usual wait.
+    pub(super) gap: Option<f64>,
+    /// Where the run is kept for `-o` and save, and its size, in words.
+    pub(super) kept: String,
+    /// When the newest census was read, and the gaps between the last ones.
+    #[serde(skip)]
+    pub(super) clock: Arrivals,
+}
+
+/// When censuses were read, on this process's clock: the newest, and the usual gap.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Arrivals {
+    newest: Option<Instant>,
+    /// The gaps between the last censuses read (at most [`Arrivals::KEPT`]).
+    gaps: std::collections::VecDeque<f64>,
+}
+
+impl Arrivals {
+    const KEPT: usize = 16;
+
+    /// Censuses were read now.
+    pub(super) fn census(&mut self) {
+        let now = Instant::now();
+        if let Some(last) = self.newest {
+            if self.gaps.len() == Arrivals::KEPT {
+                self.gaps.pop_front();
+            }
+            self.gaps.push_back(now.duration_since(last).as_secs_f64());
+        }
+        self.newest = Some(now);
+    }
+
+    /// A new run: nothing read yet.
+    pub(super) fn restart(&mut self) {
+        *self = Arrivals::default();
+    }
+
+    /// Seconds since the newest census was read.
+    fn since(&self) -> Option<f64> {
+        self.newest.map(|t| t.elapsed().as_secs_f64())
+    }
+
+    /// The median gap (a single late census does not move it).
+    fn usual(&self) -> Option<f64> {
+        let mut gaps: Vec<f64> = self.gaps.iter().copied().collect();
+        gaps.sort_by(f64::total_cmp);
+        gaps.get(gaps.len() / 2).copied()
+    }
 }
 
 /// The run and what is said about it.
@@ -73,10 +129,25 @@ pub(super) struct Shared {
 /// One state of the page, as sent to viewers.
 pub(super) struct Update {
     pub(super) seq: u64,
-    /// The server-sent event, whole.
-    pub(super) event: Vec<u8>,
+    /// The server-sent event of the whole state.
+    pub(super) full: Bytes,
+    /// The event of what changed since update `seq - 1`, for a viewer that has it.
+    pub(super) delta: Option<Bytes>,
     /// The newest page (the page a new viewer is given).
     pub(super) page: Option<Arc<LivePage>>,
+    /// That page as HTML, made when a viewer first asks for it.
+    html: OnceLock<Bytes>,
+}
+
+impl Update {
+    /// The event a viewer that was sent update `sent` gets: the delta when it follows
+    /// on, else the whole state.
+    pub(super) fn event_after(&self, sent: u64) -> Bytes {
+        match &self.delta {
+            Some(delta) if sent + 1 == self.seq => delta.clone(),
+            _ => self.full.clone(),
+        }
+    }
 }
 
 pub(super) struct Hub {
@@ -84,8 +155,8 @@ pub(super) struct Hub {
     pub(super) name: String,
     pub(super) shared: Mutex<Shared>,
     changed: Condvar,
-    latest: Mutex<Arc<Update>>,
-    fresh: Condvar,
+    /// The newest update: the publisher sends, every viewer's stream watches.
+    latest: watch::Sender<Arc<Update>>,
     pub(super) record: RwLock<Record>,
     /// `-o`: where the whole run's page goes at its end.
     pub(super) output: Option<PathBuf>,
@@ -93,6 +164,8 @@ pub(super) struct Hub {
     pages: Mutex<Pages>,
     /// Whole run's pages begun so far.
     begun: AtomicU64,
+    /// Why the server ended, if it did (the run then ends with an error).
+    pub(super) failed: Mutex<Option<String>>,
 }
 
 /// What became of `-o` ([`Hub::write_output`]).
@@ -124,6 +197,10 @@ impl Hub {
             axis,
             notices: Vec::new(),
             source: name.rsplit(['/', '\\']).next().unwrap_or(&name).to_string(),
+            since_newest: None,
+            gap: None,
+            kept: record.describe(),
+            clock: Arrivals::default(),
         };
         let run = LiveRun::new(&opts);
         Hub {
@@ -135,16 +212,18 @@ impl Hub {
                 generation: 1,
             }),
             changed: Condvar::new(),
-            latest: Mutex::new(Arc::new(Update {
+            latest: watch::Sender::new(Arc::new(Update {
                 seq: 0,
-                event: Vec::new(),
+                full: Bytes::new(),
+                delta: None,
                 page: None,
+                html: OnceLock::new(),
             })),
-            fresh: Condvar::new(),
             record: RwLock::new(record),
             output,
             pages: Mutex::new(Pages::default()),
             begun: AtomicU64::new(0),
+            failed: Mutex::new(None),
         }
     }
 
@@ -228,26 +307,25 @@ impl Hub {
 
     /// The newest update.
     pub(super) fn latest(&self) -> Arc<Update> {
-        Arc::clone(&lock(&self.latest))
+        Arc::clone(&self.latest.borrow())
     }
 
-    /// The first update newer than `seq`, waiting at most `wait` for one.
-    pub(super) fn newer(&self, seq: u64, wait: Duration) -> Option<Arc<Update>> {
-        let latest = lock(&self.latest);
-        let (latest, _) = self
-            .fresh
-            .wait_timeout_while(latest, wait, |u| u.seq <= seq)
-            .unwrap_or_else(|e| e.into_inner());
-        (latest.seq > seq).then(|| Arc::clone(&latest))
+    /// The updates as they come, for a viewer's stream.
+    pub(super) fn watch(&self) -> watch::Receiver<Arc<Update>> {
+        self.latest.subscribe()
     }
 
-    /// The page as a new viewer gets it (the newest page, or one that waits).
-    pub(super) fn page_html(&self) -> Vec<u8> {
+    /// The page as a new viewer gets it (the newest page, or one that waits), made once
+    /// per update whatever the number of viewers.
+    pub(super) fn page_html(&self) -> Bytes {
         let latest = self.latest();
-        let mut html = Vec::new();
-        // Written into memory: it cannot fail.
-        let _ = write_live(latest.page.as_deref(), &self.name, &mut html);
-        html
+        let html = latest.html.get_or_init(|| {
+            let mut html = Vec::new();
+            // Written into memory: it cannot fail.
+            let _ = write_live(latest.page.as_deref(), &self.name, &mut html);
+            Bytes::from(html)
+        });
+        html.clone()
     }
 
     /// Makes updates as the run moves, for ever.
@@ -259,6 +337,7 @@ impl Hub {
         let mut final_of: Option<u64> = None;
         let mut page: Option<Arc<LivePage>> = None;
         let mut told = 0;
+        let mut deltas = Deltas::default();
         loop {
             {
                 let shared = lock(&self.shared);
@@ -279,6 +358,9 @@ impl Hub {
                 shared.status.censuses = censuses;
                 shared.status.newest = newest;
                 shared.status.notices = notices;
+                shared.status.since_newest = shared.status.clock.since();
+                shared.status.gap = shared.status.clock.usual();
+                shared.status.kept = self.record_words();
                 let moved = run.version() != version;
                 version = run.version();
                 let profile = match moved {
@@ -296,6 +378,9 @@ impl Hub {
             let finished = matches!(status.state, State::Ended | State::Closed);
             let new_page = if finished && final_of != Some(status.run) {
                 final_of = Some(status.run);
+                // Said at once: the whole run's page (a child reading the whole run)
+                // may take seconds.
+                self.send(&status, page.clone(), false, &mut deltas);
                 self.whole_run_page(&status)
             } else {
                 match profile {
@@ -317,22 +402,43 @@ impl Hub {
             if let Some(p) = new_page {
                 page = Some(p);
             }
-            self.send(&status, page.clone(), fresh_page);
+            self.send(&status, page.clone(), fresh_page, &mut deltas);
             gap = (last.elapsed() * SHARE).clamp(GAP, GAP_MOST);
         }
     }
 
-    /// Sends a new update to every viewer.
-    fn send(&self, status: &Status, page: Option<Arc<LivePage>>, fresh_page: bool) {
-        let mut latest = lock(&self.latest);
+    /// Sends a new update to every viewer: the whole state, and what changed since the
+    /// last one.
+    fn send(
+        &self,
+        status: &Status,
+        page: Option<Arc<LivePage>>,
+        fresh_page: bool,
+        deltas: &mut Deltas,
+    ) {
+        let latest = self.latest();
         let seq = latest.seq + 1;
         let shown = page.as_deref().filter(|_| fresh_page);
         // The run's section (its picture, a megabyte on a large run) only with the first
         // page: a viewer given a page since has it, and one that missed it reloads.
         let first = latest.page.is_none();
-        let event = event(seq, status, shown, first);
-        *latest = Arc::new(Update { seq, event, page });
-        self.fresh.notify_all();
+        let full = Bytes::from(event(seq, status, shown, first));
+        let delta = deltas.next(seq, status, shown, status.run).map(Bytes::from);
+        self.latest.send_replace(Arc::new(Update {
+            seq,
+            full,
+            delta,
+            page,
+            html: OnceLock::new(),
+        }));
+    }
+
+    /// Where the run is kept, in words, with its size now.
+    fn record_words(&self) -> String {
+        self.record
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .describe()
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
@@ -365,7 +471,12 @@ impl Hub {
 /// The server-sent event of an update: `event: update`, its number, and one line of
 /// JSON: the status, and the page when it changed (its title and data, and its run's
 /// section if `with_section`).
-fn event(seq: u64, status: &Status, page: Option<&LivePage>, with_section: bool) -> Vec<u8> {
+pub(super) fn event(
+    seq: u64,
+    status: &Status,
+    page: Option<&LivePage>,
+    with_section: bool,
+) -> Vec<u8> {
     let status = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
     let mut json = format!("{{\"seq\":{seq},\"status\":{status}");
     if let Some(p) = page {

@@ -7,9 +7,13 @@
 //! prints the page's address and waits for Ctrl-C (`cleanup`'s gentle first signal).
 //! The design is in `docs/live.md`.
 
+mod answers;
+mod deadline;
+mod delta;
 mod http;
 mod hub;
 mod record;
+mod routes;
 mod source;
 pub(crate) mod whole;
 
@@ -66,7 +70,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let output = inv.output.as_ref().map(PathBuf::from);
     let hub = Arc::new(Hub::new(live, name.clone(), record, output));
     let url = server.url();
-    if !opts.bind.is_loopback() {
+    if !routes::is_loopback(opts.bind) {
         say!(
             "hp2ps: warning: serving on {}, beyond this machine: whoever has the address below \
              can read the profile",
@@ -90,10 +94,26 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     });
     spawn("server", {
         let hub = Arc::clone(&hub);
-        move || server.serve(hub)
+        move || {
+            // Whatever ends the server (it cannot accept connections any more, or a
+            // bug panics it) ends the run: said, -o written, exit 1; never a server
+            // gone while hp2ps runs on and exits 0 on Ctrl-C.
+            let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                server.serve(Arc::clone(&hub))
+            }));
+            let why = served.unwrap_or_else(|_| String::from("the server failed"));
+            say!("hp2ps: {why}: the page can no longer be served");
+            *hub::lock(&hub.failed) = Some(why);
+            cleanup::end_wait_for_first_signal();
+        }
     });
     cleanup::wait_for_first_signal();
-    stop(&hub)
+    let stopped = stop(&hub);
+    let failed = hub::lock(&hub.failed).is_some();
+    match failed {
+        true => ExitCode::FAILURE,
+        false => stopped,
+    }
 }
 
 /// The library's options for the command line's.
@@ -191,6 +211,7 @@ fn follow(input: &Input, hub: &Hub) {
                 }
             }
             let mut shared = lock(&hub.shared);
+            shared.status.clock.restart();
             if runs > 1 {
                 shared.run = LiveRun::new(opts);
                 shared.status.run = runs;
@@ -214,18 +235,20 @@ fn follow(input: &Input, hub: &Hub) {
             drop(record);
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
+            let before = shared.run.censuses();
             if let Err(e) = reader.feed(bytes, &mut shared.run) {
                 failed = true;
                 shared.status.state = State::Closed;
                 shared.status.message = format!("cannot be read: {e}");
                 say!("hp2ps: {}: {e}", hub.name);
             }
-            moved(&reader, shared);
+            moved(&reader, shared, before);
             hub.touch(shared);
         }
         Heard::Pause => {
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
+            let before = shared.run.censuses();
             if !failed {
                 let _ = reader.pause(&mut shared.run);
                 if mutator && clock_at.elapsed() >= CLOCK_EVERY {
@@ -233,7 +256,7 @@ fn follow(input: &Input, hub: &Hub) {
                     reader.refresh_clock(&mut shared.run);
                 }
             }
-            moved(&reader, shared);
+            moved(&reader, shared, before);
             hub.touch(shared);
         }
         Heard::End(how) => {
@@ -261,10 +284,13 @@ fn follow(input: &Input, hub: &Hub) {
     });
 }
 
-/// What the run's state is after a piece was read: live once a census has come, ended
-/// at the program's end.
-fn moved(reader: &LiveReader<'_>, shared: &mut hub::Shared) {
+/// What the run's state is after a piece was read (`before`: the censuses before it):
+/// live once a census has come, ended at the program's end; when a census came.
+fn moved(reader: &LiveReader<'_>, shared: &mut hub::Shared, before: u64) {
     let status = &mut shared.status;
+    if shared.run.censuses() > before {
+        status.clock.census();
+    }
     if reader.ended() && status.state != State::Ended {
         status.state = State::Ended;
         status.message = String::from("the program ended");

@@ -49,6 +49,18 @@ impl Record {
         }
     }
 
+    /// Where the run is kept, and how much, in words (for stderr and the page).
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Record::File(_) => String::from("kept in the file followed"),
+            Record::Spool(s) => format!(
+                "kept in a spool file in {} (deleted, open while hp2ps runs): {}",
+                s.dir.display(),
+                size(s.len.load(Ordering::Acquire))
+            ),
+        }
+    }
+
     /// The whole run so far, as a stream.
     pub(super) fn reader(&self) -> io::Result<Box<dyn Read + '_>> {
         match self {
@@ -80,6 +92,23 @@ pub(super) struct Spool {
     /// Where the platform keeps it named until it is dropped (not on Unix).
     #[cfg_attr(unix, allow(dead_code))]
     path: Option<PathBuf>,
+    /// The directory it is in (the temporary directory: `TMPDIR`).
+    dir: PathBuf,
+}
+
+/// A number of bytes for people: `316 MB`.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "kB", "MB", "GB", "TB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{bytes} bytes"),
+        _ => format!("{value:.1} {}", UNITS[unit]),
+    }
 }
 
 impl Spool {
@@ -101,7 +130,7 @@ impl Spool {
                 .create_new(true)
                 .open(&path)
             {
-                Ok(file) => return Ok(Spool::named(file, path)),
+                Ok(file) => return Ok(Spool::named(file, path, dir)),
                 Err(e) => last = Some(e),
             }
         }
@@ -109,22 +138,24 @@ impl Spool {
     }
 
     #[cfg(unix)]
-    fn named(file: File, path: PathBuf) -> Spool {
+    fn named(file: File, path: PathBuf, dir: PathBuf) -> Spool {
         // Only the descriptor names it from now on.
         let _ = std::fs::remove_file(&path);
         Spool {
             file,
             len: AtomicU64::new(0),
             path: None,
+            dir,
         }
     }
 
     #[cfg(not(unix))]
-    fn named(file: File, path: PathBuf) -> Spool {
+    fn named(file: File, path: PathBuf, dir: PathBuf) -> Spool {
         Spool {
             file,
             len: AtomicU64::new(0),
             path: Some(path),
+            dir,
         }
     }
 
