@@ -239,23 +239,27 @@ fn ctrl_c_from_the_terminal_while_the_end_is_made_writes_the_output() {
 }
 
 #[test]
-fn a_hang_up_writes_the_run_so_far() {
-    let dir = TempDir::new("serve-hup");
-    // A .hp never says the program ended: only the signal writes -o.
-    std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
-    let served = Served::start(dir.path(), &["run.hp", "-o", "so-far.html"]);
-    served.events().until(Duration::from_secs(30), |u| {
-        u["status"]["censuses"].as_u64() == Some(50)
-    });
-    served.send(libc::SIGHUP);
-    let (status, stderr) = served.exited();
-    assert!(status.success(), "{status:?}: {stderr}");
-    assert!(
-        stderr.contains("wrote so-far.html (the run so far)"),
-        "{stderr}"
-    );
-    let page = std::fs::read(dir.join("so-far.html")).expect("-o");
-    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+fn a_hang_up_or_another_ending_signal_writes_the_run_so_far() {
+    // HUP (a closed terminal), QUIT (Ctrl-\\), USR1, ALRM: each ends the run as Ctrl-C
+    // does (QUIT, USR1 and ALRM killed it before, -o unwritten).
+    for signal in [libc::SIGHUP, libc::SIGQUIT, libc::SIGUSR1, libc::SIGALRM] {
+        let dir = TempDir::new("serve-hup");
+        // A .hp never says the program ended: only the signal writes -o.
+        std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
+        let served = Served::start(dir.path(), &["run.hp", "-o", "so-far.html"]);
+        served.events().until(Duration::from_secs(30), |u| {
+            u["status"]["censuses"].as_u64() == Some(50)
+        });
+        served.send(signal);
+        let (status, stderr) = served.exited();
+        assert!(status.success(), "signal {signal}: {status:?}: {stderr}");
+        assert!(
+            stderr.contains("wrote so-far.html (the run so far)"),
+            "{stderr}"
+        );
+        let page = std::fs::read(dir.join("so-far.html")).expect("-o");
+        assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+    }
 }
 
 #[test]
