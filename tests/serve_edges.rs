@@ -299,3 +299,31 @@ fn a_second_ctrl_c_ends_the_run_at_once() {
     }
     panic!("a second SIGINT never ended the run at once: {ends:?}");
 }
+
+/// The whole run's page (save, the end, `-o`) is made by this program run again: a
+/// binary deleted and replaced during the run (an upgrade, a `cargo build`) is still the
+/// one that runs (save answered 500 and Ctrl-C exited 1 with no -o when it was run
+/// again by its path).
+#[test]
+fn the_whole_runs_page_never_depends_on_the_binarys_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("serve-binary-gone");
+    let exe = dir.join("hp2ps-copy");
+    std::fs::copy(support::run::hp2ps_binary(), &exe).expect("a copy of the binary");
+    std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
+    let served = Served::started(Cmd::new(&exe), dir.path(), &["run.hp", "-o", "so-far.html"]);
+    served.events().until(Duration::from_secs(30), |u| {
+        u["status"]["censuses"].as_u64() == Some(50)
+    });
+    // The binary gone, and another program where it was.
+    std::fs::remove_file(&exe).expect("remove");
+    std::fs::write(&exe, "#!/bin/sh\necho 'not hp2ps' >&2\nexit 3\n").expect("write");
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (code, page) = served.get(&format!("/{}/save", served.token));
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&page));
+    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+    let (status, stderr) = served.interrupt();
+    assert!(status.success(), "{stderr}");
+    let written = std::fs::read(dir.join("so-far.html")).expect("-o");
+    assert!(written == page, "-o is the page saved");
+}

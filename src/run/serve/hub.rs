@@ -22,7 +22,7 @@ use tokio::sync::watch;
 use super::delta::Deltas;
 
 use super::record::Record;
-use super::whole::{self, Made, MadeFrom, Pages, Whole};
+use super::whole::{self, Made, MadeFrom, Pages, Program, Whole};
 
 /// The least time between two updates: a fast input's censuses come together.
 const GAP: Duration = Duration::from_millis(200);
@@ -166,6 +166,8 @@ pub(super) struct Hub {
     begun: AtomicU64,
     /// Why the server ended, if it did (the run then ends with an error).
     pub(super) failed: Mutex<Option<String>>,
+    /// This program, run again to make the whole run's page.
+    program: Program,
 }
 
 /// What became of `-o` ([`Hub::write_output`]).
@@ -183,6 +185,7 @@ impl Hub {
         name: String,
         record: Record,
         output: Option<PathBuf>,
+        program: Program,
     ) -> Hub {
         let axis = match opts.load.eventlog.time {
             hp2ps::TimeAxis::Mutator => "mutator",
@@ -224,6 +227,7 @@ impl Hub {
             pages: Mutex::new(Pages::default()),
             begun: AtomicU64::new(0),
             failed: Mutex::new(None),
+            program,
         }
     }
 
@@ -256,7 +260,7 @@ impl Hub {
             return (last.from, Ok(Arc::clone(&last.page)));
         }
         let number = self.begun.fetch_add(1, Ordering::AcqRel) + 1;
-        let page = whole::make(&record).map(Arc::new);
+        let page = whole::make(&record, &self.program).map(Arc::new);
         // A failure is not kept: the next caller tries again (a child that died of a
         // signal, a file back in place).
         if let Ok(page) = &page {

@@ -53,6 +53,14 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             }
         },
     };
+    // Found now: the binary may be deleted or replaced before the run's end.
+    let program = match whole::Program::running() {
+        Ok(program) => program,
+        Err(e) => {
+            say!("hp2ps: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let server = match http::Server::bind(opts.bind, opts.port) {
         Ok(server) => server,
         Err(e) => {
@@ -68,7 +76,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
     }
     let output = inv.output.as_ref().map(PathBuf::from);
-    let hub = Arc::new(Hub::new(live, name.clone(), record, output));
+    let hub = Arc::new(Hub::new(live, name.clone(), record, output, program));
     let url = server.url();
     if !routes::is_loopback(opts.bind) {
         say!(
