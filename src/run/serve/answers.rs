@@ -132,7 +132,7 @@ impl Answers {
         // Asked now: a page begun from now on holds the run as it stands.
         let asked = self.hub.asked();
         let hub = Arc::clone(&self.hub);
-        let made = tokio::task::spawn_blocking(move || hub.whole(Some(asked))).await;
+        let made = tokio::task::spawn_blocking(move || hub.whole(Some(asked), None)).await;
         self.saves.fetch_sub(1, Ordering::AcqRel);
         match made {
             Ok(Ok(whole)) => {

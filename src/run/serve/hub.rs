@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -21,7 +21,7 @@ use tokio::sync::watch;
 
 use super::delta::Deltas;
 
-use super::record::Record;
+use super::record::{Kept, Record};
 use super::whole::{self, Made, MadeFrom, Pages, Program, Whole};
 
 /// The least time between two updates: a fast input's censuses come together.
@@ -124,6 +124,10 @@ pub(super) struct Shared {
     pub(super) status: Status,
     /// Bumped by every change.
     pub(super) generation: u64,
+    /// Runs that a new one followed before the publisher made their end's page (what
+    /// was said of each at its end): their end's page is still made, shown and written
+    /// to `-o`.
+    pub(super) superseded: Vec<Status>,
 }
 
 /// One state of the page, as sent to viewers.
@@ -157,7 +161,9 @@ pub(super) struct Hub {
     changed: Condvar,
     /// The newest update: the publisher sends, every viewer's stream watches.
     latest: watch::Sender<Arc<Update>>,
-    pub(super) record: RwLock<Record>,
+    /// The record of the run read now, and of the one before (until its end's page is
+    /// made): each with its run's number.
+    records: Mutex<Records>,
     /// `-o`: where the whole run's page goes at its end.
     pub(super) output: Option<PathBuf>,
     /// The whole run's pages: whoever holds the lock makes one, or writes `-o`.
@@ -168,6 +174,12 @@ pub(super) struct Hub {
     pub(super) failed: Mutex<Option<String>>,
     /// This program, run again to make the whole run's page.
     program: Program,
+}
+
+/// The records of the runs that can be read again.
+struct Records {
+    current: (u64, Arc<Record>),
+    previous: Option<(u64, Arc<Record>)>,
 }
 
 /// What became of `-o` ([`Hub::write_output`]).
@@ -183,10 +195,10 @@ impl Hub {
     pub(super) fn new(
         opts: LiveOptions,
         name: String,
-        record: Record,
         output: Option<PathBuf>,
         program: Program,
     ) -> Hub {
+        let record = Record::Nothing(None);
         let axis = match opts.load.eventlog.time {
             hp2ps::TimeAxis::Mutator => "mutator",
             _ => "elapsed",
@@ -202,7 +214,7 @@ impl Hub {
             source: name.rsplit(['/', '\\']).next().unwrap_or(&name).to_string(),
             since_newest: None,
             gap: None,
-            kept: record.describe(),
+            kept: String::new(),
             clock: Arrivals::default(),
         };
         let run = LiveRun::new(&opts);
@@ -213,6 +225,7 @@ impl Hub {
                 run,
                 status,
                 generation: 1,
+                superseded: Vec::new(),
             }),
             changed: Condvar::new(),
             latest: watch::Sender::new(Arc::new(Update {
@@ -222,7 +235,10 @@ impl Hub {
                 page: None,
                 html: OnceLock::new(),
             })),
-            record: RwLock::new(record),
+            records: Mutex::new(Records {
+                current: (1, Arc::new(record)),
+                previous: None,
+            }),
             output,
             pages: Mutex::new(Pages::default()),
             begun: AtomicU64::new(0),
@@ -237,25 +253,61 @@ impl Hub {
         self.begun.load(Ordering::Acquire)
     }
 
+    /// Run `run` begins, kept in `record`; the run before keeps its own until it is
+    /// replaced in turn.
+    pub(super) fn start_run(&self, run: u64, record: Record) {
+        let mut records = lock(&self.records);
+        let before = std::mem::replace(&mut records.current, (run, Arc::new(record)));
+        records.previous = Some(before);
+    }
+
+    /// The record of the run read now.
+    pub(super) fn record(&self) -> Arc<Record> {
+        Arc::clone(&lock(&self.records).current.1)
+    }
+
+    /// The record of run `run` (`None`: the run read now), with its number.
+    fn record_of(&self, run: Option<u64>) -> Option<(u64, Arc<Record>)> {
+        let records = lock(&self.records);
+        let (now, record) = &records.current;
+        match run {
+            Some(run) if run != *now => (records.previous.as_ref())
+                .filter(|(n, _)| *n == run)
+                .map(|(n, r)| (*n, Arc::clone(r))),
+            _ => Some((*now, Arc::clone(record))),
+        }
+    }
+
     /// The whole run's page, made by a child, one at a time (a caller waits for the
     /// page being made): the last one made when the record has not changed since, or,
     /// for a request that came at [`Hub::asked`] `asked`, when it was begun after that
-    /// (several saves at once wait for one child); else a new one.
-    pub(super) fn whole(&self, asked: Option<u64>) -> Result<Arc<Whole>, String> {
-        self.whole_in(&mut lock(&self.pages), asked).1
+    /// (several saves at once wait for one child); else a new one. Of run `run`, or
+    /// (`None`) of the run read now.
+    pub(super) fn whole(&self, asked: Option<u64>, run: Option<u64>) -> Result<Arc<Whole>, String> {
+        self.whole_in(&mut lock(&self.pages), asked, run).1
     }
 
     fn whole_in(
         &self,
         pages: &mut Pages,
         asked: Option<u64>,
+        run: Option<u64>,
     ) -> (MadeFrom, Result<Arc<Whole>, String>) {
-        let record = self.record.read().unwrap_or_else(|e| e.into_inner());
+        let Some((run, record)) = self.record_of(run) else {
+            let gone = String::from("a later run has taken this run's place: its record is gone");
+            let from = MadeFrom {
+                run: run.unwrap_or(0),
+                kept: Kept::default(),
+            };
+            return (from, Err(gone));
+        };
         let from = MadeFrom {
-            run: lock(&self.shared).status.run,
+            run,
             kept: record.kept(),
         };
-        let fresh = |last: &&Made| last.from == from || asked.is_some_and(|a| last.number > a);
+        let fresh = |last: &&Made| {
+            last.from == from || (last.from.run == run && asked.is_some_and(|a| last.number > a))
+        };
         if let Some(last) = pages.last.as_ref().filter(fresh) {
             return (last.from, Ok(Arc::clone(&last.page)));
         }
@@ -273,14 +325,19 @@ impl Hub {
         (from, page)
     }
 
-    /// `-o` (`None`: not asked for) written with the whole run's page as the record
-    /// stands, unless it already was: at the run's end, and on Ctrl-C, which waits here
-    /// for the end's page if it is being made. `written` says so, still under the lock:
-    /// Ctrl-C, which ends the process, then waits for the end's word too.
-    pub(super) fn write_output(&self, written: impl FnOnce(&Path)) -> Option<Output> {
+    /// `-o` (`None`: not asked for) written with the whole page of run `run` (`None`:
+    /// the run read now) as its record stands, unless it already was: at the run's end,
+    /// and on Ctrl-C, which waits here for the end's page if it is being made. `written`
+    /// says so, still under the lock: Ctrl-C, which ends the process, then waits for the
+    /// end's word too.
+    pub(super) fn write_output(
+        &self,
+        written: impl FnOnce(&Path),
+        run: Option<u64>,
+    ) -> Option<Output> {
         let path = self.output.as_ref()?;
         let mut pages = lock(&self.pages);
-        let (from, whole) = self.whole_in(&mut pages, None);
+        let (from, whole) = self.whole_in(&mut pages, None, run);
         if pages.output == Some(from) {
             return Some(Output::Already);
         }
@@ -352,10 +409,11 @@ impl Hub {
             }
             std::thread::sleep(gap.saturating_sub(last.elapsed()));
             last = Instant::now();
-            let (status, profile) = {
+            let (status, profile, superseded) = {
                 let mut guard = lock(&self.shared);
                 let shared = &mut *guard;
                 seen = shared.generation;
+                let superseded = std::mem::take(&mut shared.superseded);
                 let run = &shared.run;
                 let (censuses, newest, notices) =
                     (run.censuses(), run.newest(), run.notices().to_vec());
@@ -371,8 +429,17 @@ impl Hub {
                     true => Some(run.profile(&self.opts)),
                     false => None,
                 };
-                (shared.status.clone(), profile)
+                (shared.status.clone(), profile, superseded)
             };
+            for ended in superseded {
+                if final_of.map_or(true, |f| f < ended.run) {
+                    final_of = Some(ended.run);
+                    if let Some(p) = self.whole_run_page(ended.run, ended.censuses) {
+                        page = Some(p);
+                        self.send(&ended, page.clone(), true, &mut deltas);
+                    }
+                }
+            }
             for (n, notice) in &status.notices {
                 if *n > told {
                     say!("hp2ps: warning: {}: {notice}", self.name);
@@ -385,7 +452,7 @@ impl Hub {
                 // Said at once: the whole run's page (a child reading the whole run)
                 // may take seconds.
                 self.send(&status, page.clone(), false, &mut deltas);
-                self.whole_run_page(&status)
+                self.whole_run_page(status.run, status.censuses)
             } else {
                 match profile {
                     Some(Ok(Some(p))) => match p.page(&self.opts) {
@@ -439,15 +506,12 @@ impl Hub {
 
     /// Where the run is kept, in words, with its size now.
     fn record_words(&self) -> String {
-        self.record
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .describe()
+        self.record().describe()
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
-    fn whole_run_page(&self, status: &Status) -> Option<Arc<LivePage>> {
-        let whole = match self.whole(None) {
+    fn whole_run_page(&self, run: u64, censuses: u64) -> Option<Arc<LivePage>> {
+        let whole = match self.whole(None, Some(run)) {
             Ok(whole) => whole,
             Err(e) => {
                 say!(
@@ -459,13 +523,12 @@ impl Hub {
         };
         let said = |path: &Path| {
             say!(
-                "hp2ps: {}: the run's end ({} censuses): wrote {}",
+                "hp2ps: {}: the run's end ({censuses} censuses): wrote {}",
                 self.name,
-                status.censuses,
                 path.display()
             )
         };
-        if let Some(Output::Failed(e)) = self.write_output(said) {
+        if let Some(Output::Failed(e)) = self.write_output(said, Some(run)) {
             say!("hp2ps: {e}");
         }
         Some(Arc::clone(&whole.live))

@@ -30,7 +30,7 @@ use super::cleanup;
 use super::symbols;
 use crate::cli::{Invocation, ServeOptions};
 use hub::{lock, Hub, Output, State};
-use record::{Record, Spool};
+use record::Record;
 use source::{Heard, Input};
 
 /// How often `--time mutator`'s clock is worked out again from the whole run so far.
@@ -43,16 +43,6 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
     let live = live_options(inv, opts, &input, &name);
-    let record = match &input {
-        Input::Path(path) if !source::names_a_fifo(path) => Record::File(path.clone()),
-        _ => match Spool::create() {
-            Ok(spool) => Record::Spool(spool),
-            Err(e) => {
-                say!("hp2ps: cannot make a file to keep the run in: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-    };
     // Found now: the binary may be deleted or replaced before the run's end.
     let program = match whole::Program::running() {
         Ok(program) => program,
@@ -76,7 +66,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
     }
     let output = inv.output.as_ref().map(PathBuf::from);
-    let hub = Arc::new(Hub::new(live, name.clone(), record, output, program));
+    let hub = Arc::new(Hub::new(live, name.clone(), output, program));
     let url = server.url();
     if !routes::is_loopback(opts.bind) {
         say!(
@@ -163,7 +153,7 @@ fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
 /// run ended just now, so that `-o` is never left unwritten for a run that ended.
 fn stop(hub: &Hub) -> ExitCode {
     let said = |path: &Path| say!("hp2ps: wrote {} (the run so far)", path.display());
-    match hub.write_output(said) {
+    match hub.write_output(said, None) {
         Some(Output::Failed(e)) => {
             say!("hp2ps: {e}");
             ExitCode::FAILURE
@@ -208,19 +198,29 @@ fn follow(input: &Input, hub: &Hub) {
     let mut clock_at = Instant::now();
     let mutator = opts.load.eventlog.time == TimeAxis::Mutator;
     source::follow(input, &mut |heard| match heard {
-        Heard::Start => {
+        Heard::Start(file) => {
             runs += 1;
             reader = LiveReader::new(opts);
             failed = false;
-            if runs > 1 {
-                let record = hub.record.write().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) = record.restart() {
-                    say!("hp2ps: warning: the file that keeps the run: {e}");
-                }
+            spool_failed = false;
+            // Each run its own record, of what it is read from now.
+            let record = match (&input, file) {
+                (Input::Path(path), Some(file)) => Record::file(file, path),
+                _ => Record::spool(),
+            };
+            if let Record::Nothing(Some(why)) = &record {
+                say!("hp2ps: warning: the run cannot be kept for -o and save: {why}");
+            } else if runs == 1 {
+                say!("hp2ps: the whole run is {}", record.describe());
             }
+            hub.start_run(runs, record);
             let mut shared = lock(&hub.shared);
             shared.status.clock.restart();
             if runs > 1 {
+                let mut ended = shared.status.clone();
+                ended.censuses = shared.run.censuses();
+                ended.newest = shared.run.newest();
+                shared.superseded.push(ended);
                 shared.run = LiveRun::new(opts);
                 shared.status.run = runs;
                 say!("hp2ps: {}: a new run (run {runs})", hub.name);
@@ -233,14 +233,12 @@ fn follow(input: &Input, hub: &Hub) {
             if failed {
                 return;
             }
-            let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = record.append(bytes) {
+            if let Err(e) = hub.record().append(bytes) {
                 if !spool_failed {
                     spool_failed = true;
-                    say!("hp2ps: warning: the run cannot be kept for -o and save: {e}");
+                    say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
                 }
             }
-            drop(record);
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
             let before = shared.run.censuses();

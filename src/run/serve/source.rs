@@ -66,8 +66,9 @@ impl Input {
 
 /// What is heard from the input.
 pub(super) enum Heard<'a> {
-    /// A run begins (the first, or a new one: the program started again).
-    Start,
+    /// A run begins (the first, or a new one: the program started again), read from a
+    /// regular file (a descriptor of it, to read it again whole) or a stream.
+    Start(Option<File>),
     /// The next bytes of the run.
     Bytes(&'a [u8]),
     /// Nothing more for now.
@@ -83,7 +84,7 @@ pub(super) fn follow(input: &Input, on: &mut dyn FnMut(Heard<'_>)) {
     let mut buf = vec![0u8; CHUNK];
     match input {
         Input::Stdin => {
-            on(Heard::Start);
+            on(Heard::Start(None));
             let end = read_stream(&mut io::stdin().lock(), &mut buf, on);
             on(Heard::End(end));
         }
@@ -137,11 +138,6 @@ fn look(path: &Path) -> At {
         Ok(m) if is_fifo(&m) => At::Fifo,
         Ok(m) => At::Other(kind_of(m.file_type())),
     }
-}
-
-/// Whether `path` is a FIFO now (its run is then kept in a spool, not read again there).
-pub(super) fn names_a_fifo(path: &Path) -> bool {
-    matches!(look(path), At::Fifo)
 }
 
 #[cfg(unix)]
@@ -219,7 +215,7 @@ fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
                 match File::open(path) {
                     Ok(mut fifo) => {
                         said.forget();
-                        on(Heard::Start);
+                        on(Heard::Start(None));
                         let end = read_stream(&mut fifo, buf, on);
                         on(Heard::End(end));
                     }
@@ -249,7 +245,7 @@ fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
 fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
     let opened = file.metadata().ok().map(|m| Version::of(&m));
     let mut read = 0u64;
-    on(Heard::Start);
+    on(Heard::Start(record_of(&file, path)));
     loop {
         // Everything there is, then a pause.
         loop {
@@ -310,6 +306,18 @@ fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(H
     }
 }
 
+/// A descriptor of a followed file to read it again whole by: on Unix the same file
+/// (positioned reads leave the follower's place alone), elsewhere opened again.
+#[cfg(unix)]
+fn record_of(file: &File, _path: &Path) -> Option<File> {
+    file.try_clone().ok()
+}
+
+#[cfg(not(unix))]
+fn record_of(_file: &File, path: &Path) -> Option<File> {
+    open_regular(path).ok()
+}
+
 fn wait_for_path(path: &Path) {
     while matches!(look(path), At::Nothing) {
         std::thread::sleep(LOOK);
@@ -324,7 +332,7 @@ fn follow_socket(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
         match UnixStream::connect(path) {
             Ok(mut stream) => {
                 said = None;
-                on(Heard::Start);
+                on(Heard::Start(None));
                 let end = read_stream(&mut stream, buf, on);
                 on(Heard::End(format!("the program's socket closed ({end})")));
             }

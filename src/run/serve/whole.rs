@@ -85,6 +85,9 @@ impl Program {
 
 /// The server's side: the page of the run kept in `record`, made by a child, `program`.
 pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> {
+    // Said as it is when the record cannot be read (a spool that ran out of room, a
+    // file written again), not as the child's "end of file" of an empty input.
+    let mut run = record.reader()?;
     let mut command = Command::new(&program.path);
     // Its own name as it was started (the descriptor's path says nothing to `ps`).
     #[cfg(unix)]
@@ -110,12 +113,12 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     else {
         return Err(String::from("cannot talk to the child"));
     };
-    let (page, errors) = std::thread::scope(|scope| {
-        scope.spawn(move || {
+    let (page, errors, checked) = std::thread::scope(|scope| {
+        let fed = scope.spawn(move || {
             // A child that stopped reading (it failed) says why on stderr.
-            if let Ok(mut run) = record.reader() {
-                let _ = io::copy(&mut run, &mut stdin);
-            }
+            let _ = io::copy(&mut run, &mut stdin);
+            drop(stdin);
+            run.verify()
         });
         let errors = scope.spawn(move || {
             let mut text = String::new();
@@ -124,10 +127,19 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
         });
         let mut page = Vec::new();
         let read = stdout.read_to_end(&mut page);
-        (read.map(|_| page), errors.join().unwrap_or_default())
+        let checked = fed
+            .join()
+            .unwrap_or_else(|_| Err(String::from("the record could not be read")));
+        (
+            read.map(|_| page),
+            errors.join().unwrap_or_default(),
+            checked,
+        )
     });
     let status = child.wait().map_err(|e| e.to_string())?;
     let page = page.map_err(|e| e.to_string())?;
+    // What the child read is the run's, or its page is not this run's page.
+    checked?;
     if !status.success() {
         let why = errors.lines().last().unwrap_or("it failed").to_string();
         return Err(why.strip_prefix("hp2ps: ").unwrap_or(&why).to_string());
