@@ -442,3 +442,41 @@ fn what_cannot_go_with_serve_is_refused() {
         assert_eq!(ran.code, Some(2), "{args:?}: {}", ran.describe());
     }
 }
+
+/// eventlog-socket's TCP port (`tcp:PORT`, on loopback): waited for, then each
+/// connection is a run, followed to its end as the Unix socket is.
+#[test]
+fn an_eventlog_socket_on_tcp_is_followed() {
+    let bytes = log("leakmap-hc-flush.eventlog");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = listener.local_addr().expect("addr").port();
+    let dir = TempDir::new("serve-tcp");
+    let name = format!("tcp:{port}");
+    drop(listener);
+    let served = Served::start(dir.path(), &[&name]);
+    assert!(
+        served.wait_stderr(
+            "waiting for the program's port 127.0.0.1:",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        served.stderr()
+    );
+    // The program starts listening now, and sends the log to its client.
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port again");
+    let log_bytes = bytes.clone();
+    let server = std::thread::spawn(move || {
+        let (mut client, _) = listener.accept().expect("a client");
+        replay::replay(&log_bytes, Pace::Blocks, 4.0, &mut |p| client.write_all(p))
+            .expect("replay");
+    });
+    let updates = until_final(&served);
+    server.join().expect("server");
+    let last = updates.last().expect("one");
+    assert_eq!(state(last), "ended", "{}", last["status"]);
+    let mut expected = data_of(&static_page(&bytes, "x"));
+    expected["runs"][0]["file"] = last["page"]["runs"][0]["file"].clone();
+    assert_eq!(last["page"], expected);
+    let (code, page) = served.get(&format!("/{}/save", served.token));
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&page));
+}

@@ -463,3 +463,21 @@ fn a_spool_out_of_room_says_so() {
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(!stderr.contains("expected a JOB line"), "{stderr}");
 }
+
+/// An `-o` that cannot be written is said at the start, exit 1 (it was found only at
+/// the run's end: a day's run lost its page).
+#[test]
+fn an_unwritable_output_is_found_at_the_start() {
+    let dir = TempDir::new("serve-o-unwritable");
+    let ran = Cmd::hp2ps()
+        .args(["--serve", "-o", "no-such-dir/whole.html", "run.eventlog"])
+        .current_dir(dir.path())
+        .timeout(Duration::from_secs(20))
+        .run();
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    let err = ran.stderr_text();
+    assert!(
+        err.contains("cannot write no-such-dir/whole.html") && !err.contains("serving"),
+        "{err}"
+    );
+}

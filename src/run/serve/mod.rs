@@ -43,6 +43,14 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
     let live = live_options(inv, opts, &input, &name);
+    // An -o that cannot be written is found now, not at the run's end (a day later):
+    // a temporary file made beside it and removed, as its writing will.
+    if let Some(path) = &inv.output {
+        if let Err(e) = AtomicFile::create(Path::new(path)) {
+            say!("hp2ps: cannot write {}: {e}", Path::new(path).display());
+            return ExitCode::FAILURE;
+        }
+    }
     // Found now: the binary may be deleted or replaced before the run's end.
     let program = match whole::Program::running() {
         Ok(program) => program,
@@ -173,6 +181,18 @@ pub(super) fn write_page(path: &Path, page: &[u8]) -> Result<(), String> {
 
 /// The name a saved page gets: the input's, as `.html`.
 pub(super) fn saved_name(name: &str) -> String {
+    if let Some(at) = name.strip_prefix("tcp:") {
+        let safe: String = (at.chars())
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        return format!("{safe}.html");
+    }
     let path = Path::new(name.strip_prefix("unix:").unwrap_or(name));
     let stem = path.file_stem().map_or_else(
         || String::from("hp2ps"),

@@ -118,7 +118,7 @@ impl Record {
                 if now < end {
                     return Err(f.rewritten());
                 }
-                let sum = f.sum.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                let sum = *f.sum.lock().unwrap_or_else(|e| e.into_inner());
                 Ok(Checked {
                     read: Ranged {
                         file: &f.file,

@@ -37,6 +37,9 @@ pub(super) enum Input {
     Stdin,
     /// An eventlog-socket Unix socket.
     Socket(PathBuf),
+    /// An eventlog-socket TCP port (`tcp:PORT` on this machine, `tcp:HOST:PORT`), for a
+    /// program in another container or on another machine.
+    Tcp(String),
 }
 
 impl Input {
@@ -48,8 +51,15 @@ impl Input {
         if arg == "-" {
             return Input::Stdin;
         }
-        match arg.to_str().and_then(|a| a.strip_prefix("unix:")) {
-            Some(path) => Input::Socket(PathBuf::from(path)),
+        if let Some(path) = arg.to_str().and_then(|a| a.strip_prefix("unix:")) {
+            return Input::Socket(PathBuf::from(path));
+        }
+        match arg.to_str().and_then(|a| a.strip_prefix("tcp:")) {
+            Some(port) if port.bytes().all(|b| b.is_ascii_digit()) => {
+                // Loopback unless a host is named, as the server listens.
+                Input::Tcp(format!("127.0.0.1:{port}"))
+            }
+            Some(at) => Input::Tcp(at.to_string()),
             None => Input::Path(PathBuf::from(arg)),
         }
     }
@@ -60,6 +70,7 @@ impl Input {
             Input::Path(p) => p.display().to_string(),
             Input::Stdin => "stdin".to_string(),
             Input::Socket(p) => format!("unix:{}", p.display()),
+            Input::Tcp(at) => format!("tcp:{at}"),
         }
     }
 }
@@ -90,6 +101,7 @@ pub(super) fn follow(input: &Input, on: &mut dyn FnMut(Heard<'_>)) {
         }
         Input::Path(path) => follow_path(path, &mut buf, on),
         Input::Socket(path) => follow_socket(path, &mut buf, on),
+        Input::Tcp(at) => follow_tcp(at, &mut buf, on),
     }
 }
 
@@ -338,6 +350,38 @@ fn follow_socket(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
             }
             Err(e) => {
                 let why = format!("waiting for the program's socket {} ({e})", path.display());
+                if said.as_deref() != Some(&why) {
+                    on(Heard::Waiting(why.clone()));
+                    said = Some(why);
+                }
+                std::thread::sleep(RETRY);
+            }
+        }
+    }
+}
+
+/// An eventlog-socket TCP port: as its Unix socket, each connection a run. A name is
+/// looked up again at each try (a container's address changes when it starts again).
+fn follow_tcp(at: &str, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let mut said: Option<String> = None;
+    loop {
+        let connected = (at.to_socket_addrs()).and_then(|mut addrs| {
+            addrs
+                .find_map(|a| TcpStream::connect_timeout(&a, RETRY * 8).ok())
+                .ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::ConnectionRefused, "connection refused")
+                })
+        });
+        match connected {
+            Ok(mut stream) => {
+                said = None;
+                on(Heard::Start(None));
+                let end = read_stream(&mut stream, buf, on);
+                on(Heard::End(format!("the program's port closed ({end})")));
+            }
+            Err(e) => {
+                let why = format!("waiting for the program's port {at} ({e})");
                 if said.as_deref() != Some(&why) {
                     on(Heard::Waiting(why.clone()));
                     said = Some(why);
