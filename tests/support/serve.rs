@@ -324,6 +324,22 @@ pub fn patched(old: &Value, p: &Value) -> Value {
         return Value::Object(out);
     }
     let mut arr = old.as_array().cloned().expect("an array to patch");
+    if let Some(steps) = o.get("$d").and_then(Value::as_array) {
+        let (mut out, mut at) = (Vec::new(), 0usize);
+        for step in steps {
+            match step {
+                Value::Array(new) => out.extend(new.iter().cloned()),
+                n => match n.as_i64().expect("a count") {
+                    k if k > 0 => {
+                        out.extend(arr[at..at + k as usize].iter().cloned());
+                        at += k as usize;
+                    }
+                    k => at += k.unsigned_abs() as usize,
+                },
+            }
+        }
+        return Value::Array(out);
+    }
     if let Some(n) = o.get("$s").and_then(Value::as_u64) {
         arr.drain(..n as usize);
         arr.extend(o["$a"].as_array().cloned().expect("new items"));

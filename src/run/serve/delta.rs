@@ -11,7 +11,10 @@
 //! - `{"$s": n, "$a": [v, …]}`: an array whose first `n` items went and whose tail is
 //!   new (a run's columns grow at their end, and the newest level of detail drops its
 //!   oldest census as it takes a new one);
-//! - `{"$e": {"i": patch, …}}`: an array of the same length whose items `i` changed.
+//! - `{"$e": {"i": patch, …}}`: an array of the same length whose items `i` changed;
+//! - `{"$d": [step, …]}`: an array edited from its start: a step is a number of items
+//!   kept (a positive number) or dropped (a negative one), or an array of new items (the
+//!   drawn samples thinned again as the run grows: most of them stay).
 //!
 //! A patch never larger than the value it describes: the whole value instead.
 
@@ -95,16 +98,97 @@ pub(super) fn diff(old: &Value, new: &Value) -> Option<Value> {
         }
         (Value::Array(a), Value::Array(b)) => match shifted(a, b) {
             Some(gone) => json!({"$s": gone, "$a": &b[a.len() - gone..]}),
-            None if a.len() == b.len() => {
-                let changed: Map<String, Value> = (a.iter().zip(b).enumerate())
-                    .filter_map(|(i, (x, y))| Some((i.to_string(), diff(x, y)?)))
-                    .collect();
-                json!({ "$e": changed })
+            None => {
+                // The shortest of: the items that changed (a table's column), the
+                // items kept, dropped and added (drawn samples thinned again as the
+                // run grows: most stay), the new array (numbers that all moved).
+                let mut best = json!({ "$r": new });
+                let mut least = json_len(&best);
+                let mut consider = |patch: Value| {
+                    let len = json_len(&patch);
+                    if len < least {
+                        (best, least) = (patch, len);
+                    }
+                };
+                if a.len() == b.len() {
+                    let changed: Map<String, Value> = (a.iter().zip(b).enumerate())
+                        .filter_map(|(i, (x, y))| Some((i.to_string(), diff(x, y)?)))
+                        .collect();
+                    consider(json!({ "$e": changed }));
+                }
+                if let Some(edits) = edits(a, b) {
+                    consider(json!({ "$d": edits }));
+                }
+                best
             }
-            None => json!({ "$r": new }),
         },
         _ => json!({ "$r": new }),
     })
+}
+
+/// How far ahead an item is looked for when two arrays part ([`edits`]).
+const LOOK_AHEAD: usize = 64;
+
+/// `b` as an edit of `a`: a list of steps, each a number of items of `a` kept (a
+/// positive number), dropped (a negative one), or an array of new items; `None` when
+/// the arrays have too little in common for it to pay. Greedy: where they part, the
+/// nearer of the two items is looked for within [`LOOK_AHEAD`] items of the other.
+fn edits(a: &[Value], b: &[Value]) -> Option<Vec<Value>> {
+    let (mut i, mut j) = (0, 0);
+    let mut steps: Vec<Value> = Vec::new();
+    let mut kept = 0usize;
+    let keep = |steps: &mut Vec<Value>, n: usize| {
+        if let Some(Value::Number(last)) = steps.last_mut() {
+            if let Some(k) = last.as_i64().filter(|k| *k > 0) {
+                *last = (k + n as i64).into();
+                return;
+            }
+        }
+        steps.push(json!(n));
+    };
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            keep(&mut steps, 1);
+            kept += 1;
+            i += 1;
+            j += 1;
+            continue;
+        }
+        let dropped = (a[i..].iter().take(LOOK_AHEAD)).position(|x| *x == b[j]);
+        let added = (b[j..].iter().take(LOOK_AHEAD)).position(|y| *y == a[i]);
+        match (dropped, added) {
+            (Some(d), Some(n)) if d <= n => {
+                steps.push(json!(-(d as i64)));
+                i += d;
+            }
+            (Some(d), None) => {
+                steps.push(json!(-(d as i64)));
+                i += d;
+            }
+            (_, Some(n)) => {
+                steps.push(Value::Array(b[j..j + n].to_vec()));
+                j += n;
+            }
+            (None, None) => {
+                steps.push(json!(-1));
+                steps.push(Value::Array(vec![b[j].clone()]));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    if i < a.len() {
+        steps.push(json!(-((a.len() - i) as i64)));
+    }
+    if j < b.len() {
+        steps.push(Value::Array(b[j..].to_vec()));
+    }
+    (kept * 2 >= b.len()).then_some(steps)
+}
+
+/// The length of `v` written as JSON.
+fn json_len(v: &Value) -> usize {
+    serde_json::to_string(v).map_or(usize::MAX, |s| s.len())
 }
 
 /// How many items of `a` went if `b` is the rest of `a` followed by new items (at least
@@ -140,6 +224,22 @@ mod tests {
             return Value::Object(out);
         }
         let mut arr = old.as_array().cloned().unwrap_or_default();
+        if let Some(steps) = o.get("$d").and_then(Value::as_array) {
+            let (mut out, mut at) = (Vec::new(), 0usize);
+            for step in steps {
+                match step {
+                    Value::Array(new) => out.extend(new.iter().cloned()),
+                    n => match n.as_i64().expect("a count") {
+                        k if k > 0 => {
+                            out.extend(arr[at..at + k as usize].iter().cloned());
+                            at += k as usize;
+                        }
+                        k => at += (-k) as usize,
+                    },
+                }
+            }
+            return Value::Array(out);
+        }
         if let Some(n) = o.get("$s").and_then(Value::as_u64) {
             arr.drain(..n as usize);
             arr.extend(o["$a"].as_array().cloned().unwrap_or_default());
@@ -170,6 +270,17 @@ mod tests {
             ),
             (json!([1, 1, 1, 2]), json!([1, 1, 2, 3])),
             (json!({"n": 1.5}), json!({"n": null})),
+            (
+                json!((0..200).collect::<Vec<_>>()),
+                json!((0..200)
+                    .filter(|i| i % 7 != 3)
+                    .chain([500, 501])
+                    .collect::<Vec<_>>()),
+            ),
+            (
+                json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+                json!([1, 2, 30, 4, 5, 6, 7, 8, 9, 10, 11]),
+            ),
         ];
         for (old, new) in cases {
             let p = diff(&old, &new).expect("a change");

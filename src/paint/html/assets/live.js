@@ -91,6 +91,15 @@
       return out;
     }
     if ('$s' in p) return old.slice(p.$s).concat(p.$a);
+    if ('$d' in p) {
+      // Steps from the start: kept (n > 0), dropped (n < 0), or new items.
+      const out = [];
+      let at = 0;
+      for (const step of p.$d) {
+        if (Array.isArray(step)) { for (const v of step) out.push(v); } else if (step > 0) { for (let k = 0; k < step; k++) out.push(old[at + k]); at += step; } else at -= step;
+      }
+      return out;
+    }
     const out = old.slice();
     for (const i of Object.keys(p.$e)) out[+i] = patch(out[+i], p.$e[i]);
     return out;
@@ -318,6 +327,7 @@
       msg.page = patch(live.data, msg.patch);
     }
     live.seq = msg.seq;
+    live.heardStatus = msg.status;
     if (msg.title) live.title = msg.title;
     // What the bar says goes with the chart it speaks of: with a page waiting to be
     // drawn, when it is drawn; else at once (the program's end, say).
