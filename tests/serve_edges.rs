@@ -481,3 +481,67 @@ fn an_unwritable_output_is_found_at_the_start() {
         "{err}"
     );
 }
+
+/// A new hp2ps after one that stopped: eventlog-socket's socket takes it (the header to
+/// every client: it follows the rest of the run), while a FIFO whose writer is mid-run
+/// cannot be joined (a program writes its header once), and that is said, with what to
+/// do instead (it was "1:1: ..., expected a JOB line").
+#[test]
+fn a_new_hp2ps_joins_a_socket_and_says_why_a_fifo_cannot_be() {
+    use support::replay::{self, Pace};
+    use support::serve::{eventlog_socket, mkfifo, Wait};
+    let bytes = log("leakmap-hc-flush.eventlog");
+    // The socket: the first hp2ps stops mid-run, a second one follows the rest.
+    let dir = TempDir::new("serve-rejoin-socket");
+    let sock = dir.join("ghc.sock");
+    let server = eventlog_socket(&sock, bytes.clone(), 0.5, Wait::First);
+    let name = format!("unix:{}", sock.display());
+    let first = Served::start(dir.path(), &[&name]);
+    first
+        .events()
+        .until(Duration::from_secs(30), |u| u["status"]["state"] == "live");
+    let (status, _) = first.interrupt();
+    assert!(status.success());
+    let second = Served::start(dir.path(), &[&name]);
+    assert!(
+        second.wait_stderr("ghc.sock: the program ended (", Duration::from_secs(60)),
+        "the second hp2ps followed the rest of the run: {}",
+        second.stderr()
+    );
+    drop(server);
+    // The FIFO: the second hp2ps hears the run from its middle.
+    let dir = TempDir::new("serve-rejoin-fifo");
+    mkfifo(&dir.join("run.eventlog"));
+    let first = Served::start(dir.path(), &["run.eventlog"]);
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("run.eventlog"))
+        .expect("open");
+    let p = replay::pieces(&bytes, Pace::Blocks);
+    let half = p.blocks[p.blocks.len() / 2].0;
+    use std::io::Write;
+    out.write_all(&bytes[..half]).expect("write");
+    first
+        .events()
+        .until(Duration::from_secs(30), |u| u["status"]["state"] == "live");
+    let (status, _) = first.interrupt();
+    assert!(status.success());
+    let second = Served::start(dir.path(), &["run.eventlog"]);
+    assert!(
+        second.wait_stderr(
+            "waiting for a program to write into the FIFO",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        second.stderr()
+    );
+    let _ = out.write_all(&bytes[half..]);
+    assert!(
+        second.wait_stderr(
+            "a FIFO or pipe cannot be joined mid-run",
+            Duration::from_secs(20)
+        ),
+        "{}",
+        second.stderr()
+    );
+}

@@ -215,6 +215,10 @@ fn follow(input: &Input, hub: &Hub) {
     let mut runs = 0u64;
     let mut failed = false;
     let mut spool_failed = false;
+    // The run's first bytes: a stream joined mid-run has no header.
+    let mut head: Vec<u8> = Vec::new();
+    // Whether the run is read from a pipe (a FIFO, stdin), which has one writer.
+    let mut piped = false;
     let mut clock_at = Instant::now();
     let mutator = opts.load.eventlog.time == TimeAxis::Mutator;
     source::follow(input, &mut |heard| match heard {
@@ -223,6 +227,8 @@ fn follow(input: &Input, hub: &Hub) {
             reader = LiveReader::new(opts);
             failed = false;
             spool_failed = false;
+            head.clear();
+            piped = file.is_none() && matches!(input, Input::Path(_) | Input::Stdin);
             // Each run its own record, of what it is read from now.
             let record = match (&input, file) {
                 (Input::Path(path), Some(file)) => Record::file(file, path),
@@ -259,14 +265,29 @@ fn follow(input: &Input, hub: &Hub) {
                     say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
                 }
             }
+            let first = head.len() < 4;
+            if first {
+                head.extend(bytes.iter().take(4 - head.len()));
+            }
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
             let before = shared.run.censuses();
-            if let Err(e) = reader.feed(bytes, &mut shared.run) {
+            // An eventlog's middle (binary, no header) is said at once: a .hp reader
+            // would wait for lines that never come.
+            let middle = piped && first && joined_mid_run(&head) && bytes.contains(&0);
+            let fed = match middle {
+                true => Err(String::from("an eventlog without its header")),
+                false => (reader.feed(bytes, &mut shared.run)).map_err(|e| e.to_string()),
+            };
+            if let Err(e) = fed {
                 failed = true;
+                let why = match piped && joined_mid_run(&head) {
+                    true => format!("{e} ({MID_RUN})"),
+                    false => e,
+                };
                 shared.status.state = State::Closed;
-                shared.status.message = format!("cannot be read: {e}");
-                say!("hp2ps: {}: {e}", hub.name);
+                shared.status.message = format!("cannot be read: {why}");
+                say!("hp2ps: {}: {why}", hub.name);
             }
             moved(&reader, shared, before);
             hub.touch(shared);
@@ -308,6 +329,17 @@ fn follow(input: &Input, hub: &Hub) {
             hub.touch(&mut shared);
         }
     });
+}
+
+/// Why a stream that starts mid-run cannot be read.
+const MID_RUN: &str = "the writer began before this hp2ps: a program writes its log's \
+     header once, at its start, so a FIFO or pipe cannot be joined mid-run; follow a file, \
+     or eventlog-socket's unix: or tcp: socket, which sends the header to every client";
+
+/// Whether a run read from a pipe began without a log's start (an eventlog's header or
+/// a `.hp`'s JOB line): a FIFO opened while its writer was mid-run.
+fn joined_mid_run(head: &[u8]) -> bool {
+    !head.starts_with(b"hdrb") && !head.starts_with(b"JOB")
 }
 
 /// What the run's state is after a piece was read (`before`: the censuses before it):
