@@ -395,3 +395,68 @@ fn drawing_is_paced_and_waits_while_the_tab_is_hidden() {
     );
     drop(out);
 }
+
+/// A real GHC 9.10.3 log (`-hc`, flushed every 0.05 s) written into a growing file: half
+/// of it, then nothing (the program idle, or killed: a file cannot tell), then the rest:
+/// the bar goes from live to "no data" and back, then to the program's end.
+#[test]
+fn a_real_log_that_pauses_is_said_idle_then_live_then_ended() {
+    use support::replay::{self, Pace};
+    let Some(b) = browser() else {
+        return;
+    };
+    let bytes = std::fs::read(support::html_page::repo(
+        "tests/data/ghc-9.10/leakmap-hc-flush.eventlog",
+    ))
+    .expect("a test log");
+    let dir = TempDir::new("live-real-idle");
+    let served = Served::start(dir.path(), &["run.eventlog"]);
+    b.goto(&served.url);
+    let p = replay::pieces(&bytes, Pace::Blocks);
+    let half = p.blocks[p.blocks.len() / 2].0;
+    let mut file = File::create(dir.join("run.eventlog")).expect("create");
+    replay::replay(&bytes[..half], Pace::Blocks, 0.5, &mut |piece| {
+        file.write_all(piece)?;
+        file.flush()
+    })
+    .unwrap_or(());
+    wait_for(&b, "return document.querySelector('.live-bar').dataset.state === 'live' && !!window.hp2ps.runs;", Duration::from_secs(20));
+    shot(&b, "live-real", true);
+    let quiet = wait_for(
+        &b,
+        "return document.querySelector('.live-bar').dataset.state === 'quiet' ? document.querySelector('.live-age').textContent : null;",
+        Duration::from_secs(15),
+    );
+    assert!(
+        quiet
+            .as_str()
+            .is_some_and(|q| q.starts_with("no data for ")),
+        "{quiet}"
+    );
+    shot(&b, "live-real-quiet", true);
+    file.write_all(&bytes[half..]).expect("the rest");
+    file.flush().expect("flush");
+    wait_for(
+        &b,
+        "return document.querySelector('.live-bar').dataset.state === 'ended';",
+        Duration::from_secs(20),
+    );
+    let text = bar(&b);
+    assert!(
+        text["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("The program ended")),
+        "{text}"
+    );
+    std::thread::sleep(Duration::from_millis(800));
+    shot(&b, "live-real-ended", true);
+    // Bands come and go from the drawn ones and gain " #1" as the -L cut makes their
+    // names equal: still no two bands shown share a colour.
+    let colours = b.script(
+        "return window.hp2ps.runs[0].bands.map((b) => b.colour);",
+        json!([]),
+    );
+    let colours: Vec<String> = serde_json::from_value(colours).unwrap_or_default();
+    let distinct: std::collections::BTreeSet<&String> = colours.iter().collect();
+    assert_eq!(distinct.len(), colours.len(), "{colours:?}");
+}

@@ -108,23 +108,30 @@
   // ---- Colours that stay ----
 
   // Each band keeps the colour (and line colours, pattern) it was first drawn in during
-  // this run; a new band whose colour another band keeps takes one of the run's colours
-  // that no band shown has.
+  // this run. A band new to the run keeps the colour the server gave it unless a band of
+  // the run has it already; then it takes a colour of the run's, or of the page's spare
+  // ones, that no band has (else none shown has). Two bands shown never share one: of
+  // two that kept the same (one was not shown when the other came), the later takes
+  // another.
   function keepColours(d) {
     const keys = ['colour', 'line', 'pattern'];
-    const kept = (b) => live.colours.get(b.name);
-    const used = new Set(d.bands.filter(kept).map((b) => kept(b).colour));
+    const look = (c) => ({ colour: c.colour, line: c.line, pattern: c.pattern === undefined ? null : c.pattern });
+    const taken = new Set([...live.colours.values()].map((c) => c.colour));
+    const shown = new Set();
+    const choices = () => live.palette.concat((d.spare || []).map(look));
     for (const b of d.bands) {
-      const look = kept(b);
-      if (look) { for (const k of keys) b[k] = look[k]; continue; }
-      if (used.has(b.colour)) {
-        const free = live.palette.find((p) => !used.has(p.colour));
-        if (free) for (const k of keys) b[k] = free[k];
+      let mine = live.colours.get(b.name);
+      if (!mine || shown.has(mine.colour)) {
+        const own = look(b);
+        mine = !taken.has(own.colour) && !shown.has(own.colour) ? own
+          : choices().find((c) => !taken.has(c.colour) && !shown.has(c.colour))
+            || choices().find((c) => !shown.has(c.colour)) || own;
+        live.colours.set(b.name, mine);
+        taken.add(mine.colour);
+        if (!live.palette.some((c) => c.colour === mine.colour)) live.palette.push(mine);
       }
-      const mine = { colour: b.colour, line: b.line, pattern: b.pattern };
-      live.colours.set(b.name, mine);
-      if (!live.palette.some((p) => p.colour === mine.colour)) live.palette.push(mine);
-      used.add(b.colour);
+      for (const k of keys) b[k] = mine[k];
+      shown.add(mine.colour);
     }
   }
 
@@ -310,7 +317,7 @@
       text = quiet
         ? 'no data for ' + ago + ' s: the program may be idle (GHC takes no census while it is idle) or gone'
         : 'newest census ' + ago + ' s ago';
-      if (quiet && bar.dataset.state === 'live') { bar.dataset.state = 'quiet'; state.textContent = 'No data'; }
+      if (quiet && bar.dataset.state === 'live') { bar.dataset.state = 'quiet'; state.textContent = 'Quiet'; }
     }
     age.textContent = text;
   }
