@@ -545,3 +545,36 @@ fn a_new_hp2ps_joins_a_socket_and_says_why_a_fifo_cannot_be() {
         second.stderr()
     );
 }
+
+/// `--bind ::ffff:127.0.0.1` is loopback (an IPv4 address written as IPv6): no warning
+/// that the page is served beyond this machine, and the `Host` check stays on (it was
+/// turned off, with the warning).
+#[test]
+fn an_ipv4_loopback_written_as_ipv6_is_loopback() {
+    let dir = TempDir::new("serve-mapped-loopback");
+    let served = Served::start(dir.path(), &["--bind", "::ffff:127.0.0.1", "run.eventlog"]);
+    assert!(
+        served.url.starts_with("http://[::ffff:127.0.0.1]:"),
+        "{}",
+        served.url
+    );
+    assert!(
+        !served.stderr().contains("beyond this machine"),
+        "{}",
+        served.stderr()
+    );
+    let page = format!("/{}/", served.token);
+    let port = served.addr.rsplit(':').next().unwrap_or("").to_string();
+    let addr = format!("127.0.0.1:{port}");
+    let ask = |host: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).expect("connect");
+        use std::io::{Read, Write};
+        let req = format!("GET {page} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).expect("send");
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).expect("an answer");
+        String::from_utf8_lossy(&head[9..12]).into_owned()
+    };
+    assert_eq!(ask(&format!("[::ffff:127.0.0.1]:{port}")), "200");
+    assert_eq!(ask("evil.example"), "403", "the Host check is on");
+}
