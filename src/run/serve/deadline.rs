@@ -19,7 +19,7 @@ use tokio::net::TcpStream;
 use tokio::time::Sleep;
 
 /// The longest a write may wait for the client to read.
-pub(super) const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const WRITE_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// A TCP connection whose writes fail after [`WRITE_TIMEOUT`] without progress.
 pub(super) struct Deadline {

@@ -8,8 +8,8 @@
 //!   request; past either, hyper answers 431 or closes;
 //! - HTTP/2 and unknown versions are answered 400 by hyper, and closed; a body is
 //!   refused (400) unread;
-//! - a write the client does not take within `deadline::WRITE_TIMEOUT` ends its
-//!   connection;
+//! - a write the client does not take within `deadline::WRITE_TIMEOUT` (20 s) ends
+//!   its connection;
 //! - at most [`MAX_CONNECTIONS`] connections at once: one more is answered 503 and
 //!   closed at once, without being read;
 //! - an error of `accept` (no descriptor left: EMFILE) is waited out, longer each time
