@@ -298,11 +298,25 @@ fn an_endless_request_line_and_unread_pipelined_requests_stay_small() {
 #[test]
 fn stalled_event_streams_cannot_hold_every_viewer_slot() {
     let dir = TempDir::new("attack-streams");
-    let served = serve(&dir, None);
+    support::serve::mkfifo(&dir.join("run.hp"));
+    let served = Served::start(dir.path(), &["run.hp"]);
     assert!(page_answers(&served), "{}", served.stderr());
     let before = used(served.pid());
     let stalled: Vec<_> = (0..80).map(|_| served.raw_events()).collect();
-    // Time for the server to take every one of them.
+    // A run whose updates (pages of 120 bands) fill the stalled streams' buffers.
+    let fifo = dir.join("run.hp");
+    let writer = std::thread::spawn(move || {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .expect("open");
+        for p in support::serve::big_hp(120, 600, 50) {
+            let _ = out.write_all(&p);
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        // The program runs on.
+        std::thread::sleep(Duration::from_secs(10));
+    });
     std::thread::sleep(Duration::from_secs(3));
     let during = used(served.pid());
     // A viewer that comes now gets its stream and the page's state.
@@ -319,4 +333,6 @@ fn stalled_event_streams_cannot_hold_every_viewer_slot() {
         "{before:?} {during:?}"
     );
     drop(stalled);
+    drop(served);
+    let _ = writer.join();
 }
