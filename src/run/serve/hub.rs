@@ -19,7 +19,9 @@ use bytes::Bytes;
 use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
 use tokio::sync::watch;
 
-use super::delta::Deltas;
+use super::delta::{event, Deltas};
+use super::status::Arrivals;
+pub(super) use super::status::{State, Status};
 
 use super::record::{Kept, Record};
 use super::whole::{self, Made, MadeFrom, Pages, Program, Whole};
@@ -31,92 +33,6 @@ const GAP: Duration = Duration::from_millis(200);
 /// updates, not a busy core; never so few that a census waits much longer.
 const SHARE: u32 = 2;
 const GAP_MOST: Duration = Duration::from_millis(500);
-
-/// Where the run stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum State {
-    /// No census yet.
-    Waiting,
-    /// Censuses are coming.
-    Live,
-    /// The program ended (the eventlog's end).
-    Ended,
-    /// The input closed before the program's end.
-    Closed,
-}
-
-/// What the page says about the run besides its chart.
-#[derive(Debug, Clone, serde::Serialize)]
-pub(super) struct Status {
-    pub(super) state: State,
-    /// In words: what is waited for, how the input ended.
-    pub(super) message: String,
-    /// The run's number (1, then 2 when the program started again).
-    pub(super) run: u64,
-    pub(super) censuses: u64,
-    /// The newest census's time on the axis.
-    pub(super) newest: Option<f64>,
-    /// `elapsed` or `mutator`.
-    pub(super) axis: &'static str,
-    /// Censuses lost and the like, each with its number.
-    pub(super) notices: Vec<(u64, String)>,
-    /// The input's file name (as the page's heading has it: no directory, so that a
-    /// screenshot or a shared screen shows no more of the machine than the page saved).
-    pub(super) source: String,
-    /// Seconds since the newest census was read, when the update was made (the page
-    /// adds its own clock's time since: no clock of two machines is compared).
-    pub(super) since_newest: Option<f64>,
-    /// The usual seconds between two censuses read (what the flushes give), for the
-    /// page to tell a quiet spell from the usual wait.
-    pub(super) gap: Option<f64>,
-    /// Where the run is kept for `-o` and save, and its size, in words.
-    pub(super) kept: String,
-    /// When the newest census was read, and the gaps between the last ones.
-    #[serde(skip)]
-    pub(super) clock: Arrivals,
-}
-
-/// When censuses were read, on this process's clock: the newest, and the usual gap.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Arrivals {
-    newest: Option<Instant>,
-    /// The gaps between the last censuses read (at most [`Arrivals::KEPT`]).
-    gaps: std::collections::VecDeque<f64>,
-}
-
-impl Arrivals {
-    const KEPT: usize = 16;
-
-    /// Censuses were read now.
-    pub(super) fn census(&mut self) {
-        let now = Instant::now();
-        if let Some(last) = self.newest {
-            if self.gaps.len() == Arrivals::KEPT {
-                self.gaps.pop_front();
-            }
-            self.gaps.push_back(now.duration_since(last).as_secs_f64());
-        }
-        self.newest = Some(now);
-    }
-
-    /// A new run: nothing read yet.
-    pub(super) fn restart(&mut self) {
-        *self = Arrivals::default();
-    }
-
-    /// Seconds since the newest census was read.
-    fn since(&self) -> Option<f64> {
-        self.newest.map(|t| t.elapsed().as_secs_f64())
-    }
-
-    /// The median gap (a single late census does not move it).
-    fn usual(&self) -> Option<f64> {
-        let mut gaps: Vec<f64> = self.gaps.iter().copied().collect();
-        gaps.sort_by(f64::total_cmp);
-        gaps.get(gaps.len() / 2).copied()
-    }
-}
 
 /// The run and what is said about it.
 pub(super) struct Shared {
@@ -535,31 +451,35 @@ impl Hub {
     }
 }
 
-/// The server-sent event of an update: `event: update`, its number, and one line of
-/// JSON: the status, and the page when it changed (its title and data, and its run's
-/// section if `with_section`).
-pub(super) fn event(
-    seq: u64,
-    status: &Status,
-    page: Option<&LivePage>,
-    with_section: bool,
-) -> Vec<u8> {
-    let status = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
-    let mut json = format!("{{\"seq\":{seq},\"status\":{status}");
-    if let Some(p) = page {
-        let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
-        json.push_str(&format!(",\"title\":{}", text(&p.title)));
-        if with_section {
-            json.push_str(&format!(",\"section\":{}", text(&p.section)));
-        }
-        json.push_str(&format!(",\"page\":{}", p.data));
-    }
-    json.push('}');
-    format!("event: update\nid: {seq}\ndata: {json}\n\n").into_bytes()
-}
-
 /// A lock, whatever a thread that panicked holding it left (the state is still whole:
 /// every change under these locks is made in one step).
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A viewer that was sent the update before gets the patch; one that fell behind (or
+    /// is new) the whole state.
+    #[test]
+    fn a_viewer_behind_gets_the_whole_state() {
+        let update = Update {
+            seq: 7,
+            full: Bytes::from_static(b"whole"),
+            delta: Some(Bytes::from_static(b"patch")),
+            page: None,
+            html: OnceLock::new(),
+        };
+        assert_eq!(update.event_after(6), "patch");
+        for sent in [0, 3, 5] {
+            assert_eq!(update.event_after(sent), "whole", "{sent}");
+        }
+        let no_patch = Update {
+            delta: None,
+            ..update
+        };
+        assert_eq!(no_patch.event_after(6), "whole");
+    }
 }

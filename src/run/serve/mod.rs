@@ -15,6 +15,7 @@ mod hub;
 mod record;
 mod routes;
 mod source;
+mod status;
 pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
