@@ -304,9 +304,12 @@ fn a_viewer_that_reads_nothing_stalls_nobody() {
         slow_last["status"], last["status"],
         "the stalled viewer catches up with the end"
     );
+    // It was sent no more than the others: the newest state when it fell behind (the
+    // whole state, not a patch: hub.rs's test). With patches, the kernel's buffers may
+    // hold every update it missed, so it need not skip any.
     assert!(
-        slow.len() < fast.len(),
-        "it skipped updates: {} < {}",
+        slow.len() <= fast.len(),
+        "{} updates, against {}",
         slow.len(),
         fast.len()
     );

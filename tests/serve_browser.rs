@@ -151,7 +151,7 @@ fn the_end_is_the_whole_runs_page(
     served: &Served,
     reference: &[u8],
 ) {
-    let data = b.script("return window.hp2ps.data;", json!([]));
+    let data = b.script("return window.hp2ps.live.data;", json!([]));
     assert_eq!(
         data,
         data_of(reference),
@@ -362,7 +362,7 @@ fn a_window_at_the_end_follows_it_through_a_fifo() {
         .and_then(|l| l["censuses"].as_u64())
         .unwrap_or(0);
     assert!(total > 10, "{total} censuses");
-    let data = browser.script("return window.hp2ps.data;", json!([]));
+    let data = browser.script("return window.hp2ps.live.data;", json!([]));
     assert_eq!(
         data,
         data_of(&reference),

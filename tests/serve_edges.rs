@@ -53,18 +53,25 @@ fn the_event_stream_carries_the_headers_of_every_answer() {
     assert!(page.starts_with("HTTP/1.1 200 "), "{page}");
     assert!(stream.starts_with("HTTP/1.1 200 OK\r\n"), "{stream}");
     assert!(
-        stream.contains("Content-Type: text/event-stream"),
+        stream
+            .to_ascii_lowercase()
+            .contains("content-type: text/event-stream"),
         "{stream}"
     );
+    // Header names are not case-sensitive (hyper writes them in lower case).
+    let (page, stream) = (page.to_ascii_lowercase(), stream.to_ascii_lowercase());
     for header in [
         "Cache-Control: no-store",
         "X-Content-Type-Options: nosniff",
         "X-Frame-Options: DENY",
         "Referrer-Policy: no-referrer",
+        "Content-Security-Policy: default-src 'none'",
     ] {
-        assert!(page.contains(header), "the page: {header} in {page}");
-        assert!(stream.contains(header), "the stream: {header} in {stream}");
+        let header = header.to_ascii_lowercase();
+        assert!(page.contains(&header), "the page: {header} in {page}");
+        assert!(stream.contains(&header), "the stream: {header} in {stream}");
     }
+    assert!(page.contains("frame-ancestors 'none'"), "{page}");
 }
 
 #[test]
@@ -232,23 +239,27 @@ fn ctrl_c_from_the_terminal_while_the_end_is_made_writes_the_output() {
 }
 
 #[test]
-fn a_hang_up_writes_the_run_so_far() {
-    let dir = TempDir::new("serve-hup");
-    // A .hp never says the program ended: only the signal writes -o.
-    std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
-    let served = Served::start(dir.path(), &["run.hp", "-o", "so-far.html"]);
-    served.events().until(Duration::from_secs(30), |u| {
-        u["status"]["censuses"].as_u64() == Some(50)
-    });
-    served.send(libc::SIGHUP);
-    let (status, stderr) = served.exited();
-    assert!(status.success(), "{status:?}: {stderr}");
-    assert!(
-        stderr.contains("wrote so-far.html (the run so far)"),
-        "{stderr}"
-    );
-    let page = std::fs::read(dir.join("so-far.html")).expect("-o");
-    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+fn a_hang_up_or_another_ending_signal_writes_the_run_so_far() {
+    // HUP (a closed terminal), QUIT (Ctrl-\\), USR1, ALRM: each ends the run as Ctrl-C
+    // does (QUIT, USR1 and ALRM killed it before, -o unwritten).
+    for signal in [libc::SIGHUP, libc::SIGQUIT, libc::SIGUSR1, libc::SIGALRM] {
+        let dir = TempDir::new("serve-hup");
+        // A .hp never says the program ended: only the signal writes -o.
+        std::fs::write(dir.join("run.hp"), big_hp(5, 50, 10).concat()).expect("write");
+        let served = Served::start(dir.path(), &["run.hp", "-o", "so-far.html"]);
+        served.events().until(Duration::from_secs(30), |u| {
+            u["status"]["censuses"].as_u64() == Some(50)
+        });
+        served.send(signal);
+        let (status, stderr) = served.exited();
+        assert!(status.success(), "signal {signal}: {status:?}: {stderr}");
+        assert!(
+            stderr.contains("wrote so-far.html (the run so far)"),
+            "{stderr}"
+        );
+        let page = std::fs::read(dir.join("so-far.html")).expect("-o");
+        assert!(String::from_utf8_lossy(&page).contains("</html>"), "a page");
+    }
 }
 
 #[test]
@@ -287,4 +298,55 @@ fn a_second_ctrl_c_ends_the_run_at_once() {
         }
     }
     panic!("a second SIGINT never ended the run at once: {ends:?}");
+}
+
+/// An `-o` that cannot be written is said at the start, exit 1 (it was found only at
+/// the run's end: a day's run lost its page).
+#[test]
+fn an_unwritable_output_is_found_at_the_start() {
+    let dir = TempDir::new("serve-o-unwritable");
+    let ran = Cmd::hp2ps()
+        .args(["--serve", "-o", "no-such-dir/whole.html", "run.eventlog"])
+        .current_dir(dir.path())
+        .timeout(Duration::from_secs(20))
+        .run();
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    let err = ran.stderr_text();
+    assert!(
+        err.contains("cannot write no-such-dir/whole.html") && !err.contains("serving"),
+        "{err}"
+    );
+}
+
+/// `--bind ::ffff:127.0.0.1` is loopback (an IPv4 address written as IPv6): no warning
+/// that the page is served beyond this machine, and the `Host` check stays on (it was
+/// turned off, with the warning).
+#[test]
+fn an_ipv4_loopback_written_as_ipv6_is_loopback() {
+    let dir = TempDir::new("serve-mapped-loopback");
+    let served = Served::start(dir.path(), &["--bind", "::ffff:127.0.0.1", "run.eventlog"]);
+    assert!(
+        served.url.starts_with("http://[::ffff:127.0.0.1]:"),
+        "{}",
+        served.url
+    );
+    assert!(
+        !served.stderr().contains("beyond this machine"),
+        "{}",
+        served.stderr()
+    );
+    let page = format!("/{}/", served.token);
+    let port = served.addr.rsplit(':').next().unwrap_or("").to_string();
+    let addr = format!("127.0.0.1:{port}");
+    let ask = |host: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).expect("connect");
+        use std::io::{Read, Write};
+        let req = format!("GET {page} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).expect("send");
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).expect("an answer");
+        String::from_utf8_lossy(&head[9..12]).into_owned()
+    };
+    assert_eq!(ask(&format!("[::ffff:127.0.0.1]:{port}")), "200");
+    assert_eq!(ask("evil.example"), "403", "the Host check is on");
 }

@@ -213,8 +213,9 @@ pub(crate) fn command() -> clap::Command {
                 .help(
                     "Serve a page that follows the run live, in the browser: the FILE as it\n\
                      grows (a .hp or eventlog, replaced files too), a FIFO (+RTS -ol FIFO),\n\
-                     stdin (- or no FILE) or unix:PATH (an eventlog-socket socket); prints\n\
-                     the page's address; -o FILE writes the whole run's page at the end",
+                     stdin (- or no FILE), unix:PATH or tcp:[HOST:]PORT (an eventlog-socket\n\
+                     socket; tcp:PORT is this machine's); prints the page's address; -o FILE\n\
+                     writes the whole run's page at the end",
                 )
                 .help_heading(LIVE),
             Arg::new("bind")

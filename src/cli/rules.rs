@@ -70,7 +70,9 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
 fn serve_rules(inv: &Invocation) -> Result<(), UsageError> {
     let conflict = |why| Err(UsageError::Conflict(why));
     if inv.files.len() > 1 {
-        return conflict("--serve follows one input: a file, a FIFO, - (stdin) or unix:PATH");
+        return conflict(
+            "--serve follows one input: a file, a FIFO, - (stdin), unix:PATH or tcp:[HOST:]PORT",
+        );
     }
     if inv.watch.is_some() {
         return conflict("--serve and --watch both follow a file: give one (--serve serves a page that follows it)");

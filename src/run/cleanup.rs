@@ -1,8 +1,9 @@
-//! No temporary file outlives the run, however it ends: done, failed, interrupted by
-//! SIGINT, SIGTERM or SIGHUP, or out of memory.
+//! No temporary file outlives the run, however it ends: done, failed, ended by a signal
+//! that may be caught (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ of `ulimit -f`, and the
+//! others of [`ending_signals`]), or out of memory.
 //!
 //! Every temporary output ([`super::atomic::AtomicFile`]) is listed here while it
-//! exists. On INT, TERM or HUP a thread of its own (not a signal handler, which may
+//! exists. On any of those signals a thread of its own (not a signal handler, which may
 //! do almost nothing) takes the list's lock, removes every file on it, and ends the
 //! process by that signal as the shell expects (exit status 128 + N). Renames happen
 //! under the same lock, so a chart and its `.aux` renamed together ([`commit`]) are
@@ -100,11 +101,11 @@ fn remove_all(list: &mut Temporaries) {
     }
 }
 
-/// Set by [`stop_on_first_signal`]: the flag a first INT, TERM or HUP sets instead of
+/// Set by [`stop_on_first_signal`]: the flag a first ending signal sets instead of
 /// ending the run.
 static GENTLE: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
-/// From now on, the first INT, TERM or HUP sets `stop` instead of ending the run (the
+/// From now on, the first signal of [`ending_signals`] sets `stop` instead of ending the run (the
 /// caller stops when it can: it looks at the flag, or waits in
 /// [`wait_for_first_signal`]); a second one ends it.
 pub(crate) fn stop_on_first_signal(stop: Arc<AtomicBool>) {
@@ -115,13 +116,23 @@ pub(crate) fn stop_on_first_signal(stop: Arc<AtomicBool>) {
 static FIRST: Mutex<bool> = Mutex::new(false);
 static FIRST_CAME: Condvar = Condvar::new();
 
-/// Blocks until the first INT, TERM or HUP after [`stop_on_first_signal`] (idle, the
+/// Blocks until the first such signal after [`stop_on_first_signal`] (idle, the
 /// waiting thread costs nothing); a second one still ends the run meanwhile.
 pub(crate) fn wait_for_first_signal() {
     let mut came = FIRST.lock().unwrap_or_else(|e| e.into_inner());
     while !*came {
         came = FIRST_CAME.wait(came).unwrap_or_else(|e| e.into_inner());
     }
+}
+
+/// Ends [`wait_for_first_signal`] as a first signal would (the server of `--serve` can
+/// no longer serve: the run ends); a signal after it still ends the run at once.
+pub(crate) fn end_wait_for_first_signal() {
+    if let Some(stop) = GENTLE.get() {
+        stop.store(true, Ordering::SeqCst);
+    }
+    *FIRST.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    FIRST_CAME.notify_all();
 }
 
 /// What to do on `signal`: set the gentle flag the first time, else remove the listed
@@ -141,19 +152,54 @@ fn on_signal(signal: libc::c_int) {
     std::process::exit(128 + signal);
 }
 
-/// Starts watching INT, TERM and HUP (once; later calls do nothing). Returns why it
+/// Starts watching the signals of [`ending_signals`] (once; later calls do nothing). Returns why it
 /// could not, in which case a signal ends the run the default way.
 pub(crate) fn watch_signals() -> Result<(), String> {
     static STARTED: OnceLock<Result<(), String>> = OnceLock::new();
     STARTED.get_or_init(start).clone()
 }
 
+/// Every signal whose default ends the process and that may be caught, besides SIGABRT
+/// (`abort.rs`), SIGBUS (a cut mapped file: `mapped/fault.rs`) and the faults that cannot
+/// go on (SIGSEGV, SIGILL, SIGFPE, SIGTRAP for debuggers): a terminal's or a service
+/// manager's (INT, TERM, HUP, QUIT), a user's (USR1, USR2), the timers' (ALRM, VTALRM,
+/// PROF), the limits' (XCPU; XFSZ, which `ulimit -f` sends to a write past it), and the
+/// rest (IO, SYS, and on Linux PWR, STKFLT and the real-time signals). Each removes the
+/// temporaries and ends the run by itself, as INT, TERM and HUP always did.
+#[cfg(unix)]
+fn ending_signals() -> Vec<libc::c_int> {
+    let mut signals = vec![
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+        libc::SIGIO,
+        libc::SIGSYS,
+    ];
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        signals.extend([libc::SIGPWR, libc::SIGSTKFLT]);
+        signals.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
+    }
+    signals
+}
+
 #[cfg(unix)]
 fn start() -> Result<(), String> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     super::abort::watch()?;
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-        .map_err(|e| e.to_string())?;
+    // A signal the platform (or a library in the process) keeps for itself is left as
+    // it is: the others are still watched.
+    let signals: Vec<libc::c_int> = (ending_signals().into_iter())
+        .filter(|&s| !signal_hook::consts::FORBIDDEN.contains(&s))
+        .collect();
+    let mut signals = signal_hook::iterator::Signals::new(signals).map_err(|e| e.to_string())?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {

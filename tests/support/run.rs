@@ -101,6 +101,7 @@ pub struct Cmd {
     timeout: Duration,
     address_space: Option<u64>,
     file_size: Option<u64>,
+    open_files: Option<u64>,
     stdout_cap: usize,
     stderr_cap: usize,
     overflow: Overflow,
@@ -116,6 +117,7 @@ impl Cmd {
             timeout: DEFAULT_TIMEOUT,
             address_space: None,
             file_size: None,
+            open_files: None,
             stdout_cap: DEFAULT_CAPTURE,
             stderr_cap: DEFAULT_CAPTURE,
             overflow: Overflow::Kill,
@@ -191,6 +193,12 @@ impl Cmd {
         self
     }
 
+    /// `RLIMIT_NOFILE`: the descriptors the child may have open (`ulimit -n`).
+    pub fn open_files(mut self, count: u64) -> Cmd {
+        self.open_files = Some(count);
+        self
+    }
+
     /// Caps on the captured stdout and stderr, and what exceeding them does.
     pub fn capture_limits(mut self, stdout: usize, stderr: usize, overflow: Overflow) -> Cmd {
         self.stdout_cap = stdout;
@@ -224,6 +232,7 @@ impl Cmd {
         // child's id, without touching anything else.
         self.cmd.process_group(0);
         let (address_space, file_size) = (self.address_space, self.file_size);
+        let open_files = self.open_files;
         // SAFETY: only async-signal-safe setrlimit calls between fork and exec.
         unsafe {
             self.cmd.pre_exec(move || {
@@ -241,6 +250,9 @@ impl Cmd {
                 }
                 if let Some(bytes) = address_space {
                     limit(libc::RLIMIT_AS, bytes);
+                }
+                if let Some(count) = open_files {
+                    limit(libc::RLIMIT_NOFILE, count);
                 }
                 Ok(())
             });

@@ -41,7 +41,8 @@ impl Served {
         Served::started(Cmd::hp2ps().stdin(Input::File(stdin)), dir, args)
     }
 
-    fn started(cmd: Cmd, dir: &Path, args: &[&str]) -> Served {
+    /// [`Served::start`] of a command set up by the caller (limits, stdin).
+    pub fn started(cmd: Cmd, dir: &Path, args: &[&str]) -> Served {
         let mut child = cmd
             .arg("--serve")
             .args(args)
@@ -161,11 +162,12 @@ impl Served {
         s.write_all(req.as_bytes()).expect("send");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
+            let mut data = None;
             for line in BufReader::new(s).lines().map_while(Result::ok) {
-                if let Some(data) = line.strip_prefix("data: ") {
-                    match serde_json::from_str::<Value>(data) {
+                if let Some(text) = line.strip_prefix("data: ") {
+                    match serde_json::from_str::<Value>(text) {
                         Ok(v) => {
-                            if tx.send(v).is_err() {
+                            if tx.send(whole(v, &mut data)).is_err() {
                                 return;
                             }
                         }
@@ -288,6 +290,68 @@ impl Events {
     }
 }
 
+/// An update as the whole state it stands for: a delta's patch (`{"base": N, "patch":
+/// ...}`) applied to the page's data so far (`data`), as `live.js` applies it, and put
+/// in `page`; a whole state's `page` kept as the data so far.
+pub fn whole(mut update: Value, data: &mut Option<Value>) -> Value {
+    if let Some(p) = update.get("patch") {
+        let old = data.take().expect("a delta follows a whole state");
+        let new = patched(&old, p);
+        update["page"] = new.clone();
+        *data = Some(new);
+    } else if !update["page"].is_null() {
+        *data = Some(update["page"].clone());
+    }
+    update
+}
+
+/// `old` changed by the patch `p` (the format is `src/run/serve/delta.rs`'s).
+pub fn patched(old: &Value, p: &Value) -> Value {
+    let o = p.as_object().expect("a patch node is an object");
+    if let Some(v) = o.get("$r") {
+        return v.clone();
+    }
+    if let Some(changed) = o.get("$o").and_then(Value::as_object) {
+        let mut out = old.as_object().cloned().expect("an object to patch");
+        for (k, q) in changed {
+            if q.get("$x").is_some() {
+                out.remove(k);
+            } else {
+                let was = out.get(k).cloned().unwrap_or(Value::Null);
+                out.insert(k.clone(), patched(&was, q));
+            }
+        }
+        return Value::Object(out);
+    }
+    let mut arr = old.as_array().cloned().expect("an array to patch");
+    if let Some(steps) = o.get("$d").and_then(Value::as_array) {
+        let (mut out, mut at) = (Vec::new(), 0usize);
+        for step in steps {
+            match step {
+                Value::Array(new) => out.extend(new.iter().cloned()),
+                n => match n.as_i64().expect("a count") {
+                    k if k > 0 => {
+                        out.extend(arr[at..at + k as usize].iter().cloned());
+                        at += k as usize;
+                    }
+                    k => at += k.unsigned_abs() as usize,
+                },
+            }
+        }
+        return Value::Array(out);
+    }
+    if let Some(n) = o.get("$s").and_then(Value::as_u64) {
+        arr.drain(..n as usize);
+        arr.extend(o["$a"].as_array().cloned().expect("new items"));
+        return Value::Array(arr);
+    }
+    for (i, q) in o["$e"].as_object().expect("a patch of items") {
+        let i: usize = i.parse().expect("an index");
+        arr[i] = patched(&arr[i], q);
+    }
+    Value::Array(arr)
+}
+
 /// The state an update says the run is in.
 pub fn state(update: &Value) -> &str {
     update["status"]["state"].as_str().unwrap_or("")
@@ -316,10 +380,12 @@ impl Raw {
             }
             all.extend_from_slice(&buf[..n]);
         }
+        let mut data = None;
         String::from_utf8_lossy(&all)
             .lines()
             .filter_map(|l| l.strip_prefix("data: "))
             .filter_map(|d| serde_json::from_str(d).ok())
+            .map(|v| whole(v, &mut data))
             .collect()
     }
 }

@@ -316,6 +316,39 @@ impl Browser {
         self.command("POST", "/timeouts", json!({ "script": ms }));
     }
 
+    /// How long a page may take to load (WebDriver's default: 300 s).
+    pub fn page_load_timeout(&self, timeout: Duration) {
+        let ms = timeout.as_millis() as u64;
+        self.command("POST", "/timeouts", json!({ "pageLoad": ms }));
+    }
+
+    /// Opens a new tab of the same browser and makes it the current one: its handle.
+    pub fn new_tab(&self) -> String {
+        let reply = self.command("POST", "/window/new", json!({"type": "tab"}));
+        let handle = reply["handle"].as_str().unwrap_or_default().to_string();
+        self.switch_to(&handle);
+        handle
+    }
+
+    /// The current tab's handle.
+    pub fn current(&self) -> String {
+        let reply = self.command("GET", "/window", json!(null));
+        reply.as_str().unwrap_or_default().to_string()
+    }
+
+    /// Makes the tab (or window) `handle` the current one.
+    pub fn switch_to(&self, handle: &str) {
+        self.command("POST", "/window", json!({ "handle": handle }));
+    }
+
+    /// Opens `url` in the current tab: an error (a page that did not load within the
+    /// page-load timeout, say) is returned, not a failure.
+    pub fn try_goto(&self, url: &str) -> Result<(), String> {
+        let path = self.session_path("/url");
+        self.send("POST", &path, Some(json!({ "url": url })))
+            .map(|_| ())
+    }
+
     /// Sets the window's size in CSS pixels.
     pub fn resize(&self, width: u32, height: u32) {
         self.command(

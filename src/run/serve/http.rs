@@ -1,35 +1,58 @@
-//! The live page's HTTP server: tiny_http parses the requests; this module decides
-//! which to answer. Only requests whose path starts with the run's random token are
-//! answered (the address printed holds it), and, on a loopback address, only those
-//! whose `Host` is a loopback name, so that a web page in the same browser cannot reach
-//! the server through a name of its own resolving to 127.0.0.1 (DNS rebinding). Three
-//! things are served, and no file: the page (`TOKEN/`), its updates as server-sent
-//! events (`TOKEN/events`), and the whole run's page to save (`TOKEN/save`).
+//! The live page's HTTP server: hyper reads and writes HTTP/1.1 on tokio, with the
+//! limits a server that every local process can reach needs; [`super::routes`] decides
+//! which requests to answer and [`super::answers`] answers them.
 //!
-//! An event stream has a thread of its own, which writes each update and flushes it (the
-//! response is written through tiny_http's raw writer: its streamed bodies are buffered
-//! until a kilobyte has gathered). At most [`MAX_VIEWERS`] streams run at once.
+//! The limits (docs/live.md says them to users):
+//! - a request's head (its line and headers) of at most [`MAX_HEAD`], read within
+//!   [`HEAD_TIMEOUT`], which is also the longest an open connection waits for its next
+//!   request; past either, hyper answers 431 or closes;
+//! - HTTP/2 and unknown versions are answered 400 by hyper, and closed; a body is
+//!   refused (400) unread;
+//! - a write the client does not take within `deadline::WRITE_TIMEOUT` (20 s) ends
+//!   its connection;
+//! - at most [`MAX_CONNECTIONS`] connections at once: one more is answered 503 and
+//!   closed at once, without being read;
+//! - an error of `accept` (no descriptor left: EMFILE) is waited out, longer each time
+//!   up to a second, and said once; the server goes on;
+//! - the connections are tasks on two threads, and what blocks is done on a pool of at
+//!   most [`BLOCKING_THREADS`]: threads and memory do not grow with the clients.
 
-use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tiny_http::{Header, Method, Request, Response, StatusCode};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
 
+use super::answers::{Answer, Answers};
+use super::deadline::Deadline;
 use super::hub::Hub;
+use super::routes::{decide, is_loopback, Asked, Decision};
 
-/// Event streams served at once (tabs, and machines through ssh tunnels).
-const MAX_VIEWERS: usize = 64;
-/// Saves waiting at once: they wait for one child making the whole run's page.
-const MAX_SAVES: usize = 16;
-/// A comment line this often keeps a quiet stream open (and finds a viewer gone).
-const KEEPALIVE: Duration = Duration::from_secs(15);
+/// The most a request's head may take (hyper's smallest buffer is 8 KiB).
+pub(super) const MAX_HEAD: usize = 16 * 1024;
+/// The longest a request's head may take to come, and an idle connection stay open.
+pub(super) const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections at once: well below the usual limit of 1,024 descriptors.
+pub(super) const MAX_CONNECTIONS: usize = 256;
+/// Threads for what blocks: the saves waiting ([`super::answers::MAX_SAVES`]) and the
+/// pages being written.
+const BLOCKING_THREADS: usize = 24;
+/// Connections being turned away (answered 503) at once; past it they are closed.
+const TURNING_AWAY: usize = 64;
+/// The 503 of a connection past the cap.
+const BUSY: &[u8] =
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
+Content-Length: 46\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n\
+hp2ps: too many connections at once, try again";
 
 /// A listening server.
 pub(super) struct Server {
-    http: tiny_http::Server,
+    listener: std::net::TcpListener,
     addr: SocketAddr,
     token: String,
 }
@@ -37,16 +60,19 @@ pub(super) struct Server {
 impl Server {
     /// Listens on `ip:port` (0: a free port), with a new random token.
     pub(super) fn bind(ip: IpAddr, port: u16) -> Result<Server, String> {
-        let http = tiny_http::Server::http(SocketAddr::new(ip, port))
-            .map_err(|e| format!("cannot listen on {}: {e}", SocketAddr::new(ip, port)))?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| String::from("the server has no IP address"))?;
+        let at = SocketAddr::new(ip, port);
+        let cannot = |e: std::io::Error| format!("cannot listen on {at}: {e}");
+        let listener = std::net::TcpListener::bind(at).map_err(cannot)?;
+        listener.set_nonblocking(true).map_err(cannot)?;
+        let addr = listener.local_addr().map_err(cannot)?;
         let mut random = [0u8; 16];
         getrandom::fill(&mut random).map_err(|e| format!("no random token: {e}"))?;
         let token = random.iter().map(|b| format!("{b:02x}")).collect();
-        Ok(Server { http, addr, token })
+        Ok(Server {
+            listener,
+            addr,
+            token,
+        })
     }
 
     /// The page's address, with its token.
@@ -60,298 +86,148 @@ impl Server {
         format!("http://{host}:{}/{}/", self.addr.port(), self.token)
     }
 
-    /// Answers requests for ever.
-    pub(super) fn serve(self, hub: Arc<Hub>) {
-        let viewers = Arc::new(AtomicUsize::new(0));
-        let saves = Arc::new(AtomicUsize::new(0));
-        let loopback = self.addr.ip().is_loopback();
-        for request in self.http.incoming_requests() {
-            let answer = route(&request, &self.token, loopback);
-            match answer {
-                Route::Page => respond(request, page(&hub)),
-                Route::Events if viewers.load(Ordering::Acquire) >= MAX_VIEWERS => respond(
-                    request,
-                    refuse(503, "too many viewers of this page at once"),
-                ),
-                Route::Events => {
-                    let (hub, viewers) = (Arc::clone(&hub), Arc::clone(&viewers));
-                    viewers.fetch_add(1, Ordering::AcqRel);
-                    std::thread::spawn(move || {
-                        stream(request, &hub);
-                        viewers.fetch_sub(1, Ordering::AcqRel);
-                    });
+    /// Answers requests until it cannot: returns why (the caller ends the run).
+    pub(super) fn serve(self, hub: Arc<Hub>) -> String {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .max_blocking_threads(BLOCKING_THREADS)
+            .thread_name("http")
+            .enable_all()
+            .build();
+        let runtime = match runtime {
+            Ok(runtime) => runtime,
+            Err(e) => return format!("the server cannot start: {e}"),
+        };
+        let loopback = is_loopback(self.addr.ip());
+        let answers = Arc::new(Answers::new(hub));
+        let site = Arc::new(Site {
+            answers,
+            token: self.token,
+            loopback,
+        });
+        runtime.block_on(accept(self.listener, site))
+    }
+}
+
+/// What every connection's task shares.
+struct Site {
+    answers: Arc<Answers>,
+    token: String,
+    loopback: bool,
+}
+
+/// The accept loop: hands each connection to a task of its own, and does nothing else.
+async fn accept(listener: std::net::TcpListener, site: Arc<Site>) -> String {
+    let listener = match TcpListener::from_std(listener) {
+        Ok(l) => l,
+        Err(e) => return format!("the server cannot listen: {e}"),
+    };
+    let open = Arc::new(AtomicUsize::new(0));
+    let away = Arc::new(AtomicUsize::new(0));
+    let mut wait = Duration::ZERO;
+    loop {
+        match listener.accept().await {
+            Ok((tcp, _)) => {
+                wait = Duration::ZERO;
+                if open.load(Ordering::Acquire) >= MAX_CONNECTIONS {
+                    turn_away(tcp, &away);
+                    continue;
                 }
-                Route::Save if saves.load(Ordering::Acquire) >= MAX_SAVES => {
-                    respond(request, refuse(503, "too many saves of this page at once"))
+                open.fetch_add(1, Ordering::AcqRel);
+                let (site, open) = (Arc::clone(&site), Arc::clone(&open));
+                tokio::spawn(async move {
+                    connection(tcp, site).await;
+                    open.fetch_sub(1, Ordering::AcqRel);
+                });
+            }
+            Err(e) if fatal(&e) => return format!("the server cannot accept connections: {e}"),
+            Err(e) => {
+                // No descriptor left (EMFILE), no memory for the socket, a client gone
+                // before it was accepted: waited out, the connections open meanwhile
+                // go on, and it is said once a spell.
+                if wait.is_zero() {
+                    say!("hp2ps: warning: the server cannot take a connection now ({e}): waiting");
                 }
-                Route::Save => {
-                    // Asked now: a page begun from now on holds the run as it stands.
-                    let asked = hub.asked();
-                    let (hub, saves) = (Arc::clone(&hub), Arc::clone(&saves));
-                    saves.fetch_add(1, Ordering::AcqRel);
-                    std::thread::spawn(move || {
-                        respond(request, save(&hub, asked));
-                        saves.fetch_sub(1, Ordering::AcqRel);
-                    });
-                }
-                Route::Redirect(to) => {
-                    let response = Response::empty(StatusCode(303));
-                    respond(request, with(response, &[("Location", &to)]));
-                }
-                Route::Refused(code, why) => respond(request, refuse(code, why)),
+                wait = (wait * 2).clamp(Duration::from_millis(10), Duration::from_secs(1));
+                tokio::time::sleep(wait).await;
             }
         }
     }
 }
 
-/// What a request gets.
-#[derive(Debug, PartialEq)]
-enum Route {
-    Page,
-    Events,
-    Save,
-    Redirect(String),
-    Refused(u16, &'static str),
-}
-
-fn route(request: &Request, token: &str, loopback: bool) -> Route {
-    let host = (request.headers().iter())
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_string());
-    route_of(
-        request.method(),
-        request.url(),
-        host.as_deref(),
-        token,
-        loopback,
-    )
-}
-
-/// The route of a request: its method, path, `Host` header, against the token and
-/// whether the server listens on a loopback address.
-fn route_of(method: &Method, url: &str, host: Option<&str>, token: &str, loopback: bool) -> Route {
-    if !host.is_some_and(|h| host_allowed(h, loopback)) {
-        return Route::Refused(
-            403,
-            "this server answers to its own address only (the Host of the request is another)",
-        );
+/// An error after which the listening socket is of no more use.
+fn fatal(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    if let Some(code) = e.raw_os_error() {
+        return [libc::EBADF, libc::EINVAL, libc::ENOTSOCK, libc::EOPNOTSUPP].contains(&code);
     }
-    let path = url.split(['?', '#']).next().unwrap_or("");
-    let mut parts = path.strip_prefix('/').unwrap_or(path).splitn(2, '/');
-    let first = parts.next().unwrap_or("");
-    if !same_token(first, token) {
-        return Route::Refused(
-            403,
-            "this page needs the address hp2ps --serve printed, with its token",
-        );
-    }
-    if !matches!(method, Method::Get | Method::Head) {
-        return Route::Refused(405, "only GET is answered");
-    }
-    match parts.next() {
-        None => Route::Redirect(format!("/{token}/")),
-        Some("") => Route::Page,
-        Some("events") => Route::Events,
-        Some("save") => Route::Save,
-        Some(_) => Route::Refused(404, "the server serves the page and its updates, no file"),
-    }
+    let _ = e;
+    false
 }
 
-/// Whether the token is `token`, compared in a time that does not tell how much of it
-/// was right.
-fn same_token(given: &str, token: &str) -> bool {
-    given.len() == token.len()
-        && (given.bytes().zip(token.bytes())).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0
-}
-
-/// Whether a request's `Host` may be answered: on a loopback address only a loopback
-/// name or address (any port: an ssh tunnel's), elsewhere any.
-fn host_allowed(host: &str, loopback: bool) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => match host.rsplit_once(':') {
-            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
-            _ => host,
-        },
-    };
-    if name.is_empty() {
-        return false;
-    }
-    if !loopback {
-        return true;
-    }
-    let name = name.to_ascii_lowercase();
-    name == "localhost"
-        || name.ends_with(".localhost")
-        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
-fn with<R: std::io::Read>(mut response: Response<R>, headers: &[(&str, &str)]) -> Response<R> {
-    for (name, value) in headers {
-        if let Some(h) = header(name, value) {
-            response.add_header(h);
-        }
-    }
-    response
-}
-
-/// The headers of everything served: not kept, not sniffed, not framed, no referrer
-/// (the address holds the token).
-const COMMON: [(&str, &str); 4] = [
-    ("Cache-Control", "no-store"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("X-Frame-Options", "DENY"),
-    ("Referrer-Policy", "no-referrer"),
-];
-
-fn respond<R: std::io::Read>(request: Request, response: Response<R>) {
-    // Every answer's length is known: sent with it, not in chunks.
-    let response = with(response, &COMMON).with_chunked_threshold(usize::MAX);
-    // A viewer gone before its answer: nothing to do.
-    let _ = request.respond(response);
-}
-
-fn refuse(code: u16, why: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    let text = format!("hp2ps: {why}\n");
-    with(
-        Response::from_data(text.into_bytes()).with_status_code(code),
-        &[("Content-Type", "text/plain; charset=utf-8")],
-    )
-}
-
-fn page(hub: &Hub) -> Response<std::io::Cursor<Vec<u8>>> {
-    with(
-        Response::from_data(hub.page_html()),
-        &[("Content-Type", "text/html; charset=utf-8")],
-    )
-}
-
-/// The whole run's page, to save: the page `--format html` writes of the run so far
-/// (the record as it stood when the request came, `asked`, or later).
-fn save(hub: &Hub, asked: u64) -> Response<std::io::Cursor<Vec<u8>>> {
-    match hub.whole(Some(asked)) {
-        Ok(whole) => {
-            let file = super::saved_name(&hub.name);
-            let disposition = format!("attachment; filename=\"{file}\"");
-            with(
-                Response::from_data(whole.page.clone()),
-                &[
-                    ("Content-Type", "text/html; charset=utf-8"),
-                    ("Content-Disposition", &disposition),
-                ],
-            )
-        }
-        Err(e) => with(
-            Response::from_data(format!("hp2ps: {e}\n").into_bytes()).with_status_code(500),
-            &[("Content-Type", "text/plain; charset=utf-8")],
-        ),
-    }
-}
-
-/// The head of an event stream's response, written here (the stream goes through the
-/// raw writer): the headers of every answer, and the retry time of the events.
-fn stream_head() -> String {
-    let mut head = String::from(
-        "HTTP/1.1 200 OK\r\n\
-         Content-Type: text/event-stream; charset=utf-8\r\n\
-         Connection: close\r\n",
-    );
-    for (name, value) in COMMON {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\nretry: 2000\n\n");
-    head
-}
-
-/// Sends the page's updates as server-sent events until the viewer goes.
-fn stream(request: Request, hub: &Hub) {
-    let mut out = request.into_writer();
-    let head = stream_head();
-    if out
-        .write_all(head.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
+/// A connection past the cap: 503, its request not read, closed. A task of its own for
+/// a quarter of a second at most, which reads what the client sent meanwhile (a close
+/// with unread bytes would reset the connection, 503 and all); past [`TURNING_AWAY`] of
+/// those, the 503 is written if the socket takes it at once, and the connection closed.
+fn turn_away(tcp: TcpStream, away: &Arc<AtomicUsize>) {
+    if away.fetch_add(1, Ordering::AcqRel) >= TURNING_AWAY {
+        away.fetch_sub(1, Ordering::AcqRel);
+        let _ = tcp.try_write(BUSY);
         return;
     }
-    let mut sent = 0;
-    loop {
-        let wrote = match hub.newer(sent, KEEPALIVE) {
-            Some(update) => {
-                sent = update.seq;
-                out.write_all(&update.event)
-            }
-            None => out.write_all(b": still here\n\n"),
+    let away = Arc::clone(away);
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut tcp = tcp;
+        let answered = async {
+            tcp.write_all(BUSY).await?;
+            tcp.shutdown().await?;
+            let mut sink = vec![0u8; 4096];
+            while tcp.read(&mut sink).await? > 0 {}
+            Ok::<(), std::io::Error>(())
         };
-        if wrote.and_then(|()| out.flush()).is_err() {
-            return;
-        }
-    }
+        let _ = tokio::time::timeout(Duration::from_millis(250), answered).await;
+        away.fetch_sub(1, Ordering::AcqRel);
+    });
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Serves one connection with hyper, its limits set.
+async fn connection(tcp: TcpStream, site: Arc<Site>) {
+    let _ = tcp.set_nodelay(true);
+    let io = TokioIo::new(Deadline::new(tcp));
+    let service = service_fn(move |request| {
+        let site = Arc::clone(&site);
+        async move { Ok::<_, std::convert::Infallible>(answer(&site, request).await) }
+    });
+    let _ = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEAD_TIMEOUT)
+        .max_buf_size(MAX_HEAD)
+        .max_headers(64)
+        .serve_connection(io, service)
+        .await;
+}
 
-    const T: &str = "0123456789abcdef0123456789abcdef";
-
-    #[test]
-    fn only_the_token_and_a_loopback_host_are_answered() {
-        let get = |url: &str, host: Option<&str>| route_of(&Method::Get, url, host, T, true);
-        let ok = Some("127.0.0.1:8080");
-        assert_eq!(get(&format!("/{T}/"), ok), Route::Page);
-        assert_eq!(get(&format!("/{T}/events"), ok), Route::Events);
-        assert_eq!(get(&format!("/{T}/save?x=1"), ok), Route::Save);
-        assert_eq!(get(&format!("/{T}"), ok), Route::Redirect(format!("/{T}/")));
-        for url in [
-            "/",
-            "/events",
-            "/x/",
-            &format!("/{}/", &T[1..]),
-            &format!("/{T}0/"),
-        ] {
-            assert!(matches!(get(url, ok), Route::Refused(403, _)), "{url}");
+/// The answer to one request.
+async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answer {
+    let header = |name: &str| (request.headers().get(name)).and_then(|v| v.to_str().ok());
+    let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
+    let asked = Asked {
+        read_only: matches!(*request.method(), Method::GET | Method::HEAD),
+        path: target,
+        host: header("host"),
+        origin: header("origin"),
+        fetch_site: header("sec-fetch-site"),
+        body: !request.body().is_end_stream(),
+    };
+    let answers = &site.answers;
+    match decide(&asked, &site.token, site.loopback) {
+        Decision::Serve(route) => {
+            answers
+                .answer(route, request.method() == Method::HEAD)
+                .await
         }
-        for path in ["etc/passwd", "../Cargo.toml", "page.html", "events/x"] {
-            assert!(
-                matches!(get(&format!("/{T}/{path}"), ok), Route::Refused(404, _)),
-                "{path}"
-            );
-        }
-        for host in [
-            "localhost:1",
-            "LOCALHOST",
-            "[::1]:9",
-            "127.0.0.2:80",
-            "a.localhost:3",
-        ] {
-            assert_eq!(get(&format!("/{T}/"), Some(host)), Route::Page, "{host}");
-        }
-        for host in [
-            None,
-            Some("evil.example:8080"),
-            Some("127.0.0.1.evil.example"),
-            Some(""),
-        ] {
-            assert!(
-                matches!(get(&format!("/{T}/"), host), Route::Refused(403, _)),
-                "{host:?}"
-            );
-        }
-        // Bound elsewhere, a name is answered (the token guards the page).
-        let far = route_of(
-            &Method::Get,
-            &format!("/{T}/"),
-            Some("box.lan:80"),
-            T,
-            false,
-        );
-        assert_eq!(far, Route::Page);
-        let post = route_of(&Method::Post, &format!("/{T}/"), ok, T, true);
-        assert!(matches!(post, Route::Refused(405, _)));
+        Decision::Redirect(to) => answers.redirect(&to),
+        Decision::Refused(code, why) => answers.refuse(code, why),
     }
 }

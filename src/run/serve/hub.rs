@@ -12,13 +12,19 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
+use tokio::sync::watch;
 
-use super::record::Record;
-use super::whole::{self, Made, MadeFrom, Pages, Whole};
+use super::delta::{event, Deltas};
+use super::status::Arrivals;
+pub(super) use super::status::{State, Status};
+
+use super::record::{Kept, Record};
+use super::whole::{self, Made, MadeFrom, Pages, Program, Whole};
 
 /// The least time between two updates: a fast input's censuses come together.
 const GAP: Duration = Duration::from_millis(200);
@@ -28,55 +34,40 @@ const GAP: Duration = Duration::from_millis(200);
 const SHARE: u32 = 2;
 const GAP_MOST: Duration = Duration::from_millis(500);
 
-/// Where the run stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum State {
-    /// No census yet.
-    Waiting,
-    /// Censuses are coming.
-    Live,
-    /// The program ended (the eventlog's end).
-    Ended,
-    /// The input closed before the program's end.
-    Closed,
-}
-
-/// What the page says about the run besides its chart.
-#[derive(Debug, Clone, serde::Serialize)]
-pub(super) struct Status {
-    pub(super) state: State,
-    /// In words: what is waited for, how the input ended.
-    pub(super) message: String,
-    /// The run's number (1, then 2 when the program started again).
-    pub(super) run: u64,
-    pub(super) censuses: u64,
-    /// The newest census's time on the axis.
-    pub(super) newest: Option<f64>,
-    /// `elapsed` or `mutator`.
-    pub(super) axis: &'static str,
-    /// Censuses lost and the like, each with its number.
-    pub(super) notices: Vec<(u64, String)>,
-    /// The input's file name (as the page's heading has it: no directory, so that a
-    /// screenshot or a shared screen shows no more of the machine than the page saved).
-    pub(super) source: String,
-}
-
 /// The run and what is said about it.
 pub(super) struct Shared {
     pub(super) run: LiveRun,
     pub(super) status: Status,
     /// Bumped by every change.
     pub(super) generation: u64,
+    /// Runs that a new one followed before the publisher made their end's page (what
+    /// was said of each at its end): their end's page is still made, shown and written
+    /// to `-o`.
+    pub(super) superseded: Vec<Status>,
 }
 
 /// One state of the page, as sent to viewers.
 pub(super) struct Update {
     pub(super) seq: u64,
-    /// The server-sent event, whole.
-    pub(super) event: Vec<u8>,
+    /// The server-sent event of the whole state.
+    pub(super) full: Bytes,
+    /// The event of what changed since update `seq - 1`, for a viewer that has it.
+    pub(super) delta: Option<Bytes>,
     /// The newest page (the page a new viewer is given).
     pub(super) page: Option<Arc<LivePage>>,
+    /// That page as HTML, made when a viewer first asks for it.
+    html: OnceLock<Bytes>,
+}
+
+impl Update {
+    /// The event a viewer that was sent update `sent` gets: the delta when it follows
+    /// on, else the whole state.
+    pub(super) fn event_after(&self, sent: u64) -> Bytes {
+        match &self.delta {
+            Some(delta) if sent + 1 == self.seq => delta.clone(),
+            _ => self.full.clone(),
+        }
+    }
 }
 
 pub(super) struct Hub {
@@ -84,15 +75,27 @@ pub(super) struct Hub {
     pub(super) name: String,
     pub(super) shared: Mutex<Shared>,
     changed: Condvar,
-    latest: Mutex<Arc<Update>>,
-    fresh: Condvar,
-    pub(super) record: RwLock<Record>,
+    /// The newest update: the publisher sends, every viewer's stream watches.
+    latest: watch::Sender<Arc<Update>>,
+    /// The record of the run read now, and of the one before (until its end's page is
+    /// made): each with its run's number.
+    records: Mutex<Records>,
     /// `-o`: where the whole run's page goes at its end.
     pub(super) output: Option<PathBuf>,
     /// The whole run's pages: whoever holds the lock makes one, or writes `-o`.
     pages: Mutex<Pages>,
     /// Whole run's pages begun so far.
     begun: AtomicU64,
+    /// Why the server ended, if it did (the run then ends with an error).
+    pub(super) failed: Mutex<Option<String>>,
+    /// This program, run again to make the whole run's page.
+    program: Program,
+}
+
+/// The records of the runs that can be read again.
+struct Records {
+    current: (u64, Arc<Record>),
+    previous: Option<(u64, Arc<Record>)>,
 }
 
 /// What became of `-o` ([`Hub::write_output`]).
@@ -108,9 +111,10 @@ impl Hub {
     pub(super) fn new(
         opts: LiveOptions,
         name: String,
-        record: Record,
         output: Option<PathBuf>,
+        program: Program,
     ) -> Hub {
+        let record = Record::Nothing(None);
         let axis = match opts.load.eventlog.time {
             hp2ps::TimeAxis::Mutator => "mutator",
             _ => "elapsed",
@@ -124,6 +128,10 @@ impl Hub {
             axis,
             notices: Vec::new(),
             source: name.rsplit(['/', '\\']).next().unwrap_or(&name).to_string(),
+            since_newest: None,
+            gap: None,
+            kept: String::new(),
+            clock: Arrivals::default(),
         };
         let run = LiveRun::new(&opts);
         Hub {
@@ -133,18 +141,25 @@ impl Hub {
                 run,
                 status,
                 generation: 1,
+                superseded: Vec::new(),
             }),
             changed: Condvar::new(),
-            latest: Mutex::new(Arc::new(Update {
+            latest: watch::Sender::new(Arc::new(Update {
                 seq: 0,
-                event: Vec::new(),
+                full: Bytes::new(),
+                delta: None,
                 page: None,
+                html: OnceLock::new(),
             })),
-            fresh: Condvar::new(),
-            record: RwLock::new(record),
+            records: Mutex::new(Records {
+                current: (1, Arc::new(record)),
+                previous: None,
+            }),
             output,
             pages: Mutex::new(Pages::default()),
             begun: AtomicU64::new(0),
+            failed: Mutex::new(None),
+            program,
         }
     }
 
@@ -154,30 +169,66 @@ impl Hub {
         self.begun.load(Ordering::Acquire)
     }
 
+    /// Run `run` begins, kept in `record`; the run before keeps its own until it is
+    /// replaced in turn.
+    pub(super) fn start_run(&self, run: u64, record: Record) {
+        let mut records = lock(&self.records);
+        let before = std::mem::replace(&mut records.current, (run, Arc::new(record)));
+        records.previous = Some(before);
+    }
+
+    /// The record of the run read now.
+    pub(super) fn record(&self) -> Arc<Record> {
+        Arc::clone(&lock(&self.records).current.1)
+    }
+
+    /// The record of run `run` (`None`: the run read now), with its number.
+    fn record_of(&self, run: Option<u64>) -> Option<(u64, Arc<Record>)> {
+        let records = lock(&self.records);
+        let (now, record) = &records.current;
+        match run {
+            Some(run) if run != *now => (records.previous.as_ref())
+                .filter(|(n, _)| *n == run)
+                .map(|(n, r)| (*n, Arc::clone(r))),
+            _ => Some((*now, Arc::clone(record))),
+        }
+    }
+
     /// The whole run's page, made by a child, one at a time (a caller waits for the
     /// page being made): the last one made when the record has not changed since, or,
     /// for a request that came at [`Hub::asked`] `asked`, when it was begun after that
-    /// (several saves at once wait for one child); else a new one.
-    pub(super) fn whole(&self, asked: Option<u64>) -> Result<Arc<Whole>, String> {
-        self.whole_in(&mut lock(&self.pages), asked).1
+    /// (several saves at once wait for one child); else a new one. Of run `run`, or
+    /// (`None`) of the run read now.
+    pub(super) fn whole(&self, asked: Option<u64>, run: Option<u64>) -> Result<Arc<Whole>, String> {
+        self.whole_in(&mut lock(&self.pages), asked, run).1
     }
 
     fn whole_in(
         &self,
         pages: &mut Pages,
         asked: Option<u64>,
+        run: Option<u64>,
     ) -> (MadeFrom, Result<Arc<Whole>, String>) {
-        let record = self.record.read().unwrap_or_else(|e| e.into_inner());
+        let Some((run, record)) = self.record_of(run) else {
+            let gone = String::from("a later run has taken this run's place: its record is gone");
+            let from = MadeFrom {
+                run: run.unwrap_or(0),
+                kept: Kept::default(),
+            };
+            return (from, Err(gone));
+        };
         let from = MadeFrom {
-            run: lock(&self.shared).status.run,
+            run,
             kept: record.kept(),
         };
-        let fresh = |last: &&Made| last.from == from || asked.is_some_and(|a| last.number > a);
+        let fresh = |last: &&Made| {
+            last.from == from || (last.from.run == run && asked.is_some_and(|a| last.number > a))
+        };
         if let Some(last) = pages.last.as_ref().filter(fresh) {
             return (last.from, Ok(Arc::clone(&last.page)));
         }
         let number = self.begun.fetch_add(1, Ordering::AcqRel) + 1;
-        let page = whole::make(&record).map(Arc::new);
+        let page = whole::make(&record, &self.program).map(Arc::new);
         // A failure is not kept: the next caller tries again (a child that died of a
         // signal, a file back in place).
         if let Ok(page) = &page {
@@ -190,14 +241,19 @@ impl Hub {
         (from, page)
     }
 
-    /// `-o` (`None`: not asked for) written with the whole run's page as the record
-    /// stands, unless it already was: at the run's end, and on Ctrl-C, which waits here
-    /// for the end's page if it is being made. `written` says so, still under the lock:
-    /// Ctrl-C, which ends the process, then waits for the end's word too.
-    pub(super) fn write_output(&self, written: impl FnOnce(&Path)) -> Option<Output> {
+    /// `-o` (`None`: not asked for) written with the whole page of run `run` (`None`:
+    /// the run read now) as its record stands, unless it already was: at the run's end,
+    /// and on Ctrl-C, which waits here for the end's page if it is being made. `written`
+    /// says so, still under the lock: Ctrl-C, which ends the process, then waits for the
+    /// end's word too.
+    pub(super) fn write_output(
+        &self,
+        written: impl FnOnce(&Path),
+        run: Option<u64>,
+    ) -> Option<Output> {
         let path = self.output.as_ref()?;
         let mut pages = lock(&self.pages);
-        let (from, whole) = self.whole_in(&mut pages, None);
+        let (from, whole) = self.whole_in(&mut pages, None, run);
         if pages.output == Some(from) {
             return Some(Output::Already);
         }
@@ -228,26 +284,25 @@ impl Hub {
 
     /// The newest update.
     pub(super) fn latest(&self) -> Arc<Update> {
-        Arc::clone(&lock(&self.latest))
+        Arc::clone(&self.latest.borrow())
     }
 
-    /// The first update newer than `seq`, waiting at most `wait` for one.
-    pub(super) fn newer(&self, seq: u64, wait: Duration) -> Option<Arc<Update>> {
-        let latest = lock(&self.latest);
-        let (latest, _) = self
-            .fresh
-            .wait_timeout_while(latest, wait, |u| u.seq <= seq)
-            .unwrap_or_else(|e| e.into_inner());
-        (latest.seq > seq).then(|| Arc::clone(&latest))
+    /// The updates as they come, for a viewer's stream.
+    pub(super) fn watch(&self) -> watch::Receiver<Arc<Update>> {
+        self.latest.subscribe()
     }
 
-    /// The page as a new viewer gets it (the newest page, or one that waits).
-    pub(super) fn page_html(&self) -> Vec<u8> {
+    /// The page as a new viewer gets it (the newest page, or one that waits), made once
+    /// per update whatever the number of viewers.
+    pub(super) fn page_html(&self) -> Bytes {
         let latest = self.latest();
-        let mut html = Vec::new();
-        // Written into memory: it cannot fail.
-        let _ = write_live(latest.page.as_deref(), &self.name, &mut html);
-        html
+        let html = latest.html.get_or_init(|| {
+            let mut html = Vec::new();
+            // Written into memory: it cannot fail.
+            let _ = write_live(latest.page.as_deref(), &self.name, &mut html);
+            Bytes::from(html)
+        });
+        html.clone()
     }
 
     /// Makes updates as the run moves, for ever.
@@ -259,6 +314,7 @@ impl Hub {
         let mut final_of: Option<u64> = None;
         let mut page: Option<Arc<LivePage>> = None;
         let mut told = 0;
+        let mut deltas = Deltas::default();
         loop {
             {
                 let shared = lock(&self.shared);
@@ -269,24 +325,37 @@ impl Hub {
             }
             std::thread::sleep(gap.saturating_sub(last.elapsed()));
             last = Instant::now();
-            let (status, profile) = {
+            let (status, profile, superseded) = {
                 let mut guard = lock(&self.shared);
                 let shared = &mut *guard;
                 seen = shared.generation;
+                let superseded = std::mem::take(&mut shared.superseded);
                 let run = &shared.run;
                 let (censuses, newest, notices) =
                     (run.censuses(), run.newest(), run.notices().to_vec());
                 shared.status.censuses = censuses;
                 shared.status.newest = newest;
                 shared.status.notices = notices;
+                shared.status.since_newest = shared.status.clock.since();
+                shared.status.gap = shared.status.clock.usual();
+                shared.status.kept = self.record_words();
                 let moved = run.version() != version;
                 version = run.version();
                 let profile = match moved {
                     true => Some(run.profile(&self.opts)),
                     false => None,
                 };
-                (shared.status.clone(), profile)
+                (shared.status.clone(), profile, superseded)
             };
+            for ended in superseded {
+                if final_of.map_or(true, |f| f < ended.run) {
+                    final_of = Some(ended.run);
+                    if let Some(p) = self.whole_run_page(ended.run, ended.censuses) {
+                        page = Some(p);
+                        self.send(&ended, page.clone(), true, &mut deltas);
+                    }
+                }
+            }
             for (n, notice) in &status.notices {
                 if *n > told {
                     say!("hp2ps: warning: {}: {notice}", self.name);
@@ -296,7 +365,10 @@ impl Hub {
             let finished = matches!(status.state, State::Ended | State::Closed);
             let new_page = if finished && final_of != Some(status.run) {
                 final_of = Some(status.run);
-                self.whole_run_page(&status)
+                // Said at once: the whole run's page (a child reading the whole run)
+                // may take seconds.
+                self.send(&status, page.clone(), false, &mut deltas);
+                self.whole_run_page(status.run, status.censuses)
             } else {
                 match profile {
                     Some(Ok(Some(p))) => match p.page(&self.opts) {
@@ -317,27 +389,45 @@ impl Hub {
             if let Some(p) = new_page {
                 page = Some(p);
             }
-            self.send(&status, page.clone(), fresh_page);
+            self.send(&status, page.clone(), fresh_page, &mut deltas);
             gap = (last.elapsed() * SHARE).clamp(GAP, GAP_MOST);
         }
     }
 
-    /// Sends a new update to every viewer.
-    fn send(&self, status: &Status, page: Option<Arc<LivePage>>, fresh_page: bool) {
-        let mut latest = lock(&self.latest);
+    /// Sends a new update to every viewer: the whole state, and what changed since the
+    /// last one.
+    fn send(
+        &self,
+        status: &Status,
+        page: Option<Arc<LivePage>>,
+        fresh_page: bool,
+        deltas: &mut Deltas,
+    ) {
+        let latest = self.latest();
         let seq = latest.seq + 1;
         let shown = page.as_deref().filter(|_| fresh_page);
         // The run's section (its picture, a megabyte on a large run) only with the first
         // page: a viewer given a page since has it, and one that missed it reloads.
         let first = latest.page.is_none();
-        let event = event(seq, status, shown, first);
-        *latest = Arc::new(Update { seq, event, page });
-        self.fresh.notify_all();
+        let full = Bytes::from(event(seq, status, shown, first));
+        let delta = deltas.next(seq, status, shown, status.run).map(Bytes::from);
+        self.latest.send_replace(Arc::new(Update {
+            seq,
+            full,
+            delta,
+            page,
+            html: OnceLock::new(),
+        }));
+    }
+
+    /// Where the run is kept, in words, with its size now.
+    fn record_words(&self) -> String {
+        self.record().describe()
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
-    fn whole_run_page(&self, status: &Status) -> Option<Arc<LivePage>> {
-        let whole = match self.whole(None) {
+    fn whole_run_page(&self, run: u64, censuses: u64) -> Option<Arc<LivePage>> {
+        let whole = match self.whole(None, Some(run)) {
             Ok(whole) => whole,
             Err(e) => {
                 say!(
@@ -349,39 +439,47 @@ impl Hub {
         };
         let said = |path: &Path| {
             say!(
-                "hp2ps: {}: the run's end ({} censuses): wrote {}",
+                "hp2ps: {}: the run's end ({censuses} censuses): wrote {}",
                 self.name,
-                status.censuses,
                 path.display()
             )
         };
-        if let Some(Output::Failed(e)) = self.write_output(said) {
+        if let Some(Output::Failed(e)) = self.write_output(said, Some(run)) {
             say!("hp2ps: {e}");
         }
         Some(Arc::clone(&whole.live))
     }
 }
 
-/// The server-sent event of an update: `event: update`, its number, and one line of
-/// JSON: the status, and the page when it changed (its title and data, and its run's
-/// section if `with_section`).
-fn event(seq: u64, status: &Status, page: Option<&LivePage>, with_section: bool) -> Vec<u8> {
-    let status = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
-    let mut json = format!("{{\"seq\":{seq},\"status\":{status}");
-    if let Some(p) = page {
-        let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
-        json.push_str(&format!(",\"title\":{}", text(&p.title)));
-        if with_section {
-            json.push_str(&format!(",\"section\":{}", text(&p.section)));
-        }
-        json.push_str(&format!(",\"page\":{}", p.data));
-    }
-    json.push('}');
-    format!("event: update\nid: {seq}\ndata: {json}\n\n").into_bytes()
-}
-
 /// A lock, whatever a thread that panicked holding it left (the state is still whole:
 /// every change under these locks is made in one step).
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A viewer that was sent the update before gets the patch; one that fell behind (or
+    /// is new) the whole state.
+    #[test]
+    fn a_viewer_behind_gets_the_whole_state() {
+        let update = Update {
+            seq: 7,
+            full: Bytes::from_static(b"whole"),
+            delta: Some(Bytes::from_static(b"patch")),
+            page: None,
+            html: OnceLock::new(),
+        };
+        assert_eq!(update.event_after(6), "patch");
+        for sent in [0, 3, 5] {
+            assert_eq!(update.event_after(sent), "whole", "{sent}");
+        }
+        let no_patch = Update {
+            delta: None,
+            ..update
+        };
+        assert_eq!(no_patch.event_after(6), "whole");
+    }
 }

@@ -7,10 +7,15 @@
 //! prints the page's address and waits for Ctrl-C (`cleanup`'s gentle first signal).
 //! The design is in `docs/live.md`.
 
+mod answers;
+mod deadline;
+mod delta;
 mod http;
 mod hub;
 mod record;
+mod routes;
 mod source;
+mod status;
 pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};
@@ -26,7 +31,7 @@ use super::cleanup;
 use super::symbols;
 use crate::cli::{Invocation, ServeOptions};
 use hub::{lock, Hub, Output, State};
-use record::{Record, Spool};
+use record::Record;
 use source::{Heard, Input};
 
 /// How often `--time mutator`'s clock is worked out again from the whole run so far.
@@ -39,15 +44,21 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
     let live = live_options(inv, opts, &input, &name);
-    let record = match &input {
-        Input::Path(path) if !source::names_a_fifo(path) => Record::File(path.clone()),
-        _ => match Spool::create() {
-            Ok(spool) => Record::Spool(spool),
-            Err(e) => {
-                say!("hp2ps: cannot make a file to keep the run in: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    // An -o that cannot be written is found now, not at the run's end (a day later):
+    // a temporary file made beside it and removed, as its writing will.
+    if let Some(path) = &inv.output {
+        if let Err(e) = AtomicFile::create(Path::new(path)) {
+            say!("hp2ps: cannot write {}: {e}", Path::new(path).display());
+            return ExitCode::FAILURE;
+        }
+    }
+    // Found now: the binary may be deleted or replaced before the run's end.
+    let program = match whole::Program::running() {
+        Ok(program) => program,
+        Err(e) => {
+            say!("hp2ps: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let server = match http::Server::bind(opts.bind, opts.port) {
         Ok(server) => server,
@@ -64,9 +75,9 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         say!("hp2ps: warning: Ctrl-C will not write -o: {e}");
     }
     let output = inv.output.as_ref().map(PathBuf::from);
-    let hub = Arc::new(Hub::new(live, name.clone(), record, output));
+    let hub = Arc::new(Hub::new(live, name.clone(), output, program));
     let url = server.url();
-    if !opts.bind.is_loopback() {
+    if !routes::is_loopback(opts.bind) {
         say!(
             "hp2ps: warning: serving on {}, beyond this machine: whoever has the address below \
              can read the profile",
@@ -90,10 +101,26 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     });
     spawn("server", {
         let hub = Arc::clone(&hub);
-        move || server.serve(hub)
+        move || {
+            // Whatever ends the server (it cannot accept connections any more, or a
+            // bug panics it) ends the run: said, -o written, exit 1; never a server
+            // gone while hp2ps runs on and exits 0 on Ctrl-C.
+            let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                server.serve(Arc::clone(&hub))
+            }));
+            let why = served.unwrap_or_else(|_| String::from("the server failed"));
+            say!("hp2ps: {why}: the page can no longer be served");
+            *hub::lock(&hub.failed) = Some(why);
+            cleanup::end_wait_for_first_signal();
+        }
     });
     cleanup::wait_for_first_signal();
-    stop(&hub)
+    let stopped = stop(&hub);
+    let failed = hub::lock(&hub.failed).is_some();
+    match failed {
+        true => ExitCode::FAILURE,
+        false => stopped,
+    }
 }
 
 /// The library's options for the command line's.
@@ -135,7 +162,7 @@ fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
 /// run ended just now, so that `-o` is never left unwritten for a run that ended.
 fn stop(hub: &Hub) -> ExitCode {
     let said = |path: &Path| say!("hp2ps: wrote {} (the run so far)", path.display());
-    match hub.write_output(said) {
+    match hub.write_output(said, None) {
         Some(Output::Failed(e)) => {
             say!("hp2ps: {e}");
             ExitCode::FAILURE
@@ -155,6 +182,18 @@ pub(super) fn write_page(path: &Path, page: &[u8]) -> Result<(), String> {
 
 /// The name a saved page gets: the input's, as `.html`.
 pub(super) fn saved_name(name: &str) -> String {
+    if let Some(at) = name.strip_prefix("tcp:") {
+        let safe: String = (at.chars())
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        return format!("{safe}.html");
+    }
     let path = Path::new(name.strip_prefix("unix:").unwrap_or(name));
     let stem = path.file_stem().map_or_else(
         || String::from("hp2ps"),
@@ -177,21 +216,38 @@ fn follow(input: &Input, hub: &Hub) {
     let mut runs = 0u64;
     let mut failed = false;
     let mut spool_failed = false;
+    // The run's first bytes: a stream joined mid-run has no header.
+    let mut head: Vec<u8> = Vec::new();
+    // Whether the run is read from a pipe (a FIFO, stdin), which has one writer.
+    let mut piped = false;
     let mut clock_at = Instant::now();
     let mutator = opts.load.eventlog.time == TimeAxis::Mutator;
     source::follow(input, &mut |heard| match heard {
-        Heard::Start => {
+        Heard::Start(file) => {
             runs += 1;
             reader = LiveReader::new(opts);
             failed = false;
-            if runs > 1 {
-                let record = hub.record.write().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) = record.restart() {
-                    say!("hp2ps: warning: the file that keeps the run: {e}");
-                }
+            spool_failed = false;
+            head.clear();
+            piped = file.is_none() && matches!(input, Input::Path(_) | Input::Stdin);
+            // Each run its own record, of what it is read from now.
+            let record = match (&input, file) {
+                (Input::Path(path), Some(file)) => Record::file(file, path),
+                _ => Record::spool(),
+            };
+            if let Record::Nothing(Some(why)) = &record {
+                say!("hp2ps: warning: the run cannot be kept for -o and save: {why}");
+            } else if runs == 1 {
+                say!("hp2ps: the whole run is {}", record.describe());
             }
+            hub.start_run(runs, record);
             let mut shared = lock(&hub.shared);
+            shared.status.clock.restart();
             if runs > 1 {
+                let mut ended = shared.status.clone();
+                ended.censuses = shared.run.censuses();
+                ended.newest = shared.run.newest();
+                shared.superseded.push(ended);
                 shared.run = LiveRun::new(opts);
                 shared.status.run = runs;
                 say!("hp2ps: {}: a new run (run {runs})", hub.name);
@@ -204,28 +260,43 @@ fn follow(input: &Input, hub: &Hub) {
             if failed {
                 return;
             }
-            let record = hub.record.read().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = record.append(bytes) {
+            if let Err(e) = hub.record().append(bytes) {
                 if !spool_failed {
                     spool_failed = true;
-                    say!("hp2ps: warning: the run cannot be kept for -o and save: {e}");
+                    say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
                 }
             }
-            drop(record);
+            let first = head.len() < 4;
+            if first {
+                head.extend(bytes.iter().take(4 - head.len()));
+            }
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
-            if let Err(e) = reader.feed(bytes, &mut shared.run) {
+            let before = shared.run.censuses();
+            // An eventlog's middle (binary, no header) is said at once: a .hp reader
+            // would wait for lines that never come.
+            let middle = piped && first && joined_mid_run(&head) && bytes.contains(&0);
+            let fed = match middle {
+                true => Err(String::from("an eventlog without its header")),
+                false => (reader.feed(bytes, &mut shared.run)).map_err(|e| e.to_string()),
+            };
+            if let Err(e) = fed {
                 failed = true;
+                let why = match piped && joined_mid_run(&head) {
+                    true => format!("{e} ({MID_RUN})"),
+                    false => e,
+                };
                 shared.status.state = State::Closed;
-                shared.status.message = format!("cannot be read: {e}");
-                say!("hp2ps: {}: {e}", hub.name);
+                shared.status.message = format!("cannot be read: {why}");
+                say!("hp2ps: {}: {why}", hub.name);
             }
-            moved(&reader, shared);
+            moved(&reader, shared, before);
             hub.touch(shared);
         }
         Heard::Pause => {
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
+            let before = shared.run.censuses();
             if !failed {
                 let _ = reader.pause(&mut shared.run);
                 if mutator && clock_at.elapsed() >= CLOCK_EVERY {
@@ -233,7 +304,7 @@ fn follow(input: &Input, hub: &Hub) {
                     reader.refresh_clock(&mut shared.run);
                 }
             }
-            moved(&reader, shared);
+            moved(&reader, shared, before);
             hub.touch(shared);
         }
         Heard::End(how) => {
@@ -261,10 +332,24 @@ fn follow(input: &Input, hub: &Hub) {
     });
 }
 
-/// What the run's state is after a piece was read: live once a census has come, ended
-/// at the program's end.
-fn moved(reader: &LiveReader<'_>, shared: &mut hub::Shared) {
+/// Why a stream that starts mid-run cannot be read.
+const MID_RUN: &str = "the writer began before this hp2ps: a program writes its log's \
+     header once, at its start, so a FIFO or pipe cannot be joined mid-run; follow a file, \
+     or eventlog-socket's unix: or tcp: socket, which sends the header to every client";
+
+/// Whether a run read from a pipe began without a log's start (an eventlog's header or
+/// a `.hp`'s JOB line): a FIFO opened while its writer was mid-run.
+fn joined_mid_run(head: &[u8]) -> bool {
+    !head.starts_with(b"hdrb") && !head.starts_with(b"JOB")
+}
+
+/// What the run's state is after a piece was read (`before`: the censuses before it):
+/// live once a census has come, ended at the program's end; when a census came.
+fn moved(reader: &LiveReader<'_>, shared: &mut hub::Shared, before: u64) {
     let status = &mut shared.status;
+    if shared.run.censuses() > before {
+        status.clock.census();
+    }
     if reader.ended() && status.state != State::Ended {
         status.state = State::Ended;
         status.message = String::from("the program ended");

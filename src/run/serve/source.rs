@@ -37,6 +37,9 @@ pub(super) enum Input {
     Stdin,
     /// An eventlog-socket Unix socket.
     Socket(PathBuf),
+    /// An eventlog-socket TCP port (`tcp:PORT` on this machine, `tcp:HOST:PORT`), for a
+    /// program in another container or on another machine.
+    Tcp(String),
 }
 
 impl Input {
@@ -48,8 +51,15 @@ impl Input {
         if arg == "-" {
             return Input::Stdin;
         }
-        match arg.to_str().and_then(|a| a.strip_prefix("unix:")) {
-            Some(path) => Input::Socket(PathBuf::from(path)),
+        if let Some(path) = arg.to_str().and_then(|a| a.strip_prefix("unix:")) {
+            return Input::Socket(PathBuf::from(path));
+        }
+        match arg.to_str().and_then(|a| a.strip_prefix("tcp:")) {
+            Some(port) if port.bytes().all(|b| b.is_ascii_digit()) => {
+                // Loopback unless a host is named, as the server listens.
+                Input::Tcp(format!("127.0.0.1:{port}"))
+            }
+            Some(at) => Input::Tcp(at.to_string()),
             None => Input::Path(PathBuf::from(arg)),
         }
     }
@@ -60,14 +70,16 @@ impl Input {
             Input::Path(p) => p.display().to_string(),
             Input::Stdin => "stdin".to_string(),
             Input::Socket(p) => format!("unix:{}", p.display()),
+            Input::Tcp(at) => format!("tcp:{at}"),
         }
     }
 }
 
 /// What is heard from the input.
 pub(super) enum Heard<'a> {
-    /// A run begins (the first, or a new one: the program started again).
-    Start,
+    /// A run begins (the first, or a new one: the program started again), read from a
+    /// regular file (a descriptor of it, to read it again whole) or a stream.
+    Start(Option<File>),
     /// The next bytes of the run.
     Bytes(&'a [u8]),
     /// Nothing more for now.
@@ -83,12 +95,13 @@ pub(super) fn follow(input: &Input, on: &mut dyn FnMut(Heard<'_>)) {
     let mut buf = vec![0u8; CHUNK];
     match input {
         Input::Stdin => {
-            on(Heard::Start);
+            on(Heard::Start(None));
             let end = read_stream(&mut io::stdin().lock(), &mut buf, on);
             on(Heard::End(end));
         }
         Input::Path(path) => follow_path(path, &mut buf, on),
         Input::Socket(path) => follow_socket(path, &mut buf, on),
+        Input::Tcp(at) => follow_tcp(at, &mut buf, on),
     }
 }
 
@@ -137,11 +150,6 @@ fn look(path: &Path) -> At {
         Ok(m) if is_fifo(&m) => At::Fifo,
         Ok(m) => At::Other(kind_of(m.file_type())),
     }
-}
-
-/// Whether `path` is a FIFO now (its run is then kept in a spool, not read again there).
-pub(super) fn names_a_fifo(path: &Path) -> bool {
-    matches!(look(path), At::Fifo)
 }
 
 #[cfg(unix)]
@@ -219,7 +227,7 @@ fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
                 match File::open(path) {
                     Ok(mut fifo) => {
                         said.forget();
-                        on(Heard::Start);
+                        on(Heard::Start(None));
                         let end = read_stream(&mut fifo, buf, on);
                         on(Heard::End(end));
                     }
@@ -249,7 +257,7 @@ fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
 fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
     let opened = file.metadata().ok().map(|m| Version::of(&m));
     let mut read = 0u64;
-    on(Heard::Start);
+    on(Heard::Start(record_of(&file, path)));
     loop {
         // Everything there is, then a pause.
         loop {
@@ -310,6 +318,18 @@ fn follow_file(path: &Path, mut file: File, buf: &mut [u8], on: &mut dyn FnMut(H
     }
 }
 
+/// A descriptor of a followed file to read it again whole by: on Unix the same file
+/// (positioned reads leave the follower's place alone), elsewhere opened again.
+#[cfg(unix)]
+fn record_of(file: &File, _path: &Path) -> Option<File> {
+    file.try_clone().ok()
+}
+
+#[cfg(not(unix))]
+fn record_of(_file: &File, path: &Path) -> Option<File> {
+    open_regular(path).ok()
+}
+
 fn wait_for_path(path: &Path) {
     while matches!(look(path), At::Nothing) {
         std::thread::sleep(LOOK);
@@ -324,12 +344,44 @@ fn follow_socket(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
         match UnixStream::connect(path) {
             Ok(mut stream) => {
                 said = None;
-                on(Heard::Start);
+                on(Heard::Start(None));
                 let end = read_stream(&mut stream, buf, on);
                 on(Heard::End(format!("the program's socket closed ({end})")));
             }
             Err(e) => {
                 let why = format!("waiting for the program's socket {} ({e})", path.display());
+                if said.as_deref() != Some(&why) {
+                    on(Heard::Waiting(why.clone()));
+                    said = Some(why);
+                }
+                std::thread::sleep(RETRY);
+            }
+        }
+    }
+}
+
+/// An eventlog-socket TCP port: as its Unix socket, each connection a run. A name is
+/// looked up again at each try (a container's address changes when it starts again).
+fn follow_tcp(at: &str, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let mut said: Option<String> = None;
+    loop {
+        let connected = (at.to_socket_addrs()).and_then(|mut addrs| {
+            addrs
+                .find_map(|a| TcpStream::connect_timeout(&a, RETRY * 8).ok())
+                .ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::ConnectionRefused, "connection refused")
+                })
+        });
+        match connected {
+            Ok(mut stream) => {
+                said = None;
+                on(Heard::Start(None));
+                let end = read_stream(&mut stream, buf, on);
+                on(Heard::End(format!("the program's port closed ({end})")));
+            }
+            Err(e) => {
+                let why = format!("waiting for the program's port {at} ({e})");
                 if said.as_deref() != Some(&why) {
                     on(Heard::Waiting(why.clone()));
                     said = Some(why);

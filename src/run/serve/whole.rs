@@ -53,10 +53,47 @@ pub(super) struct Made {
     pub(super) page: Arc<Whole>,
 }
 
-/// The server's side: the page of the run kept in `record`, made by a child.
-pub(super) fn make(record: &Record) -> Result<Whole, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot run hp2ps again: {e}"))?;
-    let mut command = Command::new(exe);
+/// This program, as it was when the server started, to run again: on Linux an open
+/// descriptor of its file, run through `/proc/self/fd/N`, so that a binary deleted or
+/// replaced during a long run (an upgrade, a `cargo build`) is still this one; elsewhere
+/// its path, found at the start.
+pub(super) struct Program {
+    path: std::path::PathBuf,
+    /// Keeps the file open (and so the binary there) while the server runs.
+    #[cfg(target_os = "linux")]
+    _open: std::fs::File,
+}
+
+impl Program {
+    /// The running program, found now.
+    pub(super) fn running() -> Result<Program, String> {
+        let cannot = |e: io::Error| format!("cannot find this program to run it again: {e}");
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            let open = std::fs::File::open("/proc/self/exe").map_err(cannot)?;
+            let path = format!("/proc/self/fd/{}", open.as_raw_fd()).into();
+            Ok(Program { path, _open: open })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let path = std::env::current_exe().map_err(cannot)?;
+            Ok(Program { path })
+        }
+    }
+}
+
+/// The server's side: the page of the run kept in `record`, made by a child, `program`.
+pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> {
+    // Said as it is when the record cannot be read (a spool that ran out of room, a
+    // file written again), not as the child's "end of file" of an empty input.
+    let mut run = record.reader()?;
+    let mut command = Command::new(&program.path);
+    // Its own name as it was started (the descriptor's path says nothing to `ps`).
+    #[cfg(unix)]
+    if let Some(name) = std::env::args_os().next() {
+        std::os::unix::process::CommandExt::arg0(&mut command, name);
+    }
     command
         .args(std::env::args_os().skip(1))
         .arg("--serve-whole-run")
@@ -76,12 +113,12 @@ pub(super) fn make(record: &Record) -> Result<Whole, String> {
     else {
         return Err(String::from("cannot talk to the child"));
     };
-    let (page, errors) = std::thread::scope(|scope| {
-        scope.spawn(move || {
+    let (page, errors, checked) = std::thread::scope(|scope| {
+        let fed = scope.spawn(move || {
             // A child that stopped reading (it failed) says why on stderr.
-            if let Ok(mut run) = record.reader() {
-                let _ = io::copy(&mut run, &mut stdin);
-            }
+            let _ = io::copy(&mut run, &mut stdin);
+            drop(stdin);
+            run.verify()
         });
         let errors = scope.spawn(move || {
             let mut text = String::new();
@@ -90,10 +127,19 @@ pub(super) fn make(record: &Record) -> Result<Whole, String> {
         });
         let mut page = Vec::new();
         let read = stdout.read_to_end(&mut page);
-        (read.map(|_| page), errors.join().unwrap_or_default())
+        let checked = fed
+            .join()
+            .unwrap_or_else(|_| Err(String::from("the record could not be read")));
+        (
+            read.map(|_| page),
+            errors.join().unwrap_or_default(),
+            checked,
+        )
     });
     let status = child.wait().map_err(|e| e.to_string())?;
     let page = page.map_err(|e| e.to_string())?;
+    // What the child read is the run's, or its page is not this run's page.
+    checked?;
     if !status.success() {
         let why = errors.lines().last().unwrap_or("it failed").to_string();
         return Err(why.strip_prefix("hp2ps: ").unwrap_or(&why).to_string());

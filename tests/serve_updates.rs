@@ -1,0 +1,178 @@
+//! `hp2ps --serve`'s updates and sources beside the first ones, over plain HTTP
+//! (`support::serve`), real GHC 9.10.3 logs replayed at their pace: updates carry what
+//! changed (the patches' bytes against the whole states'), the end is said before its
+//! page, and eventlog-socket's TCP port is followed as its Unix socket is.
+
+mod support;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::Value;
+use support::html_page::{data_of, repo};
+use support::replay::{self, Pace};
+use support::serve::{big_hp, mkfifo, state, Served};
+use support::{Cmd, TempDir};
+
+fn log(name: &str) -> Vec<u8> {
+    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
+}
+
+/// The page `--format html --time elapsed` writes of `bytes`, named `name`.
+fn static_page(bytes: &[u8], name: &str) -> Vec<u8> {
+    let dir = TempDir::new("serve-static");
+    std::fs::write(dir.join(name), bytes).expect("write");
+    let ran = Cmd::hp2ps()
+        .args([
+            "--format",
+            "html",
+            "--time",
+            "elapsed",
+            "-o",
+            "page.html",
+            name,
+        ])
+        .current_dir(dir.path())
+        .run();
+    assert!(ran.status.success(), "{}", ran.describe());
+    std::fs::read(dir.join("page.html")).expect("the page")
+}
+
+/// The last update whose state is final, and every update before it.
+fn until_final(served: &Served) -> Vec<Value> {
+    let events = served.events();
+    events.until(Duration::from_secs(90), |u| {
+        matches!(state(u), "ended" | "closed") && !u["page"].is_null()
+    })
+}
+
+/// eventlog-socket's TCP port (`tcp:PORT`, on loopback): waited for, then each
+/// connection is a run, followed to its end as the Unix socket is.
+#[test]
+fn an_eventlog_socket_on_tcp_is_followed() {
+    let bytes = log("leakmap-hc-flush.eventlog");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = listener.local_addr().expect("addr").port();
+    let dir = TempDir::new("serve-tcp");
+    let name = format!("tcp:{port}");
+    drop(listener);
+    let served = Served::start(dir.path(), &[&name]);
+    assert!(
+        served.wait_stderr(
+            "waiting for the program's port 127.0.0.1:",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        served.stderr()
+    );
+    // The program starts listening now, and sends the log to its client.
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port again");
+    let log_bytes = bytes.clone();
+    let server = std::thread::spawn(move || {
+        let (mut client, _) = listener.accept().expect("a client");
+        replay::replay(&log_bytes, Pace::Blocks, 4.0, &mut |p| client.write_all(p))
+            .expect("replay");
+    });
+    let updates = until_final(&served);
+    server.join().expect("server");
+    let last = updates.last().expect("one");
+    assert_eq!(state(last), "ended", "{}", last["status"]);
+    let mut expected = data_of(&static_page(&bytes, "x"));
+    expected["runs"][0]["file"] = last["page"]["runs"][0]["file"].clone();
+    assert_eq!(last["page"], expected);
+    let (code, page) = served.get(&format!("/{}/save", served.token));
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&page));
+}
+
+/// Updates carry what changed (a patch of the data) when the viewer has the update
+/// before, so the bytes sent follow what is new, not the whole state (481 KB an update
+/// at 2,000 censuses before); a viewer's page made of the patches is the server's whole
+/// state (checked by `support::serve::whole` on every update of every test here). And
+/// the end is said at once: the first update that says the run ended carries no page
+/// (the whole run's page, a child's work, follows).
+/// The bytes of the whole states and of the deltas a viewer of `input` (written into a
+/// FIFO by `write`) was sent, the number of deltas, and whether the first update that
+/// said the run ended came without a page.
+fn deltas_of(
+    name: &str,
+    write: impl FnOnce(PathBuf) + Send + 'static,
+) -> (usize, usize, usize, Option<bool>) {
+    let dir = TempDir::new("serve-deltas");
+    mkfifo(&dir.join(name));
+    let served = Served::start(dir.path(), &[name]);
+    let mut s = std::net::TcpStream::connect(&served.addr).expect("connect");
+    let req = format!(
+        "GET /{}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        served.token, served.addr
+    );
+    s.write_all(req.as_bytes()).expect("send");
+    let fifo = dir.join(name);
+    let writer = std::thread::spawn(move || write(fifo));
+    let lines = std::io::BufRead::lines(std::io::BufReader::new(s));
+    let (mut data, mut whole_bytes, mut delta_bytes, mut deltas) = (None, 0usize, 0usize, 0);
+    let mut ended: Option<bool> = None;
+    for line in lines.map_while(Result::ok) {
+        let Some(text) = line.strip_prefix("data: ") else {
+            continue;
+        };
+        let update: Value = serde_json::from_str(text).expect("JSON");
+        let is_delta = update.get("patch").is_some();
+        let update = support::serve::whole(update, &mut data);
+        if is_delta {
+            deltas += 1;
+            delta_bytes += text.len();
+            whole_bytes += update["page"].to_string().len();
+        }
+        if matches!(state(&update), "ended" | "closed") && ended.is_none() {
+            ended = Some(update["page"].is_null());
+        }
+        if matches!(state(&update), "ended" | "closed") && !update["page"].is_null() {
+            break;
+        }
+    }
+    writer.join().expect("writer");
+    eprintln!("{name}: {deltas} deltas: {delta_bytes} bytes for {whole_bytes} bytes of states");
+    (whole_bytes, delta_bytes, deltas, ended)
+}
+
+/// Updates carry what changed (a patch of the data) when the viewer has the update
+/// before, so the bytes sent follow what is new, not the whole state (481 KB an update
+/// at 2,000 censuses before); a viewer's page made of the patches is the server's whole
+/// state (checked by `support::serve::whole` on every update of every test here). And
+/// the end is said at once: the first update that says the run ended carries no page
+/// (the whole run's page, a child's work, follows).
+#[test]
+fn updates_carry_what_is_new_and_the_end_is_said_at_once() {
+    let bytes = log("leakmap-hc-flush.eventlog");
+    let (whole, delta, deltas, ended) = deltas_of("run.eventlog", move |fifo| {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fifo)
+            .expect("open");
+        replay::replay(&bytes, Pace::Blocks, 0.5, &mut |p| out.write_all(p)).expect("replay");
+    });
+    assert!(deltas >= 5, "{deltas} deltas");
+    // A short run's table of every band's numbers is most of what changes.
+    assert!(
+        delta * 3 < whole * 2,
+        "{delta} bytes of deltas for {whole} of states"
+    );
+    assert_eq!(ended, Some(true), "the end said before its page");
+    // A longer run: its columns grow at their ends.
+    let (whole, delta, deltas, _) = deltas_of("long.hp", |fifo| {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fifo)
+            .expect("open");
+        for piece in big_hp(10, 3000, 50) {
+            out.write_all(&piece).expect("write");
+            std::thread::sleep(Duration::from_millis(120));
+        }
+    });
+    assert!(deltas >= 10, "{deltas} deltas");
+    assert!(
+        delta * 4 < whole,
+        "{delta} bytes of deltas for {whole} of states"
+    );
+}
