@@ -7,14 +7,17 @@
 //! [`SymbolMatch`], kept by name for the summary and the tooltips); a band's own numbers
 //! over every sample and what became of it in the chart (`numbers.rs`: [`BandNumbers`],
 //! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
-//! the band filter, the summary and the layout share (`stack.rs`). Data only: it imports
-//! no reader, no seam.
+//! the band filter, the summary and the layout share (`stack.rs`); what names a band
+//! across runs (`key.rs`: a `.hp`'s stack number and an eventlog's ` #k` left out). Data
+//! only: it imports no reader, no seam.
 
 mod info;
+mod key;
 mod numbers;
 pub(crate) mod stack;
 
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
+pub(crate) use key::{match_key, name_key};
 pub use numbers::{BandNumbers, Fate};
 pub(crate) use stack::{area, stack_heights, stack_on};
 
