@@ -168,6 +168,8 @@ pub(super) fn chart_data(
         totals: agg.totals.clone(),
         spare_colours: spare_colours(graph, opts),
         detail: Vec::new(),
+        every_band: Vec::new(),
+        band_info: Default::default(),
     }
 }
 

@@ -129,9 +129,17 @@ pub(crate) fn layout(
         agg,
         detail,
         rest_samples,
+        undrawn,
     } = thinned;
     let shades = shade::shades_of(&agg.bands, previous, opts);
     let mut chart = chart(&agg, &shades, opts, needs);
+    if let Some(data) = chart.data.as_mut().filter(|_| needs.every_band) {
+        // Every band of the profile, for an export: those drawn on their own (OTHER is
+        // none of the profile's), then the others.
+        let drawn = &agg.bands[usize::from(agg.other)..];
+        data.every_band = drawn.iter().cloned().chain(undrawn).collect();
+        data.band_info = agg.band_info.clone();
+    }
     if let Some(data) = chart.data.as_mut() {
         data.detail = (detail.into_iter())
             .map(|level| DetailLevel {

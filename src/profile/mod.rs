@@ -19,7 +19,7 @@ pub(crate) mod stack;
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
 pub(crate) use key::{match_key, name_key};
 pub use numbers::{BandNumbers, Fate};
-pub(crate) use stack::{area, stack_heights, stack_on};
+pub(crate) use stack::{area, merged_values, stack_heights, stack_on, trapezoid_weights};
 
 use std::collections::BTreeMap;
 
