@@ -5,7 +5,7 @@
 //! live page's server answers a scrape with the same families of the run so far.
 //!
 //! Every series has the labels `program` (the JOB's program) and `kind` (the profile's
-//! RTS flag, `-hc`, when known); a band's series also `band`. Bands are keyed as the page
+//! RTS flag, `-hc`; empty when unknown); a band's series also `band`. Bands are keyed as the page
 //! of several runs matches them (`crate::profile::match_key`: a `.hp`'s stack number and
 //! an eventlog's ` #k` left out, so a series keeps its name from build to build), bands
 //! of one key counting together; the [`ExportOptions::bands`] biggest keys by area are
@@ -37,11 +37,11 @@ pub(crate) fn write_prometheus<W: Write>(
 ) -> io::Result<()> {
     let data = data_of(chart)?;
     let program = program_of(&chart.job, opts.source.as_deref());
-    let kind = kind_of(&chart.job, &opts.facts);
-    let mut run: Vec<(&str, &str)> = vec![("program", &program)];
-    if let Some(kind) = &kind {
-        run.push(("kind", kind));
-    }
+    // Every series has the same labels (kind empty when unknown), so that runs of
+    // several programs and kinds sit in one family (a Pushgateway refuses a push whose
+    // families' labels differ from those it holds).
+    let kind = kind_of(&chart.job, &opts.facts).unwrap_or_default();
+    let run: Vec<(&str, &str)> = vec![("program", &program), ("kind", &kind)];
     let numbers = Numbers::of(data, &opts.export);
     let mut e = Exposition::new(out, opts.export.openmetrics);
     let units = Units::of(data);

@@ -120,20 +120,20 @@ fn stacks_of_one_key_count_together_and_names_stay_utf8() {
     let text = metrics(p, 20, false);
     let bands = samples(&text, "hp2ps_band_bytes");
     assert_eq!(
-        bands[0], "program=\"p\",band=\"cut/stack...\"} 10",
+        bands[0], "program=\"p\",kind=\"\",band=\"cut/stack...\"} 10",
         "{text}"
     );
     assert!(
-        bands.contains(&"program=\"p\",band=\"gr\u{fffd}\"} 3"),
+        bands.contains(&"program=\"p\",kind=\"\",band=\"gr\u{fffd}\"} 3"),
         "{bands:?}"
     );
     assert!(
-        bands.contains(&"program=\"p\",band=\"say \\\"hi\\\\\\\"\\nnow\"} 0"),
+        bands.contains(&"program=\"p\",kind=\"\",band=\"say \\\"hi\\\\\\\"\\nnow\"} 0"),
         "{bands:?}"
     );
     assert_eq!(
         bands.last(),
-        Some(&"program=\"p\",band=\"OTHER\"} 5"),
+        Some(&"program=\"p\",kind=\"\",band=\"OTHER\"} 5"),
         "the profile's own OTHER"
     );
     assert_eq!(bands.len(), 4);
@@ -168,10 +168,13 @@ fn a_chart_without_every_band_is_refused() {
 #[test]
 fn an_empty_profile_says_so_in_numbers() {
     let text = metrics(profile("p", &[]), 20, false);
-    assert_eq!(samples(&text, "hp2ps_censuses"), ["program=\"p\"} 0"]);
+    assert_eq!(
+        samples(&text, "hp2ps_censuses"),
+        ["program=\"p\",kind=\"\"} 0"]
+    );
     assert_eq!(
         samples(&text, "hp2ps_band_bytes"),
-        ["program=\"p\",band=\"OTHER\"} 0"]
+        ["program=\"p\",kind=\"\",band=\"OTHER\"} 0"]
     );
     assert!(samples(&text, "hp2ps_residency_bytes").is_empty());
 }
