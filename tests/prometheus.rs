@@ -15,7 +15,6 @@ use hp2ps::{
     load, prepare, write_chart_with, Format, LoadOptions, PaintOptions, RenderOptions, Source,
 };
 use serde_json::Value;
-use support::eventlog::writer::{breakdown, EventlogWriter, HeapProfBegin, Layout};
 use support::prometheus::{http, prometheus, pushgateway, query, targets_when, Exposed};
 use support::run::{self, Cmd, Input};
 use support::{golden_inputs, tools, TempDir};
@@ -69,38 +68,6 @@ fn data_profiles() -> Vec<PathBuf> {
     }
     files.sort();
     files
-}
-
-/// A `-hd` eventlog whose closure descriptions hold what a label value must escape
-/// (`"`, `\`, a line end), control characters, Latin-1 (not UTF-8), Japanese, and the
-/// name OTHER.
-fn hostile_eventlog() -> Vec<u8> {
-    let names: [&[u8]; 9] = [
-        b"say \"hi\"",
-        b"back\\slash",
-        b"two\nlines",
-        b"tab\tand\rreturn",
-        b"\x1b]0;pwned\x07",
-        b"caf\xe9",
-        "日本語".as_bytes(),
-        b"OTHER",
-        b"{band=\"x\"} 1",
-    ];
-    let mut w = EventlogWriter::new(Layout::ghc_9_2());
-    w.startup(0, 1)
-        .program_args(1, &["./hos\"t\\ile", "+RTS", "-hd", "-l", "-RTS"])
-        .heap_prof_begin(
-            2,
-            &HeapProfBegin::new(breakdown::CLOSURE_DESCR, 100_000_000),
-        );
-    for c in 1..=3u64 {
-        let bands: Vec<(&[u8], u64)> = (names.iter().enumerate())
-            .map(|(i, &n)| (n, 1000 * c * (i as u64 + 1)))
-            .collect();
-        w.string_census(c * 100_000_000, &bands);
-    }
-    w.shutdown(400_000_000, 1);
-    w.finish()
 }
 
 /// A label value read back: the format's three escapes undone.
@@ -179,7 +146,10 @@ fn promtool_reads_every_exposition_of_the_repository() {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         inputs.push((name, std::fs::read(&p).unwrap()));
     }
-    inputs.push(("hostile.eventlog".into(), hostile_eventlog()));
+    inputs.push((
+        "hostile.eventlog".into(),
+        support::hostile::names_eventlog(),
+    ));
     inputs.push(("terminal.hp".into(), support::hostile::terminal_hp()));
     for (name, bytes) in &inputs {
         std::fs::write(dir.join(name), bytes).unwrap();
@@ -211,7 +181,7 @@ fn promtool_reads_every_exposition_of_the_repository() {
 #[test]
 fn hostile_names_become_labels_that_read_back_as_the_names() {
     let dir = TempDir::new("prometheus-hostile");
-    std::fs::write(dir.join("h.eventlog"), hostile_eventlog()).unwrap();
+    std::fs::write(dir.join("h.eventlog"), support::hostile::names_eventlog()).unwrap();
     let ran = metrics(dir.path(), "h.eventlog", &[]);
     assert_eq!(ran.code, Some(0), "{}", ran.describe());
     let text = String::from_utf8(ran.stdout).expect("UTF-8");
@@ -396,7 +366,7 @@ fn a_pushgateway_takes_the_batch_file() {
     let dir = TempDir::new("prometheus-push");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     std::fs::copy(data.join("gate/leakmap-leak.hp"), dir.join("leak.hp")).unwrap();
-    std::fs::write(dir.join("h.eventlog"), hostile_eventlog()).unwrap();
+    std::fs::write(dir.join("h.eventlog"), support::hostile::names_eventlog()).unwrap();
     let gateway = pushgateway(dir.path());
     for (input, file, instance) in [
         ("leak.hp", "leak.prom", "ci"),
