@@ -53,7 +53,7 @@ pub(super) fn args() -> [Arg; 4] {
             .value_name("FORMAT")
             .value_parser(["text", "json"])
             .hide_possible_values(true)
-            .help("--check's verdict as text (the default) or one line of JSON")
+            .help("The verdict as text (the default) or one line of JSON")
             .help_heading(GATE),
     ]
 }
@@ -162,4 +162,93 @@ pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::super::tests::inv;
+    use super::*;
+
+    #[test]
+    fn exports_by_name_and_extension_with_their_options() {
+        assert_eq!(inv(&["-o", "x.prom"]).format(), Format::Prometheus);
+        assert_eq!(inv(&["-o", "dir/x.PB.GZ"]).format(), Format::Pprof);
+        assert_eq!(inv(&["-o", "x.gz"]).format(), Format::Ps);
+        let i = inv(&["--format", "prometheus", "-m5", "x.hp"]);
+        assert!(i.render.needs.every_band && i.render.needs.heap_lines);
+        assert!(i.load_options().heap_size, "an export loads the heap lines");
+        assert_eq!(i.paint.export.bands, 5);
+        assert_eq!(
+            inv(&["--format", "pprof"]).paint.export.census,
+            Census::Peak
+        );
+        assert_eq!(
+            inv(&["--format", "pprof", "--at", "1.5"])
+                .paint
+                .export
+                .census,
+            Census::At(1.5)
+        );
+        assert_eq!(
+            inv(&["--format", "pprof", "--at", "end"])
+                .paint
+                .export
+                .census,
+            Census::Last
+        );
+        assert_eq!(
+            inv(&["--format", "pprof", "--from", "1"])
+                .paint
+                .export
+                .census,
+            Census::Mean
+        );
+        assert_eq!(
+            inv(&["--format", "pprof", "--from", "1", "--at", "peak"])
+                .paint
+                .export
+                .census,
+            Census::Peak
+        );
+        for bad in [
+            &["--format", "prometheus", "-m0", "x.hp"][..],
+            &["--format", "prometheus", "-l"],
+            &["--format", "pprof", "-p", "x.hp"],
+            &["--format", "pprof", "--max-points", "10", "x.hp"],
+            &["--format", "svg", "--at", "1"],
+            &["--format", "pprof", "--at", "soon"],
+        ] {
+            assert!(parse(bad.iter().map(OsString::from)).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn check_reads_its_rules_and_its_baseline() {
+        let i = inv(&["--check", "--baseline", "old.hp", "new.hp"]);
+        let c = i.check.expect("a check");
+        assert_eq!(c.rules, Rules::default());
+        assert_eq!(c.baseline, Some(OsString::from("old.hp")));
+        assert!(!c.json);
+        let i = inv(&[
+            "--check=peak:200MiB,leak",
+            "--check-format",
+            "json",
+            "new.hp",
+        ]);
+        let c = i.check.expect("a check");
+        assert_eq!(c.rules.rules.len(), 2);
+        assert!(c.json && c.baseline.is_none());
+        for bad in [
+            &["--check", "new.hp"][..],
+            &["--check=peak:x", "new.hp"],
+            &["--check=peak:1G"],
+            &["--check=peak:1G", "-o", "x.ps", "new.hp"],
+            &["--baseline", "old.hp", "new.hp"],
+            &["--check-format", "json", "new.hp"],
+            &["--check", "json", "new.hp"],
+        ] {
+            assert!(parse(bad.iter().map(OsString::from)).is_err(), "{bad:?}");
+        }
+    }
 }

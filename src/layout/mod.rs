@@ -134,11 +134,7 @@ pub(crate) fn layout(
     let shades = shade::shades_of(&agg.bands, previous, opts);
     let mut chart = chart(&agg, &shades, opts, needs);
     if let Some(data) = chart.data.as_mut().filter(|_| needs.every_band) {
-        // Every band of the profile, for an export: those drawn on their own (OTHER is
-        // none of the profile's), then the others.
-        let drawn = &agg.bands[usize::from(agg.other)..];
-        data.every_band = drawn.iter().cloned().chain(undrawn).collect();
-        data.band_info = agg.band_info.clone();
+        graph::every_band(data, &agg, undrawn);
     }
     if let Some(data) = chart.data.as_mut() {
         data.detail = (detail.into_iter())
