@@ -2,28 +2,10 @@
 //! GHC profiles from the command line.
 
 use super::*;
-use crate::profile::{Band, Point};
 
 /// A profile of one band per `(name, values)`, a census a second from 0.
 fn profile(bands: &[(&str, &[f64])]) -> Profile {
-    let n = bands.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
-    Profile {
-        times: (0..n).map(|i| i as f64).collect(),
-        bands: (bands.iter())
-            .map(|(name, values)| Band {
-                name: name.as_bytes().to_vec(),
-                points: (values.iter().enumerate())
-                    .map(|(i, &value)| Point {
-                        sample: i as u32,
-                        value,
-                    })
-                    .collect(),
-            })
-            .collect(),
-        value_unit: b"bytes".to_vec(),
-        sample_unit: b"seconds".to_vec(),
-        ..Profile::default()
-    }
+    Profile::of_columns("", 1.0, bands)
 }
 
 fn rules(text: &str) -> Rules {

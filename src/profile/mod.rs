@@ -89,3 +89,35 @@ impl Profile {
         self.times.len()
     }
 }
+
+#[cfg(test)]
+impl Profile {
+    /// A profile for tests: its JOB, a census every `step` seconds from 0, in bytes, and
+    /// one band per `(name, values)`, a value each census (0 is no point).
+    pub(crate) fn of_columns<N: AsRef<[u8]>>(
+        job: &str,
+        step: f64,
+        bands: &[(N, &[f64])],
+    ) -> Profile {
+        let n = bands.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+        Profile {
+            job: job.as_bytes().to_vec(),
+            sample_unit: b"seconds".to_vec(),
+            value_unit: b"bytes".to_vec(),
+            times: (0..n).map(|i| i as f64 * step).collect(),
+            bands: (bands.iter())
+                .map(|(name, values)| Band {
+                    name: name.as_ref().to_vec(),
+                    points: (values.iter().enumerate())
+                        .filter(|(_, &v)| v != 0.0)
+                        .map(|(i, &value)| Point {
+                            sample: i as u32,
+                            value,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            ..Profile::default()
+        }
+    }
+}

@@ -6,29 +6,10 @@ use std::io::Read;
 use super::*;
 use crate::paint::{write_chart_with, Format};
 use crate::pipeline::{prepare, RenderOptions};
-use crate::profile::{Band, Point, Profile};
+use crate::profile::Profile;
 
 fn profile(job: &str, bands: &[(&str, &[f64])]) -> Profile {
-    let n = bands.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
-    Profile {
-        job: job.as_bytes().to_vec(),
-        sample_unit: b"seconds".to_vec(),
-        value_unit: b"bytes".to_vec(),
-        times: (0..n).map(|i| i as f64 / 2.0).collect(),
-        bands: (bands.iter())
-            .map(|(name, values)| Band {
-                name: name.as_bytes().to_vec(),
-                points: (values.iter().enumerate())
-                    .filter(|(_, &v)| v != 0.0)
-                    .map(|(i, &value)| Point {
-                        sample: i as u32,
-                        value,
-                    })
-                    .collect(),
-            })
-            .collect(),
-        ..Profile::default()
-    }
+    Profile::of_columns(job, 0.5, bands)
 }
 
 fn pprof(p: Profile, census: Census) -> io::Result<proto::Profile> {

@@ -4,29 +4,10 @@
 use super::*;
 use crate::paint::{write_chart_with, Format};
 use crate::pipeline::{prepare, RenderOptions};
-use crate::profile::{Point, Profile};
+use crate::profile::Profile;
 
 fn profile(job: &str, bands: &[(&[u8], &[f64])]) -> Profile {
-    let n = bands.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
-    Profile {
-        job: job.as_bytes().to_vec(),
-        sample_unit: b"seconds".to_vec(),
-        value_unit: b"bytes".to_vec(),
-        times: (0..n).map(|i| i as f64).collect(),
-        bands: (bands.iter())
-            .map(|(name, values)| Band {
-                name: name.to_vec(),
-                points: (values.iter().enumerate())
-                    .filter(|(_, &v)| v != 0.0)
-                    .map(|(i, &value)| Point {
-                        sample: i as u32,
-                        value,
-                    })
-                    .collect(),
-            })
-            .collect(),
-        ..Profile::default()
-    }
+    Profile::of_columns(job, 1.0, bands)
 }
 
 fn metrics(profile: Profile, bands: usize, openmetrics: bool) -> String {
