@@ -7,7 +7,8 @@
 //! drawn) and lays it out as a format-neutral [`chart::Chart`] ([`prepare_runs`] for
 //! several runs on one page); [`write_chart_with`] paints the chart in a [`Format`], whose
 //! [`Format::needs`] says what it needs of the stages before it; [`summary::summarize`]
-//! gives the numbers `--summary` prints; [`read_aux`] and [`AuxOut::write`] read and write
+//! gives the numbers `--summary` prints, and [`check::check`] judges them (the CI
+//! gate, `--check`); [`read_aux`] and [`AuxOut::write`] read and write
 //! the `.aux` file that `-p` reuses. The readers, aggregation, layout and the painters
 //! are the crate's own (`docs/architecture.md`).
 #![doc = include_str!("../docs/library.md")]
@@ -16,6 +17,7 @@
 
 mod aggregate;
 mod aux_file;
+pub mod check;
 pub mod defaults;
 mod fonts;
 mod intern;
@@ -61,7 +63,8 @@ pub use live::{
 
 // Writing a chart.
 pub use paint::{
-    write_chart, write_chart_with, write_runs_page, Format, PaintOptions, ProfileFacts,
+    write_chart, write_chart_with, write_runs_page, Census, ExportOptions, Format, PaintOptions,
+    ProfileFacts,
 };
 
 /// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi` and

@@ -59,8 +59,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Renders as `inv` asks, once its outputs are known not to collide.
+/// Renders as `inv` asks, once its outputs are known not to collide; or judges its
+/// profile (`--check`), which writes nothing.
 fn render(inv: &cli::Invocation) -> ExitCode {
+    if let Some(request) = &inv.check {
+        return run::check::run(inv, request);
+    }
     if let Err(e) = run::outputs::check(inv) {
         say!("hp2ps: {e}");
         say!("Try 'hp2ps --help' for more information.");

@@ -49,6 +49,15 @@ pub struct Needs {
     /// at its highest, traces included (the profile's peak, as `--summary` says it).
     /// Default: `false` (hp2ps's: the drawn stack's highest, or a line's above it).
     pub lines_apart: bool,
+    /// The chart carries every band of the profile with its own points, drawn or not
+    /// (`ChartData::every_band`), and every sample: for a format that exports each
+    /// band's numbers (Prometheus's metrics, a pprof profile) rather than draws them.
+    /// Default: `false`.
+    pub every_band: bool,
+    /// The format reports the runtime's heap size, live bytes and blocks size where the
+    /// log has them, as `--heap-size` loads them: the command loads them for it.
+    /// Default: `false`.
+    pub heap_lines: bool,
 }
 
 impl Needs {

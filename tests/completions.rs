@@ -135,6 +135,9 @@ fn bash_completes_long_options_and_format_names() {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };
     assert_eq!(complete("hp2ps --out", 1), "--output --output-dir");
-    assert_eq!(complete("hp2ps --format ''", 2), "ps eps svg pdf html");
+    assert_eq!(
+        complete("hp2ps --format ''", 2),
+        "ps eps svg pdf html prometheus pprof"
+    );
     assert_eq!(complete("hp2ps --summ", 1), "--summary");
 }

@@ -161,9 +161,9 @@ pub struct Aggregated {
     /// `--include`/`--exclude`) with its numbers over every sample and what became of it,
     /// biggest area first (`numbers.rs`); else empty.
     pub table: Vec<BandNumbers>,
-    /// With [`Needs::rest`]: the bands of the profile that are not drawn
-    /// on their own (the traces, then the bands merged into OTHER or dropped by a
-    /// negative band limit), with their own points; else empty.
+    /// With [`Needs::rest`] or [`Needs::every_band`]: the bands of the profile that are
+    /// not drawn on their own (the traces, then the bands merged into OTHER or dropped by
+    /// a negative band limit), with their own points; else empty.
     pub rest: Vec<Band>,
     /// With [`Needs::data`]: every band's total at each sample (traces and the bands
     /// merged into OTHER included: `--summary`'s total, whose highest is its peak),
@@ -222,7 +222,7 @@ pub fn aggregate(
         order::sort_by_aux(&mut bands, aux);
     }
     let (other, merged) = limit::band_limit_keeping(&mut bands, opts.band_limit, nsamples);
-    if needs.rest {
+    if needs.rest || needs.every_band {
         rest.extend(merged);
     } else {
         limit::drop_in_background(std::mem::take(&mut rest));

@@ -7,6 +7,7 @@
 //! (after `--include`/`--exclude`), and is 0 in the samples it is absent from.
 
 use super::order::growth_of_column;
+pub(crate) use crate::profile::trapezoid_weights;
 use crate::profile::{area, stack_heights, stack_on, Band};
 pub(crate) use crate::profile::{BandNumbers, Fate};
 
@@ -20,18 +21,6 @@ pub(crate) struct Extras {
     pub(crate) slope: bool,
     /// A sparkline of at most this many points (0: none).
     pub(crate) spark: usize,
-}
-
-/// The weight of each sample's value in the trapezoid integral: half the time to the
-/// previous sample plus half the time to the next one.
-pub(crate) fn trapezoid_weights(times: &[f64]) -> Vec<f64> {
-    (0..times.len())
-        .map(|i| {
-            let before = if i > 0 { times[i] - times[i - 1] } else { 0.0 };
-            let after = times.get(i + 1).map_or(0.0, |t| t - times[i]);
-            (before + after) / 2.0
-        })
-        .collect()
 }
 
 /// Whether `v` beats the best value so far (the first of equal values wins).

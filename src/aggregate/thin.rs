@@ -22,6 +22,10 @@ pub(crate) struct Thinned {
     /// When [`Aggregated::rest`] is carried at some of the drawn samples only: their
     /// places among the drawn samples (the page's budget thinned them); else `None`.
     pub(crate) rest_samples: Option<Vec<usize>>,
+    /// With [`Needs::every_band`]: the bands not drawn on their own
+    /// ([`Aggregated::rest`]), whole, with their points at every sample (no sample is
+    /// dropped then); else empty.
+    pub(crate) undrawn: Vec<crate::profile::Band>,
 }
 
 /// One level of detail: each of its tiles' samples.
@@ -52,9 +56,16 @@ pub(crate) struct TileSamples {
 /// that carries its data ([`Needs::data`]), works out its levels of detail and whether
 /// it carries the bands not drawn ([`PageSamples`]).
 pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs) -> Thinned {
+    // A format that exports every band's numbers keeps every sample, and the bands not
+    // drawn whole: their points index the profile's samples.
     let (max_points, band_points) = match max_points {
+        _ if needs.every_band => (0, 0),
         Some(n) => (n, 0),
         None => (0, needs.band_points),
+    };
+    let undrawn = match needs.every_band {
+        true => std::mem::take(&mut agg.rest),
+        false => Vec::new(),
     };
     let limit = sample_limit(max_points, band_points, agg.bands.len());
     let mut page = (needs.data).then(|| PageSamples::of(&agg, limit, needs.page_values));
@@ -81,6 +92,7 @@ pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs
         agg,
         detail,
         rest_samples: rest.and_then(|r| r.samples),
+        undrawn,
     }
 }
 

@@ -48,7 +48,8 @@ pub(crate) fn command() -> clap::Command {
         .after_help(
             "hp2ps flags take their value glued to the letter (-e6in -m5 -t0.5), and -p\n\
              combines with the letter after it (-pc), exactly as in GHC's hp2ps.\n\
-             Exit status: 0 success, 1 a file failed, 2 a bad command line.",
+             Exit status: 0 success, 1 a file failed (or a --check rule), 2 a bad\n\
+             command line.",
         )
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -102,8 +103,9 @@ pub(crate) fn command() -> clap::Command {
                 .ignore_case(true)
                 .hide_possible_values(true)
                 .help(
-                    "ps, eps, svg, pdf or html (an interactive page) (default: from the -o \
-                     extension, else ps)",
+                    "ps, eps, svg, pdf, html (an interactive page), prometheus (metrics,\n\
+                     .prom) or pprof (a census, .pb.gz) (default: from the -o extension,\n\
+                     else ps)",
                 )
                 .help_heading(OUTPUT),
             Arg::new("max-points")
@@ -406,6 +408,7 @@ pub(crate) fn command() -> clap::Command {
                      to DIR if a FILE is given)",
                 ),
         ])
+        .args(super::gate::args())
 }
 
 /// The `--help` text.

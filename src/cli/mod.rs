@@ -5,9 +5,11 @@
 //! the man page and the shell completions. The hp2ps short flags cannot be parsed by clap (a
 //! value glued to its letter, `-p` bundling, a letter swallowing the rest of its argument),
 //! so [`parse`] scans them by hand ([`short_flags`]); every other option goes to clap, which
-//! parses it from that same definition. [`rules`] refuses the combinations that cannot work.
+//! parses it from that same definition. [`rules`] refuses the combinations that cannot work;
+//! [`gate`] has the options of the CI gate (`--check`) and of a pprof export's census.
 
 mod definition;
+mod gate;
 mod parse;
 mod rules;
 mod short_flags;
@@ -18,6 +20,7 @@ pub(crate) use parse::parse;
 use std::ffi::OsString;
 use std::time::Duration;
 
+use hp2ps::check::Rules;
 use hp2ps::summary::SummaryOptions;
 use hp2ps::{
     defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
@@ -74,6 +77,17 @@ pub struct Invocation {
     pub binary: Option<OsString>,
     /// `--include`, `--exclude`: the bands kept.
     pub filter: BandFilter,
+    /// `--check[=RULES]`: judge the profile instead of drawing it.
+    pub check: Option<CheckRequest>,
+}
+
+/// `--check[=RULES] [--baseline OLD] [--check-format json]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckRequest {
+    pub rules: Rules,
+    pub baseline: Option<OsString>,
+    /// The verdict as JSON rather than text.
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,11 +184,7 @@ impl GenerateKind {
 impl Invocation {
     /// The output format: `--format`, else the `-o` file's extension, else PostScript.
     pub fn format(&self) -> Format {
-        let from_output = || {
-            let name = self.output.as_ref()?.as_encoded_bytes();
-            let dot = name.iter().rposition(|&b| b == b'.')?;
-            Format::from_name(std::str::from_utf8(&name[dot + 1..]).ok()?)
-        };
+        let from_output = || Format::from_file_name(self.output.as_ref()?.as_encoded_bytes());
         self.format.or_else(from_output).unwrap_or(Format::Ps)
     }
 
@@ -186,7 +196,8 @@ impl Invocation {
         opts.window = self.window;
         opts.eventlog = self.eventlog.clone();
         opts.naming = self.symbolize.clone();
-        opts.heap_size = self.heap_size;
+        // An export reports the heap lines where the log has them.
+        opts.heap_size = self.heap_size || self.render.needs.heap_lines;
         opts.filter = self.filter.clone();
         opts
     }

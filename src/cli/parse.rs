@@ -220,6 +220,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         layout.colour_by_name = key == "name";
     }
     layout.pattern = m.get_flag("pattern");
+    super::gate::apply(m, inv)?;
     Ok(None)
 }
 

@@ -6,6 +6,7 @@ use super::{Invocation, UsageError};
 
 /// Combinations that cannot work.
 pub(super) fn check(inv: &Invocation) -> Result<(), UsageError> {
+    super::gate::check(inv)?;
     // One HTML page holds several runs; any other output is one chart.
     if inv.output.is_some() && inv.files.len() > 1 && !inv.one_page() {
         return Err(UsageError::OutputForManyFiles(inv.files.len()));

@@ -4,7 +4,7 @@ use super::*;
 use hp2ps::NameOrder;
 use hp2ps::XLabels;
 
-fn inv(args: &[&str]) -> Invocation {
+pub(super) fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
         Ok(Command::Render(inv)) => *inv,
         other => panic!("{args:?}: {other:?}"),

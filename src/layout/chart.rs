@@ -424,6 +424,14 @@ pub struct ChartData {
     /// tile, the samples a chart of that tile alone would draw; empty when every sample
     /// is drawn.
     pub detail: Vec<DetailLevel>,
+    /// With [`crate::needs::Needs::every_band`] (a format that exports each band's
+    /// numbers): every band of the profile with its own points, which index `times`
+    /// (every sample is drawn then), the bands drawn on their own first (OTHER, made of
+    /// the others, is none of them); else empty.
+    pub every_band: Vec<crate::profile::Band>,
+    /// With [`crate::needs::Needs::every_band`]: what is known of the bands besides their
+    /// values, by name (a `-hi` band's IPE entry and symbol); else empty.
+    pub band_info: std::collections::BTreeMap<Vec<u8>, crate::profile::BandInfo>,
 }
 
 /// The bands a chart's table leaves out ([`ChartData::left_out`]), together.

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::aggregate::{Aggregated, BandNumbers};
 use crate::needs::Needs;
-use crate::profile::stack_on;
+use crate::profile::{stack_on, Band};
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
 /// data (else none).
@@ -168,7 +168,18 @@ pub(super) fn chart_data(
         totals: agg.totals.clone(),
         spare_colours: spare_colours(graph, opts),
         detail: Vec::new(),
+        every_band: Vec::new(),
+        band_info: Default::default(),
     }
+}
+
+/// For an export ([`Needs::every_band`]): every band of the profile in the chart's
+/// data, those drawn on their own (OTHER is none of the profile's) and then `undrawn`,
+/// with what is known of them.
+pub(super) fn every_band(data: &mut ChartData, agg: &Aggregated, undrawn: Vec<Band>) {
+    let drawn = &agg.bands[usize::from(agg.other)..];
+    data.every_band = drawn.iter().cloned().chain(undrawn).collect();
+    data.band_info = agg.band_info.clone();
 }
 
 /// The table's rows: every band, or at most `most` of them (0: no limit): those drawn

@@ -16,9 +16,10 @@
 //!   the shade (hp2ps's palette entry of the slot), whatever the `.aux` said. The number a
 //!   `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF`) is left out of the
 //!   hash: the runtime numbers the stacks as it meets them, so the same stack has another
-//!   number in another build, and none in an eventlog ([`name_key`]). OTHER has a
-//!   fixed colour of its own: [`OTHER_COLOUR`] in a named palette, hp2ps's 50 % grey
-//!   (with `-c`, the grey colour shade) otherwise, a shade no other name hashes to.
+//!   number in another build, and none in an eventlog (`crate::profile::name_key`).
+//!   OTHER has a fixed colour of its own: [`OTHER_COLOUR`] in a named palette, hp2ps's
+//!   50 % grey (with `-c`, the grey colour shade) otherwise, a shade no other name
+//!   hashes to.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -27,6 +28,7 @@ use super::palettes::{slot_for_name, viridis, Palette, OTHER_COLOUR};
 use super::patterns::pattern;
 use super::shade::{COLOUR_PALETTE, MONO_PALETTE, SLOT_SHADES};
 use super::LayoutOptions;
+use crate::profile::{match_key, name_key};
 
 /// The name of the band that holds what the band limit left out.
 const OTHER: &[u8] = b"OTHER";
@@ -67,34 +69,6 @@ pub(super) fn free_slots(opts: &LayoutOptions) -> bool {
 /// Whether the bands take hp2ps's colour shades rather than its greys.
 fn colour_shades(opts: &LayoutOptions) -> bool {
     hp2ps_palette(opts).len() == COLOUR_PALETTE.len()
-}
-
-/// What `--colour-by name` hashes of a band's name: the name without the stack number a
-/// `.hp` puts in front of a cost-centre stack (`(296)main/Main.CAF` is `main/Main.CAF`).
-pub(crate) fn name_key(name: &[u8]) -> &[u8] {
-    let digits = name
-        .iter()
-        .skip(1)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    match (name.first(), name.get(1 + digits)) {
-        (Some(b'('), Some(b')')) if digits > 0 => &name[digits + 2..],
-        _ => name,
-    }
-}
-
-/// What bands of several runs are matched by (the HTML page of several runs, which
-/// gives a matched band one colour): the name without the stack number a `.hp` puts in
-/// front ([`name_key`]) and without the ` #k` an eventlog adds to the stacks that `-L`
-/// cut to one name, so that the `.hp`'s cut `countWords.step/count...` and the
-/// eventlog's `countWords.step/count... #1` and `#2` are one band.
-pub(crate) fn match_key(name: &[u8]) -> &[u8] {
-    let name = name_key(name);
-    let digits = name.iter().rev().take_while(|b| b.is_ascii_digit()).count();
-    match name.len().checked_sub(digits + 2) {
-        Some(at) if digits > 0 && &name[at..at + 2] == b" #" => &name[..at],
-        _ => name,
-    }
 }
 
 /// The colours of the drawn bands of several runs (each run's band names, bottom band

@@ -129,9 +129,13 @@ pub(crate) fn layout(
         agg,
         detail,
         rest_samples,
+        undrawn,
     } = thinned;
     let shades = shade::shades_of(&agg.bands, previous, opts);
     let mut chart = chart(&agg, &shades, opts, needs);
+    if let Some(data) = chart.data.as_mut().filter(|_| needs.every_band) {
+        graph::every_band(data, &agg, undrawn);
+    }
     if let Some(data) = chart.data.as_mut() {
         data.detail = (detail.into_iter())
             .map(|level| DetailLevel {

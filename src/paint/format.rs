@@ -2,8 +2,11 @@
 
 use std::io::{self, Write};
 
+use super::census::ExportOptions;
 use super::html::{write_html, write_html_page, HtmlOptions};
 use super::pdf::{write_pdf, PdfOptions};
+use super::pprof::write_pprof;
+use super::prometheus::write_prometheus;
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
 use crate::defaults::{PAGE_TABLE_ROWS, PAGE_VALUES, VECTOR_MAX_BAND_POINTS};
@@ -26,19 +29,29 @@ pub enum Format {
     Pdf,
     /// One self-contained interactive HTML page (see `docs/formats.md`).
     Html,
+    /// Prometheus's metrics of the profile, in its text exposition format (or
+    /// OpenMetrics's, [`ExportOptions::openmetrics`]): for node_exporter's textfile
+    /// collector or the Pushgateway. An export of the chart's numbers, not a picture.
+    Prometheus,
+    /// One census of the profile ([`ExportOptions::census`]) as pprof's gzipped
+    /// `profile.proto`, for `go tool pprof`, Pyroscope and Parca. An export of the
+    /// chart's numbers, not a picture.
+    Pprof,
 }
 
 impl Format {
     /// Every format, in the order the help lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 7] = [
         Format::Ps,
         Format::Eps,
         Format::Svg,
         Format::Pdf,
         Format::Html,
+        Format::Prometheus,
+        Format::Pprof,
     ];
 
-    /// The name: `ps`, `eps`, `svg`, `pdf` or `html`.
+    /// The name: `ps`, `eps`, `svg`, `pdf`, `html`, `prometheus` or `pprof`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Ps => "ps",
@@ -46,19 +59,43 @@ impl Format {
             Format::Svg => "svg",
             Format::Pdf => "pdf",
             Format::Html => "html",
+            Format::Prometheus => "prometheus",
+            Format::Pprof => "pprof",
         }
     }
 
-    /// The file extension, without the dot.
+    /// The file extension, without the dot: the name, but `prom` for Prometheus's
+    /// metrics (the textfile collector reads `*.prom`) and `pb.gz` for pprof.
     pub fn extension(self) -> &'static str {
-        self.name()
+        match self {
+            Format::Prometheus => "prom",
+            Format::Pprof => "pb.gz",
+            format => format.name(),
+        }
     }
 
-    /// `ps`, `eps`, `svg`, `pdf` or `html`, in any case.
+    /// The format a file's name says by its extension (`x.svg`, `x.prom`, `x.pb.gz`), in
+    /// any case.
+    pub fn from_file_name(name: &[u8]) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| {
+            let ext = f.extension().as_bytes();
+            name.len() > ext.len()
+                && name[name.len() - ext.len() - 1] == b'.'
+                && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
+        })
+    }
+
+    /// `ps`, `eps`, `svg`, `pdf`, `html`, `prometheus` or `pprof`, in any case.
     pub fn from_name(name: &str) -> Option<Format> {
         Format::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the format draws the chart (and a run writes its `.aux`, for the next
+    /// run's `-p`), rather than exports its numbers (Prometheus, pprof).
+    pub fn draws(self) -> bool {
+        !matches!(self, Format::Prometheus | Format::Pprof)
     }
 
     /// What the format needs of aggregation and layout, in one place: the command line
@@ -94,6 +131,16 @@ impl Format {
                 lines_apart: true,
                 ..vector
             },
+            // The exports read every band's numbers at every sample, and the runtime's
+            // heap lines where the log has them (on a scale of their own: the bands'
+            // is the profile's peak).
+            Format::Prometheus | Format::Pprof => Needs {
+                data: true,
+                every_band: true,
+                heap_lines: true,
+                lines_apart: true,
+                ..Needs::default()
+            },
         }
     }
 }
@@ -114,6 +161,9 @@ pub struct PaintOptions {
     pub facts: super::html::ProfileFacts,
     /// What the HTML page says it left out, a line each. Default: none.
     pub notes: Vec<String>,
+    /// What the exports (Prometheus, pprof) take besides the chart. Default:
+    /// [`ExportOptions::default`].
+    pub export: ExportOptions,
 }
 
 /// Paints `chart` in `format` with the default [`PaintOptions`].
@@ -150,6 +200,8 @@ pub fn write_chart_with<W: Write>(
             write_pdf(chart, &pdf, out)
         }
         Format::Html => write_html(chart, &html_options(opts), out),
+        Format::Prometheus => write_prometheus(chart, opts, out),
+        Format::Pprof => write_pprof(chart, opts, out),
     }
 }
 

@@ -16,17 +16,25 @@
 //! with classes on what its script redraws, the chart's data as escaped JSON in
 //! `data.rs`, the CSP hashes in `digest.rs`, the script, style and template in `assets/`,
 //! carried without comments and needless spaces by `minify.rs`; several runs' charts in
-//! one page: [`write_runs_page`]; see `docs/formats.md`).
+//! one page: [`write_runs_page`]; see `docs/formats.md`). The exports, formats of the
+//! chart's numbers rather than its picture: `prometheus/` (Prometheus's and
+//! OpenMetrics's text, `--format prometheus`) and `pprof/` (one census as pprof's
+//! `profile.proto`), both reading what `census.rs` gives them of the chart (every band,
+//! the census chosen, the program and the kind of profile; [`ExportOptions`]).
 
 mod buffer;
+mod census;
 mod format;
 mod geometry;
 mod hatch;
 pub(crate) mod html;
 pub(crate) mod pdf;
+mod pprof;
+pub(crate) mod prometheus;
 pub(crate) mod ps;
 pub(crate) mod svg;
 mod walk;
 
+pub use census::{Census, ExportOptions};
 pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
 pub use html::ProfileFacts;

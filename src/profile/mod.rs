@@ -7,16 +7,19 @@
 //! [`SymbolMatch`], kept by name for the summary and the tooltips); a band's own numbers
 //! over every sample and what became of it in the chart (`numbers.rs`: [`BandNumbers`],
 //! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
-//! the band filter, the summary and the layout share (`stack.rs`). Data only: it imports
-//! no reader, no seam.
+//! the band filter, the summary and the layout share (`stack.rs`); what names a band
+//! across runs (`key.rs`: a `.hp`'s stack number and an eventlog's ` #k` left out). Data
+//! only: it imports no reader, no seam.
 
 mod info;
+mod key;
 mod numbers;
 pub(crate) mod stack;
 
 pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
+pub(crate) use key::{match_key, name_key};
 pub use numbers::{BandNumbers, Fate};
-pub(crate) use stack::{area, stack_heights, stack_on};
+pub(crate) use stack::{area, merged_values, stack_heights, stack_on, trapezoid_weights};
 
 use std::collections::BTreeMap;
 
@@ -84,5 +87,37 @@ impl Profile {
     /// The number of complete samples.
     pub fn sample_count(&self) -> usize {
         self.times.len()
+    }
+}
+
+#[cfg(test)]
+impl Profile {
+    /// A profile for tests: its JOB, a census every `step` seconds from 0, in bytes, and
+    /// one band per `(name, values)`, a value each census (0 is no point).
+    pub(crate) fn of_columns<N: AsRef<[u8]>>(
+        job: &str,
+        step: f64,
+        bands: &[(N, &[f64])],
+    ) -> Profile {
+        let n = bands.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+        Profile {
+            job: job.as_bytes().to_vec(),
+            sample_unit: b"seconds".to_vec(),
+            value_unit: b"bytes".to_vec(),
+            times: (0..n).map(|i| i as f64 * step).collect(),
+            bands: (bands.iter())
+                .map(|(name, values)| Band {
+                    name: name.as_ref().to_vec(),
+                    points: (values.iter().enumerate())
+                        .filter(|(_, &v)| v != 0.0)
+                        .map(|(i, &value)| Point {
+                            sample: i as u32,
+                            value,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            ..Profile::default()
+        }
     }
 }

@@ -37,3 +37,37 @@ pub(crate) fn area(times: &[f64], heights: &[f64]) -> f64 {
     }
     area
 }
+
+/// The weight of each sample's value in the trapezoid integral: half the time to the
+/// previous sample plus half the time to the next one (a band's own area is the sum of
+/// its values times these).
+pub(crate) fn trapezoid_weights(times: &[f64]) -> Vec<f64> {
+    (0..times.len())
+        .map(|i| {
+            let before = if i > 0 { times[i] - times[i - 1] } else { 0.0 };
+            let after = times.get(i + 1).map_or(0.0, |t| t - times[i]);
+            (before + after) / 2.0
+        })
+        .collect()
+}
+
+/// The values of `bands` together, sample by sample, where any of them has a point: one
+/// `(sample, value)` each, in sample order (points of one sample added up; a band is 0
+/// where it has none). A band's points are in sample order already; several bands are
+/// merged.
+pub(crate) fn merged_values(bands: &[&Band]) -> Vec<(usize, f64)> {
+    let mut points: Vec<(usize, f64)> = (bands.iter())
+        .flat_map(|b| b.points.iter().map(|p| (p.sample as usize, p.value)))
+        .collect();
+    if bands.len() > 1 {
+        points.sort_by_key(|&(s, _)| s);
+    }
+    let mut merged: Vec<(usize, f64)> = Vec::with_capacity(points.len());
+    for (s, v) in points {
+        match merged.last_mut() {
+            Some(last) if last.0 == s => last.1 += v,
+            _ => merged.push((s, v)),
+        }
+    }
+    merged
+}

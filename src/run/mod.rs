@@ -6,7 +6,8 @@
 //! page left out said on stderr too ([`page_budget`]), watching a
 //! growing file ([`watch`]), the live page of a running program ([`serve`]: the input
 //! followed, the whole run kept, the publisher of the page's updates, the HTTP server;
-//! see `docs/live.md`), the summary on stdout ([`summary`]), the program binary of a
+//! see `docs/live.md`), the summary on stdout ([`summary`]), the CI gate's verdict
+//! ([`check`]: `--check`, its files read as a render reads them), the program binary of a
 //! `-hi` profile (`symbols.rs`), the generated man page and completions ([`generate`]),
 //! large files read through a memory map that a cut file cannot crash ([`mapped`]: the map
 //! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
@@ -24,6 +25,7 @@
 mod abort;
 mod atomic;
 pub(crate) mod batch;
+pub(crate) mod check;
 pub(crate) mod cleanup;
 pub(crate) mod compare;
 pub(crate) mod heap;

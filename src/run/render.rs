@@ -12,7 +12,7 @@ use hp2ps::profile::Profile;
 use hp2ps::summary::{summarize, Summary};
 use hp2ps::{
     load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
-    PaintOptions, ReadError, Source,
+    PaintOptions, ReadError, Source, Warning,
 };
 use hp2ps::{EventlogReport, ProfileFacts};
 
@@ -158,7 +158,12 @@ fn finish_read(
 ) -> Result<(Profile, Done), String> {
     let name = src.name;
     let loaded = read.map_err(|e| read_error(name, e))?;
-    warnings.extend((loaded.warnings.iter()).map(|w| format!("hp2ps: warning: {}", w.line(name))));
+    // An export asks for the heap lines itself, where the log has them: a .hp's lack of
+    // them is said only when --heap-size asked.
+    let asked = |w: &&Warning| inv.heap_size || !matches!(w, Warning::HeapSizeNeedsEventlog);
+    warnings.extend(
+        (loaded.warnings.iter().filter(asked)).map(|w| format!("hp2ps: warning: {}", w.line(name))),
+    );
     let file = Some(name).filter(|&name| name != "stdin");
     let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     // The log chose that file (its argv[0]): say which named the bands.
@@ -252,7 +257,8 @@ pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile
     Ok(read_file(inv, &input, src, inv.watch.is_none())?)
 }
 
-/// Draws the chart and writes it and the `.aux`; returns the chart's file.
+/// Draws the chart and writes it and the `.aux` (an export has none); returns the
+/// chart's file.
 fn draw_file(
     inv: &Invocation,
     names: &FileNames,
@@ -269,9 +275,16 @@ fn draw_file(
     let (chart, aux) = prepare(profile, previous.as_ref(), &inv.render);
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
-    let mut aux_file = AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
-    aux.write(aux_file.writer())
-        .map_err(|e| write_failed(&names.aux, e))?;
+    let aux_file = match format.draws() {
+        true => {
+            let mut file =
+                AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
+            aux.write(file.writer())
+                .map_err(|e| write_failed(&names.aux, e))?;
+            Some(file)
+        }
+        false => None,
+    };
     // The page names its profile (by its file name: the page holds no directory), says
     // what its eventlog told of it, and what it left out.
     let mut paint = inv.paint.clone();
@@ -282,7 +295,9 @@ fn draw_file(
     match inv.output.as_deref() {
         Some(o) if o == "-" => {
             write_stdout(&chart, format, &paint)?;
-            aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
+            if let Some(aux_file) = aux_file {
+                aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
+            }
             Ok(None)
         }
         target => {
@@ -290,7 +305,7 @@ fn draw_file(
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
             write_chart_with(&chart, format, &paint, out.writer())
                 .map_err(|e| write_failed(&path, e))?;
-            AtomicFile::commit_together(vec![out, aux_file])
+            AtomicFile::commit_together(std::iter::once(out).chain(aux_file).collect())
                 .map_err(|(failed, e)| write_failed(&failed, e))?;
             Ok(Some(path))
         }

@@ -113,3 +113,35 @@ pub fn huge_text_hp(date_len: usize) -> Vec<u8> {
     }
     hp.into_bytes()
 }
+
+/// A `-hd` eventlog (for the exports' tests) whose closure descriptions hold what a label value must escape
+/// (`"`, `\`, a line end), control characters, Latin-1 (not UTF-8), Japanese, and the
+/// name OTHER.
+pub fn names_eventlog() -> Vec<u8> {
+    let names: [&[u8]; 9] = [
+        b"say \"hi\"",
+        b"back\\slash",
+        b"two\nlines",
+        b"tab\tand\rreturn",
+        b"\x1b]0;pwned\x07",
+        b"caf\xe9",
+        "日本語".as_bytes(),
+        b"OTHER",
+        b"{band=\"x\"} 1",
+    ];
+    let mut w = EventlogWriter::new(Layout::ghc_9_2());
+    w.startup(0, 1)
+        .program_args(1, &["./hos\"t\\ile", "+RTS", "-hd", "-l", "-RTS"])
+        .heap_prof_begin(
+            2,
+            &HeapProfBegin::new(breakdown::CLOSURE_DESCR, 100_000_000),
+        );
+    for c in 1..=3u64 {
+        let bands: Vec<(&[u8], u64)> = (names.iter().enumerate())
+            .map(|(i, &n)| (n, 1000 * c * (i as u64 + 1)))
+            .collect();
+        w.string_census(c * 100_000_000, &bands);
+    }
+    w.shutdown(400_000_000, 1);
+    w.finish()
+}

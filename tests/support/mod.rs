@@ -39,6 +39,7 @@ pub mod ghc910;
 pub mod hostile;
 pub mod html_page;
 pub mod kept;
+pub mod prometheus;
 pub mod pslex;
 pub mod raster;
 pub mod replay;

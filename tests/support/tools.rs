@@ -50,6 +50,10 @@ pub const TOOLS: &[(&str, &str)] = &[
     ("/bin/bash", "bash"),
     ("nm", "binutils"),
     ("git", "git"),
+    ("promtool", "prometheus"),
+    ("prometheus", "prometheus"),
+    ("prometheus-pushgateway", "prometheus-pushgateway"),
+    ("go", "golang-go"),
 ];
 
 /// The reference implementation: Debian's GHC package installs it here.

@@ -96,7 +96,8 @@ fn a_hand_built_band_with_too_few_tops_is_left_out() {
     let bands = graph.bands.len();
     assert!(bands >= 2);
     graph.bands[0].top.pop();
-    for format in Format::ALL {
+    // (The exports refuse a chart prepared without their needs: `census::data_of`.)
+    for format in Format::ALL.into_iter().filter(|f| f.draws()) {
         let mut out = Vec::new();
         write_chart(&chart, format, &mut out).expect("no panic, no error");
     }
