@@ -16,6 +16,7 @@
 
 mod aggregate;
 mod aux_file;
+mod calltree;
 pub mod defaults;
 mod fonts;
 mod intern;
@@ -79,6 +80,10 @@ pub mod chart {
 /// API: anything here may change without notice. The command does not use it.
 #[doc(hidden)]
 pub mod internals {
+    /// The time profile's model: the cost-centre tree and its derived views.
+    pub mod calltree {
+        pub use crate::calltree::*;
+    }
     pub use crate::aggregate::{
         aggregate, apply_band_limit, band_total, eliminate_traces, samples_within, Aggregated,
     };
