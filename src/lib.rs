@@ -37,14 +37,17 @@ mod test_rng;
 
 // Reading: one way in, and what it takes and tells.
 pub use load::{
-    load, BandFilter, Binary, FilteredOut, FindProgram, LoadError, LoadOptions, Loaded, Program,
-    Source, Warning,
+    load, read_time_profile, BandFilter, Binary, FilteredOut, FindProgram, LoadError, LoadOptions,
+    Loaded, Program, Source, Warning,
 };
 pub use read::eventlog::{
     is_eventlog, Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport,
     EventlogWarning, FramingRule, Marker, TimeAxis,
 };
 pub use read::hp::{Pos, ReadError, ReadOptions, Warning as ReadWarning};
+pub use read::prof::{
+    is_time_profile, TimeProfile, TimeProfileError, TimeProfileOptions, TimeProfileWarning,
+};
 pub use read::window::{WindowError, WindowOptions};
 pub use symbolize::{Agreement, IpeNames, Naming, SymbolizeOptions};
 
@@ -83,6 +86,31 @@ pub mod internals {
     /// The time profile's model: the cost-centre tree and its derived views.
     pub mod calltree {
         pub use crate::calltree::*;
+    }
+
+    /// A time profile's tree and (an eventlog's) samples, as read.
+    pub mod prof {
+        use crate::calltree::{CallTree, Sampled};
+        use crate::read::prof::TimeProfile;
+
+        /// The cost-centre tree of a time profile.
+        pub fn tree(p: &TimeProfile) -> &CallTree {
+            &p.tree
+        }
+
+        /// An eventlog's samples in time order (`None` for a report or `-pj`).
+        pub fn sampled(p: &TimeProfile) -> Option<&Sampled> {
+            p.sampled.as_ref()
+        }
+
+        /// The time samples an eventlog's heap reading carried along (`load` of a
+        /// `+RTS -p -hc -l` log), as a tree with its samples.
+        pub fn sampled_of_heap(report: &crate::EventlogReport) -> Option<Sampled> {
+            report
+                .time_samples
+                .as_ref()
+                .map(crate::read::prof::sampled_of)
+        }
     }
     pub use crate::aggregate::{
         aggregate, apply_band_limit, band_total, eliminate_traces, samples_within, Aggregated,

@@ -120,6 +120,13 @@ impl TreeBuilder {
         }
     }
 
+    /// Sets the columns the file gives, before any node is added (a report's tree says
+    /// them after its head).
+    pub fn set_columns(&mut self, columns: Columns) {
+        debug_assert!(self.tree.is_empty());
+        self.tree.columns = columns;
+    }
+
     /// The header, to fill.
     pub fn header_mut(&mut self) -> &mut Header {
         &mut self.tree.header
@@ -198,6 +205,25 @@ impl TreeBuilder {
         }
         self.open.push((level, id));
         NodeId(id)
+    }
+
+    /// Replaces node `n`'s numbers (a `-pj` node's numbers after its children).
+    pub fn set_row(&mut self, n: NodeId, row: Row) {
+        let (t, i) = (&mut self.tree, n.index());
+        if i >= t.len() {
+            return;
+        }
+        t.entries[i] = row.entries;
+        t.time[i] = row.time;
+        t.alloc[i] = row.alloc;
+        t.inherited_time[i] = row.inherited_time;
+        t.inherited_alloc[i] = row.inherited_alloc;
+        if let Some(v) = t.ticks.get_mut(i) {
+            *v = row.ticks;
+        }
+        if let Some(v) = t.bytes.get_mut(i) {
+            *v = row.bytes;
+        }
     }
 
     /// Adds a retainer set of the report's table.

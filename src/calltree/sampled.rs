@@ -21,12 +21,13 @@ pub struct Sampled {
 }
 
 impl Sampled {
-    /// The samples' tree from `samples` (time in seconds, and the stack, outermost cost
-    /// centre first, of cost centres made by `builder`), in any order: the stacks are
-    /// merged by path, children in order of first appearance (in time).
+    /// The samples' tree: `stacks` (each outermost cost centre first, cost centres made
+    /// by `builder`) and `samples` (each one's time in seconds and stack), in any order;
+    /// the stacks are merged by path, children in order of first appearance (in time).
     pub(crate) fn new(
         builder: TreeBuilder,
-        mut samples: Vec<(f64, Vec<CcId>)>,
+        stacks: &[Vec<CcId>],
+        mut samples: Vec<(f64, u32)>,
         header: Header,
     ) -> Sampled {
         samples.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -36,22 +37,31 @@ impl Sampled {
             ticks: 1,
             ..Row::default()
         };
+        // Each stack's node, made when a sample first has it (in time order).
+        let mut node_of = vec![NONE; stacks.len()];
         let mut at: Vec<u32> = Vec::with_capacity(samples.len());
-        for (_, stack) in &samples {
-            let n = merger.node(stack.iter().map(|cc| cc.0));
+        for &(_, k) in &samples {
+            let Some(stack) = stacks.get(k as usize) else {
+                at.push(NONE);
+                continue;
+            };
+            if node_of[k as usize] == NONE {
+                node_of[k as usize] = merger.node(stack.iter().map(|cc| cc.0));
+            }
+            let n = node_of[k as usize];
             merger.add(n, 0, &tick);
             at.push(n);
         }
-        let (mut trees, new_of) =
-            merger.finish(&template, Columns::counts(false, false), &[header]);
+        let columns = Columns::counts(false, false);
+        let (mut trees, new_of) = merger.finish(&template, columns, &[header]);
         let tree = trees.remove(0);
+        let nodes = (at.into_iter())
+            .map(|n| if n == NONE { NONE } else { new_of[n as usize] })
+            .collect();
         Sampled {
             tree,
             times: samples.iter().map(|s| s.0).collect(),
-            nodes: at
-                .into_iter()
-                .map(|n| if n == NONE { NONE } else { new_of[n as usize] })
-                .collect(),
+            nodes,
         }
     }
 

@@ -175,25 +175,23 @@ fn samples_make_a_tree_and_any_window_its_own() {
     let main_cc = b.cost_centre("MAIN", "MAIN", "<built-in>", false);
     let f = b.cost_centre("f", "Main", "", false);
     let g = b.cost_centre("g", "Main", "", false);
-    let samples = vec![
-        (0.3, vec![main_cc, g]),
-        (0.1, vec![main_cc, f]),
-        (0.2, vec![main_cc, f]),
-        (0.4, vec![main_cc]),
-    ];
+    let stacks = [vec![main_cc, g], vec![main_cc, f], vec![main_cc], vec![]];
+    let samples = vec![(0.3, 0), (0.1, 1), (0.2, 1), (0.4, 2), (0.5, 3), (0.6, 9)];
     let header = Header {
         total_ticks: Some(4),
         ..Header::default()
     };
-    let s = Sampled::new(b, samples, header);
-    assert_eq!(s.len(), 4);
+    let s = Sampled::new(b, &stacks, samples, header);
+    // An empty stack and one out of range are samples of no node.
+    assert_eq!(s.len(), 6);
+    assert_eq!(s.samples().filter(|(_, n)| n.is_none()).count(), 2);
     let t = s.tree();
     assert_eq!(names(t, t.nodes()), ["MAIN", "f", "g"]);
     assert_eq!((t.ticks(NodeId(0)), t.ticks(NodeId(1))), (Some(1), Some(2)));
     assert_eq!(t.inherited_time(NodeId(0)), 100.0);
     assert_eq!(t.time(NodeId(1)), 50.0);
     let times: Vec<f64> = s.samples().map(|(t, _)| t).collect();
-    assert_eq!(times, [0.1, 0.2, 0.3, 0.4]);
+    assert_eq!(times, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]);
     assert_eq!(s.count_in(0.15, 0.35), 2);
     let w = s.tree_of_window(0.15, 0.35);
     assert_eq!(names(&w, w.nodes()), ["MAIN", "f", "g"]);

@@ -1,0 +1,370 @@
+//! A report table's columns ([`Layout`], from its header line) and a row cut into them
+//! ([`Layout::split`]).
+//!
+//! GHC pads each text column to its widest entry (in characters: code points) and
+//! right-aligns the numbers, so a row's module starts under the header's `MODULE` and its
+//! source location under `SRC`, whatever the label holds (spaces, TABs). The numbers are
+//! taken from the right, one whitespace-separated token each, so a label or a location
+//! with spaces in it (`<no location info>`, `C:\My Files\M.hs:1:1`) stays whole. Two
+//! things go wrong in real files, and are read anyway: a name longer than its column
+//! glues to the number after it (ghc-prof's `purs.prof`: `…Declarations104975`), and a
+//! row that is not where the header says (a file edited by hand) is read by the spaces
+//! between its cells, the module being the last module-like word before the location.
+
+/// A numeric column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Num {
+    No,
+    Entries,
+    Time,
+    Alloc,
+    InheritedTime,
+    InheritedAlloc,
+    Ticks,
+    Bytes,
+}
+
+impl Num {
+    /// Whether its values are integers (else decimals: shares in percent).
+    fn is_integer(self) -> bool {
+        matches!(self, Num::No | Num::Entries | Num::Ticks | Num::Bytes)
+    }
+}
+
+/// The most numeric columns a table has.
+pub(super) const MAX_NUMBERS: usize = 8;
+
+/// Where a table's columns are.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Layout {
+    /// The character column where `MODULE` starts.
+    module: usize,
+    /// The one where `SRC` starts (GHC 8.0 and later).
+    src: Option<usize>,
+    /// The numeric columns, left to right.
+    pub(super) numbers: Vec<Num>,
+}
+
+/// How a row was cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fit {
+    /// Where the header says.
+    Aligned,
+    /// By the spaces between its cells.
+    Loose,
+    /// A module glued to the number after it, told apart.
+    Glued,
+}
+
+/// A row cut into its cells.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Cells<'a> {
+    /// Its indentation (the depth of a tree's row).
+    pub(super) indent: usize,
+    pub(super) label: &'a str,
+    pub(super) module: &'a str,
+    /// Empty when the table has no `SRC`.
+    pub(super) src: &'a str,
+    /// The numbers, as [`Layout::numbers`] orders them: integers, and decimals.
+    pub(super) ints: [u64; MAX_NUMBERS],
+    pub(super) floats: [f64; MAX_NUMBERS],
+    pub(super) fit: Fit,
+}
+
+fn is_space(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+impl Layout {
+    /// The layout of a header line (`COST CENTRE  MODULE  SRC  no.  entries  %time …`);
+    /// `Err` with the first word it does not know.
+    pub(super) fn of(header: &str) -> Result<Layout, String> {
+        let rest = header
+            .strip_prefix("COST CENTRE")
+            .ok_or_else(|| header.chars().take(20).collect::<String>())?;
+        let mut layout = Layout {
+            module: 0,
+            src: None,
+            numbers: Vec::new(),
+        };
+        let col = "COST CENTRE".len();
+        let mut shares = 0;
+        for (at, word) in words(rest) {
+            let at = col + rest[..at].chars().count();
+            let num = match word {
+                "MODULE" if layout.module == 0 => {
+                    layout.module = at;
+                    continue;
+                }
+                "SRC" if layout.module > 0 && layout.src.is_none() => {
+                    layout.src = Some(at);
+                    continue;
+                }
+                "no." => Num::No,
+                "entries" => Num::Entries,
+                "%time" | "%alloc" => {
+                    shares += 1;
+                    match (word, shares > 2) {
+                        ("%time", false) => Num::Time,
+                        ("%alloc", false) => Num::Alloc,
+                        ("%time", true) => Num::InheritedTime,
+                        _ => Num::InheritedAlloc,
+                    }
+                }
+                "ticks" => Num::Ticks,
+                "bytes" => Num::Bytes,
+                other => return Err(other.to_string()),
+            };
+            if layout.numbers.len() == MAX_NUMBERS || layout.numbers.contains(&num) {
+                return Err(word.to_string());
+            }
+            layout.numbers.push(num);
+        }
+        if layout.module == 0 {
+            return Err("(no MODULE)".to_string());
+        }
+        Ok(layout)
+    }
+
+    /// Whether the table has column `num`.
+    pub(super) fn has(&self, num: Num) -> bool {
+        self.numbers.contains(&num)
+    }
+
+    /// Cuts `line` into its cells; `known` says whether a text is a module seen before
+    /// (to tell a glued module from its number). `Err` says what is wrong.
+    pub(super) fn split<'a>(
+        &self,
+        line: &'a str,
+        known: &dyn Fn(&str) -> bool,
+    ) -> Result<Cells<'a>, &'static str> {
+        let b = line.as_bytes();
+        let indent = b.iter().take_while(|&&c| c == b' ').count();
+        let k = self.numbers.len();
+        let mut tokens = [(0usize, 0usize); MAX_NUMBERS];
+        let mut end = b.len();
+        for i in (0..k).rev() {
+            while end > indent && is_space(b[end - 1]) {
+                end -= 1;
+            }
+            let mut start = end;
+            while start > indent && !is_space(b[start - 1]) {
+                start -= 1;
+            }
+            if start == end {
+                return Err("fewer columns than the header has");
+            }
+            tokens[i] = (start, end);
+            end = start;
+        }
+        let mut cells = Cells {
+            indent,
+            label: "",
+            module: "",
+            src: "",
+            ints: [0; MAX_NUMBERS],
+            floats: [0.0; MAX_NUMBERS],
+            fit: Fit::Aligned,
+        };
+        let mut text_end = tokens.first().map_or(b.len(), |t| t.0);
+        for (i, &num) in self.numbers.iter().enumerate() {
+            let token = &line[tokens[i].0..tokens[i].1];
+            let ok = match num.is_integer() {
+                true => parse_integer(token).map(|v| cells.ints[i] = v),
+                false => parse_decimal(token).map(|v| cells.floats[i] = v),
+            };
+            if ok.is_some() {
+                continue;
+            }
+            if i > 0 || !num.is_integer() {
+                return Err("a column that is not a number");
+            }
+            let cut = self
+                .unglue(token, known)
+                .ok_or("a column that is not a number")?;
+            cells.ints[0] = parse_integer(&token[cut..]).ok_or("a number out of range")?;
+            text_end = tokens[0].0 + cut;
+            cells.fit = Fit::Glued;
+        }
+        let text = line[..text_end].trim_end_matches([' ', '\t']);
+        if text.len() <= indent {
+            return Err("no cost centre before the numbers");
+        }
+        match self.aligned(text, indent) {
+            Some((label, module, src)) => {
+                (cells.label, cells.module, cells.src) = (label, module, src)
+            }
+            None => {
+                let (label, module, src) = self.loose(text, indent)?;
+                (cells.label, cells.module, cells.src) = (label, module, src);
+                if cells.fit == Fit::Aligned {
+                    cells.fit = Fit::Loose;
+                }
+            }
+        }
+        Ok(cells)
+    }
+
+    /// Where a module glued to the number after it ends in `token`: after the longest
+    /// known module it starts with, else before its trailing digits. Only where the cut
+    /// is sure: without a `SRC` column (a module ends in a letter, or is known), or
+    /// after a location's `>` or `)`.
+    fn unglue(&self, token: &str, known: &dyn Fn(&str) -> bool) -> Option<usize> {
+        let digits = token.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let first_digit = token.len() - digits;
+        if digits == 0 || first_digit == 0 {
+            return None;
+        }
+        if self.src.is_some() {
+            return matches!(token.as_bytes()[first_digit - 1], b'>' | b')').then_some(first_digit);
+        }
+        let longest_known = (first_digit + 1..token.len())
+            .rev()
+            .find(|&cut| known(&token[..cut]));
+        Some(longest_known.unwrap_or(first_digit))
+    }
+
+    /// The label, module and location of a row's `text` where the header puts them.
+    fn aligned<'a>(&self, text: &'a str, indent: usize) -> Option<(&'a str, &'a str, &'a str)> {
+        let m = byte_of_column(text, self.module)?;
+        let tb = text.as_bytes();
+        if m <= indent || m >= tb.len() || !is_space(tb[m - 1]) || is_space(tb[m]) {
+            return None;
+        }
+        let module_end = m + tb[m..]
+            .iter()
+            .position(|&c| is_space(c))
+            .unwrap_or(tb.len() - m);
+        let label = text[indent..m].trim_end_matches([' ', '\t']);
+        let module = &text[m..module_end];
+        match self.src {
+            None => (module_end == tb.len()).then_some((label, module, "")),
+            Some(col) => {
+                let s = byte_of_column(text, col)?;
+                let gap = tb.get(module_end..s)?;
+                if s >= tb.len() || gap.is_empty() || !gap.iter().all(|&c| is_space(c)) {
+                    return None;
+                }
+                Some((label, module, &text[s..]))
+            }
+        }
+    }
+
+    /// The label, module and location of a row's `text`, by the spaces between them.
+    fn loose<'a>(
+        &self,
+        text: &'a str,
+        indent: usize,
+    ) -> Result<(&'a str, &'a str, &'a str), &'static str> {
+        let words: Vec<(usize, &str)> = words(&text[indent..])
+            .map(|(at, w)| (indent + at, w))
+            .collect();
+        let short = "too few cells before the numbers";
+        let j = match self.src {
+            None => words
+                .len()
+                .checked_sub(1)
+                .filter(|&j| j >= 1)
+                .ok_or(short)?,
+            Some(_) => {
+                if words.len() < 3 {
+                    return Err(short);
+                }
+                let last = words.len() - 1;
+                // `<no location info>`: the location starts at its `<`.
+                let bracketed = (words[last].1.ends_with('>'))
+                    .then(|| (1..=last).rev().find(|&i| words[i].1.starts_with('<')))
+                    .flatten()
+                    .filter(|&i| i >= 2);
+                match bracketed {
+                    Some(i) => i - 1,
+                    None => (1..last)
+                        .rev()
+                        .find(|&i| is_module_like(words[i].1))
+                        .unwrap_or(last - 1),
+                }
+            }
+        };
+        let (at, module) = words[j];
+        let label = text[indent..at].trim_end_matches([' ', '\t']);
+        let src = match self.src {
+            Some(_) => text[at + module.len()..].trim_start_matches([' ', '\t']),
+            None => "",
+        };
+        Ok((label, module, src))
+    }
+}
+
+/// The whitespace-separated words of `text`, each with its byte offset.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        if i == b.len() {
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !is_space(b[i]) {
+            i += 1;
+        }
+        Some((start, &text[start..i]))
+    })
+}
+
+/// The byte offset of character column `col` of `text` (its end for the column just
+/// after it; `None` beyond).
+fn byte_of_column(text: &str, col: usize) -> Option<usize> {
+    if text.is_ascii() {
+        return (col <= text.len()).then_some(col);
+    }
+    text.char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()))
+        .nth(col)
+}
+
+/// Whether `word` can be a module's name (`Data.Map.Internal`, `MAIN`).
+fn is_module_like(word: &str) -> bool {
+    word.split('.').all(|part| {
+        let mut chars = part.chars();
+        chars.next().is_some_and(char::is_uppercase)
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '\'')
+    })
+}
+
+/// A count (digits only, at most `u64::MAX`).
+pub(super) fn parse_integer(s: &str) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    s.bytes().try_fold(0u64, |acc, c| {
+        let d = c.wrapping_sub(b'0');
+        (d < 10).then_some(())?;
+        acc.checked_mul(10)?.checked_add(u64::from(d))
+    })
+}
+
+/// A share (`38.3`, `100.0`, `0`): the decimal's closest double, as `str::parse` gives,
+/// without its cost for the common short forms.
+pub(super) fn parse_decimal(s: &str) -> Option<f64> {
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = whole.len() + frac.len();
+    if whole.is_empty() || digits > 15 {
+        return s
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0 && !s.starts_with(['+', '-']));
+    }
+    let w = parse_integer(whole)?;
+    let f = if frac.is_empty() {
+        0
+    } else {
+        parse_integer(frac)?
+    };
+    let scale = 10u64.pow(frac.len() as u32);
+    // Both exact below 2^53: the quotient is the correctly rounded decimal.
+    Some((w * scale + f) as f64 / scale as f64)
+}

@@ -1,0 +1,344 @@
+//! The text report of `+RTS -p`, `-P` and `-pa`, in every layout GHC has written: its
+//! head (`facts.rs`), its table of the costliest cost centres, the tree (one row per
+//! cost-centre stack, indented by depth), and a `-p -hr` run's `Retainer Profiling:`
+//! lines before it and `Retainer sets created during profiling:` table after it.
+//!
+//! A damaged row is left out and the rows after it read on (a child then hangs from the
+//! nearest shallower row before it); a report cut short gives what it holds. Each kind
+//! of trouble is one warning, naming the first line it was met on.
+
+use std::collections::{HashMap, HashSet};
+
+use super::columns::{Cells, Fit, Layout, Num};
+use super::error::{Tally, TimeProfileError, TimeProfileWarning};
+use super::facts::{head_line, title_date, TITLE};
+use super::lines::{quoted, Line, Lines};
+use super::TimeProfileOptions;
+use crate::calltree::{CallTree, CcId, Columns, FlatRow, RetainerSet, Row, TreeBuilder};
+use crate::intern::FxBuild;
+
+/// What the reader met, for the warnings.
+#[derive(Default)]
+struct Trouble {
+    damaged: Tally<(usize, String)>,
+    glued: Tally<(usize, String, String)>,
+    loose: Tally<usize>,
+    cut_names: Tally<usize>,
+    cut: Option<(usize, &'static str)>,
+}
+
+/// Reads a text report.
+pub(super) fn read_report(
+    bytes: &[u8],
+    opts: &TimeProfileOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<(CallTree, Vec<TimeProfileWarning>), TimeProfileError> {
+    let mut lines = Lines::new(bytes, release);
+    let mut r = Reader {
+        opts,
+        builder: TreeBuilder::new(Columns::report(false)),
+        trouble: Trouble::default(),
+        modules: HashSet::new(),
+        ccs: HashMap::default(),
+        key: String::new(),
+    };
+    let title = title(&mut lines)?;
+    r.builder.header_mut().date = title_date(&title);
+    // The head, up to the first table.
+    let mut next = loop {
+        match lines.next() {
+            None => {
+                r.trouble.cut = Some((lines.number(), "before its tables"));
+                break None;
+            }
+            Some(l) if l.text.starts_with("COST CENTRE") => break Some(l),
+            Some(l) => head_line(r.builder.header_mut(), &l.text),
+        }
+    };
+    let mut tree_seen = false;
+    while let Some(line) = next.take() {
+        let text = line.text.trim_end();
+        if text.starts_with("COST CENTRE") {
+            match Layout::of(text) {
+                Ok(layout) if layout.has(Num::No) => {
+                    tree_seen = true;
+                    next = r.tree(&mut lines, &layout);
+                    continue;
+                }
+                Ok(layout) => next = r.listed(&mut lines, &layout),
+                Err(word) => {
+                    let why = format!("a column the reader does not know ({})", quoted(&word));
+                    r.damaged(line.number, why);
+                    next = lines.next();
+                }
+            }
+            continue;
+        }
+        if text.starts_with("Retainer sets created during profiling") {
+            next = r.retainer_sets(&mut lines);
+            continue;
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if !words.is_empty() && words != ["individual", "inherited"] {
+            r.damaged(line.number, format!("found {}", quoted(text)));
+        }
+        next = lines.next();
+    }
+    if !tree_seen && r.trouble.cut.is_none() {
+        r.trouble.cut = Some((lines.number(), "before its cost-centre tree"));
+    }
+    Ok(r.finish())
+}
+
+/// The title line, after any `Retainer Profiling:` lines of a `-p -hr` run.
+fn title(lines: &mut Lines<'_, '_>) -> Result<String, TimeProfileError> {
+    let mut retainer = false;
+    loop {
+        let Some(line) = lines.next() else {
+            return Err(not_a_profile(lines.number() + 1, 1, "the end of the input"));
+        };
+        let text = &line.text;
+        if text.contains(TITLE) {
+            return Ok(text.to_string());
+        }
+        if text.starts_with("Retainer Profiling:") {
+            retainer = true;
+        } else if !(text.trim().is_empty() || retainer && text.starts_with('\t')) {
+            let column = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
+            return Err(not_a_profile(line.number, column, &quoted(text.trim())));
+        }
+    }
+}
+
+fn not_a_profile(line: usize, column: usize, found: &str) -> TimeProfileError {
+    TimeProfileError::NotAProfile {
+        line,
+        column,
+        found: found.to_string(),
+        expected: "a GHC time profile (its title \"… Time and Allocation Profiling Report  \
+                   (Final)\", or -pj JSON)",
+    }
+}
+
+struct Reader<'o> {
+    opts: &'o TimeProfileOptions,
+    builder: TreeBuilder,
+    trouble: Trouble,
+    /// The modules seen, to tell a glued module from its number.
+    modules: HashSet<String>,
+    /// The cost centres by their names joined (`label\0module\0src`): one lookup a
+    /// row, where the builder would intern each name.
+    ccs: HashMap<Box<str>, CcId, FxBuild>,
+    /// The joined names of the row at hand.
+    key: String,
+}
+
+impl Reader<'_> {
+    fn damaged(&mut self, line: usize, why: String) {
+        self.trouble.damaged.add(|| (line, why));
+    }
+
+    /// The rows of a table until a blank line (blank lines before the first skipped):
+    /// each line, cut into its cells, handed to `take`; returns the line after them.
+    fn rows<'a>(
+        &mut self,
+        lines: &mut Lines<'a, '_>,
+        layout: &Layout,
+        mut take: impl FnMut(&mut Self, &Line<'a>, Cells<'_>),
+    ) -> Option<Line<'a>> {
+        let mut started = false;
+        loop {
+            let line = lines.next()?;
+            if line.text.trim().is_empty() {
+                if started {
+                    return lines.next();
+                }
+                continue;
+            }
+            if line.text.starts_with("COST CENTRE") || line.text.starts_with("Retainer sets") {
+                return Some(line);
+            }
+            started = true;
+            if !line.ended {
+                self.trouble.cut = Some((line.number, "inside its last line (left out)"));
+                return None;
+            }
+            let modules = &self.modules;
+            let known = |m: &str| modules.contains(m);
+            match layout.split(&line.text, &known) {
+                Ok(cells) => {
+                    match cells.fit {
+                        Fit::Aligned => {}
+                        Fit::Loose => self.trouble.loose.add(|| line.number),
+                        Fit::Glued => {
+                            let n = cells.ints[0].to_string();
+                            let m = cells.module.to_string();
+                            self.trouble.glued.add(|| (line.number, m, n));
+                        }
+                    }
+                    take(self, &line, cells);
+                }
+                Err(why) => self.damaged(line.number, why.to_string()),
+            }
+        }
+    }
+
+    /// The cost centre of a row.
+    fn cost_centre(&mut self, line: usize, cells: &Cells<'_>) -> CcId {
+        self.key.clear();
+        for (i, name) in [cells.label, cells.module, cells.src]
+            .into_iter()
+            .enumerate()
+        {
+            if i > 0 {
+                self.key.push('\0');
+            }
+            self.key.push_str(name);
+        }
+        if let Some(&cc) = self.ccs.get(self.key.as_str()) {
+            return cc;
+        }
+        let cc = self.new_cost_centre(line, cells);
+        self.ccs.insert(self.key.as_str().into(), cc);
+        cc
+    }
+
+    /// The cost centre of a row met the first time (its names cut to the limit).
+    fn new_cost_centre(&mut self, line: usize, cells: &Cells<'_>) -> CcId {
+        let max = self.opts.max_name_len;
+        let mut names = [cells.label, cells.module, cells.src].map(std::borrow::Cow::Borrowed);
+        for name in &mut names {
+            if name.len() > max {
+                let mut end = max;
+                while !name.is_char_boundary(end) {
+                    end -= 1;
+                }
+                *name = format!("{}...", &name[..end]).into();
+                self.trouble.cut_names.add(|| line);
+            }
+        }
+        let [label, module, src] = names;
+        if !self.modules.contains(module.as_ref()) {
+            self.modules.insert(module.to_string());
+        }
+        let is_caf = label == "CAF" || label.starts_with("CAF:");
+        self.builder.cost_centre(&label, &module, &src, is_caf)
+    }
+
+    /// A table of the costliest cost centres (kept as listed).
+    fn listed<'a>(&mut self, lines: &mut Lines<'a, '_>, layout: &Layout) -> Option<Line<'a>> {
+        self.rows(lines, layout, |r, line, cells| {
+            let cc = r.cost_centre(line.number, &cells);
+            let mut row = FlatRow::empty(cc, layout.has(Num::Ticks), layout.has(Num::Bytes));
+            for (i, &num) in layout.numbers.iter().enumerate() {
+                match num {
+                    Num::Time => row.time = cells.floats[i],
+                    Num::Alloc => row.alloc = cells.floats[i],
+                    Num::Ticks => row.ticks = Some(cells.ints[i]),
+                    Num::Bytes => row.bytes = Some(cells.ints[i]),
+                    _ => {}
+                }
+            }
+            (row.inherited_ticks, row.inherited_bytes) = (None, None);
+            r.builder.listed(row);
+        })
+    }
+
+    /// The tree's rows.
+    fn tree<'a>(&mut self, lines: &mut Lines<'a, '_>, layout: &Layout) -> Option<Line<'a>> {
+        let counts = layout.has(Num::Ticks) || layout.has(Num::Bytes);
+        if self.builder.is_empty() {
+            // The columns are the tree's; the head and the listed rows stay.
+            let mut columns = Columns::report(counts);
+            columns.ticks = layout.has(Num::Ticks);
+            columns.bytes = layout.has(Num::Bytes);
+            self.builder.set_columns(columns);
+        }
+        self.rows(lines, layout, |r, line, cells| {
+            let cc = r.cost_centre(line.number, &cells);
+            let mut row = Row::default();
+            let mut no = None;
+            for (i, &num) in layout.numbers.iter().enumerate() {
+                let (int, float) = (cells.ints[i], cells.floats[i]);
+                match num {
+                    Num::No => no = u32::try_from(int).ok().filter(|&n| n != u32::MAX),
+                    Num::Entries => row.entries = int,
+                    Num::Time => row.time = float,
+                    Num::Alloc => row.alloc = float,
+                    Num::InheritedTime => row.inherited_time = float,
+                    Num::InheritedAlloc => row.inherited_alloc = float,
+                    Num::Ticks => row.ticks = int,
+                    Num::Bytes => row.bytes = int,
+                }
+            }
+            r.builder.push(cells.indent, cc, no, row);
+        })
+    }
+
+    /// `SET 68 = {<Main.f,Main.main>, <SYSTEM.SYSTEM>}` lines.
+    fn retainer_sets<'a>(&mut self, lines: &mut Lines<'a, '_>) -> Option<Line<'a>> {
+        loop {
+            let line = lines.next()?;
+            let text = line.text.trim_end();
+            if text.is_empty() {
+                continue;
+            }
+            let set = (text.strip_prefix("SET "))
+                .and_then(|rest| rest.split_once(" = "))
+                .and_then(|(id, members)| {
+                    Some(RetainerSet {
+                        id: id.trim().parse().ok()?,
+                        members: RetainerSet::parse_members(members)?,
+                    })
+                });
+            match set {
+                Some(set) if line.ended => self.builder.retainer_set(set),
+                Some(_) => {
+                    self.trouble.cut = Some((line.number, "inside its last line (left out)"))
+                }
+                None if text.starts_with("COST CENTRE") => return Some(line),
+                None => self.damaged(
+                    line.number,
+                    format!("found {}, expected a retainer set", quoted(text)),
+                ),
+            }
+        }
+    }
+
+    fn finish(self) -> (CallTree, Vec<TimeProfileWarning>) {
+        let t = self.trouble;
+        let mut warnings = Vec::new();
+        if let Some((line, what)) = t.cut {
+            warnings.push(TimeProfileWarning::Cut { line, what });
+        }
+        if let Some((line, why)) = t.damaged.first {
+            warnings.push(TimeProfileWarning::Damaged {
+                line,
+                count: t.damaged.count,
+                why,
+            });
+        }
+        if let Some((line, module, number)) = t.glued.first {
+            warnings.push(TimeProfileWarning::Glued {
+                line,
+                count: t.glued.count,
+                module,
+                number,
+            });
+        }
+        if let Some(line) = t.loose.first {
+            warnings.push(TimeProfileWarning::Misaligned {
+                line,
+                count: t.loose.count,
+            });
+        }
+        if let Some(line) = t.cut_names.first {
+            warnings.push(TimeProfileWarning::NamesCut {
+                line,
+                count: t.cut_names.count,
+                to: self.opts.max_name_len,
+            });
+        }
+        (self.builder.finish(), warnings)
+    }
+}
