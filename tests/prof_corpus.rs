@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use hp2ps::internals::calltree::{CallTree, NodeId};
 use hp2ps::TimeProfileWarning;
-use support::prof::{generated, is_json, key_path, name, public, read, tree_of};
+use support::prof::{generated, is_json, key_path, name, public, read, tree_of, KeyPath};
 
 /// Every file, generated then public (when `../shared` is there).
 fn every_file() -> Vec<PathBuf> {
@@ -210,7 +210,7 @@ fn the_flat_table_is_the_trees_rows_merged_and_the_reports_own() {
 
 /// Each node's numbers by its path of names (paths that occur twice, which
 /// `-fprof-auto-calls` can make, are summed).
-fn by_path(t: &CallTree) -> HashMap<Vec<(String, String, String)>, (u64, u64, f64)> {
+fn by_path(t: &CallTree) -> HashMap<KeyPath, (u64, u64, f64)> {
     let mut m: HashMap<_, (u64, u64, f64)> = HashMap::new();
     for n in t.nodes() {
         let e = m.entry(key_path(t, n)).or_default();

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use hp2ps::internals::calltree::CallTree;
 use hp2ps::internals::prof::{sampled, sampled_of_heap};
 use hp2ps::{load, LoadOptions, Source};
-use support::prof::{data_dir, files, key_path, name, read, tree_of, SHARED};
+use support::prof::{data_dir, files, key_path, name, read, tree_of, KeyPath, SHARED};
 use support::tools::require_shared;
 
 /// The runtime's own cost centres, whose samples the report's ticks leave out.
@@ -151,12 +151,11 @@ fn windows_add_up_and_the_heaps_reading_carries_the_samples() {
     let bytes = std::fs::read(&log).unwrap();
     let loaded = load(Source::Bytes(&bytes), &LoadOptions::default()).unwrap();
     let carried = sampled_of_heap(loaded.eventlog.as_ref().unwrap()).expect("samples");
-    let pairs =
-        |s: &hp2ps::internals::calltree::Sampled| -> Vec<(f64, Vec<(String, String, String)>)> {
-            s.samples()
-                .map(|(t, n)| (t, key_path(s.tree(), n.unwrap())))
-                .collect()
-        };
+    let pairs = |s: &hp2ps::internals::calltree::Sampled| -> Vec<(f64, KeyPath)> {
+        s.samples()
+            .map(|(t, n)| (t, key_path(s.tree(), n.unwrap())))
+            .collect()
+    };
     assert_eq!(pairs(&carried), pairs(s));
     // A log with no time profile says so.
     let heap_only =

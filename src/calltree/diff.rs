@@ -24,9 +24,10 @@ pub struct TreeDiff {
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Side {
-    /// Individual share of the time, in percent.
+    /// Individual share of the time, in percent ([`super::FlatRow::time_share`]).
     pub time: f64,
-    /// Individual share of the allocation, in percent.
+    /// Individual share of the allocation, in percent
+    /// ([`super::FlatRow::alloc_share`]).
     pub alloc: f64,
     /// Entries.
     pub entries: u64,
@@ -136,8 +137,8 @@ impl TreeDiff {
                 let alloc_bytes = (row.bytes.map(|b| b as f64))
                     .or_else(|| h.total_alloc.map(|t| t as f64 * row.alloc / 100.0));
                 let s = Side {
-                    time: row.time,
-                    alloc: row.alloc,
+                    time: row.time_share(h),
+                    alloc: row.alloc_share(h),
                     entries: row.entries,
                     seconds,
                     alloc_bytes,

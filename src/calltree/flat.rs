@@ -3,7 +3,7 @@
 //! calls itself (a recursive stack under another of the same cost centre is inside the
 //! outer one's inherited numbers already: only the outermost ones are added).
 
-use super::{CallTree, CcId, NodeId};
+use super::{CallTree, CcId, Header, NodeId};
 
 /// One cost centre's numbers over all its stacks (or, in [`CallTree::listed`], as the
 /// report's own table lists them: no entries, no inherited numbers, no stacks).
@@ -50,6 +50,29 @@ impl FlatRow {
             inherited_ticks: ticks.then_some(0),
             inherited_bytes: bytes.then_some(0),
         }
+    }
+}
+
+impl FlatRow {
+    /// Its share of the run's time, in percent: its ticks over the header's total when
+    /// the file counts them (exact), else its stacks' shares summed (rounded to the
+    /// file's tenth of a percent, which the sum of rounded shares is no finer than).
+    pub fn time_share(&self, header: &Header) -> f64 {
+        share(self.ticks, header.total_ticks, self.time)
+    }
+
+    /// Its share of the run's allocation, in percent (as [`Self::time_share`]: from its
+    /// bytes when the file counts them).
+    pub fn alloc_share(&self, header: &Header) -> f64 {
+        share(self.bytes, header.total_alloc, self.alloc)
+    }
+}
+
+fn share(count: Option<u64>, total: Option<u64>, summed: f64) -> f64 {
+    match (count, total) {
+        (Some(c), Some(t)) if t > 0 => 100.0 * c as f64 / t as f64,
+        (Some(_), Some(_)) => 0.0,
+        _ => (summed * 10.0).round() / 10.0,
     }
 }
 

@@ -4,9 +4,8 @@
 //! a mapped input is given back as it is read.
 
 use super::Source;
-use crate::read::prof::{
-    read_time_profile_bytes, TimeProfile, TimeProfileError, TimeProfileOptions,
-};
+use crate::read::prof::{read_time_profile_bytes, TimeProfileError, TimeProfileOptions};
+pub(crate) use crate::read::prof::{Kind as TimeProfileKind, TimeProfile};
 
 /// Reads a time profile from `source`: GHC's `+RTS -p` report (`.prof` text, also with
 /// `-P`'s and `-pa`'s columns), its `-pj` JSON, or an eventlog's time samples

@@ -70,8 +70,11 @@ pub fn is_json(path: &Path) -> bool {
     bytes.trim_ascii_start().starts_with(b"{")
 }
 
+/// A path of cost centres by their (label, module, src), from the root.
+pub type KeyPath = Vec<(String, String, String)>;
+
 /// A node's path of (label, module, src), from the root.
-pub fn key_path(t: &CallTree, n: NodeId) -> Vec<(String, String, String)> {
+pub fn key_path(t: &CallTree, n: NodeId) -> KeyPath {
     (t.path(n).into_iter())
         .map(|m| {
             let c = t.cost_centre(t.cc(m));

@@ -1,13 +1,15 @@
 //! The facts of a text report's first lines:
 //!
 //! ```text
-//! 	Sat Nov 28 10:38 2026 Time and Allocation Profiling Report  (Final)
+//!         Sat Nov 28 10:38 2026 Time and Allocation Profiling Report  (Final)
 //!
-//! 	   arrays +RTS -P -RTS
+//!            arrays +RTS -P -RTS
 //!
-//! 	total time  =        4.66 secs   (4656 ticks @ 1000 us, 1 processor)
-//! 	total alloc = 11,008,306,616 bytes  (excludes profiling overheads)
+//!         total time  =        4.66 secs   (4656 ticks @ 1000 us, 1 processor)
+//!         total alloc = 11,008,306,616 bytes  (excludes profiling overheads)
 //! ```
+//!
+//! (each line starts with a TAB.)
 //!
 //! (GHC 7.0's `(51 ticks @ 20 ms)` names no processors.) A line that does not read as
 //! expected leaves its facts unknown.

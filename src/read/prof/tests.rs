@@ -131,7 +131,7 @@ fn a_module_glued_to_its_number_is_told_apart_once() {
         nos,
         [Some(1), Some(2104975), Some(104976), Some(77), Some(104977)]
     );
-    match &p.warnings()[..] {
+    match p.warnings() {
         [TimeProfileWarning::Glued {
             line,
             count: 3,
@@ -198,7 +198,7 @@ fn damaged_rows_are_left_out_and_counted_in_one_warning() {
         .replace("90.0   90.0    90.0   90.0", "90.0   9x.0    90.0   90.0");
     let p = read(&text).unwrap();
     assert_eq!(labels(&p.tree), ["MAIN", " CAF:main1"]);
-    match &p.warnings()[..] {
+    match p.warnings() {
         [TimeProfileWarning::Damaged {
             line: 12,
             count: 2,
