@@ -186,13 +186,16 @@ impl<'a> Reader<'a> {
     fn top(&mut self) -> Result<bool, Bad> {
         let mut first = true;
         let mut profile = false;
-        let (mut program, mut arguments, mut rts) = (None, Vec::new(), Vec::new());
         while let Some(key) = self.key(first)? {
             first = false;
             match key.as_str() {
-                "program" => program = Some(self.string()?),
-                "arguments" => arguments = self.strings()?,
-                "rts_arguments" => rts = self.strings()?,
+                "program" => self.b.header_mut().program = Some(self.string()?),
+                // argv: the program as it was started, then its arguments.
+                "arguments" => {
+                    let argv = self.strings()?;
+                    self.b.header_mut().arguments = argv.into_iter().skip(1).collect();
+                }
+                "rts_arguments" => self.b.header_mut().rts_options = self.strings()?,
                 "end_time" => {
                     let date = Some(self.string()?).filter(|d| !d.is_empty());
                     self.b.header_mut().date = date;
@@ -217,18 +220,6 @@ impl<'a> Reader<'a> {
                 _ => self.skip()?,
             }
         }
-        let h = self.b.header_mut();
-        let mut line: Vec<&str> = program.iter().map(String::as_str).collect();
-        line.extend(arguments.iter().skip(1).map(String::as_str));
-        if !rts.is_empty() {
-            line.push("+RTS");
-            line.extend(rts.iter().map(String::as_str));
-            line.push("-RTS");
-        }
-        h.command_line = Some(line.join(" ")).filter(|l| !l.is_empty());
-        h.program = program;
-        h.arguments = arguments.into_iter().skip(1).collect();
-        h.rts_options = rts;
         Ok(profile)
     }
 
@@ -389,6 +380,16 @@ impl<'a> Reader<'a> {
     }
 
     fn finish(mut self) -> (CallTree, Vec<TimeProfileWarning>) {
+        // The command line as the report writes it, from what the file said.
+        let h = self.b.header_mut();
+        let mut line: Vec<&str> = h.program.iter().map(String::as_str).collect();
+        line.extend(h.arguments.iter().map(String::as_str));
+        if !h.rts_options.is_empty() {
+            line.push("+RTS");
+            line.extend(h.rts_options.iter().map(String::as_str));
+            line.push("-RTS");
+        }
+        h.command_line = Some(line.join(" ")).filter(|l| !l.is_empty());
         if let Some((at, what)) = self.t.odd.first {
             let (line, column) = self.t.position(at);
             self.warnings.push(TimeProfileWarning::InvalidJson {
