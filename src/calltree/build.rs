@@ -78,6 +78,9 @@ pub struct TreeBuilder {
     index: NameIndex,
     /// The open nodes (the path to the last one), each with its level.
     open: Vec<(usize, u32)>,
+    /// The longest name kept, in bytes, and how many names were cut to it.
+    max_name_len: usize,
+    names_cut: usize,
 }
 
 impl TreeBuilder {
@@ -92,7 +95,20 @@ impl TreeBuilder {
             keys: Vec::new(),
             index: NameIndex::default(),
             open: Vec::new(),
+            max_name_len: usize::MAX,
+            names_cut: 0,
         }
+    }
+
+    /// Cuts every label, module and location longer than `max` bytes to them (at a
+    /// character's start) and `...`.
+    pub fn set_name_limit(&mut self, max: usize) {
+        self.max_name_len = max;
+    }
+
+    /// How many names were cut to the limit so far.
+    pub fn names_cut(&self) -> usize {
+        self.names_cut
     }
 
     /// Room for `nodes` nodes without growing.
@@ -150,8 +166,23 @@ impl TreeBuilder {
     /// The cost centre of this label, module and source location (a new one the first
     /// time). `is_caf` is kept from its first time.
     pub fn cost_centre(&mut self, label: &str, module: &str, src: &str, is_caf: bool) -> CcId {
-        let names = &mut self.tree.names;
-        let ids = [names.intern(label), names.intern(module), names.intern(src)];
+        let max = self.max_name_len;
+        let mut cut = |name: &str| -> String {
+            let mut end = max;
+            while !name.is_char_boundary(end) {
+                end -= 1;
+            }
+            format!("{}...", &name[..end])
+        };
+        let mut names = [label, module, src].map(std::borrow::Cow::Borrowed);
+        for name in &mut names {
+            if name.len() > max {
+                *name = cut(name).into();
+                self.names_cut += 1;
+            }
+        }
+        let names_table = &mut self.tree.names;
+        let ids = names.map(|n| names_table.intern(&n));
         let mut key = [0u8; 12];
         for (k, id) in key.chunks_exact_mut(4).zip(ids) {
             k.copy_from_slice(&id.to_le_bytes());

@@ -56,15 +56,16 @@ pub(super) enum Fit {
     Glued,
 }
 
-/// A row cut into its cells.
+/// A row cut into its cells (bytes of the line: a name is made text only when a cost
+/// centre is new).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Cells<'a> {
     /// Its indentation (the depth of a tree's row).
     pub(super) indent: usize,
-    pub(super) label: &'a str,
-    pub(super) module: &'a str,
+    pub(super) label: &'a [u8],
+    pub(super) module: &'a [u8],
     /// Empty when the table has no `SRC`.
-    pub(super) src: &'a str,
+    pub(super) src: &'a [u8],
     /// The numbers, as [`Layout::numbers`] orders them: integers, and decimals.
     pub(super) ints: [u64; MAX_NUMBERS],
     pub(super) floats: [f64; MAX_NUMBERS],
@@ -89,7 +90,9 @@ impl Layout {
         };
         let col = "COST CENTRE".len();
         let mut shares = 0;
-        for (at, word) in words(rest) {
+        for (at, word) in words(rest.as_bytes()) {
+            // Words are cut at ASCII spaces: each is text, and `at` a character's start.
+            let word = std::str::from_utf8(word).unwrap_or("?");
             let at = col + rest[..at].chars().count();
             let num = match word {
                 "MODULE" if layout.module == 0 => {
@@ -135,10 +138,10 @@ impl Layout {
     /// (to tell a glued module from its number). `Err` says what is wrong.
     pub(super) fn split<'a>(
         &self,
-        line: &'a str,
-        known: &dyn Fn(&str) -> bool,
+        line: &'a [u8],
+        known: &dyn Fn(&[u8]) -> bool,
     ) -> Result<Cells<'a>, &'static str> {
-        let b = line.as_bytes();
+        let b = line;
         let indent = b.iter().take_while(|&&c| c == b' ').count();
         let k = self.numbers.len();
         let mut tokens = [(0usize, 0usize); MAX_NUMBERS];
@@ -159,9 +162,9 @@ impl Layout {
         }
         let mut cells = Cells {
             indent,
-            label: "",
-            module: "",
-            src: "",
+            label: b"",
+            module: b"",
+            src: b"",
             ints: [0; MAX_NUMBERS],
             floats: [0.0; MAX_NUMBERS],
             fit: Fit::Aligned,
@@ -179,14 +182,12 @@ impl Layout {
             if i > 0 || !num.is_integer() {
                 return Err("a column that is not a number");
             }
-            let cut = self
-                .unglue(token, known)
-                .ok_or("a column that is not a number")?;
+            let cut = (self.unglue(token, known)).ok_or("a column that is not a number")?;
             cells.ints[0] = parse_integer(&token[cut..]).ok_or("a number out of range")?;
             text_end = tokens[0].0 + cut;
             cells.fit = Fit::Glued;
         }
-        let text = line[..text_end].trim_end_matches([' ', '\t']);
+        let text = trim_end(&line[..text_end]);
         if text.len() <= indent {
             return Err("no cost centre before the numbers");
         }
@@ -195,8 +196,7 @@ impl Layout {
                 (cells.label, cells.module, cells.src) = (label, module, src)
             }
             None => {
-                let (label, module, src) = self.loose(text, indent)?;
-                (cells.label, cells.module, cells.src) = (label, module, src);
+                (cells.label, cells.module, cells.src) = self.loose(text, indent)?;
                 if cells.fit == Fit::Aligned {
                     cells.fit = Fit::Loose;
                 }
@@ -209,14 +209,18 @@ impl Layout {
     /// known module it starts with, else before its trailing digits. Only where the cut
     /// is sure: without a `SRC` column (a module ends in a letter, or is known), or
     /// after a location's `>` or `)`.
-    fn unglue(&self, token: &str, known: &dyn Fn(&str) -> bool) -> Option<usize> {
-        let digits = token.bytes().rev().take_while(u8::is_ascii_digit).count();
+    fn unglue(&self, token: &[u8], known: &dyn Fn(&[u8]) -> bool) -> Option<usize> {
+        let digits = token
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         let first_digit = token.len() - digits;
         if digits == 0 || first_digit == 0 {
             return None;
         }
         if self.src.is_some() {
-            return matches!(token.as_bytes()[first_digit - 1], b'>' | b')').then_some(first_digit);
+            return matches!(token[first_digit - 1], b'>' | b')').then_some(first_digit);
         }
         let longest_known = (first_digit + 1..token.len())
             .rev()
@@ -225,24 +229,36 @@ impl Layout {
     }
 
     /// The label, module and location of a row's `text` where the header puts them.
-    fn aligned<'a>(&self, text: &'a str, indent: usize) -> Option<(&'a str, &'a str, &'a str)> {
-        let m = byte_of_column(text, self.module)?;
-        let tb = text.as_bytes();
-        if m <= indent || m >= tb.len() || !is_space(tb[m - 1]) || is_space(tb[m]) {
+    fn aligned<'a>(&self, text: &'a [u8], indent: usize) -> Option<(&'a [u8], &'a [u8], &'a [u8])> {
+        let last = self.src.unwrap_or(self.module);
+        let (m, s) = match text.get(..last + 1).unwrap_or(text).is_ascii() {
+            // Columns are characters: bytes, in ASCII.
+            true => (self.module, self.src),
+            false => {
+                let t = std::str::from_utf8(text).ok()?;
+                (
+                    byte_of_column(t, self.module)?,
+                    match self.src {
+                        Some(col) => Some(byte_of_column(t, col)?),
+                        None => None,
+                    },
+                )
+            }
+        };
+        if m <= indent || m >= text.len() || !is_space(text[m - 1]) || is_space(text[m]) {
             return None;
         }
-        let module_end = m + tb[m..]
+        let module_end = m + text[m..]
             .iter()
             .position(|&c| is_space(c))
-            .unwrap_or(tb.len() - m);
-        let label = text[indent..m].trim_end_matches([' ', '\t']);
+            .unwrap_or(text.len() - m);
+        let label = trim_end(&text[indent..m]);
         let module = &text[m..module_end];
-        match self.src {
-            None => (module_end == tb.len()).then_some((label, module, "")),
-            Some(col) => {
-                let s = byte_of_column(text, col)?;
-                let gap = tb.get(module_end..s)?;
-                if s >= tb.len() || gap.is_empty() || !gap.iter().all(|&c| is_space(c)) {
+        match s {
+            None => (module_end == text.len()).then_some((label, module, &b""[..])),
+            Some(s) => {
+                let gap = text.get(module_end..s)?;
+                if s >= text.len() || gap.is_empty() || !gap.iter().all(|&c| is_space(c)) {
                     return None;
                 }
                 Some((label, module, &text[s..]))
@@ -253,10 +269,10 @@ impl Layout {
     /// The label, module and location of a row's `text`, by the spaces between them.
     fn loose<'a>(
         &self,
-        text: &'a str,
+        text: &'a [u8],
         indent: usize,
-    ) -> Result<(&'a str, &'a str, &'a str), &'static str> {
-        let words: Vec<(usize, &str)> = words(&text[indent..])
+    ) -> Result<(&'a [u8], &'a [u8], &'a [u8]), &'static str> {
+        let words: Vec<(usize, &[u8])> = words(&text[indent..])
             .map(|(at, w)| (indent + at, w))
             .collect();
         let short = "too few cells before the numbers";
@@ -272,8 +288,8 @@ impl Layout {
                 }
                 let last = words.len() - 1;
                 // `<no location info>`: the location starts at its `<`.
-                let bracketed = (words[last].1.ends_with('>'))
-                    .then(|| (1..=last).rev().find(|&i| words[i].1.starts_with('<')))
+                let bracketed = (words[last].1.ends_with(b">"))
+                    .then(|| (1..=last).rev().find(|&i| words[i].1.starts_with(b"<")))
                     .flatten()
                     .filter(|&i| i >= 2);
                 match bracketed {
@@ -286,18 +302,30 @@ impl Layout {
             }
         };
         let (at, module) = words[j];
-        let label = text[indent..at].trim_end_matches([' ', '\t']);
+        let label = trim_end(&text[indent..at]);
         let src = match self.src {
-            Some(_) => text[at + module.len()..].trim_start_matches([' ', '\t']),
-            None => "",
+            Some(_) => trim_start(&text[at + module.len()..]),
+            None => b"",
         };
         Ok((label, module, src))
     }
 }
 
+/// `b` without the spaces and TABs at its end.
+fn trim_end(b: &[u8]) -> &[u8] {
+    let end = b.iter().rposition(|&c| !is_space(c)).map_or(0, |i| i + 1);
+    &b[..end]
+}
+
+/// `b` without the spaces and TABs at its start.
+fn trim_start(b: &[u8]) -> &[u8] {
+    let start = b.iter().position(|&c| !is_space(c)).unwrap_or(b.len());
+    &b[start..]
+}
+
 /// The whitespace-separated words of `text`, each with its byte offset.
-fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let b = text.as_bytes();
+fn words(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let b = text;
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < b.len() && is_space(b[i]) {
@@ -327,7 +355,10 @@ fn byte_of_column(text: &str, col: usize) -> Option<usize> {
 }
 
 /// Whether `word` can be a module's name (`Data.Map.Internal`, `MAIN`).
-fn is_module_like(word: &str) -> bool {
+fn is_module_like(word: &[u8]) -> bool {
+    let Ok(word) = std::str::from_utf8(word) else {
+        return false;
+    };
     word.split('.').all(|part| {
         let mut chars = part.chars();
         chars.next().is_some_and(char::is_uppercase)
@@ -336,11 +367,11 @@ fn is_module_like(word: &str) -> bool {
 }
 
 /// A count (digits only, at most `u64::MAX`).
-pub(super) fn parse_integer(s: &str) -> Option<u64> {
+pub(super) fn parse_integer(s: &[u8]) -> Option<u64> {
     if s.is_empty() {
         return None;
     }
-    s.bytes().try_fold(0u64, |acc, c| {
+    s.iter().try_fold(0u64, |acc, &c| {
         let d = c.wrapping_sub(b'0');
         (d < 10).then_some(())?;
         acc.checked_mul(10)?.checked_add(u64::from(d))
@@ -349,22 +380,32 @@ pub(super) fn parse_integer(s: &str) -> Option<u64> {
 
 /// A share (`38.3`, `100.0`, `0`): the decimal's closest double, as `str::parse` gives,
 /// without its cost for the common short forms.
-pub(super) fn parse_decimal(s: &str) -> Option<f64> {
-    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
-    let digits = whole.len() + frac.len();
-    if whole.is_empty() || digits > 15 {
-        return s
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0 && !s.starts_with(['+', '-']));
-    }
-    let w = parse_integer(whole)?;
-    let f = if frac.is_empty() {
-        0
-    } else {
-        parse_integer(frac)?
+pub(super) fn parse_decimal(s: &[u8]) -> Option<f64> {
+    let dot = s.iter().position(|&c| c == b'.');
+    let (whole, frac) = match dot {
+        Some(i) => (&s[..i], &s[i + 1..]),
+        None => (s, &b""[..]),
     };
-    let scale = 10u64.pow(frac.len() as u32);
-    // Both exact below 2^53: the quotient is the correctly rounded decimal.
-    Some((w * scale + f) as f64 / scale as f64)
+    let fast = (whole.len() + frac.len() <= 15)
+        .then(|| {
+            Some((
+                parse_integer(whole)?,
+                parse_integer(frac).or(frac.is_empty().then_some(0))?,
+            ))
+        })
+        .flatten();
+    match fast {
+        Some((w, f)) => {
+            let scale = 10u64.pow(frac.len() as u32);
+            // Both exact below 2^53: the quotient is the correctly rounded decimal.
+            Some((w * scale + f) as f64 / scale as f64)
+        }
+        None => {
+            let text = std::str::from_utf8(s).ok()?;
+            let unsigned = !text.starts_with(['+', '-']);
+            text.parse::<f64>()
+                .ok()
+                .filter(|v| unsigned && v.is_finite() && *v >= 0.0)
+        }
+    }
 }

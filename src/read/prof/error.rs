@@ -99,7 +99,7 @@ pub enum TimeProfileWarning {
     },
     /// Names longer than the limit, cut to it (and `...`).
     NamesCut {
-        /// The first such line.
+        /// The first such line (0 in an eventlog, which has none).
         line: usize,
         /// How many.
         count: usize,
@@ -115,7 +115,9 @@ impl TimeProfileWarning {
     /// `FILE:LINE: …`) when it has a position, else `FILE: …`.
     pub fn line(&self, file: &str) -> String {
         match self {
-            TimeProfileWarning::Eventlog(_) => format!("{file}: {self}"),
+            TimeProfileWarning::Eventlog(_) | TimeProfileWarning::NamesCut { line: 0, .. } => {
+                format!("{file}: {self}")
+            }
             _ => format!("{file}:{self}"),
         }
     }
@@ -192,8 +194,15 @@ impl fmt::Display for TimeProfileWarning {
             ),
             TimeProfileWarning::NamesCut { line, count, to } => write!(
                 f,
-                "{line}: a name longer than {to} bytes, cut to them{}",
-                times(*count)
+                "{}a name longer than {to} bytes, cut to them{}",
+                match line {
+                    0 => String::new(),
+                    n => format!("{n}: "),
+                },
+                match count {
+                    1 => String::new(),
+                    n => format!(" ({n} names)"),
+                }
             ),
             TimeProfileWarning::Eventlog(w) => write!(f, "{w}"),
         }

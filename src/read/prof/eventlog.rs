@@ -18,13 +18,31 @@ pub(super) fn read_samples(
     opts: &TimeProfileOptions,
 ) -> Result<(Sampled, Vec<TimeProfileWarning>), TimeProfileError> {
     let (samples, warnings) = read_time_samples(bytes, &opts.eventlog)?;
-    let warnings = warnings.into_iter().map(TimeProfileWarning::Eventlog);
-    Ok((sampled_of(&samples), warnings.collect()))
+    let mut warnings: Vec<TimeProfileWarning> = warnings
+        .into_iter()
+        .map(TimeProfileWarning::Eventlog)
+        .collect();
+    let (sampled, cut) = sampled_with_limit(&samples, opts.max_name_len);
+    if cut > 0 {
+        // An eventlog has no lines: the warning's is 0.
+        warnings.push(TimeProfileWarning::NamesCut {
+            line: 0,
+            count: cut,
+            to: opts.max_name_len,
+        });
+    }
+    Ok((sampled, warnings))
 }
 
 /// The tree of an eventlog's samples, and the samples in time order.
 pub(crate) fn sampled_of(s: &TimeSamples) -> Sampled {
+    sampled_with_limit(s, crate::defaults::MAX_NAME_LEN).0
+}
+
+/// [`sampled_of`], names cut to `max` bytes; and how many were.
+fn sampled_with_limit(s: &TimeSamples, max: usize) -> (Sampled, usize) {
     let mut b = TreeBuilder::new(Columns::counts(false, false));
+    b.set_name_limit(max);
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     let mut by_id: HashMap<u32, CcId> = HashMap::new();
     for (id, cc) in &s.ccs {
@@ -60,5 +78,6 @@ pub(crate) fn sampled_of(s: &TimeSamples) -> Sampled {
     header.total_ticks = Some(s.samples.len() as u64);
     header.tick_interval = s.interval;
     header.processors = u32::try_from(s.capabilities).ok().filter(|&c| c > 0);
-    Sampled::new(b, &stacks, s.samples.clone(), header)
+    let cut = b.names_cut();
+    (Sampled::new(b, &stacks, s.samples.clone(), header), cut)
 }

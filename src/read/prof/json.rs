@@ -18,15 +18,21 @@ use std::collections::HashMap;
 
 use super::error::{TimeProfileError, TimeProfileWarning};
 use super::json_tokens::{Bad, Token, Tokens};
+use super::TimeProfileOptions;
 use crate::calltree::{CallTree, CcId, Columns, NodeId, Row, TreeBuilder};
 
 /// Reads a `-pj` file.
 pub(super) fn read_json(
     bytes: &[u8],
+    opts: &TimeProfileOptions,
 ) -> Result<(CallTree, Vec<TimeProfileWarning>), TimeProfileError> {
+    let mut b = TreeBuilder::new(Columns::counts(true, true));
+    b.set_name_limit(opts.max_name_len);
     let mut r = Reader {
         t: Tokens::new(bytes),
-        b: TreeBuilder::new(Columns::counts(true, true)),
+        b,
+        cut_at: None,
+        max_name_len: opts.max_name_len,
         ccs: HashMap::new(),
         unknown: None,
         unknowns: 0,
@@ -57,6 +63,9 @@ pub(super) fn read_json(
 struct Reader<'a> {
     t: Tokens<'a>,
     b: TreeBuilder,
+    /// Where the first name longer than the limit was met, and the limit.
+    cut_at: Option<usize>,
+    max_name_len: usize,
     /// The file's cost-centre ids.
     ccs: HashMap<u64, CcId>,
     /// The first node whose id no cost centre has (named `?id`): its id and offset; and
@@ -257,7 +266,11 @@ impl<'a> Reader<'a> {
                     _ => self.skip()?,
                 }
             }
+            let cut = self.b.names_cut();
             let cc = self.b.cost_centre(&label, &module, &src, caf);
+            if self.b.names_cut() > cut && self.cut_at.is_none() {
+                self.cut_at = Some(self.t.at);
+            }
             if let Some(id) = id {
                 self.ccs.insert(id, cc);
             }
@@ -397,6 +410,13 @@ impl<'a> Reader<'a> {
                 column,
                 what,
                 count: self.t.odd.count,
+            });
+        }
+        if let Some(at) = self.cut_at {
+            self.warnings.push(TimeProfileWarning::NamesCut {
+                line: self.t.position(at).0,
+                count: self.b.names_cut(),
+                to: self.max_name_len,
             });
         }
         if let Some((id, at)) = self.unknown {

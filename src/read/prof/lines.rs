@@ -1,5 +1,6 @@
-//! The lines of a text report: numbered from 1, without their `\n` or `\r\n`, as text
-//! (invalid UTF-8 replaced), and the bytes read given back as reading goes.
+//! The lines of a text report: numbered from 1, as bytes without their `\n` or `\r\n`
+//! (as text when asked, invalid UTF-8 replaced), and the bytes read given back as
+//! reading goes.
 
 use std::borrow::Cow;
 
@@ -19,10 +20,17 @@ pub(super) struct Lines<'a, 'r> {
 pub(super) struct Line<'a> {
     /// Its number, from 1.
     pub(super) number: usize,
-    /// Its text.
-    pub(super) text: Cow<'a, str>,
+    /// Its bytes (without the line end).
+    pub(super) bytes: &'a [u8],
     /// Whether a line end ends it (the last line of a cut file has none).
     pub(super) ended: bool,
+}
+
+impl<'a> Line<'a> {
+    /// Its text (invalid UTF-8 replaced).
+    pub(super) fn text(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.bytes)
+    }
 }
 
 impl<'a, 'r> Lines<'a, 'r> {
@@ -36,6 +44,11 @@ impl<'a, 'r> Lines<'a, 'r> {
             released: 0,
             release,
         }
+    }
+
+    /// How many bytes are left after the last line given.
+    pub(super) fn left(&self) -> usize {
+        self.bytes.len() - self.at
     }
 
     /// The number of the last line given (0 before the first).
@@ -61,13 +74,9 @@ impl<'a, 'r> Lines<'a, 'r> {
             (self.release)(self.at);
         }
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let text = match std::str::from_utf8(line) {
-            Ok(s) => Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(line),
-        };
         Some(Line {
             number: self.number,
-            text,
+            bytes: line,
             ended,
         })
     }

@@ -4,11 +4,13 @@
 //! one reads an input is its content's to say ([`kind_of`]), not its name's.
 //!
 //! Files: the report's lines (`lines.rs`), its head (`facts.rs`), its tables' columns
-//! and a row cut into them (`columns.rs`), the report (`report.rs`); `-pj`'s tokens
+//! and a row cut into them (`columns.rs`), the cost centres by their names' bytes
+//! (`cc_table.rs`), the report (`report.rs`); `-pj`'s tokens
 //! (`json_tokens.rs`, tolerant of GHC 9.0.2's unescaped labels) and structure
 //! (`json.rs`); the eventlog's samples (`eventlog.rs`, through the eventlog reader's own
 //! model); what went wrong (`error.rs`). See `docs/time-profile.md`.
 
+mod cc_table;
 mod columns;
 mod error;
 mod eventlog;
@@ -120,7 +122,7 @@ pub(crate) fn read_time_profile_bytes(
             (tree, None, warnings)
         }
         Kind::Json => {
-            let (tree, warnings) = json::read_json(bytes)?;
+            let (tree, warnings) = json::read_json(bytes, opts)?;
             (tree, None, warnings)
         }
         Kind::Eventlog => {

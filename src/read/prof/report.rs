@@ -7,15 +7,13 @@
 //! nearest shallower row before it); a report cut short gives what it holds. Each kind
 //! of trouble is one warning, naming the first line it was met on.
 
-use std::collections::{HashMap, HashSet};
-
+use super::cc_table::CcTable;
 use super::columns::{Cells, Fit, Layout, Num};
 use super::error::{Tally, TimeProfileError, TimeProfileWarning};
 use super::facts::{head_line, title_date, TITLE};
 use super::lines::{quoted, Line, Lines};
 use super::TimeProfileOptions;
 use crate::calltree::{CallTree, CcId, Columns, FlatRow, RetainerSet, Row, TreeBuilder};
-use crate::intern::FxBuild;
 
 /// What the reader met, for the warnings.
 #[derive(Default)]
@@ -34,13 +32,13 @@ pub(super) fn read_report(
     release: &mut dyn FnMut(usize),
 ) -> Result<(CallTree, Vec<TimeProfileWarning>), TimeProfileError> {
     let mut lines = Lines::new(bytes, release);
+    let mut builder = TreeBuilder::new(Columns::report(false));
+    builder.set_name_limit(opts.max_name_len);
     let mut r = Reader {
         opts,
-        builder: TreeBuilder::new(Columns::report(false)),
+        builder,
         trouble: Trouble::default(),
-        modules: HashSet::new(),
-        ccs: HashMap::default(),
-        key: String::new(),
+        ccs: CcTable::default(),
     };
     let title = title(&mut lines)?;
     r.builder.header_mut().date = title_date(&title);
@@ -51,13 +49,14 @@ pub(super) fn read_report(
                 r.trouble.cut = Some((lines.number(), "before its tables"));
                 break None;
             }
-            Some(l) if l.text.starts_with("COST CENTRE") => break Some(l),
-            Some(l) => head_line(r.builder.header_mut(), &l.text),
+            Some(l) if l.bytes.starts_with(b"COST CENTRE") => break Some(l),
+            Some(l) => head_line(r.builder.header_mut(), &l.text()),
         }
     };
     let mut tree_seen = false;
     while let Some(line) = next.take() {
-        let text = line.text.trim_end();
+        let text = line.text();
+        let text = text.trim_end();
         if text.starts_with("COST CENTRE") {
             match Layout::of(text) {
                 Ok(layout) if layout.has(Num::No) => {
@@ -97,7 +96,7 @@ fn title(lines: &mut Lines<'_, '_>) -> Result<String, TimeProfileError> {
         let Some(line) = lines.next() else {
             return Err(not_a_profile(lines.number() + 1, 1, "the end of the input"));
         };
-        let text = &line.text;
+        let text = line.text();
         if text.contains(TITLE) {
             return Ok(text.to_string());
         }
@@ -124,13 +123,9 @@ struct Reader<'o> {
     opts: &'o TimeProfileOptions,
     builder: TreeBuilder,
     trouble: Trouble,
-    /// The modules seen, to tell a glued module from its number.
-    modules: HashSet<String>,
-    /// The cost centres by their names joined (`label\0module\0src`): one lookup a
-    /// row, where the builder would intern each name.
-    ccs: HashMap<Box<str>, CcId, FxBuild>,
-    /// The joined names of the row at hand.
-    key: String,
+    /// The cost centres met, by their names' bytes (and the modules, to tell a glued
+    /// module from its number).
+    ccs: CcTable,
 }
 
 impl Reader<'_> {
@@ -149,13 +144,13 @@ impl Reader<'_> {
         let mut started = false;
         loop {
             let line = lines.next()?;
-            if line.text.trim().is_empty() {
+            if line.bytes.iter().all(|c| c.is_ascii_whitespace()) {
                 if started {
                     return lines.next();
                 }
                 continue;
             }
-            if line.text.starts_with("COST CENTRE") || line.text.starts_with("Retainer sets") {
+            if line.bytes.starts_with(b"COST CENTRE") || line.bytes.starts_with(b"Retainer sets") {
                 return Some(line);
             }
             started = true;
@@ -163,16 +158,16 @@ impl Reader<'_> {
                 self.trouble.cut = Some((line.number, "inside its last line (left out)"));
                 return None;
             }
-            let modules = &self.modules;
-            let known = |m: &str| modules.contains(m);
-            match layout.split(&line.text, &known) {
+            let ccs = &self.ccs;
+            let known = |m: &[u8]| ccs.knows_module(m);
+            match layout.split(line.bytes, &known) {
                 Ok(cells) => {
                     match cells.fit {
                         Fit::Aligned => {}
                         Fit::Loose => self.trouble.loose.add(|| line.number),
                         Fit::Glued => {
                             let n = cells.ints[0].to_string();
-                            let m = cells.module.to_string();
+                            let m = String::from_utf8_lossy(cells.module).into_owned();
                             self.trouble.glued.add(|| (line.number, m, n));
                         }
                     }
@@ -184,45 +179,27 @@ impl Reader<'_> {
     }
 
     /// The cost centre of a row.
+    #[inline]
     fn cost_centre(&mut self, line: usize, cells: &Cells<'_>) -> CcId {
-        self.key.clear();
-        for (i, name) in [cells.label, cells.module, cells.src]
-            .into_iter()
-            .enumerate()
-        {
-            if i > 0 {
-                self.key.push('\0');
-            }
-            self.key.push_str(name);
+        match self.ccs.find(cells.label, cells.module, cells.src) {
+            Some(cc) => cc,
+            None => self.new_cost_centre(line, cells),
         }
-        if let Some(&cc) = self.ccs.get(self.key.as_str()) {
-            return cc;
-        }
-        let cc = self.new_cost_centre(line, cells);
-        self.ccs.insert(self.key.as_str().into(), cc);
-        cc
     }
 
-    /// The cost centre of a row met the first time (its names cut to the limit).
+    /// The cost centre of a row met the first time (the builder cuts long names).
+    #[inline(never)]
     fn new_cost_centre(&mut self, line: usize, cells: &Cells<'_>) -> CcId {
-        let max = self.opts.max_name_len;
-        let mut names = [cells.label, cells.module, cells.src].map(std::borrow::Cow::Borrowed);
-        for name in &mut names {
-            if name.len() > max {
-                let mut end = max;
-                while !name.is_char_boundary(end) {
-                    end -= 1;
-                }
-                *name = format!("{}...", &name[..end]).into();
-                self.trouble.cut_names.add(|| line);
-            }
-        }
-        let [label, module, src] = names;
-        if !self.modules.contains(module.as_ref()) {
-            self.modules.insert(module.to_string());
-        }
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let (label, module, src) = (text(cells.label), text(cells.module), text(cells.src));
         let is_caf = label == "CAF" || label.starts_with("CAF:");
-        self.builder.cost_centre(&label, &module, &src, is_caf)
+        let cut = self.builder.names_cut();
+        let cc = self.builder.cost_centre(&label, &module, &src, is_caf);
+        if self.builder.names_cut() > cut {
+            self.trouble.cut_names.add(|| line);
+        }
+        self.ccs.insert(cells.label, cells.module, cells.src, cc);
+        cc
     }
 
     /// A table of the costliest cost centres (kept as listed).
@@ -279,7 +256,8 @@ impl Reader<'_> {
     fn retainer_sets<'a>(&mut self, lines: &mut Lines<'a, '_>) -> Option<Line<'a>> {
         loop {
             let line = lines.next()?;
-            let text = line.text.trim_end();
+            let text = line.text();
+            let text = text.trim_end();
             if text.is_empty() {
                 continue;
             }

@@ -340,16 +340,16 @@ fn layouts_and_numbers() {
         "scc"
     );
     assert!(Layout::of("COST CENTRE SRC").is_err());
-    let cells = l.split("x M s 1 2 3.5 4 5 6 7 8", &|_| false).unwrap();
+    let cells = l.split(b"x M s 1 2 3.5 4 5 6 7 8", &|_| false).unwrap();
     assert_eq!(
         (cells.label, cells.module, cells.src, cells.fit),
-        ("x", "M", "s", Fit::Loose)
+        (&b"x"[..], &b"M"[..], &b"s"[..], Fit::Loose)
     );
-    assert!(l.split("x M s 1 2 3.5 4 5 6 7", &|_| false).is_err());
-    for s in ["38.3", "100.0", "0", "0.05", "12345678.25"] {
-        assert_eq!(parse_decimal(s), s.parse().ok(), "{s}");
+    assert!(l.split(b"x M s 1 2 3.5 4 5 6 7", &|_| false).is_err());
+    for s in ["38.3", "100.0", "0", "0.05", "12345678.25", "1.25e2"] {
+        assert_eq!(parse_decimal(s.as_bytes()), s.parse().ok(), "{s}");
     }
-    for s in ["", ".", "-1", "1e3x", "NaN", "inf"] {
-        assert_eq!(parse_decimal(s), None, "{s}");
+    for s in ["", ".", "-1", "1e3x", "NaN", "inf", "1.2.3"] {
+        assert_eq!(parse_decimal(s.as_bytes()), None, "{s}");
     }
 }
