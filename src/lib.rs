@@ -103,6 +103,20 @@ pub mod internals {
             p.sampled.as_ref()
         }
 
+        /// A time profile read with its report's tree cut into chunks of `chunk_bytes`,
+        /// each parsed on a thread of its own (as a large report is on a machine of many
+        /// cores), to compare with the one-thread reading.
+        pub fn read_chunked(
+            bytes: &[u8],
+            chunk_bytes: usize,
+        ) -> Result<TimeProfile, crate::read::prof::TimeProfileError> {
+            let opts = crate::read::prof::TimeProfileOptions {
+                chunk_bytes: Some(chunk_bytes),
+                ..Default::default()
+            };
+            crate::read::prof::read_time_profile_bytes(bytes, &opts, &mut |_| {})
+        }
+
         /// The time samples an eventlog's heap reading carried along (`load` of a
         /// `+RTS -p -hc -l` log), as a tree with its samples.
         pub fn sampled_of_heap(report: &crate::EventlogReport) -> Option<Sampled> {

@@ -308,3 +308,82 @@ fn twins_agree_stack_by_stack_on_entries_and_allocation() {
     // (their -pj is not JSON): read as meant, they are twins too.
     assert_eq!(agree, 51);
 }
+
+/// A tree, its warnings and the reading's error, as text: what two readings must share.
+fn described(r: &Result<hp2ps::TimeProfile, hp2ps::TimeProfileError>) -> String {
+    match r {
+        Ok(p) => {
+            let t = tree_of(p);
+            let rows: Vec<String> = (t.nodes())
+                .map(|n| {
+                    let c = t.cost_centre(t.cc(n));
+                    format!(
+                        "{} {:?} {:?} {} {} {} {} {} {} {:?} {:?} {:?}",
+                        t.depth(n),
+                        (c.label, c.module, c.src),
+                        t.parent(n),
+                        t.entries(n),
+                        t.time(n),
+                        t.alloc(n),
+                        t.inherited_time(n),
+                        t.inherited_alloc(n),
+                        t.subtree_end(n).index(),
+                        t.no(n),
+                        t.ticks(n),
+                        t.bytes(n)
+                    )
+                })
+                .collect();
+            format!(
+                "{rows:?} {:?} {:?} {:?}",
+                t.header(),
+                t.retainer_sets(),
+                p.warnings()
+            )
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_tree_read_in_chunks_on_every_core_is_the_one_thread_readings() {
+    let mut files = every_file();
+    files.retain(|f| !is_json(f));
+    let mut chunked = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let one = hp2ps::read_time_profile(hp2ps::Source::Bytes(&bytes), &Default::default());
+        let expected = described(&one);
+        // Chunks of a few hundred bytes (a few rows each), and of one row's size: a cut
+        // in every place a row can be cut.
+        for chunk in [257, 4096] {
+            let got = hp2ps::internals::prof::read_chunked(&bytes, chunk);
+            assert_eq!(
+                described(&got),
+                expected,
+                "{} in chunks of {chunk} bytes",
+                name(f)
+            );
+        }
+        chunked += 1;
+    }
+    assert!(chunked >= 144, "{chunked}");
+    // Damage and a cut end, in chunks.
+    let full = std::fs::read_to_string(
+        generated()
+            .iter()
+            .find(|f| name(f) == "textproc-ghc9.10.3-p.prof")
+            .unwrap(),
+    )
+    .unwrap();
+    let damaged = full.replacen("   0.0    0.0", "   0.x    0.0", 3);
+    for text in [&full[..full.len() * 2 / 3], &damaged[..]] {
+        let one =
+            hp2ps::read_time_profile(hp2ps::Source::Bytes(text.as_bytes()), &Default::default());
+        assert!(!one.as_ref().unwrap().warnings().is_empty());
+        for chunk in [100, 333] {
+            let got = hp2ps::internals::prof::read_chunked(text.as_bytes(), chunk);
+            assert_eq!(described(&got), described(&one), "chunks of {chunk}");
+        }
+    }
+}

@@ -167,7 +167,7 @@ impl TreeBuilder {
     /// time). `is_caf` is kept from its first time.
     pub fn cost_centre(&mut self, label: &str, module: &str, src: &str, is_caf: bool) -> CcId {
         let max = self.max_name_len;
-        let mut cut = |name: &str| -> String {
+        let cut = |name: &str| -> String {
             let mut end = max;
             while !name.is_char_boundary(end) {
                 end -= 1;

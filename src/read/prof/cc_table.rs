@@ -10,7 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use crate::calltree::CcId;
-use crate::intern::hash_bytes;
+use crate::intern::{hash_bytes, quick_hash, same};
 
 /// A hasher for keys that are hashes already.
 #[derive(Default)]
@@ -45,15 +45,14 @@ pub(super) struct CcTable {
     modules: HashSet<Vec<u8>>,
 }
 
-/// The hash of three names (each one's length is hashed too, so that the cut between
-/// them counts).
+/// A hash of three names: each one's length and a few of its words
+/// ([`quick_hash`]), enough to tell a report's cost centres apart; names that share it
+/// are told apart by comparing them, and the table keeps the first.
+#[inline]
 fn hash3(label: &[u8], module: &[u8], src: &[u8]) -> u64 {
-    let mut h = crate::intern::FxHasher::default();
-    for part in [label, module, src] {
-        h.write_usize(part.len());
-        h.write(part);
-    }
-    h.finish()
+    let h =
+        quick_hash(label) ^ quick_hash(module).rotate_left(21) ^ quick_hash(src).rotate_left(42);
+    h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (h >> 29)
 }
 
 impl CcTable {
@@ -62,8 +61,10 @@ impl CcTable {
         let &i = self.by_hash.get(&hash3(label, module, src))?;
         let e = &self.entries[i as usize];
         let a = &self.arena;
-        (a[e.label.clone()] == *label && a[e.module.clone()] == *module && a[e.src.clone()] == *src)
-            .then_some(e.cc)
+        (same(&a[e.label.clone()], label)
+            && same(&a[e.module.clone()], module)
+            && same(&a[e.src.clone()], src))
+        .then_some(e.cc)
     }
 
     /// Remembers the names of `cc` (unless another's names have their hash).

@@ -66,11 +66,16 @@ pub(super) struct Cells<'a> {
     pub(super) module: &'a [u8],
     /// Empty when the table has no `SRC`.
     pub(super) src: &'a [u8],
+    /// A module glued to its number: the whole token (empty otherwise).
+    pub(super) glued: &'a [u8],
     /// The numbers, as [`Layout::numbers`] orders them: integers, and decimals.
     pub(super) ints: [u64; MAX_NUMBERS],
     pub(super) floats: [f64; MAX_NUMBERS],
     pub(super) fit: Fit,
 }
+
+/// A row's label, module and source location.
+type Names<'a> = (&'a [u8], &'a [u8], &'a [u8]);
 
 fn is_space(c: u8) -> bool {
     c == b' ' || c == b'\t'
@@ -165,6 +170,7 @@ impl Layout {
             label: b"",
             module: b"",
             src: b"",
+            glued: b"",
             ints: [0; MAX_NUMBERS],
             floats: [0.0; MAX_NUMBERS],
             fit: Fit::Aligned,
@@ -186,6 +192,7 @@ impl Layout {
             cells.ints[0] = parse_integer(&token[cut..]).ok_or("a number out of range")?;
             text_end = tokens[0].0 + cut;
             cells.fit = Fit::Glued;
+            cells.glued = token;
         }
         let text = trim_end(&line[..text_end]);
         if text.len() <= indent {
@@ -209,7 +216,7 @@ impl Layout {
     /// known module it starts with, else before its trailing digits. Only where the cut
     /// is sure: without a `SRC` column (a module ends in a letter, or is known), or
     /// after a location's `>` or `)`.
-    fn unglue(&self, token: &[u8], known: &dyn Fn(&[u8]) -> bool) -> Option<usize> {
+    pub(super) fn unglue(&self, token: &[u8], known: &dyn Fn(&[u8]) -> bool) -> Option<usize> {
         let digits = token
             .iter()
             .rev()
@@ -229,7 +236,7 @@ impl Layout {
     }
 
     /// The label, module and location of a row's `text` where the header puts them.
-    fn aligned<'a>(&self, text: &'a [u8], indent: usize) -> Option<(&'a [u8], &'a [u8], &'a [u8])> {
+    fn aligned<'a>(&self, text: &'a [u8], indent: usize) -> Option<Names<'a>> {
         let last = self.src.unwrap_or(self.module);
         let (m, s) = match text.get(..last + 1).unwrap_or(text).is_ascii() {
             // Columns are characters: bytes, in ASCII.
@@ -267,11 +274,7 @@ impl Layout {
     }
 
     /// The label, module and location of a row's `text`, by the spaces between them.
-    fn loose<'a>(
-        &self,
-        text: &'a [u8],
-        indent: usize,
-    ) -> Result<(&'a [u8], &'a [u8], &'a [u8]), &'static str> {
+    fn loose<'a>(&self, text: &'a [u8], indent: usize) -> Result<Names<'a>, &'static str> {
         let words: Vec<(usize, &[u8])> = words(&text[indent..])
             .map(|(at, w)| (indent + at, w))
             .collect();

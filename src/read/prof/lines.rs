@@ -20,6 +20,8 @@ pub(super) struct Lines<'a, 'r> {
 pub(super) struct Line<'a> {
     /// Its number, from 1.
     pub(super) number: usize,
+    /// Where it starts in the input.
+    pub(super) start: usize,
     /// Its bytes (without the line end).
     pub(super) bytes: &'a [u8],
     /// Whether a line end ends it (the last line of a cut file has none).
@@ -46,6 +48,27 @@ impl<'a, 'r> Lines<'a, 'r> {
         }
     }
 
+    /// Goes back to before `line`, which was the last line given.
+    pub(super) fn rewind(&mut self, line: &Line<'_>) {
+        self.at = line.start;
+        self.number = line.number - 1;
+    }
+
+    /// The bytes after the last line given.
+    pub(super) fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.at..]
+    }
+
+    /// Skips `bytes` bytes holding `lines` lines (read elsewhere).
+    pub(super) fn skip(&mut self, bytes: usize, lines: usize) {
+        self.at = (self.at + bytes).min(self.bytes.len());
+        self.number += lines;
+        if self.at - self.released >= RELEASE_EVERY {
+            self.released = self.at;
+            (self.release)(self.at);
+        }
+    }
+
     /// How many bytes are left after the last line given.
     pub(super) fn left(&self) -> usize {
         self.bytes.len() - self.at
@@ -63,6 +86,7 @@ impl<'a, 'r> Lines<'a, 'r> {
             return None;
         }
         let rest = &self.bytes[self.at..];
+        let start = self.at;
         let (line, ended) = match memchr::memchr(b'\n', rest) {
             Some(i) => (&rest[..i], true),
             None => (rest, false),
@@ -76,6 +100,7 @@ impl<'a, 'r> Lines<'a, 'r> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         Some(Line {
             number: self.number,
+            start,
             bytes: line,
             ended,
         })

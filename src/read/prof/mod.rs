@@ -5,7 +5,8 @@
 //!
 //! Files: the report's lines (`lines.rs`), its head (`facts.rs`), its tables' columns
 //! and a row cut into them (`columns.rs`), the cost centres by their names' bytes
-//! (`cc_table.rs`), the report (`report.rs`); `-pj`'s tokens
+//! (`cc_table.rs`), the report (`report.rs`) and its tree's rows, cut on every core
+//! (`rows.rs`); `-pj`'s tokens
 //! (`json_tokens.rs`, tolerant of GHC 9.0.2's unescaped labels) and structure
 //! (`json.rs`); the eventlog's samples (`eventlog.rs`, through the eventlog reader's own
 //! model); what went wrong (`error.rs`). See `docs/time-profile.md`.
@@ -19,6 +20,7 @@ mod json;
 mod json_tokens;
 mod lines;
 mod report;
+mod rows;
 
 pub use error::{TimeProfileError, TimeProfileWarning};
 pub(crate) use eventlog::sampled_of;
@@ -36,6 +38,10 @@ pub struct TimeProfileOptions {
     /// How an eventlog's samples are placed in time (its time axis).
     /// Default: [`EventlogOptions::default`].
     pub eventlog: EventlogOptions,
+    /// The bytes of a report's tree cut into chunks of this size, each parsed on a
+    /// thread of its own, however many cores there are (the tests' knob, to compare
+    /// chunked and one-thread readings); `None`: chunks of 4 MiB, one per core.
+    pub(crate) chunk_bytes: Option<usize>,
 }
 
 impl Default for TimeProfileOptions {
@@ -43,6 +49,7 @@ impl Default for TimeProfileOptions {
         TimeProfileOptions {
             max_name_len: crate::defaults::MAX_NAME_LEN,
             eventlog: EventlogOptions::default(),
+            chunk_bytes: None,
         }
     }
 }

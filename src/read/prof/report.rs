@@ -8,12 +8,13 @@
 //! of trouble is one warning, naming the first line it was met on.
 
 use super::cc_table::CcTable;
-use super::columns::{Cells, Fit, Layout, Num};
+use super::columns::{parse_integer, Cells, Fit, Layout, Num};
 use super::error::{Tally, TimeProfileError, TimeProfileWarning};
 use super::facts::{head_line, title_date, TITLE};
 use super::lines::{quoted, Line, Lines};
+use super::rows::{self, CHUNK};
 use super::TimeProfileOptions;
-use crate::calltree::{CallTree, CcId, Columns, FlatRow, RetainerSet, Row, TreeBuilder};
+use crate::calltree::{CallTree, CcId, Columns, FlatRow, RetainerSet, TreeBuilder, NONE};
 
 /// What the reader met, for the warnings.
 #[derive(Default)]
@@ -178,34 +179,34 @@ impl Reader<'_> {
         }
     }
 
-    /// The cost centre of a row.
+    /// The cost centre of a row's names (label, module, location).
     #[inline]
-    fn cost_centre(&mut self, line: usize, cells: &Cells<'_>) -> CcId {
-        match self.ccs.find(cells.label, cells.module, cells.src) {
+    fn cost_centre(&mut self, line: usize, names: [&[u8]; 3]) -> CcId {
+        match self.ccs.find(names[0], names[1], names[2]) {
             Some(cc) => cc,
-            None => self.new_cost_centre(line, cells),
+            None => self.new_cost_centre(line, names),
         }
     }
 
-    /// The cost centre of a row met the first time (the builder cuts long names).
+    /// The cost centre of names met the first time (the builder cuts long ones).
     #[inline(never)]
-    fn new_cost_centre(&mut self, line: usize, cells: &Cells<'_>) -> CcId {
+    fn new_cost_centre(&mut self, line: usize, names: [&[u8]; 3]) -> CcId {
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        let (label, module, src) = (text(cells.label), text(cells.module), text(cells.src));
+        let (label, module, src) = (text(names[0]), text(names[1]), text(names[2]));
         let is_caf = label == "CAF" || label.starts_with("CAF:");
         let cut = self.builder.names_cut();
         let cc = self.builder.cost_centre(&label, &module, &src, is_caf);
         if self.builder.names_cut() > cut {
             self.trouble.cut_names.add(|| line);
         }
-        self.ccs.insert(cells.label, cells.module, cells.src, cc);
+        self.ccs.insert(names[0], names[1], names[2], cc);
         cc
     }
 
     /// A table of the costliest cost centres (kept as listed).
     fn listed<'a>(&mut self, lines: &mut Lines<'a, '_>, layout: &Layout) -> Option<Line<'a>> {
         self.rows(lines, layout, |r, line, cells| {
-            let cc = r.cost_centre(line.number, &cells);
+            let cc = r.cost_centre(line.number, [cells.label, cells.module, cells.src]);
             let mut row = FlatRow::empty(cc, layout.has(Num::Ticks), layout.has(Num::Bytes));
             for (i, &num) in layout.numbers.iter().enumerate() {
                 match num {
@@ -230,26 +231,114 @@ impl Reader<'_> {
             columns.ticks = layout.has(Num::Ticks);
             columns.bytes = layout.has(Num::Bytes);
             self.builder.set_columns(columns);
+            // Room for the rows at once (a row is longer than the header's numbers), so
+            // that a million rows are not copied as the columns grow: capacity that is
+            // never written is no memory.
+            let shortest_row = 16 + 6 * layout.numbers.len();
+            self.builder.reserve(lines.left() / shortest_row);
         }
-        self.rows(lines, layout, |r, line, cells| {
-            let cc = r.cost_centre(line.number, &cells);
-            let mut row = Row::default();
-            let mut no = None;
-            for (i, &num) in layout.numbers.iter().enumerate() {
-                let (int, float) = (cells.ints[i], cells.floats[i]);
-                match num {
-                    Num::No => no = u32::try_from(int).ok().filter(|&n| n != u32::MAX),
-                    Num::Entries => row.entries = int,
-                    Num::Time => row.time = float,
-                    Num::Alloc => row.alloc = float,
-                    Num::InheritedTime => row.inherited_time = float,
-                    Num::InheritedAlloc => row.inherited_alloc = float,
-                    Num::Ticks => row.ticks = int,
-                    Num::Bytes => row.bytes = int,
-                }
+        // A tree of a few megabytes is read here, row by row; a larger one on every core
+        // (`rows.rs`).
+        let parts = match self.opts.chunk_bytes {
+            Some(bytes) => (lines.left() / bytes.max(1)).max(1),
+            None => {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                (lines.left() / CHUNK).clamp(1, cores.min(8))
             }
-            r.builder.push(cells.indent, cc, no, row);
-        })
+        };
+        if parts == 1 {
+            return self.rows(lines, layout, |r, line, cells| {
+                let cc = r.cost_centre(line.number, [cells.label, cells.module, cells.src]);
+                let (no, row) = rows::numbers(layout, &cells);
+                r.builder
+                    .push(cells.indent, cc, (no != NONE).then_some(no), row);
+            });
+        }
+        // Past the blank lines before the first row.
+        let first = loop {
+            let line = lines.next()?;
+            if !line.bytes.iter().all(|c| c.is_ascii_whitespace()) {
+                lines.rewind(&line);
+                break line.number;
+            }
+        };
+        let pieces = rows::chunks(lines.rest(), parts);
+        let parsed = rows::parse_all(layout, &pieces);
+        let (mut bytes, mut number) = (0, first);
+        for (chunk, piece) in parsed.iter().zip(&pieces) {
+            self.merge_chunk(layout, chunk, number);
+            number += chunk.lines;
+            if let Some(stop) = chunk.stop {
+                bytes += stop;
+                break;
+            }
+            bytes += piece.len();
+            if let Some(cut) = chunk.cut {
+                let line = number - chunk.lines + cut;
+                self.trouble.cut = Some((line, "inside its last line (left out)"));
+            }
+        }
+        lines.skip(bytes, number - first);
+        // The line that ended the rows: a blank one is passed, the next table's given.
+        let line = lines.next()?;
+        match line.bytes.iter().all(|c| c.is_ascii_whitespace()) {
+            true => lines.next(),
+            false => Some(line),
+        }
+    }
+
+    /// Hands a chunk's rows to the builder, in order, with the tree's cost centres;
+    /// `base` is the line number of its first line.
+    fn merge_chunk(&mut self, layout: &Layout, chunk: &rows::Chunk<'_>, base: usize) {
+        let mut global: Vec<Option<CcId>> = vec![None; chunk.names.len()];
+        let mut glued = chunk.glued.iter().peekable();
+        for (i, p) in chunk.rows.iter().enumerate() {
+            let line = base + p.line as usize;
+            let names = chunk.names[p.cc as usize];
+            let (cc, no) = match glued.next_if(|g| g.0 == i) {
+                Some(&(_, token)) => self.unglued(layout, line, names, token, p.no),
+                None => match global[p.cc as usize] {
+                    Some(cc) => (cc, p.no),
+                    None => {
+                        let cc = self.cost_centre(line, names);
+                        global[p.cc as usize] = Some(cc);
+                        (cc, p.no)
+                    }
+                },
+            };
+            self.builder
+                .push(p.indent as usize, cc, (no != NONE).then_some(no), p.row);
+        }
+        if let Some((line, why)) = chunk.damaged {
+            for _ in 0..chunk.damaged_count {
+                self.trouble.damaged.add(|| (base + line, why.to_string()));
+            }
+        }
+        if let Some(line) = chunk.loose {
+            for _ in 0..chunk.loose_count {
+                self.trouble.loose.add(|| base + line);
+            }
+        }
+    }
+
+    /// The cost centre and number of a row whose module was glued to its number, told
+    /// apart by the modules met before it.
+    fn unglued(
+        &mut self,
+        layout: &Layout,
+        line: usize,
+        names: [&[u8]; 3],
+        token: &[u8],
+        no: u32,
+    ) -> (CcId, u32) {
+        let ccs = &self.ccs;
+        let cut = (layout.unglue(token, &|m| ccs.knows_module(m))).unwrap_or(names[1].len());
+        let (module, number) = token.split_at(cut.min(token.len()));
+        let no = (parse_integer(number).and_then(|n| u32::try_from(n).ok())).unwrap_or(no);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let (m, n) = (text(module), text(number));
+        self.trouble.glued.add(|| (line, m, n));
+        (self.cost_centre(line, [names[0], module, names[2]]), no)
     }
 
     /// `SET 68 = {<Main.f,Main.main>, <SYSTEM.SYSTEM>}` lines.
