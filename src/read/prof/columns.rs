@@ -43,6 +43,11 @@ pub(super) struct Layout {
     src: Option<usize>,
     /// The numeric columns, left to right.
     pub(super) numbers: Vec<Num>,
+    /// Where each numeric column's header word ends (its character column + 1): GHC
+    /// right-aligns the numbers there.
+    ends: Vec<usize>,
+    /// [`tenths`].
+    tenths: Vec<f64>,
 }
 
 /// How a row was cut.
@@ -92,6 +97,8 @@ impl Layout {
             module: 0,
             src: None,
             numbers: Vec::new(),
+            ends: Vec::new(),
+            tenths: tenths(),
         };
         let col = "COST CENTRE".len();
         let mut shares = 0;
@@ -127,6 +134,7 @@ impl Layout {
                 return Err(word.to_string());
             }
             layout.numbers.push(num);
+            layout.ends.push(at + word.len());
         }
         if layout.module == 0 {
             return Err("(no MODULE)".to_string());
@@ -150,20 +158,22 @@ impl Layout {
         let indent = b.iter().take_while(|&&c| c == b' ').count();
         let k = self.numbers.len();
         let mut tokens = [(0usize, 0usize); MAX_NUMBERS];
-        let mut end = b.len();
-        for i in (0..k).rev() {
-            while end > indent && is_space(b[end - 1]) {
-                end -= 1;
+        if !self.numbers_in_place(b, indent, &mut tokens) {
+            let mut end = b.len();
+            for i in (0..k).rev() {
+                while end > indent && is_space(b[end - 1]) {
+                    end -= 1;
+                }
+                let mut start = end;
+                while start > indent && !is_space(b[start - 1]) {
+                    start -= 1;
+                }
+                if start == end {
+                    return Err("fewer columns than the header has");
+                }
+                tokens[i] = (start, end);
+                end = start;
             }
-            let mut start = end;
-            while start > indent && !is_space(b[start - 1]) {
-                start -= 1;
-            }
-            if start == end {
-                return Err("fewer columns than the header has");
-            }
-            tokens[i] = (start, end);
-            end = start;
         }
         let mut cells = Cells {
             indent,
@@ -180,7 +190,7 @@ impl Layout {
             let token = &line[tokens[i].0..tokens[i].1];
             let ok = match num.is_integer() {
                 true => parse_integer(token).map(|v| cells.ints[i] = v),
-                false => parse_decimal(token).map(|v| cells.floats[i] = v),
+                false => parse_decimal(token, &self.tenths).map(|v| cells.floats[i] = v),
             };
             if ok.is_some() {
                 continue;
@@ -210,6 +220,32 @@ impl Layout {
             }
         }
         Ok(cells)
+    }
+
+    /// Finds the numbers where GHC puts them, each ending under its header word (all
+    /// but a few rows in 2 million of GHC's reports): `false` when a row's are not
+    /// there, to be looked for from its end instead.
+    #[inline]
+    fn numbers_in_place(&self, b: &[u8], indent: usize, tokens: &mut [(usize, usize)]) -> bool {
+        if self.ends.last() != Some(&b.len()) {
+            return false;
+        }
+        let mut after = indent;
+        for (token, &end) in tokens.iter_mut().zip(&self.ends) {
+            if end <= after || is_space(b[end - 1]) {
+                return false;
+            }
+            let mut start = end - 1;
+            while start > after && !is_space(b[start - 1]) {
+                start -= 1;
+            }
+            if start <= after {
+                return false;
+            }
+            *token = (start, end);
+            after = end;
+        }
+        true
     }
 
     /// Where a module glued to the number after it ends in `token`: after the longest
@@ -370,9 +406,22 @@ fn is_module_like(word: &[u8]) -> bool {
 }
 
 /// A count (digits only, at most `u64::MAX`).
+#[inline]
 pub(super) fn parse_integer(s: &[u8]) -> Option<u64> {
     if s.is_empty() {
         return None;
+    }
+    if s.len() <= 19 {
+        // Nineteen digits stay below 10^19 < 2^64: no overflow to check for.
+        let mut v = 0u64;
+        for &c in s {
+            let d = c.wrapping_sub(b'0');
+            if d >= 10 {
+                return None;
+            }
+            v = v * 10 + u64::from(d);
+        }
+        return Some(v);
     }
     s.iter().try_fold(0u64, |acc, &c| {
         let d = c.wrapping_sub(b'0');
@@ -381,9 +430,19 @@ pub(super) fn parse_integer(s: &[u8]) -> Option<u64> {
     })
 }
 
+/// `n / 10` for every `n` below [`TENTHS`], each the closest double to its decimal:
+/// the shares of a report (`38.3`) are read by a lookup instead of a division (a table
+/// each [`Layout`] holds).
+pub(super) fn tenths() -> Vec<f64> {
+    (0..TENTHS).map(|n| n as f64 / 10.0).collect()
+}
+
+/// How many tenths [`tenths`] holds (up to 204.7 %).
+const TENTHS: u64 = 2048;
+
 /// A share (`38.3`, `100.0`, `0`): the decimal's closest double, as `str::parse` gives,
 /// without its cost for the common short forms.
-pub(super) fn parse_decimal(s: &[u8]) -> Option<f64> {
+pub(super) fn parse_decimal(s: &[u8], tenths: &[f64]) -> Option<f64> {
     let dot = s.iter().position(|&c| c == b'.');
     let (whole, frac) = match dot {
         Some(i) => (&s[..i], &s[i + 1..]),
@@ -398,6 +457,9 @@ pub(super) fn parse_decimal(s: &[u8]) -> Option<f64> {
         })
         .flatten();
     match fast {
+        Some((w, f)) if frac.len() == 1 && w * 10 + f < TENTHS => {
+            tenths.get((w * 10 + f) as usize).copied()
+        }
         Some((w, f)) => {
             let scale = 10u64.pow(frac.len() as u32);
             // Both exact below 2^53: the quotient is the correctly rounded decimal.

@@ -1,7 +1,7 @@
 //! The readers on small reports made here, one layout or one kind of damage each (the
 //! real files' are `tests/prof_readers.rs`'s).
 
-use super::columns::{parse_decimal, Fit, Layout, Num};
+use super::columns::{parse_decimal, tenths, Fit, Layout, Num};
 use super::*;
 use crate::calltree::NodeId;
 
@@ -346,10 +346,26 @@ fn layouts_and_numbers() {
         (&b"x"[..], &b"M"[..], &b"s"[..], Fit::Loose)
     );
     assert!(l.split(b"x M s 1 2 3.5 4 5 6 7", &|_| false).is_err());
-    for s in ["38.3", "100.0", "0", "0.05", "12345678.25", "1.25e2"] {
-        assert_eq!(parse_decimal(s.as_bytes()), s.parse().ok(), "{s}");
+    let t = tenths();
+    for s in [
+        "38.3",
+        "100.0",
+        "0",
+        "0.05",
+        "12345678.25",
+        "1.25e2",
+        "204.7",
+        "204.8",
+        "9.9",
+    ] {
+        assert_eq!(parse_decimal(s.as_bytes(), &t), s.parse().ok(), "{s}");
+    }
+    // Every tenth the table holds is the closest double to its decimal.
+    for n in 0..3000 {
+        let s = format!("{}.{}", n / 10, n % 10);
+        assert_eq!(parse_decimal(s.as_bytes(), &t), s.parse().ok(), "{s}");
     }
     for s in ["", ".", "-1", "1e3x", "NaN", "inf", "1.2.3"] {
-        assert_eq!(parse_decimal(s.as_bytes()), None, "{s}");
+        assert_eq!(parse_decimal(s.as_bytes(), &t), None, "{s}");
     }
 }
