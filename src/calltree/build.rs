@@ -72,12 +72,12 @@ pub struct Row {
 
 /// Builds a [`CallTree`] node by node, in the file's order.
 pub struct TreeBuilder {
-    tree: CallTree,
+    pub(super) tree: CallTree,
     /// Each cost centre's (label, module, src) numbers as 12 bytes, and their index.
     keys: Vec<[u8; 12]>,
     index: NameIndex,
     /// The open nodes (the path to the last one), each with its level.
-    open: Vec<(usize, u32)>,
+    pub(super) open: Vec<(usize, u32)>,
     /// The longest name kept, in bytes, and how many names were cut to it.
     max_name_len: usize,
     names_cut: usize,

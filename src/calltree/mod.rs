@@ -12,7 +12,7 @@
 //!
 //! Files: the tree and its reading (`mod.rs`), the interned texts (`names.rs`), the
 //! header's facts and the retainer sets (`header.rs`), how readers build a tree
-//! (`build.rs`), trees of merged paths (`merge.rs`: the sandwich's, a window's and a
+//! (`build.rs`; rows written in place by several threads: `in_place.rs`), trees of merged paths (`merge.rs`: the sandwich's, a window's and a
 //! diff's), the derived views: the flat table (`flat.rs`), folded stacks (`folded.rs`),
 //! the sandwich (`sandwich.rs`), the diff of two trees (`diff.rs`); an eventlog's samples
 //! in time order and the tree of a window of them (`sampled.rs`).
@@ -22,6 +22,7 @@ mod diff;
 mod flat;
 mod folded;
 mod header;
+mod in_place;
 mod merge;
 mod names;
 mod sampled;
@@ -34,6 +35,7 @@ pub use diff::{CcChange, Side, TreeDiff};
 pub use flat::FlatRow;
 pub use folded::Measure;
 pub use header::{Header, RetainerSet};
+pub(crate) use in_place::{RowsMut, DROPPED};
 pub use sampled::Sampled;
 pub use sandwich::Sandwich;
 

@@ -14,7 +14,7 @@ use super::facts::{head_line, title_date, TITLE};
 use super::lines::{quoted, Line, Lines};
 use super::rows::{self, CHUNK};
 use super::TimeProfileOptions;
-use crate::calltree::{CallTree, CcId, Columns, FlatRow, RetainerSet, TreeBuilder, NONE};
+use crate::calltree::{CallTree, CcId, Columns, FlatRow, RetainerSet, TreeBuilder, DROPPED, NONE};
 
 /// What the reader met, for the warnings.
 #[derive(Default)]
@@ -263,22 +263,38 @@ impl Reader<'_> {
             }
         };
         let pieces = rows::chunks(lines.rest(), parts);
-        let parsed = rows::parse_all(layout, &pieces);
-        let (mut bytes, mut number) = (0, first);
-        for (chunk, piece) in parsed.iter().zip(&pieces) {
-            self.merge_chunk(layout, chunk, number);
-            number += chunk.lines;
-            if let Some(stop) = chunk.stop {
-                bytes += stop;
+        let counts = rows::count_all(&pieces);
+        let from = self.builder.len();
+        let total: usize = counts.iter().sum();
+        // Each chunk's part of the new rows, in order.
+        let mut parts_of_rows = Vec::with_capacity(counts.len());
+        let mut rest = self.builder.new_rows(total);
+        for &n in &counts {
+            let (part, after) = rest.split_at(n);
+            parts_of_rows.push(part);
+            rest = after;
+        }
+        let parsed = rows::parse_all(layout, &pieces, parts_of_rows);
+        let (mut bytes, mut row, mut until) = (0, from, from + total);
+        for ((chunk, piece), &n) in parsed.iter().zip(&pieces).zip(&counts) {
+            let stop = chunk.stop.map_or(n, |(k, _)| k);
+            self.merge_chunk(layout, chunk, row, stop, first + row - from);
+            if let Some((k, at)) = chunk.stop {
+                bytes += at;
+                until = row + k;
+                row += k;
                 break;
             }
-            bytes += piece.len();
-            if let Some(cut) = chunk.cut {
-                let line = number - chunk.lines + cut;
-                self.trouble.cut = Some((line, "inside its last line (left out)"));
+            if let Some(k) = chunk.cut {
+                self.trouble.cut =
+                    Some((first + row - from + k, "inside its last line (left out)"));
             }
+            bytes += piece.len();
+            row += n;
         }
-        lines.skip(bytes, number - first);
+        self.builder.keep_rows(from, until);
+        self.builder.link_rows(from);
+        lines.skip(bytes, row - from);
         // The line that ended the rows: a blank one is passed, the next table's given.
         let line = lines.next()?;
         match line.bytes.iter().all(|c| c.is_ascii_whitespace()) {
@@ -287,36 +303,50 @@ impl Reader<'_> {
         }
     }
 
-    /// Hands a chunk's rows to the builder, in order, with the tree's cost centres;
-    /// `base` is the line number of its first line.
-    fn merge_chunk(&mut self, layout: &Layout, chunk: &rows::Chunk<'_>, base: usize) {
+    /// Gives the `rows` rows of a chunk written from row `from` on the tree's cost
+    /// centres, in order; `line` is the line number of the chunk's first line.
+    fn merge_chunk(
+        &mut self,
+        layout: &Layout,
+        chunk: &rows::Chunk<'_>,
+        from: usize,
+        rows: usize,
+        line: usize,
+    ) {
         let mut global: Vec<Option<CcId>> = vec![None; chunk.names.len()];
         let mut glued = chunk.glued.iter().peekable();
-        for (i, p) in chunk.rows.iter().enumerate() {
-            let line = base + p.line as usize;
-            let names = chunk.names[p.cc as usize];
-            let (cc, no) = match glued.next_if(|g| g.0 == i) {
-                Some(&(_, token)) => self.unglued(layout, line, names, token, p.no),
-                None => match global[p.cc as usize] {
-                    Some(cc) => (cc, p.no),
+        for k in 0..rows {
+            let local = *self.builder.raw_cc_mut(from + k);
+            if local == DROPPED {
+                continue;
+            }
+            let names = chunk.names[local as usize];
+            let cc = match glued.next_if(|g| g.0 == k) {
+                Some(&(_, token)) => {
+                    let no = *self.builder.raw_no_mut(from + k);
+                    let (cc, no) = self.unglued(layout, line + k, names, token, no);
+                    *self.builder.raw_no_mut(from + k) = no;
+                    cc
+                }
+                None => match global[local as usize] {
+                    Some(cc) => cc,
                     None => {
-                        let cc = self.cost_centre(line, names);
-                        global[p.cc as usize] = Some(cc);
-                        (cc, p.no)
+                        let cc = self.cost_centre(line + k, names);
+                        global[local as usize] = Some(cc);
+                        cc
                     }
                 },
             };
-            self.builder
-                .push(p.indent as usize, cc, (no != NONE).then_some(no), p.row);
+            *self.builder.raw_cc_mut(from + k) = cc.0;
         }
-        if let Some((line, why)) = chunk.damaged {
+        if let Some((k, why)) = chunk.damaged {
             for _ in 0..chunk.damaged_count {
-                self.trouble.damaged.add(|| (base + line, why.to_string()));
+                self.trouble.damaged.add(|| (line + k, why.to_string()));
             }
         }
-        if let Some(line) = chunk.loose {
+        if let Some(k) = chunk.loose {
             for _ in 0..chunk.loose_count {
-                self.trouble.loose.add(|| base + line);
+                self.trouble.loose.add(|| line + k);
             }
         }
     }

@@ -1,52 +1,42 @@
-//! The tree's rows of a report, cut into their cells on every core: a report of a
+//! The tree's rows of a large report, cut into their cells on every core: a report of a
 //! million stacks is a hundred megabytes of rows, and cutting them is most of its
 //! reading. The rows from where the tree starts to the end of the input are cut into
-//! chunks at line ends; each chunk's rows are parsed on a thread of their own, each row
-//! naming its cost centre by the chunk's own number of it; then the report's reader
-//! takes the chunks in order ([`super::report`]), turning the chunks' numbers into the
-//! tree's cost centres and handing the rows to the builder, until the chunk whose rows
-//! ended (a blank line, or the next table) — the chunks after it, cut from what is not
-//! the tree, are dropped. What a row needs of the rows before it (a module glued to its
-//! number is told apart by the modules met before, `columns.rs`) is settled then, in
-//! order, so that the result is the one-thread reading's whatever the chunks.
+//! chunks at line ends; each chunk's lines are counted, the builder makes room for all
+//! of them, and each chunk's rows are parsed on a thread of its own straight into its
+//! part of the tree's columns ([`crate::calltree::RowsMut`]), each naming its cost
+//! centre by the chunk's own number of it. Then the report's reader goes over the rows
+//! in order ([`super::report`]): it turns each chunk's numbers into the tree's cost
+//! centres, settles what a row needs of the rows before it (a module glued to its number
+//! is told apart by the modules met before, `columns.rs`), drops the lines that were no
+//! rows and everything from where the tree's rows stop (a blank line, or the next
+//! table), and links the rows into the tree. The result is the one-thread reading's,
+//! whatever the chunks.
 
 use super::cc_table::CcTable;
 use super::columns::{Cells, Fit, Layout, Num};
-use crate::calltree::{CcId, Row, NONE};
+use crate::calltree::{CcId, Row, RowsMut, NONE};
 
 /// How many bytes of rows make a chunk worth a thread of its own.
 pub(super) const CHUNK: usize = 4 << 20;
 
-/// A row cut into its cells, its cost centre by the chunk's number of it.
-pub(super) struct Parsed {
-    /// Its line in the chunk, from 0.
-    pub(super) line: u32,
-    pub(super) indent: u32,
-    pub(super) cc: u32,
-    /// The file's `no.` ([`NONE`] for none).
-    pub(super) no: u32,
-    pub(super) row: Row,
-}
-
-/// A chunk's rows, the names of its cost centres, and what went wrong where.
+/// What a chunk's parsing found besides its rows: the names of its cost centres, and
+/// what went wrong where. Lines and rows are counted from the chunk's first, from 0.
 pub(super) struct Chunk<'a> {
-    pub(super) rows: Vec<Parsed>,
     /// Each chunk cost centre's label, module and location.
     pub(super) names: Vec<[&'a [u8]; 3]>,
-    /// The rows (by index) whose module was glued to its number: the token, to be told
-    /// apart again by the modules met before it.
+    /// The rows whose module was glued to its number: the token, to be told apart
+    /// again by the modules met before it.
     pub(super) glued: Vec<(usize, &'a [u8])>,
-    /// Lines the chunk holds (that of the stop included), and the byte where the tree's
-    /// rows stop in it (`None`: they go on past it).
-    pub(super) lines: usize,
-    pub(super) stop: Option<usize>,
-    /// Rows left out: the first's line (in the chunk) and why; how many.
+    /// The line where the tree's rows stop, and its byte in the chunk (`None`: they go
+    /// on past the chunk).
+    pub(super) stop: Option<(usize, usize)>,
+    /// Lines left out: the first and why; how many.
     pub(super) damaged: Option<(usize, &'static str)>,
     pub(super) damaged_count: usize,
-    /// Rows read by their spaces: the first's line; how many.
+    /// Rows read by their spaces: the first; how many.
     pub(super) loose: Option<usize>,
     pub(super) loose_count: usize,
-    /// The line of a last row without its line end (the input is cut there).
+    /// A last row without its line end (the input is cut there).
     pub(super) cut: Option<usize>,
 }
 
@@ -76,15 +66,23 @@ pub(super) fn chunks(bytes: &[u8], parts: usize) -> Vec<&[u8]> {
     out
 }
 
-/// Parses the rows of one chunk (lines of `bytes`, each ended by `\n` but perhaps the
-/// last). A module glued to its number is cut before its trailing digits here; the
-/// report's reader cuts it again, knowing the modules before it.
-pub(super) fn parse_chunk<'a>(layout: &Layout, bytes: &'a [u8]) -> Chunk<'a> {
+/// How many lines `bytes` holds (the last one perhaps without its line end).
+pub(super) fn count_lines(bytes: &[u8]) -> usize {
+    let ends = bytes.iter().filter(|&&c| c == b'\n').count();
+    ends + usize::from(bytes.last().is_some_and(|&c| c != b'\n'))
+}
+
+/// Parses the lines of one chunk into `rows` (one row a line, a line that is no row
+/// marked to be dropped). A module glued to its number is cut before its trailing digits
+/// here; the report's reader cuts it again, knowing the modules before it.
+pub(super) fn parse_chunk<'a>(
+    layout: &Layout,
+    bytes: &'a [u8],
+    rows: &mut RowsMut<'_>,
+) -> Chunk<'a> {
     let mut c = Chunk {
-        rows: Vec::with_capacity(bytes.len() / 64),
         names: Vec::new(),
         glued: Vec::new(),
-        lines: 0,
         stop: None,
         damaged: None,
         damaged_count: 0,
@@ -94,43 +92,46 @@ pub(super) fn parse_chunk<'a>(layout: &Layout, bytes: &'a [u8]) -> Chunk<'a> {
     };
     let mut table = CcTable::default();
     let mut at = 0;
-    while at < bytes.len() {
+    let mut number = 0;
+    while at < bytes.len() && number < rows.len() {
         let (line, ended) = match memchr::memchr(b'\n', &bytes[at..]) {
             Some(i) => (&bytes[at..at + i], true),
             None => (&bytes[at..], false),
         };
         let start = at;
         at += line.len() + usize::from(ended);
-        let number = c.lines;
-        c.lines += 1;
+        let k = number;
+        number += 1;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if ends_rows(line) {
-            c.stop = Some(start);
-            c.lines -= 1;
+            c.stop = Some((k, start));
             break;
         }
         if !ended {
-            c.cut = Some(number);
+            c.cut = Some(k);
+            rows.drop_row(k);
             break;
         }
         match layout.split(line, &|_| false) {
-            Ok(cells) => take(&mut c, &mut table, layout, number, &cells),
+            Ok(cells) => take(&mut c, &mut table, layout, rows, k, &cells),
             Err(why) => {
-                c.damaged.get_or_insert((number, why));
+                c.damaged.get_or_insert((k, why));
                 c.damaged_count += 1;
+                rows.drop_row(k);
             }
         }
     }
     c
 }
 
-/// Adds a row's cells to its chunk.
+/// Writes a row's cells as row `k` of its chunk.
 #[inline]
 fn take<'a>(
     c: &mut Chunk<'a>,
     table: &mut CcTable,
     layout: &Layout,
-    line: usize,
+    rows: &mut RowsMut<'_>,
+    k: usize,
     cells: &Cells<'a>,
 ) {
     let cc = match table.find(cells.label, cells.module, cells.src) {
@@ -145,19 +146,14 @@ fn take<'a>(
     match cells.fit {
         Fit::Aligned => {}
         Fit::Loose => {
-            c.loose.get_or_insert(line);
+            c.loose.get_or_insert(k);
             c.loose_count += 1;
         }
-        Fit::Glued => c.glued.push((c.rows.len(), cells.glued)),
+        Fit::Glued => c.glued.push((k, cells.glued)),
     }
     let (no, row) = numbers(layout, cells);
-    c.rows.push(Parsed {
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        indent: u32::try_from(cells.indent).unwrap_or(u32::MAX),
-        cc: cc.0,
-        no,
-        row,
-    });
+    let level = u32::try_from(cells.indent).unwrap_or(u32::MAX);
+    rows.set(k, level, cc.0, no, &row);
 }
 
 /// A tree row's `no.` ([`NONE`] for none) and numbers.
@@ -181,19 +177,31 @@ pub(super) fn numbers(layout: &Layout, cells: &Cells<'_>) -> (u32, Row) {
     (no, row)
 }
 
-/// Parses every chunk, each on a thread of its own when there are several.
-pub(super) fn parse_all<'a>(layout: &Layout, chunks: &[&'a [u8]]) -> Vec<Chunk<'a>> {
-    if chunks.len() == 1 {
-        return vec![parse_chunk(layout, chunks[0])];
-    }
+/// Counts the lines of every chunk, each on a thread of its own.
+pub(super) fn count_all(chunks: &[&[u8]]) -> Vec<usize> {
     std::thread::scope(|scope| {
         let workers: Vec<_> = (chunks.iter())
-            .map(|&bytes| scope.spawn(move || parse_chunk(layout, bytes)))
+            .map(|&bytes| scope.spawn(move || count_lines(bytes)))
             .collect();
-        // A worker that panicked (a bug) is its chunk parsed again here, where the
-        // panic is the caller's.
         (workers.into_iter().zip(chunks))
-            .map(|(w, &bytes)| w.join().unwrap_or_else(|_| parse_chunk(layout, bytes)))
+            .map(|(w, &bytes)| w.join().unwrap_or_else(|_| count_lines(bytes)))
+            .collect()
+    })
+}
+
+/// Parses every chunk into its rows, each on a thread of its own.
+pub(super) fn parse_all<'a>(
+    layout: &Layout,
+    chunks: &[&'a [u8]],
+    rows: Vec<RowsMut<'_>>,
+) -> Vec<Chunk<'a>> {
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (chunks.iter().zip(rows))
+            .map(|(&bytes, mut rows)| scope.spawn(move || parse_chunk(layout, bytes, &mut rows)))
+            .collect();
+        // A panic in a worker (a bug) is the caller's.
+        (workers.into_iter())
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
 }
