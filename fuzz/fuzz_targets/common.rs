@@ -285,6 +285,15 @@ pub fn prof_reader(data: &[u8]) {
         format!("{from_stream:?}"),
         "a stream reads otherwise than bytes"
     );
+    // A report's tree cut into chunks of a few rows, each parsed on a thread of its own
+    // (as a large one is), reads as one thread reads it.
+    let chunked = hp2ps::internals::prof::read_chunked(data, 1 + usize::from(data.len() as u8) * 4);
+    let plain = read_time_profile(Source::Bytes(data), &TimeProfileOptions::default());
+    assert_eq!(
+        format!("{plain:?}"),
+        format!("{chunked:?}"),
+        "the reading in chunks differs from the one-thread reading"
+    );
     let p = match from_bytes {
         Ok(p) => p,
         Err(e) => return assert_one_line(&e.to_string()),

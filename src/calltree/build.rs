@@ -240,20 +240,8 @@ impl TreeBuilder {
 
     /// Replaces node `n`'s numbers (a `-pj` node's numbers after its children).
     pub fn set_row(&mut self, n: NodeId, row: Row) {
-        let (t, i) = (&mut self.tree, n.index());
-        if i >= t.len() {
-            return;
-        }
-        t.entries[i] = row.entries;
-        t.time[i] = row.time;
-        t.alloc[i] = row.alloc;
-        t.inherited_time[i] = row.inherited_time;
-        t.inherited_alloc[i] = row.inherited_alloc;
-        if let Some(v) = t.ticks.get_mut(i) {
-            *v = row.ticks;
-        }
-        if let Some(v) = t.bytes.get_mut(i) {
-            *v = row.bytes;
+        if n.index() < self.tree.len() {
+            self.rows_from(n.index()).set_numbers(0, &row);
         }
     }
 

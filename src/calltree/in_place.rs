@@ -87,6 +87,12 @@ impl<'t> RowsMut<'t> {
         self.level[i] = level;
         self.cc[i] = cc;
         self.no[i] = no;
+        self.set_numbers(i, row);
+    }
+
+    /// Writes row `i`'s numbers.
+    #[inline]
+    pub(crate) fn set_numbers(&mut self, i: usize, row: &Row) {
         self.entries[i] = row.entries;
         self.time[i] = row.time;
         self.alloc[i] = row.alloc;
@@ -113,9 +119,14 @@ pub(crate) const DROPPED: u32 = u32::MAX;
 impl TreeBuilder {
     /// `n` new rows (zeroed) after the last, to be written in place.
     pub(crate) fn new_rows(&mut self, n: usize) -> RowsMut<'_> {
+        let from = self.tree.len();
+        self.grow_to(from + n);
+        self.rows_from(from)
+    }
+
+    /// Every column `to` rows long (new ones zeroed).
+    fn grow_to(&mut self, to: usize) {
         let t = &mut self.tree;
-        let from = t.len();
-        let to = from + n;
         for v in [
             &mut t.cc,
             &mut t.parent,
@@ -140,6 +151,11 @@ impl TreeBuilder {
         if t.columns.bytes {
             t.bytes.resize(to, 0);
         }
+    }
+
+    /// The rows from `from` on, to be written in place.
+    pub(crate) fn rows_from(&mut self, from: usize) -> RowsMut<'_> {
+        let t = &mut self.tree;
         fn counted(v: &mut [u64], from: usize) -> &mut [u64] {
             match v.is_empty() {
                 true => &mut [],

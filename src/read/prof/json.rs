@@ -81,6 +81,21 @@ struct Open {
     id: Option<u64>,
     row: Row,
     pushed: Option<NodeId>,
+    /// Whether its first key was read.
+    started: bool,
+}
+
+impl Open {
+    /// A node at `level`, its object's `{` just read.
+    fn at(level: usize) -> Open {
+        Open {
+            level,
+            id: None,
+            row: Row::default(),
+            pushed: None,
+            started: false,
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -281,24 +296,15 @@ impl<'a> Reader<'a> {
     fn profile(&mut self) -> Result<(), Bad> {
         self.expect(Token::Open(b'{'), "'{'")?;
         // The open nodes, and whether each is past its first key.
-        let mut stack: Vec<(Open, bool)> = vec![(
-            Open {
-                level: 0,
-                id: None,
-                row: Row::default(),
-                pushed: None,
-            },
-            false,
-        )];
-        while let Some((node, started)) = stack.last_mut() {
-            let first = !*started;
-            *started = true;
-            let _ = node;
+        let mut stack: Vec<Open> = vec![Open::at(0)];
+        while let Some(node) = stack.last_mut() {
+            let first = !node.started;
+            node.started = true;
             let key = self.key(first)?;
             let Some(key) = key else {
                 // The node's `}`: hand it over if its children did not, then the `,` or
                 // `]` after it in its parent's list.
-                if let Some((node, _)) = stack.pop() {
+                if let Some(node) = stack.pop() {
                     self.hand_over(node);
                 }
                 if stack.is_empty() {
@@ -309,22 +315,14 @@ impl<'a> Reader<'a> {
                     Token::Comma => {
                         self.expect(Token::Open(b'{'), "'{'")?;
                         let level = stack.len();
-                        stack.push((
-                            Open {
-                                level,
-                                id: None,
-                                row: Row::default(),
-                                pushed: None,
-                            },
-                            false,
-                        ));
+                        stack.push(Open::at(level));
                     }
                     Token::Close(b']') => {}
                     t => return Err((at, format!("{t:?} in a list of children"))),
                 }
                 continue;
             };
-            let Some((node, _)) = stack.last_mut() else {
+            let Some(node) = stack.last_mut() else {
                 break;
             };
             match key.as_str() {
@@ -339,15 +337,7 @@ impl<'a> Reader<'a> {
                     let at = self.t.offset();
                     match self.t.next()? {
                         Token::Close(b']') => {}
-                        Token::Open(b'{') => stack.push((
-                            Open {
-                                level,
-                                id: None,
-                                row: Row::default(),
-                                pushed: None,
-                            },
-                            false,
-                        )),
+                        Token::Open(b'{') => stack.push(Open::at(level)),
                         t => return Err((at, format!("{t:?} in a list of children"))),
                     }
                 }
@@ -358,8 +348,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Hands the open node at `i` of `stack` over to the builder (once).
-    fn hand_over_open(&mut self, i: usize, stack: &mut [(Open, bool)]) {
-        let node = &mut stack[i].0;
+    fn hand_over_open(&mut self, i: usize, stack: &mut [Open]) {
+        let node = &mut stack[i];
         if node.pushed.is_none() {
             let cc = self.cc_of(node.id);
             node.pushed = Some(self.b.push(node.level, cc, None, node.row));
