@@ -199,7 +199,8 @@ impl Layout {
                 return Err("a column that is not a number");
             }
             let cut = (self.unglue(token, known)).ok_or("a column that is not a number")?;
-            cells.ints[0] = parse_integer(&token[cut..]).ok_or("a number out of range")?;
+            // At most 19 digits (`unglue`): it fits.
+            cells.ints[0] = parse_integer(&token[cut..]).unwrap_or(0);
             text_end = tokens[0].0 + cut;
             cells.fit = Fit::Glued;
             cells.glued = token;
@@ -262,6 +263,9 @@ impl Layout {
         if digits == 0 || first_digit == 0 {
             return None;
         }
+        // The number is at most 19 digits (it always fits a u64); digits before them
+        // are the module's.
+        let first_digit = first_digit.max(token.len().saturating_sub(19));
         if self.src.is_some() {
             return matches!(token[first_digit - 1], b'>' | b')').then_some(first_digit);
         }

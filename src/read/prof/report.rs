@@ -323,8 +323,7 @@ impl Reader<'_> {
             let names = chunk.names[local as usize];
             let cc = match glued.next_if(|g| g.0 == k) {
                 Some(&(_, token)) => {
-                    let no = *self.builder.raw_no_mut(from + k);
-                    let (cc, no) = self.unglued(layout, line + k, names, token, no);
+                    let (cc, no) = self.unglued(layout, line + k, names, token);
                     *self.builder.raw_no_mut(from + k) = no;
                     cc
                 }
@@ -359,14 +358,17 @@ impl Reader<'_> {
         line: usize,
         names: [&[u8]; 3],
         token: &[u8],
-        no: u32,
     ) -> (CcId, u32) {
         let ccs = &self.ccs;
         let cut = (layout.unglue(token, &|m| ccs.knows_module(m))).unwrap_or(names[1].len());
         let (module, number) = token.split_at(cut.min(token.len()));
-        let no = (parse_integer(number).and_then(|n| u32::try_from(n).ok())).unwrap_or(no);
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        let (m, n) = (text(module), text(number));
+        // At most 19 digits (`unglue`): it fits, as the one-thread reading reads it.
+        let value = parse_integer(number).unwrap_or(0);
+        let no = u32::try_from(value).unwrap_or(NONE);
+        let (m, n) = (
+            String::from_utf8_lossy(module).into_owned(),
+            value.to_string(),
+        );
         self.trouble.glued.add(|| (line, m, n));
         (self.cost_centre(line, [names[0], module, names[2]]), no)
     }

@@ -109,32 +109,38 @@ fn a_module_glued_to_its_number_is_told_apart_once() {
          \x20a          Long.Module2104975           1   50.0   50.0    50.0   50.0\n\
          \x20b          Long.Modulex104976           1   50.0   50.0    50.0   50.0\n\
          \x20c          Long.Module2     77           1    0.0    0.0     0.0    0.0\n\
-         \x20d          Long.Module2104977           1    0.0    0.0     0.0    0.0\n"
+         \x20d          Long.Module2104977           1    0.0    0.0     0.0    0.0\n\
+         \x20e          M1234567890123456789012345           1    0.0    0.0     0.0    0.0\n"
     );
     let p = read(&text).unwrap();
     let t = &p.tree;
     let modules: Vec<&str> = t.nodes().map(|n| t.cost_centre(t.cc(n)).module).collect();
     let nos: Vec<Option<u32>> = t.nodes().map(|n| t.no(n)).collect();
     // Without a known module ending in a digit, the digits are the number; once
-    // `Long.Module2` was seen unglued, it is known.
-    assert_eq!(
-        modules,
-        [
-            "MAIN",
-            "Long.Module",
-            "Long.Modulex",
-            "Long.Module2",
-            "Long.Module2"
-        ]
-    );
-    assert_eq!(
-        nos,
-        [Some(1), Some(2104975), Some(104976), Some(77), Some(104977)]
-    );
+    // `Long.Module2` was seen unglued, it is known. A number is at most 19 digits (a
+    // u64): the digits before are the module's (and one beyond a u32 is no `no.`).
+    let expected = [
+        "MAIN",
+        "Long.Module",
+        "Long.Modulex",
+        "Long.Module2",
+        "Long.Module2",
+        "M123456",
+    ];
+    assert_eq!(modules, expected);
+    let expected = [
+        Some(1),
+        Some(2104975),
+        Some(104976),
+        Some(77),
+        Some(104977),
+        None,
+    ];
+    assert_eq!(nos, expected);
     match p.warnings() {
         [TimeProfileWarning::Glued {
             line,
-            count: 3,
+            count: 4,
             module,
             number,
         }] => {
