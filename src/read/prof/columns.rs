@@ -142,6 +142,11 @@ impl Layout {
         Ok(layout)
     }
 
+    /// Whether the table has a `SRC` column.
+    pub(super) fn has_src(&self) -> bool {
+        self.src.is_some()
+    }
+
     /// Whether the table has column `num`.
     pub(super) fn has(&self, num: Num) -> bool {
         self.numbers.contains(&num)

@@ -320,21 +320,41 @@ impl Reader<'_> {
             if local == DROPPED {
                 continue;
             }
-            let names = chunk.names[local as usize];
-            let cc = match glued.next_if(|g| g.0 == k) {
-                Some(&(_, token)) => {
-                    let (cc, no) = self.unglued(layout, line + k, names, token);
-                    *self.builder.raw_no_mut(from + k) = no;
+            let mut names = chunk.names[local as usize];
+            if let Some(&(_, token)) = glued.next_if(|g| g.0 == k) {
+                // A glued module is cut again, knowing the modules met before it; a
+                // glued location is cut after its `>` or `)`, as it was.
+                let (cut, module) = match layout.has_src() {
+                    false => {
+                        let ccs = &self.ccs;
+                        let cut = layout.unglue(token, &|m| ccs.knows_module(m));
+                        (cut.unwrap_or(names[1].len()), None)
+                    }
+                    true => (
+                        layout.unglue(token, &|_| false).unwrap_or(token.len()),
+                        Some(names[1]),
+                    ),
+                };
+                let (prefix, number) = token.split_at(cut.min(token.len()));
+                // At most 19 digits (`unglue`): it fits, as the one-thread reading reads it.
+                let value = parse_integer(number).unwrap_or(0);
+                let m = String::from_utf8_lossy(module.unwrap_or(prefix)).into_owned();
+                self.trouble.glued.add(|| (line + k, m, value.to_string()));
+                if module.is_none() {
+                    names[1] = prefix;
+                    *self.builder.raw_no_mut(from + k) = u32::try_from(value).unwrap_or(NONE);
+                    let cc = self.cost_centre(line + k, names);
+                    *self.builder.raw_cc_mut(from + k) = cc.0;
+                    continue;
+                }
+            }
+            let cc = match global[local as usize] {
+                Some(cc) => cc,
+                None => {
+                    let cc = self.cost_centre(line + k, names);
+                    global[local as usize] = Some(cc);
                     cc
                 }
-                None => match global[local as usize] {
-                    Some(cc) => cc,
-                    None => {
-                        let cc = self.cost_centre(line + k, names);
-                        global[local as usize] = Some(cc);
-                        cc
-                    }
-                },
             };
             *self.builder.raw_cc_mut(from + k) = cc.0;
         }
@@ -348,29 +368,6 @@ impl Reader<'_> {
                 self.trouble.loose.add(|| line + k);
             }
         }
-    }
-
-    /// The cost centre and number of a row whose module was glued to its number, told
-    /// apart by the modules met before it.
-    fn unglued(
-        &mut self,
-        layout: &Layout,
-        line: usize,
-        names: [&[u8]; 3],
-        token: &[u8],
-    ) -> (CcId, u32) {
-        let ccs = &self.ccs;
-        let cut = (layout.unglue(token, &|m| ccs.knows_module(m))).unwrap_or(names[1].len());
-        let (module, number) = token.split_at(cut.min(token.len()));
-        // At most 19 digits (`unglue`): it fits, as the one-thread reading reads it.
-        let value = parse_integer(number).unwrap_or(0);
-        let no = u32::try_from(value).unwrap_or(NONE);
-        let (m, n) = (
-            String::from_utf8_lossy(module).into_owned(),
-            value.to_string(),
-        );
-        self.trouble.glued.add(|| (line, m, n));
-        (self.cost_centre(line, [names[0], module, names[2]]), no)
     }
 
     /// `SET 68 = {<Main.f,Main.main>, <SYSTEM.SYSTEM>}` lines.
