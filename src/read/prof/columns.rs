@@ -51,9 +51,10 @@ pub(super) struct Layout {
 }
 
 /// How a row was cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) enum Fit {
     /// Where the header says.
+    #[default]
     Aligned,
     /// By the spaces between its cells.
     Loose,
@@ -63,7 +64,7 @@ pub(super) enum Fit {
 
 /// A row cut into its cells (bytes of the line: a name is made text only when a cost
 /// centre is new).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Cells<'a> {
     /// Its indentation (the depth of a tree's row).
     pub(super) indent: usize,
@@ -154,11 +155,26 @@ impl Layout {
 
     /// Cuts `line` into its cells; `known` says whether a text is a module seen before
     /// (to tell a glued module from its number). `Err` says what is wrong.
+    #[cfg(test)]
     pub(super) fn split<'a>(
         &self,
         line: &'a [u8],
         known: &dyn Fn(&[u8]) -> bool,
     ) -> Result<Cells<'a>, &'static str> {
+        let mut cells = Cells::default();
+        self.split_into(line, known, &mut cells)?;
+        Ok(cells)
+    }
+
+    /// [`Self::split`] into `cells` (a row's reading in the reader's loops: the cells,
+    /// some two hundred bytes, are not copied out of it for every row).
+    #[inline]
+    pub(super) fn split_into<'a>(
+        &self,
+        line: &'a [u8],
+        known: &dyn Fn(&[u8]) -> bool,
+        cells: &mut Cells<'a>,
+    ) -> Result<(), &'static str> {
         let b = line;
         let indent = b.iter().take_while(|&&c| c == b' ').count();
         let k = self.numbers.len();
@@ -180,16 +196,9 @@ impl Layout {
                 end = start;
             }
         }
-        let mut cells = Cells {
-            indent,
-            label: b"",
-            module: b"",
-            src: b"",
-            glued: b"",
-            ints: [0; MAX_NUMBERS],
-            floats: [0.0; MAX_NUMBERS],
-            fit: Fit::Aligned,
-        };
+        cells.indent = indent;
+        cells.glued = b"";
+        cells.fit = Fit::Aligned;
         let mut text_end = tokens.first().map_or(b.len(), |t| t.0);
         for (i, &num) in self.numbers.iter().enumerate() {
             let token = &line[tokens[i].0..tokens[i].1];
@@ -225,7 +234,7 @@ impl Layout {
                 }
             }
         }
-        Ok(cells)
+        Ok(())
     }
 
     /// Finds the numbers where GHC puts them, each ending under its header word (all

@@ -140,9 +140,10 @@ impl Reader<'_> {
         &mut self,
         lines: &mut Lines<'a, '_>,
         layout: &Layout,
-        mut take: impl FnMut(&mut Self, &Line<'a>, Cells<'_>),
+        mut take: impl FnMut(&mut Self, &Line<'a>, &Cells<'a>),
     ) -> Option<Line<'a>> {
         let mut started = false;
+        let mut cells = Cells::default();
         loop {
             let line = lines.next()?;
             if line.bytes.iter().all(|c| c.is_ascii_whitespace()) {
@@ -161,8 +162,8 @@ impl Reader<'_> {
             }
             let ccs = &self.ccs;
             let known = |m: &[u8]| ccs.knows_module(m);
-            match layout.split(line.bytes, &known) {
-                Ok(cells) => {
+            match layout.split_into(line.bytes, &known, &mut cells) {
+                Ok(()) => {
                     match cells.fit {
                         Fit::Aligned => {}
                         Fit::Loose => self.trouble.loose.add(|| line.number),
@@ -172,7 +173,7 @@ impl Reader<'_> {
                             self.trouble.glued.add(|| (line.number, m, n));
                         }
                     }
-                    take(self, &line, cells);
+                    take(self, &line, &cells);
                 }
                 Err(why) => self.damaged(line.number, why.to_string()),
             }
@@ -249,7 +250,7 @@ impl Reader<'_> {
         if parts == 1 {
             return self.rows(lines, layout, |r, line, cells| {
                 let cc = r.cost_centre(line.number, [cells.label, cells.module, cells.src]);
-                let (no, row) = rows::numbers(layout, &cells);
+                let (no, row) = rows::numbers(layout, cells);
                 r.builder
                     .push(cells.indent, cc, (no != NONE).then_some(no), row);
             });

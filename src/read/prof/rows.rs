@@ -68,7 +68,12 @@ pub(super) fn chunks(bytes: &[u8], parts: usize) -> Vec<&[u8]> {
 
 /// How many lines `bytes` holds (the last one perhaps without its line end).
 pub(super) fn count_lines(bytes: &[u8]) -> usize {
-    let ends = bytes.iter().filter(|&&c| c == b'\n').count();
+    // Byte counters over runs of 255 bytes (which cannot overflow them): a loop the
+    // compiler makes vector instructions of, where counting with a filter was a tenth of
+    // the whole reading.
+    let ends: usize = (bytes.chunks(255))
+        .map(|run| usize::from(run.iter().fold(0u8, |n, &c| n + u8::from(c == b'\n'))))
+        .sum();
     ends + usize::from(bytes.last().is_some_and(|&c| c != b'\n'))
 }
 
@@ -91,6 +96,7 @@ pub(super) fn parse_chunk<'a>(
         cut: None,
     };
     let mut table = CcTable::default();
+    let mut cells = Cells::default();
     let mut at = 0;
     let mut number = 0;
     while at < bytes.len() && number < rows.len() {
@@ -112,8 +118,8 @@ pub(super) fn parse_chunk<'a>(
             rows.drop_row(k);
             break;
         }
-        match layout.split(line, &|_| false) {
-            Ok(cells) => take(&mut c, &mut table, layout, rows, k, &cells),
+        match layout.split_into(line, &|_| false, &mut cells) {
+            Ok(()) => take(&mut c, &mut table, layout, rows, k, &cells),
             Err(why) => {
                 c.damaged.get_or_insert((k, why));
                 c.damaged_count += 1;

@@ -375,3 +375,20 @@ fn layouts_and_numbers() {
         assert_eq!(parse_decimal(s.as_bytes(), &t), None, "{s}");
     }
 }
+
+#[test]
+fn lines_are_counted_over_runs_of_any_length() {
+    use super::rows::count_lines;
+    assert_eq!(count_lines(b""), 0);
+    assert_eq!(count_lines(b"a"), 1);
+    assert_eq!(count_lines(b"a\n"), 1);
+    assert_eq!(count_lines(b"a\nb"), 2);
+    // More line ends in a run of 255 bytes than a byte counter could hold past it.
+    let many = vec![b'\n'; 1000];
+    assert_eq!(count_lines(&many), 1000);
+    let mixed: Vec<u8> = (0..10_000)
+        .map(|i| if i % 7 == 0 { b'\n' } else { b'x' })
+        .collect();
+    let ends = mixed.iter().filter(|&&c| c == b'\n').count();
+    assert_eq!(count_lines(&mixed), ends + 1);
+}
