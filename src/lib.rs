@@ -18,6 +18,7 @@
 mod aggregate;
 mod aux_file;
 pub mod check;
+mod calltree;
 pub mod defaults;
 mod fonts;
 mod intern;
@@ -38,14 +39,17 @@ mod test_rng;
 
 // Reading: one way in, and what it takes and tells.
 pub use load::{
-    load, BandFilter, Binary, FilteredOut, FindProgram, LoadError, LoadOptions, Loaded, Program,
-    Source, Warning,
+    load, read_time_profile, BandFilter, Binary, FilteredOut, FindProgram, LoadError, LoadOptions,
+    Loaded, Program, Source, Warning,
 };
 pub use read::eventlog::{
     is_eventlog, Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport,
     EventlogWarning, FramingRule, Marker, TimeAxis,
 };
 pub use read::hp::{Pos, ReadError, ReadOptions, Warning as ReadWarning};
+pub use read::prof::{
+    is_time_profile, TimeProfile, TimeProfileError, TimeProfileOptions, TimeProfileWarning,
+};
 pub use read::window::{WindowError, WindowOptions};
 pub use symbolize::{Agreement, IpeNames, Naming, SymbolizeOptions};
 
@@ -82,6 +86,49 @@ pub mod chart {
 /// API: anything here may change without notice. The command does not use it.
 #[doc(hidden)]
 pub mod internals {
+    /// The time profile's model: the cost-centre tree and its derived views.
+    pub mod calltree {
+        pub use crate::calltree::*;
+    }
+
+    /// A time profile's tree and (an eventlog's) samples, as read.
+    pub mod prof {
+        use crate::calltree::{CallTree, Sampled};
+        use crate::read::prof::TimeProfile;
+
+        /// The cost-centre tree of a time profile.
+        pub fn tree(p: &TimeProfile) -> &CallTree {
+            &p.tree
+        }
+
+        /// An eventlog's samples in time order (`None` for a report or `-pj`).
+        pub fn sampled(p: &TimeProfile) -> Option<&Sampled> {
+            p.sampled.as_ref()
+        }
+
+        /// A time profile read with its report's tree cut into chunks of `chunk_bytes`,
+        /// each parsed on a thread of its own (as a large report is on a machine of many
+        /// cores), to compare with the one-thread reading.
+        pub fn read_chunked(
+            bytes: &[u8],
+            chunk_bytes: usize,
+        ) -> Result<TimeProfile, crate::read::prof::TimeProfileError> {
+            let opts = crate::read::prof::TimeProfileOptions {
+                chunk_bytes: Some(chunk_bytes),
+                ..Default::default()
+            };
+            crate::read::prof::read_time_profile_bytes(bytes, &opts, &mut |_| {})
+        }
+
+        /// The time samples an eventlog's heap reading carried along (`load` of a
+        /// `+RTS -p -hc -l` log), as a tree with its samples.
+        pub fn sampled_of_heap(report: &crate::EventlogReport) -> Option<Sampled> {
+            report
+                .time_samples
+                .as_ref()
+                .map(crate::read::prof::sampled_of)
+        }
+    }
     pub use crate::aggregate::{
         aggregate, apply_band_limit, band_total, eliminate_traces, samples_within, Aggregated,
     };

@@ -70,6 +70,13 @@ fn render(inv: &cli::Invocation) -> ExitCode {
         say!("Try 'hp2ps --help' for more information.");
         return ExitCode::from(2);
     }
+    // A time profile (.prof) among the inputs: summarised (or refused: no chart yet).
+    let time: Vec<bool> = (inv.files.iter())
+        .map(|f| run::time_profile::is_time_profile_file(f))
+        .collect();
+    if time.contains(&true) {
+        return run::time_profile::run(inv, &time);
+    }
     // The live page ends on Ctrl-C by writing -o with the run so far (it asks for the
     // gentle first signal before it watches signals).
     if let Some(opts) = &inv.serve {

@@ -80,6 +80,12 @@ fn eventlog_reader_seeds_and_regressions_pass_the_target_checks() {
 }
 
 #[test]
+fn prof_reader_seeds_and_regressions_pass_the_target_checks() {
+    assert!(replay("seeds", "prof_reader", fuzz_targets::prof_reader) >= 10);
+    replay("regressions", "prof_reader", fuzz_targets::prof_reader);
+}
+
+#[test]
 fn aux_reader_seeds_and_regressions_pass_the_target_checks() {
     assert!(replay("seeds", "aux_reader", fuzz_targets::aux_reader) > 10);
     replay("regressions", "aux_reader", fuzz_targets::aux_reader);

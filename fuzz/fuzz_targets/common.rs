@@ -262,3 +262,129 @@ pub fn binary(data: &[u8]) {
     assert_eq!(names.len(), profile.bands.len(), "two bands of one name");
     render_and_check(profile, None, &options(0x01));
 }
+
+/// The `prof_reader` target: any bytes, as a time profile (`.prof` report, `-pj` JSON or
+/// an eventlog's samples), either read or give one one-line error; read from memory
+/// and as a stream alike. What is read is a well-formed tree (pre-order, parents before
+/// children, subtrees inside the tree), every derived view of it is made (the flat
+/// table, folded stacks of every measure, a sandwich, a diff with itself, windows of an
+/// eventlog's samples), its warnings are one line each, and its summaries (JSON and
+/// text, and of it compared with itself) write no control character raw.
+pub fn prof_reader(data: &[u8]) {
+    use hp2ps::internals::calltree::{CallTree, Measure, TreeDiff};
+    use hp2ps::internals::prof::{sampled, tree};
+    use hp2ps::summary::{TimeComparison, TimeSummary};
+    use hp2ps::{read_time_profile, TimeProfileOptions};
+    let mut opts = TimeProfileOptions::default();
+    opts.max_name_len = 64;
+    let from_bytes = read_time_profile(Source::Bytes(data), &opts);
+    let mut stream = data;
+    let from_stream = read_time_profile(Source::Stream(&mut stream), &opts);
+    assert_eq!(
+        format!("{from_bytes:?}"),
+        format!("{from_stream:?}"),
+        "a stream reads otherwise than bytes"
+    );
+    // A report's tree cut into chunks of a few rows, each parsed on a thread of its own
+    // (as a large one is), reads as one thread reads it.
+    let chunked = hp2ps::internals::prof::read_chunked(data, 1 + usize::from(data.len() as u8) * 4);
+    let plain = read_time_profile(Source::Bytes(data), &TimeProfileOptions::default());
+    assert_eq!(
+        format!("{plain:?}"),
+        format!("{chunked:?}"),
+        "the reading in chunks differs from the one-thread reading"
+    );
+    let p = match from_bytes {
+        Ok(p) => p,
+        Err(e) => return assert_one_line(&e.to_string()),
+    };
+    for w in p.warnings() {
+        assert_one_line(&w.line("f"));
+    }
+    let t: &CallTree = tree(&p);
+    for n in t.nodes() {
+        let end = t.subtree_end(n).index();
+        assert!(
+            end > n.index() && end <= t.len(),
+            "a subtree out of the tree"
+        );
+        if let Some(parent) = t.parent(n) {
+            assert!(
+                parent < n && t.subtree_end(parent).index() >= end,
+                "a child outside its parent"
+            );
+            assert_eq!(t.depth(n), t.depth(parent) + 1);
+        }
+        let c = t.cost_centre(t.cc(n));
+        for name in [c.label, c.module, c.src] {
+            assert!(
+                name.len() <= opts.max_name_len + 3,
+                "a name longer than the limit"
+            );
+        }
+    }
+    let flat = t.flat_table();
+    assert_eq!(flat.iter().map(|r| r.stacks).sum::<usize>(), t.len());
+    for m in [
+        Measure::Time,
+        Measure::Alloc,
+        Measure::Entries,
+        Measure::Ticks,
+        Measure::Bytes,
+    ] {
+        let _ = (t.folded(m), t.inherited(m));
+    }
+    if let Some(cc) = t.cost_centres().next() {
+        let s = t.sandwich(cc);
+        assert_eq!(
+            s.callees.roots().count(),
+            usize::from(!t.outermost(cc).is_empty())
+        );
+    }
+    let d = TreeDiff::of(t, t);
+    assert_eq!(d.before.len(), d.after.len());
+    assert!(d
+        .changes
+        .iter()
+        .all(|c| c.time_change() == 0.0 && c.entries_change() == 0));
+    if let Some(s) = sampled(&p) {
+        let times: Vec<f64> = s.samples().map(|(t, _)| t).collect();
+        assert!(
+            times.windows(2).all(|w| w[0] <= w[1]),
+            "samples out of time order"
+        );
+        if let (Some(&a), Some(&b)) = (times.first(), times.last()) {
+            let w = s.tree_of_window(a, (a + b) / 2.0);
+            assert_eq!(
+                w.header().total_ticks,
+                Some(s.count_in(a, (a + b) / 2.0) as u64)
+            );
+        }
+    }
+    let summary = TimeSummary::of(&p, Some("f"), &Default::default());
+    let compared = TimeComparison::of(&p, &p, [Some("a"), Some("b")], &Default::default());
+    for text in [
+        {
+            let mut v = Vec::new();
+            summary.write_text(&mut v).expect("text to memory");
+            v
+        },
+        {
+            let mut v = Vec::new();
+            compared.write_text(&mut v).expect("text to memory");
+            v
+        },
+    ] {
+        let text = String::from_utf8(text).expect("UTF-8 text");
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "a control character in the summary: {text:?}"
+        );
+    }
+    let mut json = Vec::new();
+    summary.write_json(&mut json).expect("JSON to memory");
+    assert!(
+        json.starts_with(b"{\"file\":") && !json.contains(&b'\n'),
+        "one line of JSON"
+    );
+}

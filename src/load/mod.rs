@@ -26,10 +26,13 @@
 mod filter;
 mod input;
 mod naming;
+mod time;
 
 pub use filter::{BandFilter, FilteredOut};
 pub use input::Source;
 pub use naming::{Binary, FindProgram, Program};
+pub use time::read_time_profile;
+pub(crate) use time::{TimeProfile, TimeProfileKind};
 
 use std::fmt;
 

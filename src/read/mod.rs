@@ -5,7 +5,12 @@
 //! the samples of a time window (`--from`, `--to`). Every reader feeds the same sink, so
 //! the profile model and everything after it are shared. These modules hold the readers'
 //! options, errors and reports; [`crate::load::load`] is the way to read.
+//!
+//! [`prof`] reads the other model, a time profile (`.prof` text, `-pj` JSON, an
+//! eventlog's time samples), into a [`crate::calltree::CallTree`] through its own
+//! builder; [`crate::load::read_time_profile`] is the way to read one.
 
 pub(crate) mod eventlog;
 pub(crate) mod hp;
+pub(crate) mod prof;
 pub(crate) mod window;

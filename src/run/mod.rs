@@ -12,7 +12,8 @@
 //! large files read through a memory map that a cut file cannot crash ([`mapped`]: the map
 //! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
 //! what tells a file's versions apart ([`version`]) and the C allocator's settings
-//! ([`heap`]). Hostile files at these edges: what a command writes is checked before
+//! ([`heap`]); a GHC time profile (`.prof`, `-pj`) among the inputs, summarised or
+//! compared ([`time_profile`]). Hostile files at these edges: what a command writes is checked before
 //! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
 //! the same output); no temporary outlives a run however it ends, and a chart and its
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
@@ -38,6 +39,7 @@ mod render;
 pub(crate) mod serve;
 mod summary;
 mod symbols;
+pub(crate) mod time_profile;
 pub(crate) mod version;
 pub(crate) mod watch;
 mod watched;

@@ -10,6 +10,9 @@
 //!
 //! The JSON form (`serde`) is documented field by field in `docs/guide.md`.
 //!
+//! A time profile (`.prof`, `-pj`) has a summary of its own, [`TimeSummary`], and two
+//! of them a comparison, [`TimeComparison`] (`docs/time-profile.md`).
+//!
 //! ```
 //! use hp2ps::summary::{summarize, SummaryOptions};
 //! use hp2ps::{load, LoadOptions, Source};
@@ -344,7 +347,10 @@ impl Summary {
 }
 
 mod text;
+mod time;
+mod time_text;
 pub use text::printable;
+pub use time::{TimeComparison, TimeSummary};
 
 #[cfg(test)]
 mod tests;

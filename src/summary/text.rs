@@ -129,7 +129,7 @@ impl Summary {
 
 /// Right-aligned columns, the last (the name) left as it is, four spaces in; each row's
 /// detail lines below its name.
-fn table<W: Write>(
+pub(super) fn table<W: Write>(
     out: &mut W,
     head: &[&str],
     rows: &[(Vec<String>, Vec<String>)],

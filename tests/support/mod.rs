@@ -22,6 +22,7 @@
 //! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
+//! - [`prof`]: the time profiles (generated ones copied here, public ones read in place).
 //! - [`replay`], [`serve`]: a real eventlog replayed at its own pace, and `hp2ps --serve`
 //!   started, asked over HTTP, its events read and stopped with Ctrl-C.
 //! - here: the golden inputs and `.hp` string quoting.
@@ -40,6 +41,7 @@ pub mod hostile;
 pub mod html_page;
 pub mod kept;
 pub mod prometheus;
+pub mod prof;
 pub mod pslex;
 pub mod raster;
 pub mod replay;

@@ -54,7 +54,13 @@ pub const TOOLS: &[(&str, &str)] = &[
     ("prometheus", "prometheus"),
     ("prometheus-pushgateway", "prometheus-pushgateway"),
     ("go", "golang-go"),
+    // Not a Debian package: `cargo install inferno` (.ci/run installs it).
+    (INFERNO_GHCPROF, "inferno: cargo install inferno"),
 ];
+
+/// inferno's folder of GHC's `.prof` reports into folded stacks: the second opinion on
+/// ours (`tests/prof_inferno.rs`).
+pub const INFERNO_GHCPROF: &str = "inferno-collapse-ghcprof";
 
 /// The reference implementation: Debian's GHC package installs it here.
 pub const REFERENCE: &str = "/usr/bin/hp2ps";
@@ -157,6 +163,22 @@ pub fn require_npm(dir: &str, package: &str) -> bool {
         )],
     };
     skip_unless_ci(&missing, "a missing npm package")
+}
+
+/// The gate for the shared corpus read in place (`../shared/corpus/…`, files of other
+/// people's repositories, never copied into this one): true when `path` (relative to
+/// the crate's root) is there; else a `SKIPPED` line and false, or a panic under CI.
+pub fn require_shared(path: &str) -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if root.join(path).exists() {
+        return true;
+    }
+    let line = format!(
+        "SKIPPED: {}: {path} is not here (the shared corpus, read in place and never \
+         copied: a checkout beside ../shared has it)",
+        suite()
+    );
+    skip_unless_ci(&[line], "the missing shared corpus")
 }
 
 /// True when nothing is missing; else prints the `SKIPPED` lines and returns false,

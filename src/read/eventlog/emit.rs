@@ -16,12 +16,12 @@ use super::{
 use crate::seam::{HeaderField, SampleBlock, Sink};
 
 /// The clock chosen for the whole profile.
-struct Axis {
+pub(crate) struct Axis {
     mutator: Option<MutatorClock>,
 }
 
 impl Axis {
-    fn seconds(&self, t: u64) -> f64 {
+    pub(crate) fn seconds(&self, t: u64) -> f64 {
         match &self.mutator {
             Some(c) => c.mutator_seconds(t),
             None => elapsed_seconds(t),
@@ -66,15 +66,10 @@ impl Model<'_> {
         }
     }
 
-    /// Ends reading: reports the damage and what the framer tolerated (`notes`), then
-    /// hands everything to `sink`.
-    pub(crate) fn finish<S: Sink + ?Sized>(
-        mut self,
-        end: End,
-        notes: &Notes,
-        sink: &mut S,
-    ) -> Result<EventlogReport, EventlogError> {
-        let dropped_sample = self.end_data(&end);
+    /// Ends the data (see [`Model::end_data`]) and warns of the damage and of what the
+    /// framer tolerated (`notes`).
+    pub(crate) fn end_warnings(&mut self, end: &End, notes: &Notes) {
+        let dropped_sample = self.end_data(end);
         for (rule, note) in [
             (FramingRule::ByFields, notes.by_fields),
             (FramingRule::ExtraBytes, notes.extra_bytes),
@@ -94,12 +89,23 @@ impl Model<'_> {
         if let Some(w) = self.damage.warning() {
             self.warn(w);
         }
-        if let End::Truncated(offset) = end {
+        if let End::Truncated(offset) = *end {
             self.warn(EventlogWarning::Truncated {
                 offset,
                 dropped_sample,
             });
         }
+    }
+
+    /// Ends reading: reports the damage and what the framer tolerated (`notes`), then
+    /// hands everything to `sink`.
+    pub(crate) fn finish<S: Sink + ?Sized>(
+        mut self,
+        end: End,
+        notes: &Notes,
+        sink: &mut S,
+    ) -> Result<EventlogReport, EventlogError> {
+        self.end_warnings(&end, notes);
         if self.censuses.is_empty() {
             return Err(EventlogError::NoSamples {
                 why: self.why_empty(&end),
@@ -133,6 +139,7 @@ impl Model<'_> {
         report.heap_size = in_time_order(&mut self.heap_size, &axis);
         report.heap_live = in_time_order(&mut self.heap_live, &axis);
         report.blocks_size = in_time_order(&mut self.blocks_size, &axis);
+        report.time_samples = self.prof.take(&self.ccs, &axis);
 
         // Samples: the empty one at 0, one per census, the empty one at the end.
         let names = self.band_names(&args);
@@ -156,7 +163,7 @@ impl Model<'_> {
 
     /// The axis: mutator time needs GC events; the runtime (event 29) and its options
     /// tell whether it has a timer thread, whose CPU time counts too.
-    fn axis(&mut self, args: &[&[u8]], report: &mut EventlogReport) -> Axis {
+    pub(crate) fn axis(&mut self, args: &[&[u8]], report: &mut EventlogReport) -> Axis {
         let mutator = self.opts.time == TimeAxis::Mutator;
         if mutator && !self.time.any_gc() {
             self.warn(EventlogWarning::NoGcEvents);

@@ -34,6 +34,12 @@ pub enum EventlogError {
         /// What the log holds instead, and how to get samples.
         why: String,
     },
+    /// The log was read for its time profile, but it holds no time sample.
+    #[error("no time profile samples: {why}")]
+    NoTimeSamples {
+        /// How to get samples.
+        why: String,
+    },
 }
 
 impl EventlogError {

@@ -315,16 +315,20 @@ pub(crate) const EVENTS: &[EventType] = &[
         Global,
         Model,
     ),
-    // A time profile and ticky counters are counted, to say what a log without a heap
+    // A time profile's samples (`+RTS -p -l`): capability u32, tick u64, depth u8, then
+    // the stack's ccids (innermost first); the model keeps them for the time profile
+    // (src/read/prof/eventlog.rs), and counts them to say what a log without a heap
     // profile holds.
     event(
         PROF_SAMPLE_COST_CENTRE,
         "PROF_SAMPLE_COST_CENTRE",
-        AtLeast(0),
+        AtLeast(13),
         Global,
         Model,
     ),
-    event(PROF_BEGIN, "PROF_BEGIN", AtLeast(0), Global, Model),
+    // The tick interval, u64 nanoseconds.
+    event(PROF_BEGIN, "PROF_BEGIN", AtLeast(8), Global, Model),
+    // Ticky counters are counted likewise.
     // address u64, then table name, closure type, type, label, module, location.
     event(
         IPE,

@@ -42,6 +42,7 @@ mod names;
 mod parallel;
 mod payload;
 mod run_index;
+pub(crate) mod time_samples;
 pub(crate) mod timeaxis;
 
 use crate::profile::IpeEntry;
@@ -229,6 +230,9 @@ pub struct EventlogReport {
     /// 9.10's runtime writes every one: read by their fields without a warning (other
     /// sizes that do not fit are warned about, [`FramingRule::ByFields`]).
     pub ipe_one_byte_long: u64,
+    /// The time profile's samples of a `+RTS -p -l` run (events 167 and 168), on the
+    /// same time axis as the heap's; `None` when the log has none.
+    pub(crate) time_samples: Option<time_samples::TimeSamples>,
 }
 
 fn read_from<I: container::Source, S: Sink + ?Sized>(

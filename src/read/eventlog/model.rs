@@ -135,6 +135,8 @@ pub(crate) struct Model<'o> {
     pub(crate) keep_time: bool,
     /// What else the log holds, for a log without a heap profile.
     pub(crate) others: super::emit::OtherProfiles,
+    /// The time profile's samples (`+RTS -p -l`).
+    pub(crate) prof: super::time_samples::ProfSamples,
 }
 
 impl<'o> Model<'o> {
@@ -179,6 +181,7 @@ impl<'o> Model<'o> {
             damage: DamageLog::default(),
             keep_time: true,
             others: super::emit::OtherProfiles::default(),
+            prof: super::time_samples::ProfSamples::default(),
         }
     }
 
@@ -236,11 +239,13 @@ impl<'o> Model<'o> {
                 ccid,
                 label,
                 module,
+                srcloc,
                 flags,
             } => {
                 let cc = CostCentre {
                     label: label.into(),
                     module: module.into(),
+                    src: srcloc.into(),
                     is_caf: flags & 1 != 0 || label == b"CAF",
                 };
                 self.ccs.insert(ccid, cc);
@@ -251,7 +256,14 @@ impl<'o> Model<'o> {
             Event::CcsSample { residency, stack } => self.point(true, stack, residency),
             Event::StringSample { residency, text } => self.point(false, text, residency),
             Event::Ipe { info, fields } => self.ipe_entry(info, fields),
-            Event::TimeProfile => self.others.time_events += 1,
+            Event::ProfSample { cap, stack, .. } => {
+                self.others.time_events += 1;
+                self.prof.sample(t, cap, stack);
+            }
+            Event::ProfBegin { interval } => {
+                self.others.time_events += 1;
+                self.prof.begin(interval);
+            }
             Event::Ticky { definition: true } => self.others.ticky_counters += 1,
             Event::Ticky { definition: false } => self.others.ticky_samples += 1,
             // A heap sample too short for its layout leaves its census incomplete.

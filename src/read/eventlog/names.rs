@@ -6,9 +6,12 @@ use std::collections::HashMap;
 pub(crate) const DEFAULT_CCS_LENGTH: usize = 25;
 
 /// A cost centre as the band names need it.
+#[derive(Debug, Clone)]
 pub(crate) struct CostCentre {
     pub(crate) label: Box<[u8]>,
     pub(crate) module: Box<[u8]>,
+    /// Its source location (the time profile's; band names do without it).
+    pub(crate) src: Box<[u8]>,
     pub(crate) is_caf: bool,
 }
 
@@ -283,6 +286,7 @@ mod tests {
                 CostCentre {
                     label: label.into(),
                     module: module.into(),
+                    src: Box::default(),
                     is_caf: caf,
                 },
             );

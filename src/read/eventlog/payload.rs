@@ -50,6 +50,7 @@ pub(crate) enum Event<'a> {
         ccid: u32,
         label: &'a [u8],
         module: &'a [u8],
+        srcloc: &'a [u8],
         flags: u8,
     },
     /// 162
@@ -71,9 +72,15 @@ pub(crate) enum Event<'a> {
         /// string missing at the payload's end is empty.
         fields: [&'a [u8]; 6],
     },
-    /// 167 or 168: a time profile's sample or start (`+RTS -p` with `-l`), counted to
-    /// say what a log without a heap profile holds.
-    TimeProfile,
+    /// 167: a time profile's sample (`+RTS -p` with `-l`): the capability, the tick
+    /// count, and `stack`, the raw big-endian ccids, innermost first.
+    ProfSample {
+        cap: u32,
+        tick: u64,
+        stack: &'a [u8],
+    },
+    /// 168: a time profile begins, ticking every `interval` nanoseconds.
+    ProfBegin { interval: u64 },
     /// 210 or 212: a ticky-ticky counter's definition or the start of a sample of them
     /// (`+RTS -lT`), counted likewise.
     Ticky { definition: bool },
@@ -174,17 +181,31 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         HEAP_PROF_COST_CENTRE => {
             let (label, rest) = cstr(&p[4..]);
             let (module, rest) = cstr(rest);
-            let (_srcloc, rest) = cstr(rest);
+            let (srcloc, rest) = cstr(rest);
             Event::CostCentre {
                 ccid: u32_at(p, 0),
                 label,
                 module,
+                srcloc,
                 flags: rest.first().copied().unwrap_or(0),
             }
         }
         HEAP_PROF_SAMPLE_BEGIN => Event::SampleBegin,
         HEAP_PROF_SAMPLE_END => Event::SampleEnd,
-        PROF_SAMPLE_COST_CENTRE | PROF_BEGIN => Event::TimeProfile,
+        PROF_SAMPLE_COST_CENTRE => {
+            let depth = usize::from(p[12]);
+            match p.get(13..13 + 4 * depth) {
+                Some(stack) => Event::ProfSample {
+                    cap: u32_at(p, 0),
+                    tick: u64_at(p, 4),
+                    stack,
+                },
+                None => Event::Short,
+            }
+        }
+        PROF_BEGIN => Event::ProfBegin {
+            interval: u64_at(p, 0),
+        },
         TICKY_COUNTER_DEF | TICKY_BEGIN_SAMPLE => Event::Ticky {
             definition: raw.id == TICKY_COUNTER_DEF,
         },
@@ -270,9 +291,36 @@ mod tests {
                 ccid: 3,
                 label: b"CAF",
                 module: b"Main",
+                srcloc: b"<entire-module>",
                 flags: b'c'
             }
         );
+    }
+
+    #[test]
+    fn time_profile_events() {
+        let mut p = 1u32.to_be_bytes().to_vec();
+        p.extend_from_slice(&77u64.to_be_bytes());
+        p.push(2);
+        p.extend_from_slice(&[0, 0, 0, 9, 0, 0, 0, 4]);
+        assert_eq!(
+            ev(167, &p),
+            Event::ProfSample {
+                cap: 1,
+                tick: 77,
+                stack: &[0, 0, 0, 9, 0, 0, 0, 4]
+            }
+        );
+        // A depth beyond the payload: short, never read past its end.
+        assert_eq!(ev(167, &p[..20]), Event::Short);
+        assert_eq!(ev(167, &p[..12]), Event::Short);
+        assert_eq!(
+            ev(168, &1_000_000u64.to_be_bytes()),
+            Event::ProfBegin {
+                interval: 1_000_000
+            }
+        );
+        assert_eq!(ev(168, &[0; 7]), Event::Short);
     }
 
     #[test]

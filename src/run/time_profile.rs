@@ -1,0 +1,185 @@
+//! Time profiles on the command line (`hp2ps --summary prog.prof`): an input whose first
+//! bytes are a GHC time profile's (`.prof` text or `-pj` JSON; a file named `.prof` is
+//! read as one too, so that what is wrong with it is said as such) is read by the time
+//! profile's reader, and `--summary` prints its numbers; two of them, their comparison.
+//! Nothing draws one yet: any output option for one is refused (exit 2) before anything
+//! is read or written. Heap profiles among the inputs are summarised as ever, in the
+//! order of the arguments.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use hp2ps::summary::{TimeComparison, TimeSummary};
+use hp2ps::{is_time_profile, read_time_profile, Source, TimeProfile, TimeProfileError};
+
+use super::mapped::Mapped;
+use super::regular::open_regular;
+use super::render::{render_file, Failure};
+use super::summary::print_summary;
+use crate::cli::{Invocation, SummaryFormat};
+
+/// Whether the file argument `file` is a time profile (see the module doc). A file that
+/// cannot be read is not: its render says why.
+pub(crate) fn is_time_profile_file(file: &OsStr) -> bool {
+    let path = Path::new(file);
+    // Opened without waiting, and only if it is a regular file (a FIFO's open waits).
+    let Ok(mut f) = open_regular(path) else {
+        return false;
+    };
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("prof"))
+    {
+        return true;
+    }
+    let mut head = Vec::with_capacity(4096);
+    let read = (&mut f).take(4096).read_to_end(&mut head);
+    read.is_ok() && is_time_profile(&head)
+}
+
+/// Runs `inv`, some of whose inputs (`time[i]`) are time profiles.
+pub(crate) fn run(inv: &Invocation, time: &[bool]) -> ExitCode {
+    let Some(format) = inv
+        .summary
+        .filter(|_| !inv.renders() && inv.watch.is_none())
+    else {
+        let first = (inv.files.iter().zip(time))
+            .find(|(_, &t)| t)
+            .map(|(f, _)| f);
+        say!(
+            "hp2ps: {}: a GHC time profile (.prof): only --summary reads one so far; \
+             charts and pages of it (--format, -o, --output-dir, --watch, --serve) are not \
+             supported yet",
+            first.map_or_else(String::new, |f| f.to_string_lossy().into_owned())
+        );
+        return ExitCode::from(2);
+    };
+    if time.len() == 2 && time.iter().all(|&t| t) {
+        return compare(inv, format);
+    }
+    let mut failures = Vec::new();
+    for (file, &is_time) in inv.files.iter().zip(time) {
+        let printed = match is_time {
+            true => read_named(file).and_then(|p| {
+                let name = file.to_string_lossy();
+                let summary = TimeSummary::of(&p, Some(&name), &inv.summary_options);
+                print(format, |mut out, f| match f {
+                    SummaryFormat::Json => summary.write_json(&mut out),
+                    SummaryFormat::Text => summary.write_text(&mut out),
+                })
+            }),
+            false => heap_summary(inv, file, format),
+        };
+        if let Err(message) = printed {
+            failures.push(message);
+        }
+    }
+    finish(failures, inv.files.len())
+}
+
+/// The comparison of the two inputs.
+fn compare(inv: &Invocation, format: SummaryFormat) -> ExitCode {
+    let read: Vec<Result<TimeProfile, String>> = inv.files.iter().map(|f| read_named(f)).collect();
+    let failures: Vec<String> = read
+        .iter()
+        .filter_map(|r| r.as_ref().err().cloned())
+        .collect();
+    if !failures.is_empty() {
+        return finish(failures, 2);
+    }
+    let [Ok(before), Ok(after)] = &read[..] else {
+        return ExitCode::FAILURE;
+    };
+    let names: Vec<String> = inv
+        .files
+        .iter()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    let files = [Some(names[0].as_str()), Some(names[1].as_str())];
+    let c = TimeComparison::of(before, after, files, &inv.summary_options);
+    let printed = print(format, |mut out, f| match f {
+        SummaryFormat::Json => c.write_json(&mut out),
+        SummaryFormat::Text => c.write_text(&mut out),
+    });
+    finish(printed.err().into_iter().collect(), 2)
+}
+
+/// A heap profile's summary, as batch mode prints it.
+fn heap_summary(inv: &Invocation, file: &OsString, format: SummaryFormat) -> Result<(), String> {
+    match render_file(inv, file) {
+        Ok(done) => {
+            for w in done.warning_lines() {
+                say!("{w}");
+            }
+            done.summary.map_or(Ok(()), |s| print_summary(&s, format))
+        }
+        Err(Failure { message, warnings }) => {
+            for w in warnings {
+                say!("{w}");
+            }
+            Err(message)
+        }
+    }
+}
+
+/// Reads a time profile file (through a map, its pages given back as they are read),
+/// saying its warnings; the one-line error.
+fn read_named(file: &OsStr) -> Result<TimeProfile, String> {
+    let name = file.to_string_lossy();
+    let f = File::open(file).map_err(|e| format!("cannot open {name}: {e}"))?;
+    let read = match Mapped::of(&f) {
+        Some(map) => {
+            let source = Source::Mapped {
+                bytes: map.bytes(),
+                release: &mut |n| map.release(n),
+            };
+            let read = read_time_profile(source, &Default::default());
+            if map.changed_while_read(read.is_err()) {
+                return Err(format!("{name}: the file changed while it was read"));
+            }
+            read
+        }
+        None => read_time_profile(Source::Stream(&mut &f), &Default::default()),
+    };
+    let profile = read.map_err(|e| match e {
+        TimeProfileError::NotAProfile { .. } => format!("{name}:{e}"),
+        e => format!("{name}: {e}"),
+    })?;
+    for w in profile.warnings() {
+        say!("hp2ps: warning: {}", w.line(&name));
+    }
+    Ok(profile)
+}
+
+/// Writes one summary (and a newline after JSON) to stdout.
+fn print(
+    format: SummaryFormat,
+    write: impl FnOnce(&mut dyn Write, SummaryFormat) -> io::Result<()>,
+) -> Result<(), String> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    write(&mut out, format)
+        .and_then(|()| match format {
+            SummaryFormat::Json => out.write_all(b"\n"),
+            SummaryFormat::Text => Ok(()),
+        })
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to stdout: {e}"))
+}
+
+/// Says the failures, one line each (and how many with several files); the status.
+fn finish(failures: Vec<String>, files: usize) -> ExitCode {
+    for f in &failures {
+        say!("hp2ps: {f}");
+    }
+    if files > 1 && !failures.is_empty() {
+        say!("hp2ps: {} of {files} files failed", failures.len());
+    }
+    match failures.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    }
+}
