@@ -17,8 +17,8 @@
 
 mod aggregate;
 mod aux_file;
-pub mod check;
 mod calltree;
+pub mod check;
 pub mod defaults;
 mod fonts;
 mod intern;
