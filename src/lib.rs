@@ -17,8 +17,8 @@
 
 mod aggregate;
 mod aux_file;
-pub mod check;
 mod calltree;
+pub mod check;
 pub mod defaults;
 mod fonts;
 mod intern;
@@ -70,6 +70,45 @@ pub use paint::{
     write_chart, write_chart_with, write_runs_page, Census, ExportOptions, Format, PaintOptions,
     ProfileFacts,
 };
+
+// Drawing a time profile: its flame graph, or two runs' differential one.
+pub use calltree::Measure;
+pub use layout::flame::FlameOptions;
+
+/// Writes the flame graph of a time profile (an icicle of its cost-centre stacks, each
+/// as wide as its [`FlameOptions::measure`] with its callees, under a title box of the
+/// program, its total time and allocation) as SVG, PDF, PS or EPS; another format is
+/// refused ([`std::io::ErrorKind::InvalidInput`]).
+pub fn write_flame_graph<W: std::io::Write>(
+    profile: &TimeProfile,
+    format: Format,
+    opts: &FlameOptions,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let chart = layout::flame::flame_chart(&profile.tree, opts);
+    paint::write_flame(&chart, format, out)
+}
+
+/// Writes the differential flame graph of two runs (`names` for its title): the second
+/// run's flame graph, each stack coloured by the change of its own share of the
+/// measure (red more, blue less), stacks matched by their path of cost centres' names,
+/// modules and source locations.
+pub fn write_flame_diff<W: std::io::Write>(
+    runs: [&TimeProfile; 2],
+    names: [&str; 2],
+    format: Format,
+    opts: &FlameOptions,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let diff = calltree::TreeDiff::of(&runs[0].tree, &runs[1].tree);
+    let chart = layout::flame::diff_flame_chart(&diff, names, opts);
+    paint::write_flame(&chart, format, out)
+}
+
+/// Whether [`write_flame_graph`] draws in `format` (SVG, PDF, PS, EPS).
+pub fn draws_flame(format: Format) -> bool {
+    paint::draws_flame(format)
+}
 
 /// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi` and
 /// `atof`, bit for bit.

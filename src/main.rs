@@ -70,12 +70,15 @@ fn render(inv: &cli::Invocation) -> ExitCode {
         say!("Try 'hp2ps --help' for more information.");
         return ExitCode::from(2);
     }
-    // A time profile (.prof) among the inputs: summarised (or refused: no chart yet).
+    // A time profile (.prof) among the inputs: summarised, refused, or drawn as any
+    // file is (as its flame graph).
     let time: Vec<bool> = (inv.files.iter())
         .map(|f| run::time_profile::is_time_profile_file(f))
         .collect();
     if time.contains(&true) {
-        return run::time_profile::run(inv, &time);
+        if let Some(status) = run::time_profile::before_render(inv, &time) {
+            return status;
+        }
     }
     // The live page ends on Ctrl-C by writing -o with the run so far (it asks for the
     // gentle first signal before it watches signals).

@@ -21,6 +21,7 @@
 
 pub(crate) mod chart;
 mod fit;
+pub(crate) mod flame;
 mod graph;
 pub(crate) mod looks;
 mod overlay;

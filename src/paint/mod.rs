@@ -24,6 +24,7 @@
 
 mod buffer;
 mod census;
+mod flame;
 mod format;
 mod geometry;
 mod hatch;
@@ -36,5 +37,6 @@ pub(crate) mod svg;
 mod walk;
 
 pub use census::{Census, ExportOptions};
+pub(crate) use flame::{draws_flame, write_flame};
 pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
 pub use html::ProfileFacts;

@@ -165,11 +165,9 @@ pub(super) fn report(
                 for w in done.warning_lines() {
                     say!("{w}");
                 }
-                if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
-                    if let Err(e) = super::summary::print_summary(summary, format) {
-                        say!("hp2ps: {e}");
-                        return ExitCode::FAILURE;
-                    }
+                if let Err(e) = super::summary::print_summaries(&done, inv.summary) {
+                    say!("hp2ps: {e}");
+                    return ExitCode::FAILURE;
                 }
             }
             Some(Err(failure)) => {

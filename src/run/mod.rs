@@ -13,7 +13,7 @@
 //! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
 //! what tells a file's versions apart ([`version`]) and the C allocator's settings
 //! ([`heap`]); a GHC time profile (`.prof`, `-pj`) among the inputs, summarised or
-//! compared ([`time_profile`]). Hostile files at these edges: what a command writes is checked before
+//! compared ([`time_profile`]), or drawn as its flame graph (`time_render.rs`). Hostile files at these edges: what a command writes is checked before
 //! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
 //! the same output); no temporary outlives a run however it ends, and a chart and its
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
@@ -40,6 +40,7 @@ pub(crate) mod serve;
 mod summary;
 mod symbols;
 pub(crate) mod time_profile;
+mod time_render;
 pub(crate) mod version;
 pub(crate) mod watch;
 mod watched;

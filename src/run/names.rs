@@ -28,6 +28,8 @@ pub(crate) struct FileNames {
 /// The extensions a profile may carry: hp2ps's own, then the eventlog's.
 const HP: &[u8] = b".hp";
 const EVENTLOG: &[u8] = b".eventlog";
+/// A GHC time profile's (`+RTS -p` names it `prog.prof`, `-pj` too).
+const PROF: &[u8] = b".prof";
 
 impl FileNames {
     /// The names for `arg` as hp2ps forms them. Only when `arg` has neither extension are
@@ -49,6 +51,8 @@ impl FileNames {
         let (stem, input) = if let Some(stem) = bytes.strip_suffix(HP) {
             (stem, PathBuf::from(arg))
         } else if let Some(stem) = bytes.strip_suffix(EVENTLOG) {
+            (stem, PathBuf::from(arg))
+        } else if let Some(stem) = bytes.strip_suffix(PROF) {
             (stem, PathBuf::from(arg))
         } else {
             let hp = with(bytes, HP);

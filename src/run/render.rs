@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use hp2ps::chart::Chart;
 use hp2ps::profile::Profile;
-use hp2ps::summary::{summarize, Summary};
+use hp2ps::summary::{summarize, Summary, TimeSummary};
 use hp2ps::{
     load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
     PaintOptions, ReadError, Source, Warning,
@@ -35,6 +35,10 @@ pub struct Done {
     /// the bands, when the log chose it.
     pub notes: Vec<String>,
     pub summary: Option<Summary>,
+    /// A time profile's summary (its input is one).
+    pub time_summary: Option<TimeSummary>,
+    /// A time profile's number of stacks (its input is one).
+    pub stacks: Option<usize>,
     /// The chart file written, if any (not for stdout).
     pub output: Option<PathBuf>,
     /// The number of samples drawn.
@@ -186,6 +190,7 @@ fn finish_read(
         output: None,
         samples: loaded.profile.times.len(),
         facts: facts_of(loaded.eventlog.as_ref()),
+        ..Done::default()
     };
     Ok((loaded.profile, done))
 }
@@ -223,6 +228,9 @@ pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
 /// Renders one file argument as a single-file run would.
 pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     let names = FileNames::of(inv, arg);
+    if super::time_profile::is_time_profile_file(names.input.as_os_str()) {
+        return super::time_render::render_time_file(inv, &names);
+    }
     let (profile, mut done) = read_named(inv, &names)?;
     if !inv.renders() {
         return Ok(done);

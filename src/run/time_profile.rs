@@ -40,22 +40,43 @@ pub(crate) fn is_time_profile_file(file: &OsStr) -> bool {
     read.is_ok() && is_time_profile(&head)
 }
 
-/// Runs `inv`, some of whose inputs (`time[i]`) are time profiles.
-pub(crate) fn run(inv: &Invocation, time: &[bool]) -> ExitCode {
-    let Some(format) = inv
-        .summary
-        .filter(|_| !inv.renders() && inv.watch.is_none())
-    else {
-        let first = (inv.files.iter().zip(time))
-            .find(|(_, &t)| t)
-            .map(|(f, _)| f);
-        say!(
-            "hp2ps: {}: a GHC time profile (.prof): only --summary reads one so far; \
-             charts and pages of it (--format, -o, --output-dir, --watch, --serve) are not \
-             supported yet",
-            first.map_or_else(String::new, |f| f.to_string_lossy().into_owned())
+/// What a command of time profiles (`time[i]`: whether input `i` is one) does before
+/// the files are rendered, if anything: `--summary` alone prints their numbers (and
+/// two of them, their comparison); what cannot draw one is refused (exit 2). `None`:
+/// the files are rendered as any are (batch, `--watch`), a time profile as its flame
+/// graph.
+pub(crate) fn before_render(inv: &Invocation, time: &[bool]) -> Option<ExitCode> {
+    let first = (inv.files.iter().zip(time))
+        .find(|(_, &t)| t)
+        .map(|(f, _)| f);
+    let name = first.map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let refused = |why: &str| {
+        say!("hp2ps: {name}: {why}");
+        Some(ExitCode::from(2))
+    };
+    if inv.serve.is_some() {
+        return refused(
+            "a GHC time profile (.prof) is written once, at the program's end: \
+             --serve follows a heap profile as it is written",
         );
-        return ExitCode::from(2);
+    }
+    if inv.summary.is_some() && !inv.renders() && inv.watch.is_none() {
+        return Some(run(inv, time));
+    }
+    if let Err(why) = super::time_render::refusal(inv) {
+        return refused(&why);
+    }
+    if inv.one_page() {
+        return refused("a page of several runs of time profiles is not written yet");
+    }
+    None
+}
+
+/// Prints the summary of every input of `inv`, some of which (`time[i]`) are time
+/// profiles.
+fn run(inv: &Invocation, time: &[bool]) -> ExitCode {
+    let Some(format) = inv.summary else {
+        return ExitCode::SUCCESS;
     };
     if time.len() == 2 && time.iter().all(|&t| t) {
         return compare(inv, format);
@@ -128,9 +149,24 @@ fn heap_summary(inv: &Invocation, file: &OsString, format: SummaryFormat) -> Res
 /// Reads a time profile file (through a map, its pages given back as they are read),
 /// saying its warnings; the one-line error.
 fn read_named(file: &OsStr) -> Result<TimeProfile, String> {
+    let (profile, warnings) = read_time(file, true)?;
+    for w in warnings {
+        say!("{w}");
+    }
+    Ok(profile)
+}
+
+/// Reads a time profile file (through a map when `may_map`, its pages given back as
+/// they are read; a watched file, which grows, as a stream): the profile and its
+/// warnings as lines, or the one-line error.
+pub(crate) fn read_time(file: &OsStr, may_map: bool) -> Result<(TimeProfile, Vec<String>), String> {
     let name = file.to_string_lossy();
-    let f = File::open(file).map_err(|e| format!("cannot open {name}: {e}"))?;
-    let read = match Mapped::of(&f) {
+    let f = match may_map {
+        true => File::open(file),
+        false => open_regular(Path::new(file)),
+    }
+    .map_err(|e| format!("cannot open {name}: {e}"))?;
+    let read = match may_map.then(|| Mapped::of(&f)).flatten() {
         Some(map) => {
             let source = Source::Mapped {
                 bytes: map.bytes(),
@@ -148,10 +184,10 @@ fn read_named(file: &OsStr) -> Result<TimeProfile, String> {
         TimeProfileError::NotAProfile { .. } => format!("{name}:{e}"),
         e => format!("{name}: {e}"),
     })?;
-    for w in profile.warnings() {
-        say!("hp2ps: warning: {}", w.line(&name));
-    }
-    Ok(profile)
+    let warnings = (profile.warnings().iter())
+        .map(|w| format!("hp2ps: warning: {}", w.line(&name)))
+        .collect();
+    Ok((profile, warnings))
 }
 
 /// Writes one summary (and a newline after JSON) to stdout.

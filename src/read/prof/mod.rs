@@ -80,6 +80,11 @@ impl TimeProfile {
     pub fn warnings(&self) -> &[TimeProfileWarning] {
         &self.warnings
     }
+
+    /// How many cost-centre stacks it has.
+    pub fn stacks(&self) -> usize {
+        self.tree.len()
+    }
 }
 
 /// Which time profile these first bytes start (a few kilobytes are plenty): a report's

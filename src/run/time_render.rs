@@ -1,0 +1,116 @@
+//! A time profile drawn (`hp2ps prog.prof`, `-o flame.svg`, `--output-dir`, batch,
+//! `--watch`): its flame graph, in the format asked (SVG, PDF, PS or EPS), named as a
+//! heap profile's chart is (`dir/prog.prof` writes `./prog.ps`), written atomically. A
+//! time profile has no `.aux` (`-p` is refused), and the exports are of a heap
+//! profile's numbers (refused too).
+
+use std::ffi::OsStr;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use hp2ps::summary::TimeSummary;
+use hp2ps::{draws_flame, write_flame_graph, FlameOptions, Format, TimeProfile};
+
+use super::atomic::AtomicFile;
+use super::names::{check_output, FileNames};
+use super::render::{Done, Failure};
+use super::time_profile::read_time;
+use crate::cli::Invocation;
+
+/// Why `inv` cannot draw a time profile, or `Ok`.
+pub(crate) fn refusal(inv: &Invocation) -> Result<(), String> {
+    let format = inv.format();
+    if inv.use_aux && inv.renders() {
+        return Err(String::from(
+            "-p reads the .aux of a heap profile's chart: a time profile has none",
+        ));
+    }
+    if inv.renders() && !draws_flame(format) && format != Format::Html {
+        return Err(format!(
+            "a time profile is drawn as a flame graph (--format svg, pdf, ps, eps) or a \
+             page (--format html), not as {}",
+            format.name()
+        ));
+    }
+    Ok(())
+}
+
+/// The flame graph's options of the command line: the `-e` width, when given.
+fn flame_options(inv: &Invocation) -> FlameOptions {
+    let mut opts = FlameOptions::default();
+    if let Some(w) = inv.paint.eps_width.filter(|w| w.is_finite() && *w > 100.0) {
+        opts.width = w;
+    }
+    opts
+}
+
+/// Renders the time profile of one file argument as a single-file run would.
+pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Done, Failure> {
+    check_output(inv, names)?;
+    refusal(inv)?;
+    let name = names.input.display().to_string();
+    let (profile, warnings) = read_time(names.input.as_os_str(), inv.watch.is_none())?;
+    let mut done = Done {
+        warnings,
+        time_summary: (inv.summary)
+            .map(|_| TimeSummary::of(&profile, Some(&name), &inv.summary_options)),
+        stacks: Some(profile.stacks()),
+        ..Done::default()
+    };
+    if !inv.renders() {
+        return Ok(done);
+    }
+    let drawn = draw(inv, names, &profile);
+    match drawn {
+        Ok(output) => {
+            done.output = output;
+            Ok(done)
+        }
+        Err(message) => Err(Failure {
+            message,
+            warnings: done.warning_lines().collect(),
+        }),
+    }
+}
+
+/// Writes the profile's picture to `-o`, stdout (`-o -`) or its own name; the file
+/// written.
+fn draw(
+    inv: &Invocation,
+    names: &FileNames,
+    profile: &TimeProfile,
+) -> Result<Option<PathBuf>, String> {
+    let format = inv.format();
+    if format == Format::Html {
+        return Err(format!(
+            "{}: the page of a time profile is not written yet",
+            names.input.display()
+        ));
+    }
+    let opts = flame_options(inv);
+    let paint = |mut out: &mut dyn Write| write_flame_graph(profile, format, &opts, &mut out);
+    write_to(inv.output.as_deref(), &names.output, paint)
+}
+
+/// Writes with `paint` to `output` (`-`: stdout), else to `default`, atomically; the
+/// file written.
+pub(crate) fn write_to(
+    output: Option<&OsStr>,
+    default: &std::path::Path,
+    paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Option<PathBuf>, String> {
+    if output.is_some_and(|o| o == "-") {
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+        return paint(&mut out)
+            .and_then(|()| out.flush())
+            .map(|()| None)
+            .map_err(|e| format!("cannot write to stdout: {e}"));
+    }
+    let path = output.map_or_else(|| default.to_path_buf(), PathBuf::from);
+    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    let mut file = AtomicFile::create(&path).map_err(failed)?;
+    paint(file.writer()).map_err(failed)?;
+    file.commit().map_err(failed)?;
+    Ok(Some(path))
+}
