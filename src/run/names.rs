@@ -23,6 +23,9 @@ pub(crate) struct FileNames {
     pub(crate) output: PathBuf,
     /// The `.aux` to write (and to read with `-p`).
     pub(crate) aux: PathBuf,
+    /// The time profile of the same run, for its page: `foo.prof` beside a bare `foo`
+    /// whose page (`--format html`) shows its heap profile.
+    pub(crate) time: Option<PathBuf>,
 }
 
 /// The extensions a profile may carry: hp2ps's own, then the eventlog's.
@@ -43,6 +46,7 @@ impl FileNames {
         is_eventlog: impl Fn(&Path) -> bool,
     ) -> FileNames {
         let bytes = arg.as_encoded_bytes();
+        let mut time = None;
         let with = |stem: &[u8], ext: &[u8]| {
             let mut v = stem.to_vec();
             v.extend_from_slice(ext);
@@ -57,19 +61,30 @@ impl FileNames {
         } else {
             let hp = with(bytes, HP);
             let eventlog = with(bytes, EVENTLOG);
-            // hp2ps reads `foo.hp`; only when it is missing do the other spellings count:
-            // `foo.eventlog`, then `foo` itself if it is an eventlog (a `.hp` text under
-            // another name still fails as in hp2ps).
-            let input = if exists(&hp) {
-                hp
-            } else if exists(&eventlog) {
-                eventlog
-            } else if is_eventlog(Path::new(arg)) {
-                PathBuf::from(arg)
+            let prof = with(bytes, PROF);
+            // The page of a run with its time profile: the eventlog first (a `-p -hc -l`
+            // run's carries the time samples a window of the heap chart needs).
+            if format == Format::Html && exists(&prof) && (exists(&hp) || exists(&eventlog)) {
+                time = Some(prof);
+                let input = if exists(&eventlog) { eventlog } else { hp };
+                (bytes, input)
             } else {
-                hp
-            };
-            (bytes, input)
+                // hp2ps reads `foo.hp`; only when it is missing do the other spellings
+                // count: `foo.eventlog`, then `foo` itself if it is an eventlog, then
+                // `foo.prof` (a `.hp` text under another name still fails as in hp2ps).
+                let input = if exists(&hp) {
+                    hp
+                } else if exists(&eventlog) {
+                    eventlog
+                } else if is_eventlog(Path::new(arg)) {
+                    PathBuf::from(arg)
+                } else if exists(&prof) {
+                    prof
+                } else {
+                    hp
+                };
+                (bytes, input)
+            }
         };
         let base = base_name(stem, SEPARATORS);
         let in_dir = |name: PathBuf| match dir {
@@ -82,6 +97,7 @@ impl FileNames {
             input,
             output: in_dir(with(base, &ext)),
             aux: in_dir(with(base, b".aux")),
+            time,
         }
     }
 
@@ -213,6 +229,37 @@ mod tests {
         let there = |p: &Path| present.iter().any(|f| Path::new(f) == p);
         let eventlog = |p: &Path| there(p) && p.to_string_lossy().ends_with("log");
         FileNames::for_argument(&OsString::from(arg), Format::Ps, None, there, eventlog)
+    }
+
+    #[test]
+    fn a_bare_name_of_a_page_finds_its_time_profile_beside_it() {
+        let of = |present: &[&str]| {
+            let there = |p: &Path| present.iter().any(|f| Path::new(f) == p);
+            let arg = OsString::from("d/prog");
+            FileNames::for_argument(&arg, Format::Html, None, there, |_| false)
+        };
+        let all = of(&["d/prog.hp", "d/prog.eventlog", "d/prog.prof"]);
+        assert_eq!(all.input, PathBuf::from("d/prog.eventlog"));
+        assert_eq!(all.time, Some(PathBuf::from("d/prog.prof")));
+        assert_eq!(all.output, PathBuf::from("prog.html"));
+        let hp = of(&["d/prog.hp", "d/prog.prof"]);
+        assert_eq!(
+            (hp.input, hp.time),
+            ("d/prog.hp".into(), Some("d/prog.prof".into()))
+        );
+        // A time profile alone is the input; without one, hp2ps's rule.
+        let prof = of(&["d/prog.prof"]);
+        assert_eq!((prof.input, prof.time), ("d/prog.prof".into(), None));
+        let heap = of(&["d/prog.hp", "d/prog.eventlog"]);
+        assert_eq!((heap.input, heap.time), ("d/prog.hp".into(), None));
+        // Another format draws the heap profile as ever; a .prof argument is its own.
+        let ps = names("d/prog", &["d/prog.hp", "d/prog.prof"]);
+        assert_eq!((ps.input, ps.time), ("d/prog.hp".into(), None));
+        let arg = names("d/prog.prof", &[]);
+        assert_eq!(
+            (arg.input, arg.output),
+            ("d/prog.prof".into(), "prog.ps".into())
+        );
     }
 
     #[test]

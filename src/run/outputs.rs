@@ -134,6 +134,7 @@ mod tests {
                 input: input.into(),
                 output: output.into(),
                 aux: aux.into(),
+                time: None,
             })
             .collect()
     }
