@@ -11,8 +11,51 @@
 //! the `.aux` file that `-p` reuses. The readers, aggregation, layout and the painters
 //! are the crate's own (`docs/architecture.md`).
 #![doc = include_str!("../docs/library.md")]
-#![forbid(unsafe_code)]
+// No `unsafe` but in the command's four files that allow it, each for a system call the
+// standard library does not make: the memory map of an input (`run/mapped/map.rs`), the
+// SIGBUS handler that survives a mapped file cut meanwhile (`run/mapped/fault.rs`),
+// glibc's allocator setting (`run/heap.rs`), and the SIGABRT handler that removes the
+// temporary files of a run that aborts (`run/abort.rs`). `tests/layers.rs` keeps it to
+// those.
+#![deny(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
+
+/// Writes one line to stderr (the command's: the library prints nothing). Unlike
+/// `eprintln!`, it does not panic when stderr cannot be written (`2>/dev/full`, a closed
+/// pipe): the exit status still tells what happened. Control characters (from file names
+/// or arguments) are escaped, so a message is always exactly one line.
+#[cfg(feature = "cli")]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let text = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", crate::one_line(&text));
+    }};
+}
+
+/// `text` with every control character written as an escape (`\n`, `\x1b`, …), as
+/// `--summary` writes the texts of a profile.
+#[cfg(feature = "cli")]
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::summary::printable(text)
+}
+
+// The command (`cli` feature): its modules keep the visibility words they had as the
+// binary's.
+#[cfg(feature = "cli")]
+#[allow(unreachable_pub)]
+mod cli;
+#[cfg(feature = "cli")]
+#[allow(unreachable_pub)]
+mod run;
+
+/// The `hp2ps` command, as `src/main.rs` runs it: the arguments and stdin of this
+/// process, its output files and exit status. Not part of the API.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub fn command_main() -> std::process::ExitCode {
+    run::entry::main()
+}
 
 mod aggregate;
 mod aux_file;
@@ -76,9 +119,21 @@ pub mod chart {
 }
 
 /// Internals that the tests, benchmarks and fuzz targets exercise directly. Not part of the
-/// API: anything here may change without notice. The command does not use it.
+/// API: anything here may change without notice.
 #[doc(hidden)]
 pub mod internals {
+    /// The command line's parser, for the tests and fuzz targets that feed it arguments.
+    #[cfg(feature = "cli")]
+    pub mod cli {
+        pub use crate::cli::{parse, Command, Invocation};
+    }
+
+    /// The command's file handling that the fuzz targets exercise.
+    #[cfg(feature = "cli")]
+    pub mod run {
+        pub use crate::run::{names, outputs, regular, watched};
+    }
+
     pub use crate::aggregate::{
         aggregate, apply_band_limit, band_total, eliminate_traces, samples_within, Aggregated,
     };

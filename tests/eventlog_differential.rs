@@ -23,11 +23,9 @@
 
 mod support;
 
-// The binary's command line, compiled in so flag sets become options exactly as hp2ps
-// scans them (as the `cli` fuzz target does).
-#[allow(dead_code)]
-#[path = "../src/cli/mod.rs"]
-mod cli;
+// The command line's parser, so flag sets become options exactly as hp2ps scans them
+// (as the `cli` fuzz target does).
+use hp2ps::internals::cli;
 
 use hp2ps::profile::Profile;
 use hp2ps::{

@@ -13,15 +13,13 @@ mod support;
 #[allow(clippy::duplicate_mod)]
 mod fuzz_targets;
 
-// The `batch_names` and `watch_paths` targets' checks, with the binary's parser and file
+// The `batch_names` and `watch_paths` targets' checks, with the command's parser and file
 // handling they exercise at this crate's root, where the targets have them.
-#[allow(dead_code, clippy::duplicate_mod)]
-#[path = "../src/cli/mod.rs"]
-mod cli;
 #[path = "../fuzz/fuzz_targets/files_check.rs"]
 mod files_check;
 #[path = "../fuzz/fuzz_targets/run_files.rs"]
 mod run;
+use hp2ps::internals::cli;
 
 use support::Cmd;
 

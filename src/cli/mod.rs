@@ -13,13 +13,13 @@ mod rules;
 mod short_flags;
 
 pub(crate) use definition::{command, help};
-pub(crate) use parse::parse;
+pub use parse::parse;
 
 use std::ffi::OsString;
 use std::time::Duration;
 
-use hp2ps::summary::SummaryOptions;
-use hp2ps::{
+use crate::summary::SummaryOptions;
+use crate::{
     defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
     SharedAxes, SymbolizeOptions, WindowOptions,
 };
@@ -27,8 +27,11 @@ use hp2ps::{
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
+    /// Draw, summarise, watch or serve.
     Render(Box<Invocation>),
+    /// `--help`.
     Help,
+    /// `--version`.
     Version,
     /// `--generate KIND [DIR]`: the man page or a shell's completions.
     Generate(Generate),
@@ -37,6 +40,7 @@ pub enum Command {
 /// A render request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Invocation {
+    /// Aggregation, layout and what the format needs.
     pub render: RenderOptions,
     /// How the chart is painted (`-e`).
     pub paint: PaintOptions,

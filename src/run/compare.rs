@@ -13,9 +13,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::chart::Chart;
-use hp2ps::profile::Profile;
-use hp2ps::{prepare_runs, write_runs_page, PaintOptions};
+use crate::chart::Chart;
+use crate::profile::Profile;
+use crate::{prepare_runs, write_runs_page, PaintOptions};
 
 use super::atomic::AtomicFile;
 use super::batch;

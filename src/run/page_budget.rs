@@ -2,8 +2,8 @@
 //! runs on one page a share each, `Needs::shared_by`), said at the edge: a line for
 //! stderr and the page for each thing left out.
 
-use hp2ps::chart::Chart;
-use hp2ps::defaults::VECTOR_MAX_POINTS;
+use crate::chart::Chart;
+use crate::defaults::VECTOR_MAX_POINTS;
 
 /// 1234567 as "1,234,567".
 fn thousands(n: usize) -> String {

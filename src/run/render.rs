@@ -7,14 +7,14 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::chart::Chart;
-use hp2ps::profile::Profile;
-use hp2ps::summary::{summarize, Summary};
-use hp2ps::{
+use crate::chart::Chart;
+use crate::profile::Profile;
+use crate::summary::{summarize, Summary};
+use crate::{
     load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
     PaintOptions, ReadError, Source,
 };
-use hp2ps::{EventlogReport, ProfileFacts};
+use crate::{EventlogReport, ProfileFacts};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};

@@ -22,7 +22,7 @@
 use serde_json::{json, Map, Value};
 
 use super::hub::Status;
-use hp2ps::LivePage;
+use crate::LivePage;
 
 /// The data of the last page sent, to tell the next one's changes.
 #[derive(Default)]
@@ -40,7 +40,7 @@ impl Deltas {
         &mut self,
         seq: u64,
         status: &Status,
-        page: Option<&hp2ps::LivePage>,
+        page: Option<&crate::LivePage>,
         run: u64,
     ) -> Option<Vec<u8>> {
         let status = serde_json::to_string(status).ok()?;

@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::{write_live, LiveOptions, LivePage, LiveRun};
 use bytes::Bytes;
-use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
 use tokio::sync::watch;
 
 use super::delta::{event, Deltas};
@@ -116,7 +116,7 @@ impl Hub {
     ) -> Hub {
         let record = Record::Nothing(None);
         let axis = match opts.load.eventlog.time {
-            hp2ps::TimeAxis::Mutator => "mutator",
+            crate::TimeAxis::Mutator => "mutator",
             _ => "elapsed",
         };
         let status = Status {

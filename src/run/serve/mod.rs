@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hp2ps::{LiveOptions, LiveReader, LiveRun, TimeAxis};
+use crate::{LiveOptions, LiveReader, LiveRun, TimeAxis};
 
 use super::atomic::AtomicFile;
 use super::cleanup;

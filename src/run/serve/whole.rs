@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 
-use hp2ps::{live_page, load, prepare, LivePage, Source};
+use crate::{live_page, load, prepare, LivePage, Source};
 
 use super::record::{Kept, Record};
 use super::source::Input;
@@ -183,7 +183,7 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         let mut out = io::BufWriter::new(io::stdout().lock());
         let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
         writeln!(out, "{}\n{}\n{}", text(&p.title), text(&p.section), p.data)?;
-        hp2ps::write_chart_with(&chart, hp2ps::Format::Html, &paint, &mut out)?;
+        crate::write_chart_with(&chart, crate::Format::Html, &paint, &mut out)?;
         out.flush()
     });
     match written {
