@@ -63,6 +63,7 @@ pub mod defaults;
 mod fonts;
 mod intern;
 mod layout;
+#[cfg(feature = "cli")]
 mod live;
 mod load;
 mod needs;
@@ -97,15 +98,10 @@ pub use layout::{LayoutOptions, Palette, ValueUnits};
 pub use needs::{Needs, XLabels};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
 
-// Following a run as it is written (`--serve`).
-pub use live::{
-    live_page, write_live, LiveError, LiveOptions, LivePage, LiveProfile, LiveReader, LiveRun,
-};
+pub use profile::ProfileFacts;
 
 // Writing a chart.
-pub use paint::{
-    write_chart, write_chart_with, write_runs_page, Format, PaintOptions, ProfileFacts,
-};
+pub use paint::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
 
 /// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi` and
 /// `atof`, bit for bit.
@@ -167,7 +163,7 @@ pub mod internals {
 
     /// The painters, each with its options.
     pub mod paint {
-        pub use crate::paint::html::{write_html, write_html_page, HtmlOptions};
+        pub use crate::paint::html::write_html_page;
         pub use crate::paint::pdf::{write_pdf, PdfOptions};
         pub use crate::paint::ps::{escape as ps_escape, write_ps, Escape as PsEscape, PsOptions};
         pub use crate::paint::svg::{escape as svg_escape, write_svg, SvgOptions};

@@ -186,13 +186,14 @@ impl Invocation {
     /// bands, the heap-size lines and the band filter (the program's binary is the
     /// edge's to add: `run/symbols.rs`).
     pub fn load_options(&self) -> LoadOptions {
-        let mut opts = LoadOptions::default();
-        opts.window = self.window;
-        opts.eventlog = self.eventlog.clone();
-        opts.naming = self.symbolize.clone();
-        opts.heap_size = self.heap_size;
-        opts.filter = self.filter.clone();
-        opts
+        LoadOptions {
+            window: self.window,
+            eventlog: self.eventlog.clone(),
+            naming: self.symbolize.clone(),
+            heap_size: self.heap_size,
+            filter: self.filter.clone(),
+            ..LoadOptions::default()
+        }
     }
 
     /// Whether charts are drawn: always, except for `--summary` without any output option

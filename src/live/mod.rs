@@ -15,9 +15,8 @@
 mod pyramid;
 mod store;
 
-use crate::layout::chart::Chart;
 use crate::load::{load_samples, LoadError, LoadOptions, Loaded};
-use crate::paint::html::{escape, live_parts, page_title, write_live_page, HtmlOptions};
+use crate::paint::html::{Page, RunPage};
 use crate::paint::PaintOptions;
 use crate::pipeline::{prepare, RenderOptions};
 use crate::read::eventlog::live::LiveEventlog;
@@ -30,20 +29,20 @@ use store::Store;
 /// How a run is followed and drawn.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct LiveOptions {
+pub(crate) struct LiveOptions {
     /// How the input becomes a profile, as [`crate::load()`] reads it (the eventlog's
     /// time axis: elapsed seconds unless asked otherwise). Default:
     /// [`LoadOptions::default`] with [`TimeAxis::Elapsed`].
-    pub load: LoadOptions,
+    pub(crate) load: LoadOptions,
     /// Aggregation and layout, with the HTML page's needs. Default:
     /// [`RenderOptions::default`] with `Format::Html.needs()`.
-    pub render: RenderOptions,
+    pub(crate) render: RenderOptions,
     /// The page's painting (the name of the profile in its heading). Default:
     /// [`PaintOptions::default`].
-    pub paint: PaintOptions,
+    pub(crate) paint: PaintOptions,
     /// Censuses kept per level of detail: the newest this many censuses are kept
     /// whole, the next twice as many at half their number, and so on. Default: `1024`.
-    pub detail: usize,
+    pub(crate) detail: usize,
 }
 
 impl Default for LiveOptions {
@@ -66,7 +65,7 @@ impl Default for LiveOptions {
 /// Why a followed input cannot be read on, or its page not made.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum LiveError {
+pub(crate) enum LiveError {
     /// The eventlog's header is not one.
     #[error(transparent)]
     Eventlog(#[from] EventlogError),
@@ -85,7 +84,7 @@ enum Kind<'o> {
 }
 
 /// Reads a run's bytes as they arrive (on the thread that reads them).
-pub struct LiveReader<'o> {
+pub(crate) struct LiveReader<'o> {
     opts: &'o LiveOptions,
     /// The first bytes, until there are enough to tell the kind.
     head: Vec<u8>,
@@ -94,7 +93,7 @@ pub struct LiveReader<'o> {
 
 impl<'o> LiveReader<'o> {
     /// A reader at the start of an input.
-    pub fn new(opts: &'o LiveOptions) -> Self {
+    pub(crate) fn new(opts: &'o LiveOptions) -> Self {
         LiveReader {
             opts,
             head: Vec::new(),
@@ -103,7 +102,7 @@ impl<'o> LiveReader<'o> {
     }
 
     /// Reads `bytes`, the next of the input, into `run`.
-    pub fn feed(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
+    pub(crate) fn feed(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
         if self.kind.is_none() {
             self.head.extend_from_slice(bytes);
             if self.head.len() < 4 {
@@ -142,7 +141,7 @@ impl<'o> LiveReader<'o> {
     }
 
     /// The input paused: reads what would be read were it to end here.
-    pub fn pause(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
+    pub(crate) fn pause(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
         if let Some(Kind::Eventlog(r)) = &mut self.kind {
             r.pause(&mut run.store)?;
             run.learn(r);
@@ -151,7 +150,7 @@ impl<'o> LiveReader<'o> {
     }
 
     /// The input closed.
-    pub fn close(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
+    pub(crate) fn close(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
         if self.kind.is_none() && !self.head.is_empty() {
             let head = std::mem::take(&mut self.head);
             self.start(&head, run);
@@ -165,13 +164,13 @@ impl<'o> LiveReader<'o> {
     }
 
     /// Whether the program's end has been read (an eventlog's end marker).
-    pub fn ended(&self) -> bool {
+    pub(crate) fn ended(&self) -> bool {
         matches!(&self.kind, Some(Kind::Eventlog(r)) if r.ended())
     }
 
     /// Works out the mutator clock of what was read so far, for `--time mutator`
     /// (a rebuilding of the whole run's time data so far: the caller asks now and then).
-    pub fn refresh_clock(&self, run: &mut LiveRun) {
+    pub(crate) fn refresh_clock(&self, run: &mut LiveRun) {
         if let Some(Kind::Eventlog(r)) = &self.kind {
             if self.opts.load.eventlog.time == TimeAxis::Mutator {
                 run.clock = r.mutator_clock();
@@ -182,7 +181,7 @@ impl<'o> LiveReader<'o> {
 }
 
 /// A run as far as it has been read: what its page is made from.
-pub struct LiveRun {
+pub(crate) struct LiveRun {
     store: Store,
     eventlog: bool,
     /// What an eventlog said besides its censuses: the profile kind, the IPE entries.
@@ -199,32 +198,9 @@ impl std::fmt::Debug for LiveRun {
     }
 }
 
-/// A page of the run so far, in the parts a live page takes.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct LivePage {
-    /// The run's section of the page (its picture).
-    pub section: String,
-    /// The page's data (JSON).
-    pub data: String,
-    /// The page's title.
-    pub title: String,
-}
-
-impl LivePage {
-    /// A page of these parts (made elsewhere: by [`live_page`] in another process).
-    pub fn from_parts(title: String, section: String, data: String) -> LivePage {
-        LivePage {
-            section,
-            data,
-            title,
-        }
-    }
-}
-
 impl LiveRun {
     /// A run of which nothing was read yet.
-    pub fn new(opts: &LiveOptions) -> LiveRun {
+    pub(crate) fn new(opts: &LiveOptions) -> LiveRun {
         LiveRun {
             store: Store::new(opts.detail),
             eventlog: false,
@@ -234,24 +210,24 @@ impl LiveRun {
     }
 
     /// Changes with everything read: the page is made again when it moved.
-    pub fn version(&self) -> u64 {
+    pub(crate) fn version(&self) -> u64 {
         self.store.version
     }
 
     /// The censuses read.
-    pub fn censuses(&self) -> u64 {
+    pub(crate) fn censuses(&self) -> u64 {
         self.store.censuses()
     }
 
     /// The newest census's time on the page's axis.
-    pub fn newest(&self) -> Option<f64> {
+    pub(crate) fn newest(&self) -> Option<f64> {
         let t = self.store.newest?;
         Some(self.map_time(t))
     }
 
     /// What the page says besides the chart (censuses that damage cost), newest last,
     /// each with its number from 1.
-    pub fn notices(&self) -> &[(u64, String)] {
+    pub(crate) fn notices(&self) -> &[(u64, String)] {
         &self.store.notices
     }
 
@@ -277,7 +253,7 @@ impl LiveRun {
     /// first census. Only copying what the page needs is done here, while the caller
     /// holds the run: the naming, heap-size lines, filtering ([`LiveProfile::page`]) and
     /// painting are done on the copy without it. (Its errors are the page's.)
-    pub fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
+    pub(crate) fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
         if self.store.censuses() == 0 {
             return Ok(None);
         }
@@ -316,7 +292,7 @@ impl LiveRun {
 
 /// The samples of a run kept so far ([`LiveRun::profile`]), to be made its page.
 #[derive(Debug)]
-pub struct LiveProfile {
+pub(crate) struct LiveProfile {
     header: Vec<(HeaderField, Vec<u8>)>,
     block: SampleBlock,
     report: Option<EventlogReport>,
@@ -331,50 +307,18 @@ impl LiveProfile {
     }
 
     /// The page of the run so far: the kept samples loaded, prepared and painted as
-    /// `--format html` draws a profile, saying how many samples the run has.
-    pub fn page(self, opts: &LiveOptions) -> Result<LivePage, LiveError> {
+    /// `--format html` draws a profile, saying how many samples the run has and what the
+    /// page left out.
+    pub(crate) fn page(self, opts: &LiveOptions) -> Result<Page, LiveError> {
         let samples = self.samples;
         let loaded = self.loaded(opts)?;
-        let mut paint = opts.paint.clone();
-        if let Some(r) = loaded.eventlog.as_ref() {
-            paint.facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
-            paint.facts.interval = r.sampling_period;
-            paint.facts.runtime = r.rts.clone();
-        }
+        let facts = loaded.facts();
         let (mut chart, _) = prepare(loaded.profile, None, &opts.render);
         if let Some(data) = chart.data.as_mut() {
             data.samples = samples;
         }
-        Ok(live_page(&chart, &paint)?)
-    }
-}
-
-/// A chart as a live page's update (the whole run's, read the ordinary way, at the
-/// end): the same run section and data as its `--format html` page.
-pub fn live_page(chart: &Chart, paint: &PaintOptions) -> std::io::Result<LivePage> {
-    let html = HtmlOptions {
-        file: paint.source.clone(),
-        facts: paint.facts.clone(),
-        notes: paint.notes.clone(),
-    };
-    let (section, data) = live_parts(chart, &html)?;
-    Ok(LivePage {
-        section,
-        data,
-        title: page_title(chart, &html),
-    })
-}
-
-/// Writes the live page: `page`, the run so far (`None` before its first census; the
-/// page waits for it), or a page named `name` alone.
-pub fn write_live<W: std::io::Write>(
-    page: Option<&LivePage>,
-    name: &str,
-    out: &mut W,
-) -> std::io::Result<()> {
-    match page {
-        Some(p) => write_live_page(Some((&p.section, &p.data)), &p.title, out),
-        None => write_live_page(None, &escape(name.as_bytes()), out),
+        let run = RunPage::heap(&chart, opts.paint.source.as_deref(), &facts, 1)?;
+        Ok(Page::of(&[run]))
     }
 }
 

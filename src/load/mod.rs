@@ -33,7 +33,7 @@ pub use naming::{Binary, FindProgram, Program};
 
 use std::fmt;
 
-use crate::profile::{Profile, Series};
+use crate::profile::{Profile, ProfileFacts, Series};
 use crate::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
 use crate::read::hp::{self, ReadError, ReadOptions};
 use crate::read::window::{WindowError, WindowOptions};
@@ -88,6 +88,20 @@ pub struct Loaded {
     pub binary: Option<String>,
     /// What the band filter took out; `None` without a filter.
     pub filtered: Option<FilteredOut>,
+}
+
+impl Loaded {
+    /// What its page's header says of how the profile was made: what its eventlog told
+    /// (nothing for a `.hp`).
+    pub fn facts(&self) -> ProfileFacts {
+        let mut facts = ProfileFacts::default();
+        if let Some(r) = &self.eventlog {
+            facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
+            facts.interval = r.sampling_period;
+            facts.runtime = r.rts.clone();
+        }
+        facts
+    }
 }
 
 /// Why an input gave no profile.

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::html::{write_html, write_html_page, HtmlOptions};
+use super::html::write_html_page;
 use super::pdf::{write_pdf, PdfOptions};
 use super::ps::{write_ps, PsOptions};
 use super::svg::{write_svg, SvgOptions};
@@ -110,10 +110,9 @@ pub struct PaintOptions {
     /// The name of the profile the chart is drawn from, for a format that shows it (the
     /// HTML page's heading and its chart's `data-run`). Default: `None`.
     pub source: Option<String>,
-    /// What the HTML page's header says about the profile. Default: nothing.
-    pub facts: super::html::ProfileFacts,
-    /// What the HTML page says it left out, a line each. Default: none.
-    pub notes: Vec<String>,
+    /// What the HTML page's header says about the profile
+    /// ([`crate::load::Loaded::facts`]). Default: nothing.
+    pub facts: crate::profile::ProfileFacts,
 }
 
 /// Paints `chart` in `format` with the default [`PaintOptions`].
@@ -149,25 +148,15 @@ pub fn write_chart_with<W: Write>(
             };
             write_pdf(chart, &pdf, out)
         }
-        Format::Html => write_html(chart, &html_options(opts), out),
+        Format::Html => write_html_page(&[(chart, opts.source.as_deref(), &opts.facts)], out),
     }
 }
 
 /// Writes one HTML page of several charts (the runs of [`crate::prepare_runs`]), each
 /// named by its [`PaintOptions::source`], with a view of their differences.
 pub fn write_runs_page<W: Write>(runs: &[(&Chart, &PaintOptions)], out: &mut W) -> io::Result<()> {
-    let options: Vec<HtmlOptions> = runs.iter().map(|(_, opts)| html_options(opts)).collect();
-    let pages: Vec<(&Chart, &HtmlOptions)> = (runs.iter().map(|(chart, _)| *chart))
-        .zip(&options)
+    let charts: Vec<_> = (runs.iter())
+        .map(|(chart, opts)| (*chart, opts.source.as_deref(), &opts.facts))
         .collect();
-    write_html_page(&pages, out)
-}
-
-/// What the page takes of the painting options.
-fn html_options(opts: &PaintOptions) -> HtmlOptions {
-    HtmlOptions {
-        file: opts.source.clone(),
-        facts: opts.facts.clone(),
-        notes: opts.notes.clone(),
-    }
+    write_html_page(&charts, out)
 }

@@ -12,11 +12,13 @@
 //! `ps/` (with string escaping, the EPS bounding box, and the polygons of long bands put
 //! together from numbers formatted once: `long_bands.rs`), `svg/` (the long bands of
 //! large documents in pieces that libxml2 reads: `pieces.rs`; text placed glyph by glyph:
-//! `glyphs.rs`), `pdf/`, and `html/` (the interactive page: the SVG painter's picture
-//! with classes on what its script redraws, the chart's data as escaped JSON in
-//! `data.rs`, the CSP hashes in `digest.rs`, the script, style and template in `assets/`,
-//! carried without comments and needless spaces by `minify.rs`; several runs' charts in
-//! one page: [`write_runs_page`]; see `docs/formats.md`).
+//! `glyphs.rs`), `pdf/`, and `html/` (the interactive page, made by one builder for files, runs
+//! compared and the live page: `page.rs`, a run's head and its panels (`panel.rs`, the
+//! heap profile's in `heap_panels.rs`), the SVG painter's picture with classes on what
+//! its script redraws, the chart's data as escaped JSON (`json.rs`), the CSP hashes in
+//! `digest.rs`, the script, style and template in `assets/`, carried without comments
+//! and needless spaces by `minify.rs`; several runs' charts in one page:
+//! [`write_runs_page`]; see `docs/formats.md`).
 
 mod buffer;
 mod format;
@@ -29,4 +31,3 @@ pub(crate) mod svg;
 mod walk;
 
 pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
-pub use html::ProfileFacts;

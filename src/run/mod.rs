@@ -31,7 +31,6 @@ pub(crate) mod heap;
 mod mapped;
 pub mod names;
 pub mod outputs;
-mod page_budget;
 pub mod regular;
 mod render;
 pub(crate) mod serve;

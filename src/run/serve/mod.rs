@@ -24,7 +24,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::{LiveOptions, LiveReader, LiveRun, TimeAxis};
+use crate::live::{LiveOptions, LiveReader, LiveRun};
+use crate::TimeAxis;
 
 use super::atomic::AtomicFile;
 use super::cleanup;
