@@ -4,12 +4,12 @@
 //! The public names are chosen here, and only here. Data flows one way: [`load`] reads
 //! either input format into a [`profile::Profile`] with the steps the command applies
 //! after reading; [`prepare`] aggregates it (hp2ps's band order and limits, the samples
-//! drawn) and lays it out as a format-neutral [`chart::Chart`] ([`prepare_runs`] for
-//! several runs on one page); [`write_chart_with`] paints the chart in a [`Format`], whose
-//! [`Format::needs`] says what it needs of the stages before it; [`summary::summarize`]
-//! gives the numbers `--summary` prints; [`read_aux`] and [`AuxOut::write`] read and write
-//! the `.aux` file that `-p` reuses. The readers, aggregation, layout and the painters
-//! are the crate's own (`docs/architecture.md`).
+//! drawn) and lays it out as a format-neutral [`Chart`] ([`prepare_runs`] for several
+//! runs on one page), with the [`RenderOptions::for_format`] of the [`Format`] that
+//! [`write_chart_with`] paints it in; [`summary::summarize`] gives the numbers
+//! `--summary` prints; [`Aux::read`] and [`Aux::write`] read and write the `.aux` file
+//! that `-p` reuses. The readers, aggregation, layout, the painters and the command
+//! (the default feature `cli`) are the crate's own (`docs/architecture.md`).
 #![doc = include_str!("../docs/library.md")]
 // No `unsafe` but in the command's four files that allow it, each for a system call the
 // standard library does not make: the memory map of an input (`run/mapped/map.rs`), the
@@ -18,7 +18,8 @@
 // temporary files of a run that aborts (`run/abort.rs`). `tests/layers.rs` keeps it to
 // those.
 #![deny(unsafe_code)]
-#![warn(missing_docs, unreachable_pub)]
+#![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 /// Writes one line to stderr (the command's: the library prints nothing). Unlike
 /// `eprintln!`, it does not panic when stderr cannot be written (`2>/dev/full`, a closed
@@ -59,7 +60,7 @@ pub fn command_main() -> std::process::ExitCode {
 
 mod aggregate;
 mod aux_file;
-pub mod defaults;
+mod defaults;
 mod fonts;
 mod intern;
 mod layout;
@@ -80,39 +81,27 @@ mod test_rng;
 
 // Reading: one way in, and what it takes and tells.
 pub use load::{
-    load, BandFilter, Binary, FilteredOut, FindProgram, LoadError, LoadOptions, Loaded, Program,
-    Source, Warning,
+    load, BandFilter, Binary, FilteredOut, LoadError, LoadOptions, Loaded, Program, Source, Warning,
 };
 pub use read::eventlog::{
-    is_eventlog, Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport,
-    EventlogWarning, FramingRule, Marker, TimeAxis,
+    Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport, EventlogWarning,
+    FramingRule, Marker, TimeAxis,
 };
-pub use read::hp::{Pos, ReadError, ReadOptions, Warning as ReadWarning};
-pub use read::window::{WindowError, WindowOptions};
-pub use symbolize::{Agreement, IpeNames, Naming, SymbolizeOptions};
+pub use read::hp::{Pos, ReadError, ReadOptions};
+pub use read::window::WindowOptions;
+pub use symbolize::{IpeNames, Naming};
 
 // From a profile to a chart, and the `.aux` file between runs.
 pub use aggregate::{AggregateOptions, NameOrder};
-pub use aux_file::{read_aux, Aux, AuxError, AuxOut};
+pub use aux_file::{Aux, AuxError};
 pub use layout::{LayoutOptions, Palette, ValueUnits};
-pub use needs::{Needs, XLabels};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
 
-pub use profile::ProfileFacts;
+pub use layout::chart::Chart;
+pub use layout::ChartBand;
 
 // Writing a chart.
-pub use paint::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
-
-/// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi` and
-/// `atof`, bit for bit.
-pub use num::{c_atof, c_atoi};
-
-/// The chart: everything to draw, placed in points, shared by every painter (see
-/// [`prepare`]). A painter of one's own reads it page by page.
-pub mod chart {
-    pub use crate::layout::chart::*;
-    pub use crate::layout::patterns::{Dots, Hatch, Pattern};
-}
+pub use paint::{write_chart_with, write_runs_page, Format, PaintOptions};
 
 /// Internals that the tests, benchmarks and fuzz targets exercise directly. Not part of the
 /// API: anything here may change without notice.
@@ -124,6 +113,12 @@ pub mod internals {
         pub use crate::cli::{parse, Command, Invocation};
     }
 
+    /// The live stage (`--serve`), for the example that measures its latency.
+    #[cfg(feature = "cli")]
+    pub mod live {
+        pub use crate::live::{LiveOptions, LiveReader, LiveRun};
+    }
+
     /// The command's file handling that the fuzz targets exercise.
     #[cfg(feature = "cli")]
     pub mod run {
@@ -133,8 +128,40 @@ pub mod internals {
     pub use crate::aggregate::{
         aggregate, apply_band_limit, band_total, eliminate_traces, samples_within, Aggregated,
     };
+    /// The chart's parts, which the painters read.
+    pub mod chart {
+        pub use crate::layout::chart::*;
+        pub use crate::layout::patterns::{Dots, Hatch, Pattern};
+    }
+    /// The default of every numeric option.
+    pub mod defaults {
+        pub use crate::defaults::*;
+    }
     pub use crate::fonts::{ps_text_width, to_winansi};
     pub use crate::layout::palettes::{difference, OTHER_COLOUR};
+    pub use crate::needs::{Needs, XLabels};
+    /// hp2ps's way of reading the numbers of its flags (`-t`, `-m`, `-e`): C's `atoi`
+    /// and `atof`, bit for bit.
+    pub use crate::num::{c_atof, c_atoi};
+    pub use crate::profile::info::closure_type_name;
+    pub use crate::profile::numbers::{BandNumbers, Fate};
+    pub use crate::read::eventlog::is_eventlog;
+    /// What `opts` says its format needs (`RenderOptions::for_format`).
+    pub fn needs(opts: &crate::RenderOptions) -> &Needs {
+        &opts.needs
+    }
+    /// What `opts` says its format needs, to change.
+    pub fn needs_mut(opts: &mut crate::RenderOptions) -> &mut Needs {
+        &mut opts.needs
+    }
+    /// Paints `chart` in `format` with the default painting options.
+    pub fn write_chart<W: std::io::Write>(
+        chart: &crate::Chart,
+        format: crate::Format,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        crate::write_chart_with(chart, format, &crate::PaintOptions::default(), out)
+    }
     pub use crate::num::{
         c_trunc_i64, fixed, float_value, integer_value, push_f6, push_fixed, push_thousands,
         thousands,
@@ -145,13 +172,14 @@ pub mod internals {
     pub use crate::seam::{
         BlockMark, HeaderField, ProfileBuilder, SampleBlock, Sink, StatementRun,
     };
-    pub use crate::symbolize::{name_bands, SymbolTable};
+    pub use crate::symbolize::{name_bands, SymbolTable, SymbolizeOptions};
 
     /// The `.hp` reader's ways in: one thread, and on every core with chunks of a
     /// chosen size.
     pub mod hp {
         pub use crate::read::hp::pipeline::{read_chunked, read_into_parallel, read_slice_chunked};
         pub use crate::read::hp::serial::read_into;
+        pub use crate::read::hp::Warning;
     }
 
     /// The eventlog reader's ways in: one pass over a stream, and bytes on every core
@@ -163,7 +191,6 @@ pub mod internals {
 
     /// The painters, each with its options.
     pub mod paint {
-        pub use crate::paint::html::write_html_page;
         pub use crate::paint::pdf::{write_pdf, PdfOptions};
         pub use crate::paint::ps::{escape as ps_escape, write_ps, Escape as PsEscape, PsOptions};
         pub use crate::paint::svg::{escape as svg_escape, write_svg, SvgOptions};

@@ -28,9 +28,7 @@ mod support;
 use hp2ps::internals::cli;
 
 use hp2ps::profile::Profile;
-use hp2ps::{
-    prepare, read_aux, write_chart_with, EventlogOptions, Format, PaintOptions, RenderOptions,
-};
+use hp2ps::{prepare, write_chart_with, Aux, EventlogOptions, Format, PaintOptions, RenderOptions};
 use support::read_eventlog_profile;
 
 use support::compare::Verdict;
@@ -70,7 +68,7 @@ fn render(
     render: &RenderOptions,
     paint: &PaintOptions,
 ) -> (Vec<u8>, Vec<u8>) {
-    let previous = previous.map(|aux| read_aux(aux).expect("our own .aux reads back"));
+    let previous = previous.map(|aux| Aux::read(aux).expect("our own .aux reads back"));
     let (chart, aux) = prepare(profile, previous.as_ref(), render);
     let mut ps = Vec::new();
     write_chart_with(&chart, Format::Ps, paint, &mut ps).expect("write to a Vec");

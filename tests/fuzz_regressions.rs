@@ -25,7 +25,7 @@ use support::Cmd;
 
 use std::path::PathBuf;
 
-use hp2ps::{prepare, read_aux, RenderOptions};
+use hp2ps::{prepare, Aux, RenderOptions};
 
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -132,8 +132,8 @@ fn aux_round_trip(hp: &[u8]) -> (Names, Result<Names, String>) {
     let (_, aux) = prepare(profile, None, &RenderOptions::default());
     let mut text = Vec::new();
     aux.write(&mut text).expect("aux to memory");
-    let written = aux.bands.iter().map(|(n, _)| n.clone()).collect();
-    let read = read_aux(&text)
+    let written = aux.order.iter().map(|(n, _)| n.clone()).collect();
+    let read = Aux::read(&text)
         .map(|a| a.order.into_iter().map(|(n, _)| n).collect())
         .map_err(|e| e.to_string());
     (written, read)

@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
 use hp2ps::summary::summarize;
-use hp2ps::{load, prepare, read_aux, write_chart_with, Format, Source};
+use hp2ps::{load, prepare, write_chart_with, Aux, Format, Source};
 
 use super::{assert_one_line, pslex, EXAMPLE};
 
@@ -58,7 +58,7 @@ pub fn check(data: &[u8]) {
         summary.write_json(&mut out).expect("JSON to memory");
         summary.write_text(&mut out).expect("text to memory");
     }
-    let aux = inv.use_aux.then(|| read_aux(AUX).expect("fixed aux"));
+    let aux = inv.use_aux.then(|| Aux::read(AUX).expect("fixed aux"));
     let format = inv.format();
     let (chart, _) = prepare(loaded.profile, aux.as_ref(), &inv.render);
     let mut out = Vec::new();

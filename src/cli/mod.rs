@@ -19,9 +19,10 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use crate::summary::SummaryOptions;
+use crate::symbolize::SymbolizeOptions;
 use crate::{
     defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
-    SharedAxes, SymbolizeOptions, WindowOptions,
+    SharedAxes, WindowOptions,
 };
 
 /// What the command line asks for.
@@ -189,7 +190,7 @@ impl Invocation {
         LoadOptions {
             window: self.window,
             eventlog: self.eventlog.clone(),
-            naming: self.symbolize.clone(),
+            ipe_names: self.symbolize.names,
             heap_size: self.heap_size,
             filter: self.filter.clone(),
             ..LoadOptions::default()

@@ -3,9 +3,10 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
+use crate::needs::XLabels;
 use crate::{
     BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits,
-    WindowOptions, XLabels,
+    WindowOptions,
 };
 use clap::ArgMatches;
 

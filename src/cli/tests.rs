@@ -1,8 +1,8 @@
 //! Tests of the command-line scanner and its rules.
 
 use super::*;
+use crate::needs::XLabels;
 use crate::NameOrder;
-use crate::XLabels;
 
 fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
@@ -403,7 +403,7 @@ fn max_points_defaults_per_format() {
 
 #[test]
 fn each_format_says_what_it_needs() {
-    use crate::XLabels;
+    use crate::needs::XLabels;
     let needs = |args: &[&str]| inv(args).render.needs;
     assert_eq!(needs(&["x"]), Format::Ps.needs());
     assert_eq!(needs(&["-o", "x.html"]), Format::Html.needs());

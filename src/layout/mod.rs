@@ -28,12 +28,13 @@ pub(crate) mod palettes;
 pub(crate) mod patterns;
 pub(crate) mod shade;
 mod value_ticks;
+mod view;
 mod width_estimate;
 
 use std::collections::BTreeMap;
 
 use crate::aggregate::{Aggregated, Thinned};
-use crate::aux_file::{Aux, AuxOut};
+use crate::aux_file::Aux;
 use crate::defaults;
 use crate::needs::{Needs, XLabels};
 use crate::num::{self as cfmt, c_trunc_i64};
@@ -41,6 +42,7 @@ use chart::*;
 pub use palettes::Palette;
 pub use value_ticks::ValueUnits;
 use value_ticks::{y_tick_room, y_ticks};
+pub use view::ChartBand;
 use width_estimate::estimated_width;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
@@ -124,7 +126,7 @@ pub(crate) fn layout(
     previous: Option<&Aux>,
     opts: &LayoutOptions,
     needs: &Needs,
-) -> (Chart, AuxOut) {
+) -> (Chart, Aux) {
     let Thinned {
         agg,
         detail,
@@ -158,13 +160,10 @@ pub(crate) fn layout(
             }
         }
     }
-    let aux = AuxOut {
-        x_range: agg.x_range,
-        y_range: agg.aux_y_range,
-        bands: (agg.bands.iter().zip(shades))
-            .map(|(b, s)| (b.name.clone(), s))
-            .collect(),
-    };
+    let bands = (agg.bands.iter().zip(shades))
+        .map(|(b, s)| (b.name.clone(), s))
+        .collect();
+    let aux = Aux::of_chart(agg.x_range, agg.aux_y_range, bands);
     (chart, aux)
 }
 

@@ -29,20 +29,20 @@ use store::Store;
 /// How a run is followed and drawn.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub(crate) struct LiveOptions {
+pub struct LiveOptions {
     /// How the input becomes a profile, as [`crate::load()`] reads it (the eventlog's
     /// time axis: elapsed seconds unless asked otherwise). Default:
     /// [`LoadOptions::default`] with [`TimeAxis::Elapsed`].
-    pub(crate) load: LoadOptions,
+    pub load: LoadOptions,
     /// Aggregation and layout, with the HTML page's needs. Default:
     /// [`RenderOptions::default`] with `Format::Html.needs()`.
-    pub(crate) render: RenderOptions,
+    pub render: RenderOptions,
     /// The page's painting (the name of the profile in its heading). Default:
     /// [`PaintOptions::default`].
-    pub(crate) paint: PaintOptions,
+    pub paint: PaintOptions,
     /// Censuses kept per level of detail: the newest this many censuses are kept
     /// whole, the next twice as many at half their number, and so on. Default: `1024`.
-    pub(crate) detail: usize,
+    pub detail: usize,
 }
 
 impl Default for LiveOptions {
@@ -65,7 +65,7 @@ impl Default for LiveOptions {
 /// Why a followed input cannot be read on, or its page not made.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub(crate) enum LiveError {
+pub enum LiveError {
     /// The eventlog's header is not one.
     #[error(transparent)]
     Eventlog(#[from] EventlogError),
@@ -84,7 +84,7 @@ enum Kind<'o> {
 }
 
 /// Reads a run's bytes as they arrive (on the thread that reads them).
-pub(crate) struct LiveReader<'o> {
+pub struct LiveReader<'o> {
     opts: &'o LiveOptions,
     /// The first bytes, until there are enough to tell the kind.
     head: Vec<u8>,
@@ -93,7 +93,7 @@ pub(crate) struct LiveReader<'o> {
 
 impl<'o> LiveReader<'o> {
     /// A reader at the start of an input.
-    pub(crate) fn new(opts: &'o LiveOptions) -> Self {
+    pub fn new(opts: &'o LiveOptions) -> Self {
         LiveReader {
             opts,
             head: Vec::new(),
@@ -102,7 +102,7 @@ impl<'o> LiveReader<'o> {
     }
 
     /// Reads `bytes`, the next of the input, into `run`.
-    pub(crate) fn feed(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
+    pub fn feed(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
         if self.kind.is_none() {
             self.head.extend_from_slice(bytes);
             if self.head.len() < 4 {
@@ -141,7 +141,7 @@ impl<'o> LiveReader<'o> {
     }
 
     /// The input paused: reads what would be read were it to end here.
-    pub(crate) fn pause(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
+    pub fn pause(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
         if let Some(Kind::Eventlog(r)) = &mut self.kind {
             r.pause(&mut run.store)?;
             run.learn(r);
@@ -150,7 +150,7 @@ impl<'o> LiveReader<'o> {
     }
 
     /// The input closed.
-    pub(crate) fn close(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
+    pub fn close(&mut self, run: &mut LiveRun) -> Result<(), LiveError> {
         if self.kind.is_none() && !self.head.is_empty() {
             let head = std::mem::take(&mut self.head);
             self.start(&head, run);
@@ -164,13 +164,13 @@ impl<'o> LiveReader<'o> {
     }
 
     /// Whether the program's end has been read (an eventlog's end marker).
-    pub(crate) fn ended(&self) -> bool {
+    pub fn ended(&self) -> bool {
         matches!(&self.kind, Some(Kind::Eventlog(r)) if r.ended())
     }
 
     /// Works out the mutator clock of what was read so far, for `--time mutator`
     /// (a rebuilding of the whole run's time data so far: the caller asks now and then).
-    pub(crate) fn refresh_clock(&self, run: &mut LiveRun) {
+    pub fn refresh_clock(&self, run: &mut LiveRun) {
         if let Some(Kind::Eventlog(r)) = &self.kind {
             if self.opts.load.eventlog.time == TimeAxis::Mutator {
                 run.clock = r.mutator_clock();
@@ -181,7 +181,7 @@ impl<'o> LiveReader<'o> {
 }
 
 /// A run as far as it has been read: what its page is made from.
-pub(crate) struct LiveRun {
+pub struct LiveRun {
     store: Store,
     eventlog: bool,
     /// What an eventlog said besides its censuses: the profile kind, the IPE entries.
@@ -200,7 +200,7 @@ impl std::fmt::Debug for LiveRun {
 
 impl LiveRun {
     /// A run of which nothing was read yet.
-    pub(crate) fn new(opts: &LiveOptions) -> LiveRun {
+    pub fn new(opts: &LiveOptions) -> LiveRun {
         LiveRun {
             store: Store::new(opts.detail),
             eventlog: false,
@@ -210,24 +210,24 @@ impl LiveRun {
     }
 
     /// Changes with everything read: the page is made again when it moved.
-    pub(crate) fn version(&self) -> u64 {
+    pub fn version(&self) -> u64 {
         self.store.version
     }
 
     /// The censuses read.
-    pub(crate) fn censuses(&self) -> u64 {
+    pub fn censuses(&self) -> u64 {
         self.store.censuses()
     }
 
     /// The newest census's time on the page's axis.
-    pub(crate) fn newest(&self) -> Option<f64> {
+    pub fn newest(&self) -> Option<f64> {
         let t = self.store.newest?;
         Some(self.map_time(t))
     }
 
     /// What the page says besides the chart (censuses that damage cost), newest last,
     /// each with its number from 1.
-    pub(crate) fn notices(&self) -> &[(u64, String)] {
+    pub fn notices(&self) -> &[(u64, String)] {
         &self.store.notices
     }
 
@@ -253,7 +253,7 @@ impl LiveRun {
     /// first census. Only copying what the page needs is done here, while the caller
     /// holds the run: the naming, heap-size lines, filtering ([`LiveProfile::page`]) and
     /// painting are done on the copy without it. (Its errors are the page's.)
-    pub(crate) fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
+    pub fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
         if self.store.censuses() == 0 {
             return Ok(None);
         }
@@ -292,7 +292,7 @@ impl LiveRun {
 
 /// The samples of a run kept so far ([`LiveRun::profile`]), to be made its page.
 #[derive(Debug)]
-pub(crate) struct LiveProfile {
+pub struct LiveProfile {
     header: Vec<(HeaderField, Vec<u8>)>,
     block: SampleBlock,
     report: Option<EventlogReport>,

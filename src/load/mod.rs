@@ -29,16 +29,16 @@ mod naming;
 
 pub use filter::{BandFilter, FilteredOut};
 pub use input::Source;
-pub use naming::{Binary, FindProgram, Program};
+pub use naming::{Binary, Program};
 
 use std::fmt;
 
 use crate::profile::{Profile, ProfileFacts, Series};
 use crate::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
-use crate::read::hp::{self, ReadError, ReadOptions};
+use crate::read::hp::{self, Pos, ReadError, ReadOptions};
 use crate::read::window::{WindowError, WindowOptions};
 use crate::seam::{HeaderField, SampleBlock, Sink};
-use crate::symbolize::{Agreement, Naming, SymbolizeOptions};
+use crate::symbolize::{Agreement, IpeNames, Naming};
 use input::Notes;
 
 /// How an input becomes the profile the command draws.
@@ -52,9 +52,9 @@ pub struct LoadOptions {
     pub eventlog: EventlogOptions,
     /// `--from`, `--to`: the samples kept. Default: every sample.
     pub window: WindowOptions,
-    /// `--ipe-names`: how the bands of a `-hi` profile are named.
-    /// Default: [`SymbolizeOptions::default`].
-    pub naming: SymbolizeOptions,
+    /// `--ipe-names`: how the bands of a `-hi` profile are named. Default:
+    /// [`IpeNames::Source`].
+    pub ipe_names: IpeNames,
     /// `--binary`, or how to find the program an eventlog names: its symbols name the
     /// `-hi` bands that have no IPE entry. Default: [`Binary::None`].
     pub binary: Binary,
@@ -84,7 +84,7 @@ pub struct Loaded {
     /// (not a `-hi` profile, or `--ipe-names address`).
     pub naming: Option<Naming>,
     /// The binary whose symbols were read for the naming, by its [`Program::name`]
-    /// (whether they were used: [`Naming::binary`]).
+    /// (whether they were used: [`Naming::binary_used`]).
     pub binary: Option<String>,
     /// What the band filter took out; `None` without a filter.
     pub filtered: Option<FilteredOut>,
@@ -93,7 +93,7 @@ pub struct Loaded {
 impl Loaded {
     /// What its page's header says of how the profile was made: what its eventlog told
     /// (nothing for a `.hp`).
-    pub fn facts(&self) -> ProfileFacts {
+    pub(crate) fn facts(&self) -> ProfileFacts {
         let mut facts = ProfileFacts::default();
         if let Some(r) = &self.eventlog {
             facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
@@ -114,17 +114,61 @@ pub enum LoadError {
     /// An eventlog that could not be read.
     #[error(transparent)]
     Eventlog(#[from] EventlogError),
-    /// A window that cannot hold a sample, or holds none of the profile's.
-    #[error(transparent)]
-    Window(#[from] WindowError),
+    /// `--from` is after `--to` (or one of them is NaN): the window cannot hold a
+    /// sample.
+    #[error("the window {window} is empty: its start is after its end")]
+    EmptyWindow {
+        /// The window, as `[from, to]`.
+        window: String,
+    },
+    /// The profile is fine, but none of its samples lies inside the window.
+    #[error("no sample lies in the window {window}: the samples run from {first} to {last}")]
+    NoSampleInWindow {
+        /// The window, as `[from, to]`.
+        window: String,
+        /// The time of the profile's first sample.
+        first: f64,
+        /// The time of the profile's last sample.
+        last: f64,
+    },
+}
+
+impl From<WindowError> for LoadError {
+    fn from(e: WindowError) -> LoadError {
+        match e {
+            WindowError::Inverted { window } => LoadError::EmptyWindow { window },
+            WindowError::NoSampleInside {
+                window,
+                first,
+                last,
+            } => LoadError::NoSampleInWindow {
+                window,
+                first,
+                last,
+            },
+        }
+    }
 }
 
 /// Something that did not stop the profile, but that its user should know.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Warning {
-    /// Damage the `.hp` reader tolerated (an incomplete last sample).
-    Hp(hp::Warning),
+    /// A `.hp` that ends inside a sample (the profiled program is still running or was
+    /// killed): that sample was dropped.
+    IncompleteLastSample {
+        /// The end of the input.
+        pos: Pos,
+        /// How many complete samples were kept.
+        samples_kept: usize,
+    },
+    /// A `.hp` that ends in the middle of a statement or line: it was dropped.
+    TruncatedLastLine {
+        /// Where the half-written statement starts.
+        pos: Pos,
+        /// What was half-written.
+        detail: String,
+    },
     /// Damage or a limitation the eventlog reader worked around.
     Eventlog(EventlogWarning),
     /// Heap-size lines were asked for, but a `.hp` has no heap size.
@@ -145,8 +189,8 @@ pub enum Warning {
     BinaryRefused {
         /// The binary's name.
         binary: String,
-        /// What its symbols say about the addresses.
-        agreement: Agreement,
+        /// What its symbols say about the addresses, in words.
+        why: String,
     },
     /// Some bands' code lies outside the binary (in the shared libraries of a
     /// dynamically linked program): they keep their addresses.
@@ -165,7 +209,9 @@ impl Warning {
     /// position in a `.hp` file, else `FILE: …`.
     pub fn line(&self, file: &str) -> String {
         match self {
-            Warning::Hp(_) => format!("{file}:{self}"),
+            Warning::IncompleteLastSample { .. } | Warning::TruncatedLastLine { .. } => {
+                format!("{file}:{self}")
+            }
             _ => format!("{file}: {self}"),
         }
     }
@@ -174,7 +220,14 @@ impl Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::Hp(w) => write!(f, "{w}"),
+            Warning::IncompleteLastSample { pos, samples_kept } => {
+                let (pos, samples_kept) = (*pos, *samples_kept);
+                write!(f, "{}", hp::Warning::IncompleteLastSample { pos, samples_kept })
+            }
+            Warning::TruncatedLastLine { pos, detail } => {
+                let (pos, detail) = (*pos, detail.clone());
+                write!(f, "{}", hp::Warning::TruncatedLastLine { pos, detail })
+            }
             Warning::Eventlog(w) => write!(f, "{w}"),
             Warning::HeapSizeNeedsEventlog => f.write_str(
                 "--heap-size needs an eventlog (prog +RTS -h -l); a .hp has no heap size",
@@ -184,10 +237,9 @@ impl fmt::Display for Warning {
                 "its bands are not info-table addresses (a -hi profile): --binary {binary} names nothing"
             ),
             Warning::BinaryUnusable { binary, why } => write!(f, "{binary} is not used: {why}"),
-            Warning::BinaryRefused { binary, agreement } => write!(
+            Warning::BinaryRefused { binary, why } => write!(
                 f,
-                "{binary} is not the program that wrote it ({}): its symbols are not used",
-                disagreement(agreement)
+                "{binary} is not the program that wrote it ({why}): its symbols are not used"
             ),
             Warning::BandsOutsideBinary {
                 binary,
@@ -201,8 +253,21 @@ impl fmt::Display for Warning {
     }
 }
 
+impl From<hp::Warning> for Warning {
+    fn from(w: hp::Warning) -> Warning {
+        match w {
+            hp::Warning::IncompleteLastSample { pos, samples_kept } => {
+                Warning::IncompleteLastSample { pos, samples_kept }
+            }
+            hp::Warning::TruncatedLastLine { pos, detail } => {
+                Warning::TruncatedLastLine { pos, detail }
+            }
+        }
+    }
+}
+
 /// Why a binary was refused, in words.
-fn disagreement(a: &Agreement) -> String {
+pub(crate) fn disagreement(a: &Agreement) -> String {
     let mut why = format!(
         "{} of {} band addresses fall on its symbols",
         a.band_hits, a.in_binary
@@ -252,7 +317,7 @@ pub(crate) fn load_samples(
 /// The steps after reading (see the module docs), on what a reader gave.
 fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Loaded {
     let (mut warnings, eventlog) = match notes {
-        Notes::Hp(warnings) => (warnings.into_iter().map(Warning::Hp).collect(), None),
+        Notes::Hp(warnings) => (warnings.into_iter().map(Warning::from).collect(), None),
         Notes::Eventlog(mut report) => {
             let warnings = std::mem::take(&mut report.warnings);
             let warnings = warnings.into_iter().map(Warning::Eventlog).collect();

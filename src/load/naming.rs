@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use super::{LoadOptions, Warning};
 use crate::profile::Profile;
 use crate::read::eventlog::EventlogReport;
-use crate::symbolize::{self, IpeNames, Naming, SymbolError, SymbolTable};
+use crate::symbolize::{self, IpeNames, Naming, SymbolError, SymbolTable, SymbolizeOptions};
 
 /// The program that wrote a `-hi` profile, for its symbols.
 #[derive(Clone, Default)]
@@ -25,11 +25,8 @@ pub enum Binary {
     /// program the log names (its argv\[0\] as the run was started, `./leakmap`): the
     /// caller looks for it (the command: beside the log, then in the current directory).
     /// A file found that is no binary is passed over quietly: nobody asked for it.
-    Find(Arc<FindProgram>),
+    Find(Arc<dyn Fn(&str) -> Option<Program> + Send + Sync>),
 }
-
-/// How [`Binary::Find`] finds the binary of the program an eventlog names.
-pub type FindProgram = dyn Fn(&str) -> Option<Program> + Send + Sync;
 
 impl fmt::Debug for Binary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -113,7 +110,7 @@ pub(super) fn name_bands(
         naming: None,
         binary: None,
     };
-    if opts.naming.names == IpeNames::Address {
+    if opts.ipe_names == IpeNames::Address {
         return nothing;
     }
     if !symbolize::is_info_table_profile(profile) {
@@ -144,14 +141,17 @@ pub(super) fn name_bands(
     };
     let ipe = report.map_or(&[][..], |r| &r.ipe[..]);
     let table = program.as_ref().map(|&(_, table)| table);
-    let naming = symbolize::name_bands(profile, ipe, table, &opts.naming);
+    let how = SymbolizeOptions {
+        names: opts.ipe_names,
+    };
+    let naming = symbolize::name_bands(profile, ipe, table, &how);
     let binary = program.map(|(name, _)| name);
     if let (Some(name), Some(agreement)) = (&binary, naming.binary) {
         let outside = agreement.bands - agreement.in_binary;
         if !agreement.accepted() {
             warnings.push(Warning::BinaryRefused {
                 binary: name.clone(),
-                agreement,
+                why: super::disagreement(&agreement),
             });
         } else if outside > 0 {
             warnings.push(Warning::BandsOutsideBinary {

@@ -61,9 +61,10 @@ impl Format {
             .find(|f| f.name().eq_ignore_ascii_case(name))
     }
 
-    /// What the format needs of aggregation and layout, in one place: the command line
-    /// puts it in `RenderOptions::needs`.
-    pub fn needs(self) -> Needs {
+    /// What the format needs of aggregation and layout, in one place:
+    /// [`crate::RenderOptions::for_format`] (and the command line) put it in
+    /// `RenderOptions::needs`.
+    pub(crate) fn needs(self) -> Needs {
         // The formats hp2ps does not have label the x ticks with the decimals the step
         // needs, and keep the samples that can be seen.
         let vector = Needs {
@@ -110,14 +111,18 @@ pub struct PaintOptions {
     /// The name of the profile the chart is drawn from, for a format that shows it (the
     /// HTML page's heading and its chart's `data-run`). Default: `None`.
     pub source: Option<String>,
-    /// What the HTML page's header says about the profile
-    /// ([`crate::load::Loaded::facts`]). Default: nothing.
-    pub facts: crate::profile::ProfileFacts,
+    /// What the HTML page's header says about the profile: what its eventlog told
+    /// ([`PaintOptions::with_facts_of`]). Default: nothing.
+    pub(crate) facts: crate::profile::ProfileFacts,
 }
 
-/// Paints `chart` in `format` with the default [`PaintOptions`].
-pub fn write_chart<W: Write>(chart: &Chart, format: Format, out: &mut W) -> io::Result<()> {
-    write_chart_with(chart, format, &PaintOptions::default(), out)
+impl PaintOptions {
+    /// These options, with what the HTML page's header says of how the profile was made:
+    /// what `loaded`'s eventlog told (its breakdown, sampling interval and runtime).
+    pub fn with_facts_of(mut self, loaded: &crate::load::Loaded) -> PaintOptions {
+        self.facts = loaded.facts();
+        self
+    }
 }
 
 /// Paints `chart` in `format`.

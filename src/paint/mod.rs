@@ -30,4 +30,4 @@ pub(crate) mod ps;
 pub(crate) mod svg;
 mod walk;
 
-pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
+pub use format::{write_chart_with, write_runs_page, Format, PaintOptions};

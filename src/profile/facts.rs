@@ -6,13 +6,13 @@
 /// when the input (an eventlog) told. The page also reads the JOB's RTS options.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
-pub struct ProfileFacts {
+pub(crate) struct ProfileFacts {
     /// The RTS flag of the heap profile's breakdown: `-hc`, `-hT`, `-hi`, …. Default:
     /// `None`.
-    pub breakdown: Option<String>,
+    pub(crate) breakdown: Option<String>,
     /// The sampling interval (`-i`), in seconds. Default: `None`.
-    pub interval: Option<f64>,
+    pub(crate) interval: Option<f64>,
     /// The runtime that wrote the profile, as it names itself (`GHC-9.10.3 rts_thr`).
     /// Default: `None`.
-    pub runtime: Option<String>,
+    pub(crate) runtime: Option<String>,
 }

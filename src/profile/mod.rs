@@ -8,17 +8,18 @@
 //! over every sample and what became of it in the chart (`numbers.rs`: [`BandNumbers`],
 //! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
 //! the band filter, the summary and the layout share (`stack.rs`); what is known of how
-//! the profile was made, for its page (`facts.rs`: [`ProfileFacts`]). Data only: it imports
+//! the profile was made, for its page (`facts.rs`: `ProfileFacts`). Data only: it imports
 //! no reader, no seam.
 
 mod facts;
-mod info;
-mod numbers;
+pub(crate) mod info;
+pub(crate) mod numbers;
 pub(crate) mod stack;
 
-pub use facts::ProfileFacts;
-pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
-pub use numbers::{BandNumbers, Fate};
+pub(crate) use facts::ProfileFacts;
+pub(crate) use info::closure_type_name;
+pub use info::{BandInfo, IpeEntry, SymbolMatch};
+pub(crate) use numbers::{BandNumbers, Fate};
 pub(crate) use stack::{area, stack_heights, stack_on};
 
 use std::collections::BTreeMap;

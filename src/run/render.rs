@@ -7,14 +7,14 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::chart::Chart;
 use crate::paint::html::{Page, RunPage};
 use crate::profile::Profile;
+use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary};
-use crate::ProfileFacts;
+use crate::Chart;
 use crate::{
-    load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
-    PaintOptions, ReadError, Source,
+    load, prepare, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded, PaintOptions,
+    ReadError, Source,
 };
 
 use super::atomic::AtomicFile;
@@ -163,8 +163,8 @@ fn finish_read(
     let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     // The log chose that file (its argv[0]): say which named the bands.
     let used = (loaded.naming.as_ref())
-        .and_then(|n| n.binary)
-        .is_some_and(|agreement| agreement.accepted());
+        .and_then(|n| n.binary_used())
+        .unwrap_or(false);
     let found = (loaded.binary.as_ref()).filter(|_| inv.binary.is_none() && used);
     let notes = (found.iter())
         .map(|program| {
@@ -201,7 +201,7 @@ pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
         None
     };
     let (_, aux) = prepare(profile, previous.as_ref(), &inv.render);
-    Some((aux.x_range, aux.y_range))
+    Some((aux.x_range?, aux.y_range?))
 }
 
 /// Renders one file argument as a single-file run would.
@@ -344,7 +344,7 @@ fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
 fn load_aux(path: &Path) -> Result<Aux, String> {
     let name = path.display().to_string();
     let text = std::fs::read(path).map_err(|e| format!("cannot open {name}: {e}"))?;
-    read_aux(&text).map_err(|e| format!("{name}:{e}"))
+    Aux::read(&text).map_err(|e| format!("{name}:{e}"))
 }
 
 /// Filter mode: stdin to stdout (or `-o`), no `.aux` read or written.

@@ -47,7 +47,7 @@ use crate::profile::ProfileFacts;
 /// page keeps its file name only) with the facts its input told, one after the other
 /// with the same controls each, and a view of their differences (the charts of several
 /// runs to compare: see `docs/guide.md`); with one chart, its page alone.
-pub fn write_html_page<W: Write>(
+pub(crate) fn write_html_page<W: Write>(
     charts: &[(&Chart, Option<&str>, &ProfileFacts)],
     out: &mut W,
 ) -> io::Result<()> {

@@ -178,8 +178,21 @@ impl Breakdown {
     }
 }
 
-/// A marker (event 58) whose text was kept, at its time on the chosen axis.
-#[derive(Debug, Clone, PartialEq)]
+/// A breakdown as the summary's JSON has it: the RTS flag that made it (`-he`) and what
+/// its bands are (`eras`).
+impl serde::Serialize for Breakdown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut b = s.serialize_struct("Breakdown", 2)?;
+        b.serialize_field("flag", self.flag())?;
+        b.serialize_field("bands", self.bands_are())?;
+        b.end()
+    }
+}
+
+/// A mark with a text (an eventlog's marker, event 58, whose text was kept), at its
+/// time on the chosen axis: in an eventlog's report and in the summary.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Marker {
     /// Seconds on the report's axis.
