@@ -20,6 +20,10 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
+// Without the command (`default-features = false`), what only its live page uses (the
+// readers' following of a log as it is written, and what they tell) is compiled and
+// unused: dead code is what the default build finds.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
 /// Writes one line to stderr (the command's: the library prints nothing). Unlike
 /// `eprintln!`, it does not panic when stderr cannot be written (`2>/dev/full`, a closed
@@ -145,7 +149,7 @@ pub mod internals {
     pub use crate::num::{c_atof, c_atoi};
     pub use crate::profile::info::closure_type_name;
     pub use crate::profile::numbers::{BandNumbers, Fate};
-    pub use crate::read::eventlog::is_eventlog;
+    pub use crate::read::kind::is_eventlog;
     /// What `opts` says its format needs (`RenderOptions::for_format`).
     pub fn needs(opts: &crate::RenderOptions) -> &Needs {
         &opts.needs
@@ -186,7 +190,7 @@ pub mod internals {
     /// with runs of a chosen size.
     pub mod eventlog {
         pub use crate::read::eventlog::entry::{read_eventlog, read_eventlog_slice_chunked};
-        pub use crate::read::eventlog::is_eventlog;
+        pub use crate::read::kind::is_eventlog;
     }
 
     /// The painters, each with its options.

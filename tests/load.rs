@@ -63,11 +63,11 @@ fn heap_size_lines_come_from_an_eventlog_and_a_hp_is_warned_about() {
     let report = loaded.eventlog.as_ref().expect("an eventlog");
     assert_eq!(
         loaded.profile.series[0].points.len(),
-        report.heap_size.len()
+        report.line("heap size").len()
     );
     assert_eq!(
         loaded.profile.series[2].points.len(),
-        report.blocks_size.len()
+        report.line("blocks size").len()
     );
     assert!(!loaded.warnings.contains(&Warning::HeapSizeNeedsEventlog));
 

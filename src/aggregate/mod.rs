@@ -16,14 +16,19 @@
 //! and the dropping loop in `mod.rs`, the price of dropping a sample in `edges.rs`), and
 //! for a chart that carries its data what it keeps besides (`page.rs`: levels of detail,
 //! tiles of 10^k of the run each thinned as a chart of it alone, and the values of the
-//! bands not drawn, within a budget of values). [`share_ranges`] gives the charts of
-//! several runs one scale.
+//! bands not drawn, within a budget of values). A run followed as it is written (the live
+//! page) is thinned as it comes, census by census, within a fixed memory (`pyramid.rs`:
+//! levels of detail that keep each stretch's envelope, its lowest and highest census);
+//! its page's samples then go through the same passes and thinning as any profile's.
+//! [`share_ranges`] gives the charts of several runs one scale.
 
 mod decimate;
 mod limit;
 pub(crate) mod numbers;
 mod order;
 mod page;
+#[cfg(feature = "cli")]
+pub(crate) mod pyramid;
 mod selection_sort;
 mod series;
 mod thin;

@@ -342,23 +342,17 @@ fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Load
     }
 }
 
-/// The heap size, live bytes and blocks size an eventlog recorded, as lines to draw over
-/// the bands (eventlog2html's Heap tab has these three; the blocks' gap to the live bytes
-/// is fragmentation). A line the log has no point of is left out: GHC before 9.2 writes
-/// no blocks size.
+/// The lines over the bands an eventlog recorded (the heap size, live bytes and blocks
+/// size: its report's lines), as lines to draw over the bands. A line the log has no
+/// point of is left out: GHC before 9.2 writes no blocks size.
 fn heap_series(report: &EventlogReport) -> Vec<Series> {
-    let line = |name: &str, points: &[(f64, u64)]| Series {
-        name: name.as_bytes().to_vec(),
-        points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
-    };
-    [
-        line("heap size", &report.heap_size),
-        line("live bytes", &report.heap_live),
-        line("blocks size", &report.blocks_size),
-    ]
-    .into_iter()
-    .filter(|s| !s.points.is_empty())
-    .collect()
+    (report.lines())
+        .filter(|(_, points)| !points.is_empty())
+        .map(|(name, points)| Series {
+            name: name.as_bytes().to_vec(),
+            points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
+        })
+        .collect()
 }
 
 #[cfg(test)]

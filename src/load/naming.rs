@@ -25,6 +25,7 @@ pub enum Binary {
     /// program the log names (its argv\[0\] as the run was started, `./leakmap`): the
     /// caller looks for it (the command: beside the log, then in the current directory).
     /// A file found that is no binary is passed over quietly: nobody asked for it.
+    #[allow(clippy::type_complexity)]
     Find(Arc<dyn Fn(&str) -> Option<Program> + Send + Sync>),
 }
 

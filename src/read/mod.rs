@@ -4,8 +4,10 @@
 //! [`eventlog`] a GHC eventlog; [`window`] sits between a reader and the sink to keep only
 //! the samples of a time window (`--from`, `--to`). Every reader feeds the same sink, so
 //! the profile model and everything after it are shared. These modules hold the readers'
-//! options, errors and reports; [`crate::load::load`] is the way to read.
+//! options, errors and reports; [`crate::load::load`] is the way to read. What an input
+//! is, its first bytes say, in one place ([`kind`]).
 
 pub(crate) mod eventlog;
 pub(crate) mod hp;
+pub(crate) mod kind;
 pub(crate) mod window;

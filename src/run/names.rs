@@ -135,7 +135,7 @@ fn starts_as_eventlog(path: &Path) -> bool {
     let mut magic = [0u8; 4];
     super::regular::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| crate::read::eventlog::is_eventlog(&magic))
+        .is_ok_and(|()| crate::read::kind::is_eventlog(&magic))
 }
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,

@@ -8,17 +8,19 @@
 //! Besides one statement at a time, a reader may hand over whole samples with their
 //! points grouped by band ([`SampleBlock`], how an eventlog gives its censuses) or a run
 //! of statements its worker threads scanned ([`StatementRun`], how the parallel `.hp`
-//! reader gives a chunk), so that the builder interns each name once per run.
+//! reader gives a chunk), so that the builder interns each name once per run. A reader
+//! that follows an input as it is written (the live page's) says each census as soon as
+//! it is complete, its bands by number ([`Sink::census`], [`Sink::band_name`]), with the
+//! points of the lines over the bands and the censuses damage cost: the same seam, whose
+//! defaults make any sink follow an input (a test's profile builder, the time window).
 
 mod block;
 mod builder;
-mod follow;
 mod run;
 
 pub use block::{BlockMark, SampleBlock};
 pub(crate) use builder::make_room;
 pub use builder::ProfileBuilder;
-pub(crate) use follow::{Follow, Line};
 pub use run::StatementRun;
 pub(crate) use run::{RunEntry, BEGIN, END, MARK};
 
@@ -104,5 +106,43 @@ pub trait Sink {
     /// cheaply. Only a sink that handles such runs itself may say yes. Default: `false`.
     fn wants_runs_by_band(&self) -> bool {
         false
+    }
+
+    // What a reader that follows an input as it is written (the live page) says besides:
+    // each census as soon as it is complete, its bands by number.
+
+    /// Band number `band` of a followed input is named `name`: a band that came, or one
+    /// renamed (an eventlog's names depend on what the log said before: they are told
+    /// apart once more bands share one). Default: nothing (the census below names its
+    /// bands).
+    fn band_name(&mut self, band: u32, name: &[u8]) {
+        let _ = (band, name);
+    }
+
+    /// A complete census of a followed input at `time` (seconds on the reader's axis):
+    /// (band number, value) for each band it has; `names` is every band's name by
+    /// number so far. Default: the census as statements, its bands by those names (a
+    /// sink that keeps bands by name sees a band renamed later as a new one).
+    fn census(&mut self, time: f64, points: &[(u32, f64)], names: &[Vec<u8>]) {
+        self.begin_sample(time);
+        for &(band, value) in points {
+            if let Some(name) = names.get(band as usize) {
+                self.data(name, value);
+            }
+        }
+        self.end_sample();
+    }
+
+    /// A point of a followed input's line over the bands: line `line` of the reader's
+    /// table (an eventlog's `LINES`: heap size, live bytes, blocks size), at `time`.
+    /// Default: nothing (a whole reading's lines come with its report).
+    fn line_point(&mut self, line: usize, time: f64, value: f64) {
+        let _ = (line, time, value);
+    }
+
+    /// A census of a followed input that damage cost, in words (where, and which).
+    /// Default: nothing (a whole reading's damage comes with its warnings).
+    fn lost(&mut self, what: String) {
+        let _ = what;
     }
 }

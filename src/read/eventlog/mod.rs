@@ -29,13 +29,14 @@
 
 #![warn(missing_docs)]
 
+mod band_names;
 mod container;
 mod damage;
 mod emit;
 pub(crate) mod entry;
 mod error;
 pub(crate) mod events;
-pub(crate) mod live;
+pub(crate) mod followed;
 mod localtime;
 mod model;
 mod names;
@@ -47,7 +48,6 @@ pub(crate) mod timeaxis;
 use crate::profile::IpeEntry;
 use crate::seam::Sink;
 
-pub use container::is_eventlog;
 pub use damage::DamagedRegion;
 pub(crate) use entry::{read_eventlog, read_eventlog_slice};
 pub use error::{EventlogError, EventlogWarning, FramingRule};
@@ -209,14 +209,9 @@ pub struct EventlogReport {
     pub warnings: Vec<EventlogWarning>,
     /// Markers with their texts, in time order.
     pub markers: Vec<Marker>,
-    /// HEAP_SIZE (50) points: (seconds on the axis, bytes), one per GC and capability, in
-    /// time order (not the file's, which holds each capability's events in stretches).
-    pub heap_size: Vec<(f64, u64)>,
-    /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs, in time order.
-    pub heap_live: Vec<(f64, u64)>,
-    /// BLOCKS_SIZE (91, GHC ≥ 9.2) points: (seconds, bytes of the blocks allocated), one
-    /// per GC and capability with the heap size, in time order; empty before GHC 9.2.
-    pub blocks_size: Vec<(f64, u64)>,
+    /// The points of every line over the bands ([`EventlogReport::line`]), by its place
+    /// in `events::LINES`.
+    pub(crate) lines: Vec<Vec<(f64, u64)>>,
     /// The profile kind; `None` if the log has no HEAP_PROF_BEGIN.
     pub breakdown: Option<Breakdown>,
     /// The sampling interval (`-i`) in seconds, from HEAP_PROF_BEGIN.
@@ -244,6 +239,28 @@ pub struct EventlogReport {
     pub ipe_one_byte_long: u64,
 }
 
+impl EventlogReport {
+    /// The points of the line over the bands named `name`: (seconds on the report's
+    /// axis, bytes), in time order (not the file's, which holds each capability's events
+    /// in stretches); none for a line the log has no point of. The lines are `"heap
+    /// size"` (HEAP_SIZE, event 50: the bytes of the megablocks the runtime holds, one
+    /// point per collection and capability), `"live bytes"` (HEAP_LIVE, 51: after major
+    /// collections) and `"blocks size"` (BLOCKS_SIZE, 91, GHC ≥ 9.2: the bytes of the
+    /// blocks allocated).
+    pub fn line(&self, name: &str) -> &[(f64, u64)] {
+        let at = events::LINES.iter().position(|l| l.name == name);
+        at.and_then(|i| self.lines.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Every line over the bands with its name, in the order the key has them.
+    pub(crate) fn lines(&self) -> impl Iterator<Item = (&'static str, &[(f64, u64)])> + '_ {
+        (events::LINES.iter())
+            .map(|l| l.name)
+            .zip(self.lines.iter().map(Vec::as_slice))
+    }
+}
+
 fn read_from<I: container::Source, S: Sink + ?Sized>(
     input: &mut I,
     opts: &EventlogOptions,
@@ -253,28 +270,39 @@ fn read_from<I: container::Source, S: Sink + ?Sized>(
     let mut m = model::Model::new(opts);
     m.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
     let mut framer = container::Framer::new(&types);
-    let end = read_events(input, &mut framer, &mut m)?;
+    let end = read_events(input, &mut framer, &mut m, |_| {})?;
+    let end = end.unwrap_or(emit::End::Truncated(container::Source::offset(input)));
     m.finish(end, &framer.notes, sink)
 }
 
-/// Reads the events from where `input` stands to the end of the data.
+/// Reads the events from where `input` stands to the end of the data, each into the
+/// model, then `after` of the model. `Ok(None)` when `input` has no more bytes for now
+/// (a log followed as it is written: the reading goes on from there when more come).
 fn read_events<I: container::Source>(
     input: &mut I,
     framer: &mut container::Framer<'_>,
     m: &mut model::Model<'_>,
-) -> Result<emit::End, EventlogError> {
-    Ok(loop {
-        match container::next_event(input, framer)? {
-            container::Next::Event(raw) => m.event(&raw),
-            container::Next::Damaged { from, to } => m.damaged(from, to),
-            container::Next::End => {
+    mut after: impl FnMut(&mut model::Model<'_>),
+) -> Result<Option<emit::End>, EventlogError> {
+    let pending = |e: &std::io::Error| e.kind() == std::io::ErrorKind::WouldBlock;
+    Ok(Some(loop {
+        match container::next_event(input, framer) {
+            Ok(container::Next::Event(raw)) => m.event(&raw),
+            Ok(container::Next::Damaged { from, to }) => m.damaged(from, to),
+            Ok(container::Next::End) => {
                 let offset = container::Source::offset(input);
-                if !container::Source::at_end(input)? {
-                    m.warn(EventlogWarning::TrailingBytes { offset });
+                // A followed log's bytes after its end are not waited for.
+                match container::Source::at_end(input) {
+                    Ok(false) => m.warn(EventlogWarning::TrailingBytes { offset }),
+                    Err(e) if !pending(&e) => return Err(e.into()),
+                    _ => {}
                 }
                 break emit::End::Complete;
             }
-            container::Next::Truncated { offset } => break emit::End::Truncated(offset),
+            Ok(container::Next::Truncated { offset }) => break emit::End::Truncated(offset),
+            Err(e) if pending(&e) => return Ok(None),
+            Err(e) => return Err(e.into()),
         }
-    })
+        after(m);
+    }))
 }

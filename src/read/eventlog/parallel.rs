@@ -26,6 +26,7 @@ use super::container::{
     event_in, fields_fill, read_header, u64_at, BlockRuns, Framer, Head, Notes, SliceInput, Source,
     State, Step, Types, Window,
 };
+use super::emit::End;
 use super::events::{
     event_type, Reading, BLOCK_MARKER, HEAP_BIO_PROF_SAMPLE_BEGIN, HEAP_PROF_SAMPLE_BEGIN,
     HEAP_PROF_SAMPLE_END, RUN_THREAD,
@@ -118,7 +119,8 @@ pub(crate) fn read_slice<S: Sink + ?Sized>(
         framer.state = state;
     }
     let mut input = SliceInput::starting_at(bytes, resume.map_or(start, |r| r.0), release);
-    let end = read_events(&mut input, &mut framer, &mut m)?;
+    let end = read_events(&mut input, &mut framer, &mut m, |_| {})?;
+    let end = end.unwrap_or(End::Truncated(input.offset()));
     m.finish(end, &framer.notes, sink)
 }
 

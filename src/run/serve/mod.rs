@@ -25,6 +25,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::live::{LiveOptions, LiveReader, LiveRun};
+use crate::read::kind::InputKind;
 use crate::TimeAxis;
 
 use super::atomic::AtomicFile;
@@ -267,9 +268,9 @@ fn follow(input: &Input, hub: &Hub) {
                     say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
                 }
             }
-            let first = head.len() < 4;
+            let first = head.len() < InputKind::HEAD;
             if first {
-                head.extend(bytes.iter().take(4 - head.len()));
+                head.extend(bytes.iter().take(InputKind::HEAD - head.len()));
             }
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
@@ -341,7 +342,7 @@ const MID_RUN: &str = "the writer began before this hp2ps: a program writes its 
 /// Whether a run read from a pipe began without a log's start (an eventlog's header or
 /// a `.hp`'s JOB line): a FIFO opened while its writer was mid-run.
 fn joined_mid_run(head: &[u8]) -> bool {
-    !head.starts_with(b"hdrb") && !head.starts_with(b"JOB")
+    !InputKind::starts_a_profile(head)
 }
 
 /// What the run's state is after a piece was read (`before`: the censuses before it):

@@ -26,7 +26,6 @@ use std::io;
 pub(crate) use block_runs::BlockRuns;
 pub(crate) use fields::{fill as fields_fill, label};
 pub(crate) use framing::{Framer, Head, State, Step};
-pub use header::is_eventlog;
 pub(crate) use header::{read_header, Size, Types};
 pub(crate) use notes::Notes;
 pub(crate) use source::{Input, SliceInput, Source};
