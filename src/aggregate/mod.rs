@@ -38,6 +38,7 @@ pub use decimate::samples_within;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
 pub(crate) use numbers::{BandNumbers, Fate};
+pub use order::NameOrder;
 pub(crate) use thin::{thin, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
@@ -47,15 +48,6 @@ use crate::aux_file::Aux;
 use crate::defaults;
 use crate::needs::Needs;
 use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
-
-/// Direction of the `-i` name order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameOrder {
-    /// `-i`, `-i+`: smallest name at the bottom.
-    Ascending,
-    /// `-i-`: greatest name at the bottom.
-    Descending,
-}
 
 /// How the bands of a profile are chosen and ordered: hp2ps's `-t`, `-d`, `-i` and `-m`.
 #[derive(Debug, Clone, PartialEq)]

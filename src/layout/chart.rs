@@ -126,7 +126,7 @@ impl Fill {
     pub fn srgb(&self) -> [u8; 3] {
         match *self {
             Fill::Grey(g) => [channel(g); 3],
-            Fill::Shade(s) => crate::layout::shade::rgb(s).map(channel),
+            Fill::Shade(s) => crate::layout::hp2ps_colours::rgb(s).map(channel),
             Fill::Rgb(rgb) => rgb,
             Fill::Pattern(p) => [channel(p.background); 3],
         }

@@ -3,6 +3,7 @@
 //! census, the empty last sample).
 
 use super::container::Notes;
+use super::end::End;
 use super::localtime::hp_date;
 use super::model::Model;
 use super::names::{argv, is_profiled_rts, job, one_line, split_args};
@@ -11,23 +12,6 @@ use super::{
     Breakdown, EventlogError, EventlogReport, EventlogWarning, FramingRule, Marker, TimeAxis,
 };
 use crate::seam::{HeaderField, SampleBlock, Sink};
-
-/// How the data section ended.
-pub(crate) enum End {
-    /// At the 0xFFFF end marker.
-    Complete,
-    /// The input ran out at this offset.
-    Truncated(u64),
-}
-
-/// The profiles of other kinds a log holds: time-profile events (167, 168), ticky
-/// counters defined (210) and sampled (212).
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct OtherProfiles {
-    pub(crate) time_events: u64,
-    pub(crate) ticky_counters: u64,
-    pub(crate) ticky_samples: u64,
-}
 
 impl Model<'_> {
     /// The sampling interval in seconds, once HEAP_PROF_BEGIN has come.

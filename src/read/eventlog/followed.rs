@@ -10,11 +10,12 @@ use std::io;
 
 use super::band_names::NameTable;
 use super::container::{self, Framer, Notes, State, Types};
-use super::emit::End;
+use super::end::End;
 use super::model::Model;
 use super::names::{argv, split_args};
+use super::reading::read_events;
 use super::timeaxis::{elapsed_seconds, Clock};
-use super::{events, read_events, EventlogError, EventlogOptions, EventlogReport};
+use super::{events, EventlogError, EventlogOptions, EventlogReport};
 use crate::seam::{HeaderField, SampleBlock, Sink};
 
 /// Bytes consumed before the buffer's front is dropped.

@@ -33,6 +33,7 @@ mod band_names;
 mod container;
 mod damage;
 mod emit;
+mod end;
 pub(crate) mod entry;
 mod error;
 pub(crate) mod events;
@@ -42,15 +43,14 @@ mod model;
 mod names;
 mod parallel;
 mod payload;
+mod reading;
 mod run_index;
 pub(crate) mod timeaxis;
 
 use crate::profile::IpeEntry;
-use crate::seam::Sink;
 
-pub use damage::DamagedRegion;
 pub(crate) use entry::{read_eventlog, read_eventlog_slice};
-pub use error::{EventlogError, EventlogWarning, FramingRule};
+pub use error::{DamagedRegion, EventlogError, EventlogWarning, FramingRule};
 
 /// Which x axis samples, marks and heap-size points are placed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -259,50 +259,4 @@ impl EventlogReport {
             .map(|l| l.name)
             .zip(self.lines.iter().map(Vec::as_slice))
     }
-}
-
-fn read_from<I: container::Source, S: Sink + ?Sized>(
-    input: &mut I,
-    opts: &EventlogOptions,
-    sink: &mut S,
-) -> Result<EventlogReport, EventlogError> {
-    let types = container::read_header(input)?;
-    let mut m = model::Model::new(opts);
-    m.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
-    let mut framer = container::Framer::new(&types);
-    let end = read_events(input, &mut framer, &mut m, |_| {})?;
-    let end = end.unwrap_or(emit::End::Truncated(container::Source::offset(input)));
-    m.finish(end, &framer.notes, sink)
-}
-
-/// Reads the events from where `input` stands to the end of the data, each into the
-/// model, then `after` of the model. `Ok(None)` when `input` has no more bytes for now
-/// (a log followed as it is written: the reading goes on from there when more come).
-fn read_events<I: container::Source>(
-    input: &mut I,
-    framer: &mut container::Framer<'_>,
-    m: &mut model::Model<'_>,
-    mut after: impl FnMut(&mut model::Model<'_>),
-) -> Result<Option<emit::End>, EventlogError> {
-    let pending = |e: &std::io::Error| e.kind() == std::io::ErrorKind::WouldBlock;
-    Ok(Some(loop {
-        match container::next_event(input, framer) {
-            Ok(container::Next::Event(raw)) => m.event(&raw),
-            Ok(container::Next::Damaged { from, to }) => m.damaged(from, to),
-            Ok(container::Next::End) => {
-                let offset = container::Source::offset(input);
-                // A followed log's bytes after its end are not waited for.
-                match container::Source::at_end(input) {
-                    Ok(false) => m.warn(EventlogWarning::TrailingBytes { offset }),
-                    Err(e) if !pending(&e) => return Err(e.into()),
-                    _ => {}
-                }
-                break emit::End::Complete;
-            }
-            Ok(container::Next::Truncated { offset }) => break emit::End::Truncated(offset),
-            Err(e) if pending(&e) => return Ok(None),
-            Err(e) => return Err(e.into()),
-        }
-        after(m);
-    }))
 }

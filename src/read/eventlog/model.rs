@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::damage::DamageLog;
-use super::emit::End;
+use super::end::{End, OtherProfiles};
 use super::events::{event_type, Reading};
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
@@ -133,7 +133,7 @@ pub(crate) struct Model<'o> {
     /// many). Default: `true`.
     pub(crate) keep_time: bool,
     /// What else the log holds, for a log without a heap profile.
-    pub(crate) others: super::emit::OtherProfiles,
+    pub(crate) others: OtherProfiles,
 }
 
 impl<'o> Model<'o> {
@@ -175,7 +175,7 @@ impl<'o> Model<'o> {
             has_end: true,
             damage: DamageLog::default(),
             keep_time: true,
-            others: super::emit::OtherProfiles::default(),
+            others: OtherProfiles::default(),
         }
     }
 

@@ -267,7 +267,7 @@ impl Hub {
             }
             Err(e) => return Some(Output::Failed(e)),
         };
-        match super::write_page(path, &whole.page) {
+        match super::saved::write_page(path, &whole.page) {
             Ok(()) => {
                 pages.output = Some(from);
                 written(path);

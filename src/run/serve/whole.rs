@@ -166,7 +166,7 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
 pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
-    let live = super::live_options(inv, opts, &input, &name);
+    let live = super::options::live_options(inv, opts, &input, &name);
     let loaded = match load(Source::Stream(&mut io::stdin().lock()), &live.load) {
         Ok(loaded) => loaded,
         Err(e) => {
