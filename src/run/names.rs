@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use hp2ps::Format;
+use crate::Format;
 
 use crate::cli::Invocation;
 
@@ -16,16 +16,16 @@ use crate::cli::Invocation;
 /// names: `foo.eventlog` writes `./foo.ps` and `./foo.aux`, and `foo` reads `foo.eventlog`
 /// when there is no `foo.hp`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FileNames {
+pub struct FileNames {
     /// The profile to read.
-    pub(crate) input: PathBuf,
+    pub input: PathBuf,
     /// The chart to write.
-    pub(crate) output: PathBuf,
+    pub output: PathBuf,
     /// The `.aux` to write (and to read with `-p`).
-    pub(crate) aux: PathBuf,
+    pub aux: PathBuf,
     /// The time profile of the same run, for its page: `foo.prof` beside a bare `foo`
     /// whose page (`--format html`) shows its heap profile.
-    pub(crate) time: Option<PathBuf>,
+    pub time: Option<PathBuf>,
 }
 
 /// The extensions a profile may carry: hp2ps's own, then the eventlog's.
@@ -38,7 +38,7 @@ impl FileNames {
     /// The names for `arg` as hp2ps forms them. Only when `arg` has neither extension are
     /// the files looked at: `exists` tells which are there, `is_eventlog` whether a file
     /// starts as an eventlog does.
-    pub(crate) fn for_argument(
+    pub fn for_argument(
         arg: &OsString,
         format: Format,
         dir: Option<&Path>,
@@ -102,7 +102,7 @@ impl FileNames {
     }
 
     /// The names for `arg` under this invocation's format and `--output-dir`.
-    pub(crate) fn of(inv: &Invocation, arg: &OsString) -> FileNames {
+    pub fn of(inv: &Invocation, arg: &OsString) -> FileNames {
         let dir = inv.output_dir.as_ref().map(Path::new);
         FileNames::for_argument(arg, inv.format(), dir, Path::is_file, starts_as_eventlog)
     }
@@ -155,12 +155,12 @@ fn starts_as_eventlog(path: &Path) -> bool {
     let mut magic = [0u8; 4];
     super::regular::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| hp2ps::is_eventlog(&magic))
+        .is_ok_and(|()| crate::read::kind::is_eventlog(&magic))
 }
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
 /// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.
-pub(crate) fn same_entry(a: &Path, b: &Path) -> bool {
+pub fn same_entry(a: &Path, b: &Path) -> bool {
     match (entry_key(a), entry_key(b)) {
         (Some(x), Some(y)) => x == y,
         _ => a == b,
@@ -169,7 +169,7 @@ pub(crate) fn same_entry(a: &Path, b: &Path) -> bool {
 
 /// What two spellings of one directory entry share: its directory, resolved, and its
 /// name. `None` when the directory cannot be resolved (it does not exist yet).
-pub(crate) fn entry_key(p: &Path) -> Option<PathBuf> {
+pub fn entry_key(p: &Path) -> Option<PathBuf> {
     let name = p.file_name()?;
     let parent = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -179,7 +179,7 @@ pub(crate) fn entry_key(p: &Path) -> Option<PathBuf> {
 }
 
 /// Refuses an `-o` that would replace the input or be replaced by the `.aux`.
-pub(crate) fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
+pub fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
     let Some(output) = inv.output.as_deref().filter(|o| *o != "-") else {
         return Ok(());
     };
@@ -201,7 +201,7 @@ pub(crate) fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), St
 
 /// Whether stdin is the regular file at `path` (filter mode with `-o` naming its input).
 #[cfg(unix)]
-pub(crate) fn stdin_is(path: &Path) -> bool {
+pub fn stdin_is(path: &Path) -> bool {
     use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
     let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
@@ -216,7 +216,7 @@ pub(crate) fn stdin_is(path: &Path) -> bool {
 /// Elsewhere std cannot tell which file stdin is: `-o` is not checked against it (the
 /// output is still written to a temporary file first, so a bad render loses nothing).
 #[cfg(not(unix))]
-pub(crate) fn stdin_is(_path: &Path) -> bool {
+pub fn stdin_is(_path: &Path) -> bool {
     false
 }
 

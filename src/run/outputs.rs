@@ -13,7 +13,7 @@ use super::names::{entry_key, same_entry, FileNames};
 use crate::cli::Invocation;
 
 /// Why the command's outputs cannot be written as asked, in one line, or `Ok`.
-pub(crate) fn check(inv: &Invocation) -> Result<(), String> {
+pub fn check(inv: &Invocation) -> Result<(), String> {
     if let Some(o) = inv.output.as_deref().filter(|o| *o != "-") {
         check_output_file(Path::new(o))?;
         if inv.serve.is_some() {

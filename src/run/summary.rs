@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use hp2ps::summary::Summary;
+use crate::summary::Summary;
 
 use crate::cli::SummaryFormat;
 

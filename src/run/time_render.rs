@@ -8,13 +8,15 @@ use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use hp2ps::summary::TimeSummary;
-use hp2ps::{draws_flame, write_flame_graph, FlameOptions, Format, TimeProfile};
+use crate::layout::flame::{flame_chart, FlameOptions};
+use crate::paint::{draws_flame, write_flame};
+use crate::summary::TimeSummary;
+use crate::{Format, TimeProfile};
 
 use super::atomic::AtomicFile;
 use super::names::{check_output, FileNames};
 use super::render::{Done, Failure};
-use super::time_profile::read_time;
+use super::time_read::read_time;
 use crate::cli::Invocation;
 
 /// Why `inv` cannot draw a time profile, or `Ok`.
@@ -88,7 +90,8 @@ fn draw(
         ));
     }
     let opts = flame_options(inv);
-    let paint = |mut out: &mut dyn Write| write_flame_graph(profile, format, &opts, &mut out);
+    let chart = flame_chart(&profile.tree, &opts);
+    let paint = |mut out: &mut dyn Write| write_flame(&chart, format, &mut out);
     write_to(inv.output.as_deref(), &names.output, paint)
 }
 

@@ -51,7 +51,7 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
         let look = watched.look();
         let message = match &look {
             Look::Changed => {
-                let message = match render::render_file(inv, file) {
+                let message = match super::any_file::render_any(inv, file) {
                     Ok(done) => {
                         renders += 1;
                         if let Err(e) = super::summary::print_summaries(&done, inv.summary) {

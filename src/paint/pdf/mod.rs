@@ -14,7 +14,7 @@
 //!   bands (filled, then stroked black), marks (white carets). Line width 0.5; PDF's
 //!   default joins and caps are PostScript's.
 //! * **Colours.** Greys as DeviceGray, colour shades as DeviceRGB through
-//!   [`shade::rgb`]; components are clamped to [0, 1] as PostScript clamps them.
+//!   [`hp2ps_colours::rgb`]; components are clamped to [0, 1] as PostScript clamps them.
 //! * **Text.** The base-14 `Helvetica`, not embedded, with WinAnsiEncoding and its
 //!   widths written out, so centred and right-aligned texts are placed with the same
 //!   widths the viewer uses. Names are re-encoded by [`fonts::to_winansi`]: characters
@@ -35,7 +35,7 @@ use super::hatch::pattern_ink;
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Text, TextRole};
 use crate::fonts::{self, to_winansi, winansi_text_width, INK};
 use crate::layout::chart::*;
-use crate::layout::shade;
+use crate::layout::hp2ps_colours;
 
 /// PDF output settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -274,7 +274,7 @@ impl PdfPainter<'_> {
                 self.content.set_fill_rgb(r, g, b);
             }
             Paint::FillStroke(Fill::Shade(shade)) => {
-                let [r, g, b] = shade::rgb(shade).map(unit);
+                let [r, g, b] = hp2ps_colours::rgb(shade).map(unit);
                 self.content.set_fill_rgb(r, g, b);
             }
             Paint::FillStroke(Fill::Grey(shade)) => {

@@ -26,7 +26,8 @@ pub use error::{TimeProfileError, TimeProfileWarning};
 pub(crate) use eventlog::sampled_of;
 
 use crate::calltree::{CallTree, Sampled};
-use crate::read::eventlog::{is_eventlog, EventlogOptions};
+use crate::read::eventlog::EventlogOptions;
+use crate::read::kind::is_eventlog;
 
 /// How a time profile is read.
 #[derive(Debug, Clone, PartialEq)]
