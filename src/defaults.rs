@@ -62,6 +62,16 @@ pub const FLAME_MAX_HEIGHT: f64 = 14_400.0;
 /// which the page says.
 pub const PAGE_STACKS: usize = 100_000;
 
+/// The most bytes of JSON an HTML page gives one time profile's stacks: a tree whose
+/// stacks take more (a `-P` report's five measures, each own and inherited) is thinned
+/// further, so that the 100 MB report's page stays under 6 MB.
+pub const PAGE_STACK_BYTES: usize = 4_500_000;
+
+/// The most time samples an HTML page carries one by one (an eventlog's, for the time
+/// profile of a window of the heap chart); more are counted by stack in as many bins of
+/// time.
+pub const PAGE_SAMPLES: usize = 100_000;
+
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;
 

@@ -38,13 +38,8 @@ fn render(inv: &cli::Invocation) -> ExitCode {
     if let Some(request) = &inv.check {
         return run::check::run(inv, request);
     }
-    if let Err(e) = run::outputs::check(inv) {
-        say!("hp2ps: {e}");
-        say!("Try 'hp2ps --help' for more information.");
-        return ExitCode::from(2);
-    }
-    // A time profile (.prof) among the inputs: summarised, refused, or drawn as any
-    // file is (as its flame graph).
+    // A time profile (.prof) among the inputs: summarised, refused, on a page with its
+    // heap profile or others, or drawn as any file is (as its flame graph).
     let time: Vec<bool> = (inv.files.iter())
         .map(|f| run::time_read::is_time_profile_file(f))
         .collect();
@@ -52,6 +47,11 @@ fn render(inv: &cli::Invocation) -> ExitCode {
         if let Some(status) = run::time_profile::before_render(inv, &time) {
             return status;
         }
+    }
+    if let Err(e) = run::outputs::check(inv) {
+        say!("hp2ps: {e}");
+        say!("Try 'hp2ps --help' for more information.");
+        return ExitCode::from(2);
     }
     // The live page ends on Ctrl-C by writing -o with the run so far (it asks for the
     // gentle first signal before it watches signals).

@@ -41,6 +41,7 @@ mod render;
 pub(crate) mod serve;
 mod summary;
 mod symbols;
+pub(crate) mod time_page;
 pub(crate) mod time_profile;
 pub(crate) mod time_read;
 mod time_render;

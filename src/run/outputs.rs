@@ -30,6 +30,14 @@ pub fn check(inv: &Invocation) -> Result<(), String> {
     Ok(())
 }
 
+/// Why the `-o` of `inv` cannot be written as its one output (a directory), or `Ok`.
+pub(crate) fn check_output_file_of(inv: &Invocation) -> Result<(), String> {
+    match inv.output.as_deref().filter(|o| *o != "-") {
+        Some(o) => check_output_file(Path::new(o)),
+        None => Ok(()),
+    }
+}
+
 /// Refuses an `-o` that is a directory, or that ends in a separator (a directory's
 /// name, whether or not it exists yet): a chart is a file.
 fn check_output_file(o: &Path) -> Result<(), String> {

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::paint::html::{Page, RunPage};
+use crate::paint::html::Page;
 use crate::profile::Profile;
 use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary, TimeSummary};
@@ -39,6 +39,8 @@ pub struct Done {
     pub time_summary: Option<TimeSummary>,
     /// A time profile's number of stacks (its input is one).
     pub stacks: Option<usize>,
+    /// An eventlog's time samples (`+RTS -p -l`), for the page's time profile.
+    pub sampled: Option<crate::calltree::Sampled>,
     /// The chart file written, if any (not for stdout).
     pub output: Option<PathBuf>,
     /// The number of samples drawn.
@@ -190,6 +192,11 @@ fn finish_read(
         output: None,
         samples: loaded.profile.times.len(),
         facts: loaded.facts(),
+        // A page shows the time profile of an eventlog's samples beside its heap.
+        sampled: (inv.format() == Format::Html)
+            .then(|| loaded.eventlog.as_ref()?.time_samples.as_ref())
+            .flatten()
+            .map(crate::read::prof::sampled_of),
         ..Done::default()
     };
     Ok((loaded.profile, done))
@@ -280,7 +287,15 @@ fn draw_file(
     // The page names its profile (by its file name: the page holds no directory), says
     // what its eventlog told of it, and what it left out.
     let input = names.input.display().to_string();
-    let painted = Painted::new(inv, &chart, Some(&input), &input, done)?;
+    // The time profile of the same run beside a bare name, on its page.
+    let time = match (&names.time, inv.format()) {
+        (Some(path), Format::Html) => Some(super::time_page::TimeRead::of(path)?),
+        _ => None,
+    };
+    if let Some(t) = &time {
+        done.warnings.extend(t.warnings.iter().cloned());
+    }
+    let painted = Painted::new(inv, &chart, Some(&input), &input, done, time.as_ref())?;
     // The chart and its .aux are replaced together (see AtomicFile::commit_together).
     match inv.output.as_deref() {
         Some(o) if o == "-" => {
@@ -319,6 +334,7 @@ impl<'a> Painted<'a> {
         source: Option<&str>,
         input: &str,
         done: &mut Done,
+        time: Option<&super::time_page::TimeRead>,
     ) -> Result<Painted<'a>, String> {
         let mut paint = inv.paint.clone();
         paint.source = source.map(str::to_string).or(paint.source);
@@ -326,7 +342,8 @@ impl<'a> Painted<'a> {
         let format = inv.format();
         let page = match format {
             Format::Html => {
-                let run = RunPage::heap(chart, paint.source.as_deref(), &paint.facts, 1)
+                let (source, sampled) = (paint.source.as_deref(), done.sampled.as_ref());
+                let run = super::time_page::heap_run(chart, source, &paint.facts, time, sampled)
                     .map_err(|e| format!("cannot paint the page: {e}"))?;
                 let page = Page::of(&[run]);
                 let notes = page.notes.iter().flatten();
@@ -390,7 +407,7 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         return Ok(done);
     }
     let (chart, _) = prepare(profile, None, &inv.render);
-    let painted = Painted::new(inv, &chart, None, "stdin", &mut done)?;
+    let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
             let path = PathBuf::from(o);

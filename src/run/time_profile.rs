@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use crate::summary::{TimeComparison, TimeSummary};
-use crate::TimeProfile;
+use crate::{Format, TimeProfile};
 
 use super::render::{render_file, Failure};
 use super::summary::print_summary;
@@ -44,8 +44,28 @@ pub(crate) fn before_render(inv: &Invocation, time: &[bool]) -> Option<ExitCode>
     if let Err(why) = super::time_render::refusal(inv) {
         return refused(&why);
     }
+    if inv.format() != Format::Html || inv.watch.is_some() {
+        return None;
+    }
+    // A page of a heap profile and the time profile of the same run.
+    if let ([a, b], [ta, tb]) = (inv.files.as_slice(), time) {
+        if ta != tb {
+            let (heap, prof) = if *ta { (b, a) } else { (a, b) };
+            if let Err(why) = super::outputs::check_output_file_of(inv) {
+                say!("hp2ps: {why}");
+                return Some(ExitCode::from(2));
+            }
+            return Some(super::time_page::run_pair(inv, heap, prof));
+        }
+    }
     if inv.one_page() {
-        return refused("a page of several runs of time profiles is not written yet");
+        if !time.iter().all(|&t| t) {
+            return refused(
+                "a page of several runs holds heap profiles, or time profiles, not both \
+                 (a heap profile and the time profile of its run: one of each)",
+            );
+        }
+        return Some(super::time_page::run_compare(inv));
     }
     None
 }

@@ -62,7 +62,7 @@ pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Do
     if !inv.renders() {
         return Ok(done);
     }
-    let drawn = draw(inv, names, &profile);
+    let drawn = draw(inv, names, profile);
     match drawn {
         Ok(output) => {
             done.output = output;
@@ -80,14 +80,22 @@ pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Do
 fn draw(
     inv: &Invocation,
     names: &FileNames,
-    profile: &TimeProfile,
+    profile: TimeProfile,
 ) -> Result<Option<PathBuf>, String> {
     let format = inv.format();
     if format == Format::Html {
-        return Err(format!(
-            "{}: the page of a time profile is not written yet",
-            names.input.display()
-        ));
+        let read = super::time_page::TimeRead {
+            profile,
+            name: names.input.display().to_string(),
+            warnings: Vec::new(),
+        };
+        let page = super::time_page::time_only(&read);
+        for n in page.notes.iter().flatten() {
+            say!("hp2ps: warning: {}: {n}", read.name);
+        }
+        return write_to(inv.output.as_deref(), &names.output, |mut out| {
+            page.write(&mut out)
+        });
     }
     let opts = flame_options(inv);
     let chart = flame_chart(&profile.tree, &opts);

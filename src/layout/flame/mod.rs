@@ -24,7 +24,9 @@ mod thin;
 
 pub(crate) use colour::{change_fill, module_fill};
 pub(crate) use fit::{fit_text, text_width};
-pub(crate) use thin::{thin, Thinned};
+#[cfg(test)]
+pub(crate) use thin::thin;
+pub(crate) use thin::{thin_trees, Thinned};
 
 use crate::calltree::{CallTree, Measure, NodeId, TreeDiff};
 use crate::defaults::{FLAME_FONT, FLAME_MAX_HEIGHT, FLAME_MIN_WIDTH, FLAME_ROW};

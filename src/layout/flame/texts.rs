@@ -15,7 +15,7 @@ pub(super) fn measure_of(tree: &CallTree, m: Measure) -> Measure {
 }
 
 /// What a measure is, in words.
-pub(crate) fn measure_name(m: Measure) -> &'static str {
+fn measure_name(m: Measure) -> &'static str {
     match m {
         Measure::Time => "time",
         Measure::Alloc => "allocation",

@@ -28,10 +28,12 @@ const MEASURES: [Measure; 5] = [
     Measure::Bytes,
 ];
 
-/// Each node's largest share of the whole, over the measures the tree has.
-fn widths(tree: &CallTree) -> Vec<f32> {
-    let mut widest = vec![0f32; tree.len()];
-    for m in MEASURES {
+/// Each node's largest share of the whole, over the measures the trees have (trees of
+/// one shape: a comparison's two runs).
+fn widths(trees: &[&CallTree]) -> Vec<f32> {
+    let len = trees.first().map_or(0, |t| t.len());
+    let mut widest = vec![0f32; len];
+    for (tree, m) in trees.iter().flat_map(|t| MEASURES.map(|m| (*t, m))) {
         let Some(inherited) = tree.inherited(m) else {
             continue;
         };
@@ -47,14 +49,27 @@ fn widths(tree: &CallTree) -> Vec<f32> {
 }
 
 /// The stacks of `tree` a page of at most `budget` stacks carries.
+#[cfg(test)]
 pub(crate) fn thin(tree: &CallTree, budget: usize) -> Thinned {
+    thin_trees(&[tree], budget)
+}
+
+/// The stacks of `trees` (of one shape: node `i` is the same stack in each) a page of at
+/// most `budget` stacks carries, by their widest share in any of them.
+pub(crate) fn thin_trees(trees: &[&CallTree], budget: usize) -> Thinned {
+    let Some(&tree) = trees.first() else {
+        return Thinned {
+            kept: Vec::new(),
+            threshold: 0.0,
+        };
+    };
     if tree.len() <= budget {
         return Thinned {
             kept: tree.nodes().collect(),
             threshold: 0.0,
         };
     }
-    let widest = widths(tree);
+    let widest = widths(trees);
     // The budget-th widest share: the stacks wider are kept, and of those as wide as
     // it, the first ones in the file's order that the wider ones leave room for.
     let mut order = widest.clone();

@@ -5,8 +5,9 @@
 //! page, the page of runs compared, the live page of `--serve` and its updates, and the
 //! whole run's page at its end. A run's page is its head (its name, what its input
 //! told, what its page left out: `notes.rs`) and its panels (`panel.rs`: each a part of
-//! the run's section and a part of its data; the heap profile's in `heap_panels.rs`),
-//! each painted once.
+//! the run's section and a part of its data; the heap profile's in `heap_panels.rs`, a
+//! time profile's in `time_panel.rs` with its data in `time_data.rs` and its links to
+//! the heap's bands in `time_link.rs`), each painted once.
 //!
 //! The chart's panel shows the SVG painter's picture of the graph page (`picture.rs`),
 //! with its elements tagged for the page's script (classes on the ticks, bands and
@@ -35,8 +36,13 @@ mod page;
 mod panel;
 mod picture;
 mod template;
+mod time_data;
+mod time_link;
+mod time_panel;
 
 pub(crate) use page::{Page, RunPage};
+pub(crate) use time_link::LinkKind;
+pub(crate) use time_panel::{TimePanel, TimeParts};
 
 use std::io::{self, Write};
 

@@ -15,6 +15,7 @@ use super::picture::{graph_page, picture_of};
 use super::template::{page, SCRIPT, STYLE};
 #[cfg(feature = "cli")]
 use super::template::{LIVE_CONNECT, LIVE_SCRIPT, LIVE_STYLE};
+use super::time_panel::{TimePanel, TimeParts};
 use crate::layout::chart::{Chart, LeftOut};
 use crate::paint::svg::{escape, helvetica_advance, FONT_FAMILY};
 use crate::profile::ProfileFacts;
@@ -81,6 +82,18 @@ impl RunPage {
         facts: &ProfileFacts,
         runs: usize,
     ) -> io::Result<RunPage> {
+        RunPage::heap_with(chart, source, facts, runs, Vec::new())
+    }
+
+    /// [`RunPage::heap`] with `more` panels of the same run (its time profile's) under
+    /// its chart, before its band table.
+    pub(crate) fn heap_with<'a>(
+        chart: &'a Chart,
+        source: Option<&'a str>,
+        facts: &'a ProfileFacts,
+        runs: usize,
+        more: Vec<Box<dyn Panel + 'a>>,
+    ) -> io::Result<RunPage> {
         let svg = picture_of(chart)?;
         let page = chart.pages.get(graph_page(chart));
         let graph = page.and_then(|p| p.graph.as_ref());
@@ -119,8 +132,30 @@ impl RunPage {
             value_unit: &data.value_unit,
             samples: data.samples,
         };
-        let panels = heap_panels(Some(parts), &svg);
+        let mut panels = heap_panels(Some(parts), &svg);
+        let table = panels.len().saturating_sub(1);
+        panels.splice(table..table, more);
         Ok(RunPage::of(head, &panels, true))
+    }
+
+    /// A time profile's run alone (a `.prof`, `-pj` or an eventlog's time samples):
+    /// its panel, under a head of its command line and date.
+    pub(crate) fn time(parts: TimeParts<'_>) -> RunPage {
+        let header = parts.profile.tree.header();
+        let facts = ProfileFacts::default();
+        let head = Head {
+            source: parts.file,
+            facts: &facts,
+            notes: super::time_panel::left_out(&parts),
+            table_left_out: None,
+            job: header.command_line.as_deref().unwrap_or("").as_bytes(),
+            date: header.date.as_deref().unwrap_or("").as_bytes(),
+            sample_unit: b"",
+            value_unit: b"",
+            samples: 0,
+        };
+        let panels: Vec<Box<dyn Panel + '_>> = vec![Box::new(TimePanel { parts })];
+        RunPage::of(head, &panels, true)
     }
 }
 

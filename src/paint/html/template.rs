@@ -8,7 +8,10 @@ use super::{digest, minify};
 /// The page around the runs, with `{{name}}` holes.
 pub(crate) const TEMPLATE: &str = include_str!("assets/page.html");
 /// The page's style, as written.
-pub(crate) const STYLE: &str = include_str!("assets/page.css");
+pub(crate) const STYLE: &str = concat!(
+    include_str!("assets/page.css"),
+    include_str!("assets/flame.css")
+);
 
 /// The page's script as written: its parts one after the other (see `assets/base.js`),
 /// then `$more` (the live page's update path).
@@ -29,6 +32,13 @@ macro_rules! page_script {
             include_str!("assets/icicle.js"),
             include_str!("assets/compare.js"),
             include_str!("assets/share.js"),
+            include_str!("assets/flame.js"),
+            include_str!("assets/timeprofile.js"),
+            include_str!("assets/costcentres.js"),
+            include_str!("assets/sandwich.js"),
+            include_str!("assets/timelink.js"),
+            include_str!("assets/timeshare.js"),
+            include_str!("assets/timediff.js"),
             include_str!("assets/access.js"),
             include_str!("assets/start.js"),
             $($more),*
@@ -47,6 +57,7 @@ pub(crate) const LIVE_SCRIPT: &str = page_script!(include_str!("assets/live.js")
 #[cfg(feature = "cli")]
 pub(crate) const LIVE_STYLE: &str = concat!(
     include_str!("assets/page.css"),
+    include_str!("assets/flame.css"),
     include_str!("assets/live.css")
 );
 /// The live page's only request: its own server's events (and the page saved).

@@ -14,17 +14,16 @@
     const f = this.d.flat;
     const ccs = this.ccs;
     const pct = (v) => v.toFixed(1);
+    const alloc = this.tree.has('alloc');
     const cols = [
       ['name', 'Cost centre', 'Its label, module and source location', false, (c) => ccs.label[c] + ' ' + ccs.module[c], null],
       ['stacks', 'Stacks', 'How many stacks it is the top of', true, (c) => f.stacks[c], thousands],
     ];
     if (f.entries) cols.push(['entries', 'Entries', 'How many times its stacks were entered', true, (c) => f.entries[c], thousands]);
-    cols.push(
-      ['time', 'Time %', 'Its own share of the time (its stacks\' individual %time summed)', true, (c) => f.time[c], pct],
-      ['alloc', 'Alloc %', 'Its own share of the allocation', true, (c) => f.alloc[c], pct],
-      ['inhTime', 'Time with callees %', 'Inherited: its outermost stacks\' share of the time, their callees\' included', true, (c) => f.inhTime[c], pct],
-      ['inhAlloc', 'Alloc with callees %', 'Inherited: its outermost stacks\' share of the allocation', true, (c) => f.inhAlloc[c], pct],
-    );
+    cols.push(['time', 'Time %', 'Its own share of the time (its stacks\' individual %time summed)', true, (c) => f.time[c], pct]);
+    if (alloc) cols.push(['alloc', 'Alloc %', 'Its own share of the allocation', true, (c) => f.alloc[c], pct]);
+    cols.push(['inhTime', 'Time with callees %', 'Inherited: its outermost stacks\' share of the time, their callees\' included', true, (c) => f.inhTime[c], pct]);
+    if (alloc) cols.push(['inhAlloc', 'Alloc with callees %', 'Inherited: its outermost stacks\' share of the allocation', true, (c) => f.inhAlloc[c], pct]);
     if (f.ticks) cols.push(['ticks', 'Ticks', 'Its stacks\' own ticks', true, (c) => f.ticks[c], thousands]);
     if (f.bytes) cols.push(['bytes', 'Bytes', 'Its stacks\' own bytes allocated', true, (c) => f.bytes[c], thousands]);
     return cols;
@@ -38,7 +37,10 @@
     this.cols = this.columns();
     this.state.sort = this.state.sort || { key: 'time', dir: -1 };
     const caption = el('caption');
-    caption.textContent = 'Every cost centre (' + thousands(this.ccs.label.length) + '), its stacks merged. Sort by a column with its header; a row chooses its cost centre.';
+    const listed = this.listed().length;
+    const all = this.d.costCentres;
+    caption.textContent = (listed < all ? 'The ' + thousands(listed) + ' costliest of the ' + thousands(all) + ' cost centres' : 'Every cost centre (' + thousands(listed) + ')') +
+      ', its stacks merged. Sort by a column with its header; a row chooses its cost centre.';
     const csv = el('button', { type: 'button', class: 'csv', title: 'Save the table as CSV' }, 'CSV');
     csv.addEventListener('click', () => H.save(H.csvText(this.csvRows()), 'text/csv', (this.d.file || 'profile').replace(/\.[^.]*$/, '') + '-cost-centres.csv'));
     const headRow = el('tr');
@@ -74,14 +76,20 @@
     this.saveState();
   };
 
+  // The cost centres the table lists: the profile's (the page's first ones), each the
+  // top of a stack.
+  P.listed = function () {
+    const rows = [];
+    for (let c = 0; c < this.d.tableCcs; c++) if (this.d.flat.stacks[c] > 0) rows.push(c);
+    return rows;
+  };
+
   // The cost centres in the table's order.
   P.order = function () {
     const { key, dir } = this.state.sort;
     const col = this.cols.find((c) => c[0] === key) || this.cols[2];
     const value = col[4];
-    const n = this.ccs.label.length;
-    const rows = [];
-    for (let c = 0; c < n; c++) rows.push(c);
+    const rows = this.listed();
     const name = (c) => this.ccs.label[c];
     return rows.sort((a, b) => H.order(value(a), value(b), dir, name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : a - b));
   };

@@ -22,6 +22,9 @@
       this.sampleTree = s.tree ? new H.Tree(s.tree, this.ccs) : this.tree;
       this.sampleTimes = Float64Array.from(s.t);
       this.sampleNodes = Int32Array.from(s.n);
+      // Binned (a long run's): each entry counts this many samples.
+      this.sampleCounts = s.c ? Float64Array.from(s.c) : null;
+      this.sampleTotal = this.sampleCounts ? this.sampleCounts.reduce((a, b) => a + b, 0) : this.sampleTimes.length;
     }
     if (this.run && this.run.state.window) this.heapWindow(this.run.state.window);
   };
@@ -103,7 +106,7 @@
     this.linkedNodes = null;
     const shown = this.view.total('ticks');
     this.windowText = whole ? '' : 'The time profile of ' + H.when(win[0], 'seconds') + ' to ' + H.when(win[1], 'seconds') + ' (the heap chart\'s window): ' +
-      thousands(shown) + ' of the run\'s ' + thousands(this.sampleTimes.length) + ' samples.';
+      thousands(shown) + ' of the run\'s ' + thousands(this.sampleTotal) + ' samples.';
     this.draw();
     this.drawSandwich();
   };
@@ -117,9 +120,11 @@
     const first = (t) => { let lo = 0; let hi = times.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (times[mid] < t) lo = mid + 1; else hi = mid; } return lo; };
     const ticks = new Float64Array(s.n);
     let total = 0;
+    const counts = this.sampleCounts;
     for (let j = first(t0), end = first(t1); j < end; j++) {
       const n = this.sampleNodes[j];
-      if (n >= 0) { ticks[n]++; total++; }
+      const c = counts ? counts[j] : 1;
+      if (n >= 0) { ticks[n] += c; total += c; }
     }
     const time = ticks.map((t) => (total > 0 ? (100 * t) / total : 0));
     return new H.Tree({ cc: s.cc, depth: s.depth, own: { time, ticks } }, this.ccs);

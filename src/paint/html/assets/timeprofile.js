@@ -32,6 +32,10 @@
     this.view = this.tree;
     this.windowText = '';
     if (run) run.timePanel = this;
+    if (!run) {
+      // A time profile alone: the heap chart's frame around it stays empty.
+      for (const e of section.querySelectorAll(':scope > .run-head, :scope > .toolbar, :scope > .plot')) e.hidden = true;
+    }
     this.buildHead();
     this.buildToolbar();
     const flameBox = this.box.querySelector('.flame');
@@ -90,7 +94,7 @@
     if (h.totalTicks !== null) facts.push(thousands(h.totalTicks) + ' ticks' + (h.interval ? ' of ' + H.seconds(h.interval * 1000) + ' ms' : ''));
     if (h.processors) facts.push(h.processors + (h.processors === 1 ? ' processor' : ' processors'));
     if (h.totalAlloc !== null) facts.push(thousands(h.totalAlloc) + ' bytes allocated');
-    facts.push(thousands(d.stacks) + ' stacks of ' + thousands(this.ccs.label.length) + ' cost centres');
+    facts.push(thousands(d.stacks) + ' stacks of ' + thousands(d.costCentres) + ' cost centres');
     head.appendChild(el('p', { class: 'facts' }, facts.join(' · ')));
     if (h.commandLine) {
       const line = el('p', { class: 'job', title: 'The command line, RTS options between +RTS and -RTS' }, h.commandLine);
@@ -306,8 +310,17 @@
     let sum = 0;
     let stacks = 0;
     const ccs = new Set();
-    for (let i = from; i < to;) {
-      if (this.matches[v.cc[i]]) { sum += Math.max(0, v.inh[m][i]); stacks++; ccs.add(v.cc[i]); i = v.end[i]; } else i++;
+    // Every match counted; the share of the outermost (a match under a match is inside
+    // it already).
+    let outer = from; // Where the last outermost match's subtree ends.
+    for (let i = from; i < to; i++) {
+      if (!this.matches[v.cc[i]]) continue;
+      stacks++;
+      ccs.add(v.cc[i]);
+      if (i >= outer) {
+        sum += Math.max(0, v.inh[m][i]);
+        outer = v.end[i];
+      }
     }
     const whole = this.state.zoom >= 0 && this.state.zoom < v.n ? v.inh[m][this.state.zoom] : v.total(m);
     return { share: whole > 0 ? (100 * sum) / whole : 0, stacks, ccs: ccs.size, sum };
@@ -335,9 +348,11 @@
     if (this.matches) {
       const s = this.matchShare();
       const m = this.state.measure;
-      parts.push(s.stacks ? thousands(s.stacks) + ' stacks of ' + s.ccs + ' cost centre' + (s.ccs === 1 ? '' : 's') + ' match: ' + s.share.toFixed(1) + ' % ' + WHAT[m] + ' shown' : 'No stack shown matches.');
+      const stacks = thousands(s.stacks) + (s.stacks === 1 ? ' stack' : ' stacks');
+      parts.push(s.stacks ? stacks + ' of ' + s.ccs + ' cost centre' + (s.ccs === 1 ? '' : 's') + ' match: ' + s.share.toFixed(1) + ' % ' + WHAT[m] + ' shown.' : 'No stack shown matches.');
     }
     if (this.linkText) parts.push(this.linkText);
+    if (!parts.length) parts.push('Point at a stack for its numbers; a click zooms into it and chooses its cost centre (its sandwich below' + (this.run ? ', its bands in the heap chart' : '') + ').');
     this.status.textContent = parts.join(' ');
   };
 })(window.hp2ps);

@@ -7,22 +7,22 @@
   const { svgEl, coord } = H;
   const P = H.TimeProfile.prototype;
 
-  P.key = function (k) {
+  P.param = function (k) {
     return (this.index ? this.index + 1 + '.' : '') + 't.' + k;
   };
 
   P.stateParams = function (p) {
     const st = this.state;
     const first = this.tree.has('time') ? 'time' : this.d.measures[0];
-    if (st.measure !== first) p.set(this.key('m'), st.measure);
-    if (st.zoom >= 0) p.set(this.key('z'), String(st.zoom));
-    if (st.query) p.set(this.key('q'), st.query);
-    if (st.cc >= 0) p.set(this.key('cc'), String(st.cc));
-    if (st.sort && (st.sort.key !== 'time' || st.sort.dir !== -1)) p.set(this.key('sort'), st.sort.key + ':' + st.sort.dir);
+    if (st.measure !== first) p.set(this.param('m'), st.measure);
+    if (st.zoom >= 0) p.set(this.param('z'), String(st.zoom));
+    if (st.query) p.set(this.param('q'), st.query);
+    if (st.cc >= 0) p.set(this.param('cc'), String(st.cc));
+    if (st.sort && (st.sort.key !== 'time' || st.sort.dir !== -1)) p.set(this.param('sort'), st.sort.key + ':' + st.sort.dir);
   };
 
   P.restoreState = function (p) {
-    const get = (k) => p.get(this.key(k));
+    const get = (k) => p.get(this.param(k));
     const st = this.state;
     const m = get('m');
     st.measure = m && this.view.has(m) ? m : this.tree.has('time') ? 'time' : this.d.measures[0];
