@@ -99,8 +99,8 @@
       return;
     }
     const whole = !win;
-    this.view = whole && this.sampleTree === this.tree ? this.tree : this.windowTree(win);
-    this.windowHeader = whole && this.view === this.tree ? null : this.windowHeaderOf(this.view.total('ticks'));
+    this.view = whole ? this.tree : this.windowTree(win);
+    this.windowHeader = whole ? null : this.windowHeaderOf(this.view.total('ticks'));
     this.state.zoom = -1;
     this.pointedBand = undefined;
     this.linkedNodes = null;
