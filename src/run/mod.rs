@@ -33,6 +33,7 @@ pub(crate) mod cleanup;
 pub(crate) mod compare;
 pub(crate) mod entry;
 pub(crate) mod heap;
+mod linked;
 mod mapped;
 pub mod names;
 pub mod outputs;

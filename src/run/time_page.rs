@@ -1,26 +1,22 @@
 //! Pages with a time profile (`--format html`): a time profile's page alone (`hp2ps
-//! --format html prog.prof`); a heap profile's page with the time profile of the same
-//! run (`hp2ps --format html prog.hp prog.prof`, or a bare `prog` with `prog.prof`
-//! beside it; a `-p -hc -l` eventlog's own time samples make one too); and several time
-//! profiles compared (`hp2ps --format html -o diff.html old.prof new.prof`). Each is
-//! one page of the page builder, written atomically; what a page left out is said on
-//! stderr too.
+//! --format html prog.prof`); a heap profile's run with the time profile of the same
+//! run (its page is `linked.rs`'s, or a bare `prog`'s with `prog.prof` beside it; a `-p
+//! -hc -l` eventlog's own time samples make one too); and several time profiles compared
+//! (`hp2ps --format html -o diff.html old.prof new.prof`). Each is one page of the page
+//! builder, written atomically; what a page left out is said on stderr too.
 
-use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::calltree::Sampled;
 use crate::load::TimeProfileKind;
-use crate::paint::html::{LinkKind, Page, RunPage, TimePanel, TimeParts};
+use crate::paint::html::{LinkKind, Page, RunPage, TimeKind, TimePanel, TimeParts};
 use crate::profile::ProfileFacts;
-use crate::{prepare, Chart, TimeProfile};
+use crate::{Chart, TimeProfile};
 
-use super::names::FileNames;
-use super::render::{read_named, Done};
+use super::atomic::write_output;
 use super::time_read::read_time;
-use super::time_render::write_to;
 use crate::cli::Invocation;
 
 /// A time profile read for a page: the profile, its file's name, its warnings.
@@ -57,7 +53,12 @@ impl TimeRead {
 
     fn parts<'a>(&'a self, samples: Option<&'a Sampled>) -> TimeParts<'a> {
         TimeParts {
-            profile: &self.profile,
+            tree: &self.profile.tree,
+            kind: match self.profile.kind {
+                TimeProfileKind::Report => TimeKind::Report,
+                TimeProfileKind::Json => TimeKind::Json,
+                TimeProfileKind::Eventlog => TimeKind::Eventlog,
+            },
             file: Some(&self.name),
             samples: samples.or(self.profile.sampled.as_ref()),
             warnings: self.warnings.clone(),
@@ -111,54 +112,6 @@ pub(crate) fn heap_run(
     RunPage::heap_with(chart, source, facts, 1, vec![Box::new(TimePanel { parts })])
 }
 
-/// The page of one heap profile (`heap`) with the time profile of the same run
-/// (`time`), written to `-o` or the heap profile's own name.
-pub(crate) fn run_pair(inv: &Invocation, heap: &OsString, time: &OsString) -> ExitCode {
-    let names = FileNames::of(inv, heap);
-    let result = (|| -> Result<Option<PathBuf>, String> {
-        let time = TimeRead::of(std::path::Path::new(time))?;
-        for w in &time.warnings {
-            say!("{w}");
-        }
-        let (profile, done) = read_named(inv, &names).map_err(|f| {
-            for w in &f.warnings {
-                say!("{w}");
-            }
-            f.message
-        })?;
-        write_heap_page(inv, &names, profile, done, Some(&time))
-    })();
-    finish(result)
-}
-
-/// Writes the page of a heap profile `profile` (read as `done` says) with `time`.
-pub(crate) fn write_heap_page(
-    inv: &Invocation,
-    names: &FileNames,
-    profile: crate::profile::Profile,
-    done: Done,
-    time: Option<&TimeRead>,
-) -> Result<Option<PathBuf>, String> {
-    for w in done.warning_lines() {
-        say!("{w}");
-    }
-    let (chart, _) = prepare(profile, None, &inv.render);
-    let source = names.input.display().to_string();
-    let run = heap_run(
-        &chart,
-        Some(&source),
-        &done.facts,
-        time,
-        done.sampled.as_ref(),
-    )
-    .map_err(|e| format!("cannot paint the page: {e}"))?;
-    let page = Page::of(&[run]);
-    say_notes(&page, &source);
-    write_to(inv.output.as_deref(), &names.output, |mut out| {
-        page.write(&mut out)
-    })
-}
-
 /// Several time profiles on one page (`-o`): each its panel, each after the first
 /// compared with the first.
 pub(crate) fn run_compare(inv: &Invocation) -> ExitCode {
@@ -174,7 +127,7 @@ pub(crate) fn run_compare(inv: &Invocation) -> ExitCode {
             .map(|(i, r)| {
                 let mut parts = r.parts(None);
                 if i > 0 {
-                    parts.before = Some((&first.profile, first.name.as_str()));
+                    parts.before = Some((&first.profile.tree, first.name.as_str()));
                 }
                 RunPage::time(parts)
             })
@@ -186,7 +139,7 @@ pub(crate) fn run_compare(inv: &Invocation) -> ExitCode {
             }
         }
         let output = inv.output.clone().unwrap_or_default();
-        write_to(Some(&output), &PathBuf::from(&output), |mut out| {
+        write_output(Some(&output), &PathBuf::from(&output), |mut out| {
             page.write(&mut out)
         })
     })();
@@ -194,13 +147,14 @@ pub(crate) fn run_compare(inv: &Invocation) -> ExitCode {
 }
 
 /// What a page left out, on stderr.
-fn say_notes(page: &Page, input: &str) {
+pub(super) fn say_notes(page: &Page, input: &str) {
     for n in page.notes.iter().flatten() {
         say!("hp2ps: warning: {input}: {n}");
     }
 }
 
-fn finish(result: Result<Option<PathBuf>, String>) -> ExitCode {
+/// The exit status of a page written, its failure said.
+pub(super) fn finish(result: Result<Option<PathBuf>, String>) -> ExitCode {
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(message) => {

@@ -55,7 +55,7 @@ pub(crate) fn before_render(inv: &Invocation, time: &[bool]) -> Option<ExitCode>
                 say!("hp2ps: {why}");
                 return Some(ExitCode::from(2));
             }
-            return Some(super::time_page::run_pair(inv, heap, prof));
+            return Some(super::linked::run_pair(inv, heap, prof));
         }
     }
     if inv.one_page() {

@@ -4,8 +4,7 @@
 //! time profile has no `.aux` (`-p` is refused), and the exports are of a heap
 //! profile's numbers (refused too).
 
-use std::ffi::OsStr;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::layout::flame::{flame_chart, FlameOptions};
@@ -13,7 +12,7 @@ use crate::paint::{draws_flame, write_flame};
 use crate::summary::TimeSummary;
 use crate::{Format, TimeProfile};
 
-use super::atomic::AtomicFile;
+use super::atomic::write_output;
 use super::names::{check_output, FileNames};
 use super::render::{Done, Failure};
 use super::time_read::read_time;
@@ -93,35 +92,12 @@ fn draw(
         for n in page.notes.iter().flatten() {
             say!("hp2ps: warning: {}: {n}", read.name);
         }
-        return write_to(inv.output.as_deref(), &names.output, |mut out| {
+        return write_output(inv.output.as_deref(), &names.output, |mut out| {
             page.write(&mut out)
         });
     }
     let opts = flame_options(inv);
     let chart = flame_chart(&profile.tree, &opts);
     let paint = |mut out: &mut dyn Write| write_flame(&chart, format, &mut out);
-    write_to(inv.output.as_deref(), &names.output, paint)
-}
-
-/// Writes with `paint` to `output` (`-`: stdout), else to `default`, atomically; the
-/// file written.
-pub(crate) fn write_to(
-    output: Option<&OsStr>,
-    default: &std::path::Path,
-    paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<Option<PathBuf>, String> {
-    if output.is_some_and(|o| o == "-") {
-        let stdout = io::stdout();
-        let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-        return paint(&mut out)
-            .and_then(|()| out.flush())
-            .map(|()| None)
-            .map_err(|e| format!("cannot write to stdout: {e}"));
-    }
-    let path = output.map_or_else(|| default.to_path_buf(), PathBuf::from);
-    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
-    let mut file = AtomicFile::create(&path).map_err(failed)?;
-    paint(file.writer()).map_err(failed)?;
-    file.commit().map_err(failed)?;
-    Ok(Some(path))
+    write_output(inv.output.as_deref(), &names.output, paint)
 }

@@ -26,7 +26,7 @@ pub(crate) use colour::{change_fill, module_fill};
 pub(crate) use fit::{fit_text, text_width};
 #[cfg(test)]
 pub(crate) use thin::thin;
-pub(crate) use thin::{thin_trees, Thinned};
+pub(crate) use thin::{inherited_of, thin_trees, Inherited, Thinned};
 
 use crate::calltree::{CallTree, Measure, NodeId, TreeDiff};
 use crate::defaults::{FLAME_FONT, FLAME_MAX_HEIGHT, FLAME_MIN_WIDTH, FLAME_ROW};

@@ -20,7 +20,7 @@ pub(crate) struct Thinned {
 }
 
 /// Every measure a flame graph may be drawn by.
-const MEASURES: [Measure; 5] = [
+pub(crate) const MEASURES: [Measure; 5] = [
     Measure::Time,
     Measure::Alloc,
     Measure::Entries,
@@ -28,21 +28,29 @@ const MEASURES: [Measure; 5] = [
     Measure::Bytes,
 ];
 
+/// A tree's inherited values of each of [`MEASURES`] (`None`: the tree has none), worked
+/// out once for the thinning and the page's data.
+pub(crate) type Inherited = Vec<Option<Vec<f64>>>;
+
+/// `tree`'s [`Inherited`].
+pub(crate) fn inherited_of(tree: &CallTree) -> Inherited {
+    MEASURES.iter().map(|&m| tree.inherited(m)).collect()
+}
+
 /// Each node's largest share of the whole, over the measures the trees have (trees of
-/// one shape: a comparison's two runs).
-fn widths(trees: &[&CallTree]) -> Vec<f32> {
-    let len = trees.first().map_or(0, |t| t.len());
+/// one shape: a comparison's two runs), from their inherited values.
+fn widths(trees: &[(&CallTree, &Inherited)]) -> Vec<f32> {
+    let len = trees.first().map_or(0, |t| t.0.len());
     let mut widest = vec![0f32; len];
-    for (tree, m) in trees.iter().flat_map(|t| MEASURES.map(|m| (*t, m))) {
-        let Some(inherited) = tree.inherited(m) else {
-            continue;
-        };
-        let total: f64 = tree.roots().map(|r| inherited[r.index()].max(0.0)).sum();
-        if total <= 0.0 {
-            continue;
-        }
-        for (w, v) in widest.iter_mut().zip(&inherited) {
-            *w = w.max((v / total) as f32);
+    for (tree, inherited) in trees {
+        for values in inherited.iter().flatten() {
+            let total: f64 = tree.roots().map(|r| values[r.index()].max(0.0)).sum();
+            if total <= 0.0 {
+                continue;
+            }
+            for (w, v) in widest.iter_mut().zip(values) {
+                *w = w.max((v / total) as f32);
+            }
         }
     }
     widest
@@ -51,13 +59,14 @@ fn widths(trees: &[&CallTree]) -> Vec<f32> {
 /// The stacks of `tree` a page of at most `budget` stacks carries.
 #[cfg(test)]
 pub(crate) fn thin(tree: &CallTree, budget: usize) -> Thinned {
-    thin_trees(&[tree], budget)
+    thin_trees(&[(tree, &inherited_of(tree))], budget)
 }
 
-/// The stacks of `trees` (of one shape: node `i` is the same stack in each) a page of at
-/// most `budget` stacks carries, by their widest share in any of them.
-pub(crate) fn thin_trees(trees: &[&CallTree], budget: usize) -> Thinned {
-    let Some(&tree) = trees.first() else {
+/// The stacks of `trees` (of one shape: node `i` is the same stack in each; each with
+/// its [`Inherited`]) a page of at most `budget` stacks carries, by their widest share
+/// in any of them.
+pub(crate) fn thin_trees(trees: &[(&CallTree, &Inherited)], budget: usize) -> Thinned {
+    let Some(&(tree, _)) = trees.first() else {
         return Thinned {
             kept: Vec::new(),
             threshold: 0.0,

@@ -42,7 +42,7 @@ mod time_panel;
 
 pub(crate) use page::{Page, RunPage};
 pub(crate) use time_link::LinkKind;
-pub(crate) use time_panel::{TimePanel, TimeParts};
+pub(crate) use time_panel::{TimeKind, TimePanel, TimeParts};
 
 use std::io::{self, Write};
 

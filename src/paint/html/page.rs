@@ -141,7 +141,7 @@ impl RunPage {
     /// A time profile's run alone (a `.prof`, `-pj` or an eventlog's time samples):
     /// its panel, under a head of its command line and date.
     pub(crate) fn time(parts: TimeParts<'_>) -> RunPage {
-        let header = parts.profile.tree.header();
+        let header = parts.tree.header();
         let facts = ProfileFacts::default();
         let head = Head {
             source: parts.file,

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::json::Json;
 use crate::calltree::{CallTree, CcId, Measure, NodeId, NONE};
 use crate::defaults::{PAGE_STACKS, PAGE_STACK_BYTES};
-use crate::layout::flame::{module_fill, thin_trees, Thinned};
+use crate::layout::flame::{inherited_of, module_fill, thin_trees, Inherited, Thinned};
 use crate::paint::svg::hex;
 
 /// The measures, as the page names them.
@@ -129,11 +129,14 @@ pub(super) fn stacks_within_budget<'a>(
     ccs: &mut CcTable<'a>,
     budget: usize,
 ) -> (String, Carried) {
+    // Each tree's inherited values, once: for the thinning and the data.
+    let inherited: Vec<Inherited> = trees.iter().map(|t| inherited_of(t)).collect();
+    let with: Vec<(&CallTree, &Inherited)> = trees.iter().copied().zip(&inherited).collect();
     let mut stacks = budget.min(PAGE_STACKS);
     loop {
-        let carried = Carried::of(trees, thin_trees(trees, stacks));
+        let carried = Carried::of(trees, thin_trees(&with, stacks));
         let mut j = Json::new();
-        write_stacks(&mut j, trees, sides, &carried, ccs);
+        write_stacks(&mut j, &with, sides, &carried, ccs);
         let text = j.into_script_text();
         let fits = text.len() <= PAGE_STACK_BYTES || stacks <= 1000;
         if fits || carried.thinned.kept.len() < stacks {
@@ -148,12 +151,12 @@ pub(super) fn stacks_within_budget<'a>(
 /// side named "own", the inherited values follow as "inh".
 fn write_stacks<'a>(
     j: &mut Json,
-    trees: &[&'a CallTree],
+    trees: &[(&'a CallTree, &Inherited)],
     sides: &[&str],
     carried: &Carried,
     ccs: &mut CcTable<'a>,
 ) {
-    let Some(&tree) = trees.first() else {
+    let Some(&(tree, _)) = trees.first() else {
         j.raw("null");
         return;
     };
@@ -175,31 +178,30 @@ fn write_stacks<'a>(
         } else {
             "false"
         });
-        for (t, side) in trees.iter().zip(sides) {
+        for ((t, inherited), side) in trees.iter().zip(sides) {
             j.key(side);
-            values(j, t, kept, false);
+            values(j, t, kept, None);
             if *side == "own" {
                 j.key("inh");
-                values(j, t, kept, true);
+                values(j, t, kept, Some(inherited));
             }
         }
     });
 }
 
-/// Each measure's own (or inherited) values of the `kept` nodes of `tree`.
-fn values(j: &mut Json, tree: &CallTree, kept: &[NodeId], inherited: bool) {
+/// Each measure's own values of the `kept` nodes of `tree`, or with `inherited` (the
+/// tree's), their inherited ones.
+fn values(j: &mut Json, tree: &CallTree, kept: &[NodeId], inherited: Option<&Inherited>) {
     let derived = !tree.columns().percentages;
     j.object(|j| {
         for (m, name) in measures_of(tree) {
             j.key(name);
             let percent = matches!(m, Measure::Time | Measure::Alloc);
             let round = |v: f64| if percent && derived { share(v) } else { v };
-            match inherited {
-                true => {
-                    let all = tree.inherited(m).unwrap_or_default();
-                    j.numbers(kept.iter().map(|n| round(all[n.index()])));
-                }
-                false => j.numbers(kept.iter().map(|&n| round(tree.own(n, m).unwrap_or(0.0)))),
+            let at = MEASURES.iter().position(|(x, _)| *x == m).unwrap_or(0);
+            match inherited.and_then(|i| i.get(at)).and_then(Option::as_ref) {
+                Some(all) => j.numbers(kept.iter().map(|n| round(all[n.index()]))),
+                None => j.numbers(kept.iter().map(|&n| round(tree.own(n, m).unwrap_or(0.0)))),
             }
         }
     });

@@ -11,12 +11,24 @@ use super::time_data::{measures_of, stacks_within_budget, write_flat, write_head
 use super::time_link::{write_link, LinkKind};
 use crate::calltree::{CallTree, NodeId, Sampled, TreeDiff};
 use crate::defaults::{PAGE_SAMPLES, PAGE_STACKS, PAGE_TABLE_ROWS};
-use crate::load::{TimeProfile, TimeProfileKind};
+
+/// What a time profile is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeKind {
+    /// A `.prof` report (`+RTS -p`, `-P`, `-pa`).
+    Report,
+    /// `-pj` JSON.
+    Json,
+    /// An eventlog's time samples: the tree is theirs.
+    Eventlog,
+}
 
 /// What a time profile's panel shows.
 pub(crate) struct TimeParts<'a> {
-    /// The profile: a report's, `-pj`'s or an eventlog's tree.
-    pub(crate) profile: &'a TimeProfile,
+    /// The profile's tree: a report's, `-pj`'s or an eventlog's.
+    pub(crate) tree: &'a CallTree,
+    /// What it was read from.
+    pub(crate) kind: TimeKind,
     /// Its file's name as given (the page keeps the file name only).
     pub(crate) file: Option<&'a str>,
     /// The time samples of the run, when an eventlog has them (the profile's own, or
@@ -26,8 +38,8 @@ pub(crate) struct TimeParts<'a> {
     pub(crate) warnings: Vec<String>,
     /// The heap profile of the same run on the page: its bands' names and breakdown.
     pub(crate) heap: Option<(LinkKind, Vec<String>)>,
-    /// The page's first time profile and its name, when this one is compared with it.
-    pub(crate) before: Option<(&'a TimeProfile, &'a str)>,
+    /// The page's first time profile's tree and name, when this one is compared with it.
+    pub(crate) before: Option<(&'a CallTree, &'a str)>,
 }
 
 /// The panel.
@@ -65,7 +77,7 @@ impl Panel for TimePanel<'_> {
 /// What the page of a time profile leaves out, a line each (the command says them on
 /// stderr too): the stacks beyond the page's budget.
 pub(crate) fn left_out(p: &TimeParts<'_>) -> Vec<String> {
-    let stacks = p.profile.tree.len();
+    let stacks = p.tree.len();
     match stacks > PAGE_STACKS {
         true => vec![format!(
             "the page carries the widest of the {} stacks (at most {}): the others are in \
@@ -85,7 +97,7 @@ fn file_name(path: &str) -> &str {
 
 /// The panel's data.
 fn write_time(j: &mut Json, p: &TimeParts<'_>) {
-    let tree = &p.profile.tree;
+    let tree = p.tree;
     let mut ccs = CcTable::default();
     // Every cost centre of the table, in the tree's order (the biggest of them when
     // there are more than a page lists).
@@ -101,10 +113,10 @@ fn write_time(j: &mut Json, p: &TimeParts<'_>) {
             None => j.raw("null"),
         }
         j.key("kind");
-        j.string(match p.profile.kind {
-            TimeProfileKind::Report => "report",
-            TimeProfileKind::Json => "json",
-            TimeProfileKind::Eventlog => "eventlog",
+        j.string(match p.kind {
+            TimeKind::Report => "report",
+            TimeKind::Json => "json",
+            TimeKind::Eventlog => "eventlog",
         });
         j.key("header");
         write_header(j, tree);
@@ -126,7 +138,7 @@ fn write_time(j: &mut Json, p: &TimeParts<'_>) {
         j.raw(&stacks);
         j.key("samples");
         // An eventlog's profile is its samples' tree: their stacks are its.
-        let own = p.profile.kind == TimeProfileKind::Eventlog;
+        let own = p.kind == TimeKind::Eventlog;
         match p.samples {
             Some(s) => write_samples(j, s, own, tree, &carried, &mut ccs),
             None => j.raw("null"),
@@ -140,7 +152,7 @@ fn write_time(j: &mut Json, p: &TimeParts<'_>) {
         match p.before {
             Some((before, name)) => {
                 let after = p.file.map_or("after", file_name);
-                write_diff(j, &before.tree, tree, [file_name(name), after]);
+                write_diff(j, before, tree, [file_name(name), after]);
             }
             None => j.raw("null"),
         }
