@@ -8,6 +8,8 @@
 //! U+2029, which some JavaScript parsers took for line ends. A band named `</script>`
 //! stays a string.
 
+use std::io::Write as _;
+
 /// A JSON text being written.
 pub(crate) struct Json {
     out: Vec<u8>,
@@ -79,11 +81,13 @@ impl Json {
         if !v.is_finite() {
             self.raw("null");
         } else if v.fract() == 0.0 && v.abs() <= EXACT {
-            self.raw(&(v as i64).to_string());
+            // Straight into the text, without a string of its own: a page writes
+            // hundreds of thousands of numbers.
+            let _ = write!(self.out, "{}", v as i64);
         } else {
             // Debug is the shortest round trip, with an exponent for huge and tiny
             // numbers (which JSON allows).
-            self.raw(&format!("{v:?}"));
+            let _ = write!(self.out, "{v:?}");
         }
     }
 

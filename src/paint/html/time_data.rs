@@ -30,7 +30,7 @@ fn share(v: f64) -> f64 {
 
 /// The cost centres a page's data names, each once by (label, module, source), in
 /// order of first use; trees of other tables (an eventlog's samples) map into it.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct CcTable<'a> {
     names: Vec<(&'a str, &'a str, &'a str)>,
     index: HashMap<(&'a str, &'a str, &'a str), u32>,
@@ -52,6 +52,16 @@ impl<'a> CcTable<'a> {
 
     pub(super) fn len(&self) -> usize {
         self.names.len()
+    }
+
+    /// About how many bytes of the page's JSON the cost centres from the `from`-th on
+    /// take: their texts, and their punctuation and fill.
+    fn bytes_from(&self, from: usize) -> usize {
+        let named = self.names.get(from..).unwrap_or_default();
+        named
+            .iter()
+            .map(|(l, m, s)| l.len() + m.len() + s.len() + 24)
+            .sum()
     }
 
     /// `{"label":[…],"module":[…],"src":[…],"fill":[…]}`.
@@ -132,18 +142,50 @@ pub(super) fn stacks_within_budget<'a>(
     // Each tree's inherited values, once: for the thinning and the data.
     let inherited: Vec<Inherited> = trees.iter().map(|t| inherited_of(t)).collect();
     let with: Vec<(&CallTree, &Inherited)> = trees.iter().copied().zip(&inherited).collect();
+    // The JSON of a sample of the stacks (and of the cost centres they name) says how
+    // many fit the bytes.
     let mut stacks = budget.min(PAGE_STACKS);
+    let len = trees.first().map_or(0, |t| t.len());
+    if len > stacks {
+        let sample = Carried::of(trees, sample_of(len, SAMPLE));
+        let mut j = Json::new();
+        let mut named = ccs.clone();
+        write_stacks(&mut j, &with, sides, &sample, &mut named);
+        let bytes = j.into_script_text().len() + named.bytes_from(ccs.len());
+        let per_stack = bytes as f64 / SAMPLE as f64;
+        let fit = (PAGE_STACK_BYTES as f64 * 0.85 / per_stack.max(1.0)) as usize;
+        stacks = stacks.min(fit.max(1000));
+    }
     loop {
         let carried = Carried::of(trees, thin_trees(&with, stacks));
         let mut j = Json::new();
-        write_stacks(&mut j, &with, sides, &carried, ccs);
+        let mut trial = ccs.clone();
+        write_stacks(&mut j, &with, sides, &carried, &mut trial);
         let text = j.into_script_text();
-        let fits = text.len() <= PAGE_STACK_BYTES || stacks <= 1000;
+        let bytes = text.len() + trial.bytes_from(ccs.len());
+        let fits = bytes <= PAGE_STACK_BYTES || stacks <= 1000;
         if fits || carried.thinned.kept.len() < stacks {
+            *ccs = trial;
             return (text, carried);
         }
-        let scale = PAGE_STACK_BYTES as f64 / text.len() as f64 * 0.95;
+        let scale = PAGE_STACK_BYTES as f64 / bytes as f64 * 0.95;
         stacks = ((stacks as f64 * scale) as usize).max(1000);
+    }
+}
+
+/// How many stacks the sample that measures a large tree's JSON has.
+const SAMPLE: usize = 4000;
+
+/// `count` of `len` stacks evenly spread (their JSON's size per stack is the whole's).
+fn sample_of(len: usize, count: usize) -> Thinned {
+    let step = (len / count.max(1)).max(1);
+    Thinned {
+        kept: (0..len)
+            .step_by(step)
+            .take(count)
+            .map(|i| NodeId(i as u32))
+            .collect(),
+        threshold: 1.0,
     }
 }
 
@@ -207,17 +249,19 @@ fn values(j: &mut Json, tree: &CallTree, kept: &[NodeId], inherited: Option<&Inh
     });
 }
 
-/// The flat table of `tree` for the cost centres of `ccs` (every one of them `tree`'s,
-/// in their order in `ccs`).
-pub(super) fn write_flat(j: &mut Json, tree: &CallTree, ccs: &CcTable<'_>) {
+/// The flat table of `tree` for the first `count` cost centres of `ccs` (the table's:
+/// `tree`'s, in their order in `ccs`).
+pub(super) fn write_flat(j: &mut Json, tree: &CallTree, ccs: &CcTable<'_>, count: usize) {
     let rows = tree.flat_table();
     let h = tree.header();
     // The table's cost centres, by their index in `ccs`.
-    let mut by_cc: Vec<Option<usize>> = vec![None; ccs.len()];
+    let mut by_cc: Vec<Option<usize>> = vec![None; count.min(ccs.len())];
     for (i, row) in rows.iter().enumerate() {
         let c = tree.cost_centre(row.cc);
         if let Some(&k) = ccs.index.get(&(c.label, c.module, c.src)) {
-            by_cc[k as usize] = Some(i);
+            if let Some(at) = by_cc.get_mut(k as usize) {
+                *at = Some(i);
+            }
         }
     }
     let pick = |f: &dyn Fn(&crate::calltree::FlatRow) -> f64| -> Vec<f64> {

@@ -158,7 +158,7 @@ fn write_time(j: &mut Json, p: &TimeParts<'_>) {
         }
         // Last: every part above may have named cost centres of its own.
         j.key("flat");
-        write_flat(j, tree, &ccs);
+        write_flat(j, tree, &ccs, table);
         j.key("tableCcs");
         j.number(table as f64);
         j.key("costCentres");
@@ -299,4 +299,30 @@ fn write_diff(j: &mut Json, before: &CallTree, after: &CallTree, names: [&str; 2
         j.key("ccs");
         ccs.write(j);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_samples_are_counted_by_stack_in_bins_of_time() {
+        // 0..1 s, stacks 0 and 1 alternating, and one of no stack.
+        let mut points: Vec<(f64, i64)> =
+            (0..10_000).map(|i| (i as f64 / 10_000.0, i % 2)).collect();
+        points.push((1.0, -1));
+        let (times, nodes, counts) = bins(&points);
+        assert_eq!(counts.iter().sum::<u64>(), 10_001);
+        assert!(
+            times.len() <= 2 * (PAGE_SAMPLES / 25) + 1,
+            "{}",
+            times.len()
+        );
+        // In time order, each bin's stacks once.
+        assert!(times.windows(2).all(|w| w[0] <= w[1]));
+        let first: Vec<(f64, i64, u64)> = (0..2).map(|i| (times[i], nodes[i], counts[i])).collect();
+        assert_eq!(first[0].0, 0.0);
+        assert_eq!((first[0].1, first[1].1), (0, 1));
+        assert_eq!(nodes.last(), Some(&-1));
+    }
 }
