@@ -73,12 +73,18 @@
   D.colourOf = function (i) {
     const c = this.change(i, this.state.measure);
     const t = this.most > 0 ? Math.min(1, Math.abs(c) / this.most) : 0;
+    // From a pale grey (no change) to red or blue, light enough for dark labels.
     const [r, g, b] = c > 0 ? [215, 48, 39] : [69, 117, 180];
-    const mix = (x) => Math.round(250 + (x - 250) * t * 0.75);
-    return 'rgb(' + mix(r) + ',' + mix(g) + ',' + mix(b) + ')';
+    const base = [234, 235, 238];
+    const mix = (x, k) => Math.round(base[k] + (x - base[k]) * t * 0.75);
+    return 'rgb(' + mix(r, 0) + ',' + mix(g, 1) + ',' + mix(b, 2) + ')';
   };
 
   D.changeText = function (i, m) {
+    if (m === 'entries') {
+      const [b, a] = [this.before.own.entries[i], this.after.own.entries[i]];
+      return 'own ' + thousands(b) + ' → ' + thousands(a) + ' (' + (a - b >= 0 ? '+' : '') + thousands(a - b) + ')';
+    }
     const b = this.ownShare(this.before, i, m);
     const a = this.ownShare(this.after, i, m);
     return 'own ' + b.toFixed(1) + ' % → ' + a.toFixed(1) + ' % (' + (a - b >= 0 ? '+' : '') + (a - b).toFixed(1) + ' points)';

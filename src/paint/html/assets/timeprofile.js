@@ -113,7 +113,7 @@
     const have = MEASURES.filter(([m]) => this.tree.has(m));
     this.measureButtons = H.segmented('Width of a stack', have, (m) => this.setMeasure(m));
     bar.appendChild(this.measureButtons);
-    this.search = el('input', { type: 'search', placeholder: 'Search cost centres: text, or /regex/', 'aria-label': 'Search cost centres', class: 'flame-search' });
+    this.search = el('input', { type: 'search', placeholder: 'Search: text, or /regex/', 'aria-label': 'Search cost centres', class: 'flame-search' });
     this.search.addEventListener('input', () => this.setQuery(this.search.value));
     bar.appendChild(this.search);
     this.zoomOut = el('button', { type: 'button', title: 'Show the whole tree again (Escape: one level up)' }, 'Whole tree');
