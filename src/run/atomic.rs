@@ -128,6 +128,29 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Writes with `paint` to `output` (`-`: stdout), else to `default`, atomically; the
+/// file written.
+pub(crate) fn write_output(
+    output: Option<&OsStr>,
+    default: &std::path::Path,
+    paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Option<PathBuf>, String> {
+    if output.is_some_and(|o| o == "-") {
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+        return paint(&mut out)
+            .and_then(|()| out.flush())
+            .map(|()| None)
+            .map_err(|e| format!("cannot write to stdout: {e}"));
+    }
+    let path = output.map_or_else(|| default.to_path_buf(), PathBuf::from);
+    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    let mut file = AtomicFile::create(&path).map_err(failed)?;
+    paint(file.writer()).map_err(failed)?;
+    file.commit().map_err(failed)?;
+    Ok(Some(path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,27 +216,4 @@ mod tests {
         assert_eq!(fs::read_to_string(&real).unwrap(), "the input");
         fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-/// Writes with `paint` to `output` (`-`: stdout), else to `default`, atomically; the
-/// file written.
-pub(crate) fn write_output(
-    output: Option<&OsStr>,
-    default: &std::path::Path,
-    paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<Option<PathBuf>, String> {
-    if output.is_some_and(|o| o == "-") {
-        let stdout = io::stdout();
-        let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-        return paint(&mut out)
-            .and_then(|()| out.flush())
-            .map(|()| None)
-            .map_err(|e| format!("cannot write to stdout: {e}"));
-    }
-    let path = output.map_or_else(|| default.to_path_buf(), PathBuf::from);
-    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
-    let mut file = AtomicFile::create(&path).map_err(failed)?;
-    paint(file.writer()).map_err(failed)?;
-    file.commit().map_err(failed)?;
-    Ok(Some(path))
 }

@@ -24,8 +24,6 @@ mod thin;
 
 pub(crate) use colour::{change_fill, module_fill};
 pub(crate) use fit::{fit_text, text_width};
-#[cfg(test)]
-pub(crate) use thin::thin;
 pub(crate) use thin::{inherited_of, thin_trees, Inherited, Thinned};
 
 use crate::calltree::{CallTree, Measure, NodeId, TreeDiff};

@@ -32,7 +32,7 @@ fn example() -> CallTree {
     b.finish()
 }
 
-fn frame_of<'a>(c: &'a FlameChart, n: usize) -> &'a Frame {
+fn frame_of(c: &FlameChart, n: usize) -> &Frame {
     c.frames
         .iter()
         .find(|f| f.node.index() == n)
