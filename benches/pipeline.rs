@@ -9,14 +9,12 @@ use std::sync::OnceLock;
 use divan::counter::BytesCount;
 use divan::Bencher;
 use hp2ps::internals::aggregate;
-use hp2ps::internals::finish;
 use hp2ps::internals::hp::read_into;
 use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::internals::ProfileBuilder;
+use hp2ps::internals::{finish, needs, Needs};
 use hp2ps::profile::Profile;
-use hp2ps::{
-    load, prepare, AggregateOptions, LoadOptions, Needs, ReadOptions, RenderOptions, Source,
-};
+use hp2ps::{load, prepare, AggregateOptions, LoadOptions, ReadOptions, RenderOptions, Source};
 
 #[path = "../tests/support/gen/realistic/mod.rs"]
 #[allow(dead_code)]
@@ -86,7 +84,7 @@ fn aggregation(bencher: Bencher) {
 #[divan::bench(sample_count = 10)]
 fn postscript(bencher: Bencher) {
     let opts = colour();
-    let agg = aggregate(profile(), None, &opts.aggregate, &opts.needs);
+    let agg = aggregate(profile(), None, &opts.aggregate, needs(&opts));
     bencher.with_inputs(|| agg.clone()).bench_values(|agg| {
         let (chart, _) = finish(agg, None, &opts);
         let mut out = std::io::sink();

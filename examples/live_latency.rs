@@ -222,11 +222,11 @@ fn report(
     state: &str,
 ) -> Result<(), String> {
     let (clock, wall) = replay::wall_clock(log).ok_or("no WALL_CLOCK_TIME event in the log")?;
-    let mut opts = hp2ps::LiveOptions::default();
+    let mut opts = hp2ps::internals::live::LiveOptions::default();
     opts.detail = 1 << 20;
     // When each census could first be read: the log fed piece by piece as it came.
-    let mut run = hp2ps::LiveRun::new(&opts);
-    let mut reader = hp2ps::LiveReader::new(&opts);
+    let mut run = hp2ps::internals::live::LiveRun::new(&opts);
+    let mut reader = hp2ps::internals::live::LiveReader::new(&opts);
     let mut came = Vec::new();
     let mut from = 0;
     for &(at, upto) in arrivals {

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# `hp2ps --summary` of a large time profile against `wc -l` of the same file, in the same
-# rounds, and its peak memory against the file's size: the targets of issue 34 are at
-# most 10 × `wc -l` and a peak RSS of at most 3 × the file. The profiles are generated
-# (examples/gen_prof.rs): a million stacks as `+RTS -p` writes them (about 99 MB) and as
-# `+RTS -P` does (with ticks and bytes, about 116 MB).
+# `hp2ps --summary` and the page (`--format html`) of a large time profile against `wc -l`
+# of the same file, in the same rounds, their peak memory against the file's size, and
+# the page's size: the targets of issue 34 are at most 10 × `wc -l` for --summary and
+# 30 × for the page, a peak RSS of at most 3 × the file and a page of at most 6 MB. The
+# profiles are generated (examples/gen_prof.rs): a million stacks as `+RTS -p` writes
+# them (about 99 MB) and as `+RTS -P` does (with ticks and bytes, about 116 MB).
 #
 # usage: scripts/compare-prof.sh [--quick] [--runs N]
 #   --quick    a tenth of the stacks, one run of each
 #   --runs N   rounds (default 9, after one warm-up); each round runs `wc -l`, then
-#              ours, on every profile; the times are the medians
+#              ours (--summary, then the page), on every profile; the times are the
+#              medians
 #
 # environment: WORK (work directory, reused; default a new mktemp -d), HP2PS_OURS (the
 # binary; default: cargo build --release).
@@ -73,12 +75,14 @@ timed() {
     rss=$(cat "$work/.rss")
 }
 
-declare -A wc_walls ours_walls ours_rss
+declare -A wc_walls ours_walls ours_rss page_walls page_rss
 for p in "${profiles[@]}"; do
     name=${p%%|*}
     wc_walls[$name]=""
     ours_walls[$name]=""
     ours_rss[$name]=0
+    page_walls[$name]=""
+    page_rss[$name]=0
 done
 log "measuring: $runs round(s) after a warm-up"
 for ((i = 0; i <= runs; i++)); do
@@ -90,6 +94,11 @@ for ((i = 0; i <= runs; i++)); do
         if ((i > 0)); then
             ours_walls[$name]+=" $wall"
             ((rss > ours_rss[$name])) && ours_rss[$name]=$rss
+        fi
+        timed "$ours" --format html -o "$work/$name.html" "$work/$name" 2>/dev/null
+        if ((i > 0)); then
+            page_walls[$name]+=" $wall"
+            ((rss > page_rss[$name])) && page_rss[$name]=$rss
         fi
     done
 done
@@ -106,6 +115,21 @@ for p in "${profiles[@]}"; do
     awk -v n="$name" -v s="$size" -v st="$stacks" -v w="$w" -v o="$o" -v r="${ours_rss[$name]}" 'BEGIN {
         printf "| %s | %.1f MB | %d | %.3f | %.3f | %.2f | %.0f MiB | %.2f |\n",
             n, s / 1e6, st, w, o, o / w, r / 1024, r * 1024 / s }'
+done
+echo
+echo "| profile | \`wc -l\` s | page s | / \`wc -l\` (target ≤ 30) | peak RSS | / size (target ≤ 3) | page | (target ≤ 6 MB) |"
+echo "|---|---|---|---|---|---|---|---|"
+for p in "${profiles[@]}"; do
+    name=${p%%|*}
+    size=$(stat -c %s "$work/$name")
+    page=$(stat -c %s "$work/$name.html")
+    # shellcheck disable=SC2086
+    w=$(median ${wc_walls[$name]})
+    # shellcheck disable=SC2086
+    o=$(median ${page_walls[$name]})
+    awk -v n="$name" -v s="$size" -v w="$w" -v o="$o" -v r="${page_rss[$name]}" -v pg="$page" 'BEGIN {
+        printf "| %s | %.3f | %.3f | %.2f | %.0f MiB | %.2f | %.2f MB | %s |\n",
+            n, w, o, o / w, r / 1024, r * 1024 / s, pg / 1e6, (pg <= 6e6 ? "ok" : "over") }'
 done
 echo
 echo "$(nproc) CPU(s), $(uname -sr); times = medians of $runs round(s) after a warm-up, \`wc -l\` and ours alternating; RSS = the largest peak (GNU time)."

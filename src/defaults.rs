@@ -41,6 +41,37 @@ pub const PAGE_VALUES: usize = 600_000;
 /// page of several runs shares twice this among them.
 pub const PAGE_TABLE_ROWS: usize = 5000;
 
+/// A static flame graph's row: the height of a stack's frame, in points (its label is
+/// [`FLAME_FONT`] high).
+pub const FLAME_ROW: f64 = 13.0;
+
+/// The size of a static flame graph's labels, in points.
+pub const FLAME_FONT: f64 = 8.0;
+
+/// A static flame graph leaves out the frames narrower than this, in points (and the
+/// stacks under them): a third of a point is no mark on paper nor on a screen.
+pub const FLAME_MIN_WIDTH: f64 = 0.3;
+
+/// A static flame graph's tallest height, in points: PDF's largest page (200 inches).
+/// The rows below it are left out, which its caption says.
+pub const FLAME_MAX_HEIGHT: f64 = 14_400.0;
+
+/// The most stacks an HTML page carries of one time profile (its flame graph, sandwich
+/// and search read them): about 4 MB of JSON. A larger tree keeps its widest stacks (a
+/// stack's caller is always kept) and merges the others into their caller's remainder,
+/// which the page says.
+pub const PAGE_STACKS: usize = 100_000;
+
+/// The most bytes of JSON an HTML page gives one time profile's stacks: a tree whose
+/// stacks take more (a `-P` report's five measures, each own and inherited) is thinned
+/// further, so that the 100 MB report's page stays under 6 MB.
+pub const PAGE_STACK_BYTES: usize = 4_500_000;
+
+/// The most time samples an HTML page carries one by one (an eventlog's, for the time
+/// profile of a window of the heap chart); more are counted by stack in as many bins of
+/// time.
+pub const PAGE_SAMPLES: usize = 100_000;
+
 /// `--interval`: how often `--watch` looks at the file, in milliseconds.
 pub const WATCH_INTERVAL_MS: u64 = 200;
 

@@ -4,11 +4,12 @@
 //! share their axes (one page comparing them).
 
 use crate::aggregate::{aggregate, share_ranges, thin, AggregateOptions, Aggregated};
-use crate::aux_file::{Aux, AuxOut};
+use crate::aux_file::Aux;
 use crate::layout::chart::Chart;
 use crate::layout::looks::shared_colours;
 use crate::layout::{layout, LayoutOptions};
 use crate::needs::Needs;
+use crate::paint::Format;
 use crate::profile::Profile;
 
 /// Every option of a render, stage by stage, and what the output format needs of them.
@@ -21,14 +22,27 @@ pub struct RenderOptions {
     /// How the page looks. Default: [`LayoutOptions::default`].
     pub layout: LayoutOptions,
     /// What the output format needs of aggregation and layout: the format's
-    /// `Format::needs()` (`src/paint/format.rs`). Default: [`Needs::default`], hp2ps's
-    /// PostScript's.
-    pub needs: Needs,
+    /// `Format::needs()` (`src/paint/format.rs`), set by [`RenderOptions::for_format`].
+    /// Default: hp2ps's PostScript's.
+    pub(crate) needs: Needs,
+}
+
+impl RenderOptions {
+    /// The options of a chart to paint in `format`: what the format needs of aggregation
+    /// and layout (the samples that can be seen, the x labels' decimals, the data of an
+    /// HTML page, …), with every option at its default. Default: [`Format::Ps`]'s, as
+    /// [`RenderOptions::default`].
+    pub fn for_format(format: Format) -> RenderOptions {
+        RenderOptions {
+            needs: format.needs(),
+            ..RenderOptions::default()
+        }
+    }
 }
 
 /// Aggregates a profile, thins its samples and lays it out. `previous` is the `.aux` of
 /// an earlier run (`-p`).
-pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
+pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, Aux) {
     let agg = aggregate(profile, previous, &opts.aggregate, &opts.needs);
     finish(agg, previous, opts)
 }
@@ -110,7 +124,7 @@ pub(crate) const FEWEST_SAMPLES: usize = 200;
 
 /// Thins aggregated bands and lays them out: [`prepare`] after its aggregation (for the
 /// benchmarks, which time it alone).
-pub fn finish(agg: Aggregated, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, AuxOut) {
+pub fn finish(agg: Aggregated, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, Aux) {
     let thinned = thin(agg, opts.aggregate.max_points, &opts.needs);
     layout(thinned, previous, &opts.layout, &opts.needs)
 }

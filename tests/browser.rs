@@ -14,7 +14,7 @@ use support::{Cmd, TempDir};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hp2ps::chart::Chart;
+use hp2ps::internals::chart::Chart;
 use hp2ps::internals::paint::{write_svg, SvgOptions};
 use hp2ps::{prepare, RenderOptions};
 

@@ -5,7 +5,7 @@ mod support;
 
 use std::ffi::CString;
 
-use hp2ps as cfmt;
+use hp2ps::internals as cfmt;
 use support::floats::next_up;
 use support::rng::Rng;
 

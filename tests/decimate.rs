@@ -29,8 +29,8 @@ use support::raster;
 
 use std::io::Read;
 
-use hp2ps::chart::{Chart, Graph};
-use hp2ps::defaults::{VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
+use hp2ps::internals::chart::{Chart, Graph};
+use hp2ps::internals::defaults::{VECTOR_MAX_BAND_POINTS, VECTOR_MAX_POINTS};
 use hp2ps::internals::paint::{write_svg, SvgOptions};
 use hp2ps::internals::samples_within;
 use hp2ps::{prepare, RenderOptions};
@@ -59,7 +59,7 @@ impl Drawing {
     fn options(self) -> RenderOptions {
         let mut opts = RenderOptions::default();
         opts.layout.colour = true;
-        opts.needs.band_points = VECTOR_MAX_BAND_POINTS;
+        hp2ps::internals::needs_mut(&mut opts).band_points = VECTOR_MAX_BAND_POINTS;
         opts.aggregate.max_points = self.max_points;
         if self.all_bands {
             opts.aggregate.trace_percent = 0.0;

@@ -18,7 +18,8 @@ use support::{golden, Cmd, TempDir};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::{prepare, write_chart, Format, RenderOptions};
+use hp2ps::internals::write_chart;
+use hp2ps::{prepare, Format, RenderOptions};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
 

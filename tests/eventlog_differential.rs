@@ -23,16 +23,12 @@
 
 mod support;
 
-// The binary's command line, compiled in so flag sets become options exactly as hp2ps
-// scans them (as the `cli` fuzz target does).
-#[allow(dead_code)]
-#[path = "../src/cli/mod.rs"]
-mod cli;
+// The command line's parser, so flag sets become options exactly as hp2ps scans them
+// (as the `cli` fuzz target does).
+use hp2ps::internals::cli;
 
 use hp2ps::profile::Profile;
-use hp2ps::{
-    prepare, read_aux, write_chart_with, EventlogOptions, Format, PaintOptions, RenderOptions,
-};
+use hp2ps::{prepare, write_chart_with, Aux, EventlogOptions, Format, PaintOptions, RenderOptions};
 use support::read_eventlog_profile;
 
 use support::compare::Verdict;
@@ -72,7 +68,7 @@ fn render(
     render: &RenderOptions,
     paint: &PaintOptions,
 ) -> (Vec<u8>, Vec<u8>) {
-    let previous = previous.map(|aux| read_aux(aux).expect("our own .aux reads back"));
+    let previous = previous.map(|aux| Aux::read(aux).expect("our own .aux reads back"));
     let (chart, aux) = prepare(profile, previous.as_ref(), render);
     let mut ps = Vec::new();
     write_chart_with(&chart, Format::Ps, paint, &mut ps).expect("write to a Vec");

@@ -90,7 +90,7 @@ fn mutator_time_markers_and_heap_size_across_two_capabilities() {
     assert_eq!(rec.marks, vec![0.020]);
     assert_eq!(report.markers.len(), 1);
     assert_eq!(report.markers[0].text, "phase A");
-    assert_eq!(report.heap_size, vec![(0.010, 4096)]);
+    assert_eq!(report.line("heap size"), vec![(0.010, 4096)]);
     assert_eq!(report.breakdown, Some(Breakdown::ClosureType));
     assert_eq!(report.time_axis, TimeAxis::Mutator);
     assert_eq!(rec.header[0], b"prog");

@@ -197,18 +197,22 @@ fn readable() -> Vec<(String, Recorder, EventlogReport)> {
 fn heap_lines_use_the_bands_clock() {
     let mut worst = 0.0f64;
     for (pair, ev, report) in readable() {
-        if report.heap_live.is_empty() {
+        if report.line("live bytes").is_empty() {
             continue;
         }
         let end = ev.samples.last().unwrap().0;
-        for &(t, _) in report.heap_size.iter().chain(&report.heap_live) {
+        for &(t, _) in report
+            .line("heap size")
+            .iter()
+            .chain(report.line("live bytes"))
+        {
             assert!(
                 (0.0..=end + 1e-9).contains(&t),
                 "{pair}: heap point at {t} s, end {end} s"
             );
         }
         for (t, _) in &ev.samples[1..ev.samples.len() - 1] {
-            let nearest = (report.heap_live.iter())
+            let nearest = (report.line("live bytes").iter())
                 .map(|&(h, _)| (h - t).abs())
                 .fold(f64::MAX, f64::min);
             assert!(

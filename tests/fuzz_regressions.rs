@@ -13,21 +13,19 @@ mod support;
 #[allow(clippy::duplicate_mod)]
 mod fuzz_targets;
 
-// The `batch_names` and `watch_paths` targets' checks, with the binary's parser and file
+// The `batch_names` and `watch_paths` targets' checks, with the command's parser and file
 // handling they exercise at this crate's root, where the targets have them.
-#[allow(dead_code, clippy::duplicate_mod)]
-#[path = "../src/cli/mod.rs"]
-mod cli;
 #[path = "../fuzz/fuzz_targets/files_check.rs"]
 mod files_check;
 #[path = "../fuzz/fuzz_targets/run_files.rs"]
 mod run;
+use hp2ps::internals::cli;
 
 use support::Cmd;
 
 use std::path::PathBuf;
 
-use hp2ps::{prepare, read_aux, RenderOptions};
+use hp2ps::{prepare, Aux, RenderOptions};
 
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -140,8 +138,8 @@ fn aux_round_trip(hp: &[u8]) -> (Names, Result<Names, String>) {
     let (_, aux) = prepare(profile, None, &RenderOptions::default());
     let mut text = Vec::new();
     aux.write(&mut text).expect("aux to memory");
-    let written = aux.bands.iter().map(|(n, _)| n.clone()).collect();
-    let read = read_aux(&text)
+    let written = aux.order.iter().map(|(n, _)| n.clone()).collect();
+    let read = Aux::read(&text)
         .map(|a| a.order.into_iter().map(|(n, _)| n).collect())
         .map_err(|e| e.to_string());
     (written, read)

@@ -17,8 +17,9 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use hp2ps::internals::write_chart;
 use hp2ps::profile::Profile;
-use hp2ps::{load, prepare, write_chart, Format, IpeNames, LoadOptions, RenderOptions, Source};
+use hp2ps::{load, prepare, Format, IpeNames, LoadOptions, RenderOptions, Source};
 use support::raster::{compare, save_images, svg_to_png, Image};
 use support::tools;
 
@@ -42,7 +43,7 @@ fn stems() -> Vec<String> {
 fn profile(file: &str) -> Profile {
     let bytes = std::fs::read(dir().join(file)).unwrap();
     let mut opts = LoadOptions::default();
-    opts.naming.names = IpeNames::Address;
+    opts.ipe_names = IpeNames::Address;
     load(Source::Bytes(&bytes), &opts)
         .unwrap_or_else(|e| panic!("{file}: {e}"))
         .profile

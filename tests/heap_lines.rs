@@ -266,9 +266,13 @@ fn the_blocks_size_is_a_third_line_with_a_key_entry_in_every_format() {
     assert_eq!(names, [&b"heap size"[..], b"live bytes", b"blocks size"]);
     let report = loaded.eventlog.as_ref().expect("an eventlog");
     // The log's 276 BLOCKS_SIZE events (as many as its HEAP_SIZE events, posted together).
-    assert_eq!(report.blocks_size.len(), 276);
-    assert_eq!(report.heap_size.len(), 276);
-    for (&(t, blocks), &(heap_t, heap)) in report.blocks_size.iter().zip(&report.heap_size) {
+    assert_eq!(report.line("blocks size").len(), 276);
+    assert_eq!(report.line("heap size").len(), 276);
+    for (&(t, blocks), &(heap_t, heap)) in report
+        .line("blocks size")
+        .iter()
+        .zip(report.line("heap size"))
+    {
         assert!(
             (t - heap_t).abs() < 1e-3,
             "posted with the heap size: {t} {heap_t}"
@@ -279,13 +283,13 @@ fn the_blocks_size_is_a_third_line_with_a_key_entry_in_every_format() {
         );
     }
     let live_peak = report
-        .heap_live
+        .line("live bytes")
         .iter()
         .map(|p| p.1)
         .max()
         .expect("live bytes");
     let blocks_peak = report
-        .blocks_size
+        .line("blocks size")
         .iter()
         .map(|p| p.1)
         .max()

@@ -370,7 +370,7 @@ fn seeded_mutations_of_an_aux_file_render_or_are_refused_cleanly() {
         let before = dir.snapshot();
         let ran = hp2ps(dir.path(), &["-p", "t.hp"], Input::Null);
         let what = format!("aux mutant {case}: {}", ran.describe());
-        match hp2ps::read_aux(&data) {
+        match hp2ps::Aux::read(&data) {
             Ok(previous) => {
                 assert_eq!(ran.code, Some(0), "{what}");
                 let (p, _) = support::read_profile(profile.as_slice()).unwrap();

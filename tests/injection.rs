@@ -11,9 +11,10 @@ use std::path::Path;
 use support::run::{self, Cmd};
 use support::{pslex, xmlcheck, TempDir};
 
-use hp2ps::chart::Chart;
+use hp2ps::internals::chart::Chart;
 use hp2ps::internals::to_winansi;
-use hp2ps::{prepare, write_chart, Format, RenderOptions};
+use hp2ps::internals::write_chart;
+use hp2ps::{prepare, Format, RenderOptions};
 
 /// Texts that would end or break a string, a comment or an element if written raw.
 const HOSTILE: &[&[u8]] = &[

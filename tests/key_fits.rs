@@ -8,7 +8,7 @@ mod support;
 
 use std::path::PathBuf;
 
-use hp2ps::chart::{Chart, BORDER_HEIGHT, BORDER_WIDTH};
+use hp2ps::internals::chart::{Chart, BORDER_HEIGHT, BORDER_WIDTH};
 use hp2ps::{load, prepare, LoadOptions, RenderOptions, Source};
 use support::raster::{eps_to_pngs, pdf_to_pngs, save_images, svg_to_png, Image, DPI};
 use support::{tools, Cmd, TempDir};

@@ -16,7 +16,7 @@ use std::path::Path;
 use support::tools::require_all;
 use support::{Cmd, TempDir};
 
-use hp2ps::chart::Chart;
+use hp2ps::internals::chart::Chart;
 use hp2ps::internals::paint::{write_pdf, PdfOptions};
 use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::{prepare, RenderOptions};

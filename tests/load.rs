@@ -8,9 +8,10 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 
+use hp2ps::internals::write_chart;
 use hp2ps::{
-    load, prepare, write_chart, Binary, Format, LoadError, LoadOptions, Loaded, Program,
-    RenderOptions, Source, Warning, WindowOptions,
+    load, prepare, Binary, Format, LoadError, LoadOptions, Loaded, Program, RenderOptions, Source,
+    Warning, WindowOptions,
 };
 use support::ghc910::{data, program};
 use support::{golden, golden_dir, Cmd, TempDir};
@@ -62,11 +63,11 @@ fn heap_size_lines_come_from_an_eventlog_and_a_hp_is_warned_about() {
     let report = loaded.eventlog.as_ref().expect("an eventlog");
     assert_eq!(
         loaded.profile.series[0].points.len(),
-        report.heap_size.len()
+        report.line("heap size").len()
     );
     assert_eq!(
         loaded.profile.series[2].points.len(),
-        report.blocks_size.len()
+        report.line("blocks size").len()
     );
     assert!(!loaded.warnings.contains(&Warning::HeapSizeNeedsEventlog));
 
@@ -123,7 +124,7 @@ fn info_table_bands_are_named_with_the_binary_given_or_found() {
     let naming = found.naming.clone().expect("a -hi profile");
     assert_eq!(naming.by_ipe, 12);
     assert!(naming.by_symbol > 20, "{naming:?}");
-    assert!(naming.binary.is_some_and(|a| a.accepted()));
+    assert_eq!(naming.binary_used(), Some(true));
     assert_eq!(found.binary.as_deref(), Some("found/leakmap-ipe"));
     assert!(names(&found).contains(&"mkWord: (:) (LeakMap.hs:11)".to_string()));
 
@@ -190,8 +191,8 @@ fn library(
         .collect();
     // The command finds the program beside the log (the cases give no --binary), and
     // says which named the bands.
-    let used = (loaded.naming.as_ref()).and_then(|n| n.binary);
-    if let (Some(program), true) = (&loaded.binary, used.is_some_and(|a| a.accepted())) {
+    let used = (loaded.naming.as_ref()).and_then(|n| n.binary_used());
+    if let (Some(program), Some(true)) = (&loaded.binary, used) {
         warnings.push(format!(
             "hp2ps: {name}: -hi names from the symbols of {program}, the program the log \
              names (--binary to give another, --ipe-names address for none)"

@@ -6,8 +6,9 @@
 
 mod support;
 
-use hp2ps::chart::Chart;
-use hp2ps::{prepare, write_chart, Format, LayoutOptions, RenderOptions};
+use hp2ps::internals::chart::Chart;
+use hp2ps::internals::write_chart;
+use hp2ps::{prepare, Format, LayoutOptions, RenderOptions};
 
 use support::tools::require;
 use support::{Cmd, TempDir};

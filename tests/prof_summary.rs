@@ -1,8 +1,9 @@
 //! `hp2ps --summary` of GHC time profiles (`.prof` text and `-pj` JSON, known by their
 //! content): the JSON's fields and values against the report's own table, the text
 //! form, two profiles compared, time and heap profiles in one command (the heap's
-//! summary as it is alone); and what is refused: any chart of a time profile (exit 2,
-//! nothing written), a file that is no profile (one line, exit 1).
+//! summary as it is alone); and what is refused: what cannot draw a time profile (an
+//! export, `-p`, `--serve`: exit 2, nothing written), a file that is no profile (one
+//! line, exit 1).
 
 mod support;
 
@@ -217,24 +218,25 @@ fn time_and_heap_profiles_in_one_command_keep_the_heaps_summary() {
 }
 
 #[test]
-fn a_chart_of_a_time_profile_is_refused_and_nothing_is_written() {
+fn what_cannot_draw_a_time_profile_is_refused_and_nothing_is_written() {
     let name = "marker-ghc9.10.3-p.prof";
     let dir = with_files("prof-refused", &[name]);
     std::fs::write(dir.path().join("old.svg"), "kept").unwrap();
     let before = files_in(dir.path());
-    for args in [
-        vec![name],
-        vec!["--format", "svg", name],
-        vec!["-o", "old.svg", name],
-        vec!["--summary", "--format", "html", name],
-        vec!["--output-dir", "out", name],
-        vec!["--watch", name],
+    for (args, why) in [
+        (vec!["--format", "prometheus", name], "not as prometheus"),
+        (
+            vec!["--format", "pprof", "-o", "old.svg", name],
+            "not as pprof",
+        ),
+        (vec!["-p", name], "-p reads the .aux of a heap profile"),
+        (vec!["--serve", name], "--serve follows a heap profile"),
     ] {
         let out = run(dir.path(), &args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let e = stderr(&out);
         assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
-        assert!(e.contains("not supported yet"), "{e}");
+        assert!(e.contains(why), "{e}");
         assert_eq!(files_in(dir.path()), before, "{args:?}");
     }
 }

@@ -298,8 +298,7 @@ fn exposition(file: &Path, openmetrics: bool) -> Vec<u8> {
     let mut opts = LoadOptions::default();
     opts.heap_size = true;
     let loaded = load(Source::Bytes(&bytes), &opts).unwrap();
-    let mut render = RenderOptions::default();
-    render.needs = Format::Prometheus.needs();
+    let render = RenderOptions::for_format(Format::Prometheus);
     let (chart, _) = prepare(loaded.profile, None, &render);
     let mut paint = PaintOptions::default();
     paint.export.openmetrics = openmetrics;

@@ -347,7 +347,7 @@ proptest! {
                 .collect(),
             ..Aux::default()
         });
-        let run = || aggregate(profile_of(bands.clone(), 5), aux.as_ref(), &opts, &hp2ps::Needs::default());
+        let run = || aggregate(profile_of(bands.clone(), 5), aux.as_ref(), &opts, &hp2ps::internals::Needs::default());
         let agg = run();
         // Deterministic: the same input gives the same order.
         prop_assert_eq!(&agg, &run());

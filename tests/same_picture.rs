@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::chart::{Chart, Fill};
+use hp2ps::internals::chart::{Chart, Fill};
 use hp2ps::internals::paint::{write_pdf, PdfOptions};
 use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::internals::paint::{write_svg, SvgOptions};

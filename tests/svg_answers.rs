@@ -14,7 +14,7 @@ use support::raster;
 use support::tools::{find_tool, require};
 use support::{Cmd, TempDir};
 
-use hp2ps::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
+use hp2ps::internals::chart::{Chart, Graph, BORDER_WIDTH, SMALL_FONT};
 use hp2ps::internals::paint::{svg_escape as escape, write_svg, SvgOptions};
 use hp2ps::internals::paint::{write_pdf, PdfOptions};
 use hp2ps::internals::paint::{write_ps, PsOptions};

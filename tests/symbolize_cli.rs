@@ -208,9 +208,9 @@ fn damaged_binaries_are_read_or_refused() {
     if !support::ghc910::have_programs() {
         return;
     }
+    use hp2ps::internals::SymbolizeOptions;
     use hp2ps::internals::{name_bands, SymbolTable};
     use hp2ps::EventlogOptions;
-    use hp2ps::SymbolizeOptions;
     use support::read_eventlog_profile;
     let dir = TempDir::new("symbolize-damaged");
     let binary = std::fs::read(program(&dir, "leakmap-ipe")).unwrap();

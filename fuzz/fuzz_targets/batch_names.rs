@@ -2,9 +2,7 @@
 
 #![no_main]
 
-#[allow(dead_code)]
-#[path = "../../src/cli/mod.rs"]
-mod cli;
+use hp2ps::internals::cli;
 mod files_check;
 #[path = "run_files.rs"]
 mod run;

@@ -1,5 +1,5 @@
 //! The `cli` target's body, shared with `tests/fuzz_regressions.rs`: NUL-separated
-//! arguments go through the binary's own parser (`src/cli/`, compiled in here), and
+//! arguments go through the command's own parser (`src/cli/`, `hp2ps::internals::cli`), and
 //! every accepted command line runs the library the way `src/run/render.rs` does on a fixed
 //! profile: loading it with the command line's window, names, heap-size lines and band
 //! filter, the summary, and the chart in its format with its flags (with `-p`, against a
@@ -7,15 +7,13 @@
 //! file handling is tested through the binary in `tests/atomic.rs`, `tests/disk_failures.rs`
 //! and `tests/hostile.rs`.
 
-#[allow(dead_code)]
-#[path = "../../src/cli/mod.rs"]
-mod cli;
+use hp2ps::internals::cli;
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
 use hp2ps::summary::summarize;
-use hp2ps::{load, prepare, read_aux, write_chart_with, Format, Source};
+use hp2ps::{load, prepare, write_chart_with, Aux, Format, Source};
 
 use super::{assert_one_line, pslex, EXAMPLE};
 
@@ -60,7 +58,7 @@ pub fn check(data: &[u8]) {
         summary.write_json(&mut out).expect("JSON to memory");
         summary.write_text(&mut out).expect("text to memory");
     }
-    let aux = inv.use_aux.then(|| read_aux(AUX).expect("fixed aux"));
+    let aux = inv.use_aux.then(|| Aux::read(AUX).expect("fixed aux"));
     let format = inv.format();
     let (chart, _) = prepare(loaded.profile, aux.as_ref(), &inv.render);
     let mut out = Vec::new();

@@ -10,11 +10,12 @@ pub mod pslex;
 #[path = "../../tests/support/xmlcheck.rs"]
 pub mod xmlcheck;
 
+use hp2ps::internals::write_chart;
 use hp2ps::profile::Profile;
 use hp2ps::summary::summarize;
 use hp2ps::{
-    load, prepare, read_aux, write_chart, Aux, Binary, Format, LoadError, LoadOptions, Loaded,
-    NameOrder, Program, RenderOptions, Source,
+    load, prepare, Aux, Binary, Format, LoadError, LoadOptions, Loaded, NameOrder, Program,
+    RenderOptions, Source,
 };
 
 /// Render options from one byte, so the corpus explores the flags too.
@@ -72,9 +73,9 @@ pub fn render_and_check(profile: Profile, previous: Option<&Aux>, opts: &RenderO
 
     let mut aux_text = Vec::new();
     aux.write(&mut aux_text).expect(".aux to memory");
-    match read_aux(&aux_text) {
+    match Aux::read(&aux_text) {
         Ok(back) => {
-            let written: Vec<&[u8]> = aux.bands.iter().map(|(n, _)| n.as_slice()).collect();
+            let written: Vec<&[u8]> = aux.order.iter().map(|(n, _)| n.as_slice()).collect();
             let read: Vec<&[u8]> = back.order.iter().map(|(n, _)| n.as_slice()).collect();
             assert_eq!(read, written, "the .aux does not read back");
         }
@@ -119,7 +120,7 @@ pub fn aux_reader(data: &[u8]) {
     let Some((&flags, input)) = data.split_first() else {
         return;
     };
-    match read_aux(input) {
+    match Aux::read(input) {
         Ok(aux) => render_and_check(example(), Some(&aux), &options(flags)),
         Err(e) => {
             assert!(e.pos.line >= 1 && e.pos.col >= 1, "position {}", e.pos);

@@ -16,14 +16,19 @@
 //! and the dropping loop in `mod.rs`, the price of dropping a sample in `edges.rs`), and
 //! for a chart that carries its data what it keeps besides (`page.rs`: levels of detail,
 //! tiles of 10^k of the run each thinned as a chart of it alone, and the values of the
-//! bands not drawn, within a budget of values). [`share_ranges`] gives the charts of
-//! several runs one scale.
+//! bands not drawn, within a budget of values). A run followed as it is written (the live
+//! page) is thinned as it comes, census by census, within a fixed memory (`pyramid.rs`:
+//! levels of detail that keep each stretch's envelope, its lowest and highest census);
+//! its page's samples then go through the same passes and thinning as any profile's.
+//! [`share_ranges`] gives the charts of several runs one scale.
 
 mod decimate;
 mod limit;
 pub(crate) mod numbers;
 mod order;
 mod page;
+#[cfg(feature = "cli")]
+pub(crate) mod pyramid;
 mod selection_sort;
 mod series;
 mod thin;
@@ -33,6 +38,7 @@ pub use decimate::samples_within;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
 pub(crate) use numbers::{BandNumbers, Fate};
+pub use order::NameOrder;
 pub(crate) use thin::{thin, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
@@ -42,15 +48,6 @@ use crate::aux_file::Aux;
 use crate::defaults;
 use crate::needs::Needs;
 use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
-
-/// Direction of the `-i` name order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameOrder {
-    /// `-i`, `-i+`: smallest name at the bottom.
-    Ascending,
-    /// `-i-`: greatest name at the bottom.
-    Descending,
-}
 
 /// How the bands of a profile are chosen and ordered: hp2ps's `-t`, `-d`, `-i` and `-m`.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,10 +5,18 @@
 use std::cmp::Reverse;
 
 use super::selection_sort::{f64_key, selection_sort};
-use super::NameOrder;
 use crate::aux_file::Aux;
 use crate::profile::stack_on;
 use crate::profile::Band;
+
+/// Direction of the `-i` name order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameOrder {
+    /// `-i`, `-i+`: smallest name at the bottom.
+    Ascending,
+    /// `-i-`: greatest name at the bottom.
+    Descending,
+}
 
 /// hp2ps's identifier hash (§3.1): h = 3h + b over signed bytes, 32-bit.
 pub(crate) fn hash_bucket(name: &[u8]) -> u32 {

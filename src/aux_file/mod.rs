@@ -10,9 +10,11 @@ mod read;
 mod tests;
 mod write;
 
-pub use read::{read_aux, AuxError};
+pub use read::AuxError;
 
-/// What an `.aux` file says.
+/// What an `.aux` file says: what a run's chart was scaled to and how its bands were
+/// ordered and shaded, which the next run's `-p` reuses. [`crate::prepare`] gives the
+/// chart's, [`Aux::write`] writes it and [`Aux::read`] reads one back.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Aux {
     /// `X_RANGE`: the time span of the earlier chart, if the file gives one.
@@ -26,6 +28,19 @@ pub struct Aux {
 }
 
 impl Aux {
+    /// The `.aux` of a chart scaled to `x_range` and `y_range`, its bands (name, shade)
+    /// bottom band first.
+    pub(crate) fn of_chart(x_range: f64, y_range: f64, bands: Vec<(Vec<u8>, f64)>) -> Aux {
+        Aux {
+            x_range: Some(x_range),
+            y_range: Some(y_range),
+            order: (bands.iter().enumerate())
+                .map(|(i, (name, _))| (name.clone(), i32::try_from(i + 1).unwrap_or(i32::MAX)))
+                .collect(),
+            shades: bands,
+        }
+    }
+
     /// The ORDER key of a band: its first ORDER entry, or 0 for names the file lacks.
     pub fn order_of(&self, name: &[u8]) -> i32 {
         self.order
@@ -42,17 +57,4 @@ impl Aux {
         }
         map
     }
-}
-
-/// What the next run's `-p` reuses: the ranges, and each band's name and shade, bottom
-/// band first. [`AuxOut::write`] writes it.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AuxOut {
-    /// The time span the chart was scaled to.
-    pub x_range: f64,
-    /// The stack height the chart was scaled to.
-    pub y_range: f64,
-    /// Every drawn band's name and shade, bottom band first.
-    pub bands: Vec<(Vec<u8>, f64)>,
 }

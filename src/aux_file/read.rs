@@ -95,15 +95,17 @@ fn error(pos: Pos, found: Tok, expected: &str) -> AuxError {
     }
 }
 
-/// Reads an `.aux` file.
-///
-/// Files hp2ps wrote hold one statement per line; those lines are read whole, so names
-/// that hp2ps cannot read back (starting with a digit, containing spaces) survive the
-/// round trip. Anything else is read with hp2ps's aux tokens.
-pub fn read_aux(text: &[u8]) -> Result<Aux, AuxError> {
-    match read_lines(text) {
-        Some(aux) => Ok(aux),
-        None => read_tokens(text),
+impl Aux {
+    /// Reads an `.aux` file.
+    ///
+    /// Files hp2ps wrote hold one statement per line; those lines are read whole, so
+    /// names that hp2ps cannot read back (starting with a digit, containing spaces)
+    /// survive the round trip. Anything else is read with hp2ps's aux tokens.
+    pub fn read(text: &[u8]) -> Result<Aux, AuxError> {
+        match read_lines(text) {
+            Some(aux) => Ok(aux),
+            None => read_tokens(text),
+        }
     }
 }
 

@@ -2,41 +2,41 @@
 
 use std::io::{self, Write};
 
-use super::AuxOut;
+use super::Aux;
 use crate::num;
 
-impl AuxOut {
-    /// Writes the `.aux` text, byte-identical to hp2ps's.
+impl Aux {
+    /// Writes the `.aux` text: a chart's (as [`crate::prepare`] gives it) byte-identical
+    /// to hp2ps's. A range not known is left out.
     pub fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
-        let bands: Vec<(&[u8], f64)> = self.bands.iter().map(|(n, s)| (n.as_slice(), *s)).collect();
-        write_aux(out, self.x_range, self.y_range, &bands)
+        let mut buf = Vec::new();
+        for (key, range) in [
+            (&b"X_RANGE "[..], self.x_range),
+            (b"Y_RANGE ", self.y_range),
+        ] {
+            if let Some(range) = range {
+                buf.extend_from_slice(key);
+                num::push_fixed(&mut buf, range, 2);
+                buf.push(b'\n');
+            }
+        }
+        for (name, order) in &self.order {
+            buf.extend_from_slice(b"ORDER ");
+            buf.extend_from_slice(name);
+            buf.extend_from_slice(format!(" {order}\n").as_bytes());
+        }
+        write_shades(&mut buf, &self.shades);
+        out.write_all(&buf)
     }
 }
 
-/// Writes an `.aux` file: `bands` are (name, shade) bottom band first.
-pub(super) fn write_aux<W: Write>(
-    out: &mut W,
-    x_range: f64,
-    y_range: f64,
-    bands: &[(&[u8], f64)],
-) -> io::Result<()> {
-    let mut buf = Vec::new();
-    buf.extend_from_slice(b"X_RANGE ");
-    num::push_fixed(&mut buf, x_range, 2);
-    buf.extend_from_slice(b"\nY_RANGE ");
-    num::push_fixed(&mut buf, y_range, 2);
-    buf.push(b'\n');
-    for (i, (name, _)) in bands.iter().enumerate() {
-        buf.extend_from_slice(b"ORDER ");
-        buf.extend_from_slice(name);
-        buf.extend_from_slice(format!(" {}\n", i + 1).as_bytes());
-    }
-    for (name, shade) in bands {
+/// The SHADE lines of `shades` (name, shade).
+fn write_shades(buf: &mut Vec<u8>, shades: &[(Vec<u8>, f64)]) {
+    for (name, shade) in shades {
         buf.extend_from_slice(b"SHADE ");
         buf.extend_from_slice(name);
         buf.push(b' ');
-        num::push_fixed(&mut buf, *shade, 2);
+        num::push_fixed(buf, *shade, 2);
         buf.push(b'\n');
     }
-    out.write_all(&buf)
 }

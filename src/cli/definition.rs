@@ -4,8 +4,8 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
+use crate::{defaults, Format, IpeNames, Palette, ValueUnits};
 use clap::{value_parser, Arg, ArgAction, ValueHint};
-use hp2ps::{defaults, Format, IpeNames, Palette, ValueUnits};
 
 use super::GenerateKind;
 

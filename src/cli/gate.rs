@@ -4,9 +4,9 @@
 
 use std::ffi::OsString;
 
+use crate::check::Rules;
+use crate::{Census, Format};
 use clap::{value_parser, Arg, ArgMatches, ValueHint};
-use hp2ps::check::Rules;
-use hp2ps::{Census, Format};
 
 use super::{CheckRequest, Invocation, UsageError};
 
@@ -97,7 +97,7 @@ pub(super) fn apply(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageErr
         "" => Rules::default(),
         text => text
             .parse()
-            .map_err(|e: hp2ps::check::RuleError| UsageError::BadValue {
+            .map_err(|e: crate::check::RuleError| UsageError::BadValue {
                 arg: format!("--check={text}"),
                 why: e.to_string(),
             })?,

@@ -15,23 +15,27 @@ mod rules;
 mod short_flags;
 
 pub(crate) use definition::{command, help};
-pub(crate) use parse::parse;
+pub use parse::parse;
 
 use std::ffi::OsString;
 use std::time::Duration;
 
-use hp2ps::check::Rules;
-use hp2ps::summary::SummaryOptions;
-use hp2ps::{
+use crate::check::Rules;
+use crate::summary::SummaryOptions;
+use crate::symbolize::SymbolizeOptions;
+use crate::{
     defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
-    SharedAxes, SymbolizeOptions, WindowOptions,
+    SharedAxes, WindowOptions,
 };
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
+    /// Draw, summarise, watch or serve.
     Render(Box<Invocation>),
+    /// `--help`.
     Help,
+    /// `--version`.
     Version,
     /// `--generate KIND [DIR]`: the man page or a shell's completions.
     Generate(Generate),
@@ -40,6 +44,7 @@ pub enum Command {
 /// A render request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Invocation {
+    /// Aggregation, layout and what the format needs.
     pub render: RenderOptions,
     /// How the chart is painted (`-e`).
     pub paint: PaintOptions,
@@ -192,14 +197,15 @@ impl Invocation {
     /// bands, the heap-size lines and the band filter (the program's binary is the
     /// edge's to add: `run/symbols.rs`).
     pub fn load_options(&self) -> LoadOptions {
-        let mut opts = LoadOptions::default();
-        opts.window = self.window;
-        opts.eventlog = self.eventlog.clone();
-        opts.naming = self.symbolize.clone();
-        // An export reports the heap lines where the log has them.
-        opts.heap_size = self.heap_size || self.render.needs.heap_lines;
-        opts.filter = self.filter.clone();
-        opts
+        LoadOptions {
+            window: self.window,
+            eventlog: self.eventlog.clone(),
+            ipe_names: self.symbolize.names,
+            // An export reports the heap lines where the log has them.
+            heap_size: self.heap_size || self.render.needs.heap_lines,
+            filter: self.filter.clone(),
+            ..LoadOptions::default()
+        }
     }
 
     /// Whether charts are drawn: always, except for `--summary` without any output option

@@ -3,11 +3,12 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use clap::ArgMatches;
-use hp2ps::{
+use crate::needs::XLabels;
+use crate::{
     BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits,
-    WindowOptions, XLabels,
+    WindowOptions,
 };
+use clap::ArgMatches;
 
 use super::definition::command;
 use super::rules::check;
@@ -18,7 +19,7 @@ use super::{
 };
 
 /// Reads the arguments after the program name.
-pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
     let mut inv = Invocation::default();
     let definition = command();
     // The options clap parses, in order, after the program name.

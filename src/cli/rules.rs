@@ -1,6 +1,6 @@
 //! The combinations of options that cannot work, refused before anything is read.
 
-use hp2ps::IpeNames;
+use crate::IpeNames;
 
 use super::{Invocation, UsageError};
 

@@ -1,6 +1,7 @@
 //! hp2ps's glued short flags (`-e6in`, `-m5`, `-pc`), scanned exactly as hp2ps scans them.
 
-use hp2ps::{c_atof, c_atoi, defaults, NameOrder};
+use crate::num::{c_atof, c_atoi};
+use crate::{defaults, NameOrder};
 
 use super::{Command, Invocation, UsageError};
 

@@ -1,8 +1,8 @@
 //! Tests of the command-line scanner and its rules.
 
 use super::*;
-use hp2ps::NameOrder;
-use hp2ps::XLabels;
+use crate::needs::XLabels;
+use crate::NameOrder;
 
 pub(super) fn inv(args: &[&str]) -> Invocation {
     match parse(args.iter().map(OsString::from)) {
@@ -307,7 +307,7 @@ fn selection_options_build_the_filter_and_the_order() {
 
 #[test]
 fn ipe_names_and_binary() {
-    use hp2ps::IpeNames;
+    use crate::IpeNames;
     let i = inv(&["x"]);
     assert_eq!((i.symbolize.names, i.binary), (IpeNames::Source, None));
     let i = inv(&["--ipe-names", "address", "x"]);
@@ -352,7 +352,7 @@ fn uniform_scale_names_its_axes() {
 
 #[test]
 fn palettes_colour_by_and_patterns() {
-    use hp2ps::Palette;
+    use crate::Palette;
     let plain = inv(&["x"]).render.layout;
     assert_eq!(plain, Default::default());
     let l = inv(&["-c", "--palette", "tol-muted", "--colour-by", "name", "x"])
@@ -383,7 +383,7 @@ fn max_points_defaults_per_format() {
         let i = inv(args);
         (i.render.aggregate.max_points, i.render.needs.band_points)
     };
-    let budget = hp2ps::defaults::VECTOR_MAX_BAND_POINTS;
+    let budget = crate::defaults::VECTOR_MAX_BAND_POINTS;
     // hp2ps's own PostScript keeps every sample; the other formats share a budget of band
     // vertices, unless --max-points says how many samples.
     assert_eq!(limits(&["-c"]), (None, 0));
@@ -403,7 +403,7 @@ fn max_points_defaults_per_format() {
 
 #[test]
 fn each_format_says_what_it_needs() {
-    use hp2ps::XLabels;
+    use crate::needs::XLabels;
     let needs = |args: &[&str]| inv(args).render.needs;
     assert_eq!(needs(&["x"]), Format::Ps.needs());
     assert_eq!(needs(&["-o", "x.html"]), Format::Html.needs());

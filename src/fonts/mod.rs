@@ -115,6 +115,14 @@ pub fn to_winansi(text: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The advance of a character in Helvetica, in 1/1000 em: printable ASCII and the rest of
+/// the WinAnsi repertoire (Latin-1 and a few typographic characters). `None` for others.
+pub(crate) fn helvetica_advance(c: char) -> Option<u16> {
+    let code = char_to_winansi(c);
+    let known = code != REPLACEMENT || c == char::from(REPLACEMENT);
+    known.then(|| winansi_width(code))
+}
+
 /// The WinAnsi code of a character, or [`REPLACEMENT`].
 pub(crate) fn char_to_winansi(c: char) -> u8 {
     match c {

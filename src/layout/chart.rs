@@ -126,7 +126,7 @@ impl Fill {
     pub fn srgb(&self) -> [u8; 3] {
         match *self {
             Fill::Grey(g) => [channel(g); 3],
-            Fill::Shade(s) => crate::layout::shade::rgb(s).map(channel),
+            Fill::Shade(s) => crate::layout::hp2ps_colours::rgb(s).map(channel),
             Fill::Rgb(rgb) => rgb,
             Fill::Pattern(p) => [channel(p.background); 3],
         }
@@ -346,24 +346,33 @@ pub struct Page {
     pub graph: Option<Graph>,
 }
 
-/// A whole chart.
+/// A chart: everything to draw, placed in points, shared by every painter (see
+/// [`crate::prepare`]); [`crate::write_chart_with`] paints it. What a library user
+/// reads of it are its getters (its header, pages and drawn bands: `view.rs`); its
+/// parts are the painters', and may change.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Chart {
     /// The page is portrait, the chart unrotated (`-g`); otherwise the chart is turned
     /// to landscape. Only PostScript pages have an orientation: the other formats and
     /// EPS are pictures the size of the chart.
+    #[doc(hidden)]
     pub portrait: bool,
     /// The full JOB, for document metadata.
+    #[doc(hidden)]
     pub job: Vec<u8>,
     /// The full DATE, for document metadata.
+    #[doc(hidden)]
     pub date: Vec<u8>,
     /// The title box, the same on every page.
+    #[doc(hidden)]
     pub title: Title,
     /// The pages, in order.
+    #[doc(hidden)]
     pub pages: Vec<Page>,
     /// The numbers behind the picture, when the format needs them
     /// ([`crate::needs::Needs::data`]).
+    #[doc(hidden)]
     pub data: Option<Box<ChartData>>,
 }
 

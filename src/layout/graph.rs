@@ -2,10 +2,12 @@
 //! the bands, with the [`DataScale`] that says which times and values its points stand
 //! for; and, for a chart that carries them, the numbers behind it ([`ChartData`]).
 
+use super::axes::{x_label_decimals, x_tick_room};
 use super::chart::*;
-use super::{
-    overlay, x_label_decimals, x_tick_room, y_tick_room, LayoutOptions, TARGET_TICKS, X0, Y0,
-};
+use super::frame::{TARGET_TICKS, X0, Y0};
+use super::options::LayoutOptions;
+use super::overlay;
+use super::value_ticks::y_tick_room;
 use crate::aggregate::{Aggregated, BandNumbers};
 use crate::needs::Needs;
 use crate::profile::{stack_on, Band};
@@ -235,7 +237,7 @@ fn spare_colours(graph: &Graph, opts: &LayoutOptions) -> Vec<[u8; 3]> {
     let candidates: Box<dyn Iterator<Item = [u8; 3]>> = match opts.palette {
         Some(palette) => Box::new((0..4096).map(move |slot| palette.colour(slot))),
         None => Box::new(
-            (super::shade::COLOUR_PALETTE.iter())
+            (super::hp2ps_colours::COLOUR_PALETTE.iter())
                 .map(|&shade| Fill::Shade(shade).srgb())
                 .filter(|&c| c != [0; 3] && c != [0xff; 3]),
         ),

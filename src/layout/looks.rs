@@ -24,10 +24,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::chart::Fill;
+use super::hp2ps_colours::{COLOUR_PALETTE, MONO_PALETTE, SLOT_SHADES};
+use super::options::LayoutOptions;
 use super::palettes::{slot_for_name, viridis, Palette, OTHER_COLOUR};
 use super::patterns::pattern;
-use super::shade::{COLOUR_PALETTE, MONO_PALETTE, SLOT_SHADES};
-use super::LayoutOptions;
 use crate::profile::{match_key, name_key};
 
 /// The name of the band that holds what the band limit left out.

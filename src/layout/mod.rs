@@ -19,101 +19,41 @@
 //! bands of one alike, and the colours several runs on one page share), hp2ps's
 //! text-width estimate (`width_estimate.rs`).
 
+mod axes;
 pub(crate) mod chart;
 mod fit;
+pub(crate) mod flame;
+mod frame;
 mod graph;
+pub(crate) mod hp2ps_colours;
 pub(crate) mod looks;
+mod options;
 mod overlay;
 pub(crate) mod palettes;
 pub(crate) mod patterns;
 pub(crate) mod shade;
 mod value_ticks;
+mod value_units;
+mod view;
 mod width_estimate;
 
-use std::collections::BTreeMap;
-
 use crate::aggregate::{Aggregated, Thinned};
-use crate::aux_file::{Aux, AuxOut};
+use crate::aux_file::Aux;
 use crate::defaults;
-use crate::needs::{Needs, XLabels};
+use crate::needs::Needs;
 use crate::num::{self as cfmt, c_trunc_i64};
+use axes::axes;
 use chart::*;
+use frame::{BORDER_SPACE, LEGEND_CLEARANCE, TITLE_INSET, TITLE_WIDTH, X0, Y0};
+pub use options::LayoutOptions;
 pub use palettes::Palette;
-pub use value_ticks::ValueUnits;
-use value_ticks::{y_tick_room, y_ticks};
+pub use value_units::ValueUnits;
+pub use view::ChartBand;
 use width_estimate::estimated_width;
 
-/// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
-/// reads them from [`Aggregated`], which was made with them.)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct LayoutOptions {
-    /// `-c`: colours instead of greys. Default: `false`.
-    pub colour: bool,
-    /// `-b`: the big title box (wins over `-s`). Default: `false`.
-    pub big_title: bool,
-    /// `-s`: the small title box even for a long JOB. Default: `false`.
-    pub small_title: bool,
-    /// `-g`: portrait, unrotated page. Default: `false`.
-    pub portrait: bool,
-    /// `-M`: the key on pages of its own. Default: `false`.
-    pub multipage: bool,
-    /// `-y` clears this: no marks. Default: `true`.
-    pub marks: bool,
-    /// `--key-labels fit`: key labels that would leave the page are shortened by eliding
-    /// their middle. Default: `false` (as hp2ps: cut at the estimated width).
-    pub fit_key_labels: bool,
-    /// `--palette`: fill the bands with this palette's colours rather than hp2ps's
-    /// shades (see `looks.rs`). Default: `None` (hp2ps's own palette).
-    pub palette: Option<Palette>,
-    /// `--colour-by name`: a band's colour (and shade) follows from its name alone, the
-    /// same in every chart. Default: `false`.
-    pub colour_by_name: bool,
-    /// `--pattern`: fill the bands with print patterns over light greys (wins over the
-    /// palette). Default: `false`.
-    pub pattern: bool,
-    /// `--units`: how the y tick labels write values. Default: [`ValueUnits::Hp2ps`].
-    pub value_units: ValueUnits,
-    /// Colours fixed by band name, which win over the palette's (the charts of several
-    /// runs on one page give a band one colour in every run: `looks::shared_colours`).
-    /// Only with a named palette. Default: none.
-    pub band_colours: BTreeMap<Vec<u8>, [u8; 3]>,
-}
-
-impl Default for LayoutOptions {
-    fn default() -> Self {
-        LayoutOptions {
-            colour: false,
-            big_title: false,
-            small_title: false,
-            portrait: false,
-            multipage: false,
-            marks: true,
-            fit_key_labels: false,
-            palette: None,
-            colour_by_name: false,
-            pattern: false,
-            value_units: ValueUnits::Hp2ps,
-            band_colours: BTreeMap::new(),
-        }
-    }
-}
-
-const BORDER_SPACE: f64 = 5.0;
-const TITLE_INSET: f64 = 6.0;
-const TITLE_WIDTH: f64 = BORDER_WIDTH - 2.0 * BORDER_SPACE;
-/// Space for the y labels left of the graph, and for the x labels below it.
-const Y_LABEL_SPACE: f64 = 35.0;
-const X_LABEL_SPACE: f64 = 10.0;
-pub(super) const LEGEND_CLEARANCE: f64 = 15.0;
-pub(super) const TARGET_TICKS: f64 = 7.0;
 const SMALL_TITLE_JOB_LIMIT: usize = 35;
 const BIG_TITLE_JOB_LIMIT: usize = 80;
 const KEYS_PER_PAGE: usize = defaults::KEYS_PER_PAGE;
-
-/// The graph origin.
-pub(super) const X0: f64 = Y_LABEL_SPACE + 2.0 * BORDER_SPACE;
-pub(super) const Y0: f64 = X_LABEL_SPACE + 2.0 * BORDER_SPACE;
 
 /// Lays out thinned bands: hands out their shades ([`shade::shades_of`]: from the bottom
 /// band up, after those the previous `.aux` fixed, or by name), places everything on the
@@ -124,7 +64,7 @@ pub(crate) fn layout(
     previous: Option<&Aux>,
     opts: &LayoutOptions,
     needs: &Needs,
-) -> (Chart, AuxOut) {
+) -> (Chart, Aux) {
     let Thinned {
         agg,
         detail,
@@ -162,13 +102,10 @@ pub(crate) fn layout(
             }
         }
     }
-    let aux = AuxOut {
-        x_range: agg.x_range,
-        y_range: agg.aux_y_range,
-        bands: (agg.bands.iter().zip(shades))
-            .map(|(b, s)| (b.name.clone(), s))
-            .collect(),
-    };
+    let bands = (agg.bands.iter().zip(shades))
+        .map(|(b, s)| (b.name.clone(), s))
+        .collect();
+    let aux = Aux::of_chart(agg.x_range, agg.aux_y_range, bands);
     (chart, aux)
 }
 
@@ -315,116 +252,6 @@ fn title(agg: &Aggregated, opts: &LayoutOptions) -> Title {
         date: agg.date.clone(),
         date_at: (TITLE_WIDTH + BORDER_SPACE - TITLE_INSET, date_y),
     }
-}
-
-/// hp2ps's "1-2-5" rounding of a tick step. Exact powers of ten round down to half
-/// (Round(10) = 5), as in hp2ps.
-pub(crate) fn round_step(y: f64) -> f64 {
-    if !(y.is_finite() && y > 0.0) {
-        return y;
-    }
-    let mut m = y;
-    let mut up = 0;
-    let mut down = 0;
-    if m > 10.0 {
-        while m > 10.0 {
-            m /= 10.0;
-            up += 1;
-        }
-    } else if m < 1.0 {
-        while m < 1.0 {
-            m *= 10.0;
-            down += 1;
-        }
-    }
-    let mut r = if m > 4.0 {
-        5.0
-    } else if m > 1.0 {
-        2.0
-    } else {
-        1.0
-    };
-    for _ in 0..up {
-        r *= 10.0;
-    }
-    for _ in 0..down {
-        r /= 10.0;
-    }
-    r
-}
-
-fn axes(
-    agg: &Aggregated,
-    gw: f64,
-    gh: f64,
-    trace_percent: f64,
-    opts: &LayoutOptions,
-    needs: &Needs,
-) -> Axes {
-    let (y_ticks, y_legend) = y_ticks(agg, gh, trace_percent, opts.value_units);
-    Axes {
-        x0: X0,
-        y0: Y0,
-        width: gw,
-        height: gh,
-        x_legend: agg.sample_unit.clone(),
-        x_legend_y: BORDER_SPACE,
-        x_ticks: x_ticks(
-            agg,
-            gw,
-            trace_percent,
-            x_label_decimals(agg, needs.x_labels),
-        ),
-        y_legend,
-        y_ticks,
-        y_label_x: X0 - BORDER_SPACE,
-    }
-}
-
-/// The decimals of the x tick labels: hp2ps's one, or as many as the tick step needs.
-pub(super) fn x_label_decimals(agg: &Aggregated, how: XLabels) -> usize {
-    // More would tell nothing apart in a double; the page's script formats with these too.
-    const MOST: f64 = 20.0;
-    let step = round_step(agg.x_range / TARGET_TICKS);
-    match how {
-        XLabels::Hp2ps => 1,
-        // The slack keeps a step of 0.1 whose log10 is a hair above -1 at one decimal.
-        XLabels::ByStep if step.is_finite() && step > 0.0 => {
-            (-step.log10() - 1e-9).ceil().clamp(0.0, MOST) as usize
-        }
-        XLabels::ByStep => 1,
-    }
-}
-
-/// x ticks start at the first sample time and stop before the last one (or before the end
-/// of a shared range).
-fn x_ticks(agg: &Aggregated, gw: f64, trace_percent: f64, decimals: usize) -> Vec<Tick> {
-    let (first, last) = (agg.first_time(), agg.x_axis_end);
-    let step = round_step(agg.x_range / TARGET_TICKS);
-    let room = x_tick_room(agg, gw, trace_percent);
-    let mut ticks = Vec::new();
-    let mut v = first;
-    while v < last {
-        let px = (v - first) * (gw / agg.x_range);
-        if px < room {
-            ticks.push(Tick {
-                at: X0 + px,
-                label: cfmt::fixed(v, decimals).into_bytes(),
-            });
-        }
-        let next = v + step;
-        // hp2ps loops forever when the step vanishes next to huge times.
-        if next <= v {
-            break;
-        }
-        v = next;
-    }
-    ticks
-}
-
-/// How far right of the origin an x tick may be: the x legend (SAMPLE_UNIT) takes the rest.
-pub(super) fn x_tick_room(agg: &Aggregated, gw: f64, trace_percent: f64) -> f64 {
-    gw - (estimated_width(&agg.sample_unit, trace_percent) + LEGEND_CLEARANCE)
 }
 
 /// The key's labels, bands first, then the lines: as shown, and the full name when it

@@ -156,6 +156,13 @@ fn to_rgb(colour: Oklab) -> [u8; 3] {
     [srgb.red, srgb.green, srgb.blue]
 }
 
+/// The sRGB colour of Oklab lightness `l`, chroma `c` and hue `hue` (degrees), clamped
+/// into sRGB: the flame graph's fills, one lightness for every hue.
+pub(crate) fn oklch(l: f32, c: f32, hue: f32) -> [u8; 3] {
+    let h = hue.to_radians();
+    to_rgb(Oklab::new(l, c * h.cos(), c * h.sin()))
+}
+
 /// The slot a name takes under `--colour-by name` in a palette of `len` slots: a hash of
 /// the name's bytes (FNV-1a, the same on every machine and in every release), so the name
 /// alone decides it.

@@ -1,5 +1,6 @@
 //! Tests of the page layout against hand-worked charts.
 
+use super::frame::round_step;
 use super::*;
 use crate::aggregate::{aggregate, AggregateOptions};
 use crate::needs::{Needs, XLabels};

@@ -1,30 +1,33 @@
 //! The live stage (`--serve`): a run followed as the program writes it. Bytes are
-//! pushed in as they arrive ([`LiveReader`]); the reader of their kind (an eventlog or
-//! a `.hp`, told by the first bytes) tells each complete census at once
-//! (`read::eventlog::live`, `read::hp::live`) to the run kept so far ([`LiveRun`]),
-//! which holds levels of detail kept up to date census by census (`pyramid.rs`,
-//! `store.rs`), within a memory that does not grow with the run. A page of the run so
-//! far ([`LiveRun::page`]) is the ordinary page's: the kept samples loaded with the
-//! steps after reading, prepared and painted as `--format html` does, with the number
-//! of censuses read. The whole run, read again the ordinary way, is the caller's (the
-//! command spools what it reads): see `docs/live.md`.
+//! pushed in as they arrive ([`LiveReader`]) into the reader of their kind (an eventlog
+//! or a `.hp`, as their first bytes say: `read::kind`), the same reader as a whole
+//! reading's, which stops at the end of the bytes it has and goes on when more come
+//! (`read::eventlog::followed`, `read::hp::serial::Followed`). It tells each complete
+//! census at once, through the seam, to the run kept so far ([`LiveRun`]: `store.rs`),
+//! which holds levels of detail kept up to date census by census (aggregation's
+//! `pyramid.rs`), within a memory that does not grow with the run; their times are
+//! placed with the reading's one clock (`read::eventlog::timeaxis::Clock`). A page of
+//! the run so far ([`LiveProfile::page`]) is the ordinary page's: the kept samples
+//! loaded with the steps after reading, prepared and made by the page builder as
+//! `--format html`'s, with the number of censuses read. The whole run, read again the
+//! ordinary way, is the caller's (the command spools what it reads): see `docs/live.md`.
 //!
 //! Nothing here reads a clock, a file or a socket: the command's edge does
 //! (`src/run/serve/`).
 
-mod pyramid;
 mod store;
 
-use crate::layout::chart::Chart;
 use crate::load::{load_samples, LoadError, LoadOptions, Loaded};
-use crate::paint::html::{escape, live_parts, page_title, write_live_page, HtmlOptions};
+use crate::paint::html::{Page, RunPage};
 use crate::paint::PaintOptions;
 use crate::pipeline::{prepare, RenderOptions};
-use crate::read::eventlog::live::LiveEventlog;
-use crate::read::eventlog::timeaxis::MutatorClock;
-use crate::read::eventlog::{is_eventlog, EventlogError, EventlogReport, TimeAxis};
-use crate::read::hp::live::LiveHp;
-use crate::seam::{HeaderField, Line, SampleBlock};
+use crate::read::eventlog::events::LINES;
+use crate::read::eventlog::followed::Followed;
+use crate::read::eventlog::timeaxis::Clock;
+use crate::read::eventlog::{EventlogError, EventlogReport, TimeAxis};
+use crate::read::hp::serial::Followed as FollowedHp;
+use crate::read::kind::InputKind;
+use crate::seam::{HeaderField, SampleBlock};
 use store::Store;
 
 /// How a run is followed and drawn.
@@ -80,8 +83,8 @@ pub enum LiveError {
 
 /// The reader of a followed input, of the kind its first bytes say.
 enum Kind<'o> {
-    Eventlog(Box<LiveEventlog<'o>>),
-    Hp(LiveHp<'o>),
+    Eventlog(Box<Followed<'o>>),
+    Hp(FollowedHp<'o>),
 }
 
 /// Reads a run's bytes as they arrive (on the thread that reads them).
@@ -106,7 +109,7 @@ impl<'o> LiveReader<'o> {
     pub fn feed(&mut self, bytes: &[u8], run: &mut LiveRun) -> Result<(), LiveError> {
         if self.kind.is_none() {
             self.head.extend_from_slice(bytes);
-            if self.head.len() < 4 {
+            if self.head.len() < InputKind::HEAD {
                 return Ok(());
             }
             let head = std::mem::take(&mut self.head);
@@ -117,15 +120,15 @@ impl<'o> LiveReader<'o> {
     }
 
     fn start(&mut self, head: &[u8], run: &mut LiveRun) {
-        let eventlog = is_eventlog(head);
-        run.eventlog = eventlog;
-        self.kind = Some(match eventlog {
-            true => {
+        let kind = InputKind::of(head);
+        run.eventlog = kind == InputKind::Eventlog;
+        self.kind = Some(match kind {
+            InputKind::Eventlog => {
                 let keep_time = self.opts.load.eventlog.time == TimeAxis::Mutator;
-                let reader = LiveEventlog::new(&self.opts.load.eventlog, keep_time);
+                let reader = Followed::new(&self.opts.load.eventlog, keep_time);
                 Kind::Eventlog(Box::new(reader))
             }
-            false => Kind::Hp(LiveHp::new(&self.opts.load.hp)),
+            InputKind::Hp => Kind::Hp(FollowedHp::new(&self.opts.load.hp)),
         });
     }
 
@@ -174,7 +177,7 @@ impl<'o> LiveReader<'o> {
     pub fn refresh_clock(&self, run: &mut LiveRun) {
         if let Some(Kind::Eventlog(r)) = &self.kind {
             if self.opts.load.eventlog.time == TimeAxis::Mutator {
-                run.clock = r.mutator_clock();
+                run.clock = r.clock();
                 run.store.version += 1;
             }
         }
@@ -187,7 +190,8 @@ pub struct LiveRun {
     eventlog: bool,
     /// What an eventlog said besides its censuses: the profile kind, the IPE entries.
     report: EventlogReport,
-    clock: Option<MutatorClock>,
+    /// Where the censuses are placed on the page's axis.
+    clock: Clock,
 }
 
 impl std::fmt::Debug for LiveRun {
@@ -199,29 +203,6 @@ impl std::fmt::Debug for LiveRun {
     }
 }
 
-/// A page of the run so far, in the parts a live page takes.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct LivePage {
-    /// The run's section of the page (its picture).
-    pub section: String,
-    /// The page's data (JSON).
-    pub data: String,
-    /// The page's title.
-    pub title: String,
-}
-
-impl LivePage {
-    /// A page of these parts (made elsewhere: by [`live_page`] in another process).
-    pub fn from_parts(title: String, section: String, data: String) -> LivePage {
-        LivePage {
-            section,
-            data,
-            title,
-        }
-    }
-}
-
 impl LiveRun {
     /// A run of which nothing was read yet.
     pub fn new(opts: &LiveOptions) -> LiveRun {
@@ -229,7 +210,7 @@ impl LiveRun {
             store: Store::new(opts.detail),
             eventlog: false,
             report: EventlogReport::default(),
-            clock: None,
+            clock: Clock::Elapsed,
         }
     }
 
@@ -255,22 +236,12 @@ impl LiveRun {
         &self.store.notices
     }
 
-    fn learn(&mut self, reader: &LiveEventlog<'_>) {
-        if reader.ipe().len() != self.report.ipe.len() {
-            self.report.ipe = reader.ipe().to_vec();
-        }
-        self.report.breakdown = reader.breakdown();
-        self.report.sampling_period = reader.sampling_period();
-        if self.report.rts.is_none() {
-            self.report.rts = reader.rts();
-        }
+    fn learn(&mut self, reader: &Followed<'_>) {
+        reader.report(&mut self.report);
     }
 
     fn map_time(&self, t: f64) -> f64 {
-        match &self.clock {
-            Some(c) => c.mutator_seconds((t * 1e9).round() as u64),
-            None => t,
-        }
+        self.clock.at_elapsed(t)
     }
 
     /// The samples kept, to become the profile of the run so far; `None` before the
@@ -292,13 +263,13 @@ impl LiveRun {
         let report = self.eventlog.then(|| {
             let mut report = self.report.clone();
             if opts.load.heap_size {
-                report.heap_size = self.store.line(Line::HeapSize, &clock);
-                report.heap_live = self.store.line(Line::HeapLive, &clock);
-                report.blocks_size = self.store.line(Line::BlocksSize, &clock);
+                report.lines = (0..LINES.len())
+                    .map(|line| self.store.line(line, &clock))
+                    .collect();
             }
             report.time_axis = match self.clock {
-                Some(_) => TimeAxis::Mutator,
-                None => TimeAxis::Elapsed,
+                Clock::Mutator(_) => TimeAxis::Mutator,
+                Clock::Elapsed => TimeAxis::Elapsed,
             };
             report.censuses = self.store.censuses() as usize;
             report.bands = self.store.names.len();
@@ -331,50 +302,18 @@ impl LiveProfile {
     }
 
     /// The page of the run so far: the kept samples loaded, prepared and painted as
-    /// `--format html` draws a profile, saying how many samples the run has.
-    pub fn page(self, opts: &LiveOptions) -> Result<LivePage, LiveError> {
+    /// `--format html` draws a profile, saying how many samples the run has and what the
+    /// page left out.
+    pub(crate) fn page(self, opts: &LiveOptions) -> Result<Page, LiveError> {
         let samples = self.samples;
         let loaded = self.loaded(opts)?;
-        let mut paint = opts.paint.clone();
-        if let Some(r) = loaded.eventlog.as_ref() {
-            paint.facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
-            paint.facts.interval = r.sampling_period;
-            paint.facts.runtime = r.rts.clone();
-        }
+        let facts = loaded.facts();
         let (mut chart, _) = prepare(loaded.profile, None, &opts.render);
         if let Some(data) = chart.data.as_mut() {
             data.samples = samples;
         }
-        Ok(live_page(&chart, &paint)?)
-    }
-}
-
-/// A chart as a live page's update (the whole run's, read the ordinary way, at the
-/// end): the same run section and data as its `--format html` page.
-pub fn live_page(chart: &Chart, paint: &PaintOptions) -> std::io::Result<LivePage> {
-    let html = HtmlOptions {
-        file: paint.source.clone(),
-        facts: paint.facts.clone(),
-        notes: paint.notes.clone(),
-    };
-    let (section, data) = live_parts(chart, &html)?;
-    Ok(LivePage {
-        section,
-        data,
-        title: page_title(chart, &html),
-    })
-}
-
-/// Writes the live page: `page`, the run so far (`None` before its first census; the
-/// page waits for it), or a page named `name` alone.
-pub fn write_live<W: std::io::Write>(
-    page: Option<&LivePage>,
-    name: &str,
-    out: &mut W,
-) -> std::io::Result<()> {
-    match page {
-        Some(p) => write_live_page(Some((&p.section, &p.data)), &p.title, out),
-        None => write_live_page(None, &escape(name.as_bytes()), out),
+        let run = RunPage::heap(&chart, opts.paint.source.as_deref(), &facts, 1)?;
+        Ok(Page::of(&[run]))
     }
 }
 

@@ -1,12 +1,17 @@
 //! What the live stage keeps of a run: the header, the bands' names, the censuses and
-//! the lines over the bands as levels of detail ([`Pyramid`]), the marks, and what the
-//! page is to say (lost censuses). It is what the reader tells ([`Follow`]) and what a
-//! page is made from ([`Store::sample_block`]); its size does not grow with the run but
-//! for the names and the marks.
+//! the lines over the bands as levels of detail ([`Pyramid`], aggregation's thinning of
+//! a run as it comes), the marks, and what the page is to say (lost censuses). It is the
+//! sink the reader tells ([`Sink`]: an eventlog's censuses by band number, a `.hp`'s
+//! samples statement by statement) and what a page is made from
+//! ([`Store::sample_block`]); its size does not grow with the run but for the names and
+//! the marks.
 
-use super::pyramid::{Item, Pyramid};
+use std::collections::HashMap;
+
+use crate::aggregate::pyramid::{Item, Pyramid};
 use crate::profile::Point;
-use crate::seam::{Follow, HeaderField, Line, SampleBlock};
+use crate::read::eventlog::events::LINES;
+use crate::seam::{HeaderField, SampleBlock, Sink};
 
 /// Most marks kept (later ones are left out).
 const MAX_MARKS: usize = 1 << 16;
@@ -51,10 +56,15 @@ impl Item for LinePoint {
 #[derive(Debug)]
 pub(crate) struct Store {
     pub(crate) header: Vec<(HeaderField, Vec<u8>)>,
+    /// Every band's name, by number.
     pub(crate) names: Vec<Vec<u8>>,
+    /// The number of each band named in a `.hp`'s samples.
+    numbers: HashMap<Vec<u8>, u32>,
+    /// The sample being read (a `.hp`'s): its time, and its points.
+    sample: Option<(f64, Vec<(u32, f64)>)>,
     pub(crate) censuses: Pyramid<Census>,
-    /// Heap size, live bytes and blocks size ([`Line::ALL`]).
-    pub(crate) lines: [Pyramid<LinePoint>; 3],
+    /// Each line over the bands ([`LINES`]).
+    pub(crate) lines: Vec<Pyramid<LinePoint>>,
     pub(crate) marks: Vec<(f64, Vec<u8>)>,
     /// What the page and stderr are to say, newest last, each with its number.
     pub(crate) notices: Vec<(u64, String)>,
@@ -71,8 +81,10 @@ impl Store {
         Store {
             header: Vec::new(),
             names: Vec::new(),
+            numbers: HashMap::new(),
+            sample: None,
             censuses: Pyramid::new(cap),
-            lines: [Pyramid::new(cap), Pyramid::new(cap), Pyramid::new(cap)],
+            lines: LINES.iter().map(|_| Pyramid::new(cap)).collect(),
             marks: Vec::new(),
             notices: Vec::new(),
             notices_told: 0,
@@ -132,10 +144,9 @@ impl Store {
     }
 
     /// A line's points kept (the finest known for every stretch), through `clock`.
-    pub(crate) fn line(&self, line: Line, clock: &dyn Fn(f64) -> f64) -> Vec<(f64, u64)> {
-        let i = line.index();
+    pub(crate) fn line(&self, line: usize, clock: &dyn Fn(f64) -> f64) -> Vec<(f64, u64)> {
         // Each capability flushes its own buffer: points may come a little out of order.
-        let mut points: Vec<(f64, u64)> = (self.lines[i].union().iter())
+        let mut points: Vec<(f64, u64)> = (self.lines[line].union().iter())
             .map(|p| (clock(p.0), p.1 as u64))
             .collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -143,19 +154,59 @@ impl Store {
     }
 }
 
-impl Follow for Store {
+impl Sink for Store {
     fn header(&mut self, field: HeaderField, text: &[u8]) {
         self.header.retain(|(f, _)| *f != field);
         self.header.push((field, text.to_vec()));
         self.version += 1;
     }
 
-    fn names(&mut self, names: &[Vec<u8>]) {
-        self.names = names.to_vec();
+    fn mark(&mut self, time: f64) {
+        self.labelled_mark(time, b"");
+    }
+
+    fn labelled_mark(&mut self, time: f64, text: &[u8]) {
+        if self.marks.len() < MAX_MARKS {
+            self.marks.push((time, text.to_vec()));
+        }
         self.version += 1;
     }
 
-    fn census(&mut self, time: f64, points: &[(u32, f64)]) {
+    fn begin_sample(&mut self, time: f64) {
+        self.sample = Some((time, Vec::new()));
+    }
+
+    fn data(&mut self, name: &[u8], value: f64) {
+        let next = self.names.len() as u32;
+        let band = *self.numbers.entry(name.to_vec()).or_insert(next);
+        if band == next {
+            self.names.push(name.to_vec());
+        }
+        if let Some((_, points)) = &mut self.sample {
+            points.push((band, value));
+        }
+    }
+
+    fn end_sample(&mut self) {
+        if let Some((time, points)) = self.sample.take() {
+            self.census(time, &points, &[]);
+        }
+    }
+
+    fn discard_incomplete_sample(&mut self) -> bool {
+        self.sample.take().is_some()
+    }
+
+    fn band_name(&mut self, band: u32, name: &[u8]) {
+        let band = band as usize;
+        if self.names.len() <= band {
+            self.names.resize(band + 1, Vec::new());
+        }
+        self.names[band] = name.to_vec();
+        self.version += 1;
+    }
+
+    fn census(&mut self, time: f64, points: &[(u32, f64)], _: &[Vec<u8>]) {
         // A band named twice in one sample (a `.hp` may) counts once, added up.
         let mut sorted: Vec<(u32, f64)> = points.to_vec();
         sorted.sort_by_key(|p| p.0);
@@ -185,15 +236,10 @@ impl Follow for Store {
         self.version += 1;
     }
 
-    fn mark(&mut self, time: f64, text: &[u8]) {
-        if self.marks.len() < MAX_MARKS {
-            self.marks.push((time, text.to_vec()));
+    fn line_point(&mut self, line: usize, time: f64, value: f64) {
+        if let Some(levels) = self.lines.get_mut(line) {
+            levels.push(LinePoint(time, value));
         }
-        self.version += 1;
-    }
-
-    fn line(&mut self, line: Line, time: f64, value: f64) {
-        self.lines[line.index()].push(LinePoint(time, value));
         self.version += 1;
     }
 
@@ -213,13 +259,13 @@ mod tests {
     #[test]
     fn marks_told_out_of_order_come_out_in_time_order() {
         let mut store = Store::new(16);
-        store.names(&[b"a".to_vec()]);
+        store.band_name(0, b"a");
         for t in [1.0, 2.0, 3.0] {
-            store.census(t, &[(0, t * 10.0)]);
+            store.census(t, &[(0, t * 10.0)], &[]);
         }
-        store.mark(2.5, b"late");
-        store.mark(0.5, b"early");
-        store.mark(1.5, b"");
+        store.labelled_mark(2.5, b"late");
+        store.labelled_mark(0.5, b"early");
+        store.mark(1.5);
         let block = store.sample_block(true, &|t| t);
         let placed: Vec<(f64, usize, &[u8])> = (block.marks.iter())
             .map(|m| (m.time, m.before, &m.text[..]))

@@ -154,7 +154,7 @@ fn a_page_is_made_once_a_census_has_come() {
         .expect("a page")
         .page(&opts)
         .unwrap();
-    assert!(page.section.contains("<svg"), "a picture");
+    assert!(page.sections.contains("<svg"), "a picture");
     let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
     let samples = data["runs"][0]["samples"].as_u64().unwrap();
     assert_eq!(samples, run.censuses() + 1);
@@ -166,12 +166,41 @@ fn a_page_is_made_once_a_census_has_come() {
     assert_eq!(facts["interval"].as_f64(), report.sampling_period);
     assert_eq!(facts["runtime"].as_str(), report.rts.as_deref());
     let mut html = Vec::new();
-    write_live(Some(&page), "x", &mut html).unwrap();
+    Page::write_live(Some(&page), "x", &mut html).unwrap();
     let html = String::from_utf8(html).unwrap();
     assert!(
         html.contains("connect-src 'self'"),
         "the live page may reach its server"
     );
+}
+
+/// The live page says what it left out, as a file's page does (the page builder works it
+/// out for both): here the table's smaller bands.
+#[test]
+fn the_live_page_says_what_it_left_out() {
+    let mut opts = LiveOptions::default();
+    opts.render.aggregate.band_limit = 3;
+    opts.render.needs.table_rows = 4;
+    let mut hp = String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n");
+    for t in 0..3 {
+        hp.push_str(&format!("BEGIN_SAMPLE {t}.0\n"));
+        for i in 0..10 {
+            hp.push_str(&format!("band{i} {}\n", (i + 1) * 100));
+        }
+        hp.push_str(&format!("END_SAMPLE {t}.0\n"));
+    }
+    let run = followed(hp.as_bytes(), &opts, 64, true, 7);
+    let page = (run.profile(&opts).unwrap().expect("a page"))
+        .page(&opts)
+        .unwrap();
+    let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
+    let notes = &data["runs"][0]["notes"];
+    let said = notes[0].as_str().unwrap_or_default();
+    assert!(
+        said.contains("lists the 4 biggest of the 10 bands"),
+        "{notes}"
+    );
+    assert_eq!(page.notes, [vec![said.to_string()]]);
 }
 
 #[test]

@@ -7,8 +7,9 @@ use std::io::{self, Read};
 
 use super::{LoadError, LoadOptions};
 use crate::profile::Profile;
-use crate::read::eventlog::{self, is_eventlog, EventlogError, EventlogReport};
+use crate::read::eventlog::{self, EventlogError, EventlogReport};
 use crate::read::hp::{self, ReadError, Warning};
+use crate::read::kind::InputKind;
 use crate::read::window::{self, Window};
 use crate::seam::{ProfileBuilder, Sink};
 
@@ -52,11 +53,11 @@ pub(crate) fn read_source(
 }
 
 fn read_stream(input: &mut dyn Read, opts: &LoadOptions) -> Result<(Profile, Notes), LoadError> {
-    let mut head = [0u8; 4];
+    let mut head = [0u8; InputKind::HEAD];
     let got = read_up_to(&mut *input, &mut head).map_err(ReadError::Io)?;
     let head = &head[..got];
     let input = io::Cursor::new(head.to_vec()).chain(input);
-    if is_eventlog(head) {
+    if InputKind::of(head) == InputKind::Eventlog {
         return eventlog_profile(opts, |sink| {
             eventlog::read_eventlog(input, &opts.eventlog, sink)
         });
@@ -76,7 +77,7 @@ fn read_bytes(
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Result<(Profile, Notes), LoadError> {
-    if is_eventlog(bytes) {
+    if InputKind::of(bytes) == InputKind::Eventlog {
         return eventlog_profile(opts, |sink| {
             eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
         });

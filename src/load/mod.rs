@@ -23,51 +23,29 @@
 //! assert_eq!(loaded.filtered.unwrap().bands, 1);
 //! ```
 
+mod binary;
+mod error;
 mod filter;
 mod input;
 mod naming;
+mod options;
 mod time;
+mod warning;
 
+pub use binary::{Binary, Program};
+pub use error::LoadError;
 pub use filter::{BandFilter, FilteredOut};
 pub use input::Source;
-pub use naming::{Binary, FindProgram, Program};
+pub use options::LoadOptions;
 pub use time::read_time_profile;
 pub(crate) use time::{TimeProfile, TimeProfileKind};
+pub use warning::Warning;
 
-use std::fmt;
-
-use crate::profile::{Profile, Series};
-use crate::read::eventlog::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
-use crate::read::hp::{self, ReadError, ReadOptions};
-use crate::read::window::{WindowError, WindowOptions};
+use crate::profile::{Profile, ProfileFacts, Series};
+use crate::read::eventlog::EventlogReport;
 use crate::seam::{HeaderField, SampleBlock, Sink};
-use crate::symbolize::{Agreement, Naming, SymbolizeOptions};
+use crate::symbolize::Naming;
 use input::Notes;
-
-/// How an input becomes the profile the command draws.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct LoadOptions {
-    /// The `.hp` reader's limits. Default: [`ReadOptions::default`].
-    pub hp: ReadOptions,
-    /// How an eventlog becomes a profile (`--time`, `--full-names`).
-    /// Default: [`EventlogOptions::default`].
-    pub eventlog: EventlogOptions,
-    /// `--from`, `--to`: the samples kept. Default: every sample.
-    pub window: WindowOptions,
-    /// `--ipe-names`: how the bands of a `-hi` profile are named.
-    /// Default: [`SymbolizeOptions::default`].
-    pub naming: SymbolizeOptions,
-    /// `--binary`, or how to find the program an eventlog names: its symbols name the
-    /// `-hi` bands that have no IPE entry. Default: [`Binary::None`].
-    pub binary: Binary,
-    /// `--heap-size`: an eventlog's heap size, live bytes and blocks size (GHC ≥ 9.2) as
-    /// lines over the bands
-    /// ([`Profile::series`]); a `.hp` has none, and gets a warning. Default: `false`.
-    pub heap_size: bool,
-    /// `--include`, `--exclude`: the bands kept. Default: every band.
-    pub filter: BandFilter,
-}
 
 /// A profile loaded, and what was learnt on the way.
 #[derive(Debug)]
@@ -87,123 +65,24 @@ pub struct Loaded {
     /// (not a `-hi` profile, or `--ipe-names address`).
     pub naming: Option<Naming>,
     /// The binary whose symbols were read for the naming, by its [`Program::name`]
-    /// (whether they were used: [`Naming::binary`]).
+    /// (whether they were used: [`Naming::binary_used`]).
     pub binary: Option<String>,
     /// What the band filter took out; `None` without a filter.
     pub filtered: Option<FilteredOut>,
 }
 
-/// Why an input gave no profile.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum LoadError {
-    /// A `.hp` file that could not be read (a positioned error, or the input's).
-    #[error(transparent)]
-    Hp(#[from] ReadError),
-    /// An eventlog that could not be read.
-    #[error(transparent)]
-    Eventlog(#[from] EventlogError),
-    /// A window that cannot hold a sample, or holds none of the profile's.
-    #[error(transparent)]
-    Window(#[from] WindowError),
-}
-
-/// Something that did not stop the profile, but that its user should know.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Warning {
-    /// Damage the `.hp` reader tolerated (an incomplete last sample).
-    Hp(hp::Warning),
-    /// Damage or a limitation the eventlog reader worked around.
-    Eventlog(EventlogWarning),
-    /// Heap-size lines were asked for, but a `.hp` has no heap size.
-    HeapSizeNeedsEventlog,
-    /// A binary was given, but the bands are not info-table addresses.
-    BinaryNamesNothing {
-        /// The binary's name.
-        binary: String,
-    },
-    /// The binary given is not one whose symbols can be read.
-    BinaryUnusable {
-        /// The binary's name.
-        binary: String,
-        /// Why, in words.
-        why: String,
-    },
-    /// The binary's symbols do not fit the profile's addresses: another program's.
-    BinaryRefused {
-        /// The binary's name.
-        binary: String,
-        /// What its symbols say about the addresses.
-        agreement: Agreement,
-    },
-    /// Some bands' code lies outside the binary (in the shared libraries of a
-    /// dynamically linked program): they keep their addresses.
-    BandsOutsideBinary {
-        /// The binary's name.
-        binary: String,
-        /// How many bands.
-        outside: usize,
-        /// Of how many.
-        bands: usize,
-    },
-}
-
-impl Warning {
-    /// The warning as one line about the input `file`: `FILE:LINE:COL: …` when it has a
-    /// position in a `.hp` file, else `FILE: …`.
-    pub fn line(&self, file: &str) -> String {
-        match self {
-            Warning::Hp(_) => format!("{file}:{self}"),
-            _ => format!("{file}: {self}"),
+impl Loaded {
+    /// What its page's header says of how the profile was made: what its eventlog told
+    /// (nothing for a `.hp`).
+    pub(crate) fn facts(&self) -> ProfileFacts {
+        let mut facts = ProfileFacts::default();
+        if let Some(r) = &self.eventlog {
+            facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
+            facts.interval = r.sampling_period;
+            facts.runtime = r.rts.clone();
         }
+        facts
     }
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Warning::Hp(w) => write!(f, "{w}"),
-            Warning::Eventlog(w) => write!(f, "{w}"),
-            Warning::HeapSizeNeedsEventlog => f.write_str(
-                "--heap-size needs an eventlog (prog +RTS -h -l); a .hp has no heap size",
-            ),
-            Warning::BinaryNamesNothing { binary } => write!(
-                f,
-                "its bands are not info-table addresses (a -hi profile): --binary {binary} names nothing"
-            ),
-            Warning::BinaryUnusable { binary, why } => write!(f, "{binary} is not used: {why}"),
-            Warning::BinaryRefused { binary, agreement } => write!(
-                f,
-                "{binary} is not the program that wrote it ({}): its symbols are not used",
-                disagreement(agreement)
-            ),
-            Warning::BandsOutsideBinary {
-                binary,
-                outside,
-                bands,
-            } => write!(
-                f,
-                "{outside} of {bands} band addresses lie outside {binary} (in shared libraries, if the program is linked dynamically): they keep their addresses"
-            ),
-        }
-    }
-}
-
-/// Why a binary was refused, in words.
-fn disagreement(a: &Agreement) -> String {
-    let mut why = format!(
-        "{} of {} band addresses fall on its symbols",
-        a.band_hits, a.in_binary
-    );
-    if a.ipe_disagree > a.ipe_agree {
-        why.push_str(&format!(
-            ", and {} of {} IPE entries on a symbol of another name",
-            a.ipe_disagree,
-            a.ipe_agree + a.ipe_disagree
-        ));
-    }
-    why
 }
 
 /// Reads a `.hp` file or an eventlog from `source`, and applies the steps after reading
@@ -241,7 +120,7 @@ pub(crate) fn load_samples(
 /// The steps after reading (see the module docs), on what a reader gave.
 fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Loaded {
     let (mut warnings, eventlog) = match notes {
-        Notes::Hp(warnings) => (warnings.into_iter().map(Warning::Hp).collect(), None),
+        Notes::Hp(warnings) => (warnings.into_iter().map(Warning::from).collect(), None),
         Notes::Eventlog(mut report) => {
             let warnings = std::mem::take(&mut report.warnings);
             let warnings = warnings.into_iter().map(Warning::Eventlog).collect();
@@ -266,23 +145,17 @@ fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Load
     }
 }
 
-/// The heap size, live bytes and blocks size an eventlog recorded, as lines to draw over
-/// the bands (eventlog2html's Heap tab has these three; the blocks' gap to the live bytes
-/// is fragmentation). A line the log has no point of is left out: GHC before 9.2 writes
-/// no blocks size.
+/// The lines over the bands an eventlog recorded (the heap size, live bytes and blocks
+/// size: its report's lines), as lines to draw over the bands. A line the log has no
+/// point of is left out: GHC before 9.2 writes no blocks size.
 fn heap_series(report: &EventlogReport) -> Vec<Series> {
-    let line = |name: &str, points: &[(f64, u64)]| Series {
-        name: name.as_bytes().to_vec(),
-        points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
-    };
-    [
-        line("heap size", &report.heap_size),
-        line("live bytes", &report.heap_live),
-        line("blocks size", &report.blocks_size),
-    ]
-    .into_iter()
-    .filter(|s| !s.points.is_empty())
-    .collect()
+    (report.lines())
+        .filter(|(_, points)| !points.is_empty())
+        .map(|(name, points)| Series {
+            name: name.as_bytes().to_vec(),
+            points: points.iter().map(|&(t, b)| (t, b as f64)).collect(),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -3,96 +3,11 @@
 //! program's binary ([`crate::symbolize::name_bands`]). The library reads no file: the
 //! caller hands the binary's bytes in, or finds them when asked ([`Binary`]).
 
-use std::fmt;
-use std::sync::{Arc, OnceLock};
-
+use super::binary::Binary;
 use super::{LoadOptions, Warning};
 use crate::profile::Profile;
 use crate::read::eventlog::EventlogReport;
-use crate::symbolize::{self, IpeNames, Naming, SymbolError, SymbolTable};
-
-/// The program that wrote a `-hi` profile, for its symbols.
-#[derive(Clone, Default)]
-#[non_exhaustive]
-pub enum Binary {
-    /// None: bands without an IPE entry keep their addresses.
-    #[default]
-    None,
-    /// This binary, given by the caller (`--binary`). A warning says when it cannot be
-    /// used, or when the profile's bands are not addresses.
-    Given(Program),
-    /// Asked, only when the bands of an eventlog are addresses, for the binary of the
-    /// program the log names (its argv\[0\] as the run was started, `./leakmap`): the
-    /// caller looks for it (the command: beside the log, then in the current directory).
-    /// A file found that is no binary is passed over quietly: nobody asked for it.
-    Find(Arc<FindProgram>),
-}
-
-/// How [`Binary::Find`] finds the binary of the program an eventlog names.
-pub type FindProgram = dyn Fn(&str) -> Option<Program> + Send + Sync;
-
-impl fmt::Debug for Binary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Binary::None => f.write_str("None"),
-            Binary::Given(program) => f.debug_tuple("Given").field(program).finish(),
-            Binary::Find(_) => f.write_str("Find(..)"),
-        }
-    }
-}
-
-/// A program binary's bytes, with the name warnings and the summary give it.
-#[derive(Clone)]
-pub struct Program {
-    /// What to call it (its path).
-    pub name: String,
-    /// The whole file: bytes in memory, or a file the caller maps or reads when they
-    /// are first asked for (only a `-hi` profile asks), shared by every load that
-    /// uses it.
-    bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
-    /// Its symbol table, read when first asked for and shared by the clones: a live
-    /// page names its bands again with every update.
-    symbols: Arc<OnceLock<Result<SymbolTable, SymbolError>>>,
-}
-
-impl Program {
-    /// The binary `name` whose file holds `bytes`.
-    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Program {
-        let bytes: Arc<[u8]> = bytes.into();
-        Program::shared(name, Arc::new(bytes))
-    }
-
-    /// The binary `name` whose file's bytes `bytes` gives when asked (a map of the
-    /// file, say): nothing is copied, and clones share it.
-    pub fn shared(name: impl Into<String>, bytes: Arc<dyn AsRef<[u8]> + Send + Sync>) -> Program {
-        Program {
-            name: name.into(),
-            bytes,
-            symbols: Arc::default(),
-        }
-    }
-
-    /// The file's bytes.
-    pub fn bytes(&self) -> &[u8] {
-        (*self.bytes).as_ref()
-    }
-
-    /// Its symbol table, or why it has none: read once, whichever clone asks.
-    pub(crate) fn symbols(&self) -> Result<&SymbolTable, &SymbolError> {
-        let read = self
-            .symbols
-            .get_or_init(|| SymbolTable::parse(self.bytes()));
-        read.as_ref()
-    }
-}
-
-impl fmt::Debug for Program {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Program")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
+use crate::symbolize::{self, IpeNames, Naming, SymbolizeOptions};
 
 /// What the naming step did: the naming (`None` when the bands were not renamed at all)
 /// and the name of the binary whose symbols were read.
@@ -113,7 +28,7 @@ pub(super) fn name_bands(
         naming: None,
         binary: None,
     };
-    if opts.naming.names == IpeNames::Address {
+    if opts.ipe_names == IpeNames::Address {
         return nothing;
     }
     if !symbolize::is_info_table_profile(profile) {
@@ -144,14 +59,17 @@ pub(super) fn name_bands(
     };
     let ipe = report.map_or(&[][..], |r| &r.ipe[..]);
     let table = program.as_ref().map(|&(_, table)| table);
-    let naming = symbolize::name_bands(profile, ipe, table, &opts.naming);
+    let how = SymbolizeOptions {
+        names: opts.ipe_names,
+    };
+    let naming = symbolize::name_bands(profile, ipe, table, &how);
     let binary = program.map(|(name, _)| name);
     if let (Some(name), Some(agreement)) = (&binary, naming.binary) {
         let outside = agreement.bands - agreement.in_binary;
         if !agreement.accepted() {
             warnings.push(Warning::BinaryRefused {
                 binary: name.clone(),
-                agreement,
+                why: super::warning::disagreement(&agreement),
             });
         } else if outside > 0 {
             warnings.push(Warning::BandsOutsideBinary {

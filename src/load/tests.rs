@@ -2,6 +2,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::*;
+use crate::read::window::WindowOptions;
 use crate::symbolize::IpeNames;
 
 const HEAD: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n";
@@ -79,7 +80,10 @@ fn a_window_keeps_its_samples_and_refuses_an_empty_one() {
     }
     opts.window = WindowOptions::new(Some(5.0), None);
     let err = from_bytes(&two_samples(), &opts);
-    assert!(matches!(err, Err(LoadError::Window(_))), "{err:?}");
+    assert!(
+        matches!(err, Err(LoadError::NoSampleInWindow { .. })),
+        "{err:?}"
+    );
 }
 
 /// The reader's warnings come first, positioned, then the steps'.
@@ -94,7 +98,10 @@ fn a_hp_asked_for_heap_size_lines_gets_a_warning_after_the_readers() {
     assert!(loaded.profile.series.is_empty());
     assert!(matches!(
         &loaded.warnings[..],
-        [Warning::Hp(_), Warning::HeapSizeNeedsEventlog]
+        [
+            Warning::IncompleteLastSample { .. },
+            Warning::HeapSizeNeedsEventlog
+        ]
     ));
     let first = loaded.warnings[0].line("t.hp");
     assert!(
@@ -170,7 +177,7 @@ fn a_hp_of_info_tables_is_named_with_the_binary_given_only() {
         other => panic!("{other:?}"),
     }
 
-    opts.naming.names = IpeNames::Address;
+    opts.ipe_names = IpeNames::Address;
     let loaded = from_bytes(&info_tables(), &opts).unwrap();
     assert!(loaded.naming.is_none() && loaded.warnings.is_empty());
 }

@@ -6,10 +6,10 @@
 
 use std::io;
 
-use super::html::ProfileFacts;
 use crate::defaults;
 use crate::layout::chart::{Chart, ChartData};
 use crate::profile::Band;
+use crate::profile::ProfileFacts;
 
 /// Which census an export of one census holds (a pprof profile).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::census::ExportOptions;
-use super::html::{write_html, write_html_page, HtmlOptions};
+use super::html::write_html_page;
 use super::pdf::{write_pdf, PdfOptions};
 use super::pprof::write_pprof;
 use super::prometheus::write_prometheus;
@@ -98,9 +98,10 @@ impl Format {
         !matches!(self, Format::Prometheus | Format::Pprof)
     }
 
-    /// What the format needs of aggregation and layout, in one place: the command line
-    /// puts it in `RenderOptions::needs`.
-    pub fn needs(self) -> Needs {
+    /// What the format needs of aggregation and layout, in one place:
+    /// [`crate::RenderOptions::for_format`] (and the command line) put it in
+    /// `RenderOptions::needs`.
+    pub(crate) fn needs(self) -> Needs {
         // The formats hp2ps does not have label the x ticks with the decimals the step
         // needs, and keep the samples that can be seen.
         let vector = Needs {
@@ -157,18 +158,21 @@ pub struct PaintOptions {
     /// The name of the profile the chart is drawn from, for a format that shows it (the
     /// HTML page's heading and its chart's `data-run`). Default: `None`.
     pub source: Option<String>,
-    /// What the HTML page's header says about the profile. Default: nothing.
-    pub facts: super::html::ProfileFacts,
-    /// What the HTML page says it left out, a line each. Default: none.
-    pub notes: Vec<String>,
+    /// What the HTML page's header says about the profile: what its eventlog told
+    /// ([`PaintOptions::with_facts_of`]). Default: nothing.
+    pub(crate) facts: crate::profile::ProfileFacts,
     /// What the exports (Prometheus, pprof) take besides the chart. Default:
     /// [`ExportOptions::default`].
     pub export: ExportOptions,
 }
 
-/// Paints `chart` in `format` with the default [`PaintOptions`].
-pub fn write_chart<W: Write>(chart: &Chart, format: Format, out: &mut W) -> io::Result<()> {
-    write_chart_with(chart, format, &PaintOptions::default(), out)
+impl PaintOptions {
+    /// These options, with what the HTML page's header says of how the profile was made:
+    /// what `loaded`'s eventlog told (its breakdown, sampling interval and runtime).
+    pub fn with_facts_of(mut self, loaded: &crate::load::Loaded) -> PaintOptions {
+        self.facts = loaded.facts();
+        self
+    }
 }
 
 /// Paints `chart` in `format`.
@@ -199,7 +203,7 @@ pub fn write_chart_with<W: Write>(
             };
             write_pdf(chart, &pdf, out)
         }
-        Format::Html => write_html(chart, &html_options(opts), out),
+        Format::Html => write_html_page(&[(chart, opts.source.as_deref(), &opts.facts)], out),
         Format::Prometheus => write_prometheus(chart, opts, out),
         Format::Pprof => write_pprof(chart, opts, out),
     }
@@ -208,18 +212,8 @@ pub fn write_chart_with<W: Write>(
 /// Writes one HTML page of several charts (the runs of [`crate::prepare_runs`]), each
 /// named by its [`PaintOptions::source`], with a view of their differences.
 pub fn write_runs_page<W: Write>(runs: &[(&Chart, &PaintOptions)], out: &mut W) -> io::Result<()> {
-    let options: Vec<HtmlOptions> = runs.iter().map(|(_, opts)| html_options(opts)).collect();
-    let pages: Vec<(&Chart, &HtmlOptions)> = (runs.iter().map(|(chart, _)| *chart))
-        .zip(&options)
+    let charts: Vec<_> = (runs.iter())
+        .map(|(chart, opts)| (*chart, opts.source.as_deref(), &opts.facts))
         .collect();
-    write_html_page(&pages, out)
-}
-
-/// What the page takes of the painting options.
-fn html_options(opts: &PaintOptions) -> HtmlOptions {
-    HtmlOptions {
-        file: opts.source.clone(),
-        facts: opts.facts.clone(),
-        notes: opts.notes.clone(),
-    }
+    write_html_page(&charts, out)
 }

@@ -12,18 +12,23 @@
 //! `ps/` (with string escaping, the EPS bounding box, and the polygons of long bands put
 //! together from numbers formatted once: `long_bands.rs`), `svg/` (the long bands of
 //! large documents in pieces that libxml2 reads: `pieces.rs`; text placed glyph by glyph:
-//! `glyphs.rs`), `pdf/`, and `html/` (the interactive page: the SVG painter's picture
-//! with classes on what its script redraws, the chart's data as escaped JSON in
-//! `data.rs`, the CSP hashes in `digest.rs`, the script, style and template in `assets/`,
-//! carried without comments and needless spaces by `minify.rs`; several runs' charts in
-//! one page: [`write_runs_page`]; see `docs/formats.md`). The exports, formats of the
-//! chart's numbers rather than its picture: `prometheus/` (Prometheus's and
-//! OpenMetrics's text, `--format prometheus`) and `pprof/` (one census as pprof's
-//! `profile.proto`), both reading what `census.rs` gives them of the chart (every band,
-//! the census chosen, the program and the kind of profile; [`ExportOptions`]).
+//! `glyphs.rs`), `pdf/`, and `html/` (the interactive page, made by one builder for files, runs
+//! compared and the live page: `page.rs`, a run's head and its panels (`panel.rs`, the
+//! heap profile's in `heap_panels.rs`, a time profile's in `time_panel.rs`), the SVG
+//! painter's picture with classes on what its script redraws, the chart's data as
+//! escaped JSON (`json.rs`), the CSP hashes in `digest.rs`, the script, style and
+//! template in `assets/`, carried without comments and needless spaces by `minify.rs`;
+//! several runs' charts in one page: [`write_runs_page`]; see `docs/formats.md`). The
+//! exports, formats of the chart's numbers rather than its picture: `prometheus/`
+//! (Prometheus's and OpenMetrics's text, `--format prometheus`) and `pprof/` (one
+//! census as pprof's `profile.proto`), both reading what `census.rs` gives them of the
+//! chart (every band, the census chosen, the program and the kind of profile;
+//! [`ExportOptions`]). A time profile's static flame graph: `flame/` (SVG, PDF, PS and
+//! EPS of `layout::flame`'s `FlameChart`).
 
 mod buffer;
 mod census;
+mod flame;
 mod format;
 mod geometry;
 mod hatch;
@@ -36,5 +41,5 @@ pub(crate) mod svg;
 mod walk;
 
 pub use census::{Census, ExportOptions};
-pub use format::{write_chart, write_chart_with, write_runs_page, Format, PaintOptions};
-pub use html::ProfileFacts;
+pub(crate) use flame::{draws_flame, write_flame};
+pub use format::{write_chart_with, write_runs_page, Format, PaintOptions};

@@ -8,17 +8,21 @@
 //! over every sample and what became of it in the chart (`numbers.rs`: [`BandNumbers`],
 //! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
 //! the band filter, the summary and the layout share (`stack.rs`); what names a band
-//! across runs (`key.rs`: a `.hp`'s stack number and an eventlog's ` #k` left out). Data
+//! across runs (`key.rs`: a `.hp`'s stack number and an eventlog's ` #k` left out); what
+//! is known of how the profile was made, for its page (`facts.rs`: `ProfileFacts`). Data
 //! only: it imports no reader, no seam.
 
-mod info;
+mod facts;
+pub(crate) mod info;
 mod key;
-mod numbers;
+pub(crate) mod numbers;
 pub(crate) mod stack;
 
-pub use info::{closure_type_name, BandInfo, IpeEntry, SymbolMatch};
+pub(crate) use facts::ProfileFacts;
+pub(crate) use info::closure_type_name;
+pub use info::{BandInfo, IpeEntry, SymbolMatch};
 pub(crate) use key::{match_key, name_key};
-pub use numbers::{BandNumbers, Fate};
+pub(crate) use numbers::{BandNumbers, Fate};
 pub(crate) use stack::{area, merged_values, stack_heights, stack_on, trapezoid_weights};
 
 use std::collections::BTreeMap;

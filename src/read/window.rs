@@ -73,7 +73,7 @@ impl WindowOptions {
 /// error).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum WindowError {
+pub(crate) enum WindowError {
     /// `from` is after `to` (or one of them is NaN).
     #[error("the window {window} is empty: its start is after its end")]
     Inverted {
@@ -293,20 +293,20 @@ mod tests {
     fn empty_and_inverted_windows_are_errors() {
         assert!(matches!(
             read(BODY, Some(3.0), None),
-            Err(LoadError::Window(WindowError::NoSampleInside { first, last, .. }))
+            Err(LoadError::NoSampleInWindow { first, last, .. })
                 if first == 0.0 && last == 2.0
         ));
         assert!(matches!(
             read(BODY, Some(0.2), Some(0.8)),
-            Err(LoadError::Window(WindowError::NoSampleInside { .. }))
+            Err(LoadError::NoSampleInWindow { .. })
         ));
         assert!(matches!(
             read(BODY, Some(2.0), Some(1.0)),
-            Err(LoadError::Window(WindowError::Inverted { .. }))
+            Err(LoadError::EmptyWindow { .. })
         ));
         assert!(matches!(
             read(BODY, Some(f64::NAN), None),
-            Err(LoadError::Window(WindowError::Inverted { .. }))
+            Err(LoadError::EmptyWindow { .. })
         ));
         assert!(matches!(
             read("BEGIN_SAMPLE 0.0\n", Some(0.0), None),

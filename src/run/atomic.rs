@@ -6,6 +6,7 @@
 //! was. A link to a regular file is replaced, not followed, so an output that is a link to
 //! the input never destroys the input.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -125,6 +126,29 @@ impl Drop for AtomicFile {
             listed.remove(&temp);
         }
     }
+}
+
+/// Writes with `paint` to `output` (`-`: stdout), else to `default`, atomically; the
+/// file written.
+pub(crate) fn write_output(
+    output: Option<&OsStr>,
+    default: &std::path::Path,
+    paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Option<PathBuf>, String> {
+    if output.is_some_and(|o| o == "-") {
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+        return paint(&mut out)
+            .and_then(|()| out.flush())
+            .map(|()| None)
+            .map_err(|e| format!("cannot write to stdout: {e}"));
+    }
+    let path = output.map_or_else(|| default.to_path_buf(), PathBuf::from);
+    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    let mut file = AtomicFile::create(&path).map_err(failed)?;
+    paint(file.writer()).map_err(failed)?;
+    file.commit().map_err(failed)?;
+    Ok(Some(path))
 }
 
 #[cfg(test)]

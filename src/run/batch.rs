@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::names::FileNames;
 use super::render::{self, Done, Failure};
 use crate::cli::Invocation;
-use hp2ps::SharedAxes;
+use crate::SharedAxes;
 
 /// Arguments that write the same output render one after the other in argument order,
 /// so that a `-p` run reads the `.aux` its predecessor wrote, as when hp2ps runs once
@@ -87,9 +87,9 @@ pub fn run(inv: &Invocation) -> ExitCode {
                 for &i in group {
                     let file = &files[i];
                     bar.set_message(
-                        hp2ps::summary::printable(&file.to_string_lossy()).into_owned(),
+                        crate::summary::printable(&file.to_string_lossy()).into_owned(),
                     );
-                    let result = guarded(file, || render::render_file(inv, file));
+                    let result = guarded(file, || super::any_file::render_any(inv, file));
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(result);
                     }
@@ -165,11 +165,9 @@ pub(super) fn report(
                 for w in done.warning_lines() {
                     say!("{w}");
                 }
-                if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
-                    if let Err(e) = super::summary::print_summary(summary, format) {
-                        say!("hp2ps: {e}");
-                        return ExitCode::FAILURE;
-                    }
+                if let Err(e) = super::summary::print_summaries(&done, inv.summary) {
+                    say!("hp2ps: {e}");
+                    return ExitCode::FAILURE;
                 }
             }
             Some(Err(failure)) => {

@@ -1,5 +1,5 @@
 //! `--check`: the profile (and its `--baseline`) read as a render reads them, judged by
-//! the library's gate ([`hp2ps::check::check`]), the verdict on stdout as text or one
+//! the library's gate ([`crate::check::check`]), the verdict on stdout as text or one
 //! line of JSON. Exit status 0 when every rule holds, 1 when one fails or a file cannot
 //! be read.
 
@@ -7,8 +7,8 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use hp2ps::check::check;
-use hp2ps::profile::Profile;
+use crate::check::check;
+use crate::profile::Profile;
 
 use super::names::FileNames;
 use super::render::read_named;

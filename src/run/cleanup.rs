@@ -193,7 +193,7 @@ fn ending_signals() -> Vec<libc::c_int> {
 
 #[cfg(unix)]
 fn start() -> Result<(), String> {
-    super::abort::watch()?;
+    super::abort::watch(remove_on_abort)?;
     // A signal the platform (or a library in the process) keeps for itself is left as
     // it is: the others are still watched.
     let signals: Vec<libc::c_int> = (ending_signals().into_iter())
@@ -234,10 +234,17 @@ fn start() -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// The SIGABRT handler's work: every listed file it can removed.
+#[cfg(unix)]
+fn remove_on_abort() {
+    each_listed_if_free(super::abort::unlink);
+}
+
 /// Calls `f` with every listed path, if the list is free now, after waiting a little
 /// for a thread that holds it (this very thread may: then nothing is called). For the
 /// SIGABRT handler ([`super::abort`]): only atomics (the lock's) and `f`, no allocation.
-pub(super) fn each_listed_if_free(mut f: impl FnMut(&Path)) {
+#[cfg(unix)]
+fn each_listed_if_free(mut f: impl FnMut(&Path)) {
     use std::sync::TryLockError;
     for _ in 0..10_000 {
         let list = match LIST.try_lock() {

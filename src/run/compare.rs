@@ -13,14 +13,13 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hp2ps::chart::Chart;
-use hp2ps::profile::Profile;
-use hp2ps::{prepare_runs, write_runs_page, PaintOptions};
+use crate::paint::html::{Page, RunPage};
+use crate::prepare_runs;
+use crate::profile::Profile;
 
 use super::atomic::AtomicFile;
 use super::batch;
 use super::names::FileNames;
-use super::page_budget;
 use super::render::{read_named, Done, Failure};
 use crate::cli::Invocation;
 
@@ -47,18 +46,26 @@ pub(crate) fn run(inv: &Invocation) -> ExitCode {
     let axes = inv.uniform_scale.unwrap_or_default();
     let count = profiles.len();
     let charts = prepare_runs(profiles, &inv.render, axes);
-    for ((chart, page), d) in charts.iter().zip(&mut pages).zip(&mut done) {
-        page.notes = page_budget::left_out(chart, count);
-        let input = page.source.clone().unwrap_or_default();
-        let lines = page
-            .notes
+    let runs = (charts.iter().zip(&pages))
+        .map(|(chart, p)| RunPage::heap(chart, p.source.as_deref(), &p.facts, count))
+        .collect::<io::Result<Vec<_>>>();
+    let page = match runs {
+        Ok(runs) => Page::of(&runs),
+        Err(e) => {
+            say!("hp2ps: cannot paint the page: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // What each run's page left out goes to stderr too.
+    for ((notes, p), d) in page.notes.iter().zip(&pages).zip(&mut done) {
+        let input = p.source.clone().unwrap_or_default();
+        let lines = notes
             .iter()
             .map(|n| format!("hp2ps: warning: {input}: {n}"));
         d.warnings.extend(lines);
     }
-    let runs: Vec<(&Chart, &PaintOptions)> = charts.iter().zip(&pages).collect();
     let output = inv.output.clone().unwrap_or_default();
-    if let Err(message) = write_page(&output, &runs) {
+    if let Err(message) = write_page(&output, &page) {
         say!("hp2ps: {message}");
         return ExitCode::FAILURE;
     }
@@ -97,17 +104,18 @@ fn read_all(inv: &Invocation, files: &[OsString]) -> Vec<Option<Result<Read, Fai
 }
 
 /// Writes the page to `output` (atomically), or to stdout for `-`.
-fn write_page(output: &OsString, runs: &[(&Chart, &PaintOptions)]) -> Result<(), String> {
+fn write_page(output: &OsString, page: &Page) -> Result<(), String> {
     if output == "-" {
         let stdout = io::stdout();
         let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-        return write_runs_page(runs, &mut out)
+        return page
+            .write(&mut out)
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write to stdout: {e}"));
     }
     let path = PathBuf::from(output);
     let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
     let mut out = AtomicFile::create(&path).map_err(failed)?;
-    write_runs_page(runs, out.writer()).map_err(failed)?;
+    page.write(out.writer()).map_err(failed)?;
     out.commit().map_err(failed)
 }

@@ -13,7 +13,8 @@
 //! in `map.rs`, the SIGBUS handler in `fault.rs`; elsewhere files are read as streams),
 //! what tells a file's versions apart ([`version`]) and the C allocator's settings
 //! ([`heap`]); a GHC time profile (`.prof`, `-pj`) among the inputs, summarised or
-//! compared ([`time_profile`]). Hostile files at these edges: what a command writes is checked before
+//! compared ([`time_profile`]; read by [`time_read`]), or drawn as its flame graph
+//! (`time_render.rs`; a file argument of either kind rendered: `any_file.rs`). Hostile files at these edges: what a command writes is checked before
 //! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
 //! the same output); no temporary outlives a run however it ends, and a chart and its
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
@@ -24,25 +25,30 @@
 
 #[cfg(unix)]
 mod abort;
+mod any_file;
 mod atomic;
 pub(crate) mod batch;
 pub(crate) mod check;
 pub(crate) mod cleanup;
 pub(crate) mod compare;
+pub(crate) mod entry;
 pub(crate) mod heap;
+mod linked;
 mod mapped;
-mod names;
-pub(crate) mod outputs;
-mod page_budget;
-mod regular;
+pub mod names;
+pub mod outputs;
+pub mod regular;
 mod render;
 pub(crate) mod serve;
 mod summary;
 mod symbols;
+pub(crate) mod time_page;
 pub(crate) mod time_profile;
-pub(crate) mod version;
+pub(crate) mod time_read;
+mod time_render;
+pub mod version;
 pub(crate) mod watch;
-mod watched;
+pub mod watched;
 
 use std::io::{self, Write};
 use std::path::Path;

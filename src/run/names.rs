@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use hp2ps::Format;
+use crate::Format;
 
 use crate::cli::Invocation;
 
@@ -16,24 +16,29 @@ use crate::cli::Invocation;
 /// names: `foo.eventlog` writes `./foo.ps` and `./foo.aux`, and `foo` reads `foo.eventlog`
 /// when there is no `foo.hp`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FileNames {
+pub struct FileNames {
     /// The profile to read.
-    pub(crate) input: PathBuf,
+    pub input: PathBuf,
     /// The chart to write.
-    pub(crate) output: PathBuf,
+    pub output: PathBuf,
     /// The `.aux` to write (and to read with `-p`).
-    pub(crate) aux: PathBuf,
+    pub aux: PathBuf,
+    /// The time profile of the same run, for its page: `foo.prof` beside a bare `foo`
+    /// whose page (`--format html`) shows its heap profile.
+    pub time: Option<PathBuf>,
 }
 
 /// The extensions a profile may carry: hp2ps's own, then the eventlog's.
 const HP: &[u8] = b".hp";
 const EVENTLOG: &[u8] = b".eventlog";
+/// A GHC time profile's (`+RTS -p` names it `prog.prof`, `-pj` too).
+const PROF: &[u8] = b".prof";
 
 impl FileNames {
     /// The names for `arg` as hp2ps forms them. Only when `arg` has neither extension are
     /// the files looked at: `exists` tells which are there, `is_eventlog` whether a file
     /// starts as an eventlog does.
-    pub(crate) fn for_argument(
+    pub fn for_argument(
         arg: &OsString,
         format: Format,
         dir: Option<&Path>,
@@ -41,6 +46,7 @@ impl FileNames {
         is_eventlog: impl Fn(&Path) -> bool,
     ) -> FileNames {
         let bytes = arg.as_encoded_bytes();
+        let mut time = None;
         let with = |stem: &[u8], ext: &[u8]| {
             let mut v = stem.to_vec();
             v.extend_from_slice(ext);
@@ -50,22 +56,35 @@ impl FileNames {
             (stem, PathBuf::from(arg))
         } else if let Some(stem) = bytes.strip_suffix(EVENTLOG) {
             (stem, PathBuf::from(arg))
+        } else if let Some(stem) = bytes.strip_suffix(PROF) {
+            (stem, PathBuf::from(arg))
         } else {
             let hp = with(bytes, HP);
             let eventlog = with(bytes, EVENTLOG);
-            // hp2ps reads `foo.hp`; only when it is missing do the other spellings count:
-            // `foo.eventlog`, then `foo` itself if it is an eventlog (a `.hp` text under
-            // another name still fails as in hp2ps).
-            let input = if exists(&hp) {
-                hp
-            } else if exists(&eventlog) {
-                eventlog
-            } else if is_eventlog(Path::new(arg)) {
-                PathBuf::from(arg)
+            let prof = with(bytes, PROF);
+            // The page of a run with its time profile: the eventlog first (a `-p -hc -l`
+            // run's carries the time samples a window of the heap chart needs).
+            if format == Format::Html && exists(&prof) && (exists(&hp) || exists(&eventlog)) {
+                time = Some(prof);
+                let input = if exists(&eventlog) { eventlog } else { hp };
+                (bytes, input)
             } else {
-                hp
-            };
-            (bytes, input)
+                // hp2ps reads `foo.hp`; only when it is missing do the other spellings
+                // count: `foo.eventlog`, then `foo` itself if it is an eventlog, then
+                // `foo.prof` (a `.hp` text under another name still fails as in hp2ps).
+                let input = if exists(&hp) {
+                    hp
+                } else if exists(&eventlog) {
+                    eventlog
+                } else if is_eventlog(Path::new(arg)) {
+                    PathBuf::from(arg)
+                } else if exists(&prof) {
+                    prof
+                } else {
+                    hp
+                };
+                (bytes, input)
+            }
         };
         let base = base_name(stem, SEPARATORS);
         let in_dir = |name: PathBuf| match dir {
@@ -78,11 +97,12 @@ impl FileNames {
             input,
             output: in_dir(with(base, &ext)),
             aux: in_dir(with(base, b".aux")),
+            time,
         }
     }
 
     /// The names for `arg` under this invocation's format and `--output-dir`.
-    pub(crate) fn of(inv: &Invocation, arg: &OsString) -> FileNames {
+    pub fn of(inv: &Invocation, arg: &OsString) -> FileNames {
         let dir = inv.output_dir.as_ref().map(Path::new);
         FileNames::for_argument(arg, inv.format(), dir, Path::is_file, starts_as_eventlog)
     }
@@ -135,12 +155,12 @@ fn starts_as_eventlog(path: &Path) -> bool {
     let mut magic = [0u8; 4];
     super::regular::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| hp2ps::is_eventlog(&magic))
+        .is_ok_and(|()| crate::read::kind::is_eventlog(&magic))
 }
 
 /// Whether two paths name the same directory entry, however they are spelled (`t.hp`,
 /// `./t.hp`, `d/../t.hp`). Links are different entries: replacing one leaves the other.
-pub(crate) fn same_entry(a: &Path, b: &Path) -> bool {
+pub fn same_entry(a: &Path, b: &Path) -> bool {
     match (entry_key(a), entry_key(b)) {
         (Some(x), Some(y)) => x == y,
         _ => a == b,
@@ -149,7 +169,7 @@ pub(crate) fn same_entry(a: &Path, b: &Path) -> bool {
 
 /// What two spellings of one directory entry share: its directory, resolved, and its
 /// name. `None` when the directory cannot be resolved (it does not exist yet).
-pub(crate) fn entry_key(p: &Path) -> Option<PathBuf> {
+pub fn entry_key(p: &Path) -> Option<PathBuf> {
     let name = p.file_name()?;
     let parent = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -159,7 +179,7 @@ pub(crate) fn entry_key(p: &Path) -> Option<PathBuf> {
 }
 
 /// Refuses an `-o` that would replace the input or be replaced by the `.aux`.
-pub(crate) fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
+pub fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
     let Some(output) = inv.output.as_deref().filter(|o| *o != "-") else {
         return Ok(());
     };
@@ -181,7 +201,7 @@ pub(crate) fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), St
 
 /// Whether stdin is the regular file at `path` (filter mode with `-o` naming its input).
 #[cfg(unix)]
-pub(crate) fn stdin_is(path: &Path) -> bool {
+pub fn stdin_is(path: &Path) -> bool {
     use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
     let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
@@ -196,7 +216,7 @@ pub(crate) fn stdin_is(path: &Path) -> bool {
 /// Elsewhere std cannot tell which file stdin is: `-o` is not checked against it (the
 /// output is still written to a temporary file first, so a bad render loses nothing).
 #[cfg(not(unix))]
-pub(crate) fn stdin_is(_path: &Path) -> bool {
+pub fn stdin_is(_path: &Path) -> bool {
     false
 }
 
@@ -209,6 +229,37 @@ mod tests {
         let there = |p: &Path| present.iter().any(|f| Path::new(f) == p);
         let eventlog = |p: &Path| there(p) && p.to_string_lossy().ends_with("log");
         FileNames::for_argument(&OsString::from(arg), Format::Ps, None, there, eventlog)
+    }
+
+    #[test]
+    fn a_bare_name_of_a_page_finds_its_time_profile_beside_it() {
+        let of = |present: &[&str]| {
+            let there = |p: &Path| present.iter().any(|f| Path::new(f) == p);
+            let arg = OsString::from("d/prog");
+            FileNames::for_argument(&arg, Format::Html, None, there, |_| false)
+        };
+        let all = of(&["d/prog.hp", "d/prog.eventlog", "d/prog.prof"]);
+        assert_eq!(all.input, PathBuf::from("d/prog.eventlog"));
+        assert_eq!(all.time, Some(PathBuf::from("d/prog.prof")));
+        assert_eq!(all.output, PathBuf::from("prog.html"));
+        let hp = of(&["d/prog.hp", "d/prog.prof"]);
+        assert_eq!(
+            (hp.input, hp.time),
+            ("d/prog.hp".into(), Some("d/prog.prof".into()))
+        );
+        // A time profile alone is the input; without one, hp2ps's rule.
+        let prof = of(&["d/prog.prof"]);
+        assert_eq!((prof.input, prof.time), ("d/prog.prof".into(), None));
+        let heap = of(&["d/prog.hp", "d/prog.eventlog"]);
+        assert_eq!((heap.input, heap.time), ("d/prog.hp".into(), None));
+        // Another format draws the heap profile as ever; a .prof argument is its own.
+        let ps = names("d/prog", &["d/prog.hp", "d/prog.prof"]);
+        assert_eq!((ps.input, ps.time), ("d/prog.hp".into(), None));
+        let arg = names("d/prog.prof", &[]);
+        assert_eq!(
+            (arg.input, arg.output),
+            ("d/prog.prof".into(), "prog.ps".into())
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::names::{entry_key, same_entry, FileNames};
 use crate::cli::Invocation;
 
 /// Why the command's outputs cannot be written as asked, in one line, or `Ok`.
-pub(crate) fn check(inv: &Invocation) -> Result<(), String> {
+pub fn check(inv: &Invocation) -> Result<(), String> {
     if let Some(o) = inv.output.as_deref().filter(|o| *o != "-") {
         check_output_file(Path::new(o))?;
         if inv.serve.is_some() {
@@ -28,6 +28,14 @@ pub(crate) fn check(inv: &Invocation) -> Result<(), String> {
         return Err(message);
     }
     Ok(())
+}
+
+/// Why the `-o` of `inv` cannot be written as its one output (a directory), or `Ok`.
+pub(crate) fn check_output_file_of(inv: &Invocation) -> Result<(), String> {
+    match inv.output.as_deref().filter(|o| *o != "-") {
+        Some(o) => check_output_file(Path::new(o)),
+        None => Ok(()),
+    }
 }
 
 /// Refuses an `-o` that is a directory, or that ends in a separator (a directory's
@@ -134,6 +142,7 @@ mod tests {
                 input: input.into(),
                 output: output.into(),
                 aux: aux.into(),
+                time: None,
             })
             .collect()
     }

@@ -9,7 +9,7 @@ use std::io;
 use std::path::Path;
 
 /// What a file of `kind` is, in words, for a message ("a FIFO").
-pub(crate) fn kind_of(kind: FileType) -> &'static str {
+pub fn kind_of(kind: FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -34,7 +34,7 @@ pub(crate) fn kind_of(kind: FileType) -> &'static str {
 
 /// Opens `path` for reading if it is a regular file (a link to one counts), without
 /// waiting for a FIFO's writer; an error of kind `InvalidInput` says what else it is.
-pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
+pub fn open_regular(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]

@@ -7,19 +7,19 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use hp2ps::chart::Chart;
-use hp2ps::profile::Profile;
-use hp2ps::summary::{summarize, Summary};
-use hp2ps::{
-    load, prepare, read_aux, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded,
-    PaintOptions, ReadError, Source, Warning,
+use crate::paint::html::Page;
+use crate::profile::Profile;
+use crate::profile::ProfileFacts;
+use crate::summary::{summarize, Summary, TimeSummary};
+use crate::Chart;
+use crate::{
+    load, prepare, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded, PaintOptions,
+    ReadError, Source, Warning,
 };
-use hp2ps::{EventlogReport, ProfileFacts};
 
 use super::atomic::AtomicFile;
 use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
-use super::page_budget;
 use super::regular::open_regular;
 use super::symbols;
 use super::version::Version;
@@ -35,6 +35,12 @@ pub struct Done {
     /// the bands, when the log chose it.
     pub notes: Vec<String>,
     pub summary: Option<Summary>,
+    /// A time profile's summary (its input is one).
+    pub time_summary: Option<TimeSummary>,
+    /// A time profile's number of stacks (its input is one).
+    pub stacks: Option<usize>,
+    /// An eventlog's time samples (`+RTS -p -l`), for the page's time profile.
+    pub sampled: Option<crate::calltree::Sampled>,
     /// The chart file written, if any (not for stdout).
     pub output: Option<PathBuf>,
     /// The number of samples drawn.
@@ -168,8 +174,8 @@ fn finish_read(
     let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     // The log chose that file (its argv[0]): say which named the bands.
     let used = (loaded.naming.as_ref())
-        .and_then(|n| n.binary)
-        .is_some_and(|agreement| agreement.accepted());
+        .and_then(|n| n.binary_used())
+        .unwrap_or(false);
     let found = (loaded.binary.as_ref()).filter(|_| inv.binary.is_none() && used);
     let notes = (found.iter())
         .map(|program| {
@@ -185,20 +191,15 @@ fn finish_read(
         summary,
         output: None,
         samples: loaded.profile.times.len(),
-        facts: facts_of(loaded.eventlog.as_ref()),
+        facts: loaded.facts(),
+        // A page shows the time profile of an eventlog's samples beside its heap.
+        sampled: (inv.format() == Format::Html)
+            .then(|| loaded.eventlog.as_ref()?.time_samples.as_ref())
+            .flatten()
+            .map(crate::read::prof::sampled_of),
+        ..Done::default()
     };
     Ok((loaded.profile, done))
-}
-
-/// What the page's header says of a profile that its eventlog told.
-pub(crate) fn facts_of(report: Option<&EventlogReport>) -> ProfileFacts {
-    let mut facts = ProfileFacts::default();
-    if let Some(r) = report {
-        facts.breakdown = r.breakdown.map(|b| b.flag().to_string());
-        facts.interval = r.sampling_period;
-        facts.runtime = r.rts.clone();
-    }
-    facts
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;
@@ -217,7 +218,7 @@ pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
         None
     };
     let (_, aux) = prepare(profile, previous.as_ref(), &inv.render);
-    Some((aux.x_range, aux.y_range))
+    Some((aux.x_range?, aux.y_range?))
 }
 
 /// Renders one file argument as a single-file run would.
@@ -265,8 +266,6 @@ fn draw_file(
     profile: Profile,
     done: &mut Done,
 ) -> Result<Option<PathBuf>, String> {
-    let format = inv.format();
-
     let previous = if inv.use_aux {
         Some(load_aux(&names.aux)?)
     } else {
@@ -275,7 +274,7 @@ fn draw_file(
     let (chart, aux) = prepare(profile, previous.as_ref(), &inv.render);
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
-    let aux_file = match format.draws() {
+    let aux_file = match inv.format().draws() {
         true => {
             let mut file =
                 AtomicFile::create(&names.aux).map_err(|e| write_failed(&names.aux, e))?;
@@ -287,14 +286,20 @@ fn draw_file(
     };
     // The page names its profile (by its file name: the page holds no directory), says
     // what its eventlog told of it, and what it left out.
-    let mut paint = inv.paint.clone();
-    paint.source = Some(names.input.display().to_string());
     let input = names.input.display().to_string();
-    page_notes(inv, &chart, &input, &mut paint, done);
+    // The time profile of the same run beside a bare name, on its page.
+    let time = match (&names.time, inv.format()) {
+        (Some(path), Format::Html) => Some(super::time_page::TimeRead::of(path)?),
+        _ => None,
+    };
+    if let Some(t) = &time {
+        done.warnings.extend(t.warnings.iter().cloned());
+    }
+    let painted = Painted::new(inv, &chart, Some(&input), &input, done, time.as_ref())?;
     // The chart and its .aux are replaced together (see AtomicFile::commit_together).
     match inv.output.as_deref() {
         Some(o) if o == "-" => {
-            write_stdout(&chart, format, &paint)?;
+            write_stdout(&painted)?;
             if let Some(aux_file) = aux_file {
                 aux_file.commit().map_err(|e| write_failed(&names.aux, e))?;
             }
@@ -303,8 +308,7 @@ fn draw_file(
         target => {
             let path = target.map_or_else(|| names.output.clone(), PathBuf::from);
             let mut out = AtomicFile::create(&path).map_err(|e| write_failed(&path, e))?;
-            write_chart_with(&chart, format, &paint, out.writer())
-                .map_err(|e| write_failed(&path, e))?;
+            (painted.write(out.writer())).map_err(|e| write_failed(&path, e))?;
             AtomicFile::commit_together(std::iter::once(out).chain(aux_file).collect())
                 .map_err(|(failed, e)| write_failed(&failed, e))?;
             Ok(Some(path))
@@ -312,31 +316,64 @@ fn draw_file(
     }
 }
 
-/// What the page says of its profile and what it left out: the eventlog's facts, and the
-/// notes on the page, which go to stderr too.
-fn page_notes(
-    inv: &Invocation,
-    chart: &Chart,
-    input: &str,
-    paint: &mut PaintOptions,
-    done: &mut Done,
-) {
-    paint.facts = done.facts.clone();
-    if inv.format() != Format::Html {
-        return;
-    }
-    paint.notes = page_budget::left_out(chart, 1);
-    let lines = paint
-        .notes
-        .iter()
-        .map(|n| format!("hp2ps: warning: {input}: {n}"));
-    done.warnings.extend(lines);
+/// A chart as the command paints it, in its format: an HTML page is made once, by the
+/// page builder, which says what it left out (on the page, and in `done`'s warnings).
+struct Painted<'a> {
+    chart: &'a Chart,
+    format: Format,
+    paint: PaintOptions,
+    page: Option<Page>,
 }
 
-fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<(), String> {
+impl<'a> Painted<'a> {
+    /// `chart` of the input named `source` (`input` in messages), painted as `inv` asks,
+    /// with the facts `done` has of it.
+    fn new(
+        inv: &Invocation,
+        chart: &'a Chart,
+        source: Option<&str>,
+        input: &str,
+        done: &mut Done,
+        time: Option<&super::time_page::TimeRead>,
+    ) -> Result<Painted<'a>, String> {
+        let mut paint = inv.paint.clone();
+        paint.source = source.map(str::to_string).or(paint.source);
+        paint.facts = done.facts.clone();
+        let format = inv.format();
+        let page = match format {
+            Format::Html => {
+                let (source, sampled) = (paint.source.as_deref(), done.sampled.as_ref());
+                let run = super::time_page::heap_run(chart, source, &paint.facts, time, sampled)
+                    .map_err(|e| format!("cannot paint the page: {e}"))?;
+                let page = Page::of(&[run]);
+                let notes = page.notes.iter().flatten();
+                let lines = notes.map(|n| format!("hp2ps: warning: {input}: {n}"));
+                done.warnings.extend(lines);
+                Some(page)
+            }
+            _ => None,
+        };
+        Ok(Painted {
+            chart,
+            format,
+            paint,
+            page,
+        })
+    }
+
+    fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        match &self.page {
+            Some(page) => page.write(out),
+            None => write_chart_with(self.chart, self.format, &self.paint, out),
+        }
+    }
+}
+
+fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    write_chart_with(chart, format, opts, &mut out)
+    painted
+        .write(&mut out)
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write to stdout: {e}"))
 }
@@ -344,7 +381,7 @@ fn write_stdout(chart: &Chart, format: Format, opts: &PaintOptions) -> Result<()
 fn load_aux(path: &Path) -> Result<Aux, String> {
     let name = path.display().to_string();
     let text = std::fs::read(path).map_err(|e| format!("cannot open {name}: {e}"))?;
-    read_aux(&text).map_err(|e| format!("{name}:{e}"))
+    Aux::read(&text).map_err(|e| format!("{name}:{e}"))
 }
 
 /// Filter mode: stdin to stdout (or `-o`), no `.aux` read or written.
@@ -370,17 +407,16 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
         return Ok(done);
     }
     let (chart, _) = prepare(profile, None, &inv.render);
-    let mut paint = inv.paint.clone();
-    page_notes(inv, &chart, "stdin", &mut paint, &mut done);
+    let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
             let path = PathBuf::from(o);
             let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
             let mut out = AtomicFile::create(&path).map_err(failed)?;
-            write_chart_with(&chart, inv.format(), &paint, out.writer()).map_err(failed)?;
+            painted.write(out.writer()).map_err(failed)?;
             out.commit().map_err(failed).map(|()| Some(path))
         }
-        _ => write_stdout(&chart, inv.format(), &paint).map(|()| None),
+        _ => write_stdout(&painted).map(|()| None),
     };
     match drawn {
         Ok(output) => {

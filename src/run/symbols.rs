@@ -1,6 +1,6 @@
 //! The program binary of a `-hi` profile, the edge's part of naming its bands: the file
 //! `--binary` names, or the program an eventlog names, looked for beside the log and in
-//! the current directory when the loading step asks ([`hp2ps::Binary`]); the
+//! the current directory when the loading step asks ([`crate::Binary`]); the
 //! naming itself is the library's.
 //!
 //! A binary is a file someone else may have chosen (the log's own argv\[0\] picks the
@@ -16,7 +16,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use hp2ps::{Binary, IpeNames, Program};
+use crate::{Binary, IpeNames, Program};
 
 use super::mapped::Mapped;
 use super::regular::open_regular;

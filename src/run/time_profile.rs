@@ -7,55 +7,74 @@
 //! order of the arguments.
 
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
-use std::io::{self, Read, Write};
-use std::path::Path;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
-use hp2ps::summary::{TimeComparison, TimeSummary};
-use hp2ps::{is_time_profile, read_time_profile, Source, TimeProfile, TimeProfileError};
+use crate::summary::{TimeComparison, TimeSummary};
+use crate::{Format, TimeProfile};
 
-use super::mapped::Mapped;
-use super::regular::open_regular;
 use super::render::{render_file, Failure};
 use super::summary::print_summary;
+use super::time_read::read_time;
 use crate::cli::{Invocation, SummaryFormat};
 
-/// Whether the file argument `file` is a time profile (see the module doc). A file that
-/// cannot be read is not: its render says why.
-pub(crate) fn is_time_profile_file(file: &OsStr) -> bool {
-    let path = Path::new(file);
-    // Opened without waiting, and only if it is a regular file (a FIFO's open waits).
-    let Ok(mut f) = open_regular(path) else {
-        return false;
+/// What a command of time profiles (`time[i]`: whether input `i` is one) does before
+/// the files are rendered, if anything: `--summary` alone prints their numbers (and
+/// two of them, their comparison); what cannot draw one is refused (exit 2). `None`:
+/// the files are rendered as any are (batch, `--watch`), a time profile as its flame
+/// graph.
+pub(crate) fn before_render(inv: &Invocation, time: &[bool]) -> Option<ExitCode> {
+    let first = (inv.files.iter().zip(time))
+        .find(|(_, &t)| t)
+        .map(|(f, _)| f);
+    let name = first.map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let refused = |why: &str| {
+        say!("hp2ps: {name}: {why}");
+        Some(ExitCode::from(2))
     };
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("prof"))
-    {
-        return true;
+    if inv.serve.is_some() {
+        return refused(
+            "a GHC time profile (.prof) is written once, at the program's end: \
+             --serve follows a heap profile as it is written",
+        );
     }
-    let mut head = Vec::with_capacity(4096);
-    let read = (&mut f).take(4096).read_to_end(&mut head);
-    read.is_ok() && is_time_profile(&head)
+    if inv.summary.is_some() && !inv.renders() && inv.watch.is_none() {
+        return Some(run(inv, time));
+    }
+    if let Err(why) = super::time_render::refusal(inv) {
+        return refused(&why);
+    }
+    if inv.format() != Format::Html || inv.watch.is_some() {
+        return None;
+    }
+    // A page of a heap profile and the time profile of the same run.
+    if let ([a, b], [ta, tb]) = (inv.files.as_slice(), time) {
+        if ta != tb {
+            let (heap, prof) = if *ta { (b, a) } else { (a, b) };
+            if let Err(why) = super::outputs::check_output_file_of(inv) {
+                say!("hp2ps: {why}");
+                return Some(ExitCode::from(2));
+            }
+            return Some(super::linked::run_pair(inv, heap, prof));
+        }
+    }
+    if inv.one_page() {
+        if !time.iter().all(|&t| t) {
+            return refused(
+                "a page of several runs holds heap profiles, or time profiles, not both \
+                 (a heap profile and the time profile of its run: one of each)",
+            );
+        }
+        return Some(super::time_page::run_compare(inv));
+    }
+    None
 }
 
-/// Runs `inv`, some of whose inputs (`time[i]`) are time profiles.
-pub(crate) fn run(inv: &Invocation, time: &[bool]) -> ExitCode {
-    let Some(format) = inv
-        .summary
-        .filter(|_| !inv.renders() && inv.watch.is_none())
-    else {
-        let first = (inv.files.iter().zip(time))
-            .find(|(_, &t)| t)
-            .map(|(f, _)| f);
-        say!(
-            "hp2ps: {}: a GHC time profile (.prof): only --summary reads one so far; \
-             charts and pages of it (--format, -o, --output-dir, --watch, --serve) are not \
-             supported yet",
-            first.map_or_else(String::new, |f| f.to_string_lossy().into_owned())
-        );
-        return ExitCode::from(2);
+/// Prints the summary of every input of `inv`, some of which (`time[i]`) are time
+/// profiles.
+fn run(inv: &Invocation, time: &[bool]) -> ExitCode {
+    let Some(format) = inv.summary else {
+        return ExitCode::SUCCESS;
     };
     if time.len() == 2 && time.iter().all(|&t| t) {
         return compare(inv, format);
@@ -128,28 +147,9 @@ fn heap_summary(inv: &Invocation, file: &OsString, format: SummaryFormat) -> Res
 /// Reads a time profile file (through a map, its pages given back as they are read),
 /// saying its warnings; the one-line error.
 fn read_named(file: &OsStr) -> Result<TimeProfile, String> {
-    let name = file.to_string_lossy();
-    let f = File::open(file).map_err(|e| format!("cannot open {name}: {e}"))?;
-    let read = match Mapped::of(&f) {
-        Some(map) => {
-            let source = Source::Mapped {
-                bytes: map.bytes(),
-                release: &mut |n| map.release(n),
-            };
-            let read = read_time_profile(source, &Default::default());
-            if map.changed_while_read(read.is_err()) {
-                return Err(format!("{name}: the file changed while it was read"));
-            }
-            read
-        }
-        None => read_time_profile(Source::Stream(&mut &f), &Default::default()),
-    };
-    let profile = read.map_err(|e| match e {
-        TimeProfileError::NotAProfile { .. } => format!("{name}:{e}"),
-        e => format!("{name}: {e}"),
-    })?;
-    for w in profile.warnings() {
-        say!("hp2ps: warning: {}", w.line(&name));
+    let (profile, warnings) = read_time(file, true)?;
+    for w in warnings {
+        say!("{w}");
     }
     Ok(profile)
 }

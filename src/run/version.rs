@@ -8,12 +8,12 @@ use std::time::SystemTime;
 
 /// One version of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Version {
+pub struct Version {
     /// Device and inode: a file replaced by another (a rename over it) is another file,
     /// even with the same length and time. `None` where the platform has no such numbers.
     identity: Option<(u64, u64)>,
     /// The length in bytes.
-    pub(crate) len: u64,
+    pub len: u64,
     /// The modification time, where the platform and filesystem keep one.
     modified: Option<SystemTime>,
 }
@@ -21,11 +21,12 @@ pub(crate) struct Version {
 impl Version {
     /// Whether `other` is a version of the same file (where the platform tells files
     /// apart; elsewhere any file is).
-    pub(crate) fn same_file(&self, other: &Version) -> bool {
+    pub fn same_file(&self, other: &Version) -> bool {
         self.identity == other.identity
     }
 
-    pub(crate) fn of(meta: &Metadata) -> Version {
+    /// The version of the file `meta` describes.
+    pub fn of(meta: &Metadata) -> Version {
         Version {
             identity: identity(meta),
             len: meta.len(),

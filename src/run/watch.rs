@@ -51,14 +51,12 @@ pub fn run(inv: &Invocation, file: &OsString, opts: &WatchOptions) -> ExitCode {
         let look = watched.look();
         let message = match &look {
             Look::Changed => {
-                let message = match render::render_file(inv, file) {
+                let message = match super::any_file::render_any(inv, file) {
                     Ok(done) => {
                         renders += 1;
-                        if let (Some(summary), Some(format)) = (&done.summary, inv.summary) {
-                            if let Err(e) = super::summary::print_summary(summary, format) {
-                                say!("hp2ps: {e}");
-                                return ExitCode::FAILURE;
-                            }
+                        if let Err(e) = super::summary::print_summaries(&done, inv.summary) {
+                            say!("hp2ps: {e}");
+                            return ExitCode::FAILURE;
                         }
                         rendered(renders, &done)
                     }
@@ -88,10 +86,13 @@ fn rendered(renders: u64, done: &render::Done) -> String {
     } else {
         " (the last sample is still being written)"
     };
+    let (count, what) = match done.stacks {
+        Some(stacks) => (stacks, "stack"),
+        None => (done.samples, "sample"),
+    };
     format!(
-        "hp2ps: render {renders}: {} sample{}{target}{partial}",
-        done.samples,
-        if done.samples == 1 { "" } else { "s" }
+        "hp2ps: render {renders}: {count} {what}{}{target}{partial}",
+        if count == 1 { "" } else { "s" }
     )
 }
 

@@ -10,7 +10,7 @@ use super::version::Version;
 
 /// What a look at a watched path found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Look {
+pub enum Look {
     /// A regular file, another version than the one last rendered.
     Changed,
     /// The same version as the one last rendered.
@@ -25,14 +25,15 @@ pub(crate) enum Look {
 
 /// A path being watched, and the version of the file at it that was last handed out.
 #[derive(Debug)]
-pub(crate) struct WatchedPath {
+pub struct WatchedPath {
     path: PathBuf,
     seen: Option<Version>,
     was_there: bool,
 }
 
 impl WatchedPath {
-    pub(crate) fn new(path: PathBuf) -> WatchedPath {
+    /// `path`, not looked at yet.
+    pub fn new(path: PathBuf) -> WatchedPath {
         WatchedPath {
             path,
             seen: None,
@@ -41,7 +42,7 @@ impl WatchedPath {
     }
 
     /// Looks at the path; a regular file of a new version counts as seen from now on.
-    pub(crate) fn look(&mut self) -> Look {
+    pub fn look(&mut self) -> Look {
         let meta = match std::fs::metadata(&self.path) {
             Ok(meta) => meta,
             Err(_) if self.was_there => return Look::Deleted,
@@ -62,7 +63,7 @@ impl WatchedPath {
     }
 
     /// What to say about a look that renders nothing (`None` for a change, or none).
-    pub(crate) fn message(&self, look: &Look) -> Option<String> {
+    pub fn message(&self, look: &Look) -> Option<String> {
         let path = self.path.display();
         match look {
             Look::Changed | Look::Unchanged => None,

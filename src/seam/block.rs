@@ -1,4 +1,4 @@
-//! [`SampleBlock`]: whole samples handed to a [`Sink`] in one go, their points already
+//! [`SampleBlock`]: whole samples handed to a [`super::Sink`] in one go, their points already
 //! grouped by band.
 //!
 //! An eventlog reader knows its census times only at the end of the file (they need the
@@ -9,7 +9,6 @@
 
 use std::ops::Range;
 
-use super::Sink;
 use crate::profile::Point;
 
 /// Samples whose data points come grouped by band.
@@ -35,7 +34,7 @@ pub struct BlockMark {
     pub before: usize,
     /// Its time.
     pub time: f64,
-    /// Its text; empty for a plain mark ([`Sink::mark`]).
+    /// Its text; empty for a plain mark ([`super::Sink::mark`]).
     pub text: Vec<u8>,
 }
 
@@ -77,62 +76,13 @@ impl SampleBlock {
             marks,
         }
     }
-
-    /// Feeds the block to `sink` statement by statement: marks where they stand, then
-    /// each sample with its points in band order (their order within a sample is not
-    /// kept; bands still appear first in the order of [`Self::names`]).
-    pub fn replay<S: Sink + ?Sized>(&self, sink: &mut S) {
-        let n = self.times.len();
-        // Counting sort of the points by sample, bands in order within a sample.
-        let mut starts = vec![0usize; n + 1];
-        for band in &self.points {
-            for p in band.iter().filter(|p| (p.sample as usize) < n) {
-                starts[p.sample as usize + 1] += 1;
-            }
-        }
-        for s in 0..n {
-            starts[s + 1] += starts[s];
-        }
-        let mut next = starts.clone();
-        let mut bands = vec![0u32; starts[n]];
-        let mut values = vec![0f64; starts[n]];
-        for (b, band) in self.points.iter().enumerate() {
-            for p in band.iter().filter(|p| (p.sample as usize) < n) {
-                let at = &mut next[p.sample as usize];
-                bands[*at] = b as u32;
-                values[*at] = p.value;
-                *at += 1;
-            }
-        }
-        let mut marks = self.marks.iter().peekable();
-        for (s, &time) in self.times.iter().enumerate() {
-            while let Some(m) = marks.next_if(|m| m.before <= s) {
-                give_mark(sink, m);
-            }
-            sink.begin_sample(time);
-            for at in starts[s]..starts[s + 1] {
-                sink.data(&self.names[bands[at] as usize], values[at]);
-            }
-            sink.end_sample();
-        }
-        for m in marks {
-            give_mark(sink, m);
-        }
-    }
-}
-
-fn give_mark<S: Sink + ?Sized>(sink: &mut S, m: &BlockMark) {
-    if m.text.is_empty() {
-        sink.mark(m.time);
-    } else {
-        sink.labelled_mark(m.time, &m.text);
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::seam::ProfileBuilder;
+    use crate::seam::Sink;
 
     fn point(sample: u32, value: f64) -> Point {
         Point { sample, value }

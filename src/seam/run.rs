@@ -1,9 +1,8 @@
 //! [`StatementRun`]: statements a reader's worker thread scanned ahead, handed to the
-//! [`Sink`] in one go. The worker has already told the run's names apart (each gets a
+//! [`super::Sink`] in one go. The worker has already told the run's names apart (each gets a
 //! local id, in order of first appearance) and hashed each once, so the sink looks each
 //! name up once per run rather than once per data point.
 
-use super::Sink;
 use crate::profile::Point;
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
@@ -44,7 +43,7 @@ pub struct StatementRun<'a> {
 
 impl<'a> StatementRun<'a> {
     /// The name of local id `id`.
-    fn name(&self, id: u32) -> &'a [u8] {
+    pub(super) fn name(&self, id: u32) -> &'a [u8] {
         let (s, l) = self.names[id as usize];
         &self.bytes[s as usize..s as usize + l as usize]
     }
@@ -54,25 +53,5 @@ impl<'a> StatementRun<'a> {
         (0..self.names.len() as u32)
             .map(|id| self.name(id))
             .zip(self.hashes.iter().copied())
-    }
-
-    /// Feeds the statements to `sink` one by one, as a reader without workers would.
-    ///
-    /// # Panics
-    ///
-    /// If the sink asked for the points by band: their order is gone.
-    pub fn replay<S: Sink + ?Sized>(&self, sink: &mut S) {
-        assert!(
-            self.by_band.is_none(),
-            "a sink that wants runs by band takes them itself"
-        );
-        for e in self.entries {
-            match e.tag {
-                BEGIN => sink.begin_sample(e.value),
-                END => sink.end_sample(),
-                MARK => sink.mark(e.value),
-                id => sink.data(self.name(id), e.value),
-            }
-        }
     }
 }

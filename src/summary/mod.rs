@@ -34,6 +34,7 @@ use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumb
 use crate::defaults;
 use crate::load::{FilteredOut, Loaded};
 use crate::profile::{area, stack_heights, BandInfo, Profile};
+use crate::read::eventlog::{Breakdown, Marker};
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,10 +97,10 @@ pub struct Summary {
     /// The marks that carry a text (an eventlog's `traceMarker` calls), in time order;
     /// absent when none has one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub markers: Vec<MarkerSummary>,
+    pub markers: Vec<Marker>,
     /// The kind of profile, when the input says (an eventlog; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub breakdown: Option<BreakdownSummary>,
+    pub breakdown: Option<Breakdown>,
     /// How the bands of a `-hi` profile were named (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<NameCounts>,
@@ -107,16 +108,6 @@ pub struct Summary {
     /// events that GHC's runtime declares a byte long; absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-}
-
-/// The kind of profile.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct BreakdownSummary {
-    /// The RTS flag that made it (`-he`).
-    pub flag: String,
-    /// What its bands are (`eras`).
-    pub bands: String,
 }
 
 /// How many bands of a `-hi` profile got each kind of name
@@ -135,16 +126,6 @@ pub struct NameCounts {
     /// The binary whose symbols were used (absent when none was).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binary: Option<String>,
-}
-
-/// One mark with its text.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct MarkerSummary {
-    /// When, in SAMPLE_UNIT.
-    pub time: f64,
-    /// What the program said.
-    pub text: String,
 }
 
 /// A highest value and when it happened.
@@ -214,12 +195,7 @@ pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> 
     let mut s = of_profile(&loaded.profile, opts);
     s.file = file.map(str::to_string);
     s.filtered = loaded.filtered;
-    s.breakdown = (loaded.eventlog.as_ref())
-        .and_then(|report| report.breakdown)
-        .map(|b| BreakdownSummary {
-            flag: b.flag().to_string(),
-            bands: b.bands_are().to_string(),
-        });
+    s.breakdown = (loaded.eventlog.as_ref()).and_then(|report| report.breakdown);
     s.names = loaded.naming.as_ref().map(|naming| {
         let used = naming.binary.is_some_and(|a| a.accepted());
         NameCounts {
@@ -315,11 +291,11 @@ pub(crate) fn of_profile(profile: &Profile, opts: &SummaryOptions) -> Summary {
 }
 
 /// The marks that have a text, in time order.
-fn markers(profile: &Profile) -> Vec<MarkerSummary> {
-    let mut markers: Vec<MarkerSummary> = (profile.marks.iter())
+fn markers(profile: &Profile) -> Vec<Marker> {
+    let mut markers: Vec<Marker> = (profile.marks.iter())
         .zip(&profile.mark_texts)
         .filter(|(_, text)| !text.is_empty())
-        .map(|(&time, text)| MarkerSummary {
+        .map(|(&time, text)| Marker {
             time,
             text: String::from_utf8_lossy(text).into_owned(),
         })
@@ -349,7 +325,8 @@ impl Summary {
 mod text;
 mod time;
 mod time_text;
-pub use text::printable;
+#[cfg(feature = "cli")]
+pub(crate) use text::printable;
 pub use time::{TimeComparison, TimeSummary};
 
 #[cfg(test)]

@@ -92,10 +92,7 @@ fn band_info_breakdown_and_names() {
     p.band_info.insert(b"t".to_vec(), info(Some(ipe), None));
     p.band_info.insert(b"s".to_vec(), info(None, Some(symbol)));
     let mut s = of_profile(&p, &SummaryOptions::default());
-    s.breakdown = Some(BreakdownSummary {
-        flag: "-he".into(),
-        bands: "eras".into(),
-    });
+    s.breakdown = Some(Breakdown::Era);
     s.names = Some(NameCounts {
         ipe: 1,
         symbol: 1,

@@ -81,8 +81,9 @@ impl Summary {
         } else {
             ", by area:".to_string()
         };
-        let kind = (self.breakdown.as_ref())
-            .map_or_else(String::new, |b| format!(" {} ({})", b.bands, b.flag));
+        let kind = (self.breakdown.as_ref()).map_or_else(String::new, |b| {
+            format!(" {} ({})", b.bands_are(), b.flag())
+        });
         writeln!(out, "  bands    {}{kind}{shown}", self.bands)?;
         if let Some(n) = &self.names {
             let binary =
@@ -167,7 +168,7 @@ pub(super) fn table<W: Write>(
 /// C1: ESC, BEL, CR, LF, NUL, CSI, …) written as an escape (`\n`, `\x1b`, `\u{9b}`), and
 /// so are the bidirectional formatting characters, which reorder what a terminal shows
 /// (`\u{202e}`). The same escapes as the command's messages on stderr.
-pub fn printable(text: &str) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_escape) {
         return Cow::Borrowed(text);
     }

@@ -18,9 +18,8 @@
 //! Everything known about a band goes to [`Profile::band_info`].
 //!
 //! ```
-//! use hp2ps::internals::name_bands;
+//! use hp2ps::internals::{name_bands, SymbolizeOptions};
 //! use hp2ps::profile::{Band, IpeEntry, Profile};
-//! use hp2ps::SymbolizeOptions;
 //!
 //! let mut profile = Profile::default();
 //! profile.bands.push(Band { name: b"0x40b010".to_vec(), points: Vec::new() });
@@ -43,7 +42,7 @@ mod placement;
 mod symbols;
 mod zdecode;
 
-pub use placement::Agreement;
+pub(crate) use placement::Agreement;
 pub(crate) use symbols::SymbolError;
 pub use symbols::SymbolTable;
 
@@ -103,7 +102,15 @@ pub struct Naming {
     pub unresolved: usize,
     /// The binary's check, when one was given and the bands are addresses (its
     /// symbols are used only if [`Agreement::accepted`]).
-    pub binary: Option<Agreement>,
+    pub(crate) binary: Option<Agreement>,
+}
+
+impl Naming {
+    /// Whether the binary's symbols fit the profile's addresses and named bands, when a
+    /// binary was given and the bands are addresses.
+    pub fn binary_used(&self) -> Option<bool> {
+        self.binary.as_ref().map(Agreement::accepted)
+    }
 }
 
 /// The address of a `-hi` label: `0x` and 1 to 16 hex digits, as C's `%p` prints it.

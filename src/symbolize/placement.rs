@@ -25,16 +25,16 @@ const CANDIDATES: usize = 8;
 
 /// How the log's addresses map to the binary's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
+pub(crate) struct Placement {
     /// The bytes from a table's address to its code.
-    pub table_size: u64,
+    pub(crate) table_size: u64,
     /// Run-time address minus link-time address (0 unless position-independent).
-    pub load_offset: u64,
+    pub(crate) load_offset: u64,
 }
 
 impl Placement {
     /// The link-time address of the code of the table at run-time `address`.
-    pub fn code_of(&self, address: u64) -> u64 {
+    pub(crate) fn code_of(&self, address: u64) -> u64 {
         address
             .wrapping_add(self.table_size)
             .wrapping_sub(self.load_offset)
@@ -43,20 +43,20 @@ impl Placement {
 
 /// What the binary's symbols say about the log, at the best placement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Agreement {
+pub(crate) struct Agreement {
     /// The placement judged.
-    pub placement: Placement,
+    pub(crate) placement: Placement,
     /// How many band addresses have a symbol exactly at their code.
-    pub band_hits: usize,
+    pub(crate) band_hits: usize,
     /// How many bands there are.
-    pub bands: usize,
+    pub(crate) bands: usize,
     /// How many bands' code lies in the binary's code; the others are elsewhere (in
     /// the shared libraries of a dynamically linked program) and keep their addresses.
-    pub in_binary: usize,
+    pub(crate) in_binary: usize,
     /// IPE entries whose code has a symbol of their table's name.
-    pub ipe_agree: usize,
+    pub(crate) ipe_agree: usize,
     /// IPE entries whose code has a symbol of another name.
-    pub ipe_disagree: usize,
+    pub(crate) ipe_disagree: usize,
 }
 
 impl Agreement {
@@ -65,7 +65,7 @@ impl Agreement {
     /// with the program's own binary and 9–14 % with another program's), the IPE
     /// entries that fall on symbols mostly have those symbols' names, and some evidence
     /// is more than chance: an IPE entry on its own symbol, or three bands on symbols.
-    pub fn accepted(&self) -> bool {
+    pub(crate) fn accepted(&self) -> bool {
         self.band_hits * 4 >= self.in_binary
             && self.ipe_agree >= self.ipe_disagree
             && (self.ipe_agree >= 1 || self.band_hits >= 3)

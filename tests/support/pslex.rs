@@ -8,7 +8,7 @@
 
 #![allow(dead_code)]
 
-use hp2ps::chart::Chart;
+use hp2ps::internals::chart::Chart;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Token {

@@ -10,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use hp2ps::chart::Chart;
+use hp2ps::internals::chart::Chart;
 
 /// What a document holds: the character data of each `<text>` (its `<tspan>`s
 /// included, a `<title>` child not), of the document's `<title>` (a child of the root),

@@ -3,8 +3,12 @@
 
 use std::ops::Range;
 
-use super::PIXEL_OF_SPAN;
 use crate::aggregate::Aggregated;
+
+/// The narrowest a dropped sample's triangle counts, as a share of the time span: about
+/// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
+/// times this changed 2–4 times more pixels.)
+pub(super) const PIXEL_OF_SPAN: f64 = 1.0 / 2000.0;
 
 /// The drawn edges, sample by sample, to price the samples with: `tops[s * bands + k]` is
 /// the top of band `k` at sample `s` (counted from the start of the samples priced). Single precision: they only rank the samples, and

@@ -10,7 +10,7 @@
 //! straight segment between its neighbours; what that changes on the page is the
 //! triangle between them, whose area is the sample's cost, summed over the edges. A
 //! triangle narrower than a pixel still changes a pixel's width of the page, so its
-//! width counts as at least [`PIXEL_OF_SPAN`] of the time span: a spike one sample
+//! width counts as at least `edges::PIXEL_OF_SPAN` of the time span: a spike one sample
 //! wide costs its height times a pixel, and survives.
 //!
 //! The same samples are kept for every band, so the stack stays exact at every kept
@@ -38,11 +38,6 @@ use edges::Edges;
 mod edges;
 #[cfg(test)]
 mod tests;
-
-/// The narrowest a dropped sample's triangle counts, as a share of the time span: about
-/// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
-/// times this changed 2–4 times more pixels.)
-const PIXEL_OF_SPAN: f64 = 1.0 / 2000.0;
 
 /// How many samples a budget of `band_points` band vertices allows a chart of `bands`
 /// drawn bands: the budget shared among the bands, at least [`VECTOR_MAX_POINTS`].

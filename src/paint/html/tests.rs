@@ -1,5 +1,6 @@
 //! Tests of the page's bytes (its behaviour in a browser: `tests/html_browser.rs`).
 
+use super::template::{fill, SCRIPT, STYLE, TEMPLATE};
 use super::*;
 use crate::layout::LayoutOptions;
 use crate::needs::Needs;
@@ -23,11 +24,8 @@ fn page_of(hp: &str, data: bool) -> String {
     };
     let (chart, _) = prepare(profile, None, &opts);
     let mut out = Vec::new();
-    let html = HtmlOptions {
-        file: Some("/home/someone/projects/shop/prog.hp".into()),
-        ..HtmlOptions::default()
-    };
-    write_html(&chart, &html, &mut out).expect("written");
+    let file = Some("/home/someone/projects/shop/prog.hp");
+    write_html_page(&[(&chart, file, &ProfileFacts::default())], &mut out).expect("written");
     String::from_utf8(out).expect("UTF-8")
 }
 
@@ -76,9 +74,7 @@ fn the_assets_fit_in_their_budget_and_cannot_end_their_elements() {
             assert!(!lower.contains(bad), "{name} contains {bad}");
         }
     }
-    for template in [TEMPLATE, RUN_TEMPLATE] {
-        assert!(!template.contains("http:") && !template.contains("https:"));
-    }
+    assert!(!TEMPLATE.contains("http:") && !TEMPLATE.contains("https:"));
 }
 
 #[test]

@@ -14,7 +14,7 @@
 //!   bands (filled, then stroked black), marks (white carets). Line width 0.5; PDF's
 //!   default joins and caps are PostScript's.
 //! * **Colours.** Greys as DeviceGray, colour shades as DeviceRGB through
-//!   [`shade::rgb`]; components are clamped to [0, 1] as PostScript clamps them.
+//!   [`hp2ps_colours::rgb`]; components are clamped to [0, 1] as PostScript clamps them.
 //! * **Text.** The base-14 `Helvetica`, not embedded, with WinAnsiEncoding and its
 //!   widths written out, so centred and right-aligned texts are placed with the same
 //!   widths the viewer uses. Names are re-encoded by [`fonts::to_winansi`]: characters
@@ -35,7 +35,7 @@ use super::hatch::pattern_ink;
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Text, TextRole};
 use crate::fonts::{self, to_winansi, winansi_text_width, INK};
 use crate::layout::chart::*;
-use crate::layout::shade;
+use crate::layout::hp2ps_colours;
 
 /// PDF output settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +58,7 @@ impl Default for PdfOptions {
 }
 
 /// The font resource name in every page's resources.
-const FONT: Name<'static> = Name(b"F1");
+pub(crate) const FONT: Name<'static> = Name(b"F1");
 /// Beyond this many points from the origin everything is off the page anyway.
 const COORD_LIMIT: f64 = 1e6;
 /// WinAnsi codes given widths in the font dictionary: the printable ones.
@@ -99,7 +99,7 @@ fn pdf_bytes(chart: &Chart, opts: &PdfOptions) -> Vec<u8> {
     pdf.pages(PAGE_TREE)
         .kids((0..chart.pages.len()).map(page_ref))
         .count(chart.pages.len() as i32);
-    write_font(&mut pdf);
+    write_font(&mut pdf, FONT_DICT);
     pdf.document_info(INFO)
         .title(TextStr(&String::from_utf8_lossy(&chart.job)))
         .creator(TextStr(&opts.creator));
@@ -171,8 +171,8 @@ fn limited(drawn: Extent) -> Extent {
 
 /// Helvetica, base-14 and not embedded, with WinAnsi and explicit widths so viewers
 /// that substitute another font still advance as we measured.
-fn write_font(pdf: &mut Pdf) {
-    pdf.type1_font(FONT_DICT)
+pub(crate) fn write_font(pdf: &mut Pdf, at: Ref) {
+    pdf.type1_font(at)
         .base_font(Name(b"Helvetica"))
         .encoding_predefined(Name(b"WinAnsiEncoding"))
         .first_char(FIRST_CHAR)
@@ -274,7 +274,7 @@ impl PdfPainter<'_> {
                 self.content.set_fill_rgb(r, g, b);
             }
             Paint::FillStroke(Fill::Shade(shade)) => {
-                let [r, g, b] = shade::rgb(shade).map(unit);
+                let [r, g, b] = hp2ps_colours::rgb(shade).map(unit);
                 self.content.set_fill_rgb(r, g, b);
             }
             Paint::FillStroke(Fill::Grey(shade)) => {

@@ -10,7 +10,8 @@
 
 use std::io::{self, Write};
 
-use super::{fill_and_stroke, Buffered};
+use super::fill::fill_and_stroke;
+use super::Buffered;
 use crate::layout::chart::Graph;
 use crate::num::push_f6;
 use crate::paint::geometry::band_outline;

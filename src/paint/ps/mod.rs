@@ -4,6 +4,7 @@
 
 mod bbox;
 mod escape;
+mod fill;
 mod long_bands;
 #[cfg(test)]
 mod tests;
@@ -12,15 +13,14 @@ use std::io::{self, Write};
 
 use super::buffer::Buffered;
 use super::geometry::{band_outline, box_corners};
-use super::hatch::{pattern_ink, PatternInk};
 use super::walk::{walk, BoxKind, Line, LineKind, Painter, Rect, Text, TextRole};
 use crate::layout::chart::*;
-use crate::layout::shade;
 use crate::num::push_f6;
 
 use bbox::eps_bounding_box;
 use escape::one_line;
 pub use escape::{escape, Escape};
+use fill::{fill_and_stroke, xy};
 use long_bands::long_bands;
 
 /// PostScript output settings.
@@ -375,16 +375,6 @@ impl<W: Write> Painter for PsPainter<'_, W> {
     }
 }
 
-/// `<x> <y> <op>\n` with both numbers as `%f`.
-fn xy(buf: &mut Vec<u8>, x: f64, y: f64, op: &str) {
-    push_f6(buf, x);
-    buf.push(b' ');
-    push_f6(buf, y);
-    buf.push(b' ');
-    buf.extend_from_slice(op.as_bytes());
-    buf.push(b'\n');
-}
-
 /// Band `i`'s outline as `moveto` and `lineto`s, filled and stroked.
 fn band(buf: &mut Vec<u8>, g: &Graph, i: usize) {
     let Some(mut outline) = band_outline(g, i) else {
@@ -398,65 +388,4 @@ fn band(buf: &mut Vec<u8>, g: &Graph, i: usize) {
     }
     let area = || band_outline(g, i).into_iter().flatten().collect();
     fill_and_stroke(buf, &g.bands[i].fill, area);
-}
-
-/// Closes the path, fills it as `fill` says (keeping the path for the stroke) and
-/// strokes it black. `area` gives the path's points, for a pattern.
-fn fill_and_stroke(buf: &mut Vec<u8>, fill: &Fill, area: impl FnOnce() -> Vec<(f64, f64)>) {
-    buf.extend_from_slice(b"closepath\ngsave\n");
-    match *fill {
-        Fill::Pattern(pattern) => {
-            let ink = pattern_ink(&pattern, area());
-            return patterned(buf, &ink);
-        }
-        Fill::Rgb(rgb) => {
-            for c in rgb {
-                push_f6(buf, f64::from(c) / 255.0);
-                buf.push(b' ');
-            }
-            buf.extend_from_slice(b"setrgbcolor\n");
-        }
-        Fill::Shade(shade) => {
-            let [r, g, b] = shade::rgb(shade);
-            push_f6(buf, r);
-            buf.push(b' ');
-            push_f6(buf, g);
-            buf.push(b' ');
-            push_f6(buf, b);
-            buf.extend_from_slice(b" setrgbcolor\n");
-        }
-        Fill::Grey(shade) => {
-            push_f6(buf, shade);
-            buf.extend_from_slice(b" setgray\n");
-        }
-    }
-    buf.extend_from_slice(b"fill\ngrestore\nstroke\n");
-}
-
-/// The rest of a patterned fill, after `closepath gsave`: the background, then the ink
-/// clipped to the path, then the path stroked black.
-fn patterned(buf: &mut Vec<u8>, ink: &PatternInk) {
-    push_f6(buf, ink.background);
-    buf.extend_from_slice(b" setgray\nfill\ngrestore\ngsave\nclip\nnewpath\n0 setgray\n");
-    for lines in &ink.lines {
-        push_f6(buf, lines.width);
-        buf.extend_from_slice(b" setlinewidth\n");
-        for [(x0, y0), (x1, y1)] in &lines.segments {
-            xy(buf, *x0, *y0, "moveto");
-            xy(buf, *x1, *y1, "lineto");
-        }
-        buf.extend_from_slice(b"stroke\n");
-    }
-    for dot in &ink.dots {
-        let [first, rest @ ..] = dot;
-        xy(buf, first.0, first.1, "moveto");
-        for (x, y) in rest {
-            xy(buf, *x, *y, "lineto");
-        }
-        buf.extend_from_slice(b"closepath\n");
-    }
-    if !ink.dots.is_empty() {
-        buf.extend_from_slice(b"fill\n");
-    }
-    buf.extend_from_slice(b"grestore\nstroke\n");
 }

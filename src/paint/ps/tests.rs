@@ -1,8 +1,9 @@
 //! Tests of the PostScript painter and of the format dispatch.
 
 use super::escape::*;
+use crate::internals::write_chart;
 use crate::layout::chart::Chart;
-use crate::paint::{write_chart, write_chart_with, Format, PaintOptions};
+use crate::paint::{write_chart_with, Format, PaintOptions};
 use crate::pipeline::{prepare, RenderOptions};
 use crate::profile::Profile;
 

@@ -7,13 +7,7 @@
 use crate::fonts;
 use crate::layout::chart::Anchor;
 
-/// The advance of a character in Helvetica, in 1/1000 em: printable ASCII and the rest of
-/// the WinAnsi repertoire (Latin-1 and a few typographic characters). `None` for others.
-pub(crate) fn helvetica_advance(c: char) -> Option<u16> {
-    let code = fonts::char_to_winansi(c);
-    let known = code != fonts::REPLACEMENT || c == char::from(fonts::REPLACEMENT);
-    known.then(|| fonts::winansi_width(code))
-}
+pub(crate) use fonts::helvetica_advance;
 
 /// The characters of `text` that show within `seen` (a range along the baseline), each
 /// with the position of its glyph when shown with Helvetica at `size` and aligned at

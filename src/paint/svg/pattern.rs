@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use super::{hex, number, SvgPainter};
+use super::painter::{hex, number, SvgPainter};
 use crate::layout::chart::{Fill, BORDER_HEIGHT};
 use crate::paint::hatch::{pattern_ink, PatternInk};
 

@@ -24,7 +24,7 @@
 
 use std::io::Write;
 
-use super::SvgPainter;
+use super::painter::{escape, hex, SvgPainter};
 use crate::layout::chart::Fill;
 use crate::paint::hatch::pattern_ink;
 
@@ -86,7 +86,7 @@ impl<W: Write> SvgPainter<'_, W> {
         };
         // One group holds the band's pieces (or, patterned, its outline) with the tooltip.
         let open = match title {
-            Some(title) => format!("<g><title>{}</title>\n", super::escape(title)),
+            Some(title) => format!("<g><title>{}</title>\n", escape(title)),
             None => "<g>\n".to_string(),
         };
         if let Fill::Pattern(pattern) = fill {
@@ -94,7 +94,7 @@ impl<W: Write> SvgPainter<'_, W> {
             self.pattern_in(&areas, &ink, true);
             self.raw(&open);
         } else {
-            let fill = super::hex(fill.srgb());
+            let fill = hex(fill.srgb());
             self.raw(&open);
             self.raw(&format!(
                 "<g fill=\"{fill}\" stroke=\"{fill}\" stroke-linejoin=\"bevel\">\n"

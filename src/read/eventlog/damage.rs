@@ -5,23 +5,10 @@
 //! closes nothing). Such a loss is counted once: when the census's END comes with no
 //! census open, or when the next census begins without it.
 
-use super::EventlogWarning;
+use super::error::{DamagedRegion, EventlogWarning};
 
 /// Regions kept for the warning (the rest are only counted).
 const KEPT: usize = 8;
-
-/// One stretch of skipped bytes, and the censuses lost there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DamagedRegion {
-    /// The first byte skipped.
-    pub from: u64,
-    /// The byte after the last one skipped.
-    pub to: u64,
-    /// Censuses lost there.
-    pub censuses_lost: u64,
-    /// The number of the first census lost there (1 = the log's first census).
-    pub first_lost: u64,
-}
 
 /// The damage met while reading, in file order.
 #[derive(Debug, Default)]

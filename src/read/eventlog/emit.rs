@@ -3,48 +3,15 @@
 //! census, the empty last sample).
 
 use super::container::Notes;
+use super::end::End;
 use super::localtime::hp_date;
 use super::model::Model;
-use super::names::{
-    argv, ccs_length, cut_len, cut_like_rts, disambiguate, is_profiled_rts, job, name_cap,
-    one_line, split_args, stack_path, stack_path_len,
-};
-use super::timeaxis::{elapsed_seconds, gc_threads_spin, ticker, MutatorClock};
+use super::names::{argv, is_profiled_rts, job, one_line, split_args};
+use super::timeaxis::{gc_threads_spin, Clock};
 use super::{
     Breakdown, EventlogError, EventlogReport, EventlogWarning, FramingRule, Marker, TimeAxis,
 };
 use crate::seam::{HeaderField, SampleBlock, Sink};
-
-/// The clock chosen for the whole profile.
-pub(crate) struct Axis {
-    mutator: Option<MutatorClock>,
-}
-
-impl Axis {
-    pub(crate) fn seconds(&self, t: u64) -> f64 {
-        match &self.mutator {
-            Some(c) => c.mutator_seconds(t),
-            None => elapsed_seconds(t),
-        }
-    }
-}
-
-/// How the data section ended.
-pub(crate) enum End {
-    /// At the 0xFFFF end marker.
-    Complete,
-    /// The input ran out at this offset.
-    Truncated(u64),
-}
-
-/// The profiles of other kinds a log holds: time-profile events (167, 168), ticky
-/// counters defined (210) and sampled (212).
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct OtherProfiles {
-    pub(crate) time_events: u64,
-    pub(crate) ticky_counters: u64,
-    pub(crate) ticky_samples: u64,
-}
 
 impl Model<'_> {
     /// The sampling interval in seconds, once HEAP_PROF_BEGIN has come.
@@ -121,13 +88,11 @@ impl Model<'_> {
         }
         let mut report = EventlogReport {
             ipe_one_byte_long: notes.ipe_one_byte_long.count,
-            breakdown,
-            sampling_period: self.sampling_period(),
-            rts: self.rts_name(),
             censuses: self.censuses.len(),
             bands: self.keys.len(),
             ..EventlogReport::default()
         };
+        self.report_facts(&mut report);
         let profiled = self.is_profiled();
         let args_raw = self.args.take().unwrap_or_default();
         let args = argv(&args_raw);
@@ -136,9 +101,9 @@ impl Model<'_> {
         report.program = (args.first()).map(|a| String::from_utf8_lossy(a).into_owned());
         self.header(sink, &args, profiled);
         let marks = self.marks(&axis, &mut report);
-        report.heap_size = in_time_order(&mut self.heap_size, &axis);
-        report.heap_live = in_time_order(&mut self.heap_live, &axis);
-        report.blocks_size = in_time_order(&mut self.blocks_size, &axis);
+        report.lines = (self.lines.iter_mut())
+            .map(|points| in_time_order(points, &axis))
+            .collect();
         report.time_samples = self.prof.take(&self.ccs, &axis);
 
         // Samples: the empty one at 0, one per census, the empty one at the end.
@@ -163,38 +128,36 @@ impl Model<'_> {
 
     /// The axis: mutator time needs GC events; the runtime (event 29) and its options
     /// tell whether it has a timer thread, whose CPU time counts too.
-    pub(crate) fn axis(&mut self, args: &[&[u8]], report: &mut EventlogReport) -> Axis {
+    pub(crate) fn axis(&mut self, args: &[&[u8]], report: &mut EventlogReport) -> Clock {
         let mutator = self.opts.time == TimeAxis::Mutator;
         if mutator && !self.time.any_gc() {
             self.warn(EventlogWarning::NoGcEvents);
         }
         let time = std::mem::take(&mut self.time);
-        let rts = self.rts.as_deref().unwrap_or_default();
-        let timer = ticker(rts, &split_args(args).1);
         let capabilities = time.capabilities();
+        let rts = self.rts.as_deref().unwrap_or_default();
         if mutator && time.any_gc() && capabilities > 1 && gc_threads_spin(rts) {
             self.warn(EventlogWarning::SpinningGcThreads { capabilities });
         }
-        let axis = Axis {
-            mutator: (mutator && time.any_gc()).then(|| time.finish(self.max_time, timer)),
+        let rts = self.rts.as_deref().unwrap_or_default();
+        let clock = Clock::of(mutator, time, self.max_time, rts, &split_args(args).1);
+        report.time_axis = match clock {
+            Clock::Mutator(_) => TimeAxis::Mutator,
+            Clock::Elapsed => TimeAxis::Elapsed,
         };
-        report.time_axis = match axis.mutator {
-            Some(_) => TimeAxis::Mutator,
-            None => TimeAxis::Elapsed,
-        };
-        axis
+        clock
     }
 
     /// Each census's time and the end's.
     fn sample_times(
         &mut self,
-        axis: &Axis,
+        axis: &Clock,
         profiled: bool,
         report: &mut EventlogReport,
     ) -> (Vec<f64>, f64) {
         let mut end_time = axis.seconds(self.max_time);
         let bio = report.breakdown == Some(Breakdown::Biography);
-        if let (Some(clock), true) = (&axis.mutator, profiled) {
+        if let (Some(clock), true) = (axis.mutator(), profiled) {
             // A profiling runtime's exit time counts the census work as mutator time.
             let work = (self.censuses.iter())
                 .map(|c| clock.census_work(c.time, bio))
@@ -247,7 +210,7 @@ impl Model<'_> {
     /// Every mark (time, text: empty when it was not kept), in file order; the marker
     /// texts also go to the report. (Their order and where each stands among the
     /// samples are [`SampleBlock::placed`]'s.)
-    fn marks(&mut self, axis: &Axis, report: &mut EventlogReport) -> Vec<(f64, Vec<u8>)> {
+    fn marks(&mut self, axis: &Clock, report: &mut EventlogReport) -> Vec<(f64, Vec<u8>)> {
         // A text was kept right after its mark, so the two lists pair up in file order.
         let mut texts = self.texts.iter().peekable();
         let marks: Vec<(f64, Vec<u8>)> = (std::mem::take(&mut self.marks).into_iter())
@@ -277,67 +240,6 @@ impl Model<'_> {
                 .censuses
                 .iter()
                 .all(|c| c.time == self.censuses[0].time)
-    }
-
-    /// One name per band key, unique. A `-hi` band keeps its address label: naming it
-    /// is [`crate::symbolize`]'s step, from the IPE entries in the report.
-    ///
-    /// A stack's name is cut at the run's `-L` as the `.hp` has it (not with
-    /// `full_names`); then every name is cut to [`EventlogOptions::max_name_len`], and
-    /// the longest ones further so that all fit in [`EventlogOptions::max_names_bytes`]:
-    /// a few cost centres with long labels make names of up to 255 labels each, far
-    /// more than the log's own bytes. Names are never built longer than they end up.
-    ///
-    /// [`EventlogOptions::max_name_len`]: super::EventlogOptions::max_name_len
-    /// [`EventlogOptions::max_names_bytes`]: super::EventlogOptions::max_names_bytes
-    pub(crate) fn band_names(&mut self, args: &[&[u8]]) -> Vec<Vec<u8>> {
-        let rts_cut = (!self.opts.full_names).then(|| ccs_length(args));
-        let full_lengths: Vec<usize> = (self.keys.iter())
-            .map(|k| match k.is_stack {
-                true => stack_path_len(&k.bytes, &self.ccs),
-                false => k.bytes.len(),
-            })
-            .collect();
-        let rts_lengths: Vec<usize> = (self.keys.iter().zip(&full_lengths))
-            .map(|(k, &len)| match rts_cut.filter(|_| k.is_stack) {
-                Some(max) => cut_len(len, max),
-                None => len,
-            })
-            .collect();
-        let (most, budget) = (self.opts.max_name_len, self.opts.max_names_bytes);
-        let cap = name_cap(&rts_lengths, most, budget);
-        let mut cut = 0u64;
-        let mut names: Vec<Vec<u8>> = Vec::with_capacity(self.keys.len());
-        for ((k, &full), &len) in self.keys.iter().zip(&full_lengths).zip(&rts_lengths) {
-            let mut n = if k.is_stack {
-                // Enough of the path for both cuts: each keeps less than its limit.
-                let keep = rts_cut.unwrap_or(usize::MAX).min(cap).saturating_add(1);
-                let mut n = Vec::with_capacity(full.min(keep));
-                stack_path(&k.bytes, &self.ccs, &mut n, keep);
-                if let Some(max) = rts_cut {
-                    cut_like_rts(&mut n, full, max);
-                }
-                n
-            } else {
-                k.bytes.to_vec()
-            };
-            if len > cap {
-                cut_like_rts(&mut n, len, cap);
-                cut += 1;
-            }
-            one_line(&mut n);
-            names.push(n);
-        }
-        disambiguate(&mut names);
-        if cut > 0 {
-            self.warn(EventlogWarning::NamesCut {
-                count: cut,
-                to: cap,
-                most,
-                budget,
-            });
-        }
-        names
     }
 
     /// Why there is no sample, and what to do about it (`end`: how the data ended).
@@ -404,7 +306,7 @@ impl Model<'_> {
 /// then another's from earlier on: in file order such a line runs to the end of the run
 /// and starts again near its beginning. A stable sort keeps the file's order among
 /// events of the same time.
-fn in_time_order(points: &mut [(u64, u64)], axis: &Axis) -> Vec<(f64, u64)> {
+fn in_time_order(points: &mut [(u64, u64)], axis: &Clock) -> Vec<(f64, u64)> {
     points.sort_by_key(|&(t, _)| t);
     points.iter().map(|&(t, b)| (axis.seconds(t), b)).collect()
 }

@@ -4,7 +4,8 @@
 
 use std::io::Read;
 
-use super::{container, parallel, read_from, EventlogError, EventlogOptions, EventlogReport};
+use super::reading::read_from;
+use super::{container, parallel, EventlogError, EventlogOptions, EventlogReport};
 use crate::seam::Sink;
 
 /// Reads an eventlog into `sink`: header strings, marks, then the samples (an empty one

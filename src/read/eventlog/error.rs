@@ -2,7 +2,18 @@
 
 use std::fmt;
 
-use super::damage::DamagedRegion;
+/// One stretch of skipped bytes, and the censuses lost there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedRegion {
+    /// The first byte skipped.
+    pub from: u64,
+    /// The byte after the last one skipped.
+    pub to: u64,
+    /// Censuses lost there.
+    pub censuses_lost: u64,
+    /// The number of the first census lost there (1 = the log's first census).
+    pub first_lost: u64,
+}
 
 /// Why an eventlog gave no profile. Every message is one line: what was found, what was
 /// expected, and where (byte offset from the start of the input) when that helps.

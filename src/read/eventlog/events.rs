@@ -121,9 +121,13 @@ pub(crate) enum Reading {
     /// time and capability alone.
     Switch,
     /// Decoded and applied by the model: a census's begin or end, a collection, a name,
-    /// a line over the bands, the header's strings. The parallel workers hand it to the
-    /// one model as it stands, and decode nothing of it.
+    /// the header's strings. The parallel workers hand it to the one model as it stands,
+    /// and decode nothing of it.
     Model,
+    /// A point of a line over the bands ([`LINES`]): a capset (u32), then bytes (u64).
+    /// Handed to the model as a [`Reading::Model`] event is, and decoded alike for every
+    /// line.
+    Line,
     /// Nothing but its time (the log's latest time is the last sample's).
     Time,
 }
@@ -174,7 +178,41 @@ const fn timed(id: u16, name: &'static str, posted: Posted) -> EventType {
 
 use Fields::{AtLeast, Stack, Strings};
 use Posted::{Capability, Either, Global};
-use Reading::{Model, Point, Switch};
+use Reading::{Line, Model, Point, Switch};
+
+/// A line over the bands (`--heap-size`) that an eventlog records: the event that gives
+/// its points, and its name (in the key, the page and the summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LineKind {
+    pub(crate) event: u16,
+    pub(crate) name: &'static str,
+}
+
+/// Every line over the bands, in the order the report, the key, the page and the
+/// summary have them (eventlog2html's Heap tab has these three; the blocks' gap to the
+/// live bytes is fragmentation). A new line is a row here, and its event's row of
+/// [`EVENTS`] read as [`Reading::Line`]: the model, the report (`EventlogReport::line`),
+/// the live page's reader and store, `--heap-size` and the page take it from here.
+pub(crate) const LINES: [LineKind; 3] = [
+    LineKind {
+        event: HEAP_SIZE,
+        name: "heap size",
+    },
+    LineKind {
+        event: HEAP_LIVE,
+        name: "live bytes",
+    },
+    LineKind {
+        event: BLOCKS_SIZE,
+        name: "blocks size",
+    },
+];
+
+/// The place in [`LINES`] of the line whose points event `id` gives.
+#[inline]
+pub(crate) fn line_of(id: u16) -> Option<usize> {
+    LINES.iter().position(|l| l.event == id)
+}
 
 /// Every event type the reader knows, by id. A type not here is framed by its declared
 /// size and read for its time alone.
@@ -236,8 +274,8 @@ pub(crate) const EVENTS: &[EventType] = &[
     timed(48, "CAP_ENABLE", Global),
     timed(49, "HEAP_ALLOCATED", Capability),
     // capset u32, bytes u64.
-    event(HEAP_SIZE, "HEAP_SIZE", AtLeast(12), Capability, Model),
-    event(HEAP_LIVE, "HEAP_LIVE", AtLeast(12), Capability, Model),
+    event(HEAP_SIZE, "HEAP_SIZE", AtLeast(12), Capability, Line),
+    event(HEAP_LIVE, "HEAP_LIVE", AtLeast(12), Capability, Line),
     timed(52, "HEAP_INFO_GHC", Global),
     timed(53, "GC_STATS_GHC", Capability),
     timed(54, "GC_GLOBAL_SYNC", Capability),
@@ -248,7 +286,7 @@ pub(crate) const EVENTS: &[EventType] = &[
     timed(59, "HACK_BUG_T9003", Either),
     timed(90, "MEM_RETURN", Capability),
     // capset u32, bytes u64.
-    event(BLOCKS_SIZE, "BLOCKS_SIZE", AtLeast(12), Capability, Model),
+    event(BLOCKS_SIZE, "BLOCKS_SIZE", AtLeast(12), Capability, Line),
     // profile id u8, period u64, breakdown u32, then the seven filters.
     event(
         HEAP_PROF_BEGIN,
@@ -424,6 +462,16 @@ mod tests {
             };
             assert_eq!(posted_by(id), was, "id {id}");
         }
+    }
+
+    /// Every line's event is read as a line, and every event read as a line is a line's.
+    #[test]
+    fn the_lines_and_their_events_agree() {
+        for e in EVENTS {
+            assert_eq!(e.reading == Line, line_of(e.id).is_some(), "{}", e.name);
+        }
+        let names: Vec<&str> = LINES.iter().map(|l| l.name).collect();
+        assert_eq!(names, ["heap size", "live bytes", "blocks size"]);
     }
 
     #[test]

@@ -29,29 +29,29 @@
 
 #![warn(missing_docs)]
 
+mod band_names;
 mod container;
 mod damage;
 mod emit;
+mod end;
 pub(crate) mod entry;
 mod error;
 pub(crate) mod events;
-pub(crate) mod live;
+pub(crate) mod followed;
 mod localtime;
 mod model;
 mod names;
 mod parallel;
 mod payload;
+mod reading;
 mod run_index;
 pub(crate) mod time_samples;
 pub(crate) mod timeaxis;
 
 use crate::profile::IpeEntry;
-use crate::seam::Sink;
 
-pub use container::is_eventlog;
-pub use damage::DamagedRegion;
 pub(crate) use entry::{read_eventlog, read_eventlog_slice};
-pub use error::{EventlogError, EventlogWarning, FramingRule};
+pub use error::{DamagedRegion, EventlogError, EventlogWarning, FramingRule};
 
 /// Which x axis samples, marks and heap-size points are placed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -179,8 +179,21 @@ impl Breakdown {
     }
 }
 
-/// A marker (event 58) whose text was kept, at its time on the chosen axis.
-#[derive(Debug, Clone, PartialEq)]
+/// A breakdown as the summary's JSON has it: the RTS flag that made it (`-he`) and what
+/// its bands are (`eras`).
+impl serde::Serialize for Breakdown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut b = s.serialize_struct("Breakdown", 2)?;
+        b.serialize_field("flag", self.flag())?;
+        b.serialize_field("bands", self.bands_are())?;
+        b.end()
+    }
+}
+
+/// A mark with a text (an eventlog's marker, event 58, whose text was kept), at its
+/// time on the chosen axis: in an eventlog's report and in the summary.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Marker {
     /// Seconds on the report's axis.
@@ -197,14 +210,9 @@ pub struct EventlogReport {
     pub warnings: Vec<EventlogWarning>,
     /// Markers with their texts, in time order.
     pub markers: Vec<Marker>,
-    /// HEAP_SIZE (50) points: (seconds on the axis, bytes), one per GC and capability, in
-    /// time order (not the file's, which holds each capability's events in stretches).
-    pub heap_size: Vec<(f64, u64)>,
-    /// HEAP_LIVE (51) points: (seconds, bytes), after major GCs, in time order.
-    pub heap_live: Vec<(f64, u64)>,
-    /// BLOCKS_SIZE (91, GHC ≥ 9.2) points: (seconds, bytes of the blocks allocated), one
-    /// per GC and capability with the heap size, in time order; empty before GHC 9.2.
-    pub blocks_size: Vec<(f64, u64)>,
+    /// The points of every line over the bands ([`EventlogReport::line`]), by its place
+    /// in `events::LINES`.
+    pub(crate) lines: Vec<Vec<(f64, u64)>>,
     /// The profile kind; `None` if the log has no HEAP_PROF_BEGIN.
     pub breakdown: Option<Breakdown>,
     /// The sampling interval (`-i`) in seconds, from HEAP_PROF_BEGIN.
@@ -235,37 +243,24 @@ pub struct EventlogReport {
     pub(crate) time_samples: Option<time_samples::TimeSamples>,
 }
 
-fn read_from<I: container::Source, S: Sink + ?Sized>(
-    input: &mut I,
-    opts: &EventlogOptions,
-    sink: &mut S,
-) -> Result<EventlogReport, EventlogError> {
-    let types = container::read_header(input)?;
-    let mut m = model::Model::new(opts);
-    m.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
-    let mut framer = container::Framer::new(&types);
-    let end = read_events(input, &mut framer, &mut m)?;
-    m.finish(end, &framer.notes, sink)
-}
+impl EventlogReport {
+    /// The points of the line over the bands named `name`: (seconds on the report's
+    /// axis, bytes), in time order (not the file's, which holds each capability's events
+    /// in stretches); none for a line the log has no point of. The lines are `"heap
+    /// size"` (HEAP_SIZE, event 50: the bytes of the megablocks the runtime holds, one
+    /// point per collection and capability), `"live bytes"` (HEAP_LIVE, 51: after major
+    /// collections) and `"blocks size"` (BLOCKS_SIZE, 91, GHC ≥ 9.2: the bytes of the
+    /// blocks allocated).
+    pub fn line(&self, name: &str) -> &[(f64, u64)] {
+        let at = events::LINES.iter().position(|l| l.name == name);
+        at.and_then(|i| self.lines.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
 
-/// Reads the events from where `input` stands to the end of the data.
-fn read_events<I: container::Source>(
-    input: &mut I,
-    framer: &mut container::Framer<'_>,
-    m: &mut model::Model<'_>,
-) -> Result<emit::End, EventlogError> {
-    Ok(loop {
-        match container::next_event(input, framer)? {
-            container::Next::Event(raw) => m.event(&raw),
-            container::Next::Damaged { from, to } => m.damaged(from, to),
-            container::Next::End => {
-                let offset = container::Source::offset(input);
-                if !container::Source::at_end(input)? {
-                    m.warn(EventlogWarning::TrailingBytes { offset });
-                }
-                break emit::End::Complete;
-            }
-            container::Next::Truncated { offset } => break emit::End::Truncated(offset),
-        }
-    })
+    /// Every line over the bands with its name, in the order the key has them.
+    pub(crate) fn lines(&self) -> impl Iterator<Item = (&'static str, &[(f64, u64)])> + '_ {
+        (events::LINES.iter())
+            .map(|l| l.name)
+            .zip(self.lines.iter().map(Vec::as_slice))
+    }
 }

@@ -7,12 +7,12 @@ use std::collections::HashMap;
 
 use super::container::RawEvent;
 use super::damage::DamageLog;
-use super::emit::End;
+use super::end::{End, OtherProfiles};
 use super::events::{event_type, Reading};
 use super::names::CostCentre;
 use super::payload::{cstr, decode, label_is, Event};
 use super::timeaxis::TimeData;
-use super::{EventlogOptions, EventlogWarning};
+use super::{Breakdown, EventlogOptions, EventlogReport, EventlogWarning};
 use crate::intern::FxBuild;
 use crate::profile::{IpeEntry, Point};
 use crate::seam::make_room;
@@ -83,9 +83,8 @@ pub(crate) struct Model<'o> {
     pub(crate) saw_global_block: bool,
     pub(crate) max_time: u64,
     pub(crate) time: TimeData,
-    pub(crate) heap_size: Vec<(u64, u64)>,
-    pub(crate) heap_live: Vec<(u64, u64)>,
-    pub(crate) blocks_size: Vec<(u64, u64)>,
+    /// The points of each line over the bands ([`super::events::LINES`]): (time, bytes).
+    pub(crate) lines: Vec<Vec<(u64, u64)>>,
     pub(crate) marks: Vec<u64>,
     pub(crate) marks_dropped: u64,
     pub(crate) texts: Vec<(u64, String)>,
@@ -134,7 +133,7 @@ pub(crate) struct Model<'o> {
     /// many). Default: `true`.
     pub(crate) keep_time: bool,
     /// What else the log holds, for a log without a heap profile.
-    pub(crate) others: super::emit::OtherProfiles,
+    pub(crate) others: OtherProfiles,
     /// The time profile's samples (`+RTS -p -l`).
     pub(crate) prof: super::time_samples::ProfSamples,
 }
@@ -148,9 +147,7 @@ impl<'o> Model<'o> {
             saw_global_block: false,
             max_time: 0,
             time: TimeData::default(),
-            heap_size: Vec::new(),
-            heap_live: Vec::new(),
-            blocks_size: Vec::new(),
+            lines: vec![Vec::new(); super::events::LINES.len()],
             marks: Vec::new(),
             marks_dropped: 0,
             texts: Vec::new(),
@@ -180,9 +177,17 @@ impl<'o> Model<'o> {
             has_end: true,
             damage: DamageLog::default(),
             keep_time: true,
-            others: super::emit::OtherProfiles::default(),
+            others: OtherProfiles::default(),
             prof: super::time_samples::ProfSamples::default(),
         }
+    }
+
+    /// What the report says of the run besides its samples, from what was read so far:
+    /// a whole reading's report and a followed log's both take it from here.
+    pub(crate) fn report_facts(&self, report: &mut EventlogReport) {
+        report.breakdown = self.breakdown.map(Breakdown::from_code);
+        report.sampling_period = self.sampling_period();
+        report.rts = self.rts_name();
     }
 
     pub(crate) fn warn(&mut self, w: EventlogWarning) {
@@ -215,9 +220,7 @@ impl<'o> Model<'o> {
             Event::GcDone => self.time.gc_done(self.block.cap_at(raw.offset), t),
             Event::RunThread => self.thread_switch(true, self.block.cap_at(raw.offset), t),
             Event::StopThread => self.thread_switch(false, self.block.cap_at(raw.offset), t),
-            Event::HeapSize(b) => self.heap_size.push((t, b)),
-            Event::HeapLive(b) => self.heap_live.push((t, b)),
-            Event::BlocksSize(b) => self.blocks_size.push((t, b)),
+            Event::Line { line, bytes } => self.lines[line].push((t, bytes)),
             Event::RtsId(s) => self.rts = Some(s.to_vec()),
             Event::ProgramArgs(a) => self.args = Some(a.to_vec()),
             // Taken at RTS start-up, when the .hp header gets its DATE too.

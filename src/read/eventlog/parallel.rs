@@ -26,14 +26,16 @@ use super::container::{
     event_in, fields_fill, read_header, u64_at, BlockRuns, Framer, Head, Notes, SliceInput, Source,
     State, Step, Types, Window,
 };
+use super::end::End;
 use super::events::{
     event_type, Reading, BLOCK_MARKER, HEAP_BIO_PROF_SAMPLE_BEGIN, HEAP_PROF_SAMPLE_BEGIN,
     HEAP_PROF_SAMPLE_END, RUN_THREAD,
 };
 use super::model::{Block, Model, UNMAPPED};
 use super::payload::{block_marker, heap_sample};
+use super::reading::read_events;
 use super::run_index::RunIndex;
-use super::{read_events, EventlogError, EventlogOptions, EventlogReport};
+use super::{EventlogError, EventlogOptions, EventlogReport};
 use crate::seam::Sink;
 
 /// Bytes per run: a few hundred distinct bands to map per run cost nothing, and a few
@@ -118,7 +120,8 @@ pub(crate) fn read_slice<S: Sink + ?Sized>(
         framer.state = state;
     }
     let mut input = SliceInput::starting_at(bytes, resume.map_or(start, |r| r.0), release);
-    let end = read_events(&mut input, &mut framer, &mut m)?;
+    let end = read_events(&mut input, &mut framer, &mut m, |_| {})?;
+    let end = end.unwrap_or(End::Truncated(input.offset()));
     m.finish(end, &framer.notes, sink)
 }
 

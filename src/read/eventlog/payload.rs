@@ -24,12 +24,8 @@ pub(crate) enum Event<'a> {
     GcEnd,
     /// 22: this capability finished its share of the GC's copying work.
     GcDone,
-    /// 50
-    HeapSize(u64),
-    /// 51
-    HeapLive(u64),
-    /// 91
-    BlocksSize(u64),
+    /// A point of line `LINES[line]` over the bands (50, 51, 91, …): bytes.
+    Line { line: usize, bytes: u64 },
     /// 29: `GHC-9.0.2 rts_p`.
     RtsId(&'a [u8]),
     /// 30: NUL-separated argv.
@@ -143,6 +139,14 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
     if p.len() < kind.fields.minimum() {
         return Event::Short;
     }
+    if kind.reading == Reading::Line {
+        if let Some(line) = line_of(raw.id) {
+            return Event::Line {
+                line,
+                bytes: u64_at(p, 4),
+            };
+        }
+    }
     match raw.id {
         BLOCK_MARKER => match block_marker(p) {
             Some((size, cap)) => Event::BlockMarker { size, cap },
@@ -154,9 +158,6 @@ pub(crate) fn decode<'a>(raw: &RawEvent<'a>) -> Event<'a> {
         GC_START => Event::GcStart,
         GC_END => Event::GcEnd,
         GC_DONE => Event::GcDone,
-        HEAP_SIZE => Event::HeapSize(u64_at(p, 4)),
-        HEAP_LIVE => Event::HeapLive(u64_at(p, 4)),
-        BLOCKS_SIZE => Event::BlocksSize(u64_at(p, 4)),
         RTS_IDENTIFIER => Event::RtsId(cstr(&p[4..]).0),
         PROGRAM_ARGS => Event::ProgramArgs(&p[4..]),
         WALL_CLOCK_TIME => Event::WallClock {

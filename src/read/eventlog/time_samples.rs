@@ -7,10 +7,12 @@
 
 use std::collections::HashMap;
 
-use super::emit::{Axis, End};
+use super::end::End;
 use super::model::Model;
 use super::names::{argv, CostCentre};
-use super::{container, events, read_events};
+use super::reading::read_events;
+use super::timeaxis::Clock;
+use super::{container, events};
 use super::{EventlogError, EventlogOptions, EventlogReport, EventlogWarning};
 use crate::intern::FxBuild;
 
@@ -57,7 +59,7 @@ impl ProfSamples {
     pub(crate) fn take(
         &mut self,
         ccs: &HashMap<u32, CostCentre>,
-        axis: &Axis,
+        axis: &Clock,
     ) -> Option<TimeSamples> {
         if self.samples.is_empty() {
             return None;
@@ -120,7 +122,8 @@ pub(crate) fn read_time_samples(
     let mut m = Model::new(opts);
     m.has_end = types.declares(events::HEAP_PROF_SAMPLE_END);
     let mut framer = container::Framer::new(&types);
-    let end = read_events(&mut input, &mut framer, &mut m)?;
+    // A slice is all there is: the reading ends at its end (never pending).
+    let end = read_events(&mut input, &mut framer, &mut m, |_| {})?.unwrap_or(End::Complete);
     m.finish_time(end, &framer.notes)
 }
 

@@ -18,7 +18,6 @@
 mod chunk;
 mod data_line;
 mod error;
-pub(crate) mod live;
 mod parser;
 pub(crate) mod pipeline;
 mod segments;

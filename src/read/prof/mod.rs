@@ -26,7 +26,8 @@ pub use error::{TimeProfileError, TimeProfileWarning};
 pub(crate) use eventlog::sampled_of;
 
 use crate::calltree::{CallTree, Sampled};
-use crate::read::eventlog::{is_eventlog, EventlogOptions};
+use crate::read::eventlog::EventlogOptions;
+use crate::read::kind::is_eventlog;
 
 /// How a time profile is read.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +80,11 @@ impl TimeProfile {
     /// What the reader tolerated, in the order found.
     pub fn warnings(&self) -> &[TimeProfileWarning] {
         &self.warnings
+    }
+
+    /// How many cost-centre stacks it has.
+    pub fn stacks(&self) -> usize {
+        self.tree.len()
     }
 }
 

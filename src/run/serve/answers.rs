@@ -136,7 +136,7 @@ impl Answers {
         self.saves.fetch_sub(1, Ordering::AcqRel);
         match made {
             Ok(Ok(whole)) => {
-                let file = super::saved_name(&self.hub.name);
+                let file = super::saved::saved_name(&self.hub.name);
                 let disposition = format!("attachment; filename=\"{file}\"");
                 let builder = self
                     .response(200, "text/html; charset=utf-8")

@@ -22,7 +22,7 @@
 use serde_json::{json, Map, Value};
 
 use super::hub::Status;
-use hp2ps::LivePage;
+use crate::paint::html::Page;
 
 /// The data of the last page sent, to tell the next one's changes.
 #[derive(Default)]
@@ -40,7 +40,7 @@ impl Deltas {
         &mut self,
         seq: u64,
         status: &Status,
-        page: Option<&hp2ps::LivePage>,
+        page: Option<&Page>,
         run: u64,
     ) -> Option<Vec<u8>> {
         let status = serde_json::to_string(status).ok()?;
@@ -76,19 +76,14 @@ impl Deltas {
 /// The server-sent event of an update: `event: update`, its number, and one line of
 /// JSON: the status, and the page when it changed (its title and data, and its run's
 /// section if `with_section`).
-pub(super) fn event(
-    seq: u64,
-    status: &Status,
-    page: Option<&LivePage>,
-    with_section: bool,
-) -> Vec<u8> {
+pub(super) fn event(seq: u64, status: &Status, page: Option<&Page>, with_section: bool) -> Vec<u8> {
     let status = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
     let mut json = format!("{{\"seq\":{seq},\"status\":{status}");
     if let Some(p) = page {
         let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
         json.push_str(&format!(",\"title\":{}", text(&p.title)));
         if with_section {
-            json.push_str(&format!(",\"section\":{}", text(&p.section)));
+            json.push_str(&format!(",\"section\":{}", text(&p.sections)));
         }
         json.push_str(&format!(",\"page\":{}", p.data));
     }

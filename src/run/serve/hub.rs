@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::live::{LiveOptions, LiveRun};
+use crate::paint::html::Page;
 use bytes::Bytes;
-use hp2ps::{write_live, LiveOptions, LivePage, LiveRun};
 use tokio::sync::watch;
 
 use super::delta::{event, Deltas};
@@ -54,7 +55,7 @@ pub(super) struct Update {
     /// The event of what changed since update `seq - 1`, for a viewer that has it.
     pub(super) delta: Option<Bytes>,
     /// The newest page (the page a new viewer is given).
-    pub(super) page: Option<Arc<LivePage>>,
+    pub(super) page: Option<Arc<Page>>,
     /// That page as HTML, made when a viewer first asks for it.
     html: OnceLock<Bytes>,
 }
@@ -116,7 +117,7 @@ impl Hub {
     ) -> Hub {
         let record = Record::Nothing(None);
         let axis = match opts.load.eventlog.time {
-            hp2ps::TimeAxis::Mutator => "mutator",
+            crate::TimeAxis::Mutator => "mutator",
             _ => "elapsed",
         };
         let status = Status {
@@ -266,7 +267,7 @@ impl Hub {
             }
             Err(e) => return Some(Output::Failed(e)),
         };
-        match super::write_page(path, &whole.page) {
+        match super::saved::write_page(path, &whole.page) {
             Ok(()) => {
                 pages.output = Some(from);
                 written(path);
@@ -299,7 +300,7 @@ impl Hub {
         let html = latest.html.get_or_init(|| {
             let mut html = Vec::new();
             // Written into memory: it cannot fail.
-            let _ = write_live(latest.page.as_deref(), &self.name, &mut html);
+            let _ = Page::write_live(latest.page.as_deref(), &self.name, &mut html);
             Bytes::from(html)
         });
         html.clone()
@@ -312,7 +313,7 @@ impl Hub {
         let mut gap = GAP;
         let mut version = u64::MAX;
         let mut final_of: Option<u64> = None;
-        let mut page: Option<Arc<LivePage>> = None;
+        let mut page: Option<Arc<Page>> = None;
         let mut told = 0;
         let mut deltas = Deltas::default();
         loop {
@@ -399,7 +400,7 @@ impl Hub {
     fn send(
         &self,
         status: &Status,
-        page: Option<Arc<LivePage>>,
+        page: Option<Arc<Page>>,
         fresh_page: bool,
         deltas: &mut Deltas,
     ) {
@@ -426,7 +427,7 @@ impl Hub {
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
-    fn whole_run_page(&self, run: u64, censuses: u64) -> Option<Arc<LivePage>> {
+    fn whole_run_page(&self, run: u64, censuses: u64) -> Option<Arc<Page>> {
         let whole = match self.whole(None, Some(run)) {
             Ok(whole) => whole,
             Err(e) => {

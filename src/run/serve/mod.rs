@@ -12,8 +12,10 @@ mod deadline;
 mod delta;
 mod http;
 mod hub;
+mod options;
 mod record;
 mod routes;
+mod saved;
 mod source;
 mod status;
 pub(crate) mod whole;
@@ -24,13 +26,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hp2ps::{LiveOptions, LiveReader, LiveRun, TimeAxis};
+use crate::live::{LiveReader, LiveRun};
+use crate::read::kind::InputKind;
+use crate::TimeAxis;
 
 use super::atomic::AtomicFile;
 use super::cleanup;
-use super::symbols;
 use crate::cli::{Invocation, ServeOptions};
 use hub::{lock, Hub, Output, State};
+use options::live_options;
 use record::Record;
 use source::{Heard, Input};
 
@@ -123,30 +127,6 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     }
 }
 
-/// The library's options for the command line's.
-fn live_options(inv: &Invocation, opts: &ServeOptions, input: &Input, name: &str) -> LiveOptions {
-    let mut live = LiveOptions::default();
-    let path = match input {
-        Input::Path(p) => Some(p.as_path()),
-        _ => None,
-    };
-    let (binary, warnings) = symbols::binary(inv, path, name);
-    for w in warnings {
-        say!("{w}");
-    }
-    live.load = inv.load_options();
-    // Every page of a `-hi` run names its bands again: `symbols` opens a program once
-    // per run, whatever argv[0] names it, and looks again for one not there yet.
-    live.load.binary = binary;
-    live.render = inv.render.clone();
-    live.paint = inv.paint.clone();
-    live.paint.source = Some(name.to_string());
-    if let Some(detail) = opts.detail {
-        live.detail = detail;
-    }
-    live
-}
-
 fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
     if let Err(e) = std::thread::Builder::new()
         .name(name.to_string())
@@ -169,44 +149,6 @@ fn stop(hub: &Hub) -> ExitCode {
         }
         _ => ExitCode::SUCCESS,
     }
-}
-
-/// Writes `page` to `path`, atomically.
-pub(super) fn write_page(path: &Path, page: &[u8]) -> Result<(), String> {
-    use std::io::Write as _;
-    let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    let mut out = AtomicFile::create(path).map_err(failed)?;
-    out.writer().write_all(page).map_err(failed)?;
-    out.commit().map_err(failed)
-}
-
-/// The name a saved page gets: the input's, as `.html`.
-pub(super) fn saved_name(name: &str) -> String {
-    if let Some(at) = name.strip_prefix("tcp:") {
-        let safe: String = (at.chars())
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        return format!("{safe}.html");
-    }
-    let path = Path::new(name.strip_prefix("unix:").unwrap_or(name));
-    let stem = path.file_stem().map_or_else(
-        || String::from("hp2ps"),
-        |s| s.to_string_lossy().into_owned(),
-    );
-    let safe: String = (stem.chars())
-        .map(|c| match c {
-            '"' | '\\' | '/' => '_',
-            c if c.is_control() => '_',
-            c => c,
-        })
-        .collect();
-    format!("{safe}.html")
 }
 
 /// The input's thread: reads for ever, feeding the run.
@@ -266,9 +208,9 @@ fn follow(input: &Input, hub: &Hub) {
                     say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
                 }
             }
-            let first = head.len() < 4;
+            let first = head.len() < InputKind::HEAD;
             if first {
-                head.extend(bytes.iter().take(4 - head.len()));
+                head.extend(bytes.iter().take(InputKind::HEAD - head.len()));
             }
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
@@ -340,7 +282,7 @@ const MID_RUN: &str = "the writer began before this hp2ps: a program writes its 
 /// Whether a run read from a pipe began without a log's start (an eventlog's header or
 /// a `.hp`'s JOB line): a FIFO opened while its writer was mid-run.
 fn joined_mid_run(head: &[u8]) -> bool {
-    !head.starts_with(b"hdrb") && !head.starts_with(b"JOB")
+    !InputKind::starts_a_profile(head)
 }
 
 /// What the run's state is after a piece was read (`before`: the censuses before it):

@@ -1,8 +1,10 @@
 //! The whole run's page: what `-o` writes, what the page's "Save page" gives, and what
 //! the live page shows at the run's end. It is the page `--format html` writes of the
 //! whole run, made by this program run again as a child (`--serve-whole-run`, with the
-//! command line it was given) that reads the run from its stdin: the followed file's
-//! bytes, or the spool's.
+//! command line it was given) that reads the run from its stdin (the followed file's
+//! bytes, or the spool's) and paints the page once: it hands the page builder's
+//! [`Page`] back on its stdout as JSON, of which the server writes the saved page and
+//! takes the live page's last update.
 //!
 //! A child, so that the memory of a whole long run's profile (2 GB for a day of censuses
 //! of 200 bands) is the child's for the seconds it works, and goes back to the system
@@ -12,7 +14,8 @@ use std::io::{self, Read, Write};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 
-use hp2ps::{live_page, load, prepare, LivePage, Source};
+use crate::paint::html::{Page, RunPage};
+use crate::{load, prepare, Source};
 
 use super::record::{Kept, Record};
 use super::source::Input;
@@ -22,7 +25,7 @@ use crate::cli::{Invocation, ServeOptions};
 pub(super) struct Whole {
     /// The page, as `--format html` writes it.
     pub(super) page: Vec<u8>,
-    pub(super) live: Arc<LivePage>,
+    pub(super) live: Arc<Page>,
 }
 
 /// What a whole run's page is made from: the run's number (a new run may keep as many
@@ -147,17 +150,14 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     parts(page).ok_or_else(|| String::from("the child's page is not whole"))
 }
 
-/// The child's output: its title, run section and data, one line each (the title and
-/// section as JSON strings, the data as it is), then the page.
+/// The child's output: the page, as JSON.
 fn parts(out: Vec<u8>) -> Option<Whole> {
-    let mut lines = out.splitn(4, |&b| b == b'\n');
-    let title: String = serde_json::from_slice(lines.next()?).ok()?;
-    let section: String = serde_json::from_slice(lines.next()?).ok()?;
-    let data = String::from_utf8(lines.next()?.to_vec()).ok()?;
-    let page = lines.next()?.to_vec();
+    let live: Page = serde_json::from_slice(&out).ok()?;
+    let mut page = Vec::new();
+    live.write(&mut page).ok()?;
     Some(Whole {
         page,
-        live: Arc::new(LivePage::from_parts(title, section, data)),
+        live: Arc::new(live),
     })
 }
 
@@ -166,7 +166,7 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
 pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
-    let live = super::live_options(inv, opts, &input, &name);
+    let live = super::options::live_options(inv, opts, &input, &name);
     let loaded = match load(Source::Stream(&mut io::stdin().lock()), &live.load) {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -175,15 +175,11 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
         }
     };
     // What --format html's page says of its profile and what it left out.
-    let mut paint = live.paint.clone();
-    paint.facts = crate::run::render::facts_of(loaded.eventlog.as_ref());
+    let facts = loaded.facts();
     let (chart, _) = prepare(loaded.profile, None, &live.render);
-    paint.notes = crate::run::page_budget::left_out(&chart, 1);
-    let written = live_page(&chart, &paint).and_then(|p| {
+    let written = RunPage::heap(&chart, live.paint.source.as_deref(), &facts, 1).and_then(|run| {
         let mut out = io::BufWriter::new(io::stdout().lock());
-        let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
-        writeln!(out, "{}\n{}\n{}", text(&p.title), text(&p.section), p.data)?;
-        hp2ps::write_chart_with(&chart, hp2ps::Format::Html, &paint, &mut out)?;
+        serde_json::to_writer(&mut out, &Page::of(&[run]))?;
         out.flush()
     });
     match written {

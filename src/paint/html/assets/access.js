@@ -78,8 +78,12 @@
     };
     const chart = document.getElementById('chart');
     const table = document.getElementById('diff') || document.getElementById('bands');
+    const flame = document.getElementById('calldiff') || document.getElementById('calltree');
+    const ccs = document.getElementById('ccchanges') || document.getElementById('costcentres');
     if (chart) nav.appendChild(link('Skip to the chart', chart));
     if (table) nav.appendChild(link(table.id === 'diff' ? 'Skip to what changed' : 'Skip to the band table', table));
+    if (flame) nav.appendChild(link(flame.id === 'calldiff' ? 'Skip to the flame graph of the change' : 'Skip to the flame graph', flame));
+    if (ccs) nav.appendChild(link('Skip to the cost centres', ccs));
     document.body.insertBefore(nav, document.body.firstChild);
   };
 

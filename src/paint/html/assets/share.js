@@ -37,11 +37,17 @@
   // new entry of the browser's history (back and forward go through the windows), any
   // other change in place.
   R.saveState = function () {
-    if (!H.runs || H.restoring) { H.pushNext = false; return; }
+    H.saveAll();
+  };
+
+  // The heap runs' and the time profiles' states, as one fragment.
+  H.saveAll = function () {
+    if ((!H.runs && !H.times) || H.restoring) { H.pushNext = false; return; }
     clearTimeout(H.saveTimer);
     H.saveTimer = setTimeout(() => {
       const p = new URLSearchParams();
-      for (const r of H.runs) r.stateParams(p);
+      for (const r of H.runs || []) r.stateParams(p);
+      for (const t of H.times || []) t.stateParams(p);
       if (H.compare && H.compare.layout !== 'side') p.set('layout', H.compare.layout);
       const hash = p.toString();
       const push = H.pushNext;
@@ -83,7 +89,8 @@
     H.restoring = true;
     try {
       if (H.compare && p.get('layout')) H.compare.setLayout(p.get('layout') === 'stacked' ? 'stacked' : 'side');
-      for (const r of H.runs) r.restoreState(p);
+      for (const r of H.runs || []) r.restoreState(p);
+      for (const t of H.times || []) t.restoreState(p);
       if (H.compare) H.compare.sync();
     } finally {
       H.restoring = false;
@@ -119,10 +126,16 @@
   };
 
   R.copyLink = function (button) {
-    this.saveState();
+    H.copyLinkOf(button, () => this.saveState());
+  };
+
+  // Copies the page's address with the view in it (`save` writes the view first).
+  H.copyLinkOf = function (button, save) {
+    save();
     setTimeout(() => {
       const url = location.href;
-      const done = () => { button.textContent = 'Copied'; button.classList.add('done'); setTimeout(() => { button.textContent = 'Copy link'; button.classList.remove('done'); }, 1500); };
+      const label = button.textContent;
+      const done = () => { button.textContent = 'Copied'; button.classList.add('done'); setTimeout(() => { button.textContent = label; button.classList.remove('done'); }, 1500); };
       const show = () => { button.title = url; button.textContent = 'Link in the address bar'; };
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).then(done, show); else show();
     }, 200);
@@ -252,7 +265,7 @@
     // Back and forward: the state of that step of the history.
     if (!H.listening) {
       H.listening = true;
-      window.addEventListener('popstate', () => { if (H.runs) H.restore(); });
+      window.addEventListener('popstate', () => { if (H.runs || H.times) H.restore(); });
     }
     if (window.matchMedia) {
       const m = window.matchMedia('(prefers-color-scheme: dark)');

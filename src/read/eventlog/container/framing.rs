@@ -20,8 +20,8 @@ use super::bounds::{Block, Fault, EARLY, LONGEST};
 use super::fields;
 use super::header::{Size, Types};
 use super::notes::Notes;
-use super::quick;
 use super::window::{Need, Window};
+use super::words;
 use super::{u16_at, u32_at, u64_at};
 
 // The block marker, whose first payload field is the size of its block.
@@ -108,7 +108,7 @@ impl<'t> Framer<'t> {
             types,
             state: State::default(),
             notes: Notes::default(),
-            quick: quick::table(types),
+            quick: words::table(types),
         }
     }
 

@@ -9,11 +9,6 @@ const VARIABLE: u32 = 0xFFFF;
 /// Table entry of an id the header does not declare.
 const UNDECLARED: u32 = u32::MAX;
 
-/// Whether `first_bytes` start like an eventlog (the magic `hdrb`).
-pub fn is_eventlog(first_bytes: &[u8]) -> bool {
-    first_bytes.starts_with(b"hdrb")
-}
-
 /// The event-type table: id → declared size.
 pub(crate) struct Types {
     size: Vec<u32>,

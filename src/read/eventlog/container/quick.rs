@@ -2,45 +2,9 @@
 //! word per type, in a loop that keeps its few values in registers.
 
 use super::bounds::EARLY;
-use super::fields;
 use super::framing::{Framer, Head};
-use super::header::{Size, Types};
 use super::window::Window;
-use crate::read::eventlog::events::{posted_by, BLOCK_MARKER};
-
-/// [`Framer::quick`]'s word for a type: its fixed size, or
-const VARIABLE: u32 = 1 << 16;
-/// GHC posts it to the global buffer ([`posted_by`]),
-const GLOBAL: u32 = 1 << 17;
-/// or to a capability's;
-const CAPABILITY: u32 = 1 << 18;
-/// an event of the type may follow quickly: declared, not a marker or a census event;
-const FOLLOWS: u32 = 1 << 19;
-/// and may be framed quickly itself: not a marker, variable-size only if its fields are
-/// known.
-const FRAMES: u32 = 1 << 20;
-
-/// The word of each type below 256 (every type GHC writes); 0 for the rest.
-pub(super) fn table(types: &Types) -> Box<[u32; 256]> {
-    let mut quick = Box::new([0u32; 256]);
-    for (id, word) in (0u16..).zip(quick.iter_mut()) {
-        let size = match types.size(id) {
-            Size::Undeclared => continue,
-            Size::Fixed(n) if n <= 0xFFFF => n as u32,
-            Size::Fixed(_) => continue,
-            Size::Variable => VARIABLE,
-        };
-        let buffer = match posted_by(id) {
-            Some(true) => GLOBAL,
-            Some(false) => CAPABILITY,
-            None => 0,
-        };
-        let follows = id != BLOCK_MARKER;
-        let frames = id != BLOCK_MARKER && (size != VARIABLE || fields::known(id));
-        *word = size | buffer | if follows { FOLLOWS } else { 0 } | if frames { FRAMES } else { 0 };
-    }
-    quick
-}
+use super::words::{CAPABILITY, FOLLOWS, FRAMES, GLOBAL, VARIABLE};
 
 impl Framer<'_> {
     /// [`Self::step`] for the bulk of a log, in a tight loop from `at`: while the header
@@ -49,7 +13,7 @@ impl Framer<'_> {
     /// needs no more than [`Self::look`]'s checks of order, span and buffer (not a
     /// marker or the end), each event goes to
     /// `take(head, at, payload)`, which takes it if its fields fill its payload (a caller
-    /// that reads the payload anyway tells on the way, as [`fields::fill`] does). Returns
+    /// that reads the payload anyway tells on the way, as [`super::fields::fill`] does). Returns
     /// where it stopped: an event it leaves to [`Self::step_fully`], which decides it the
     /// same way.
     #[inline(always)]

@@ -199,5 +199,57 @@ pub(crate) fn elapsed_seconds(t: u64) -> f64 {
     t as f64 / 1e9
 }
 
+/// The one clock of a reading: what places its censuses, marks and lines on the x axis,
+/// in elapsed seconds or in the `.hp`'s mutator seconds. A whole reading makes it at its
+/// end; a log followed as it is written, now and then from the run so far.
+pub(crate) enum Clock {
+    /// Elapsed seconds.
+    Elapsed,
+    /// Mutator seconds.
+    Mutator(MutatorClock),
+}
+
+impl Clock {
+    /// The clock of a run whose GC and scheduler events `time` (the last of any event at
+    /// `last`) were read, with the runtime `rts` and the RTS options `rts_args`: mutator
+    /// seconds when asked (`mutator`) and the log has GC events, else elapsed ones.
+    pub(crate) fn of(
+        mutator: bool,
+        time: TimeData,
+        last: u64,
+        rts: &[u8],
+        rts_args: &[&[u8]],
+    ) -> Clock {
+        match mutator && time.any_gc() {
+            true => Clock::Mutator(time.finish(last, ticker(rts, rts_args))),
+            false => Clock::Elapsed,
+        }
+    }
+
+    /// Seconds on the axis at elapsed nanoseconds `t`.
+    pub(crate) fn seconds(&self, t: u64) -> f64 {
+        match self {
+            Clock::Mutator(c) => c.mutator_seconds(t),
+            Clock::Elapsed => elapsed_seconds(t),
+        }
+    }
+
+    /// Seconds on the axis at elapsed `seconds` (a time a follower was told).
+    pub(crate) fn at_elapsed(&self, seconds: f64) -> f64 {
+        match self {
+            Clock::Mutator(c) => c.mutator_seconds((seconds * 1e9).round() as u64),
+            Clock::Elapsed => seconds,
+        }
+    }
+
+    /// The mutator clock, when it is one.
+    pub(crate) fn mutator(&self) -> Option<&MutatorClock> {
+        match self {
+            Clock::Mutator(c) => Some(c),
+            Clock::Elapsed => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,7 @@
 
 use super::super::error::{quote, Pos};
 use super::super::tokens::{cut_at_nul, keyword, number_end, word_end, Keyword, MAX_NUMBER_LEN};
-use super::strings::OpenString;
-use super::{err, Effect, Head, Incomplete, Parser, Pending};
+use super::{err, Effect, Head, Incomplete, OpenString, Parser, Pending};
 use crate::num::{float_value, integer_value};
 
 impl Parser<'_> {

@@ -8,10 +8,21 @@ use super::segments::SegmentInfo;
 use super::tokens::{cut_at_nul, is_space, keyword, word_end, Keyword};
 use super::ReadOptions;
 use crate::seam::{HeaderField, Sink};
-use strings::OpenString;
 
 mod arguments;
 mod strings;
+
+/// A header string being read, possibly across lines.
+#[derive(Debug)]
+pub(super) struct OpenString {
+    pub(super) field: HeaderField,
+    pub(super) pos: Pos,
+    pub(super) text: Vec<u8>,
+    /// A NUL byte was seen: hp2ps stores the string only up to it.
+    pub(super) cut_at_nul: bool,
+    /// The previous segment ended with a `"`: a `"` at the start of this one makes `""`.
+    pub(super) quote_pending: bool,
+}
 
 /// A statement head waiting for its argument.
 #[derive(Debug, Clone, Copy)]

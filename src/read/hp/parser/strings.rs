@@ -1,21 +1,7 @@
 //! Header strings (`JOB "..."`), which may run over several lines and segments: a
 //! doubled `""` stands for one `"`, and hp2ps keeps a string only up to a NUL byte.
 
-use super::super::error::Pos;
-use super::{err, Effect, Incomplete, Parser};
-use crate::seam::HeaderField;
-
-/// A header string being read, possibly across lines.
-#[derive(Debug)]
-pub(super) struct OpenString {
-    pub(super) field: HeaderField,
-    pub(super) pos: Pos,
-    pub(super) text: Vec<u8>,
-    /// A NUL byte was seen: hp2ps stores the string only up to it.
-    pub(super) cut_at_nul: bool,
-    /// The previous segment ended with a `"`: a `"` at the start of this one makes `""`.
-    pub(super) quote_pending: bool,
-}
+use super::{err, Effect, Incomplete, OpenString, Parser};
 
 impl Parser<'_> {
     /// Copies bytes into the arena and returns their range.

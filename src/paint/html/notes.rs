@@ -1,25 +1,18 @@
-//! What an HTML page left out (its size has limits: `Needs::table_rows`, and beyond two
-//! runs on one page a share each, `Needs::shared_by`), said at the edge: a line for
-//! stderr and the page for each thing left out.
+//! What a run's page left out (its size has limits: `Needs::table_rows`, and beyond two
+//! runs on one page a share each, `Needs::shared_by`), a line each: the page's header
+//! says them, and the command says them on stderr too.
 
-use hp2ps::chart::Chart;
-use hp2ps::defaults::VECTOR_MAX_POINTS;
+use crate::defaults::VECTOR_MAX_POINTS;
+use crate::layout::chart::Chart;
+use crate::num::thousands;
 
 /// 1234567 as "1,234,567".
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+fn count(n: usize) -> String {
+    thousands(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// What a run's page left out, a line each: the table's smaller bands, and (a run of a
-/// page of more than two) samples a page of its own would have drawn.
+/// page of more than two, `runs`) samples a page of its own would have drawn.
 pub(crate) fn left_out(chart: &Chart, runs: usize) -> Vec<String> {
     let Some(data) = chart.data.as_deref() else {
         return Vec::new();
@@ -30,9 +23,9 @@ pub(crate) fn left_out(chart: &Chart, runs: usize) -> Vec<String> {
             "the page's table lists the {} biggest of the {} bands; the other {} ({:.2} % \
              of the area) are summed in one row (the page's size has a limit; --summary \
              lists every band)",
-            thousands(data.table.len()),
-            thousands(data.table.len() + left.bands),
-            thousands(left.bands),
+            count(data.table.len()),
+            count(data.table.len() + left.bands),
+            count(left.bands),
             left.share * 100.0
         ));
     }
@@ -41,9 +34,9 @@ pub(crate) fn left_out(chart: &Chart, runs: usize) -> Vec<String> {
             "{runs} runs in one page share the size of two pages: this run's chart draws \
              {} of its {} samples (a page of its own would draw up to {}), and zoomed \
              views have fewer",
-            thousands(data.times.len()),
-            thousands(data.samples),
-            thousands(VECTOR_MAX_POINTS)
+            count(data.times.len()),
+            count(data.samples),
+            count(VECTOR_MAX_POINTS)
         ));
     }
     lines

@@ -1,0 +1,33 @@
+//! [`LoadOptions`]: how an input becomes the profile the command draws.
+
+use super::binary::Binary;
+use super::filter::BandFilter;
+use crate::read::eventlog::EventlogOptions;
+use crate::read::hp::ReadOptions;
+use crate::read::window::WindowOptions;
+use crate::symbolize::IpeNames;
+
+/// How an input becomes the profile the command draws.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// The `.hp` reader's limits. Default: [`ReadOptions::default`].
+    pub hp: ReadOptions,
+    /// How an eventlog becomes a profile (`--time`, `--full-names`).
+    /// Default: [`EventlogOptions::default`].
+    pub eventlog: EventlogOptions,
+    /// `--from`, `--to`: the samples kept. Default: every sample.
+    pub window: WindowOptions,
+    /// `--ipe-names`: how the bands of a `-hi` profile are named. Default:
+    /// [`IpeNames::Source`].
+    pub ipe_names: IpeNames,
+    /// `--binary`, or how to find the program an eventlog names: its symbols name the
+    /// `-hi` bands that have no IPE entry. Default: [`Binary::None`].
+    pub binary: Binary,
+    /// `--heap-size`: an eventlog's heap size, live bytes and blocks size (GHC ≥ 9.2) as
+    /// lines over the bands
+    /// ([`Profile::series`]); a `.hp` has none, and gets a warning. Default: `false`.
+    pub heap_size: bool,
+    /// `--include`, `--exclude`: the bands kept. Default: every band.
+    pub filter: BandFilter,
+}

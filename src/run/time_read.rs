@@ -1,0 +1,66 @@
+//! Reading a time profile file for the command: whether a file argument is one (its
+//! first bytes say, or its name `.prof`), and its reading through a map (a watched file,
+//! which grows, as a stream), its warnings as the lines the command says.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use crate::{is_time_profile, read_time_profile, Source, TimeProfile, TimeProfileError};
+
+use super::mapped::Mapped;
+use super::regular::open_regular;
+
+/// Whether the file argument `file` is a time profile (see the module doc). A file that
+/// cannot be read is not: its render says why.
+pub(crate) fn is_time_profile_file(file: &OsStr) -> bool {
+    let path = Path::new(file);
+    // Opened without waiting, and only if it is a regular file (a FIFO's open waits).
+    let Ok(mut f) = open_regular(path) else {
+        return false;
+    };
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("prof"))
+    {
+        return true;
+    }
+    let mut head = Vec::with_capacity(4096);
+    let read = (&mut f).take(4096).read_to_end(&mut head);
+    read.is_ok() && is_time_profile(&head)
+}
+
+/// Reads a time profile file (through a map when `may_map`, its pages given back as
+/// they are read; a watched file, which grows, as a stream): the profile and its
+/// warnings as lines, or the one-line error.
+pub(crate) fn read_time(file: &OsStr, may_map: bool) -> Result<(TimeProfile, Vec<String>), String> {
+    let name = file.to_string_lossy();
+    let f = match may_map {
+        true => File::open(file),
+        false => open_regular(Path::new(file)),
+    }
+    .map_err(|e| format!("cannot open {name}: {e}"))?;
+    let read = match may_map.then(|| Mapped::of(&f)).flatten() {
+        Some(map) => {
+            let source = Source::Mapped {
+                bytes: map.bytes(),
+                release: &mut |n| map.release(n),
+            };
+            let read = read_time_profile(source, &Default::default());
+            if map.changed_while_read(read.is_err()) {
+                return Err(format!("{name}: the file changed while it was read"));
+            }
+            read
+        }
+        None => read_time_profile(Source::Stream(&mut &f), &Default::default()),
+    };
+    let profile = read.map_err(|e| match e {
+        TimeProfileError::NotAProfile { .. } => format!("{name}:{e}"),
+        e => format!("{name}: {e}"),
+    })?;
+    let warnings = (profile.warnings().iter())
+        .map(|w| format!("hp2ps: warning: {}", w.line(&name)))
+        .collect();
+    Ok((profile, warnings))
+}

@@ -1,0 +1,103 @@
+//! A time profile drawn (`hp2ps prog.prof`, `-o flame.svg`, `--output-dir`, batch,
+//! `--watch`): its flame graph, in the format asked (SVG, PDF, PS or EPS), named as a
+//! heap profile's chart is (`dir/prog.prof` writes `./prog.ps`), written atomically. A
+//! time profile has no `.aux` (`-p` is refused), and the exports are of a heap
+//! profile's numbers (refused too).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::layout::flame::{flame_chart, FlameOptions};
+use crate::paint::{draws_flame, write_flame};
+use crate::summary::TimeSummary;
+use crate::{Format, TimeProfile};
+
+use super::atomic::write_output;
+use super::names::{check_output, FileNames};
+use super::render::{Done, Failure};
+use super::time_read::read_time;
+use crate::cli::Invocation;
+
+/// Why `inv` cannot draw a time profile, or `Ok`.
+pub(crate) fn refusal(inv: &Invocation) -> Result<(), String> {
+    let format = inv.format();
+    if inv.use_aux && inv.renders() {
+        return Err(String::from(
+            "-p reads the .aux of a heap profile's chart: a time profile has none",
+        ));
+    }
+    if inv.renders() && !draws_flame(format) && format != Format::Html {
+        return Err(format!(
+            "a time profile is drawn as a flame graph (--format svg, pdf, ps, eps) or a \
+             page (--format html), not as {}",
+            format.name()
+        ));
+    }
+    Ok(())
+}
+
+/// The flame graph's options of the command line: the `-e` width, when given.
+fn flame_options(inv: &Invocation) -> FlameOptions {
+    let mut opts = FlameOptions::default();
+    if let Some(w) = inv.paint.eps_width.filter(|w| w.is_finite() && *w > 100.0) {
+        opts.width = w;
+    }
+    opts
+}
+
+/// Renders the time profile of one file argument as a single-file run would.
+pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Done, Failure> {
+    check_output(inv, names)?;
+    refusal(inv)?;
+    let name = names.input.display().to_string();
+    let (profile, warnings) = read_time(names.input.as_os_str(), inv.watch.is_none())?;
+    let mut done = Done {
+        warnings,
+        time_summary: (inv.summary)
+            .map(|_| TimeSummary::of(&profile, Some(&name), &inv.summary_options)),
+        stacks: Some(profile.stacks()),
+        ..Done::default()
+    };
+    if !inv.renders() {
+        return Ok(done);
+    }
+    let drawn = draw(inv, names, profile);
+    match drawn {
+        Ok(output) => {
+            done.output = output;
+            Ok(done)
+        }
+        Err(message) => Err(Failure {
+            message,
+            warnings: done.warning_lines().collect(),
+        }),
+    }
+}
+
+/// Writes the profile's picture to `-o`, stdout (`-o -`) or its own name; the file
+/// written.
+fn draw(
+    inv: &Invocation,
+    names: &FileNames,
+    profile: TimeProfile,
+) -> Result<Option<PathBuf>, String> {
+    let format = inv.format();
+    if format == Format::Html {
+        let read = super::time_page::TimeRead {
+            profile,
+            name: names.input.display().to_string(),
+            warnings: Vec::new(),
+        };
+        let page = super::time_page::time_only(&read);
+        for n in page.notes.iter().flatten() {
+            say!("hp2ps: warning: {}: {n}", read.name);
+        }
+        return write_output(inv.output.as_deref(), &names.output, |mut out| {
+            page.write(&mut out)
+        });
+    }
+    let opts = flame_options(inv);
+    let chart = flame_chart(&profile.tree, &opts);
+    let paint = |mut out: &mut dyn Write| write_flame(&chart, format, &mut out);
+    write_output(inv.output.as_deref(), &names.output, paint)
+}
