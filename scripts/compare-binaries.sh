@@ -4,10 +4,14 @@
 # HP2PS_COMPARE_MB) and the eventlog its run would have written, through the ways in a
 # change to the readers, the page builder or the command touches.
 #
-# usage: scripts/compare-binaries.sh OLD_BIN NEW_BIN [--runs N]
+# usage: scripts/compare-binaries.sh OLD_BIN NEW_BIN [--runs N] [--instructions]
 #   --runs N   rounds (default 7, after one warm-up): each round runs every case with
 #              OLD then NEW, so that the machine's drift falls on both alike; the time is
 #              the median of the rounds
+#   --instructions  instead of timing, count the instructions each case runs once
+#              (valgrind's callgrind, user space): what other processes on a shared
+#              machine cannot change (its times moved by 5 % from one session to the
+#              next at a load of 3 on two cores)
 #
 # The cases: a .hp and its eventlog in file mode (-c: each mapped, read on every core,
 # PostScript), the eventlog as a stream (a pipe: the one-pass reader), the HTML page of
@@ -22,9 +26,11 @@ old=${1:?usage: compare-binaries.sh OLD_BIN NEW_BIN [--runs N]}
 new=${2:?usage: compare-binaries.sh OLD_BIN NEW_BIN [--runs N]}
 shift 2
 runs=7
+instructions=0
 while (($# > 0)); do
     case "$1" in
     --runs) runs=${2:?--runs needs a number}; shift ;;
+    --instructions) instructions=1 ;;
     *) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2 ;;
     esac
     shift
@@ -82,7 +88,22 @@ run_case() {
     wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 }
 
-echo "| case | before (s) | after (s) | after / before | same output |"
+# count_case BIN CMD OUT: sets wall to the instructions of one run (callgrind's total).
+count_case() {
+    local cmd=${2//BIN/valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=$work/vg.log $1}
+    cmd=${cmd//OUT/$3}
+    rm -f "$3"
+    (cd "$work" && bash -c "$cmd" 2>/dev/null)
+    wall=$(awk '/Collected/ { print $4 }' "$work/vg.log")
+}
+if ((instructions)); then
+    runs=0
+    run_case() { count_case "$@"; }
+fi
+
+unit=s
+((instructions)) && unit=instructions
+echo "| case | before ($unit) | after ($unit) | after / before | same output |"
 echo "|---|---|---|---|---|"
 for c in "${cases[@]}"; do
     label=${c%%|*}
@@ -91,9 +112,9 @@ for c in "${cases[@]}"; do
     log "measuring $label"
     for ((i = 0; i <= runs; i++)); do
         run_case "$old" "$cmd" "$work/old.out"
-        ((i > 0)) && olds+=("$wall")
+        ((i > 0 || instructions)) && olds+=("$wall")
         run_case "$new" "$cmd" "$work/new.out"
-        ((i > 0)) && news+=("$wall")
+        ((i > 0 || instructions)) && news+=("$wall")
     done
     o=$(median "${olds[@]}")
     n=$(median "${news[@]}")
