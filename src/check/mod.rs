@@ -13,9 +13,9 @@
 //! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let old = b"JOB \"p\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
-//!             BEGIN_SAMPLE 0\nmap 100\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nmap 100\nEND_SAMPLE 1\n";
+//!             BEGIN_SAMPLE 0.0\nmap 100\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nmap 100\nEND_SAMPLE 1.0\n";
 //! let new = b"JOB \"p\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
-//!             BEGIN_SAMPLE 0\nmap 100\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nmap 150\nEND_SAMPLE 1\n";
+//!             BEGIN_SAMPLE 0.0\nmap 150\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nmap 150\nEND_SAMPLE 1.0\n";
 //! let load = |b: &[u8]| load(Source::Bytes(b), &LoadOptions::default()).unwrap().profile;
 //! let verdict = check(&load(new), Some(&load(old)), &Rules::default());
 //! assert!(!verdict.passed);

@@ -276,7 +276,7 @@ pub struct DataScale {
     pub y_tick_room: f64,
     /// How many steps the ticks aim at along an axis.
     pub target_ticks: f64,
-    /// The decimals of the x tick labels ([`crate::layout::XLabels`]).
+    /// The decimals of the x tick labels ([`crate::needs::XLabels`]).
     pub x_label_decimals: usize,
     /// How the y tick labels write values ([`crate::layout::ValueUnits`]).
     pub value_units: crate::layout::ValueUnits,

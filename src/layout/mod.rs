@@ -3,15 +3,18 @@
 //! the same floating-point steps so that every printed coordinate matches.
 //!
 //! Files: [`layout`] (`mod.rs`) hands out the shades, places the title, axes, key and
-//! graph, and gives the format-neutral chart (`chart.rs`: its types) with the `.aux`
-//! data; `LayoutOptions` are hp2ps's flags of the page, [`Needs`] what the format needs
-//! (the chart's data, the key on pages of its own, the x labels' decimals). The graph:
+//! graph, and gives the format-neutral chart (`chart.rs`: its types; what a library user
+//! reads of it, `view.rs`) with the `.aux` data; `LayoutOptions` are hp2ps's flags of
+//! the page (`options.rs`), [`Needs`] what the format needs (the chart's data, the key on
+//! pages of its own, the x labels' decimals). The page's frame, its origin and the
+//! ticks' 1-2-5 step (`frame.rs`), the axes and their x ticks (`axes.rs`). The graph:
 //! its bands, marks and lines with its `DataScale`, and for a chart that carries them its
 //! numbers as `ChartData` (`graph.rs`); each band's tooltip and the lines over the bands
 //! with their styles (`overlay.rs`); `--key-labels fit`'s elision of the middle of long
 //! key labels (`fit.rs`); the y ticks and legend in hp2ps's, binary or decimal units
-//! (`value_ticks.rs`: `--units`); hp2ps's shades and the name → shade map, and every
-//! band's shade of a chart (`shade.rs`: [`shade::shades_of`]), the named palettes with
+//! (`value_ticks.rs`, `value_units.rs`: `--units`); hp2ps's palettes of shades and a
+//! colour shade's RGB (`hp2ps_colours.rs`), the name → shade map and every band's shade
+//! of a chart (`shade.rs`: [`shade::shades_of`]), the named palettes with
 //! the colour maths (`palettes.rs`: `screen` for the page, the colour-blind ones,
 //! CIEDE2000, WCAG contrast, a fill's line on a light or dark page), each band's fill,
 //! colour or print pattern (`looks.rs`, `patterns.rs`: `--palette`, `--colour-by name`,

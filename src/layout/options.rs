@@ -6,7 +6,7 @@ use super::palettes::Palette;
 use super::value_units::ValueUnits;
 
 /// Layout choices, from the command-line flags. (`-m` and `-t` matter here too: the layout
-/// reads them from [`Aggregated`], which was made with them.)
+/// reads them from [`crate::aggregate::Aggregated`], which was made with them.)
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LayoutOptions {

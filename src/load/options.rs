@@ -26,7 +26,7 @@ pub struct LoadOptions {
     pub binary: Binary,
     /// `--heap-size`: an eventlog's heap size, live bytes and blocks size (GHC ≥ 9.2) as
     /// lines over the bands
-    /// ([`Profile::series`]); a `.hp` has none, and gets a warning. Default: `false`.
+    /// ([`crate::profile::Profile::series`]); a `.hp` has none, and gets a warning. Default: `false`.
     pub heap_size: bool,
     /// `--include`, `--exclude`: the bands kept. Default: every band.
     pub filter: BandFilter,

@@ -32,7 +32,7 @@ impl InputKind {
 }
 
 /// Whether `first_bytes` start like an eventlog (the tests' and the fuzz targets' way to
-/// ask [`InputKind::of`]).
+/// ask `InputKind::of`).
 pub fn is_eventlog(first_bytes: &[u8]) -> bool {
     InputKind::of(first_bytes) == InputKind::Eventlog
 }

@@ -1,10 +1,11 @@
-//! The edge of the program: files, stdin and stdout. One render ([`render`]: the command
-//! line's `LoadOptions`, then `load`, `prepare` and the painter), file naming and the
+//! The edge of the program: files, stdin and stdout. Its way in ([`entry`]: the
+//! arguments, then help, the version, the man page, or a render in its mode). One render
+//! ([`render`]: the command line's `LoadOptions`, then `load`, `prepare` and the painter;
+//! an HTML page made by the page builder, which says what it left out), file naming and the
 //! checks that an output never replaces its input ([`names`]), atomic files ([`atomic`]),
 //! batch runs with `--uniform-scale`'s first pass ([`batch`]), one HTML page of several
-//! runs ([`compare`]: every file read as batch does, then `prepare_runs`), what an HTML
-//! page left out said on stderr too ([`page_budget`]), watching a
-//! growing file ([`watch`]), the live page of a running program ([`serve`]: the input
+//! runs ([`compare`]: every file read as batch does, then `prepare_runs` and the page
+//! builder; what each run's page left out said on stderr too), watching a growing file ([`watch`]), the live page of a running program ([`serve`]: the input
 //! followed, the whole run kept, the publisher of the page's updates, the HTTP server;
 //! see `docs/live.md`), the summary on stdout ([`summary`]), the CI gate's verdict
 //! ([`check`]: `--check`, its files read as a render reads them), the program binary of a
@@ -20,7 +21,7 @@
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
 //! a regular one is opened without waiting for a FIFO (`regular.rs`); what is at a
 //! watched path is looked at without opening it (`watched.rs`); the program binary is a
-//! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). The binary's
+//! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). The crate's
 //! only `unsafe` is in `mapped/`, `heap.rs` and `abort.rs`.
 
 #[cfg(unix)]

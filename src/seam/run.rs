@@ -20,7 +20,7 @@ pub(crate) struct RunEntry {
     pub(crate) value: f64,
 }
 
-/// A run of statements in file order, as [`Sink::statements`] receives it: the run's
+/// A run of statements in file order, as [`super::Sink::statements`] receives it: the run's
 /// names, and its entries (sample boundaries, marks and, unless they come grouped by
 /// name, data points).
 pub struct StatementRun<'a> {
@@ -34,7 +34,7 @@ pub struct StatementRun<'a> {
     /// The statements, in file order (without the data points when they come by name).
     pub(crate) entries: &'a [RunEntry],
     /// Each name's data points, by local id, with sample numbers counted from the run's
-    /// start, when the sink asked for them this way ([`Sink::wants_runs_by_band`]).
+    /// start, when the sink asked for them this way ([`super::Sink::wants_runs_by_band`]).
     pub(crate) by_band: Option<&'a [Vec<Point>]>,
     /// The share of the whole input read once this run is applied, when the input's
     /// size is known (a sink can size its storage from it).

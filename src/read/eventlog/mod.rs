@@ -10,22 +10,29 @@
 //! `tests/data/eventlog/FINDINGS.md`.
 //!
 //! Files: the event types it knows, in one table (`events.rs`: id, name, fields read,
-//! buffer, what it changes); its ways in (`entry.rs`); the container (`container/`: the
-//! bytes as a stream or in place (`source.rs`), the header's type declarations
-//! (`header.rs`), the framing of each event against its block and the header after it
-//! (`framing.rs`, its bulk in `quick.rs`; blocks in `bounds.rs`, the part of the input a
-//! decision looks at in `window.rs`), where the variable-size heap events' fields end
-//! (`fields.rs`), the recovery after damage (`resync.rs`), what framing tolerated
-//! (`notes.rs`), where a mapped log is cut for the workers (`block_runs.rs`)); what damage
-//! cost (`damage.rs`); payloads (`payload.rs`); the state it keeps (`model.rs`); the time
-//! axis (`timeaxis/`: each capability's busy time from its thread switches (`busy.rs`),
+//! buffer, what it changes; and the lines over the bands, `LINES`); its ways in
+//! (`entry.rs`: a stream, bytes on every core; `followed.rs`: a log followed as it is
+//! written, for the live page), all through one event loop (`reading.rs`, which a
+//! followed log leaves at the end of the bytes it has and takes up again); the
+//! container (`container/`: the bytes as a stream or in place (`source.rs`), the
+//! header's type declarations (`header.rs`), the framing of each event against its block
+//! and the header after it (`framing.rs`, its bulk in `quick.rs` with each type's word in
+//! `words.rs`; blocks in `bounds.rs`, the part of the input a decision looks at in
+//! `window.rs`), the next event (`next.rs`), big-endian numbers (`numbers.rs`), where
+//! the variable-size heap events' fields end (`fields.rs`), the recovery after damage
+//! (`resync.rs`), what framing tolerated (`notes.rs`), where a mapped log is cut for the
+//! workers (`block_runs.rs`)); what damage cost (`damage.rs`); payloads (`payload.rs`);
+//! the state it keeps (`model.rs`; how a reading ended, `end.rs`); the time axis
+//! (`timeaxis/`: each capability's busy time from its thread switches (`busy.rs`),
 //! collections from the capabilities' GC events (`gc.rs`), what the runtime and its
-//! options add (`runtime.rs`), the running total read at every sample (`total.rs`)); band
-//! names and JOB (`names.rs`); DATE in local time (`localtime.rs`); the samples handed to
-//! the sink as one `SampleBlock` and the report (`emit.rs`); reading a mapped log on every
-//! core (`parallel.rs`: runs of whole blocks scanned by workers, applied in order; the
-//! one-pass reader takes over wherever a run does not end where the next begins), a
-//! worker's table of a run's bands (`run_index.rs`). See `docs/eventlog.md`.
+//! options add (`runtime.rs`), the running total read at every sample (`total.rs`), the
+//! one `Clock` of a reading); the bands' names (`band_names.rs`: all at once, or band by
+//! band as a log is followed) from the stacks' paths and the JOB (`names.rs`); DATE in
+//! local time (`localtime.rs`); the samples handed to the sink as one `SampleBlock` and
+//! the report (`emit.rs`); reading a mapped log on every core (`parallel.rs`: runs of
+//! whole blocks scanned by workers, applied in order; the one-pass reader takes over
+//! wherever a run does not end where the next begins), a worker's table of a run's bands
+//! (`run_index.rs`). See `docs/eventlog.md`.
 
 #![warn(missing_docs)]
 
