@@ -43,3 +43,4 @@ mod walk;
 pub use census::{Census, ExportOptions};
 pub(crate) use flame::{draws_flame, write_flame};
 pub use format::{write_chart_with, write_runs_page, Format, PaintOptions};
+pub(crate) use pprof::write_time_pprof;

@@ -1,14 +1,15 @@
 //! A time profile drawn (`hp2ps prog.prof`, `-o flame.svg`, `--output-dir`, batch,
 //! `--watch`): its flame graph, in the format asked (SVG, PDF, PS or EPS), named as a
-//! heap profile's chart is (`dir/prog.prof` writes `./prog.ps`), written atomically. A
-//! time profile has no `.aux` (`-p` is refused), and the exports are of a heap
-//! profile's numbers (refused too).
+//! heap profile's chart is (`dir/prog.prof` writes `./prog.ps`), written atomically; or
+//! its costs by stack as a pprof profile (`--format pprof`). A time profile has no
+//! `.aux` (`-p` is refused), and Prometheus's metrics are of a heap profile's numbers
+//! (refused too: a finished time profile's two totals are `--summary=json`'s).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use crate::layout::flame::{flame_chart, FlameOptions};
-use crate::paint::{draws_flame, write_flame};
+use crate::paint::{draws_flame, write_flame, write_time_pprof};
 use crate::summary::TimeSummary;
 use crate::{Format, TimeProfile};
 
@@ -26,10 +27,10 @@ pub(crate) fn refusal(inv: &Invocation) -> Result<(), String> {
             "-p reads the .aux of a heap profile's chart: a time profile has none",
         ));
     }
-    if inv.renders() && !draws_flame(format) && format != Format::Html {
+    if inv.renders() && !draws_flame(format) && !matches!(format, Format::Html | Format::Pprof) {
         return Err(format!(
             "a time profile is drawn as a flame graph (--format svg, pdf, ps, eps) or a \
-             page (--format html), not as {}",
+             page (--format html), or exported as pprof, not as {}",
             format.name()
         ));
     }
@@ -94,6 +95,12 @@ fn draw(
         }
         return write_output(inv.output.as_deref(), &names.output, |mut out| {
             page.write(&mut out)
+        });
+    }
+    if format == Format::Pprof {
+        let tree = &profile.tree;
+        return write_output(inv.output.as_deref(), &names.output, |mut out| {
+            write_time_pprof(tree, &mut out)
         });
     }
     let opts = flame_options(inv);
