@@ -30,6 +30,7 @@ mod any_file;
 mod atomic;
 pub(crate) mod batch;
 pub(crate) mod check;
+mod check_time;
 pub(crate) mod cleanup;
 pub(crate) mod compare;
 pub(crate) mod entry;
