@@ -4,15 +4,15 @@
 //! when one fails or a file cannot be read, 2 when the rules are not the profiles'.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
 use std::process::ExitCode;
 
-use crate::check::{check, Verdict};
+use crate::check::check;
 use crate::profile::Profile;
 
 use super::names::FileNames;
 use super::render::read_named;
 use super::time_read::is_time_profile_file;
+use super::verdict::print;
 use crate::cli::{CheckRequest, Invocation};
 
 /// Judges the one input file by `request`'s rules.
@@ -61,22 +61,4 @@ pub(crate) fn run(inv: &Invocation, request: &CheckRequest) -> ExitCode {
         Err(message) => return super::report(Err(message)),
     };
     print(&verdict, request)
-}
-
-/// Prints `verdict` as `request` asks; the exit status it means.
-pub(super) fn print(verdict: &Verdict, request: &CheckRequest) -> ExitCode {
-    let mut out = io::stdout().lock();
-    let written = match request.json {
-        true => verdict
-            .write_json(&mut out)
-            .and_then(|()| out.write_all(b"\n")),
-        false => verdict.write_text(&mut out),
-    };
-    if let Err(e) = written.and_then(|()| out.flush()) {
-        return super::report(Err(format!("cannot write to stdout: {e}")));
-    }
-    match verdict.passed {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::FAILURE,
-    }
 }

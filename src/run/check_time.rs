@@ -55,7 +55,7 @@ pub(crate) fn run(inv: &Invocation, request: &CheckRequest, time: bool) -> ExitC
         Ok::<_, String>(verdict)
     })();
     match judged {
-        Ok(verdict) => super::check::print(&verdict, &request),
+        Ok(verdict) => super::verdict::print(&verdict, &request),
         Err(message) => super::report(Err(message)),
     }
 }

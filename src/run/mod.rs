@@ -48,6 +48,7 @@ pub(crate) mod time_page;
 pub(crate) mod time_profile;
 pub(crate) mod time_read;
 mod time_render;
+mod verdict;
 pub mod version;
 pub(crate) mod watch;
 pub mod watched;

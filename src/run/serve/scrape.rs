@@ -10,8 +10,6 @@ use crate::live::{LiveError, LiveOptions, LiveProfile, Metrics};
 use crate::paint::html::Page;
 use crate::paint::prometheus::Named;
 
-use super::hub::lock;
-
 /// The newest metrics.
 pub(super) struct Latest(Mutex<Arc<Metrics>>);
 
@@ -22,11 +20,16 @@ impl Latest {
 
     /// The newest metrics, as a scrape takes them.
     pub(super) fn get(&self) -> Arc<Metrics> {
-        Arc::clone(&lock(&self.0))
+        Arc::clone(&self.lock())
+    }
+
+    /// The lock, whatever a thread that panicked holding it left (a whole `Arc`).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Arc<Metrics>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn set(&self, metrics: Metrics) {
-        *lock(&self.0) = Arc::new(metrics);
+        *self.lock() = Arc::new(metrics);
     }
 }
 
