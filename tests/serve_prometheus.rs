@@ -4,7 +4,9 @@
 //! gives, for the newest census, exactly what `--summary=json` says of the same
 //! censuses (and the heap lines `--format prometheus` says), at most N + 1 band series
 //! over the whole run (its series API and its own `prometheus_tsdb_head_series`), and
-//! `promtool check metrics` reads both formats of the route.
+//! `promtool check metrics` reads both formats of the route; a log of hostile names
+//! (quotes, backslashes, Latin-1, Japanese) gives labels promtool reads, and the route
+//! refuses another `Host` and a path without the token.
 
 mod support;
 
@@ -289,4 +291,46 @@ fn a_real_prometheus_follows_a_replayed_run() {
     );
     let (status, _) = served.interrupt();
     assert!(status.success());
+}
+
+#[test]
+fn hostile_names_become_labels_promtool_reads() {
+    if !tools::require("promtool") {
+        return;
+    }
+    let dir = TempDir::new("serve-prometheus-hostile");
+    std::fs::write(dir.join("h.eventlog"), support::hostile::names_eventlog()).unwrap();
+    let served = Served::start(dir.path(), &["h.eventlog"]);
+    served
+        .events()
+        .until(Duration::from_secs(60), |u| state(u) == "ended");
+    let path = format!("/{}/metrics", served.token);
+    // The metrics come with the page's updates: the one that said the end may come
+    // first.
+    let start = Instant::now();
+    let text = loop {
+        let (code, _, text) = get(&served, &path, "text/plain");
+        assert_eq!(code, 200);
+        if text.contains("hp2ps_band_bytes{") || start.elapsed() > Duration::from_secs(20) {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    promtool(&text);
+    let accept = "application/openmetrics-text;version=1.0.0";
+    promtool(&get(&served, &path, accept).2);
+    for label in [
+        "band=\"say \\\"hi\\\"\"",
+        "band=\"back\\\\slash\"",
+        "band=\"日本語\"",
+        "band=\"caf\u{fffd}\"",
+        "program=\"hos\\\"t\\\\ile\"",
+    ] {
+        assert!(text.contains(label), "{label} in\n{text}");
+    }
+    // Another Host, or no token: refused, as every route.
+    let (code, _) = served.request("GET", &path, Some("evil.example"));
+    assert_eq!(code, 403);
+    let (code, _) = served.get("/metrics");
+    assert_eq!(code, 403);
 }
