@@ -43,6 +43,6 @@ mod walk;
 mod write;
 
 pub use census::{Census, ExportOptions};
-pub(crate) use flame::{draws_flame, write_flame};
+pub(crate) use flame::write_flame;
 pub use format::{Format, PaintOptions};
 pub use write::{write_chart_with, write_runs_page};

@@ -61,6 +61,13 @@ impl TimeProfile {
     pub fn stacks(&self) -> usize {
         self.tree.len()
     }
+
+    /// Whether `head`, an input's first bytes, is a GHC time profile's report (`.prof`
+    /// text) or its `-pj` JSON. (An eventlog, which may hold time samples too, is told
+    /// by its magic.)
+    pub fn sniff(head: &[u8]) -> bool {
+        matches!(kind_of(head), Some(Kind::Report | Kind::Json))
+    }
 }
 
 /// Which time profile these first bytes start (a few kilobytes are plenty): a report's
@@ -82,13 +89,6 @@ pub(crate) fn kind_of(head: &[u8]) -> Option<Kind> {
     let report = memchr::memmem::find(first, facts::TITLE.as_bytes()).is_some()
         || first.starts_with(b"Retainer Profiling:");
     report.then_some(Kind::Report)
-}
-
-/// Whether `head`, an input's first bytes, is a GHC time profile's report (`.prof`
-/// text) or its `-pj` JSON. (An eventlog, which may hold time samples too, is told by
-/// [`is_eventlog`].)
-pub fn is_time_profile(head: &[u8]) -> bool {
-    matches!(kind_of(head), Some(Kind::Report | Kind::Json))
 }
 
 /// Reads a time profile from `bytes`: the kind its content says, else (for the error
