@@ -5,11 +5,11 @@
 //! `.aux` (`-p` is refused), and Prometheus's metrics are of a heap profile's numbers
 //! (refused too: a finished time profile's two totals are `--summary=json`'s).
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::layout::flame::{flame_chart, FlameOptions};
-use crate::paint::{draws_flame, write_flame, write_time_pprof};
+use crate::paint::{write_flame, write_time_pprof};
 use crate::summary::TimeSummary;
 use crate::{Format, TimeProfile};
 
@@ -27,7 +27,7 @@ pub(crate) fn refusal(inv: &Invocation) -> Result<(), String> {
             "-p reads the .aux of a heap profile's chart: a time profile has none",
         ));
     }
-    if inv.renders() && !draws_flame(format) && !matches!(format, Format::Html | Format::Pprof) {
+    if inv.renders() && !format.draws_flame() && !matches!(format, Format::Html | Format::Pprof) {
         return Err(format!(
             "a time profile is drawn as a flame graph (--format svg, pdf, ps, eps) or a \
              page (--format html), or exported as pprof, not as {}",
@@ -82,29 +82,36 @@ fn draw(
     names: &FileNames,
     profile: TimeProfile,
 ) -> Result<Option<PathBuf>, String> {
+    let name = names.input.display().to_string();
+    write_output(inv.output.as_deref(), &names.output, |out| {
+        paint(inv, profile, &name, out)
+    })
+}
+
+/// Paints `profile` (of the input `name`) as `inv` asks: its page, its flame graph, or
+/// its costs by stack for pprof.
+pub(crate) fn paint(
+    inv: &Invocation,
+    profile: TimeProfile,
+    name: &str,
+    mut out: &mut dyn Write,
+) -> io::Result<()> {
     let format = inv.format();
     if format == Format::Html {
         let read = super::time_page::TimeRead {
             profile,
-            name: names.input.display().to_string(),
+            name: name.to_string(),
             warnings: Vec::new(),
         };
         let page = super::time_page::time_only(&read);
         for n in page.notes.iter().flatten() {
             say!("hp2ps: warning: {}: {n}", read.name);
         }
-        return write_output(inv.output.as_deref(), &names.output, |mut out| {
-            page.write(&mut out)
-        });
+        return page.write(&mut out);
     }
     if format == Format::Pprof {
-        let tree = &profile.tree;
-        return write_output(inv.output.as_deref(), &names.output, |mut out| {
-            write_time_pprof(tree, &mut out)
-        });
+        return write_time_pprof(&profile.tree, &mut out);
     }
-    let opts = flame_options(inv);
-    let chart = flame_chart(&profile.tree, &opts);
-    let paint = |mut out: &mut dyn Write| write_flame(&chart, format, &mut out);
-    write_output(inv.output.as_deref(), &names.output, paint)
+    let chart = flame_chart(&profile.tree, &flame_options(inv));
+    write_flame(&chart, format, &mut out)
 }
