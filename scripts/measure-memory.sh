@@ -4,13 +4,16 @@
 # (examples/gen_profile.rs), each drawn with `-c` (PostScript), as the HTML page
 # (`--format html`) and summarised (`--summary=json`).
 #
-# usage: scripts/measure-memory.sh [--runs N] [--sizes "400M 1600M"] [BIN...]
+# usage: scripts/measure-memory.sh [--runs N] [--sizes S] [--censuses C] [BIN...]
 #   BIN        the binaries to measure (default: `cargo build --release`, then
 #              ${CARGO_TARGET_DIR:-target}/release/hp2ps); given two (before, after),
 #              their runs alternate, and their outputs are compared byte for byte
 #   --runs N   rounds (default 3); each cell is the median over the rounds of the
 #              wall time, and the largest peak RSS
-#   --sizes S  the profiles' sizes (gen_profile's --size), default "400M 1600M"
+#   --sizes S  the .hp profiles' sizes (gen_profile's --size), default "400M 1600M"
+#   --censuses C  the eventlogs' lengths in censuses of 200 bands (examples/live_day.rs,
+#              a -hT log of a leaking program), default "100000 400000" (0.8 and 3.3 GB);
+#              "" for none
 #
 # environment: WORK, the work directory (default: a new mktemp -d); generated profiles
 # found there are reused. Set KEEP=1 to keep the profiles and outputs; by default they
@@ -28,6 +31,7 @@ usage() {
 
 runs=3
 sizes="400M 1600M"
+censuses="100000 400000"
 bins=()
 while (($# > 0)); do
     case "$1" in
@@ -36,7 +40,11 @@ while (($# > 0)); do
         shift
         ;;
     --sizes)
-        sizes=${2:?--sizes needs a list}
+        sizes=${2?--sizes needs a list}
+        shift
+        ;;
+    --censuses)
+        censuses=${2?--censuses needs a list}
         shift
         ;;
     -h | --help)
@@ -79,6 +87,19 @@ for s in $sizes; do
     generated "p$s.hp" --size "$s" --bands 200
     profiles+=("p$s.hp")
 done
+if [[ -n $censuses ]]; then
+    log "building examples/live_day.rs"
+    (cd "$root" && cargo build --release --quiet --example live_day)
+    day=${CARGO_TARGET_DIR:-$root/target}/release/examples/live_day
+    for c in $censuses; do
+        if [[ ! -s $work/l$c.eventlog ]]; then
+            log "generating l$c.eventlog ($c censuses of 200 bands)"
+            "$day" "$c" 200 >"$work/l$c.eventlog.tmp"
+            mv "$work/l$c.eventlog.tmp" "$work/l$c.eventlog"
+        fi
+        profiles+=("l$c.eventlog")
+    done
+fi
 
 # timed OUT CMD...: runs CMD with stdout to OUT; sets wall (s) and rss (KiB).
 timed() {
@@ -103,6 +124,8 @@ declare -A walls peaks
 for ((r = 1; r <= runs; r++)); do
     log "round $r of $runs"
     for p in "${profiles[@]}"; do
+        # In the page cache first (untimed): what is measured is reading from memory.
+        cat "$work/$p" >/dev/null
         timed "$work/out.wc" wc -l "$work/$p"
         walls["$p|wc"]+=" $wall"
         for c in "${commands[@]}"; do
@@ -110,7 +133,7 @@ for ((r = 1; r <= runs; r++)); do
             read -r -a flags <<<"${c#*|}"
             for i in "${!bins[@]}"; do
                 out=$work/out.$i.$p.$name
-                timed "$out" "${bins[$i]}" "${flags[@]}" "$work/$p"
+                timed "$out" "${bins[$i]}" "${flags[@]}" "$work/$p" 2>"$work/.stderr"
                 walls["$p|$name|$i"]+=" $wall"
                 prev=${peaks["$p|$name|$i"]:-0}
                 ((rss > prev)) && peaks["$p|$name|$i"]=$rss
@@ -133,7 +156,8 @@ ratio() { echo "scale=1; $1 / $2" | bc -l | sed 's/^\./0./'; }
 echo "| file | lines | \`wc -l\` | binary | \`-c\` | page | summary | \`-c\` / \`wc -l\` | page size |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for p in "${profiles[@]}"; do
-    lines=$(wc -l <"$work/$p")
+    lines=–
+    [[ $p != *.hp ]] || lines=$(wc -l <"$work/$p")
     # shellcheck disable=SC2086
     wc_med=$(median ${walls["$p|wc"]})
     size_mb=$(($(stat -c %s "$work/$p") / 1000000))
@@ -162,5 +186,5 @@ elif ((${#bins[@]} > 1)); then
 fi
 
 if [[ -z ${KEEP:-} ]]; then
-    rm -f "$work"/out.* "$work"/p*.hp
+    rm -f "$work"/out.* "$work"/p*.hp "$work"/l*.eventlog
 fi
