@@ -11,7 +11,7 @@ use divan::Bencher;
 use hp2ps::internals::calltree::{CallTree, Measure, TreeDiff};
 use hp2ps::internals::prof::tree;
 use hp2ps::summary::TimeSummary;
-use hp2ps::{read_time_profile, Source, TimeProfile, TimeProfileOptions};
+use hp2ps::{Source, TimeProfile, TimeProfileOptions};
 
 #[path = "../tests/support/gen/prof/mod.rs"]
 #[allow(dead_code)]
@@ -37,7 +37,7 @@ fn report() -> &'static [u8] {
 }
 
 fn read() -> TimeProfile {
-    read_time_profile(Source::Bytes(report()), &TimeProfileOptions::default()).expect("reads")
+    TimeProfile::read(Source::Bytes(report()), &TimeProfileOptions::default()).expect("reads")
 }
 
 /// The report read, once.

@@ -7,8 +7,8 @@
 //! drawn) and lays it out as a format-neutral [`Chart`] ([`prepare_runs`] for several
 //! runs on one page), with the [`RenderOptions::for_format`] of the [`Format`] that
 //! [`write_chart_with`] paints it in; [`summary::summarize`] gives the numbers
-//! `--summary` prints; [`read_time_profile`] reads a time profile (`.prof`), which
-//! [`write_flame_graph`] draws; [`Aux::read`] and [`Aux::write`] read and write the `.aux` file
+//! `--summary` prints; [`TimeProfile::read`] reads a time profile (`.prof`), which
+//! [`TimeProfile::write_flame`] draws; [`Aux::read`] and [`Aux::write`] read and write the `.aux` file
 //! that `-p` reuses. The readers, aggregation, layout, the painters and the command
 //! (the default feature `cli`) are the crate's own (`docs/architecture.md`).
 #![doc = include_str!("../docs/library.md")]
@@ -66,7 +66,7 @@ pub fn command_main() -> std::process::ExitCode {
 mod aggregate;
 mod aux_file;
 mod calltree;
-pub mod check;
+mod check;
 mod defaults;
 mod fonts;
 mod intern;
@@ -88,17 +88,14 @@ mod test_rng;
 
 // Reading: one way in, and what it takes and tells.
 pub use load::{
-    load, read_time_profile, BandFilter, Binary, FilteredOut, LoadError, LoadOptions, Loaded,
-    Program, Source, Warning,
+    load, BandFilter, Binary, FilteredOut, LoadError, LoadOptions, Loaded, Program, Source, Warning,
 };
 pub use read::eventlog::{
     Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport, EventlogWarning,
     FramingRule, Marker, TimeAxis,
 };
 pub use read::hp::{Pos, ReadError, ReadOptions};
-pub use read::prof::{
-    is_time_profile, TimeProfile, TimeProfileError, TimeProfileOptions, TimeProfileWarning,
-};
+pub use read::prof::{TimeProfile, TimeProfileError, TimeProfileOptions, TimeProfileWarning};
 pub use read::window::WindowOptions;
 pub use symbolize::{IpeNames, Naming};
 
@@ -118,45 +115,49 @@ pub use paint::{write_chart_with, write_runs_page, Census, ExportOptions, Format
 pub use calltree::Measure;
 pub use layout::flame::FlameOptions;
 
-/// Writes the flame graph of a time profile (an icicle of its cost-centre stacks, each
-/// as wide as its [`FlameOptions::measure`] with its callees, under a title box of the
-/// program, its total time and allocation) as SVG, PDF, PS or EPS; another format is
-/// refused ([`std::io::ErrorKind::InvalidInput`]).
-pub fn write_flame_graph<W: std::io::Write>(
-    profile: &TimeProfile,
-    format: Format,
-    opts: &FlameOptions,
-    out: &mut W,
-) -> std::io::Result<()> {
-    let chart = layout::flame::flame_chart(&profile.tree, opts);
-    paint::write_flame(&chart, format, out)
-}
+impl TimeProfile {
+    /// Writes the flame graph of this time profile (an icicle of its cost-centre stacks,
+    /// each as wide as its [`FlameOptions::measure`] with its callees, under a title box
+    /// of the program, its total time and allocation) as SVG, PDF, PS or EPS
+    /// ([`Format::draws_flame`]); another format is refused
+    /// ([`std::io::ErrorKind::InvalidInput`]).
+    pub fn write_flame<W: std::io::Write>(
+        &self,
+        format: Format,
+        opts: &FlameOptions,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        let chart = layout::flame::flame_chart(&self.tree, opts);
+        paint::write_flame(&chart, format, out)
+    }
 
-/// Writes the differential flame graph of two runs (`names` for its title): the second
-/// run's flame graph, each stack coloured by the change of its own share of the
-/// measure (red more, blue less), stacks matched by their path of cost centres' names,
-/// modules and source locations.
-pub fn write_flame_diff<W: std::io::Write>(
-    runs: [&TimeProfile; 2],
-    names: [&str; 2],
-    format: Format,
-    opts: &FlameOptions,
-    out: &mut W,
-) -> std::io::Result<()> {
-    let diff = calltree::TreeDiff::of(&runs[0].tree, &runs[1].tree);
-    let chart = layout::flame::diff_flame_chart(&diff, names, opts);
-    paint::write_flame(&chart, format, out)
-}
-
-/// Whether [`write_flame_graph`] draws in `format` (SVG, PDF, PS, EPS).
-pub fn draws_flame(format: Format) -> bool {
-    paint::draws_flame(format)
+    /// Writes the differential flame graph of two runs (`names` for its title): the
+    /// second run's flame graph, each stack coloured by the change of its own share of
+    /// the measure (red more, blue less), stacks matched by their path of cost centres'
+    /// names, modules and source locations.
+    pub fn write_flame_diff<W: std::io::Write>(
+        runs: [&TimeProfile; 2],
+        names: [&str; 2],
+        format: Format,
+        opts: &FlameOptions,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        let diff = calltree::TreeDiff::of(&runs[0].tree, &runs[1].tree);
+        let chart = layout::flame::diff_flame_chart(&diff, names, opts);
+        paint::write_flame(&chart, format, out)
+    }
 }
 
 /// Internals that the tests, benchmarks and fuzz targets exercise directly. Not part of the
 /// API: anything here may change without notice.
 #[doc(hidden)]
 pub mod internals {
+    /// The CI gate (`--check`): a profile's numbers judged by rules, alone or against a
+    /// baseline's. The command's; its tests reach it here.
+    pub mod check {
+        pub use crate::check::*;
+    }
+
     /// The time profile's model: the cost-centre tree and its derived views.
     pub mod calltree {
         pub use crate::calltree::*;

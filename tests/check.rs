@@ -10,7 +10,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use hp2ps::check::{check, Rules};
+use hp2ps::internals::check::{check, Rules};
 use hp2ps::{load, LoadOptions, Source};
 use serde_json::Value;
 use support::run::{self, Input, Ran};

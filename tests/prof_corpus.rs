@@ -352,7 +352,7 @@ fn a_tree_read_in_chunks_on_every_core_is_the_one_thread_readings() {
     let mut chunked = 0;
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
-        let one = hp2ps::read_time_profile(hp2ps::Source::Bytes(&bytes), &Default::default());
+        let one = hp2ps::TimeProfile::read(hp2ps::Source::Bytes(&bytes), &Default::default());
         let expected = described(&one);
         // Chunks of a few hundred bytes (a few rows each), and of one row's size: a cut
         // in every place a row can be cut.
@@ -379,7 +379,7 @@ fn a_tree_read_in_chunks_on_every_core_is_the_one_thread_readings() {
     let damaged = full.replacen("   0.0    0.0", "   0.x    0.0", 3);
     for text in [&full[..full.len() * 2 / 3], &damaged[..]] {
         let one =
-            hp2ps::read_time_profile(hp2ps::Source::Bytes(text.as_bytes()), &Default::default());
+            hp2ps::TimeProfile::read(hp2ps::Source::Bytes(text.as_bytes()), &Default::default());
         assert!(!one.as_ref().unwrap().warnings().is_empty());
         for chunk in [100, 333] {
             let got = hp2ps::internals::prof::read_chunked(text.as_bytes(), chunk);

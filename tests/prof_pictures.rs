@@ -10,7 +10,7 @@ mod support;
 
 use std::path::Path;
 
-use hp2ps::{write_flame_diff, write_flame_graph, FlameOptions, Format, Measure};
+use hp2ps::{FlameOptions, Format, Measure, TimeProfile};
 use support::prof::{data_dir, generated, name, read};
 use support::tools::{require, require_all};
 use support::{files_in, Cmd, TempDir};
@@ -24,7 +24,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_hp2ps");
 
 fn flame(path: &Path, format: Format, opts: &FlameOptions) -> Vec<u8> {
     let mut out = Vec::new();
-    write_flame_graph(&read(path), format, opts, &mut out).expect("painted to memory");
+    read(path)
+        .write_flame(format, opts, &mut out)
+        .expect("painted to memory");
     out
 }
 
@@ -225,7 +227,7 @@ fn two_runs_draw_their_differential_flame_graph() {
     let after = read(&data_dir().join("leakmap-ghc9.10.3-p.prof"));
     let mut svg = Vec::new();
     let opts = FlameOptions::default();
-    write_flame_diff(
+    TimeProfile::write_flame_diff(
         [&before, &after],
         ["9.0.2", "9.10.3"],
         Format::Svg,

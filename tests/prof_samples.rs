@@ -161,6 +161,6 @@ fn windows_add_up_and_the_heaps_reading_carries_the_samples() {
     let heap_only =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/eventlog/leakmap-hc.eventlog");
     let bytes = std::fs::read(heap_only).unwrap();
-    let e = hp2ps::read_time_profile(Source::Bytes(&bytes), &Default::default()).unwrap_err();
+    let e = hp2ps::TimeProfile::read(Source::Bytes(&bytes), &Default::default()).unwrap_err();
     assert!(e.to_string().starts_with("no time profile samples:"), "{e}");
 }

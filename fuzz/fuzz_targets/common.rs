@@ -275,12 +275,12 @@ pub fn prof_reader(data: &[u8]) {
     use hp2ps::internals::calltree::{CallTree, Measure, TreeDiff};
     use hp2ps::internals::prof::{sampled, tree};
     use hp2ps::summary::{TimeComparison, TimeSummary};
-    use hp2ps::{read_time_profile, TimeProfileOptions};
+    use hp2ps::{TimeProfile, TimeProfileOptions};
     let mut opts = TimeProfileOptions::default();
     opts.max_name_len = 64;
-    let from_bytes = read_time_profile(Source::Bytes(data), &opts);
+    let from_bytes = TimeProfile::read(Source::Bytes(data), &opts);
     let mut stream = data;
-    let from_stream = read_time_profile(Source::Stream(&mut stream), &opts);
+    let from_stream = TimeProfile::read(Source::Stream(&mut stream), &opts);
     assert_eq!(
         format!("{from_bytes:?}"),
         format!("{from_stream:?}"),
@@ -289,7 +289,7 @@ pub fn prof_reader(data: &[u8]) {
     // A report's tree cut into chunks of a few rows, each parsed on a thread of its own
     // (as a large one is), reads as one thread reads it.
     let chunked = hp2ps::internals::prof::read_chunked(data, 1 + usize::from(data.len() as u8) * 4);
-    let plain = read_time_profile(Source::Bytes(data), &TimeProfileOptions::default());
+    let plain = TimeProfile::read(Source::Bytes(data), &TimeProfileOptions::default());
     assert_eq!(
         format!("{plain:?}"),
         format!("{chunked:?}"),

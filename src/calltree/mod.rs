@@ -18,10 +18,13 @@
 //! in time order and the tree of a window of them (`sampled.rs`).
 
 mod build;
+mod columns;
 mod diff;
 mod flat;
+mod flat_row;
 mod folded;
 mod header;
+mod ids;
 mod in_place;
 mod merge;
 mod names;
@@ -30,38 +33,19 @@ mod sandwich;
 #[cfg(test)]
 mod tests;
 
-pub use build::{Columns, Row, TreeBuilder};
+pub use build::{Row, TreeBuilder};
+pub use columns::Columns;
 pub use diff::{CcChange, Side, TreeDiff};
-pub use flat::FlatRow;
+pub use flat_row::FlatRow;
 pub use folded::Measure;
 pub use header::{Header, RetainerSet};
+pub use ids::{CcId, NodeId};
+pub(crate) use ids::{CcRow, NONE};
 pub(crate) use in_place::{RowsMut, DROPPED};
 pub use sampled::Sampled;
 pub use sandwich::Sandwich;
 
 use names::Names;
-
-/// A cost centre's number in its tree ([`CallTree::cost_centre`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CcId(pub(crate) u32);
-
-impl CcId {
-    /// Its index, from 0, in [`CallTree::cost_centres`]' order.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A node's number: its place in the tree's pre-order (the file's order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub(crate) u32);
-
-impl NodeId {
-    /// Its index, from 0.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// A cost centre, as its tree names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,18 +60,6 @@ pub struct CostCentre<'a> {
     /// Whether it is a CAF's (the label `CAF` or `CAF:…`, or `-pj`'s `is_caf`).
     pub is_caf: bool,
 }
-
-/// A cost centre's texts, interned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CcRow {
-    pub(crate) label: u32,
-    pub(crate) module: u32,
-    pub(crate) src: u32,
-    pub(crate) is_caf: bool,
-}
-
-/// "No node": a root's parent.
-pub(crate) const NONE: u32 = u32::MAX;
 
 /// A time and allocation profile: cost centres, the tree of their stacks with each
 /// stack's numbers as the file gives them, and the header's facts.

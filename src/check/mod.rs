@@ -9,7 +9,7 @@
 //! to JSON), `text.rs` (the verdict for people). `docs/ci-gate.md` says how to use it.
 //!
 //! ```
-//! use hp2ps::check::{check, Rules};
+//! use hp2ps::internals::check::{check, Rules};
 //! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let old = b"JOB \"p\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\

@@ -37,7 +37,6 @@ pub use error::LoadError;
 pub use filter::{BandFilter, FilteredOut};
 pub use input::Source;
 pub use options::LoadOptions;
-pub use time::read_time_profile;
 pub(crate) use time::{TimeProfile, TimeProfileKind};
 pub use warning::Warning;
 

@@ -7,7 +7,8 @@
 //!
 //! Files: `format.rs`: [`Format`], what each format needs of the stages before it
 //! ([`Format::needs`], in one place), [`PaintOptions`] (the EPS width, the input's name
-//! for the page) and the one place that picks a painter; one output buffer (`buffer.rs`);
+//! for the page); `write.rs`: the one place that picks a painter; one output buffer
+//! (`buffer.rs`);
 //! `hatch.rs` turns a pattern into the lines and dots every painter draws. The painters:
 //! `ps/` (with string escaping, the EPS bounding box, and the polygons of long bands put
 //! together from numbers formatted once: `long_bands.rs`), `svg/` (the long bands of
@@ -39,7 +40,9 @@ pub(crate) mod prometheus;
 pub(crate) mod ps;
 pub(crate) mod svg;
 mod walk;
+mod write;
 
 pub use census::{Census, ExportOptions};
-pub(crate) use flame::{draws_flame, write_flame};
-pub use format::{write_chart_with, write_runs_page, Format, PaintOptions};
+pub(crate) use flame::write_flame;
+pub use format::{Format, PaintOptions};
+pub use write::{write_chart_with, write_runs_page};

@@ -9,7 +9,7 @@
 //!
 //! [`prof`] reads the other model, a time profile (`.prof` text, `-pj` JSON, an
 //! eventlog's time samples), into a [`crate::calltree::CallTree`] through its own
-//! builder; [`crate::load::read_time_profile`] is the way to read one.
+//! builder; [`crate::TimeProfile::read`] is the way to read one.
 
 pub(crate) mod eventlog;
 pub(crate) mod hp;

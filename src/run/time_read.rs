@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use crate::{is_time_profile, read_time_profile, Source, TimeProfile, TimeProfileError};
+use crate::{Source, TimeProfile, TimeProfileError};
 
 use super::mapped::Mapped;
 use super::regular::open_regular;
@@ -28,7 +28,7 @@ pub(crate) fn is_time_profile_file(file: &OsStr) -> bool {
     }
     let mut head = Vec::with_capacity(4096);
     let read = (&mut f).take(4096).read_to_end(&mut head);
-    read.is_ok() && is_time_profile(&head)
+    read.is_ok() && TimeProfile::sniff(&head)
 }
 
 /// Reads a time profile file (through a map when `may_map`, its pages given back as
@@ -47,13 +47,13 @@ pub(crate) fn read_time(file: &OsStr, may_map: bool) -> Result<(TimeProfile, Vec
                 bytes: map.bytes(),
                 release: &mut |n| map.release(n),
             };
-            let read = read_time_profile(source, &Default::default());
+            let read = TimeProfile::read(source, &Default::default());
             if map.changed_while_read(read.is_err()) {
                 return Err(format!("{name}: the file changed while it was read"));
             }
             read
         }
-        None => read_time_profile(Source::Stream(&mut &f), &Default::default()),
+        None => TimeProfile::read(Source::Stream(&mut &f), &Default::default()),
     };
     let profile = read.map_err(|e| match e {
         TimeProfileError::NotAProfile { .. } => format!("{name}:{e}"),

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::layout::flame::{flame_chart, FlameOptions};
-use crate::paint::{draws_flame, write_flame};
+use crate::paint::write_flame;
 use crate::summary::TimeSummary;
 use crate::{Format, TimeProfile};
 
@@ -26,7 +26,7 @@ pub(crate) fn refusal(inv: &Invocation) -> Result<(), String> {
             "-p reads the .aux of a heap profile's chart: a time profile has none",
         ));
     }
-    if inv.renders() && !draws_flame(format) && format != Format::Html {
+    if inv.renders() && !format.draws_flame() && format != Format::Html {
         return Err(format!(
             "a time profile is drawn as a flame graph (--format svg, pdf, ps, eps) or a \
              page (--format html), not as {}",

@@ -325,7 +325,6 @@ impl Summary {
 mod text;
 mod time;
 mod time_text;
-#[cfg(feature = "cli")]
 pub(crate) use text::printable;
 pub use time::{TimeComparison, TimeSummary};
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use hp2ps::internals::calltree::{CallTree, NodeId};
 use hp2ps::internals::prof::tree;
-use hp2ps::{read_time_profile, Source, TimeProfile, TimeProfileOptions};
+use hp2ps::{Source, TimeProfile, TimeProfileOptions};
 
 use super::tools::require_shared;
 
@@ -60,7 +60,7 @@ pub fn name(path: &Path) -> String {
 /// A time profile read with the default options; a failure names the file.
 pub fn read(path: &Path) -> TimeProfile {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    read_time_profile(Source::Bytes(&bytes), &TimeProfileOptions::default())
+    TimeProfile::read(Source::Bytes(&bytes), &TimeProfileOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

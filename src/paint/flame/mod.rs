@@ -14,13 +14,16 @@ use std::io::{self, Write};
 use super::Format;
 use crate::layout::flame::FlameChart;
 
-/// Whether `format` draws a flame graph (SVG, PDF, PS, EPS): the page draws its own,
-/// and the exports are of a heap profile's numbers.
-pub(crate) fn draws_flame(format: Format) -> bool {
-    matches!(format, Format::Svg | Format::Pdf | Format::Ps | Format::Eps)
+impl Format {
+    /// Whether the format draws a time profile's flame graph
+    /// ([`crate::TimeProfile::write_flame`]): SVG, PDF, PS and EPS (the page draws its
+    /// own, and the exports are of a heap profile's numbers).
+    pub fn draws_flame(self) -> bool {
+        matches!(self, Format::Svg | Format::Pdf | Format::Ps | Format::Eps)
+    }
 }
 
-/// Writes `chart` in `format` (one of [`draws_flame`]'s; another is refused).
+/// Writes `chart` in `format` (one that [`Format::draws_flame`]; another is refused).
 pub(crate) fn write_flame<W: Write>(
     chart: &FlameChart,
     format: Format,

@@ -59,7 +59,7 @@ fn each_painter_writes_every_frame_the_same_bytes_each_time() {
 fn a_format_that_is_no_picture_is_refused() {
     let chart = flame_chart(&tree(), &FlameOptions::default());
     for format in [Format::Html, Format::Prometheus, Format::Pprof] {
-        assert!(!draws_flame(format));
+        assert!(!format.draws_flame());
         let e = write_flame(&chart, format, &mut Vec::new()).expect_err("refused");
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
     }

@@ -41,7 +41,10 @@ mod time_link;
 mod time_panel;
 
 pub(crate) use page::{Page, RunPage};
+// The command makes the pages of time profiles (run/time_page.rs).
+#[cfg(feature = "cli")]
 pub(crate) use time_link::LinkKind;
+#[cfg(feature = "cli")]
 pub(crate) use time_panel::{TimeKind, TimePanel, TimeParts};
 
 use std::io::{self, Write};

@@ -19,7 +19,7 @@ use flate2::{Compression, GzBuilder};
 use prost::Message;
 
 use super::census::{census_at, data_of, kind_of, last_census, peak_census, value_at, Census};
-use super::PaintOptions;
+use super::format::PaintOptions;
 use crate::layout::chart::{Chart, ChartData};
 use crate::profile::{trapezoid_weights, Band};
 use frames::{frames, Frame};

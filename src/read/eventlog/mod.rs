@@ -50,6 +50,7 @@ mod model;
 mod names;
 mod parallel;
 mod payload;
+pub(crate) mod prof_samples;
 mod reading;
 mod run_index;
 pub(crate) mod time_samples;
@@ -247,7 +248,7 @@ pub struct EventlogReport {
     pub ipe_one_byte_long: u64,
     /// The time profile's samples of a `+RTS -p -l` run (events 167 and 168), on the
     /// same time axis as the heap's; `None` when the log has none.
-    pub(crate) time_samples: Option<time_samples::TimeSamples>,
+    pub(crate) time_samples: Option<prof_samples::TimeSamples>,
 }
 
 impl EventlogReport {

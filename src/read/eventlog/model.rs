@@ -135,7 +135,7 @@ pub(crate) struct Model<'o> {
     /// What else the log holds, for a log without a heap profile.
     pub(crate) others: OtherProfiles,
     /// The time profile's samples (`+RTS -p -l`).
-    pub(crate) prof: super::time_samples::ProfSamples,
+    pub(crate) prof: super::prof_samples::ProfSamples,
 }
 
 impl<'o> Model<'o> {
@@ -178,7 +178,7 @@ impl<'o> Model<'o> {
             damage: DamageLog::default(),
             keep_time: true,
             others: OtherProfiles::default(),
-            prof: super::time_samples::ProfSamples::default(),
+            prof: super::prof_samples::ProfSamples::default(),
         }
     }
 

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use super::{TimeProfileError, TimeProfileOptions, TimeProfileWarning};
 use crate::calltree::{CcId, Columns, Header, Sampled, TreeBuilder};
-use crate::read::eventlog::time_samples::{read_time_samples, TimeSamples};
+use crate::read::eventlog::prof_samples::TimeSamples;
+use crate::read::eventlog::time_samples::read_time_samples;
 
 /// Reads an eventlog's time profile.
 pub(super) fn read_samples(

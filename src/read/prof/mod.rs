@@ -9,7 +9,7 @@
 //! (`rows.rs`); `-pj`'s tokens
 //! (`json_tokens.rs`, tolerant of GHC 9.0.2's unescaped labels) and structure
 //! (`json.rs`); the eventlog's samples (`eventlog.rs`, through the eventlog reader's own
-//! model); what went wrong (`error.rs`). See `docs/time-profile.md`.
+//! model); how it is read (`options.rs`) and what went wrong (`error.rs`). See `docs/time-profile.md`.
 
 mod cc_table;
 mod columns;
@@ -19,41 +19,16 @@ mod facts;
 mod json;
 mod json_tokens;
 mod lines;
+mod options;
 mod report;
 mod rows;
 
 pub use error::{TimeProfileError, TimeProfileWarning};
 pub(crate) use eventlog::sampled_of;
+pub use options::TimeProfileOptions;
 
 use crate::calltree::{CallTree, Sampled};
-use crate::read::eventlog::EventlogOptions;
 use crate::read::kind::is_eventlog;
-
-/// How a time profile is read.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct TimeProfileOptions {
-    /// The longest label, module or source location kept, in bytes: a longer one is cut
-    /// (with `...`), with a warning. Default: `65536` ([`crate::defaults::MAX_NAME_LEN`]).
-    pub max_name_len: usize,
-    /// How an eventlog's samples are placed in time (its time axis).
-    /// Default: [`EventlogOptions::default`].
-    pub eventlog: EventlogOptions,
-    /// The bytes of a report's tree cut into chunks of this size, each parsed on a
-    /// thread of its own, however many cores there are (the tests' knob, to compare
-    /// chunked and one-thread readings); `None`: chunks of 4 MiB, one per core.
-    pub(crate) chunk_bytes: Option<usize>,
-}
-
-impl Default for TimeProfileOptions {
-    fn default() -> Self {
-        TimeProfileOptions {
-            max_name_len: crate::defaults::MAX_NAME_LEN,
-            eventlog: EventlogOptions::default(),
-            chunk_bytes: None,
-        }
-    }
-}
 
 /// Which kind of time profile an input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +61,13 @@ impl TimeProfile {
     pub fn stacks(&self) -> usize {
         self.tree.len()
     }
+
+    /// Whether `head`, an input's first bytes, is a GHC time profile's report (`.prof`
+    /// text) or its `-pj` JSON. (An eventlog, which may hold time samples too, is told
+    /// by its magic.)
+    pub fn sniff(head: &[u8]) -> bool {
+        matches!(kind_of(head), Some(Kind::Report | Kind::Json))
+    }
 }
 
 /// Which time profile these first bytes start (a few kilobytes are plenty): a report's
@@ -107,13 +89,6 @@ pub(crate) fn kind_of(head: &[u8]) -> Option<Kind> {
     let report = memchr::memmem::find(first, facts::TITLE.as_bytes()).is_some()
         || first.starts_with(b"Retainer Profiling:");
     report.then_some(Kind::Report)
-}
-
-/// Whether `head`, an input's first bytes, is a GHC time profile's report (`.prof`
-/// text) or its `-pj` JSON. (An eventlog, which may hold time samples too, is told by
-/// [`is_eventlog`].)
-pub fn is_time_profile(head: &[u8]) -> bool {
-    matches!(kind_of(head), Some(Kind::Report | Kind::Json))
 }
 
 /// Reads a time profile from `bytes`: the kind its content says, else (for the error

@@ -332,8 +332,8 @@ fn sniffing_is_by_content() {
     assert_eq!(kind_of(b"{\"a\": 1}"), None);
     assert_eq!(kind_of(b"JOB \"x\""), None);
     assert_eq!(kind_of(b"hdrb\0\0\0\0"), Some(Kind::Eventlog));
-    assert!(is_time_profile(odd_report("\r\n").as_bytes()));
-    assert!(!is_time_profile(b"hdrb\0\0\0\0"));
+    assert!(TimeProfile::sniff(odd_report("\r\n").as_bytes()));
+    assert!(!TimeProfile::sniff(b"hdrb\0\0\0\0"));
 }
 
 #[test]
