@@ -308,12 +308,12 @@ fn a_write_past_the_file_size_limit_leaves_no_temporary() {
         .file_size_limit(256 << 10)
         .timeout(Duration::from_secs(120))
         .run();
-    assert_eq!(
-        ran.status.signal(),
-        Some(libc::SIGXFSZ),
-        "{}",
-        ran.describe()
-    );
+    // Two endings race, both right: the signal's thread removes the temporaries and
+    // ends the run by SIGXFSZ, or the write that failed with EFBIG ("File too large")
+    // ends it first with its one-line error and exit 1 (seen on a loaded machine).
+    let by_signal = ran.status.signal() == Some(libc::SIGXFSZ);
+    let by_error = ran.status.code() == Some(1) && ran.stderr_text().contains("File too large");
+    assert!(by_signal || by_error, "{}", ran.describe());
     assert!(
         temporaries(dir.path()).is_empty(),
         "{:?}",

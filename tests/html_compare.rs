@@ -107,6 +107,7 @@ fn two_real_runs_in_one_page() {
     the_axes_are_shared_and_a_name_has_one_colour(&p);
     let sums = summaries(&dir, &files);
     the_differences_are_the_summarys(&p, &sums);
+    the_csv_is_the_difference_view(&p);
     pointing_at_one_chart_points_at_the_other(&p, &dir, &files);
     zooming_one_chart_zooms_the_other(&p);
     innermost_cost_centres_match_their_stacks_together(&p, &sums);
@@ -190,6 +191,87 @@ fn the_differences_are_the_summarys(p: &Page<'_>, sums: &[HashMap<String, (f64, 
             "{k}: the biggest change first"
         );
         previous = cells["peakd1"].abs();
+    }
+}
+
+/// One line of CSV (RFC 4180: a field in quotes may hold commas and doubled quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// What a unit named in a CSV header is worth in the profile's unit.
+fn unit_worth(header: &str) -> f64 {
+    let unit = header
+        .rsplit_once(" (")
+        .map_or("", |(_, u)| u.trim_end_matches(')'));
+    match unit {
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        _ => 1.0,
+    }
+}
+
+/// The difference view's CSV (its button's file) is the view: a row per key in the
+/// view's order, every number the view's in the unit its header names.
+fn the_csv_is_the_difference_view(p: &Page<'_>) {
+    let rows = diff_rows(p);
+    let csv = p.js("return window.hp2ps.compare.csv();");
+    let csv = csv.as_str().expect("text");
+    let lines: Vec<Vec<String>> = (csv.split("\r\n"))
+        .filter(|l| !l.is_empty())
+        .map(csv_fields)
+        .collect();
+    let header = &lines[0];
+    assert_eq!(header[0], "Band", "{csv}");
+    assert_eq!(lines.len() - 1, rows.len(), "a line per row: {csv}");
+    let cols = p.js("return window.hp2ps.compare.columns().map(c => c.key);");
+    let cols: Vec<String> = serde_json::from_value(cols).unwrap();
+    assert_eq!(header.len(), cols.len() + 1, "{header:?}");
+    for (line, (key, cells)) in lines[1..].iter().zip(&rows) {
+        assert_eq!(&line[0], key, "the view's order");
+        for (i, col) in cols.iter().enumerate() {
+            let (text, shown) = (&line[i + 1], cells[col]);
+            if shown.is_nan() || col.starts_with("at") {
+                continue;
+            }
+            let value: f64 = text
+                .parse()
+                .unwrap_or_else(|_| panic!("{key} {col}: {text}"));
+            let worth = unit_worth(&header[i + 1]);
+            // Rounded at its last digit written (six significant digits at least, the
+            // whole part always).
+            let decimals = text.split_once('.').map_or(0, |(_, d)| d.len());
+            let last = 10f64.powi(-(decimals as i32)) * worth;
+            assert!(
+                decimals > 0
+                    || text.trim_start_matches('-').len() >= 6
+                    || shown.abs() < 1e6 * worth,
+                "{key} {col}: {text} has fewer than six digits"
+            );
+            assert!(
+                (value * worth - shown).abs() <= last / 2.0 + 1e-9 * shown.abs(),
+                "{key} {col}: {text} in {} is not {shown}",
+                header[i + 1]
+            );
+        }
     }
 }
 

@@ -21,34 +21,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::html_page::{data_of, repo};
+use support::html_page::data_of;
 use support::replay::{self, Pace};
-use support::serve::{big_hp, eventlog_socket, mkfifo, state, Served, Wait};
+use support::serve::{big_hp, eventlog_socket, log, mkfifo, state, static_page, Served, Wait};
 use support::{Cmd, TempDir};
-
-fn log(name: &str) -> Vec<u8> {
-    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
-}
-
-/// The page `--format html --time elapsed` writes of `bytes`, named `name`.
-fn static_page(bytes: &[u8], name: &str) -> Vec<u8> {
-    let dir = TempDir::new("serve-static");
-    std::fs::write(dir.join(name), bytes).expect("write");
-    let ran = Cmd::hp2ps()
-        .args([
-            "--format",
-            "html",
-            "--time",
-            "elapsed",
-            "-o",
-            "page.html",
-            name,
-        ])
-        .current_dir(dir.path())
-        .run();
-    assert!(ran.status.success(), "{}", ran.describe());
-    std::fs::read(dir.join("page.html")).expect("the page")
-}
 
 /// Writes `bytes` into the FIFO at `path` at their pace, in a thread.
 fn into_fifo(path: PathBuf, bytes: Vec<u8>, speed: f64) -> std::thread::JoinHandle<()> {

@@ -21,15 +21,11 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use support::html_page::*;
 use support::replay::{self, Pace};
-use support::serve::{mkfifo, Served};
+use support::serve::{log, mkfifo, Served};
 use support::TempDir;
 
 /// How much faster than it ran a log is replayed.
 const SPEED: f64 = 0.4;
-
-fn log(name: &str) -> Vec<u8> {
-    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
-}
 
 /// The page `--format html --time elapsed` writes of `input` (named as given, in `dir`).
 fn static_page(dir: &Path, input: &str) -> Vec<u8> {

@@ -11,13 +11,8 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use support::eventlog::writer::hp_to_eventlog;
-use support::html_page::repo;
-use support::serve::{big_hp, Served};
+use support::serve::{big_hp, log, Served};
 use support::{Cmd, TempDir};
-
-fn log(name: &str) -> Vec<u8> {
-    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
-}
 
 #[test]
 fn what_is_waited_for_is_said_once() {

@@ -8,13 +8,8 @@ mod support;
 
 use std::time::Duration;
 
-use support::html_page::repo;
-use support::serve::{big_hp, Served};
+use support::serve::{big_hp, log, Served};
 use support::{Cmd, TempDir};
-
-fn log(name: &str) -> Vec<u8> {
-    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
-}
 
 /// The whole run's page (save, the end, `-o`) is made by this program run again: a
 /// binary deleted and replaced during the run (an upgrade, a `cargo build`) is still the

@@ -10,34 +10,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::html_page::{data_of, repo};
+use support::html_page::data_of;
 use support::replay::{self, Pace};
-use support::serve::{big_hp, mkfifo, state, Served};
-use support::{Cmd, TempDir};
-
-fn log(name: &str) -> Vec<u8> {
-    std::fs::read(repo(&format!("tests/data/ghc-9.10/{name}"))).expect("a test log")
-}
-
-/// The page `--format html --time elapsed` writes of `bytes`, named `name`.
-fn static_page(bytes: &[u8], name: &str) -> Vec<u8> {
-    let dir = TempDir::new("serve-static");
-    std::fs::write(dir.join(name), bytes).expect("write");
-    let ran = Cmd::hp2ps()
-        .args([
-            "--format",
-            "html",
-            "--time",
-            "elapsed",
-            "-o",
-            "page.html",
-            name,
-        ])
-        .current_dir(dir.path())
-        .run();
-    assert!(ran.status.success(), "{}", ran.describe());
-    std::fs::read(dir.join("page.html")).expect("the page")
-}
+use support::serve::{big_hp, log, mkfifo, state, static_page, Served};
+use support::TempDir;
 
 /// The last update whose state is final, and every update before it.
 fn until_final(served: &Served) -> Vec<Value> {

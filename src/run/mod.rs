@@ -50,6 +50,7 @@ pub(crate) mod time_page;
 pub(crate) mod time_profile;
 pub(crate) mod time_read;
 mod time_render;
+mod time_stdin;
 mod two_pass;
 pub mod version;
 pub(crate) mod watch;
@@ -75,7 +76,11 @@ pub(crate) fn report(result: Result<(), String>) -> ExitCode {
 
 /// Filter mode: stdin to stdout (or `-o`), no `.aux`.
 pub(crate) fn filter(inv: &Invocation) -> ExitCode {
-    match render::filter(inv) {
+    let head = match time_stdin::look(inv) {
+        time_stdin::Stdin::Time(status) => return status,
+        time_stdin::Stdin::Heap(head) => head,
+    };
+    match render::filter(inv, head) {
         Ok(done) => {
             for w in done.warning_lines() {
                 say!("{w}");

@@ -431,7 +431,8 @@ fn load_aux(path: &Path) -> Result<Aux, String> {
 }
 
 /// Filter mode: stdin to stdout (or `-o`), no `.aux` read or written.
-pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
+/// `head`: stdin's first bytes, already read (from a pipe) to see what it holds.
+pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
     if let Some(o) = inv.output.as_deref().filter(|o| *o != "-") {
         if inv.renders() && stdin_is(Path::new(o)) {
             return Err(Failure::from(format!(
@@ -447,7 +448,10 @@ pub fn filter(inv: &Invocation) -> Result<Done, Failure> {
     };
     let (profile, mut done) = match mapped::of_stdin() {
         Some(map) => read_mapped(inv, &map, src, true)?,
-        None => read(inv, &mut io::stdin().lock(), src)?,
+        None => {
+            let mut stdin = io::Read::chain(io::Cursor::new(head), io::stdin().lock());
+            read(inv, &mut stdin, src)?
+        }
     };
     if !inv.renders() {
         return Ok(done);

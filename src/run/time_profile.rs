@@ -2,9 +2,11 @@
 //! bytes are a GHC time profile's (`.prof` text or `-pj` JSON; a file named `.prof` is
 //! read as one too, so that what is wrong with it is said as such) is read by the time
 //! profile's reader, and `--summary` prints its numbers; two of them, their comparison.
-//! Nothing draws one yet: any output option for one is refused (exit 2) before anything
-//! is read or written. Heap profiles among the inputs are summarised as ever, in the
-//! order of the arguments.
+//! A page of one with the heap profile of its run, or of several compared, is made here
+//! too; any other output draws its flame graph as a file is drawn (`time_render.rs`),
+//! and what cannot (`--serve`, `-p`, Prometheus's metrics) is refused (exit 2) before
+//! anything is read or written. Heap profiles among the inputs are summarised as ever, in
+//! the order of the arguments. (On stdin, only a heap profile is read.)
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};

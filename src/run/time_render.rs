@@ -4,7 +4,7 @@
 //! time profile has no `.aux` (`-p` is refused), and the exports are of a heap
 //! profile's numbers (refused too).
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::layout::flame::{flame_chart, FlameOptions};
@@ -81,23 +81,32 @@ fn draw(
     names: &FileNames,
     profile: TimeProfile,
 ) -> Result<Option<PathBuf>, String> {
+    let name = names.input.display().to_string();
+    write_output(inv.output.as_deref(), &names.output, |out| {
+        paint(inv, profile, &name, out)
+    })
+}
+
+/// Paints `profile` (of the input `name`) as `inv` asks: its page, or its flame graph.
+pub(crate) fn paint(
+    inv: &Invocation,
+    profile: TimeProfile,
+    name: &str,
+    mut out: &mut dyn Write,
+) -> io::Result<()> {
     let format = inv.format();
     if format == Format::Html {
         let read = super::time_page::TimeRead {
             profile,
-            name: names.input.display().to_string(),
+            name: name.to_string(),
             warnings: Vec::new(),
         };
         let page = super::time_page::time_only(&read);
         for n in page.notes.iter().flatten() {
             say!("hp2ps: warning: {}: {n}", read.name);
         }
-        return write_output(inv.output.as_deref(), &names.output, |mut out| {
-            page.write(&mut out)
-        });
+        return page.write(&mut out);
     }
-    let opts = flame_options(inv);
-    let chart = flame_chart(&profile.tree, &opts);
-    let paint = |mut out: &mut dyn Write| write_flame(&chart, format, &mut out);
-    write_output(inv.output.as_deref(), &names.output, paint)
+    let chart = flame_chart(&profile.tree, &flame_options(inv));
+    write_flame(&chart, format, &mut out)
 }

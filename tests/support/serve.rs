@@ -520,3 +520,31 @@ pub fn big_hp(bands: usize, samples: usize, per: usize) -> Vec<Vec<u8>> {
     }
     pieces
 }
+
+/// A GHC 9.10.3 log of `tests/data/ghc-9.10/`.
+pub fn log(name: &str) -> Vec<u8> {
+    std::fs::read(super::html_page::repo(&format!(
+        "tests/data/ghc-9.10/{name}"
+    )))
+    .expect("a test log")
+}
+
+/// The page `--format html --time elapsed` writes of `bytes`, named `name`.
+pub fn static_page(bytes: &[u8], name: &str) -> Vec<u8> {
+    let dir = super::TempDir::new("serve-static");
+    std::fs::write(dir.join(name), bytes).expect("write");
+    let ran = Cmd::hp2ps()
+        .args([
+            "--format",
+            "html",
+            "--time",
+            "elapsed",
+            "-o",
+            "page.html",
+            name,
+        ])
+        .current_dir(dir.path())
+        .run();
+    assert!(ran.status.success(), "{}", ran.describe());
+    std::fs::read(dir.join("page.html")).expect("the page")
+}

@@ -114,15 +114,22 @@
   H.csvText = function (rows) {
     const field = (v) => {
       let s = String(v);
-      if (/^[=+@\t\r]|^-[\d(]/.test(s)) s = "'" + s;
+      // A text a spreadsheet would run as a formula is kept as text; a number,
+      // negative or not, stays a number.
+      if (!/^-?\d+(\.\d+)?(e[+-]?\d+)?$/.test(s) && /^[=+@\t\r]|^-[\d(]/.test(s)) s = "'" + s;
       return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
     };
     return rows.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
   };
 
-  // A number in units of `size`, to six significant figures; empty when there is none.
+  // A number of a CSV (empty when there is none) in a unit of `size`: six significant
+  // digits, and never fewer than its whole part (an area of 3,752,532 byte-seconds is
+  // not 3752530).
   H.csvNumber = function (v, size) {
-    return v === v && v !== null && v !== undefined ? String(+(v / size).toPrecision(6)) : '';
+    if (v !== v || v === null || v === undefined) return '';
+    const x = v / size;
+    const whole = Math.abs(x) >= 1 ? Math.floor(Math.log10(Math.abs(x))) + 1 : 1;
+    return String(+x.toPrecision(Math.min(21, Math.max(6, whole))));
   };
 
   R.copyLink = function (button) {
