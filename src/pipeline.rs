@@ -3,7 +3,9 @@
 //! reads. [`prepare`] makes one chart; [`prepare_runs`] the charts of several runs that
 //! share their axes (one page comparing them).
 
-use crate::aggregate::{aggregate, share_ranges, thin, AggregateOptions, Aggregated};
+use crate::aggregate::{
+    aggregate, aggregate_known, share_ranges, thin, AggregateOptions, Aggregated,
+};
 use crate::aux_file::Aux;
 use crate::layout::chart::Chart;
 use crate::layout::looks::shared_colours;
@@ -43,7 +45,18 @@ impl RenderOptions {
 /// Aggregates a profile, thins its samples and lays it out. `previous` is the `.aux` of
 /// an earlier run (`-p`).
 pub fn prepare(profile: Profile, previous: Option<&Aux>, opts: &RenderOptions) -> (Chart, Aux) {
-    let agg = aggregate(profile, previous, &opts.aggregate, &opts.needs);
+    prepare_known(profile, None, previous, opts)
+}
+
+/// [`prepare`], with every band's total when a first reading knew it (the bands then
+/// hold what the second kept of them: `crate::profile::keep`).
+pub(crate) fn prepare_known(
+    profile: Profile,
+    totals: Option<&[i64]>,
+    previous: Option<&Aux>,
+    opts: &RenderOptions,
+) -> (Chart, Aux) {
+    let agg = aggregate_known(profile, previous, &opts.aggregate, &opts.needs, totals);
     finish(agg, previous, opts)
 }
 

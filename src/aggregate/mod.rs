@@ -20,9 +20,12 @@
 //! page) is thinned as it comes, census by census, within a fixed memory (`pyramid.rs`:
 //! levels of detail that keep each stretch's envelope, its lowest and highest census);
 //! its page's samples then go through the same passes and thinning as any profile's.
-//! [`share_ranges`] gives the charts of several runs one scale.
+//! [`share_ranges`] gives the charts of several runs one scale. A long `.hp` read twice
+//! (`crate::profile::keep`) has its bands' roles decided from their totals alone
+//! (`drawn.rs`), with the same passes.
 
 mod decimate;
+mod drawn;
 mod limit;
 pub(crate) mod numbers;
 mod order;
@@ -35,6 +38,7 @@ mod thin;
 mod traces;
 
 pub use decimate::samples_within;
+pub(crate) use drawn::drawn_roles;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
 pub(crate) use numbers::{BandNumbers, Fate};
@@ -189,6 +193,19 @@ pub fn aggregate(
     opts: &AggregateOptions,
     needs: &Needs,
 ) -> Aggregated {
+    aggregate_known(profile, aux, opts, needs, None)
+}
+
+/// [`aggregate`], with every band's total (hp2ps's, in band order) when it is known from
+/// a first reading (`drawn.rs`): the bands then hold only what that reading's roles
+/// kept of them.
+pub(crate) fn aggregate_known(
+    profile: Profile,
+    aux: Option<&Aux>,
+    opts: &AggregateOptions,
+    needs: &Needs,
+    known: Option<&[i64]>,
+) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
     let totals = match needs.data {
@@ -204,7 +221,7 @@ pub fn aggregate(
     // The initial order is only the order the trace sort starts from: the bands move
     // once, after it.
     let initial = order::hash_order_of(&bands);
-    let mut rest = traces::eliminate_traces_in(&mut bands, &initial, opts.trace_percent);
+    let mut rest = traces::eliminate_traces_in(&mut bands, &initial, opts.trace_percent, known);
     fates.mark(&bands, Fate::Other);
     if opts.by_deviation {
         order::sort_by_deviation(&mut bands, nsamples);

@@ -41,9 +41,14 @@ pub(crate) fn hash_order(bands: &mut Vec<Band>) {
 
 /// The indices of `bands` in hp2ps's initial order (see [`hash_order`]).
 pub(crate) fn hash_order_of(bands: &[Band]) -> Vec<u32> {
+    hash_order_of_names(bands.iter().map(|b| b.name.as_slice()))
+}
+
+/// [`hash_order_of`] of the bands of these names, in order of first appearance.
+pub(crate) fn hash_order_of_names<'a>(names: impl Iterator<Item = &'a [u8]>) -> Vec<u32> {
     // A counting sort: buckets are few, and walking the bands from the newest fills each
     // bucket in its order.
-    let buckets: Vec<u16> = bands.iter().map(|b| hash_bucket(&b.name) as u16).collect();
+    let buckets: Vec<u16> = names.map(|name| hash_bucket(name) as u16).collect();
     let mut next = [0u32; BUCKETS + 1];
     for &b in &buckets {
         next[b as usize + 1] += 1;
@@ -51,7 +56,7 @@ pub(crate) fn hash_order_of(bands: &[Band]) -> Vec<u32> {
     for b in 1..=BUCKETS {
         next[b] += next[b - 1];
     }
-    let mut order = vec![0u32; bands.len()];
+    let mut order = vec![0u32; buckets.len()];
     for (created, &b) in buckets.iter().enumerate().rev() {
         let at = &mut next[b as usize];
         order[*at as usize] = created as u32;

@@ -16,13 +16,36 @@ pub fn band_total(band: &Band) -> i64 {
 /// total stays below `percent`. An all-zero profile (or a NaN threshold) loses every band.
 pub fn eliminate_traces(bands: &mut Vec<Band>, percent: f64) {
     let unchanged: Vec<u32> = (0..bands.len() as u32).collect();
-    drop_in_background(eliminate_traces_in(bands, &unchanged, percent));
+    drop_in_background(eliminate_traces_in(bands, &unchanged, percent, None));
 }
 
 /// [`eliminate_traces`] on the bands in the order `order` lists them (the bands move
 /// once, to the order after the sort). Returns the bands dropped, in their order before.
-pub(crate) fn eliminate_traces_in(bands: &mut Vec<Band>, order: &[u32], percent: f64) -> Vec<Band> {
-    let totals = band_totals(bands);
+pub(crate) fn eliminate_traces_in(
+    bands: &mut Vec<Band>,
+    order: &[u32],
+    percent: f64,
+    known: Option<&[i64]>,
+) -> Vec<Band> {
+    let totals = match known {
+        Some(totals) if totals.len() == bands.len() => totals.to_vec(),
+        _ => band_totals(bands),
+    };
+    let kept = kept_after_traces(&totals, order, percent);
+    let mut taken = vec![false; bands.len()];
+    for &k in &kept {
+        taken[k as usize] = true;
+    }
+    let kept = take_in_order(bands, &kept);
+    let before = std::mem::replace(bands, kept);
+    (before.into_iter().zip(taken))
+        .filter_map(|(band, taken)| (!taken).then_some(band))
+        .collect()
+}
+
+/// The bands trace elimination keeps, by number, in the order after its sort (smallest
+/// total first), from every band's total and the order the sort starts from.
+pub(crate) fn kept_after_traces(totals: &[i64], order: &[u32], percent: f64) -> Vec<u32> {
     let sorted = selection_order(order.iter().map(|&i| Some(totals[i as usize])).collect());
     let total_at = |at: u32| totals[order[at as usize] as usize];
     // Summed in the sorted order, as hp2ps sums them.
@@ -36,18 +59,9 @@ pub(crate) fn eliminate_traces_in(bands: &mut Vec<Band>, order: &[u32], percent:
             break;
         }
     }
-    let kept: Vec<u32> = sorted[keep_from..]
+    sorted[keep_from..]
         .iter()
         .map(|&at| order[at as usize])
-        .collect();
-    let mut taken = vec![false; bands.len()];
-    for &k in &kept {
-        taken[k as usize] = true;
-    }
-    let kept = take_in_order(bands, &kept);
-    let before = std::mem::replace(bands, kept);
-    (before.into_iter().zip(taken))
-        .filter_map(|(band, taken)| (!taken).then_some(band))
         .collect()
 }
 

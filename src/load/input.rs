@@ -6,6 +6,7 @@
 use std::io::{self, Read};
 
 use super::{LoadError, LoadOptions};
+use crate::profile::keep::BandTotals;
 use crate::profile::Profile;
 use crate::read::eventlog::{self, EventlogError, EventlogReport};
 use crate::read::hp::{self, ReadError, Warning};
@@ -86,9 +87,28 @@ fn read_bytes(
         let (profile, warnings) = windowed(opts, |sink| hp::read_into(bytes, &opts.hp, sink))?;
         return Ok((profile, Notes::Hp(warnings)));
     }
-    let mut builder = ProfileBuilder::default();
+    let mut builder = match &opts.drawn {
+        Some(drawing) => ProfileBuilder::drawn_only(drawing.clone()),
+        None => ProfileBuilder::default(),
+    };
     let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
     Ok((builder.finish(), Notes::Hp(warnings)))
+}
+
+/// The first reading of a long mapped `.hp` (`crate::profile::keep`): every band's name
+/// and total, keeping no point; `None` for an eventlog, or a `.hp` the reader refuses
+/// (the ordinary reading then says why).
+pub(crate) fn band_totals(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Option<BandTotals> {
+    if InputKind::of(bytes) != InputKind::Hp {
+        return None;
+    }
+    let mut builder = ProfileBuilder::totals_only();
+    hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
+    builder.band_totals()
 }
 
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.

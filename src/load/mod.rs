@@ -35,6 +35,7 @@ mod warning;
 pub use binary::{Binary, Program};
 pub use error::LoadError;
 pub use filter::{BandFilter, FilteredOut};
+pub(crate) use input::band_totals;
 pub use input::Source;
 pub use options::LoadOptions;
 pub(crate) use time::{TimeProfile, TimeProfileKind};

@@ -2,6 +2,7 @@
 
 use super::binary::Binary;
 use super::filter::BandFilter;
+use crate::profile::keep::Drawing;
 use crate::read::eventlog::EventlogOptions;
 use crate::read::hp::ReadOptions;
 use crate::read::window::WindowOptions;
@@ -30,4 +31,8 @@ pub struct LoadOptions {
     pub heap_size: bool,
     /// `--include`, `--exclude`: the bands kept. Default: every band.
     pub filter: BandFilter,
+    /// For the second reading of a long mapped `.hp` (`crate::profile::keep`): each
+    /// band's role, which the first decided; the profile then holds the drawn bands'
+    /// points only. Default: `None`, every point.
+    pub(crate) drawn: Option<Drawing>,
 }

@@ -9,11 +9,13 @@
 //! [`Fate`], computed by aggregation); the arithmetic of stacked bands that aggregation,
 //! the band filter, the summary and the layout share (`stack.rs`); what names a band
 //! across runs (`key.rs`: a `.hp`'s stack number and an eventlog's ` #k` left out); what
-//! is known of how the profile was made, for its page (`facts.rs`: `ProfileFacts`). Data
-//! only: it imports no reader, no seam.
+//! is known of how the profile was made, for its page (`facts.rs`: `ProfileFacts`); what a
+//! first reading of a long profile learns of its bands and what the second keeps of each
+//! (`keep.rs`). Data only: it imports no reader, no seam.
 
 mod facts;
 pub(crate) mod info;
+pub(crate) mod keep;
 mod key;
 pub(crate) mod numbers;
 pub(crate) mod stack;

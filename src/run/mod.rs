@@ -21,7 +21,10 @@
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
 //! a regular one is opened without waiting for a FIFO (`regular.rs`); what is at a
 //! watched path is looked at without opening it (`watched.rs`); the program binary is a
-//! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). The crate's
+//! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). A long mapped
+//! `.hp` drawn as PS, EPS, SVG or PDF is read twice instead of kept whole
+//! (`two_pass.rs`: the first reading's totals decide the bands, the second keeps the
+//! drawn ones). The crate's
 //! only `unsafe` is in `mapped/`, `heap.rs` and `abort.rs`.
 
 #[cfg(unix)]
@@ -49,6 +52,7 @@ pub(crate) mod time_profile;
 pub(crate) mod time_read;
 mod time_render;
 mod time_stdin;
+mod two_pass;
 mod verdict;
 pub mod version;
 pub(crate) mod watch;

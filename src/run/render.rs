@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::paint::html::Page;
+use crate::pipeline::prepare_known;
 use crate::profile::Profile;
 use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary, TimeSummary};
@@ -22,6 +23,7 @@ use super::mapped::{self, Mapped};
 use super::names::{check_output, stdin_is, FileNames};
 use super::regular::open_regular;
 use super::symbols;
+use super::two_pass;
 use super::version::Version;
 use crate::cli::Invocation;
 
@@ -47,6 +49,9 @@ pub struct Done {
     pub samples: usize,
     /// What an eventlog told of how the profile was made, for the page's header.
     pub facts: ProfileFacts,
+    /// Every band's total, when the profile was read twice and holds only the drawn
+    /// bands' points (`two_pass.rs`): aggregation needs them.
+    pub totals: Option<Vec<i64>>,
 }
 
 impl Done {
@@ -119,10 +124,11 @@ fn read_file(
     inv: &Invocation,
     mut input: &File,
     src: Origin<'_>,
-    may_map: bool,
+    reading: Reading,
 ) -> Result<(Profile, Done), String> {
+    let may_map = reading != Reading::Streamed;
     if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
-        return read_mapped(inv, &map, src);
+        return read_mapped(inv, &map, src, reading == Reading::Drawn);
     }
     let version = || {
         input
@@ -142,8 +148,20 @@ fn read_file(
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
 /// read as the reader goes.
-fn read_mapped(inv: &Invocation, map: &Mapped, src: Origin<'_>) -> Result<(Profile, Done), String> {
-    let (opts, warnings) = load_options(inv, src);
+fn read_mapped(
+    inv: &Invocation,
+    map: &Mapped,
+    src: Origin<'_>,
+    drawn: bool,
+) -> Result<(Profile, Done), String> {
+    let (mut opts, warnings) = load_options(inv, src);
+    let first = drawn
+        .then(|| two_pass::first_reading(inv, &opts, map))
+        .flatten();
+    let totals = first.map(|(drawing, totals)| {
+        opts.drawn = Some(drawing);
+        totals
+    });
     let source = Source::Mapped {
         bytes: map.bytes(),
         release: &mut |n| map.release(n),
@@ -152,7 +170,21 @@ fn read_mapped(inv: &Invocation, map: &Mapped, src: Origin<'_>) -> Result<(Profi
     if map.changed_while_read(read.is_err()) {
         return Err(changed_while_read(src.name));
     }
-    finish_read(inv, read, src, warnings)
+    let (profile, mut done) = finish_read(inv, read, src, warnings)?;
+    done.totals = totals;
+    Ok((profile, done))
+}
+
+/// How a file is read: mapped or as a stream (a file being written), and when mapped,
+/// whether a chart that needs only the drawn bands may read it twice ([`two_pass`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// As a stream.
+    Streamed,
+    /// Mapped, every point kept.
+    Whole,
+    /// Mapped, twice when the chart allows: only the drawn bands' points kept.
+    Drawn,
 }
 
 /// The warnings (`warnings`, then the load's) and the summary of what was loaded.
@@ -224,7 +256,7 @@ pub(crate) fn ranges(inv: &Invocation, arg: &OsString) -> Option<(f64, f64)> {
 /// Renders one file argument as a single-file run would.
 pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     let names = FileNames::of(inv, arg);
-    let (profile, mut done) = read_named(inv, &names)?;
+    let (profile, mut done) = read_named_as(inv, &names, Reading::Drawn)?;
     if !inv.renders() {
         return Ok(done);
     }
@@ -242,6 +274,15 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
 
 /// Reads the profile of one file argument, once `-o` is known not to name it.
 pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile, Done), Failure> {
+    read_named_as(inv, names, Reading::Whole)
+}
+
+/// [`read_named`], read as `reading` says (a watched file always as a stream).
+fn read_named_as(
+    inv: &Invocation,
+    names: &FileNames,
+    reading: Reading,
+) -> Result<(Profile, Done), Failure> {
     check_output(inv, names)?;
     let input_name = names.input.display().to_string();
     // A watched file must be a regular one, and its open must not wait (a FIFO's would).
@@ -255,7 +296,11 @@ pub(super) fn read_named(inv: &Invocation, names: &FileNames) -> Result<(Profile
         path: Some(&names.input),
         name: &input_name,
     };
-    Ok(read_file(inv, &input, src, inv.watch.is_none())?)
+    let reading = match inv.watch {
+        Some(_) => Reading::Streamed,
+        None => reading,
+    };
+    Ok(read_file(inv, &input, src, reading)?)
 }
 
 /// Draws the chart and writes it and the `.aux` (an export has none); returns the
@@ -271,7 +316,8 @@ fn draw_file(
     } else {
         None
     };
-    let (chart, aux) = prepare(profile, previous.as_ref(), &inv.render);
+    let totals = done.totals.take();
+    let (chart, aux) = prepare_known(profile, totals.as_deref(), previous.as_ref(), &inv.render);
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
     let aux_file = match inv.format().draws() {
@@ -401,7 +447,7 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
         name: "stdin",
     };
     let (profile, mut done) = match mapped::of_stdin() {
-        Some(map) => read_mapped(inv, &map, src)?,
+        Some(map) => read_mapped(inv, &map, src, true)?,
         None => {
             let mut stdin = io::Read::chain(io::Cursor::new(head), io::stdin().lock());
             read(inv, &mut stdin, src)?
@@ -410,7 +456,8 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    let (chart, _) = prepare(profile, None, &inv.render);
+    let totals = done.totals.take();
+    let (chart, _) = prepare_known(profile, totals.as_deref(), None, &inv.render);
     let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {

@@ -1,8 +1,10 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
+use super::keeping::Keeping;
 use super::{HeaderField, RunEntry, SampleBlock, Sink, StatementRun, BEGIN, END, MARK};
 use crate::intern::{hash_bytes, NameIndex};
+use crate::profile::keep::{BandTotals, Drawing};
 use crate::profile::{Band, Point, Profile};
 
 /// How many lookups of a run [`NameIndex::warm`] starts at once.
@@ -39,6 +41,8 @@ pub struct ProfileBuilder {
     previous: usize,
     /// Scratch: the band of each name of a scanned run.
     run_ids: Vec<u32>,
+    /// What is kept of the points: every one, but for the two readings of a long `.hp`.
+    keeping: Keeping,
 }
 
 impl ProfileBuilder {
@@ -87,8 +91,44 @@ impl ProfileBuilder {
 
 impl ProfileBuilder {
     /// The profile built so far.
-    pub fn finish(self) -> Profile {
+    pub fn finish(mut self) -> Profile {
+        if let Some((carrier, points)) = self.keeping.merged_points() {
+            if let Some(band) = self.profile.bands.get_mut(carrier) {
+                band.points = points;
+            }
+        }
         self.profile
+    }
+
+    /// A builder that keeps no point, only each band's total: the first reading of a
+    /// long profile ([`Self::band_totals`]).
+    pub(crate) fn totals_only() -> ProfileBuilder {
+        ProfileBuilder {
+            keeping: Keeping::totals(),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// A builder that keeps the points of the bands `drawing` says are drawn, and the sum
+    /// of those merged into OTHER as the points of the first of them, the others left
+    /// empty: the second reading of a long profile, whose roles the first decided.
+    pub(crate) fn drawn_only(drawing: Drawing) -> ProfileBuilder {
+        ProfileBuilder {
+            keeping: Keeping::drawn(drawing),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// What a [`Self::totals_only`] builder found; `None` from any other.
+    pub(crate) fn band_totals(self) -> Option<BandTotals> {
+        let names = self.profile.bands.into_iter().map(|b| b.name).collect();
+        self.keeping.band_totals(names)
+    }
+
+    /// Hands `points` (samples from `base`) of band `id` to what is kept of it.
+    fn take(&mut self, id: u32, points: &[Point], base: u32) {
+        let band = &mut self.profile.bands[id as usize].points;
+        self.keeping.take(band, id, points, base);
     }
 }
 
@@ -138,9 +178,12 @@ impl Sink for ProfileBuilder {
         let sample = self.current;
         let id = self.band_id(name);
         self.previous = id as usize + 1;
-        self.profile.bands[id as usize]
-            .points
-            .push(Point { sample, value });
+        match self.keeping {
+            Keeping::Every => {
+                (self.profile.bands[id as usize].points).push(Point { sample, value })
+            }
+            _ => self.take(id, &[Point { sample, value }], 0),
+        }
     }
 
     fn statements(&mut self, run: &StatementRun<'_>) {
@@ -166,8 +209,13 @@ impl Sink for ProfileBuilder {
             let base = self.current;
             for (&id, points) in ids.iter().zip(by_band) {
                 let band = &mut self.profile.bands[id as usize].points;
-                make_room(band, points.len(), run.progress);
-                append_shifted(band, points, base);
+                match self.keeping {
+                    Keeping::Every => {
+                        make_room(band, points.len(), run.progress);
+                        append_shifted(band, points, base);
+                    }
+                    _ => self.keeping.take(band, id, points, base),
+                }
             }
         }
         for &RunEntry { tag, value } in run.entries {
@@ -177,10 +225,14 @@ impl Sink for ProfileBuilder {
                 MARK => self.profile.marks.push(value),
                 local => {
                     let id = ids[local as usize];
-                    self.profile.bands[id as usize].points.push(Point {
+                    let point = Point {
                         sample: self.current,
                         value,
-                    });
+                    };
+                    match self.keeping {
+                        Keeping::Every => self.profile.bands[id as usize].points.push(point),
+                        _ => self.take(id, &[point], 0),
+                    }
                 }
             }
         }
@@ -207,7 +259,9 @@ impl Sink for ProfileBuilder {
             }
             let id = self.intern(name);
             let band = &mut self.profile.bands[id as usize].points;
-            if band.is_empty() && base == 0 {
+            if !matches!(self.keeping, Keeping::Every) {
+                self.keeping.take(band, id, &points, base);
+            } else if band.is_empty() && base == 0 {
                 // The usual case: the block is the whole profile, and the band's points
                 // move in as they are.
                 *band = points;
@@ -234,9 +288,15 @@ impl Sink for ProfileBuilder {
                 dropped = true;
             }
         }
+        dropped |= self.keeping.discard_from(complete);
         // Identifiers seen only in the dropped sample disappear with it.
         let before = p.bands.len();
-        p.bands.retain(|b| !b.points.is_empty());
+        let kept: Vec<bool> = (p.bands.iter().enumerate())
+            .map(|(id, b)| self.keeping.has_points(id, &b.points))
+            .collect();
+        let mut flags = kept.iter();
+        p.bands.retain(|_| flags.next().copied().unwrap_or(false));
+        self.keeping.retain(&kept);
         if p.bands.len() != before {
             // Band ids changed: index the bands again.
             self.index = NameIndex::default();

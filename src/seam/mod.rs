@@ -13,9 +13,14 @@
 //! it is complete, its bands by number ([`Sink::census`], [`Sink::band_name`]), with the
 //! points of the lines over the bands and the censuses damage cost: the same seam, whose
 //! defaults make any sink follow an input (a test's profile builder, the time window).
+//!
+//! What the builder keeps of the points is `keeping.rs`'s: every one, or for the two
+//! readings of a long mapped `.hp` (`crate::profile::keep`) each band's total, then the
+//! drawn bands' points and the sum of those merged into OTHER.
 
 mod block;
 mod builder;
+mod keeping;
 mod run;
 mod sink;
 

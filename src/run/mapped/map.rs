@@ -107,6 +107,12 @@ impl Mapped {
         self.released.store(end, Ordering::Relaxed);
     }
 
+    /// Starts the dropping of pages again from the file's start, for a second reading
+    /// (every page was dropped after the first, and those read again are dropped anew).
+    pub(crate) fn read_again(&self) {
+        self.released.store(0, Ordering::Relaxed);
+    }
+
     /// Whether the bytes read may not be one version of the file: a page faulted (the
     /// file was cut below it, and it read as zeros), or the file is now shorter than it
     /// was when mapped (the page holding its new end reads as zeros past it, without a

@@ -43,6 +43,10 @@ impl Mapped {
         match *self {}
     }
 
+    pub(crate) fn read_again(&self) {
+        match *self {}
+    }
+
     pub(crate) fn changed_while_read(&self, _read_failed: bool) -> bool {
         match *self {}
     }

@@ -1,0 +1,44 @@
+//! What a first reading of a long `.hp` learns of its bands, and what the second keeps
+//! of each (issue 39): the command draws a long profile from two readings of its mapped
+//! file instead of keeping every point, the first giving each band's total (hp2ps's,
+//! which decides the traces and the order), the second keeping the points of the bands
+//! drawn and adding up those merged into OTHER.
+
+/// Each band's name and hp2ps's total of it, in the order the bands first appear, as a
+/// reading that keeps no point finds them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct BandTotals {
+    /// Every band's name, in order of first appearance.
+    pub(crate) names: Vec<Vec<u8>>,
+    /// Every band's total, as `aggregate::band_total` sums it (a 64-bit integer through
+    /// a double at every step), in the same order.
+    pub(crate) totals: Vec<i64>,
+    /// Every band's number of points, in the same order (the second reading reserves
+    /// the drawn bands' room at once).
+    pub(crate) counts: Vec<u32>,
+    /// Whether adding a census's values in any order gives the same double: every value
+    /// a whole number, and the sum of a census's magnitudes below 2^52. The bands merged
+    /// into OTHER are then added as the file lists them, not band by band.
+    pub(crate) exact: bool,
+}
+
+/// What the second reading keeps: each band's role, and its number of points.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Drawing {
+    /// Each band's role, in order of first appearance.
+    pub(crate) roles: Vec<Role>,
+    /// Each band's number of points, in the same order.
+    pub(crate) counts: Vec<u32>,
+}
+
+/// What the second reading keeps of a band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Drawn on its own: every point.
+    Drawn,
+    /// Merged into OTHER: its values added into the first merged band's, census by
+    /// census.
+    Merged,
+    /// A trace, or dropped: nothing (its total is known).
+    Dropped,
+}

@@ -1,0 +1,223 @@
+//! What the profile builder keeps of the points it is given: every one (the default), or,
+//! for the two readings of a long `.hp` (`crate::profile::keep`), only each band's total
+//! (the first) or only the points of the bands drawn and the sum of those merged into
+//! OTHER (the second). The builder interns names alike in every mode, so a band has the
+//! same number in both readings of the same bytes.
+
+use crate::num::c_trunc_i64;
+use crate::profile::keep::{BandTotals, Drawing, Role};
+use crate::profile::Point;
+
+/// Magnitudes below this add up exactly in any order (with room to spare under 2^53).
+const EXACT_BELOW: f64 = (1u64 << 52) as f64;
+
+/// What the builder keeps.
+#[derive(Debug, Default)]
+pub(crate) enum Keeping {
+    /// Every point.
+    #[default]
+    Every,
+    /// Each band's total only.
+    Totals(Totals),
+    /// The drawn bands' points and the merged bands' sum.
+    Drawn(Drawn),
+}
+
+/// The first reading's state: each band's total so far, and the total before the census
+/// its last point is in (the builder drops an incomplete last census).
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    bands: Vec<Running>,
+    /// Every census's sum of magnitudes, to tell whether sums are exact in any order.
+    magnitudes: Vec<f64>,
+    whole: bool,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Running {
+    total: i64,
+    count: u32,
+    last: u32,
+    total_before: i64,
+    count_before: u32,
+}
+
+/// The second reading's state.
+#[derive(Debug, Default)]
+pub(crate) struct Drawn {
+    drawing: Drawing,
+    /// The merged bands' values added up, census by census, in file order.
+    sums: Vec<f64>,
+    /// The last census any point was in (the builder's `dropped` needs it).
+    last: Option<u32>,
+}
+
+impl Keeping {
+    /// The first reading's.
+    pub(crate) fn totals() -> Keeping {
+        Keeping::Totals(Totals {
+            whole: true,
+            ..Totals::default()
+        })
+    }
+
+    /// The second reading's, with each band's role and count by its number.
+    pub(crate) fn drawn(drawing: Drawing) -> Keeping {
+        Keeping::Drawn(Drawn {
+            drawing,
+            ..Drawn::default()
+        })
+    }
+
+    /// Takes `points` of band `id` (their samples counted from `base`); `band` is its
+    /// points as kept.
+    pub(crate) fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {
+        match self {
+            Keeping::Every => band.extend(points.iter().map(|p| shifted(p, base))),
+            Keeping::Totals(t) => t.take(id, points, base),
+            Keeping::Drawn(d) => d.take(band, id, points, base),
+        }
+    }
+
+    /// Drops what is kept of census `complete` and later (an incomplete last census);
+    /// returns whether any point was in it. The builder pops the bands' points itself.
+    pub(crate) fn discard_from(&mut self, complete: u32) -> bool {
+        match self {
+            Keeping::Every => false,
+            Keeping::Totals(t) => {
+                let mut dropped = false;
+                for r in t
+                    .bands
+                    .iter_mut()
+                    .filter(|r| r.count > 0 && r.last >= complete)
+                {
+                    (r.total, r.count) = (r.total_before, r.count_before);
+                    dropped = true;
+                }
+                t.magnitudes.truncate(complete as usize);
+                dropped
+            }
+            Keeping::Drawn(d) => {
+                d.sums.truncate(complete as usize);
+                d.last.is_some_and(|last| last >= complete)
+            }
+        }
+    }
+
+    /// Whether band `id` still has a point (for the bands a dropped census took away),
+    /// `points` being what is kept of it.
+    pub(crate) fn has_points(&self, id: usize, points: &[Point]) -> bool {
+        match self {
+            Keeping::Every => !points.is_empty(),
+            Keeping::Totals(t) => t.bands.get(id).is_some_and(|r| r.count > 0),
+            // The first reading said which bands there are.
+            Keeping::Drawn(d) => id < d.drawing.roles.len(),
+        }
+    }
+
+    /// After the builder dropped bands (see [`Self::has_points`]): the same for its state.
+    pub(crate) fn retain(&mut self, kept: &[bool]) {
+        if let Keeping::Totals(t) = self {
+            let mut flags = kept.iter();
+            t.bands.retain(|_| flags.next().copied().unwrap_or(false));
+        }
+    }
+
+    /// The first reading's result, with the bands' names.
+    pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>) -> Option<BandTotals> {
+        let Keeping::Totals(t) = self else {
+            return None;
+        };
+        let exact = t.whole && t.magnitudes.iter().all(|&m| m < EXACT_BELOW);
+        Some(BandTotals {
+            totals: (0..names.len())
+                .map(|id| t.bands.get(id).map_or(0, |r| r.total))
+                .collect(),
+            counts: (0..names.len())
+                .map(|id| t.bands.get(id).map_or(0, |r| r.count))
+                .collect(),
+            names,
+            exact,
+        })
+    }
+
+    /// The second reading's sum of the merged bands, census by census, as the points of
+    /// the first merged band (whose own points it holds none of): the band limit adds it
+    /// into OTHER as it would have added every merged band.
+    pub(crate) fn merged_points(&mut self) -> Option<(usize, Vec<Point>)> {
+        let Keeping::Drawn(d) = self else {
+            return None;
+        };
+        let carrier = d.drawing.roles.iter().position(|&r| r == Role::Merged)?;
+        let sums = std::mem::take(&mut d.sums);
+        let points = (sums.into_iter().enumerate())
+            .map(|(sample, value)| Point {
+                sample: sample as u32,
+                value,
+            })
+            .collect();
+        Some((carrier, points))
+    }
+}
+
+impl Totals {
+    fn take(&mut self, id: u32, points: &[Point], base: u32) {
+        let id = id as usize;
+        if self.bands.len() <= id {
+            self.bands.resize(id + 1, Running::default());
+        }
+        let r = &mut self.bands[id];
+        for p in points {
+            let (sample, value) = (p.sample + base, p.value);
+            if r.count == 0 || sample != r.last {
+                (r.total_before, r.count_before, r.last) = (r.total, r.count, sample);
+            }
+            // As `aggregate::band_total` sums it.
+            r.total = c_trunc_i64(r.total as f64 + value);
+            r.count += 1;
+            self.whole &= value.fract() == 0.0;
+            let at = sample as usize;
+            if self.magnitudes.len() <= at {
+                self.magnitudes.resize(at + 1, 0.0);
+            }
+            self.magnitudes[at] += value.abs();
+        }
+    }
+}
+
+impl Drawn {
+    fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {
+        if let Some(p) = points.last() {
+            let last = p.sample + base;
+            self.last = Some(self.last.map_or(last, |l| l.max(last)));
+        }
+        match self.drawing.roles.get(id as usize) {
+            Some(Role::Drawn) => {
+                if band.capacity() == 0 {
+                    // Its final size at once: no doubling, no copy.
+                    let count = self.drawing.counts.get(id as usize).copied().unwrap_or(0);
+                    band.reserve_exact(count as usize);
+                }
+                band.extend(points.iter().map(|p| shifted(p, base)))
+            }
+            Some(Role::Merged) => {
+                for p in points {
+                    let at = (p.sample + base) as usize;
+                    if self.sums.len() <= at {
+                        self.sums.resize(at + 1, 0.0);
+                    }
+                    self.sums[at] += p.value;
+                }
+            }
+            Some(Role::Dropped) | None => {}
+        }
+    }
+}
+
+fn shifted(p: &Point, base: u32) -> Point {
+    let (sample, value) = (p.sample, p.value);
+    Point {
+        sample: sample + base,
+        value,
+    }
+}
