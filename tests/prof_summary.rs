@@ -226,8 +226,8 @@ fn what_cannot_draw_a_time_profile_is_refused_and_nothing_is_written() {
     for (args, why) in [
         (vec!["--format", "prometheus", name], "not as prometheus"),
         (
-            vec!["--format", "pprof", "-o", "old.svg", name],
-            "not as pprof",
+            vec!["--format", "prometheus", "-o", "old.svg", name],
+            "not as prometheus",
         ),
         (vec!["-p", name], "-p reads the .aux of a heap profile"),
         (vec!["--serve", name], "--serve follows a heap profile"),

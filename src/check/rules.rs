@@ -1,6 +1,6 @@
 //! The gate's rules as `--check=RULES` writes them: a comma-separated list of
-//! `peak:LIMIT`, `end:LIMIT`, `area:LIMIT`, `bands:LIMIT`, `leak[:AMOUNT]`, and the
-//! setting `noise:AMOUNT`. A LIMIT is a growth against the baseline (`10%`) or a ceiling
+//! `peak:LIMIT`, `end:LIMIT`, `area:LIMIT`, `bands:LIMIT`, `leak[:AMOUNT]` (a heap
+//! profile's), `alloc:LIMIT` (a time profile's), and the setting `noise:AMOUNT`. A LIMIT is a growth against the baseline (`10%`) or a ceiling
 //! (`200MiB`, `5e8`; `k`, `M`, `G` are powers of 1000, `Ki`, `Mi`, `Gi` of 1024, a `B`
 //! after them optional). `--check` alone is [`Rules::default`]: the peak and every
 //! band's peak at most 10 % above the baseline's.
@@ -44,6 +44,22 @@ pub enum Rule {
     /// A leak suspect: a band whose lowest value rises from each quarter of the run to
     /// the next by at least the amount.
     Leak(Amount),
+    /// A time profile's total allocation, in bytes (`total alloc`).
+    Alloc(Limit),
+}
+
+impl Limit {
+    /// Whether it is a growth against the baseline.
+    pub(crate) fn is_growth(self) -> bool {
+        matches!(self, Limit::Growth(_))
+    }
+}
+
+impl Rule {
+    /// Whether it judges a time profile (`alloc`) rather than a heap profile.
+    pub(crate) fn of_time(&self) -> bool {
+        matches!(self, Rule::Alloc(_))
+    }
 }
 
 /// The rules of one check, and the noise floor of the band rule.
@@ -84,6 +100,7 @@ impl Rules {
                     | Rule::End(Limit::Growth(_))
                     | Rule::Area(Limit::Growth(_))
                     | Rule::Bands(Limit::Growth(_))
+                    | Rule::Alloc(Limit::Growth(_))
             )
         })
     }
@@ -129,6 +146,7 @@ impl FromStr for Rules {
                 "end" => rules.rules.push(Rule::End(limit()?)),
                 "area" => rules.rules.push(Rule::Area(limit()?)),
                 "bands" => rules.rules.push(Rule::Bands(limit()?)),
+                "alloc" => rules.rules.push(Rule::Alloc(limit()?)),
                 "leak" => rules.rules.push(Rule::Leak(match value {
                     Some(v) => amount(v)?,
                     None => Amount::OfPeak(DEFAULT_SHARE),
@@ -137,8 +155,12 @@ impl FromStr for Rules {
                     let value = value.ok_or_else(|| fail("an amount after ':' (1% or 64KiB)"))?;
                     rules.noise = amount(value)?;
                 }
-                "" => return Err(fail("a rule: peak, end, area, bands, leak or noise")),
-                _ => return Err(fail("not a rule: peak, end, area, bands, leak or noise")),
+                "" => return Err(fail("a rule: peak, end, area, bands, leak, alloc or noise")),
+                _ => {
+                    return Err(fail(
+                        "not a rule: peak, end, area, bands, leak, alloc or noise",
+                    ))
+                }
             }
         }
         if rules.rules.is_empty() {
@@ -194,6 +216,7 @@ impl fmt::Display for Rule {
             Rule::End(l) => limit(f, "end", l),
             Rule::Area(l) => limit(f, "area", l),
             Rule::Bands(l) => limit(f, "bands", l),
+            Rule::Alloc(l) => limit(f, "alloc", l),
             Rule::Leak(Amount::OfPeak(s)) => write!(f, "leak:{}%", percent(*s)),
             Rule::Leak(Amount::Value(v)) => write!(f, "leak:{v}"),
         }
@@ -242,6 +265,11 @@ mod tests {
         );
         assert!(r.need_baseline());
         assert!(!"peak:1G,leak".parse::<Rules>().unwrap().need_baseline());
+        let alloc = "alloc:10%".parse::<Rules>().unwrap();
+        assert_eq!(alloc.rules, [Rule::Alloc(Limit::Growth(0.1))]);
+        assert_eq!(alloc.rules[0].to_string(), "alloc:10%");
+        assert!(alloc.need_baseline() && alloc.rules[0].of_time());
+        assert!(!"alloc:1GiB".parse::<Rules>().unwrap().need_baseline());
     }
 
     #[test]

@@ -35,10 +35,18 @@ impl Verdict {
                     let words = match what {
                         "peak" => "the peak",
                         "end" => "the residency at the end",
+                        "alloc" => "the total allocation",
                         _ => "the area",
                     };
                     for f in &rule.findings {
                         writeln!(out, "{words} {}", judged(f, unit, &self.sample_unit))?;
+                    }
+                    if rule.findings.is_empty() {
+                        let kind = match what {
+                            "alloc" => "no total allocation (a time profile's rule)",
+                            _ => "no such number (a heap profile's rule)",
+                        };
+                        writeln!(out, "{words}: the profile has {kind}")?;
                     }
                 }
             }

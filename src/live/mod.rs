@@ -7,7 +7,7 @@
 //! which holds levels of detail kept up to date census by census (aggregation's
 //! `pyramid.rs`), within a memory that does not grow with the run; their times are
 //! placed with the reading's one clock (`read::eventlog::timeaxis::Clock`). A page of
-//! the run so far ([`LiveProfile::page`]) is the ordinary page's: the kept samples
+//! the run so far ([`LiveProfile::made`], with the run's metrics) is the ordinary page's: the kept samples
 //! loaded with the steps after reading, prepared and made by the page builder as
 //! `--format html`'s, with the number of censuses read. The whole run, read again the
 //! ordinary way, is the caller's (the command spools what it reads): see `docs/live.md`.
@@ -15,12 +15,14 @@
 //! Nothing here reads a clock, a file or a socket: the command's edge does
 //! (`src/run/serve/`).
 
+mod metrics;
 mod store;
 
 use crate::load::{load_samples, LoadError, LoadOptions, Loaded};
 use crate::paint::html::{Page, RunPage};
 use crate::paint::PaintOptions;
 use crate::pipeline::{prepare, RenderOptions};
+use crate::profile::{Profile, ProfileFacts};
 use crate::read::eventlog::events::LINES;
 use crate::read::eventlog::followed::Followed;
 use crate::read::eventlog::timeaxis::Clock;
@@ -28,6 +30,7 @@ use crate::read::eventlog::{EventlogError, EventlogReport, TimeAxis};
 use crate::read::hp::serial::Followed as FollowedHp;
 use crate::read::kind::InputKind;
 use crate::seam::{HeaderField, SampleBlock};
+pub(crate) use metrics::Metrics;
 use store::Store;
 
 /// How a run is followed and drawn.
@@ -246,27 +249,25 @@ impl LiveRun {
 
     /// The samples kept, to become the profile of the run so far; `None` before the
     /// first census. Only copying what the page needs is done here, while the caller
-    /// holds the run: the naming, heap-size lines, filtering ([`LiveProfile::page`]) and
+    /// holds the run: the naming, heap-size lines, filtering ([`LiveProfile::made`]) and
     /// painting are done on the copy without it. (Its errors are the page's.)
-    pub fn profile(&self, opts: &LiveOptions) -> Result<Option<LiveProfile>, LiveError> {
+    pub fn profile(&self) -> Result<Option<LiveProfile>, LiveError> {
         if self.store.censuses() == 0 {
             return Ok(None);
         }
-        Ok(Some(self.snapshot(opts)))
+        Ok(Some(self.snapshot()))
     }
 
     /// The samples kept, as a reader hands them over, with what an eventlog's reader
-    /// learnt (the heap-size lines only when they are drawn).
-    fn snapshot(&self, opts: &LiveOptions) -> LiveProfile {
+    /// learnt (the heap-size lines too: the metrics say them, drawn or not).
+    fn snapshot(&self) -> LiveProfile {
         let clock = |t: f64| self.map_time(t);
         let block = self.store.sample_block(self.eventlog, &clock);
         let report = self.eventlog.then(|| {
             let mut report = self.report.clone();
-            if opts.load.heap_size {
-                report.lines = (0..LINES.len())
-                    .map(|line| self.store.line(line, &clock))
-                    .collect();
-            }
+            report.lines = (0..LINES.len())
+                .map(|line| self.store.line(line, &clock))
+                .collect();
             report.time_axis = match self.clock {
                 Clock::Mutator(_) => TimeAxis::Mutator,
                 Clock::Elapsed => TimeAxis::Elapsed,
@@ -295,26 +296,37 @@ pub struct LiveProfile {
 }
 
 impl LiveProfile {
-    /// The samples loaded as a profile of them would be: named, with their heap-size
-    /// lines, filtered.
-    fn loaded(self, opts: &LiveOptions) -> Result<Loaded, LoadError> {
-        load_samples(&self.header, self.block, self.report, &opts.load)
+    /// The samples loaded as a profile of them would be with `load`: named, with their
+    /// heap-size lines, filtered.
+    fn loaded(self, load: &LoadOptions) -> Result<Loaded, LoadError> {
+        load_samples(&self.header, self.block, self.report, load)
     }
 
     /// The page of the run so far: the kept samples loaded, prepared and painted as
     /// `--format html` draws a profile, saying how many samples the run has and what the
-    /// page left out.
+    /// page left out. (The server makes it with the metrics: [`LiveProfile::made`].)
+    #[cfg(test)]
     pub(crate) fn page(self, opts: &LiveOptions) -> Result<Page, LiveError> {
         let samples = self.samples;
-        let loaded = self.loaded(opts)?;
+        let loaded = self.loaded(&opts.load)?;
         let facts = loaded.facts();
-        let (mut chart, _) = prepare(loaded.profile, None, &opts.render);
-        if let Some(data) = chart.data.as_mut() {
-            data.samples = samples;
-        }
-        let run = RunPage::heap(&chart, opts.paint.source.as_deref(), &facts, 1)?;
-        Ok(Page::of(&[run]))
+        page_of(loaded.profile, samples, &facts, opts)
     }
+}
+
+/// The page of `profile`, the samples kept of a run of `samples`.
+fn page_of(
+    profile: Profile,
+    samples: usize,
+    facts: &ProfileFacts,
+    opts: &LiveOptions,
+) -> Result<Page, LiveError> {
+    let (mut chart, _) = prepare(profile, None, &opts.render);
+    if let Some(data) = chart.data.as_mut() {
+        data.samples = samples;
+    }
+    let run = RunPage::heap(&chart, opts.paint.source.as_deref(), facts, 1)?;
+    Ok(Page::of(&[run]))
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ fn followed(bytes: &[u8], opts: &LiveOptions, most: u64, pauses: bool, seed: u64
 
 /// The samples kept, as a profile (every one of them when the levels keep them all).
 fn kept(run: &LiveRun, opts: &LiveOptions) -> Profile {
-    run.snapshot(opts).loaded(opts).unwrap().profile
+    run.snapshot().loaded(&opts.load).unwrap().profile
 }
 
 /// Every sample's value of every band, by name.
@@ -143,17 +143,12 @@ fn a_page_is_made_once_a_census_has_come() {
     let opts = LiveOptions::default();
     let bytes = data("leakmap-hT.eventlog");
     let mut run = LiveRun::new(&opts);
-    assert!(run.profile(&opts).unwrap().is_none(), "no census, no page");
+    assert!(run.profile().unwrap().is_none(), "no census, no page");
     let mut reader = LiveReader::new(&opts);
     reader.feed(&bytes, &mut run).unwrap();
     reader.close(&mut run).unwrap();
     assert!(reader.ended());
-    let page = run
-        .profile(&opts)
-        .unwrap()
-        .expect("a page")
-        .page(&opts)
-        .unwrap();
+    let page = run.profile().unwrap().expect("a page").page(&opts).unwrap();
     assert!(page.sections.contains("<svg"), "a picture");
     let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();
     let samples = data["runs"][0]["samples"].as_u64().unwrap();
@@ -190,7 +185,7 @@ fn the_live_page_says_what_it_left_out() {
         hp.push_str(&format!("END_SAMPLE {t}.0\n"));
     }
     let run = followed(hp.as_bytes(), &opts, 64, true, 7);
-    let page = (run.profile(&opts).unwrap().expect("a page"))
+    let page = (run.profile().unwrap().expect("a page"))
         .page(&opts)
         .unwrap();
     let data: serde_json::Value = serde_json::from_str(&page.data).unwrap();

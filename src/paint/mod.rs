@@ -45,4 +45,5 @@ mod write;
 pub use census::{Census, ExportOptions};
 pub(crate) use flame::write_flame;
 pub use format::{Format, PaintOptions};
+pub(crate) use pprof::write_time_pprof;
 pub use write::{write_chart_with, write_runs_page};

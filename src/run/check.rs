@@ -1,10 +1,9 @@
 //! `--check`: the profile (and its `--baseline`) read as a render reads them, judged by
-//! the library's gate ([`crate::check::check`]), the verdict on stdout as text or one
-//! line of JSON. Exit status 0 when every rule holds, 1 when one fails or a file cannot
-//! be read.
+//! the library's gate ([`crate::check::check`]; a time profile's, `check_time`), the
+//! verdict on stdout as text or one line of JSON. Exit status 0 when every rule holds, 1
+//! when one fails or a file cannot be read, 2 when the rules are not the profiles'.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
 use std::process::ExitCode;
 
 use crate::check::check;
@@ -12,10 +11,25 @@ use crate::profile::Profile;
 
 use super::names::FileNames;
 use super::render::read_named;
+use super::time_read::is_time_profile_file;
+use super::verdict::print;
 use crate::cli::{CheckRequest, Invocation};
 
 /// Judges the one input file by `request`'s rules.
 pub(crate) fn run(inv: &Invocation, request: &CheckRequest) -> ExitCode {
+    let time = is_time_profile_file(&inv.files[0]);
+    if time
+        || request
+            .baseline
+            .as_deref()
+            .is_some_and(is_time_profile_file)
+    {
+        return super::check_time::run(inv, request, time);
+    }
+    if let Some(rule) = request.rules.rules.iter().find(|r| r.of_time()) {
+        say!("hp2ps: --check={rule} judges a time profile (.prof): these are heap profiles");
+        return ExitCode::from(2);
+    }
     let read = |arg: &OsString| -> Result<(Profile, String), String> {
         let names = FileNames::of(inv, arg);
         let name = names.input.display().to_string();
@@ -46,18 +60,5 @@ pub(crate) fn run(inv: &Invocation, request: &CheckRequest) -> ExitCode {
         Ok(verdict) => verdict,
         Err(message) => return super::report(Err(message)),
     };
-    let mut out = io::stdout().lock();
-    let written = match request.json {
-        true => verdict
-            .write_json(&mut out)
-            .and_then(|()| out.write_all(b"\n")),
-        false => verdict.write_text(&mut out),
-    };
-    if let Err(e) = written.and_then(|()| out.flush()) {
-        return super::report(Err(format!("cannot write to stdout: {e}")));
-    }
-    match verdict.passed {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::FAILURE,
-    }
+    print(&verdict, request)
 }

@@ -1,14 +1,15 @@
 //! A time profile drawn (`hp2ps prog.prof`, `-o flame.svg`, `--output-dir`, batch,
 //! `--watch`): its flame graph, in the format asked (SVG, PDF, PS or EPS), named as a
-//! heap profile's chart is (`dir/prog.prof` writes `./prog.ps`), written atomically. A
-//! time profile has no `.aux` (`-p` is refused), and the exports are of a heap
-//! profile's numbers (refused too).
+//! heap profile's chart is (`dir/prog.prof` writes `./prog.ps`), written atomically; or
+//! its costs by stack as a pprof profile (`--format pprof`). A time profile has no
+//! `.aux` (`-p` is refused), and Prometheus's metrics are of a heap profile's numbers
+//! (refused too: a finished time profile's two totals are `--summary=json`'s).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::layout::flame::{flame_chart, FlameOptions};
-use crate::paint::write_flame;
+use crate::paint::{write_flame, write_time_pprof};
 use crate::summary::TimeSummary;
 use crate::{Format, TimeProfile};
 
@@ -26,10 +27,10 @@ pub(crate) fn refusal(inv: &Invocation) -> Result<(), String> {
             "-p reads the .aux of a heap profile's chart: a time profile has none",
         ));
     }
-    if inv.renders() && !format.draws_flame() && format != Format::Html {
+    if inv.renders() && !format.draws_flame() && !matches!(format, Format::Html | Format::Pprof) {
         return Err(format!(
             "a time profile is drawn as a flame graph (--format svg, pdf, ps, eps) or a \
-             page (--format html), not as {}",
+             page (--format html), or exported as pprof, not as {}",
             format.name()
         ));
     }
@@ -87,7 +88,8 @@ fn draw(
     })
 }
 
-/// Paints `profile` (of the input `name`) as `inv` asks: its page, or its flame graph.
+/// Paints `profile` (of the input `name`) as `inv` asks: its page, its flame graph, or
+/// its costs by stack for pprof.
 pub(crate) fn paint(
     inv: &Invocation,
     profile: TimeProfile,
@@ -106,6 +108,9 @@ pub(crate) fn paint(
             say!("hp2ps: warning: {}: {n}", read.name);
         }
         return page.write(&mut out);
+    }
+    if format == Format::Pprof {
+        return write_time_pprof(&profile.tree, &mut out);
     }
     let chart = flame_chart(&profile.tree, &flame_options(inv));
     write_flame(&chart, format, &mut out)

@@ -34,6 +34,8 @@ use super::scratch::TempDir;
 /// it (`.ci/run` installs them all; `tests/README.md` lists which suite needs which).
 pub const TOOLS: &[(&str, &str)] = &[
     (REFERENCE, "ghc"),
+    // Building programs with profiling (`ghc -prof`) needs the profiled libraries too.
+    ("ghc", "ghc ghc-prof"),
     (GHOSTSCRIPT, "ghostscript"),
     ("gs", "ghostscript"),
     ("rsvg-convert", "librsvg2-bin"),

@@ -10,6 +10,7 @@
 
 mod frames;
 mod proto;
+mod time;
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -23,6 +24,7 @@ use super::format::PaintOptions;
 use crate::layout::chart::{Chart, ChartData};
 use crate::profile::{trapezoid_weights, Band};
 use frames::{frames, Frame};
+pub(crate) use time::write_time_pprof;
 
 /// Writes one census of `chart`, which must carry every band
 /// ([`crate::Format::Pprof`]'s needs), as a gzipped pprof profile.
@@ -83,6 +85,11 @@ pub(crate) fn write_pprof<W: Write>(
         string_table: b.strings,
         ..proto::Profile::default()
     };
+    write_gzipped(&profile, out)
+}
+
+/// Writes `profile`, gzipped.
+fn write_gzipped<W: Write>(profile: &proto::Profile, out: &mut W) -> io::Result<()> {
     // No name, no time, "unknown" operating system: the same bytes on every machine.
     let mut gz: GzEncoder<&mut W> = GzBuilder::new()
         .operating_system(255)

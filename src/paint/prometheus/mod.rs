@@ -36,13 +36,53 @@ pub(crate) fn write_prometheus<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     let data = data_of(chart)?;
+    let numbers = Numbers::of(data, &opts.export, &mut Named::default());
+    write_numbers(chart, data, &numbers, opts, out)
+}
+
+/// The band series a followed run's metrics have named so far, kept from one exposition
+/// to the next: a band named once keeps its series for the rest of the run (0 when it
+/// has nothing), so that series stay stable as bands come and go; new names are given,
+/// the biggest first, only while fewer than [`ExportOptions::bands`] were (at most N + 1
+/// band series over the whole run, OTHER's included: a band that comes once they are
+/// all given is OTHER's).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Named {
+    /// Each name given, with the highest value its band was seen with.
+    names: Vec<(String, f64)>,
+}
+
+/// Writes the metrics of `chart` (as [`write_prometheus`]) of a run followed as it is
+/// written: the bands named as `named` says (and given their names from now on), the
+/// census count the run's (`censuses`: the chart may hold fewer, its older censuses
+/// thinned).
+pub(crate) fn write_followed<W: Write>(
+    chart: &Chart,
+    opts: &PaintOptions,
+    named: &mut Named,
+    censuses: usize,
+    out: &mut W,
+) -> io::Result<()> {
+    let data = data_of(chart)?;
+    let mut numbers = Numbers::of(data, &opts.export, named);
+    numbers.censuses = censuses;
+    write_numbers(chart, data, &numbers, opts, out)
+}
+
+/// Writes `numbers`, the metrics of `chart`.
+fn write_numbers<W: Write>(
+    chart: &Chart,
+    data: &ChartData,
+    numbers: &Numbers,
+    opts: &PaintOptions,
+    out: &mut W,
+) -> io::Result<()> {
     let program = program_of(&chart.job, opts.source.as_deref());
     // Every series has the same labels (kind empty when unknown), so that runs of
     // several programs and kinds sit in one family (a Pushgateway refuses a push whose
     // families' labels differ from those it holds).
     let kind = kind_of(&chart.job, &opts.facts).unwrap_or_default();
     let run: Vec<(&str, &str)> = vec![("program", &program), ("kind", &kind)];
-    let numbers = Numbers::of(data, &opts.export);
     let mut e = Exposition::new(out, opts.export.openmetrics);
     let units = Units::of(data);
     for (family, values) in numbers.families(&units) {
@@ -103,14 +143,13 @@ struct Numbers {
 }
 
 impl Numbers {
-    fn of(data: &ChartData, opts: &ExportOptions) -> Numbers {
+    fn of(data: &ChartData, opts: &ExportOptions, named: &mut Named) -> Numbers {
         let totals = &data.totals;
         let newest = last_census(totals);
         let (keys, own_other) = keys(&data.every_band, &data.times, newest);
-        let named = opts.bands.min(keys.len());
-        let mut bands: Vec<KeyNumbers> = keys[..named].iter().map(|k| k.numbers.clone()).collect();
-        let rest = keys[named..]
-            .iter()
+        let mut bands = named.choose(&keys, opts.bands);
+        let rest = (keys.iter())
+            .filter(|k| !bands.iter().any(|b| b.label == k.numbers.label))
             .flat_map(|k| &k.bands)
             .chain(&own_other);
         bands.push(other(rest, &data.times, newest));
@@ -181,6 +220,42 @@ impl Numbers {
             }
         }
         families
+    }
+}
+
+impl Named {
+    /// The numbers of the keys named, from `keys` (biggest first): first those given
+    /// names before (0 when they have nothing now), then the biggest others while fewer
+    /// than `most` are named, which are given names from now on.
+    fn choose(&mut self, keys: &[Key<'_>], most: usize) -> Vec<KeyNumbers> {
+        let index: BTreeMap<&str, &KeyNumbers> = (keys.iter())
+            .map(|k| (k.numbers.label.as_str(), &k.numbers))
+            .collect();
+        let mut bands: Vec<KeyNumbers> = (self.names.iter_mut())
+            .map(|(label, peak)| {
+                let now = index.get(label.as_str()).copied().cloned();
+                let mut numbers = now.unwrap_or_else(|| KeyNumbers {
+                    label: label.clone(),
+                    now: 0.0,
+                    peak: 0.0,
+                    area: 0.0,
+                });
+                *peak = peak.max(numbers.peak);
+                numbers.peak = *peak;
+                numbers
+            })
+            .collect();
+        for key in keys {
+            if self.names.len() >= most {
+                break;
+            }
+            let label = &key.numbers.label;
+            if !self.names.iter().any(|(n, _)| n == label) {
+                self.names.push((label.clone(), key.numbers.peak));
+                bands.push(key.numbers.clone());
+            }
+        }
+        bands
     }
 }
 

@@ -159,3 +159,59 @@ fn an_empty_profile_says_so_in_numbers() {
     );
     assert!(samples(&text, "hp2ps_residency_bytes").is_empty());
 }
+
+/// The metrics of a followed run's successive states, with the names kept between them.
+fn followed(states: &[Profile], bands: usize) -> Vec<String> {
+    let opts = RenderOptions {
+        needs: Format::Prometheus.needs(),
+        ..RenderOptions::default()
+    };
+    let mut paint = PaintOptions::default();
+    paint.export.bands = bands;
+    let mut named = Named::default();
+    (states.iter())
+        .map(|p| {
+            let (chart, _) = prepare(p.clone(), None, &opts);
+            let mut out = Vec::new();
+            write_followed(&chart, &paint, &mut named, 99, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_followed_runs_series_keep_their_names_as_bands_come_and_go() {
+    // a alone, then b bigger than a, then c bigger still and a gone: with two names, a
+    // and b keep theirs (a at 0), c is OTHER's.
+    let states = [
+        profile("p", &[(b"a", &[4.0])]),
+        profile("p", &[(b"a", &[4.0, 2.0]), (b"b", &[0.0, 90.0])]),
+        profile(
+            "p",
+            &[
+                (b"a", &[4.0, 2.0, 0.0]),
+                (b"b", &[0.0, 90.0, 1.0]),
+                (b"c", &[0.0, 0.0, 500.0]),
+            ],
+        ),
+    ];
+    let texts = followed(&states, 2);
+    let band = |text: &str| -> Vec<String> {
+        (samples(text, "hp2ps_band_bytes").iter())
+            .map(|s| s.split_once("band=").unwrap().1.to_string())
+            .collect()
+    };
+    assert_eq!(band(&texts[0]), ["\"a\"} 4", "\"OTHER\"} 0"]);
+    assert_eq!(band(&texts[1]), ["\"a\"} 2", "\"b\"} 90", "\"OTHER\"} 0"]);
+    assert_eq!(band(&texts[2]), ["\"a\"} 0", "\"b\"} 1", "\"OTHER\"} 500"]);
+    // A name's peak is the highest it was seen with; the census count the run's.
+    let peaks = samples(&texts[2], "hp2ps_band_peak_bytes");
+    assert!(peaks[0].ends_with("band=\"a\"} 4"), "{peaks:?}");
+    assert_eq!(
+        samples(&texts[2], "hp2ps_censuses"),
+        ["program=\"p\",kind=\"\"} 99"]
+    );
+    // A file's export names the biggest: c and b.
+    let file = metrics(states[2].clone(), 2, false);
+    assert_eq!(band(&file), ["\"c\"} 500", "\"b\"} 1", "\"OTHER\"} 0"]);
+}

@@ -35,6 +35,10 @@ pub(super) const MAX_SAVES: usize = 16;
 /// A comment line this often keeps a quiet stream open (and finds a viewer gone).
 const KEEPALIVE: Duration = Duration::from_secs(15);
 
+/// The content types of the two expositions.
+const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
 /// The body of every answer.
 pub(super) type Answer = Response<BoxBody<Bytes, Infallible>>;
 
@@ -58,8 +62,14 @@ impl Answers {
         }
     }
 
-    /// The answer of `route` (`head`: a HEAD request, whose stream is not started).
-    pub(super) async fn answer(self: &Arc<Self>, route: Route, head: bool) -> Answer {
+    /// The answer of `route` (`head`: a HEAD request, whose stream is not started;
+    /// `accept`: the request's `Accept`).
+    pub(super) async fn answer(
+        self: &Arc<Self>,
+        route: Route,
+        head: bool,
+        accept: Option<&str>,
+    ) -> Answer {
         match route {
             Route::Page => {
                 let hub = Arc::clone(&self.hub);
@@ -71,7 +81,20 @@ impl Answers {
             Route::Events if head => self.ok("text/event-stream; charset=utf-8", Bytes::new()),
             Route::Events => self.stream(),
             Route::Save => self.save().await,
+            Route::Metrics => self.metrics(accept),
         }
+    }
+
+    /// The run's newest metrics, made with the page's newest update: OpenMetrics when
+    /// the scraper's `Accept` names it (Prometheus's does), else the text format 0.0.4.
+    fn metrics(&self, accept: Option<&str>) -> Answer {
+        let metrics = self.hub.metrics.get();
+        let openmetrics = accept.is_some_and(|a| a.contains("application/openmetrics-text"));
+        let (kind, body) = match openmetrics {
+            true => (OPENMETRICS, &metrics.openmetrics),
+            false => (TEXT_FORMAT, &metrics.text),
+        };
+        self.ok(kind, Bytes::copy_from_slice(body))
     }
 
     /// A response with the headers of every answer: not kept, not sniffed, not framed,

@@ -224,7 +224,7 @@ async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answe
     match decide(&asked, &site.token, site.loopback) {
         Decision::Serve(route) => {
             answers
-                .answer(route, request.method() == Method::HEAD)
+                .answer(route, request.method() == Method::HEAD, header("accept"))
                 .await
         }
         Decision::Redirect(to) => answers.redirect(&to),

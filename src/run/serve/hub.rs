@@ -25,6 +25,7 @@ use super::status::Arrivals;
 pub(super) use super::status::{State, Status};
 
 use super::record::{Kept, Record};
+use super::scrape::{Latest, Naming};
 use super::whole::{self, Made, MadeFrom, Pages, Program, Whole};
 
 /// The least time between two updates: a fast input's censuses come together.
@@ -91,6 +92,8 @@ pub(super) struct Hub {
     pub(super) failed: Mutex<Option<String>>,
     /// This program, run again to make the whole run's page.
     program: Program,
+    /// The run's newest metrics, for the `metrics` route.
+    pub(super) metrics: Latest,
 }
 
 /// The records of the runs that can be read again.
@@ -161,6 +164,7 @@ impl Hub {
             begun: AtomicU64::new(0),
             failed: Mutex::new(None),
             program,
+            metrics: Latest::new(),
         }
     }
 
@@ -316,6 +320,7 @@ impl Hub {
         let mut page: Option<Arc<Page>> = None;
         let mut told = 0;
         let mut deltas = Deltas::default();
+        let mut naming = Naming::default();
         loop {
             {
                 let shared = lock(&self.shared);
@@ -343,7 +348,7 @@ impl Hub {
                 let moved = run.version() != version;
                 version = run.version();
                 let profile = match moved {
-                    true => Some(run.profile(&self.opts)),
+                    true => Some(run.profile()),
                     false => None,
                 };
                 (shared.status.clone(), profile, superseded)
@@ -364,27 +369,26 @@ impl Hub {
                 }
             }
             let finished = matches!(status.state, State::Ended | State::Closed);
-            let new_page = if finished && final_of != Some(status.run) {
+            let finishing = finished && final_of != Some(status.run);
+            // The metrics of the run's last censuses too: its end's page is another's.
+            let made = match profile {
+                Some(Ok(Some(p))) => {
+                    naming.make(status.run, p, &self.opts, !finishing, &self.metrics)
+                }
+                Some(Err(e)) => Err(e),
+                _ => Ok(None),
+            };
+            let made = (made.map_err(|e| say!("hp2ps: {}: {e}", self.name)).ok())
+                .flatten()
+                .map(Arc::new);
+            let new_page = if finishing {
                 final_of = Some(status.run);
                 // Said at once: the whole run's page (a child reading the whole run)
                 // may take seconds.
                 self.send(&status, page.clone(), false, &mut deltas);
                 self.whole_run_page(status.run, status.censuses)
             } else {
-                match profile {
-                    Some(Ok(Some(p))) => match p.page(&self.opts) {
-                        Ok(p) => Some(Arc::new(p)),
-                        Err(e) => {
-                            say!("hp2ps: {}: {e}", self.name);
-                            None
-                        }
-                    },
-                    Some(Err(e)) => {
-                        say!("hp2ps: {}: {e}", self.name);
-                        None
-                    }
-                    _ => None,
-                }
+                made
             };
             let fresh_page = new_page.is_some();
             if let Some(p) = new_page {

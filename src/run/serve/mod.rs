@@ -16,6 +16,7 @@ mod options;
 mod record;
 mod routes;
 mod saved;
+mod scrape;
 mod source;
 mod status;
 pub(crate) mod whole;

@@ -5,8 +5,8 @@
 //! in the same browser cannot reach the server through a name of its own resolving to
 //! 127.0.0.1 (DNS rebinding). A request with a body is refused before the body is read.
 //!
-//! The routes are one table, [`ROUTES`]: a new one (a `metrics` route, say) is its name
-//! there, a [`Route`] and its arm in `answers::answer`.
+//! The routes are one table, [`ROUTES`]: a new one is its name there, a [`Route`] and
+//! its arm in `answers::answer`.
 
 use std::net::IpAddr;
 
@@ -19,13 +19,16 @@ pub(super) enum Route {
     Events,
     /// The whole run's page, to save.
     Save,
+    /// The run's Prometheus metrics, for a scrape (`metrics_path: /TOKEN/metrics`).
+    Metrics,
 }
 
 /// The paths under `/TOKEN/`, and what each serves.
-pub(super) const ROUTES: [(&str, Route); 3] = [
+pub(super) const ROUTES: [(&str, Route); 4] = [
     ("", Route::Page),
     ("events", Route::Events),
     ("save", Route::Save),
+    ("metrics", Route::Metrics),
 ];
 
 /// What a request gets.
@@ -82,7 +85,10 @@ pub(super) fn decide(asked: &Asked<'_>, token: &str, loopback: bool) -> Decision
         return Decision::Redirect(format!("/{token}/"));
     };
     let Some(&(_, route)) = ROUTES.iter().find(|(name, _)| *name == rest) else {
-        return Decision::Refused(404, "the server serves the page and its updates, no file");
+        return Decision::Refused(
+            404,
+            "the server serves the page, its updates and its metrics, no file",
+        );
     };
     if route == Route::Save && !same_site(asked) {
         return Decision::Refused(403, "a page of another site cannot ask for a save");
@@ -170,19 +176,30 @@ mod tests {
             Decision::Serve(Route::Save)
         );
         assert_eq!(
+            at(&format!("/{T}/metrics"), ok),
+            Decision::Serve(Route::Metrics)
+        );
+        assert_eq!(
             at(&format!("/{T}"), ok),
             Decision::Redirect(format!("/{T}/"))
         );
         for url in [
             "/",
             "/events",
+            "/metrics",
             "/x/",
             &format!("/{}/", &T[1..]),
             &format!("/{T}0/"),
         ] {
             assert!(matches!(at(url, ok), Decision::Refused(403, _)), "{url}");
         }
-        for path in ["etc/passwd", "../Cargo.toml", "page.html", "events/x"] {
+        for path in [
+            "etc/passwd",
+            "../Cargo.toml",
+            "page.html",
+            "events/x",
+            "metrics/",
+        ] {
             let d = at(&format!("/{T}/{path}"), ok);
             assert!(matches!(d, Decision::Refused(404, _)), "{path}");
         }
