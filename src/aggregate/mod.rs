@@ -38,6 +38,8 @@ mod thin;
 mod traces;
 
 pub use decimate::samples_within;
+// The command's (run/).
+#[cfg(feature = "cli")]
 pub(crate) use drawn::drawn_roles;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;

@@ -28,6 +28,8 @@ mod text;
 mod time;
 
 pub use rules::{Amount, Limit, Rule, RuleError, Rules};
+// The command's (run/).
+#[cfg(feature = "cli")]
 pub(crate) use time::check_time;
 
 use serde::Serialize;

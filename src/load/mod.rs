@@ -35,6 +35,8 @@ mod warning;
 pub use binary::{Binary, Program};
 pub use error::LoadError;
 pub use filter::{BandFilter, FilteredOut};
+// The command's (run/).
+#[cfg(feature = "cli")]
 pub(crate) use input::band_totals;
 pub use input::Source;
 pub use options::LoadOptions;

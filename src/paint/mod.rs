@@ -45,5 +45,7 @@ mod write;
 pub use census::{Census, ExportOptions};
 pub(crate) use flame::write_flame;
 pub use format::{Format, PaintOptions};
+// The command's (run/).
+#[cfg(feature = "cli")]
 pub(crate) use pprof::write_time_pprof;
 pub use write::{write_chart_with, write_runs_page};

@@ -24,6 +24,7 @@ use super::format::PaintOptions;
 use crate::layout::chart::{Chart, ChartData};
 use crate::profile::{trapezoid_weights, Band};
 use frames::{frames, Frame};
+#[cfg(feature = "cli")]
 pub(crate) use time::write_time_pprof;
 
 /// Writes one census of `chart`, which must carry every band
