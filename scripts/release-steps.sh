@@ -5,7 +5,7 @@
 #     listed and checked, the checksum, the Linux binary inside run);
 #  2. the Windows binary of its archive run under Wine against the Linux binary of its
 #     archive (scripts/windows-wine.sh);
-#  3. the crate: `cargo package` (at most 5 MB, the left-out data not in it) and
+#  3. the crate: `cargo package` (at most 6 MB, the left-out data not in it) and
 #     `cargo publish --dry-run`;
 #  4. `cargo install` from the packaged crate and `cargo install --path .`, each into a
 #     temporary root, and the installed hp2ps run (--version, the man page and a
@@ -59,7 +59,9 @@ cargo package --locked "${dirty[@]}"
 crate=$CARGO_TARGET_DIR/package/hp2ps-$version.crate
 size=$(stat -c %s "$crate")
 echo "$crate: $size bytes, $(tar tzf "$crate" | wc -l) files"
-((size <= 5000000)) || fail "the crate is $size bytes, over 5 MB"
+# 5 MB until the time profile's test data (issue 34: 174 reports and their runs' logs in
+# tests/data/prof, 0.7 MB compressed) took the crate to 5.3 MB; crates.io takes 10.
+((size <= 6000000)) || fail "the crate is $size bytes, over 6 MB"
 listing=$(tar tzf "$crate")
 for left_out in tests/data/large/ tests/data/ghc-9.10/bin/ docs/images/ docs/review/ scripts/ fuzz/; do
     if grep -q "^hp2ps-$version/$left_out" <<<"$listing"; then

@@ -15,7 +15,8 @@
 //! what tells a file's versions apart ([`version`]) and the C allocator's settings
 //! ([`heap`]); a GHC time profile (`.prof`, `-pj`) among the inputs, summarised or
 //! compared ([`time_profile`]; read by [`time_read`]), or drawn as its flame graph
-//! (`time_render.rs`; a file argument of either kind rendered: `any_file.rs`). Hostile files at these edges: what a command writes is checked before
+//! (`time_render.rs`; a file argument of either kind rendered: `any_file.rs`; one on
+//! stdin: `time_stdin.rs`). Hostile files at these edges: what a command writes is checked before
 //! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
 //! the same output); no temporary outlives a run however it ends, and a chart and its
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
