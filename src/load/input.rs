@@ -6,7 +6,7 @@
 use std::io::{self, Read};
 
 use super::{LoadError, LoadOptions};
-use crate::profile::keep::BandTotals;
+use crate::profile::keep::{BandTotals, Sums};
 use crate::profile::Profile;
 use crate::read::eventlog::{self, EventlogError, EventlogReport};
 use crate::read::hp::{self, ReadError, Warning};
@@ -109,6 +109,23 @@ pub(crate) fn band_totals(
     let mut builder = ProfileBuilder::totals_only();
     hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
     builder.band_totals()
+}
+
+/// The reading of a long mapped `.hp` for its summary (issue 39): the profile without
+/// its points, what the reader said, and the sums the summary needs instead
+/// (`crate::profile::keep::Sums`); `None` for an eventlog, or with a time window.
+pub(crate) fn read_summed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Profile, Notes, Sums)>, LoadError> {
+    if InputKind::of(bytes) != InputKind::Hp || !opts.window.is_everything() {
+        return Ok(None);
+    }
+    let mut builder = ProfileBuilder::summed();
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let (profile, sums) = builder.finish_summed();
+    Ok(sums.map(|sums| (profile, Notes::Hp(warnings), sums)))
 }
 
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.

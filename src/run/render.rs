@@ -155,6 +155,22 @@ fn read_mapped(
     drawn: bool,
 ) -> Result<(Profile, Done), String> {
     let (mut opts, warnings) = load_options(inv, src);
+    if drawn {
+        let summed = two_pass::summary_reading(inv, &opts, map, input_file(src));
+        if map.changed_while_read(summed.is_err()) {
+            return Err(changed_while_read(src.name));
+        }
+        let summed = summed.map_err(|e| read_error(src.name, e))?;
+        if let Some((loaded, summary)) = summed {
+            return Ok(finish_loaded(
+                inv,
+                loaded,
+                src.name,
+                warnings,
+                Some(summary),
+            ));
+        }
+    }
     let first = drawn
         .then(|| two_pass::first_reading(inv, &opts, map))
         .flatten();
@@ -187,23 +203,38 @@ pub(super) enum Reading {
     Drawn,
 }
 
+/// The input's name in its summary (`None` for stdin).
+fn input_file<'a>(src: Origin<'a>) -> Option<&'a str> {
+    Some(src.name).filter(|&name| name != "stdin")
+}
+
 /// The warnings (`warnings`, then the load's) and the summary of what was loaded.
 fn finish_read(
     inv: &Invocation,
     read: Result<Loaded, LoadError>,
     src: Origin<'_>,
-    mut warnings: Vec<String>,
+    warnings: Vec<String>,
 ) -> Result<(Profile, Done), String> {
-    let name = src.name;
-    let loaded = read.map_err(|e| read_error(name, e))?;
+    let loaded = read.map_err(|e| read_error(src.name, e))?;
+    let file = input_file(src);
+    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
+    Ok(finish_loaded(inv, loaded, src.name, warnings, summary))
+}
+
+/// [`finish_read`] of a profile loaded (from the input `name`), whose summary is made.
+fn finish_loaded(
+    inv: &Invocation,
+    loaded: Loaded,
+    name: &str,
+    mut warnings: Vec<String>,
+    summary: Option<Summary>,
+) -> (Profile, Done) {
     // An export asks for the heap lines itself, where the log has them: a .hp's lack of
     // them is said only when --heap-size asked.
     let asked = |w: &&Warning| inv.heap_size || !matches!(w, Warning::HeapSizeNeedsEventlog);
     warnings.extend(
         (loaded.warnings.iter().filter(asked)).map(|w| format!("hp2ps: warning: {}", w.line(name))),
     );
-    let file = Some(name).filter(|&name| name != "stdin");
-    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     // The log chose that file (its argv[0]): say which named the bands.
     let used = (loaded.naming.as_ref())
         .and_then(|n| n.binary_used())
@@ -231,7 +262,7 @@ fn finish_read(
             .map(crate::read::prof::sampled_of),
         ..Done::default()
     };
-    Ok((loaded.profile, done))
+    (loaded.profile, done)
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;

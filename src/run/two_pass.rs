@@ -3,11 +3,15 @@
 //! the bands' roles are decided as aggregation would decide them; the second keeps the
 //! drawn bands' points and the merged bands' sum. The chart is the same, byte for byte;
 //! only the options whose steps need nothing but the totals take this way.
+//!
+//! `--summary` alone of a long `.hp` reads it once, keeping no point but the sums the
+//! summary needs ([`summary_reading`]), unless the options or the file need the points.
 
 use super::mapped::Mapped;
 use crate::cli::Invocation;
-use crate::load::{band_totals, Binary, LoadOptions};
+use crate::load::{band_totals, load_summed, Binary, LoadError, LoadOptions, Loaded};
 use crate::profile::keep::Drawing;
+use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
 
@@ -37,6 +41,32 @@ pub(super) fn first_reading(
     first
 }
 
+/// The profile of `map` loaded without its bands' points, and its summary from the sums
+/// the reading made of them instead (`crate::load::load_summed`), when `inv` asks for
+/// the summary alone (`file`: the input's name in it) with options it can be made of
+/// that way; `Ok(None)` when not (after a reading that found the file needs its points,
+/// the map is ready to be read again, whole). Its errors are `load`'s of the same bytes.
+pub(super) fn summary_reading(
+    inv: &Invocation,
+    opts: &LoadOptions,
+    map: &Mapped,
+    file: Option<&str>,
+) -> Result<Option<(Loaded, Summary)>, LoadError> {
+    let summary_only = inv.summary.is_some() && !inv.renders();
+    if !summary_only || inv.summary_options.slopes {
+        return Ok(None);
+    }
+    let summed = load_summed(map.bytes(), opts, &mut |n| map.release(n))?;
+    let made = summed.and_then(|(loaded, sums)| {
+        let summary = summarize_sums(&loaded, &sums, file, &inv.summary_options)?;
+        Some((loaded, summary))
+    });
+    if made.is_none() {
+        map.read_again();
+    }
+    Ok(made)
+}
+
 /// The first reading of `bytes` and the roles it decides for a chart of `render`, if
 /// that chart can be drawn from the second reading.
 fn decide(
@@ -56,5 +86,7 @@ fn decide(
     Some((Drawing { roles, counts }, totals.totals))
 }
 
+#[cfg(test)]
+mod summary_tests;
 #[cfg(test)]
 mod tests;
