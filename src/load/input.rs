@@ -113,14 +113,27 @@ pub(crate) fn band_totals(
 
 /// The reading of a long mapped `.hp` for its summary (issue 39): the profile without
 /// its points, what the reader said, and the sums the summary needs instead
-/// (`crate::profile::keep::Sums`); `None` for an eventlog, or with a time window.
+/// (`crate::profile::keep::Sums`); `None` for an eventlog. A time window is read by the
+/// one-thread reader, as [`read_bytes`] reads it, its bytes given back as they are read.
 pub(crate) fn read_summed(
     bytes: &[u8],
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<(Profile, Notes, Sums)>, LoadError> {
-    if InputKind::of(bytes) != InputKind::Hp || !opts.window.is_everything() {
+    if InputKind::of(bytes) != InputKind::Hp {
         return Ok(None);
+    }
+    if !opts.window.is_everything() {
+        window::check(&opts.window)?;
+        let mut sink = Window::new(ProfileBuilder::summed(), opts.window);
+        let input = Released {
+            bytes,
+            at: 0,
+            release,
+        };
+        let warnings = hp::read_into(input, &opts.hp, &mut sink)?;
+        let (profile, sums) = window::finish_summed(sink, &opts.window)?;
+        return Ok(sums.map(|sums| (profile, Notes::Hp(warnings), sums)));
     }
     let mut builder = ProfileBuilder::summed();
     let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
@@ -168,6 +181,24 @@ where
         return Ok((builder.finish(), got));
     }
     windowed(opts, |sink| read(sink))
+}
+
+/// Bytes in memory read as a stream, each part given back once read (`release`).
+struct Released<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    release: &'a mut dyn FnMut(usize),
+}
+
+impl Read for Released<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.bytes[self.at..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.at += n;
+        (self.release)(self.at);
+        Ok(n)
+    }
 }
 
 /// Reads until `buf` is full or the input ends; returns how much was read.

@@ -100,8 +100,8 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError>
 /// without its bands' points, and the sums its summary needs instead
 /// ([`crate::summary::summarize_sums`]); `None` when the steps after reading need the
 /// points (a band filter, `-hi` bands renamed), the sums are not the same doubles as
-/// the points' ([`Sums::exact`]), or for an eventlog or a time window: the caller then
-/// reads the input whole. The same errors as [`load`].
+/// the points' ([`Sums::exact`]), or for an eventlog: the caller then reads the input
+/// whole. The same errors as [`load`].
 #[cfg(feature = "cli")]
 pub(crate) fn load_summed(
     bytes: &[u8],

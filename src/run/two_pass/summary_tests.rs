@@ -3,8 +3,8 @@
 //! JSON and as text, and the same warnings, for every golden input, every `.hp` of
 //! `tests/data` (long GHC runs among them), and generated profiles (an incomplete last
 //! census, a band only in it, bands absent from censuses and listed in changing
-//! orders, a band twice in a census, marks), with `--heap-size` and several `top`s;
-//! and the inputs and options that need the points are read whole.
+//! orders, a band twice in a census, marks), with `--heap-size`, time windows and
+//! several `top`s; and the inputs and options that need the points are read whole.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::tests::generated;
 use crate::load::load_summed;
 use crate::summary::{summarize, summarize_sums, Summary, SummaryOptions};
-use crate::{load, LoadOptions, Loaded, Source};
+use crate::{load, LoadOptions, Loaded, Source, WindowOptions};
 
 fn whole(bytes: &[u8], opts: &LoadOptions) -> Loaded {
     let source = Source::Mapped {
@@ -48,15 +48,33 @@ fn summary_options() -> Vec<SummaryOptions> {
         .collect()
 }
 
-/// Compares both ways with and without `--heap-size`; returns how many summaries were
-/// made from the sums (0 when the reading needs the points).
+/// The load options compared: the default, `--heap-size`, and three time windows (the
+/// middle third of the censuses' times, from the middle on, up to it), placed by the
+/// profile's times as read whole.
+fn load_options(bytes: &[u8]) -> Vec<LoadOptions> {
+    let times = whole(bytes, &LoadOptions::default()).profile.times;
+    let at = |share: usize| times[(times.len() - 1) * share / 3];
+    let window = |from, to| LoadOptions {
+        window: WindowOptions::new(from, to),
+        ..LoadOptions::default()
+    };
+    vec![
+        LoadOptions::default(),
+        LoadOptions {
+            heap_size: true,
+            ..LoadOptions::default()
+        },
+        window(Some(at(1)), Some(at(2))),
+        window(Some(at(1)), None),
+        window(None, Some(at(2))),
+    ]
+}
+
+/// Compares both ways with the [`load_options`]; returns how many summaries were made
+/// from the sums (0 when the reading needs the points).
 fn same_both_ways(name: &str, bytes: &[u8]) -> usize {
     let mut made = 0;
-    for heap_size in [false, true] {
-        let opts = LoadOptions {
-            heap_size,
-            ..LoadOptions::default()
-        };
+    for opts in load_options(bytes) {
         let Some((part, sums)) = summed(bytes, &opts) else {
             continue;
         };
@@ -124,7 +142,7 @@ fn every_golden_and_test_profile_is_summarised_alike_without_its_points() {
     }
     // Not vacuous: most inputs were summarised from their sums, long ones (read in many
     // runs of the parallel reader) among them.
-    assert!(made > 600, "summaries made from the sums: {made}");
+    assert!(made > 1500, "summaries made from the sums: {made}");
     assert!(long >= 3, "long inputs summarised from their sums: {long}");
 }
 
@@ -171,7 +189,7 @@ fn generated_profiles_are_summarised_alike_without_their_points() {
     made += same_both_ways("shuffled, cut", &cut);
     // One census.
     made += same_both_ways("one census", &shuffled(10, 1));
-    assert_eq!(made, 6 * 2 * 3, "every profile summarised from its sums");
+    assert_eq!(made, 6 * 5 * 3, "every profile summarised from its sums");
 }
 
 #[test]
@@ -197,10 +215,17 @@ fn what_needs_the_points_is_read_whole() {
         .exclude("band/3")
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(summed(&plain, &filtered).is_none());
-    // A time window keeps some censuses.
-    let mut window = LoadOptions::default();
-    window.window.from = Some(1.0);
-    assert!(summed(&plain, &window).is_none());
+    // A window without a census, or upside down: the same error either way.
+    for (from, to) in [(Some(1e9), None), (Some(2.0), Some(1.0))] {
+        let opts = LoadOptions {
+            window: WindowOptions::new(from, to),
+            ..LoadOptions::default()
+        };
+        let error = load_summed(&plain, &opts, &mut |_| {}).err();
+        let once = load(Source::Bytes(&plain), &opts).err();
+        assert!(error.is_some(), "{from:?} to {to:?}");
+        assert_eq!(error.map(|e| e.to_string()), once.map(|e| e.to_string()));
+    }
     // -hi: its bands are renamed, and those of one name merged.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let hi = contents(&root.join("tests/data/symbolize/leakmap-pie-hi.hp"));
