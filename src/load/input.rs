@@ -141,6 +141,35 @@ pub(crate) fn read_summed(
     Ok(sums.map(|sums| (profile, Notes::Hp(warnings), sums)))
 }
 
+/// The second reading of a long mapped `.hp` for the growth of its bands, which
+/// [`read_summed`] of the same bytes and options gave `sums` of: each band's growth, in
+/// the profile's order of bands (`None` for an eventlog). `times` are that profile's.
+pub(crate) fn read_slopes(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    times: &[f64],
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<Vec<f64>>, LoadError> {
+    if InputKind::of(bytes) != InputKind::Hp {
+        return Ok(None);
+    }
+    let builder = ProfileBuilder::sloped(times.to_vec(), &sums.values);
+    if !opts.window.is_everything() {
+        let mut sink = Window::new(builder, opts.window);
+        let input = Released {
+            bytes,
+            at: 0,
+            release,
+        };
+        hp::read_into(input, &opts.hp, &mut sink)?;
+        return Ok(sink.into_inner().finish_sloped());
+    }
+    let mut builder = builder;
+    hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    Ok(builder.finish_sloped())
+}
+
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.
 fn windowed<T, E>(
     opts: &LoadOptions,

@@ -118,6 +118,22 @@ pub(crate) fn load_summed(
     Ok((sums.exact && loaded.naming.is_none()).then_some((loaded, sums)))
 }
 
+/// The growth of the bands of a profile that [`load_summed`] loaded from `bytes` with
+/// `opts` as `loaded` with `sums`, from a second reading of the same bytes (the growth
+/// needs each band's mean before its values), in the profile's order of bands; `None`
+/// for an input [`load_summed`] would not take.
+#[cfg(feature = "cli")]
+pub(crate) fn load_slopes(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    loaded: &Loaded,
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<Vec<f64>>, LoadError> {
+    let slopes = input::read_slopes(bytes, opts, &loaded.profile.times, sums, release)?;
+    Ok(slopes.filter(|s| s.len() == loaded.profile.bands.len()))
+}
+
 /// The samples a reader of the crate's own handed over whole (the live stage's run so
 /// far), with the steps after reading of [`load`]: through the time window, then named,
 /// given their heap-size lines and filtered as a loaded profile. `report` is what an

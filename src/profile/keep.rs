@@ -54,6 +54,9 @@ pub(crate) struct Sums {
     pub(crate) heights: Vec<f64>,
     /// Every band's peak and area, in the profile's order of bands.
     pub(crate) bands: Vec<super::Running>,
+    /// Every band's values added up in census order, in the same order (a band's mean,
+    /// which its growth needs before its values: a second reading's).
+    pub(crate) values: Vec<f64>,
     /// Whether `heights` are the same doubles as the stack of every point kept gives:
     /// that adds each census's values band by band, this reading in the order the file
     /// lists them, which gives the same sums when every value is a whole number, none

@@ -107,7 +107,7 @@ fn read(
     src: Origin<'_>,
 ) -> Result<(Profile, Done), String> {
     let (opts, warnings) = load_options(inv, src);
-    finish_read(inv, load(Source::Stream(input), &opts), src, warnings)
+    finish_read(inv, load(Source::Stream(input), &opts), src, warnings, None)
 }
 
 /// The one line for a file that changed while it was read (a program writing it again:
@@ -143,7 +143,7 @@ fn read_file(
     if read.is_err() && before.is_some() && version() != before {
         return Err(changed_while_read(src.name));
     }
-    finish_read(inv, read, src, warnings)
+    finish_read(inv, read, src, warnings, None)
 }
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
@@ -155,38 +155,34 @@ fn read_mapped(
     drawn: bool,
 ) -> Result<(Profile, Done), String> {
     let (mut opts, warnings) = load_options(inv, src);
-    if drawn {
-        let summed = two_pass::summary_reading(inv, &opts, map, input_file(src));
-        if map.changed_while_read(summed.is_err()) {
-            return Err(changed_while_read(src.name));
-        }
-        let summed = summed.map_err(|e| read_error(src.name, e))?;
-        if let Some((loaded, summary)) = summed {
-            return Ok(finish_loaded(
-                inv,
-                loaded,
-                src.name,
-                warnings,
-                Some(summary),
-            ));
-        }
-    }
-    let first = drawn
-        .then(|| two_pass::first_reading(inv, &opts, map))
-        .flatten();
-    let totals = first.map(|(drawing, totals)| {
-        opts.drawn = Some(drawing);
-        totals
-    });
-    let source = Source::Mapped {
-        bytes: map.bytes(),
-        release: &mut |n| map.release(n),
+    let file = Some(src.name).filter(|&name| name != "stdin");
+    // A summary alone may be made keeping no point; else a chart may need only some.
+    let summed = match drawn {
+        true => two_pass::summary_reading(inv, &opts, map, file),
+        false => Ok(None),
     };
-    let read = load(source, &opts);
+    let (read, summary, totals) = match summed {
+        Ok(Some((loaded, summary))) => (Ok(loaded), Some(summary), None),
+        Err(e) => (Err(e), None, None),
+        Ok(None) => {
+            let first = drawn
+                .then(|| two_pass::first_reading(inv, &opts, map))
+                .flatten();
+            let totals = first.map(|(drawing, totals)| {
+                opts.drawn = Some(drawing);
+                totals
+            });
+            let source = Source::Mapped {
+                bytes: map.bytes(),
+                release: &mut |n| map.release(n),
+            };
+            (load(source, &opts), None, totals)
+        }
+    };
     if map.changed_while_read(read.is_err()) {
         return Err(changed_while_read(src.name));
     }
-    let (profile, mut done) = finish_read(inv, read, src, warnings)?;
+    let (profile, mut done) = finish_read(inv, read, src, warnings, summary)?;
     done.totals = totals;
     Ok((profile, done))
 }
@@ -203,38 +199,26 @@ pub(super) enum Reading {
     Drawn,
 }
 
-/// The input's name in its summary (`None` for stdin).
-fn input_file<'a>(src: Origin<'a>) -> Option<&'a str> {
-    Some(src.name).filter(|&name| name != "stdin")
-}
-
-/// The warnings (`warnings`, then the load's) and the summary of what was loaded.
+/// The warnings (`warnings`, then the load's) and the summary of what was loaded (`made`
+/// when it is made already).
 fn finish_read(
     inv: &Invocation,
     read: Result<Loaded, LoadError>,
     src: Origin<'_>,
-    warnings: Vec<String>,
-) -> Result<(Profile, Done), String> {
-    let loaded = read.map_err(|e| read_error(src.name, e))?;
-    let file = input_file(src);
-    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
-    Ok(finish_loaded(inv, loaded, src.name, warnings, summary))
-}
-
-/// [`finish_read`] of a profile loaded (from the input `name`), whose summary is made.
-fn finish_loaded(
-    inv: &Invocation,
-    loaded: Loaded,
-    name: &str,
     mut warnings: Vec<String>,
-    summary: Option<Summary>,
-) -> (Profile, Done) {
+    made: Option<Summary>,
+) -> Result<(Profile, Done), String> {
+    let name = src.name;
+    let loaded = read.map_err(|e| read_error(name, e))?;
     // An export asks for the heap lines itself, where the log has them: a .hp's lack of
     // them is said only when --heap-size asked.
     let asked = |w: &&Warning| inv.heap_size || !matches!(w, Warning::HeapSizeNeedsEventlog);
     warnings.extend(
         (loaded.warnings.iter().filter(asked)).map(|w| format!("hp2ps: warning: {}", w.line(name))),
     );
+    let file = Some(name).filter(|&name| name != "stdin");
+    let summary =
+        made.or_else(|| (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options)));
     // The log chose that file (its argv[0]): say which named the bands.
     let used = (loaded.naming.as_ref())
         .and_then(|n| n.binary_used())
@@ -262,7 +246,7 @@ fn finish_loaded(
             .map(crate::read::prof::sampled_of),
         ..Done::default()
     };
-    (loaded.profile, done)
+    Ok((loaded.profile, done))
 }
 
 /// The x and y ranges the chart of one file argument would have, for `--uniform-scale`;

@@ -5,11 +5,12 @@
 //! only the options whose steps need nothing but the totals take this way.
 //!
 //! `--summary` alone of a long `.hp` reads it once, keeping no point but the sums the
-//! summary needs ([`summary_reading`]), unless the options or the file need the points.
+//! summary needs ([`summary_reading`]; with `--sort growth`, twice: the bands' growth
+//! needs their means first), unless the options or the file need the points.
 
 use super::mapped::Mapped;
 use crate::cli::Invocation;
-use crate::load::{band_totals, load_summed, Binary, LoadError, LoadOptions, Loaded};
+use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
 use crate::profile::keep::Drawing;
 use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
@@ -52,19 +53,28 @@ pub(super) fn summary_reading(
     map: &Mapped,
     file: Option<&str>,
 ) -> Result<Option<(Loaded, Summary)>, LoadError> {
-    let summary_only = inv.summary.is_some() && !inv.renders();
-    if !summary_only || inv.summary_options.slopes {
+    if inv.summary.is_none() || inv.renders() {
         return Ok(None);
     }
-    let summed = load_summed(map.bytes(), opts, &mut |n| map.release(n))?;
-    let made = summed.and_then(|(loaded, sums)| {
-        let summary = summarize_sums(&loaded, &sums, file, &inv.summary_options)?;
-        Some((loaded, summary))
-    });
+    let summary = &inv.summary_options;
+    let Some((loaded, sums)) = load_summed(map.bytes(), opts, &mut |n| map.release(n))? else {
+        map.read_again();
+        return Ok(None);
+    };
+    // The bands' growth needs their means first: a second reading.
+    let slopes = match summary.slopes {
+        true => {
+            map.read_again();
+            let bytes = map.bytes();
+            load_slopes(bytes, opts, &loaded, &sums, &mut |n| map.release(n))?
+        }
+        false => None,
+    };
+    let made = summarize_sums(&loaded, &sums, slopes.as_deref(), file, summary);
     if made.is_none() {
         map.read_again();
     }
-    Ok(made)
+    Ok(made.map(|summary| (loaded, summary)))
 }
 
 /// The first reading of `bytes` and the roles it decides for a chart of `render`, if

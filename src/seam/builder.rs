@@ -2,6 +2,7 @@
 //! interning each identifier once.
 
 use super::keeping::{Censuses, Keeping};
+use super::sloping::Sloping;
 use super::summing::Summing;
 use super::{HeaderField, RunEntry, SampleBlock, Sink, StatementRun, BEGIN, END, MARK};
 use crate::intern::{hash_bytes, NameIndex};
@@ -141,6 +142,21 @@ impl ProfileBuilder {
         let p = &self.profile;
         let sums = self.keeping.sums(&p.times, p.bands.len());
         (self.profile, sums)
+    }
+
+    /// A builder that keeps no point but each band's growth, from the censuses' `times`
+    /// and each band's values added up (`sums`) that a [`Self::summed`] reading of the
+    /// same bytes found ([`Self::finish_sloped`]).
+    pub(crate) fn sloped(times: Vec<f64>, sums: &[f64]) -> ProfileBuilder {
+        ProfileBuilder {
+            keeping: Keeping::Sloped(Sloping::new(times, sums)),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// Each band's growth, from a [`Self::sloped`] builder; `None` from any other.
+    pub(crate) fn finish_sloped(mut self) -> Option<Vec<f64>> {
+        self.keeping.slopes(self.profile.bands.len())
     }
 
     /// Hands `points` (samples from `base`) of band `id` to what is kept of it.

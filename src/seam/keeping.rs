@@ -2,9 +2,11 @@
 //! for the two readings of a long `.hp` (`crate::profile::keep`), only each band's total
 //! (the first) or only the points of the bands drawn and the sum of those merged into
 //! OTHER (the second); or, for `--summary` of a long `.hp`, no point but the sums the
-//! summary needs (`summing.rs`). The builder interns names alike in every mode, so a
+//! summary needs (`summing.rs`), and with `--sort growth` a second reading's slopes
+//! (`sloping.rs`). The builder interns names alike in every mode, so a
 //! band has the same number in both readings of the same bytes.
 
+use super::sloping::Sloping;
 use super::summing::Summing;
 use crate::num::c_trunc_i64;
 use crate::profile::keep::{BandTotals, Drawing, Role, Sums};
@@ -25,6 +27,8 @@ pub(crate) enum Keeping {
     Drawn(Drawn),
     /// The summary's sums: the stack's heights, each band's peak and area.
     Summed(Summing),
+    /// The bands' growth, from a first reading's means (`--summary --sort growth`).
+    Sloped(Sloping),
 }
 
 /// What the builder knows of the censuses when it hands points over: how many are
@@ -96,6 +100,7 @@ impl Keeping {
             Keeping::Totals(t) => t.take(id, points, base),
             Keeping::Drawn(d) => d.take(band, id, points, base),
             Keeping::Summed(s) => s.take(id, points, base, at.complete, at.times),
+            Keeping::Sloped(s) => s.take(id, points, base),
         }
     }
 
@@ -122,6 +127,7 @@ impl Keeping {
                 d.last.is_some_and(|last| last >= complete)
             }
             Keeping::Summed(s) => s.discard_from(complete),
+            Keeping::Sloped(s) => s.discard_from(complete),
         }
     }
 
@@ -134,6 +140,7 @@ impl Keeping {
             // The first reading said which bands there are.
             Keeping::Drawn(d) => id < d.drawing.roles.len(),
             Keeping::Summed(s) => s.has_points(id),
+            Keeping::Sloped(s) => s.has_points(id),
         }
     }
 
@@ -145,6 +152,7 @@ impl Keeping {
                 t.bands.retain(|_| flags.next().copied().unwrap_or(false));
             }
             Keeping::Summed(s) => s.retain(kept),
+            Keeping::Sloped(s) => s.retain(kept),
             Keeping::Every | Keeping::Drawn(_) => {}
         }
     }
@@ -154,6 +162,15 @@ impl Keeping {
     pub(crate) fn sums(&mut self, times: &[f64], bands: usize) -> Option<Sums> {
         match self {
             Keeping::Summed(s) => Some(s.sums(times, bands)),
+            _ => None,
+        }
+    }
+
+    /// The bands' growth, once the reading is over (`bands` many); `None` unless that
+    /// is what is kept.
+    pub(crate) fn slopes(&mut self, bands: usize) -> Option<Vec<f64>> {
+        match self {
+            Keeping::Sloped(s) => Some(s.slopes(bands)),
             _ => None,
         }
     }

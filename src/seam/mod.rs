@@ -18,13 +18,15 @@
 //! readings of a long mapped `.hp` (`crate::profile::keep`) each band's total, then the
 //! drawn bands' points and the sum of those merged into OTHER; for `--summary` of a
 //! long `.hp`, no point but the stack's heights and each band's peak and area
-//! (`summing.rs`).
+//! (`summing.rs`), then, for its bands' growth, a second reading's slopes
+//! (`sloping.rs`).
 
 mod block;
 mod builder;
 mod keeping;
 mod run;
 mod sink;
+mod sloping;
 mod summing;
 
 pub use block::{BlockMark, SampleBlock};

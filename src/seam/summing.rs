@@ -38,6 +38,8 @@ impl Default for Summing {
 #[derive(Debug, Default, Clone)]
 struct Waiting {
     running: Running,
+    /// The values added so far, in census order (the mean of a growth's slope).
+    sum: f64,
     /// `(census, value)`, censuses in order, a census's points added up.
     values: Vec<(u32, f64)>,
 }
@@ -112,6 +114,7 @@ impl Summing {
             exact: self.whole && heights.iter().all(|&h| h < EXACT_BELOW),
             heights,
             bands: self.bands.iter().map(|b| b.running).collect(),
+            values: self.bands.iter().map(|b| b.sum).collect(),
         }
     }
 }
@@ -124,6 +127,7 @@ impl Waiting {
             .take_while(|&&(census, _)| u64::from(census) + 1 < complete)
             .count();
         for (census, value) in self.values.drain(..ready) {
+            self.sum += value;
             let at = census as usize;
             if let Some(&time) = times.get(at) {
                 self.running.add(value, time, trapezoid_weight(times, at));

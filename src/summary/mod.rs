@@ -200,24 +200,30 @@ pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> 
 }
 
 /// [`summarize`] of a profile loaded without its bands' points, from the sums a reading
-/// made of them instead (`crate::load::load_summed`): the same summary, byte for byte.
-/// `None` when `opts` asks for what the sums do not give (the bands' growth).
+/// made of them instead (`crate::load::load_summed`) and, for their growth, each band's
+/// slope (`crate::load::load_slopes`): the same summary, byte for byte. `None` when
+/// `opts` asks for the growth and `slopes` are not given.
 #[cfg(feature = "cli")]
 pub(crate) fn summarize_sums(
     loaded: &Loaded,
     sums: &Sums,
+    slopes: Option<&[f64]>,
     file: Option<&str>,
     opts: &SummaryOptions,
 ) -> Option<Summary> {
-    if opts.slopes {
+    if opts.slopes && slopes.is_none() {
         return None;
     }
     let profile = &loaded.profile;
     let times = &profile.times;
     let total_area = area(times, &sums.heights);
     let first = times.first().copied().unwrap_or(0.0);
-    let bands = (profile.bands.iter().zip(&sums.bands))
-        .map(|(band, running)| numbers_of(band.name.clone(), running, first, total_area))
+    let bands = (profile.bands.iter().zip(&sums.bands).enumerate())
+        .map(|(id, (band, running))| {
+            let mut numbers = numbers_of(band.name.clone(), running, first, total_area);
+            numbers.slope = slopes.and_then(|s| s.get(id)).copied().unwrap_or(0.0);
+            numbers
+        })
         .collect();
     let s = of_numbers(profile, &sums.heights, total_area, bands, opts);
     Some(with_loading(s, loaded, file))

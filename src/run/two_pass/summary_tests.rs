@@ -3,14 +3,15 @@
 //! JSON and as text, and the same warnings, for every golden input, every `.hp` of
 //! `tests/data` (long GHC runs among them), and generated profiles (an incomplete last
 //! census, a band only in it, bands absent from censuses and listed in changing
-//! orders, a band twice in a census, marks), with `--heap-size`, time windows and
-//! several `top`s; and the inputs and options that need the points are read whole.
+//! orders, a band twice in a census, marks), with `--heap-size`, time windows, several
+//! `top`s and the bands' growth (a second reading's); and the inputs and options that
+//! need the points are read whole.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::tests::generated;
-use crate::load::load_summed;
+use crate::load::{load_slopes, load_summed};
 use crate::summary::{summarize, summarize_sums, Summary, SummaryOptions};
 use crate::{load, LoadOptions, Loaded, Source, WindowOptions};
 
@@ -37,14 +38,12 @@ fn bytes_of(s: &Summary) -> (Vec<u8>, Vec<u8>) {
     (json, text)
 }
 
-/// The summary options compared: the default's ten bands, every band, one.
+/// The summary options compared: the default's ten bands, every band, one, and every
+/// band with its growth (`--sort growth`).
 fn summary_options() -> Vec<SummaryOptions> {
-    [10, 100_000, 1]
+    [(10, false), (100_000, false), (1, false), (100_000, true)]
         .into_iter()
-        .map(|top| SummaryOptions {
-            top,
-            ..SummaryOptions::default()
-        })
+        .map(|(top, slopes)| SummaryOptions { top, slopes })
         .collect()
 }
 
@@ -82,9 +81,13 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> usize {
         assert_eq!(all.warnings, part.warnings, "{name}: warnings");
         let points: usize = part.profile.bands.iter().map(|b| b.points.len()).sum();
         assert_eq!(points, 0, "{name}: the summary's reading kept points");
+        let slopes = load_slopes(bytes, &opts, &part, &sums, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{name}: read for the slopes: {e}"))
+            .unwrap_or_else(|| panic!("{name}: no slopes"));
         for sopts in summary_options() {
             let one = summarize(&all, Some(name), &sopts);
-            let two = summarize_sums(&part, &sums, Some(name), &sopts)
+            let slopes = sopts.slopes.then_some(&slopes[..]);
+            let two = summarize_sums(&part, &sums, slopes, Some(name), &sopts)
                 .unwrap_or_else(|| panic!("{name}: no summary from the sums"));
             let ((json1, text1), (json2, text2)) = (bytes_of(&one), bytes_of(&two));
             assert!(
@@ -142,7 +145,7 @@ fn every_golden_and_test_profile_is_summarised_alike_without_its_points() {
     }
     // Not vacuous: most inputs were summarised from their sums, long ones (read in many
     // runs of the parallel reader) among them.
-    assert!(made > 1500, "summaries made from the sums: {made}");
+    assert!(made > 2000, "summaries made from the sums: {made}");
     assert!(long >= 3, "long inputs summarised from their sums: {long}");
 }
 
@@ -189,7 +192,7 @@ fn generated_profiles_are_summarised_alike_without_their_points() {
     made += same_both_ways("shuffled, cut", &cut);
     // One census.
     made += same_both_ways("one census", &shuffled(10, 1));
-    assert_eq!(made, 6 * 5 * 3, "every profile summarised from its sums");
+    assert_eq!(made, 6 * 5 * 4, "every profile summarised from its sums");
 }
 
 #[test]
@@ -233,12 +236,12 @@ fn what_needs_the_points_is_read_whole() {
     // An eventlog.
     let log = contents(&root.join("tests/data/eventlog/leakmap-hc.eventlog"));
     assert!(summed(&log, &LoadOptions::default()).is_none());
-    // The bands' growth needs every value.
+    // The bands' growth needs a second reading's slopes.
     let (part, sums) =
         summed(&plain, &LoadOptions::default()).unwrap_or_else(|| panic!("read summed"));
     let slopes = SummaryOptions {
         slopes: true,
         ..SummaryOptions::default()
     };
-    assert!(summarize_sums(&part, &sums, None, &slopes).is_none());
+    assert!(summarize_sums(&part, &sums, None, None, &slopes).is_none());
 }
