@@ -261,3 +261,60 @@ fn the_text_summary_writes_no_control_byte_to_the_terminal() {
         }
     }
 }
+
+/// A long GHC run (4 MB, over the 1 MiB from which a file is mapped) summarised as the
+/// command reads a mapped `.hp` for its summary alone, keeping no point (issue 39), and
+/// as it reads a stream, every point kept (`HP2PS_NO_MMAP=1`): the same bytes on stdout
+/// and stderr, as JSON and as text, whole and in a time window, with the bands' growth
+/// (read twice), named and on stdin.
+/// (That the mapped reading keeps no point, `src/run/two_pass/summary_tests.rs` checks.)
+#[test]
+fn a_long_mapped_profile_is_summarised_as_a_streamed_one() {
+    use std::io::Read;
+    let dir = TempDir::new("summary-long");
+    let gz = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/large/longrun-O1-hc-i0.0001.hp.gz"
+    );
+    let packed = std::fs::read(gz).unwrap_or_else(|e| panic!("{gz}: {e}"));
+    let mut hp = Vec::new();
+    flate2::read::GzDecoder::new(&packed[..])
+        .read_to_end(&mut hp)
+        .unwrap_or_else(|e| panic!("{gz}: {e}"));
+    assert!(hp.len() > 2 << 20, "{} bytes", hp.len());
+    let path = dir.path().join("long.hp");
+    std::fs::write(&path, &hp).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let cases: [&[&str]; 6] = [
+        &["--summary=json", "long.hp"],
+        &["--summary", "long.hp"],
+        &["--summary=json", "--from", "0.5", "--to", "1.5", "long.hp"],
+        &["--summary=json", "--top", "500"],
+        &[
+            "--summary=json",
+            "--sort",
+            "growth",
+            "--top",
+            "500",
+            "long.hp",
+        ],
+        &["--summary", "--sort", "growth", "--from", "0.5", "long.hp"],
+    ];
+    for args in cases {
+        let ran = |no_mmap: &str| {
+            let mut cmd = support::run::Cmd::new(BIN)
+                .args(args)
+                .current_dir(dir.path())
+                .env("HP2PS_NO_MMAP", no_mmap);
+            if !args.contains(&"long.hp") {
+                cmd = cmd.stdin_file(&path);
+            }
+            cmd.output()
+        };
+        let (mapped, streamed) = (ran("0"), ran("1"));
+        assert!(mapped.status.success(), "{args:?}: {mapped:?}");
+        assert!(mapped.stdout.len() > 100, "{args:?}: {mapped:?}");
+        assert_eq!(mapped.status, streamed.status, "{args:?}");
+        assert!(mapped.stdout == streamed.stdout, "{args:?}: stdout differs");
+        assert_eq!(mapped.stderr, streamed.stderr, "{args:?}: stderr");
+    }
+}

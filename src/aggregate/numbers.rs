@@ -7,8 +7,9 @@
 //! (after `--include`/`--exclude`), and is 0 in the samples it is absent from.
 
 use super::order::growth_of_column;
+pub(crate) use crate::profile::beats;
 pub(crate) use crate::profile::trapezoid_weights;
-use crate::profile::{area, stack_heights, stack_on, Band};
+use crate::profile::{area, stack_heights, stack_on, Band, Running};
 pub(crate) use crate::profile::{BandNumbers, Fate};
 
 /// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
@@ -23,11 +24,6 @@ pub(crate) struct Extras {
     pub(crate) spark: usize,
 }
 
-/// Whether `v` beats the best value so far (the first of equal values wins).
-pub(crate) fn beats(best: Option<(f64, f64)>, v: f64) -> bool {
-    best.map_or(true, |(b, _)| v > b)
-}
-
 /// One band's numbers. `weights` are the samples' [`trapezoid_weights`], `total_area`
 /// the area of all bands; `column` is scratch space for the slope and the sparkline,
 /// reused from band to band.
@@ -40,8 +36,7 @@ pub(crate) fn band_numbers(
     column: &mut Vec<f64>,
 ) -> BandNumbers {
     // Points are in sample order; duplicates of one sample add up (as in the chart).
-    let mut band_area = 0.0;
-    let mut best: Option<(f64, f64)> = None;
+    let mut running = Running::default();
     let mut i = 0;
     let points = &band.points;
     while i < points.len() {
@@ -55,40 +50,46 @@ pub(crate) fn band_numbers(
         let (Some(&t), Some(&w)) = (times.get(s), weights.get(s)) else {
             continue;
         };
-        band_area += v * w;
-        if beats(best, v) {
-            best = Some((v, t));
-        }
+        running.add(v, t, w);
     }
-    // Values are never negative, and a band is 0 in the samples it is absent from: a band
-    // that never rises above 0 peaks (at 0) in the first sample.
     let first = times.first().copied().unwrap_or(0.0);
-    let (peak, peak_time) = match best {
-        Some((v, t)) if v > 0.0 => (v, t),
-        _ => (0.0, first),
-    };
-    let (mut slope, mut spark) = (0.0, Vec::new());
+    let mut numbers = numbers_of(band.name.clone(), &running, first, total_area);
     if extras.slope || extras.spark > 0 {
         column.clear();
         column.resize(times.len(), 0.0);
         stack_on(column, band);
         if extras.slope {
-            slope = growth_of_column(times, column);
+            numbers.slope = growth_of_column(times, column);
         }
-        spark = sparkline(column, extras.spark);
+        numbers.spark = sparkline(column, extras.spark);
     }
+    numbers
+}
+
+/// The numbers of band `name` whose samples `running` added up (`first`: the time of
+/// the profile's first sample; `total_area`: the area of all bands), without a growth
+/// or a sparkline: what [`band_numbers`] and the summary of a profile whose points were
+/// not kept both make of their sums.
+pub(crate) fn numbers_of(
+    name: Vec<u8>,
+    running: &Running,
+    first: f64,
+    total_area: f64,
+) -> BandNumbers {
+    let (peak, peak_time) = running.peak(first);
+    let area = running.area();
     BandNumbers {
-        name: band.name.clone(),
+        name,
         peak,
         peak_time,
-        area: band_area,
+        area,
         share: if total_area != 0.0 {
-            band_area / total_area
+            area / total_area
         } else {
             0.0
         },
-        slope,
-        spark,
+        slope: 0.0,
+        spark: Vec::new(),
         fate: Fate::Drawn,
     }
 }

@@ -6,7 +6,7 @@
 use std::io::{self, Read};
 
 use super::{LoadError, LoadOptions};
-use crate::profile::keep::BandTotals;
+use crate::profile::keep::{BandTotals, Sums};
 use crate::profile::Profile;
 use crate::read::eventlog::{self, EventlogError, EventlogReport};
 use crate::read::hp::{self, ReadError, Warning};
@@ -111,6 +111,65 @@ pub(crate) fn band_totals(
     builder.band_totals()
 }
 
+/// The reading of a long mapped `.hp` for its summary (issue 39): the profile without
+/// its points, what the reader said, and the sums the summary needs instead
+/// (`crate::profile::keep::Sums`); `None` for an eventlog. A time window is read by the
+/// one-thread reader, as [`read_bytes`] reads it, its bytes given back as they are read.
+pub(crate) fn read_summed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Profile, Notes, Sums)>, LoadError> {
+    if InputKind::of(bytes) != InputKind::Hp {
+        return Ok(None);
+    }
+    if !opts.window.is_everything() {
+        window::check(&opts.window)?;
+        let mut sink = Window::new(ProfileBuilder::summed(), opts.window);
+        let input = Released {
+            bytes,
+            at: 0,
+            release,
+        };
+        let warnings = hp::read_into(input, &opts.hp, &mut sink)?;
+        let (profile, sums) = window::finish_summed(sink, &opts.window)?;
+        return Ok(sums.map(|sums| (profile, Notes::Hp(warnings), sums)));
+    }
+    let mut builder = ProfileBuilder::summed();
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let (profile, sums) = builder.finish_summed();
+    Ok(sums.map(|sums| (profile, Notes::Hp(warnings), sums)))
+}
+
+/// The second reading of a long mapped `.hp` for the growth of its bands, which
+/// [`read_summed`] of the same bytes and options gave `sums` of: each band's growth, in
+/// the profile's order of bands (`None` for an eventlog). `times` are that profile's.
+pub(crate) fn read_slopes(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    times: &[f64],
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<Vec<f64>>, LoadError> {
+    if InputKind::of(bytes) != InputKind::Hp {
+        return Ok(None);
+    }
+    let builder = ProfileBuilder::sloped(times.to_vec(), &sums.values);
+    if !opts.window.is_everything() {
+        let mut sink = Window::new(builder, opts.window);
+        let input = Released {
+            bytes,
+            at: 0,
+            release,
+        };
+        hp::read_into(input, &opts.hp, &mut sink)?;
+        return Ok(sink.into_inner().finish_sloped());
+    }
+    let mut builder = builder;
+    hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    Ok(builder.finish_sloped())
+}
+
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.
 fn windowed<T, E>(
     opts: &LoadOptions,
@@ -151,6 +210,24 @@ where
         return Ok((builder.finish(), got));
     }
     windowed(opts, |sink| read(sink))
+}
+
+/// Bytes in memory read as a stream, each part given back once read (`release`).
+struct Released<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    release: &'a mut dyn FnMut(usize),
+}
+
+impl Read for Released<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.bytes[self.at..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.at += n;
+        (self.release)(self.at);
+        Ok(n)
+    }
 }
 
 /// Reads until `buf` is full or the input ends; returns how much was read.

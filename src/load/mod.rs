@@ -43,6 +43,8 @@ pub use options::LoadOptions;
 pub(crate) use time::{TimeProfile, TimeProfileKind};
 pub use warning::Warning;
 
+#[cfg(feature = "cli")]
+use crate::profile::keep::Sums;
 use crate::profile::{Profile, ProfileFacts, Series};
 use crate::read::eventlog::EventlogReport;
 use crate::seam::{HeaderField, SampleBlock, Sink};
@@ -92,6 +94,44 @@ impl Loaded {
 pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let (profile, notes) = input::read_source(source, opts)?;
     Ok(after_reading(profile, notes, opts))
+}
+
+/// [`load`] of a long mapped `.hp` for `--summary` (issue 39): the profile as loaded but
+/// without its bands' points, and the sums its summary needs instead
+/// ([`crate::summary::summarize_sums`]); `None` when the steps after reading need the
+/// points (a band filter, `-hi` bands renamed), the sums are not the same doubles as
+/// the points' ([`Sums::exact`]), or for an eventlog: the caller then reads the input
+/// whole. The same errors as [`load`].
+#[cfg(feature = "cli")]
+pub(crate) fn load_summed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Loaded, Sums)>, LoadError> {
+    if !opts.filter.is_empty() {
+        return Ok(None);
+    }
+    let Some((profile, notes, sums)) = input::read_summed(bytes, opts, release)? else {
+        return Ok(None);
+    };
+    let loaded = after_reading(profile, notes, opts);
+    Ok((sums.exact && loaded.naming.is_none()).then_some((loaded, sums)))
+}
+
+/// The growth of the bands of a profile that [`load_summed`] loaded from `bytes` with
+/// `opts` as `loaded` with `sums`, from a second reading of the same bytes (the growth
+/// needs each band's mean before its values), in the profile's order of bands; `None`
+/// for an input [`load_summed`] would not take.
+#[cfg(feature = "cli")]
+pub(crate) fn load_slopes(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    loaded: &Loaded,
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<Vec<f64>>, LoadError> {
+    let slopes = input::read_slopes(bytes, opts, &loaded.profile.times, sums, release)?;
+    Ok(slopes.filter(|s| s.len() == loaded.profile.bands.len()))
 }
 
 /// The samples a reader of the crate's own handed over whole (the live stage's run so

@@ -2,7 +2,8 @@
 //! of each (issue 39): the command draws a long profile from two readings of its mapped
 //! file instead of keeping every point, the first giving each band's total (hp2ps's,
 //! which decides the traces and the order), the second keeping the points of the bands
-//! drawn and adding up those merged into OTHER.
+//! drawn and adding up those merged into OTHER; and what a reading for `--summary`
+//! keeps instead of the points ([`Sums`]).
 
 /// Each band's name and hp2ps's total of it, in the order the bands first appear, as a
 /// reading that keeps no point finds them.
@@ -41,4 +42,24 @@ pub(crate) enum Role {
     Merged,
     /// A trace, or dropped: nothing (its total is known).
     Dropped,
+}
+
+/// What the reading for `--summary` of a long `.hp` keeps instead of its points: the
+/// stack's height at every census and every band's peak and area, each worked out as
+/// the points stream past (`crate::profile::running`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Sums {
+    /// The height of all bands stacked at every complete census, as
+    /// `crate::profile::stack_heights` gives it when `exact`.
+    pub(crate) heights: Vec<f64>,
+    /// Every band's peak and area, in the profile's order of bands.
+    pub(crate) bands: Vec<super::Running>,
+    /// Every band's values added up in census order, in the same order (a band's mean,
+    /// which its growth needs before its values: a second reading's).
+    pub(crate) values: Vec<f64>,
+    /// Whether `heights` are the same doubles as the stack of every point kept gives:
+    /// that adds each census's values band by band, this reading in the order the file
+    /// lists them, which gives the same sums when every value is a whole number, none
+    /// negative, and every census's sum below 2^52.
+    pub(crate) exact: bool,
 }

@@ -18,6 +18,7 @@ pub(crate) mod info;
 pub(crate) mod keep;
 mod key;
 pub(crate) mod numbers;
+pub(crate) mod running;
 pub(crate) mod stack;
 
 pub(crate) use facts::ProfileFacts;
@@ -25,6 +26,7 @@ pub(crate) use info::closure_type_name;
 pub use info::{BandInfo, IpeEntry, SymbolMatch};
 pub(crate) use key::{match_key, name_key};
 pub(crate) use numbers::{BandNumbers, Fate};
+pub(crate) use running::{beats, Running};
 pub(crate) use stack::{area, merged_values, stack_heights, stack_on, trapezoid_weights};
 
 use std::collections::BTreeMap;

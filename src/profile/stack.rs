@@ -2,6 +2,7 @@
 //! the arithmetic of bands that aggregation, the band filter, the summary and the layout
 //! share.
 
+use super::running::trapezoid_weight;
 use super::Band;
 
 /// The height of the stack at every sample, summed band by band.
@@ -43,11 +44,7 @@ pub(crate) fn area(times: &[f64], heights: &[f64]) -> f64 {
 /// its values times these).
 pub(crate) fn trapezoid_weights(times: &[f64]) -> Vec<f64> {
     (0..times.len())
-        .map(|i| {
-            let before = if i > 0 { times[i] - times[i - 1] } else { 0.0 };
-            let after = times.get(i + 1).map_or(0.0, |t| t - times[i]);
-            (before + after) / 2.0
-        })
+        .map(|i| trapezoid_weight(times, i))
         .collect()
 }
 

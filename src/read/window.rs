@@ -34,6 +34,7 @@
 //! assert!(profile.marks.is_empty()); // the mark stood before the first kept sample
 //! ```
 
+use crate::profile::keep::Sums;
 use crate::profile::Profile;
 use crate::seam::{HeaderField, ProfileBuilder, Sink};
 
@@ -97,8 +98,27 @@ pub(crate) fn finish(
     sink: Window<ProfileBuilder>,
     window: &WindowOptions,
 ) -> Result<Profile, WindowError> {
+    finish_with(sink, window, |b| (b.finish(), ())).map(|(profile, ())| profile)
+}
+
+/// [`finish`] of a window in front of a builder that keeps no point
+/// (`ProfileBuilder::summed`): the profile and the sums the builder made instead.
+pub(crate) fn finish_summed(
+    sink: Window<ProfileBuilder>,
+    window: &WindowOptions,
+) -> Result<(Profile, Option<Sums>), WindowError> {
+    finish_with(sink, window, ProfileBuilder::finish_summed)
+}
+
+/// What `end` makes of the builder behind the window; an error when the profile holds
+/// no sample.
+fn finish_with<T>(
+    sink: Window<ProfileBuilder>,
+    window: &WindowOptions,
+    end: impl FnOnce(ProfileBuilder) -> (Profile, T),
+) -> Result<(Profile, T), WindowError> {
     let (first, last) = (sink.first_time, sink.last_time);
-    let profile = sink.into_inner().finish();
+    let (profile, made) = end(sink.into_inner());
     if profile.times.is_empty() {
         return Err(WindowError::NoSampleInside {
             window: window.describe(),
@@ -106,7 +126,7 @@ pub(crate) fn finish(
             last: last.unwrap_or(0.0),
         });
     }
-    Ok(profile)
+    Ok((profile, made))
 }
 
 /// Checks that the window can hold a sample at all.

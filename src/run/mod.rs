@@ -25,7 +25,8 @@
 //! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). A long mapped
 //! `.hp` drawn as PS, EPS, SVG or PDF is read twice instead of kept whole
 //! (`two_pass.rs`: the first reading's totals decide the bands, the second keeps the
-//! drawn ones). The crate's
+//! drawn ones); its `--summary` alone is read once keeping no point, only the sums the
+//! summary needs. The crate's
 //! only `unsafe` is in `mapped/`, `heap.rs` and `abort.rs`.
 
 #[cfg(unix)]

@@ -111,7 +111,7 @@ fn read(
     src: Origin<'_>,
 ) -> Result<(Profile, Done), Failure> {
     let (opts, warnings) = load_options(inv, src);
-    finish_read(inv, load(Source::Stream(input), &opts), src, warnings)
+    finish_read(inv, load(Source::Stream(input), &opts), src, warnings, None)
 }
 
 /// The one line for a file that changed while it was read (a program writing it again:
@@ -147,7 +147,7 @@ fn read_file(
     if read.is_err() && before.is_some() && version() != before {
         return Err(changed_while_read(src.name).into());
     }
-    finish_read(inv, read, src, warnings)
+    finish_read(inv, read, src, warnings, None)
 }
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
@@ -159,22 +159,34 @@ fn read_mapped(
     drawn: bool,
 ) -> Result<(Profile, Done), Failure> {
     let (mut opts, warnings) = load_options(inv, src);
-    let first = drawn
-        .then(|| two_pass::first_reading(inv, &opts, map))
-        .flatten();
-    let totals = first.map(|(drawing, totals)| {
-        opts.drawn = Some(drawing);
-        totals
-    });
-    let source = Source::Mapped {
-        bytes: map.bytes(),
-        release: &mut |n| map.release(n),
+    let file = Some(src.name).filter(|&name| name != "stdin");
+    // A summary alone may be made keeping no point; else a chart may need only some.
+    let summed = match drawn {
+        true => two_pass::summary_reading(inv, &opts, map, file),
+        false => Ok(None),
     };
-    let read = load(source, &opts);
+    let (read, summary, totals) = match summed {
+        Ok(Some((loaded, summary))) => (Ok(loaded), Some(summary), None),
+        Err(e) => (Err(e), None, None),
+        Ok(None) => {
+            let first = drawn
+                .then(|| two_pass::first_reading(inv, &opts, map))
+                .flatten();
+            let totals = first.map(|(drawing, totals)| {
+                opts.drawn = Some(drawing);
+                totals
+            });
+            let source = Source::Mapped {
+                bytes: map.bytes(),
+                release: &mut |n| map.release(n),
+            };
+            (load(source, &opts), None, totals)
+        }
+    };
     if map.changed_while_read(read.is_err()) {
         return Err(changed_while_read(src.name).into());
     }
-    let (profile, mut done) = finish_read(inv, read, src, warnings)?;
+    let (profile, mut done) = finish_read(inv, read, src, warnings, summary)?;
     done.totals = totals;
     Ok((profile, done))
 }
@@ -191,12 +203,14 @@ pub(super) enum Reading {
     Drawn,
 }
 
-/// The warnings (`warnings`, then the load's) and the summary of what was loaded.
+/// The warnings (`warnings`, then the load's) and the summary of what was loaded (`made`
+/// when it is made already).
 fn finish_read(
     inv: &Invocation,
     read: Result<Loaded, LoadError>,
     src: Origin<'_>,
     mut warnings: Vec<String>,
+    made: Option<Summary>,
 ) -> Result<(Profile, Done), Failure> {
     let name = src.name;
     let loaded = read.map_err(|e| Failure {
@@ -216,7 +230,8 @@ fn finish_read(
         (loaded.warnings.iter().filter(asked)).map(|w| format!("hp2ps: warning: {}", w.line(name))),
     );
     let file = Some(name).filter(|&name| name != "stdin");
-    let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
+    let summary =
+        made.or_else(|| (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options)));
     // The log chose that file (its argv[0]): say which named the bands.
     let used = (loaded.naming.as_ref())
         .and_then(|n| n.binary_used())

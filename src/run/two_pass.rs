@@ -3,11 +3,16 @@
 //! the bands' roles are decided as aggregation would decide them; the second keeps the
 //! drawn bands' points and the merged bands' sum. The chart is the same, byte for byte;
 //! only the options whose steps need nothing but the totals take this way.
+//!
+//! `--summary` alone of a long `.hp` reads it once, keeping no point but the sums the
+//! summary needs ([`summary_reading`]; with `--sort growth`, twice: the bands' growth
+//! needs their means first), unless the options or the file need the points.
 
 use super::mapped::Mapped;
 use crate::cli::Invocation;
-use crate::load::{band_totals, Binary, LoadOptions};
+use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
 use crate::profile::keep::Drawing;
+use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
 
@@ -37,6 +42,41 @@ pub(super) fn first_reading(
     first
 }
 
+/// The profile of `map` loaded without its bands' points, and its summary from the sums
+/// the reading made of them instead (`crate::load::load_summed`), when `inv` asks for
+/// the summary alone (`file`: the input's name in it) with options it can be made of
+/// that way; `Ok(None)` when not (after a reading that found the file needs its points,
+/// the map is ready to be read again, whole). Its errors are `load`'s of the same bytes.
+pub(super) fn summary_reading(
+    inv: &Invocation,
+    opts: &LoadOptions,
+    map: &Mapped,
+    file: Option<&str>,
+) -> Result<Option<(Loaded, Summary)>, LoadError> {
+    if inv.summary.is_none() || inv.renders() {
+        return Ok(None);
+    }
+    let summary = &inv.summary_options;
+    let Some((loaded, sums)) = load_summed(map.bytes(), opts, &mut |n| map.release(n))? else {
+        map.read_again();
+        return Ok(None);
+    };
+    // The bands' growth needs their means first: a second reading.
+    let slopes = match summary.slopes {
+        true => {
+            map.read_again();
+            let bytes = map.bytes();
+            load_slopes(bytes, opts, &loaded, &sums, &mut |n| map.release(n))?
+        }
+        false => None,
+    };
+    let made = summarize_sums(&loaded, &sums, slopes.as_deref(), file, summary);
+    if made.is_none() {
+        map.read_again();
+    }
+    Ok(made.map(|summary| (loaded, summary)))
+}
+
 /// The first reading of `bytes` and the roles it decides for a chart of `render`, if
 /// that chart can be drawn from the second reading.
 fn decide(
@@ -56,5 +96,7 @@ fn decide(
     Some((Drawing { roles, counts }, totals.totals))
 }
 
+#[cfg(test)]
+mod summary_tests;
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,12 @@
 //! [`ProfileBuilder`]: the [`Sink`] that turns a reader's statements into a [`Profile`],
 //! interning each identifier once.
 
-use super::keeping::Keeping;
+use super::keeping::{Censuses, Keeping};
+use super::sloping::Sloping;
+use super::summing::Summing;
 use super::{HeaderField, RunEntry, SampleBlock, Sink, StatementRun, BEGIN, END, MARK};
 use crate::intern::{hash_bytes, NameIndex};
-use crate::profile::keep::{BandTotals, Drawing};
+use crate::profile::keep::{BandTotals, Drawing, Sums};
 use crate::profile::{Band, Point, Profile};
 
 /// How many lookups of a run [`NameIndex::warm`] starts at once.
@@ -125,10 +127,46 @@ impl ProfileBuilder {
         self.keeping.band_totals(names)
     }
 
+    /// A builder that keeps no point but the sums `--summary` needs: the reading of a
+    /// long profile for its summary ([`Self::finish_summed`]).
+    pub(crate) fn summed() -> ProfileBuilder {
+        ProfileBuilder {
+            keeping: Keeping::Summed(Summing::default()),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// The profile (its bands without points) and the sums of a [`Self::summed`]
+    /// builder; `None` from any other.
+    pub(crate) fn finish_summed(mut self) -> (Profile, Option<Sums>) {
+        let p = &self.profile;
+        let sums = self.keeping.sums(&p.times, p.bands.len());
+        (self.profile, sums)
+    }
+
+    /// A builder that keeps no point but each band's growth, from the censuses' `times`
+    /// and each band's values added up (`sums`) that a [`Self::summed`] reading of the
+    /// same bytes found ([`Self::finish_sloped`]).
+    pub(crate) fn sloped(times: Vec<f64>, sums: &[f64]) -> ProfileBuilder {
+        ProfileBuilder {
+            keeping: Keeping::Sloped(Sloping::new(times, sums)),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// Each band's growth, from a [`Self::sloped`] builder; `None` from any other.
+    pub(crate) fn finish_sloped(mut self) -> Option<Vec<f64>> {
+        self.keeping.slopes(self.profile.bands.len())
+    }
+
     /// Hands `points` (samples from `base`) of band `id` to what is kept of it.
     fn take(&mut self, id: u32, points: &[Point], base: u32) {
         let band = &mut self.profile.bands[id as usize].points;
-        self.keeping.take(band, id, points, base);
+        let at = Censuses {
+            complete: self.current,
+            times: &self.profile.times,
+        };
+        self.keeping.take(band, id, points, base, at);
     }
 }
 
@@ -214,7 +252,13 @@ impl Sink for ProfileBuilder {
                         make_room(band, points.len(), run.progress);
                         append_shifted(band, points, base);
                     }
-                    _ => self.keeping.take(band, id, points, base),
+                    _ => {
+                        let at = Censuses {
+                            complete: base,
+                            times: &self.profile.times,
+                        };
+                        self.keeping.take(band, id, points, base, at);
+                    }
                 }
             }
         }
@@ -260,7 +304,11 @@ impl Sink for ProfileBuilder {
             let id = self.intern(name);
             let band = &mut self.profile.bands[id as usize].points;
             if !matches!(self.keeping, Keeping::Every) {
-                self.keeping.take(band, id, &points, base);
+                let at = Censuses {
+                    complete: base + count,
+                    times: &self.profile.times,
+                };
+                self.keeping.take(band, id, &points, base, at);
             } else if band.is_empty() && base == 0 {
                 // The usual case: the block is the whole profile, and the band's points
                 // move in as they are.

@@ -1,11 +1,15 @@
 //! What the profile builder keeps of the points it is given: every one (the default), or,
 //! for the two readings of a long `.hp` (`crate::profile::keep`), only each band's total
 //! (the first) or only the points of the bands drawn and the sum of those merged into
-//! OTHER (the second). The builder interns names alike in every mode, so a band has the
-//! same number in both readings of the same bytes.
+//! OTHER (the second); or, for `--summary` of a long `.hp`, no point but the sums the
+//! summary needs (`summing.rs`), and with `--sort growth` a second reading's slopes
+//! (`sloping.rs`). The builder interns names alike in every mode, so a
+//! band has the same number in both readings of the same bytes.
 
+use super::sloping::Sloping;
+use super::summing::Summing;
 use crate::num::c_trunc_i64;
-use crate::profile::keep::{BandTotals, Drawing, Role};
+use crate::profile::keep::{BandTotals, Drawing, Role, Sums};
 use crate::profile::Point;
 
 /// Magnitudes below this add up exactly in any order (with room to spare under 2^53).
@@ -21,6 +25,18 @@ pub(crate) enum Keeping {
     Totals(Totals),
     /// The drawn bands' points and the merged bands' sum.
     Drawn(Drawn),
+    /// The summary's sums: the stack's heights, each band's peak and area.
+    Summed(Summing),
+    /// The bands' growth, from a first reading's means (`--summary --sort growth`).
+    Sloped(Sloping),
+}
+
+/// What the builder knows of the censuses when it hands points over: how many are
+/// complete, and the times read so far (the complete ones' first).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Censuses<'a> {
+    pub(crate) complete: u32,
+    pub(crate) times: &'a [f64],
 }
 
 /// The first reading's state: each band's total so far, and the total before the census
@@ -70,12 +86,21 @@ impl Keeping {
     }
 
     /// Takes `points` of band `id` (their samples counted from `base`); `band` is its
-    /// points as kept.
-    pub(crate) fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {
+    /// points as kept, `at` what is known of the censuses.
+    pub(crate) fn take(
+        &mut self,
+        band: &mut Vec<Point>,
+        id: u32,
+        points: &[Point],
+        base: u32,
+        at: Censuses<'_>,
+    ) {
         match self {
             Keeping::Every => band.extend(points.iter().map(|p| shifted(p, base))),
             Keeping::Totals(t) => t.take(id, points, base),
             Keeping::Drawn(d) => d.take(band, id, points, base),
+            Keeping::Summed(s) => s.take(id, points, base, at.complete, at.times),
+            Keeping::Sloped(s) => s.take(id, points, base),
         }
     }
 
@@ -101,6 +126,8 @@ impl Keeping {
                 d.sums.truncate(complete as usize);
                 d.last.is_some_and(|last| last >= complete)
             }
+            Keeping::Summed(s) => s.discard_from(complete),
+            Keeping::Sloped(s) => s.discard_from(complete),
         }
     }
 
@@ -112,14 +139,39 @@ impl Keeping {
             Keeping::Totals(t) => t.bands.get(id).is_some_and(|r| r.count > 0),
             // The first reading said which bands there are.
             Keeping::Drawn(d) => id < d.drawing.roles.len(),
+            Keeping::Summed(s) => s.has_points(id),
+            Keeping::Sloped(s) => s.has_points(id),
         }
     }
 
     /// After the builder dropped bands (see [`Self::has_points`]): the same for its state.
     pub(crate) fn retain(&mut self, kept: &[bool]) {
-        if let Keeping::Totals(t) = self {
-            let mut flags = kept.iter();
-            t.bands.retain(|_| flags.next().copied().unwrap_or(false));
+        match self {
+            Keeping::Totals(t) => {
+                let mut flags = kept.iter();
+                t.bands.retain(|_| flags.next().copied().unwrap_or(false));
+            }
+            Keeping::Summed(s) => s.retain(kept),
+            Keeping::Sloped(s) => s.retain(kept),
+            Keeping::Every | Keeping::Drawn(_) => {}
+        }
+    }
+
+    /// The summary's sums, once the reading is over (`times`: the complete censuses',
+    /// `bands`: how many bands there are); `None` unless summing.
+    pub(crate) fn sums(&mut self, times: &[f64], bands: usize) -> Option<Sums> {
+        match self {
+            Keeping::Summed(s) => Some(s.sums(times, bands)),
+            _ => None,
+        }
+    }
+
+    /// The bands' growth, once the reading is over (`bands` many); `None` unless that
+    /// is what is kept.
+    pub(crate) fn slopes(&mut self, bands: usize) -> Option<Vec<f64>> {
+        match self {
+            Keeping::Sloped(s) => Some(s.slopes(bands)),
+            _ => None,
         }
     }
 

@@ -16,13 +16,18 @@
 //!
 //! What the builder keeps of the points is `keeping.rs`'s: every one, or for the two
 //! readings of a long mapped `.hp` (`crate::profile::keep`) each band's total, then the
-//! drawn bands' points and the sum of those merged into OTHER.
+//! drawn bands' points and the sum of those merged into OTHER; for `--summary` of a
+//! long `.hp`, no point but the stack's heights and each band's peak and area
+//! (`summing.rs`), then, for its bands' growth, a second reading's slopes
+//! (`sloping.rs`).
 
 mod block;
 mod builder;
 mod keeping;
 mod run;
 mod sink;
+mod sloping;
+mod summing;
 
 pub use block::{BlockMark, SampleBlock};
 pub(crate) use builder::make_room;

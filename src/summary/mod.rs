@@ -30,9 +30,13 @@ use std::io::{self, Write};
 
 use serde::{Serialize, Serializer};
 
+#[cfg(feature = "cli")]
+use crate::aggregate::numbers::numbers_of;
 use crate::aggregate::numbers::{band_numbers, beats, trapezoid_weights, BandNumbers, Extras};
 use crate::defaults;
 use crate::load::{FilteredOut, Loaded};
+#[cfg(feature = "cli")]
+use crate::profile::keep::Sums;
 use crate::profile::{area, stack_heights, BandInfo, Profile};
 use crate::read::eventlog::{Breakdown, Marker};
 
@@ -192,7 +196,41 @@ fn integer_if_exact<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 /// how the bands of a `-hi` profile were named. `file` is the input's name (`None` for
 /// stdin).
 pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
-    let mut s = of_profile(&loaded.profile, opts);
+    with_loading(of_profile(&loaded.profile, opts), loaded, file)
+}
+
+/// [`summarize`] of a profile loaded without its bands' points, from the sums a reading
+/// made of them instead (`crate::load::load_summed`) and, for their growth, each band's
+/// slope (`crate::load::load_slopes`): the same summary, byte for byte. `None` when
+/// `opts` asks for the growth and `slopes` are not given.
+#[cfg(feature = "cli")]
+pub(crate) fn summarize_sums(
+    loaded: &Loaded,
+    sums: &Sums,
+    slopes: Option<&[f64]>,
+    file: Option<&str>,
+    opts: &SummaryOptions,
+) -> Option<Summary> {
+    if opts.slopes && slopes.is_none() {
+        return None;
+    }
+    let profile = &loaded.profile;
+    let times = &profile.times;
+    let total_area = area(times, &sums.heights);
+    let first = times.first().copied().unwrap_or(0.0);
+    let bands = (profile.bands.iter().zip(&sums.bands).enumerate())
+        .map(|(id, (band, running))| {
+            let mut numbers = numbers_of(band.name.clone(), running, first, total_area);
+            numbers.slope = slopes.and_then(|s| s.get(id)).copied().unwrap_or(0.0);
+            numbers
+        })
+        .collect();
+    let s = of_numbers(profile, &sums.heights, total_area, bands, opts);
+    Some(with_loading(s, loaded, file))
+}
+
+/// `s` with the input's name and what its loading learnt.
+fn with_loading(mut s: Summary, loaded: &Loaded, file: Option<&str>) -> Summary {
     s.file = file.map(str::to_string);
     s.filtered = loaded.filtered;
     s.breakdown = (loaded.eventlog.as_ref()).and_then(|report| report.breakdown);
@@ -219,22 +257,35 @@ pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> 
 /// The numbers of the profile alone (see the module docs for what is counted).
 pub(crate) fn of_profile(profile: &Profile, opts: &SummaryOptions) -> Summary {
     let times = &profile.times;
-    let n = times.len();
-    let heights = stack_heights(&profile.bands, n);
-    let (peak_total, peak_time) = peak(times, &heights);
+    let heights = stack_heights(&profile.bands, times.len());
     let total_area = area(times, &heights);
-    let start = times.first().copied().unwrap_or(0.0);
-    let end = times.last().copied().unwrap_or(0.0);
-
     let weights = trapezoid_weights(times);
     let extras = Extras {
         slope: opts.slopes,
         spark: 0,
     };
     let mut column = Vec::new();
-    let mut bands: Vec<BandNumbers> = (profile.bands.iter())
+    let bands = (profile.bands.iter())
         .map(|b| band_numbers(b, times, &weights, total_area, extras, &mut column))
         .collect();
+    of_numbers(profile, &heights, total_area, bands, opts)
+}
+
+/// The summary of `profile` (its header, times, lines and marks) whose stack is
+/// `heights` high at its censuses, of area `total_area`, and whose bands' numbers are
+/// `bands`: what the profile's points and a reading's sums of them both come to.
+fn of_numbers(
+    profile: &Profile,
+    heights: &[f64],
+    total_area: f64,
+    mut bands: Vec<BandNumbers>,
+    opts: &SummaryOptions,
+) -> Summary {
+    let times = &profile.times;
+    let n = times.len();
+    let (peak_total, peak_time) = peak(times, heights);
+    let start = times.first().copied().unwrap_or(0.0);
+    let end = times.last().copied().unwrap_or(0.0);
     crate::aggregate::numbers::sort_biggest_first(&mut bands);
     bands.truncate(opts.top);
     let bands = bands

@@ -114,7 +114,7 @@ fn every_golden_input_is_drawn_alike_from_two_readings() {
 /// A long profile of `bands` bands over `censuses` censuses, each band in about two
 /// censuses of three, whole values (or, with `fraction`, one that is not), its last
 /// census cut (with a band only it has) when `cut`.
-fn generated(bands: usize, censuses: usize, fraction: bool, cut: bool) -> Vec<u8> {
+pub(super) fn generated(bands: usize, censuses: usize, fraction: bool, cut: bool) -> Vec<u8> {
     let mut next = crate::test_rng::xorshift(39);
     let mut s = String::from(
         "JOB \"gen\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n",
