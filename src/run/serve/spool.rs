@@ -155,7 +155,7 @@ impl Spool {
                 if self.capped.load(Ordering::Acquire) {
                     said.push_str(&format!(
                         ", its cap (--spool-max), reached {}: -o and save cover the run up \
-                         to there; the live page goes on",
+                         to about there; the live page goes on",
                         at.unwrap_or("during the run")
                     ));
                 }
