@@ -13,6 +13,7 @@ mod delta;
 mod http;
 mod hub;
 mod options;
+mod ranged;
 mod record;
 mod routes;
 mod saved;

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::record::{size, Ranged};
+use super::ranged::{size, Ranged};
 use crate::run::cleanup::{self, Listed};
 
 /// The start and end of a spool file's name: `hp2ps-live-PID-SALT.spool`.
@@ -240,11 +240,8 @@ pub(super) fn sweep(dir: &Path) -> Vec<String> {
 
 /// Marks the spool as held while this process lives (the lock goes with the process).
 #[cfg(unix)]
-#[allow(unsafe_code)]
 fn lock(file: &File) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a descriptor this File owns.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    let _ = rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive);
 }
 
 #[cfg(not(unix))]
@@ -252,11 +249,8 @@ fn lock(_: &File) {}
 
 /// Whether no process holds `file`'s lock (taking it shows it; it goes with `file`).
 #[cfg(unix)]
-#[allow(unsafe_code)]
 fn unheld(file: &File) -> bool {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a descriptor this File owns.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok()
 }
 
 #[cfg(not(unix))]
@@ -264,16 +258,20 @@ fn unheld(_: &File) -> bool {
     false
 }
 
-/// Whether process `pid` lives (one of this machine's namespace).
+/// Whether process `pid` lives (one of this machine's namespace): signal 0 sends
+/// nothing, it only asks.
 #[cfg(unix)]
-#[allow(unsafe_code)]
 fn alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         return false;
     };
-    // SAFETY: signal 0 sends nothing; it only asks whether the process is there.
-    let sent = unsafe { libc::kill(pid, 0) };
-    sent == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(e) => e == rustix::io::Errno::PERM,
+    }
 }
 
 #[cfg(not(unix))]

@@ -201,7 +201,7 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
 
 /// What the page of a run cut at `--spool-max` says: where it stops.
 fn capped(profile: &Profile, max: Option<u64>) -> String {
-    let cap = max.map_or_else(String::new, |m| format!(" {}", super::record::size(m)));
+    let cap = max.map_or_else(String::new, |m| format!(" {}", super::ranged::size(m)));
     let unit = String::from_utf8_lossy(&profile.sample_unit);
     let upto = match profile.times.last() {
         Some(&t) => format!(
