@@ -233,8 +233,9 @@ fn the_spool_of_a_killed_hp2ps_is_removed_by_the_next() {
 }
 
 /// `--spool-max` caps the spool: the file is never larger, the cap is said on stderr
-/// and on the page, the live page follows the whole run, and the saved page covers
-/// the run up to the cap and says so.
+/// and on the page, the live page follows the whole run to its end (the end's page,
+/// cut at the cap, is not its last state), and the saved page and `-o` cover the run up
+/// to the cap and say so.
 #[test]
 fn the_spool_stops_at_its_cap_and_the_saved_page_says_so() {
     let dir = TempDir::new("serve-spool-max");
@@ -251,6 +252,8 @@ fn the_spool_stops_at_its_cap_and_the_saved_page_says_so() {
             "spool",
             "--spool-max",
             &format!("{cap}"),
+            "-o",
+            "whole.html",
         ],
     );
     let writer = write_fifo(dir.join("run.eventlog"), bytes.clone());
@@ -277,11 +280,29 @@ fn the_spool_stops_at_its_cap_and_the_saved_page_says_so() {
         "{}",
         served.stderr()
     );
+    // The end's page is of the run up to the cap: written to -o and said so, but the
+    // live page keeps the whole run (it showed the cut page at its end before).
+    assert!(
+        served.wait_stderr(
+            "wrote whole.html (the run up to --spool-max)",
+            Duration::from_secs(60)
+        ),
+        "{}",
+        served.stderr()
+    );
+    let note = "this page covers the run up to ";
+    let written = std::fs::read_to_string(dir.join("whole.html")).expect("-o");
+    assert!(written.contains(note), "-o says where it stops");
+    let newest = served
+        .events()
+        .next(Duration::from_secs(30))
+        .expect("a state");
+    assert!(!newest.to_string().contains(note), "the live page went on");
+    assert_eq!(newest["status"]["censuses"].as_u64(), Some(censuses));
     // The saved page: the run up to the cap, said.
     let (code, page) = served.get(&format!("/{}/save", served.token));
     let page = String::from_utf8_lossy(&page);
     assert_eq!(code, 200, "{page}");
-    let note = "this page covers the run up to ";
     let at = page
         .find(note)
         .unwrap_or_else(|| panic!("no note in the page"));

@@ -448,17 +448,20 @@ impl Hub {
                 return None;
             }
         };
+        let cut = if whole.capped {
+            " (the run up to --spool-max)"
+        } else {
+            ""
+        };
         let said = |path: &Path| {
-            say!(
-                "hp2ps: {}: the run's end ({censuses} censuses): wrote {}",
-                self.name,
-                path.display()
-            )
+            let (name, path) = (&self.name, path.display());
+            say!("hp2ps: {name}: the run's end ({censuses} censuses): wrote {path}{cut}")
         };
         if let Some(Output::Failed(e)) = self.write_output(said, Some(run)) {
             say!("hp2ps: {e}");
         }
-        Some(Arc::clone(&whole.live))
+        // One cut at --spool-max is not the live page's end: the live page went on.
+        (!whole.capped).then(|| Arc::clone(&whole.live))
     }
 }
 

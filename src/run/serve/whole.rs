@@ -27,6 +27,8 @@ pub(super) struct Whole {
     /// The page, as `--format html` writes it.
     pub(super) page: Vec<u8>,
     pub(super) live: Arc<Page>,
+    /// Made of the run up to the spool's cap (`--spool-max`): the run went on after it.
+    pub(super) capped: bool,
 }
 
 /// What a whole run's page is made from: the run's number (a new run may keep as many
@@ -92,6 +94,7 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     // Said as it is when the record cannot be read (a spool that ran out of room, a
     // file written again), not as the child's "end of file" of an empty input.
     let mut run = record.reader()?;
+    let capped = run.capped;
     let mut command = Command::new(&program.path);
     // Its own name as it was started (the descriptor's path says nothing to `ps`).
     #[cfg(unix)]
@@ -149,7 +152,8 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
         let why = errors.lines().last().unwrap_or("it failed").to_string();
         return Err(why.strip_prefix("hp2ps: ").unwrap_or(&why).to_string());
     }
-    parts(page).ok_or_else(|| String::from("the child's page is not whole"))
+    let whole = parts(page).ok_or_else(|| String::from("the child's page is not whole"))?;
+    Ok(Whole { capped, ..whole })
 }
 
 /// The child's output: the page, as JSON.
@@ -160,6 +164,7 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
     Some(Whole {
         page,
         live: Arc::new(live),
+        capped: false,
     })
 }
 
