@@ -235,6 +235,31 @@ pub(crate) fn command() -> clap::Command {
                 .value_parser(value_parser!(u16))
                 .help("Listen on port N (default: a free port)")
                 .help_heading(LIVE),
+            Arg::new("spool")
+                .long("spool")
+                .value_name("DIR")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .value_hint(ValueHint::DirPath)
+                .help(
+                    "Keep a run read from a stream (a FIFO, stdin, a socket) for -o and the\n\
+                     page's save in a spool file in DIR (default: the temporary directory,\n\
+                     TMPDIR); its name and size are said, and it is removed when hp2ps ends",
+                )
+                .help_heading(LIVE),
+            Arg::new("spool-max")
+                .long("spool-max")
+                .value_name("SIZE")
+                .value_parser(byte_size)
+                .help(
+                    "Keep at most SIZE of it (bytes, or 500M, 2G, 1GiB): past it -o and the\n\
+                     save cover the run up to there, and say so; the live page goes on",
+                )
+                .help_heading(LIVE),
+            Arg::new("serve-whole-run-capped")
+                .long("serve-whole-run-capped")
+                .action(ArgAction::SetTrue)
+                .hide(true)
+                .help("The run given to --serve-whole-run stops at --spool-max"),
             Arg::new("serve-whole-run")
                 .long("serve-whole-run")
                 .action(ArgAction::SetTrue)
@@ -432,5 +457,37 @@ fn time(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(t) if !t.is_nan() => Ok(t),
         _ => Err("not a number".to_string()),
+    }
+}
+
+/// A number of bytes: `1000000`, `500M`, `2G`, `1.5GB`, `1GiB` (k, M, G, T are powers of
+/// 1000; Ki, Mi, Gi, Ti of 1024), at least 1.
+fn byte_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale: f64 = match unit.strip_suffix(['B', 'b']).unwrap_or(unit) {
+        "" => 1.0,
+        "k" | "K" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        "Ki" => 1024.0,
+        "Mi" => 1024.0 * 1024.0,
+        "Gi" => 1024.0 * 1024.0 * 1024.0,
+        "Ti" => 1024.0_f64.powi(4),
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} (k, M, G, T, Ki, Mi, Gi, Ti)"
+            ))
+        }
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if (n * scale).is_finite() && n * scale >= 1.0 && n * scale < 1.8e19 => {
+            Ok((n * scale) as u64)
+        }
+        _ => Err(String::from("a size of at least one byte, as 500M or 2G")),
     }
 }

@@ -130,6 +130,13 @@ pub struct ServeOptions {
     /// Instead of serving, write the whole run's page to stdout, from the file or from
     /// stdin (the server runs itself so for `-o` and the page's save).
     pub whole_run: bool,
+    /// `--spool`: where a run read from a stream is kept (`None`: the temporary
+    /// directory).
+    pub spool: Option<std::path::PathBuf>,
+    /// `--spool-max`: the most bytes of a run kept in its spool file.
+    pub spool_max: Option<u64>,
+    /// The run the whole run's child reads stops at `--spool-max`: its page says so.
+    pub whole_run_capped: bool,
 }
 
 impl Default for ServeOptions {
@@ -139,6 +146,9 @@ impl Default for ServeOptions {
             port: 0,
             detail: None,
             whole_run: false,
+            spool: None,
+            spool_max: None,
+            whole_run_capped: false,
         }
     }
 }

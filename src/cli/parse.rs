@@ -138,6 +138,9 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         serve.port = m.get_one::<u16>("port").copied().unwrap_or(0);
         serve.detail = m.get_one::<usize>("serve-detail").copied();
         serve.whole_run = m.get_flag("serve-whole-run");
+        serve.spool = m.get_one::<std::path::PathBuf>("spool").cloned();
+        serve.spool_max = m.get_one::<u64>("spool-max").copied();
+        serve.whole_run_capped = m.get_flag("serve-whole-run-capped");
         inv.serve = Some(serve);
         // The live page is the interactive page, and so is the whole run's (-o).
         if inv.format() != Format::Html && (inv.format.is_some() || inv.output.is_some()) {
@@ -146,13 +149,14 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
             ));
         }
         inv.format = Some(Format::Html);
-    } else if ["bind", "port", "serve-detail"]
+    } else if ["bind", "port", "serve-detail", "spool", "spool-max"]
         .iter()
         .any(|id| m.contains_id(id))
         || m.get_flag("serve-whole-run")
+        || m.get_flag("serve-whole-run-capped")
     {
         return Err(UsageError::Conflict(
-            "--bind and --port only go with --serve",
+            "--bind, --port, --spool and --spool-max only go with --serve",
         ));
     }
     inv.window = WindowOptions::new(

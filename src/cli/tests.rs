@@ -419,3 +419,29 @@ fn each_format_says_what_it_needs() {
         assert_eq!(n.x_labels == XLabels::Hp2ps, hp2ps, "{format}");
     }
 }
+
+#[test]
+fn spool_options_go_with_serve_and_read_sizes() {
+    let serve = |max: &str| {
+        let inv = inv(&["--serve", "--spool", "/var/tmp", "--spool-max", max, "x"]);
+        let serve = inv.serve.expect("--serve");
+        assert_eq!(
+            serve.spool.as_deref(),
+            Some(std::path::Path::new("/var/tmp"))
+        );
+        serve.spool_max
+    };
+    assert_eq!(serve("1000"), Some(1000));
+    assert_eq!(serve("500M"), Some(500_000_000));
+    assert_eq!(serve("1.5GB"), Some(1_500_000_000));
+    assert_eq!(serve("1GiB"), Some(1 << 30));
+    for bad in [
+        &["--serve", "--spool-max", "0", "x"][..],
+        &["--serve", "--spool-max", "2X", "x"],
+        &["--serve", "--spool-max", "-1G", "x"],
+        &["--spool", "/tmp", "x"],
+        &["--spool-max", "1G", "x"],
+    ] {
+        assert!(parse(bad.iter().map(OsString::from)).is_err(), "{bad:?}");
+    }
+}

@@ -40,6 +40,7 @@ pub mod ghc910;
 pub mod hostile;
 pub mod html_page;
 pub mod kept;
+pub mod processes;
 pub mod prof;
 pub mod prometheus;
 pub mod pslex;

@@ -97,11 +97,25 @@ impl RunPage {
         runs: usize,
         more: Vec<Box<dyn Panel + 'a>>,
     ) -> io::Result<RunPage> {
+        RunPage::heap_noted(chart, source, facts, runs, more, Vec::new())
+    }
+
+    /// [`RunPage::heap_with`] whose notes begin with `first` (the whole run's page of
+    /// `--serve`: where the run's record stopped).
+    pub(crate) fn heap_noted<'a>(
+        chart: &'a Chart,
+        source: Option<&'a str>,
+        facts: &'a ProfileFacts,
+        runs: usize,
+        more: Vec<Box<dyn Panel + 'a>>,
+        first: Vec<String>,
+    ) -> io::Result<RunPage> {
         let svg = picture_of(chart)?;
         let page = chart.pages.get(graph_page(chart));
         let graph = page.and_then(|p| p.graph.as_ref());
         let (data, axes) = (chart.data.as_deref(), page.and_then(|p| p.axes.as_ref()));
-        let notes = super::notes::left_out(chart, runs);
+        let mut notes = first;
+        notes.extend(super::notes::left_out(chart, runs));
         let Some((graph, data)) = graph.zip(data) else {
             // The picture alone.
             let head = Head {

@@ -135,6 +135,7 @@ impl Hub {
             since_newest: None,
             gap: None,
             kept: String::new(),
+            kept_bytes: 0,
             clock: Arrivals::default(),
         };
         let run = LiveRun::new(&opts);
@@ -180,6 +181,16 @@ impl Hub {
         let mut records = lock(&self.records);
         let before = std::mem::replace(&mut records.current, (run, Arc::new(record)));
         records.previous = Some(before);
+    }
+
+    /// hp2ps ends: the records' spool files go (a child reading one reads on); what
+    /// was removed, in words.
+    pub(super) fn discard_records(&self) -> Vec<String> {
+        let records = lock(&self.records);
+        let previous = records.previous.as_ref().map(|(_, r)| r);
+        (previous.into_iter().chain([&records.current.1]))
+            .filter_map(|r| r.discard())
+            .collect()
     }
 
     /// The record of the run read now.
@@ -344,7 +355,7 @@ impl Hub {
                 shared.status.notices = notices;
                 shared.status.since_newest = shared.status.clock.since();
                 shared.status.gap = shared.status.clock.usual();
-                shared.status.kept = self.record_words();
+                (shared.status.kept, shared.status.kept_bytes) = self.record().said();
                 let moved = run.version() != version;
                 version = run.version();
                 let profile = match moved {
@@ -425,11 +436,6 @@ impl Hub {
         }));
     }
 
-    /// Where the run is kept, in words, with its size now.
-    fn record_words(&self) -> String {
-        self.record().describe()
-    }
-
     /// The whole run read again the ordinary way: its page, written to `-o` too.
     fn whole_run_page(&self, run: u64, censuses: u64) -> Option<Arc<Page>> {
         let whole = match self.whole(None, Some(run)) {
@@ -442,17 +448,20 @@ impl Hub {
                 return None;
             }
         };
+        let cut = if whole.capped {
+            " (the run up to --spool-max)"
+        } else {
+            ""
+        };
         let said = |path: &Path| {
-            say!(
-                "hp2ps: {}: the run's end ({censuses} censuses): wrote {}",
-                self.name,
-                path.display()
-            )
+            let (name, path) = (&self.name, path.display());
+            say!("hp2ps: {name}: the run's end ({censuses} censuses): wrote {path}{cut}")
         };
         if let Some(Output::Failed(e)) = self.write_output(said, Some(run)) {
             say!("hp2ps: {e}");
         }
-        Some(Arc::clone(&whole.live))
+        // One cut at --spool-max is not the live page's end: the live page went on.
+        (!whole.capped).then(|| Arc::clone(&whole.live))
     }
 }
 

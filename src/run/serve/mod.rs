@@ -13,11 +13,13 @@ mod delta;
 mod http;
 mod hub;
 mod options;
+mod ranged;
 mod record;
 mod routes;
 mod saved;
 mod scrape;
 mod source;
+mod spool;
 mod status;
 pub(crate) mod whole;
 
@@ -56,6 +58,18 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             say!("hp2ps: cannot write {}: {e}", Path::new(path).display());
             return ExitCode::FAILURE;
         }
+    }
+    let spooling = Spooling {
+        // Said whole, wherever hp2ps was started: what `du` and `rm` are given.
+        dir: (opts.spool.clone())
+            .map(|d| std::path::absolute(&d).unwrap_or(d))
+            .unwrap_or_else(std::env::temp_dir),
+        max: opts.spool_max,
+    };
+    // A --spool that cannot hold the spool is found now, not when a stream comes.
+    if opts.spool.is_some() && !spooling.dir.is_dir() {
+        say!("hp2ps: --spool {}: not a directory", spooling.dir.display());
+        return ExitCode::FAILURE;
     }
     // Found now: the binary may be deleted or replaced before the run's end.
     let program = match whole::Program::running() {
@@ -98,7 +112,7 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     }
     spawn("input", {
         let hub = Arc::clone(&hub);
-        move || follow(&input, &hub)
+        move || follow(&input, &hub, &spooling)
     });
     spawn("publisher", {
         let hub = Arc::clone(&hub);
@@ -121,6 +135,9 @@ pub(crate) fn run(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     });
     cleanup::wait_for_first_signal();
     let stopped = stop(&hub);
+    for removed in hub.discard_records() {
+        say!("hp2ps: {removed}");
+    }
     let failed = hub::lock(&hub.failed).is_some();
     match failed {
         true => ExitCode::FAILURE,
@@ -152,13 +169,22 @@ fn stop(hub: &Hub) -> ExitCode {
     }
 }
 
+/// Where a run read from a stream is kept: `--spool` (or the temporary directory) and
+/// `--spool-max`.
+struct Spooling {
+    dir: PathBuf,
+    max: Option<u64>,
+}
+
 /// The input's thread: reads for ever, feeding the run.
-fn follow(input: &Input, hub: &Hub) {
+fn follow(input: &Input, hub: &Hub, spooling: &Spooling) {
     let opts = &hub.opts;
     let mut reader = LiveReader::new(opts);
     let mut runs = 0u64;
     let mut failed = false;
     let mut spool_failed = false;
+    // Whether the spools' directory was rid of those killed hp2ps runs left.
+    let mut swept = false;
     // The run's first bytes: a stream joined mid-run has no header.
     let mut head: Vec<u8> = Vec::new();
     // Whether the run is read from a pipe (a FIFO, stdin), which has one writer.
@@ -176,11 +202,19 @@ fn follow(input: &Input, hub: &Hub) {
             // Each run its own record, of what it is read from now.
             let record = match (&input, file) {
                 (Input::Path(path), Some(file)) => Record::file(file, path),
-                _ => Record::spool(),
+                _ => {
+                    if !swept {
+                        swept = true;
+                        for removed in spool::sweep(&spooling.dir) {
+                            say!("hp2ps: {removed}");
+                        }
+                    }
+                    Record::spool(&spooling.dir, spooling.max)
+                }
             };
             if let Record::Nothing(Some(why)) = &record {
                 say!("hp2ps: warning: the run cannot be kept for -o and save: {why}");
-            } else if runs == 1 {
+            } else if runs == 1 || matches!(record, Record::Spool(_)) {
                 say!("hp2ps: the whole run is {}", record.describe());
             }
             hub.start_run(runs, record);
@@ -203,12 +237,16 @@ fn follow(input: &Input, hub: &Hub) {
             if failed {
                 return;
             }
-            if let Err(e) = hub.record().append(bytes) {
-                if !spool_failed {
-                    spool_failed = true;
-                    say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
+            let capped = match hub.record().append(bytes) {
+                Ok(capped) => capped,
+                Err(e) => {
+                    if !spool_failed {
+                        spool_failed = true;
+                        say!("hp2ps: warning: the run cannot be kept whole for -o and save: {e}");
+                    }
+                    false
                 }
-            }
+            };
             let first = head.len() < InputKind::HEAD;
             if first {
                 head.extend(bytes.iter().take(InputKind::HEAD - head.len()));
@@ -216,6 +254,18 @@ fn follow(input: &Input, hub: &Hub) {
             let mut shared = lock(&hub.shared);
             let shared = &mut *shared;
             let before = shared.run.censuses();
+            if capped {
+                let at = match shared.run.newest() {
+                    Some(t) => format!("after census {before} ({} s)", spool::time(t)),
+                    None => String::from("before the first census"),
+                };
+                say!(
+                    "hp2ps: {}: the spool file reached --spool-max {at}: -o and save cover the run \
+                     up to about there; the live page goes on",
+                    hub.name
+                );
+                hub.record().capped_at(at);
+            }
             // An eventlog's middle (binary, no header) is said at once: a .hp reader
             // would wait for lines that never come.
             let middle = piped && first && joined_mid_run(&head) && bytes.contains(&0);
@@ -263,6 +313,10 @@ fn follow(input: &Input, hub: &Hub) {
                 shared.status.state = State::Closed;
                 shared.status.message = format!("the input closed: {how}");
                 say!("hp2ps: {}: {}", hub.name, shared.status.message);
+            }
+            let record = hub.record();
+            if let Record::Spool(_) = *record {
+                say!("hp2ps: {}: the run is {}", hub.name, record.describe());
             }
             hub.touch(shared);
         }

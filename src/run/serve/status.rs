@@ -44,6 +44,9 @@ pub(super) struct Status {
     pub(super) gap: Option<f64>,
     /// Where the run is kept for `-o` and save, and its size, in words.
     pub(super) kept: String,
+    /// The bytes of its spool file (0 when the run is a file's, which is its own
+    /// record).
+    pub(super) kept_bytes: u64,
     /// When the newest census was read, and the gaps between the last ones.
     #[serde(skip)]
     pub(super) clock: Arrivals,

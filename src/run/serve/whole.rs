@@ -15,6 +15,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 
 use crate::paint::html::{Page, RunPage};
+use crate::profile::Profile;
 use crate::{load, prepare, Source};
 
 use super::record::{Kept, Record};
@@ -26,6 +27,8 @@ pub(super) struct Whole {
     /// The page, as `--format html` writes it.
     pub(super) page: Vec<u8>,
     pub(super) live: Arc<Page>,
+    /// Made of the run up to the spool's cap (`--spool-max`): the run went on after it.
+    pub(super) capped: bool,
 }
 
 /// What a whole run's page is made from: the run's number (a new run may keep as many
@@ -91,6 +94,7 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     // Said as it is when the record cannot be read (a spool that ran out of room, a
     // file written again), not as the child's "end of file" of an empty input.
     let mut run = record.reader()?;
+    let capped = run.capped;
     let mut command = Command::new(&program.path);
     // Its own name as it was started (the descriptor's path says nothing to `ps`).
     #[cfg(unix)]
@@ -100,6 +104,7 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     command
         .args(std::env::args_os().skip(1))
         .arg("--serve-whole-run")
+        .args(run.capped.then_some("--serve-whole-run-capped"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -147,7 +152,8 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
         let why = errors.lines().last().unwrap_or("it failed").to_string();
         return Err(why.strip_prefix("hp2ps: ").unwrap_or(&why).to_string());
     }
-    parts(page).ok_or_else(|| String::from("the child's page is not whole"))
+    let whole = parts(page).ok_or_else(|| String::from("the child's page is not whole"))?;
+    Ok(Whole { capped, ..whole })
 }
 
 /// The child's output: the page, as JSON.
@@ -158,6 +164,7 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
     Some(Whole {
         page,
         live: Arc::new(live),
+        capped: false,
     })
 }
 
@@ -176,8 +183,14 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     };
     // What --format html's page says of its profile and what it left out.
     let facts = loaded.facts();
+    let capped = opts
+        .whole_run_capped
+        .then(|| capped(&loaded.profile, opts.spool_max));
     let (chart, _) = prepare(loaded.profile, None, &live.render);
-    let written = RunPage::heap(&chart, live.paint.source.as_deref(), &facts, 1).and_then(|run| {
+    let source = live.paint.source.as_deref();
+    let notes = capped.into_iter().collect();
+    let run = RunPage::heap_noted(&chart, source, &facts, 1, Vec::new(), notes);
+    let written = run.and_then(|run| {
         let mut out = io::BufWriter::new(io::stdout().lock());
         serde_json::to_writer(&mut out, &Page::of(&[run]))?;
         out.flush()
@@ -189,4 +202,22 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// What the page of a run cut at `--spool-max` says: where it stops.
+fn capped(profile: &Profile, max: Option<u64>) -> String {
+    let cap = max.map_or_else(String::new, |m| format!(" {}", super::ranged::size(m)));
+    let unit = String::from_utf8_lossy(&profile.sample_unit);
+    let upto = match profile.times.last() {
+        Some(&t) => format!(
+            "up to {} {unit} ({} censuses)",
+            super::spool::time(t),
+            profile.times.len()
+        ),
+        None => String::from("up to its first census"),
+    };
+    format!(
+        "this page covers the run {upto} only: hp2ps kept at most{cap} of it \
+         (--spool-max); the run went on after that, and the live page followed it"
+    )
 }
