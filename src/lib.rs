@@ -91,8 +91,7 @@ pub use load::{
     load, BandFilter, Binary, FilteredOut, LoadError, LoadOptions, Loaded, Program, Source, Warning,
 };
 pub use read::eventlog::{
-    Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport, EventlogWarning,
-    FramingRule, Marker, TimeAxis,
+    Breakdown, EventlogError, EventlogOptions, EventlogReport, EventlogWarning, Marker, TimeAxis,
 };
 pub use read::hp::{Pos, ReadError, ReadOptions};
 pub use read::prof::{TimeProfile, TimeProfileError, TimeProfileOptions, TimeProfileWarning};
