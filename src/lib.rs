@@ -100,7 +100,7 @@ pub use symbolize::{IpeNames, Naming};
 
 // From a profile to a chart, and the `.aux` file between runs.
 pub use aggregate::{AggregateOptions, NameOrder};
-pub use aux_file::{Aux, AuxError};
+pub use aux_file::Aux;
 pub use layout::{LayoutOptions, Palette, ValueUnits};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
 

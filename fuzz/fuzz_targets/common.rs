@@ -123,7 +123,8 @@ pub fn aux_reader(data: &[u8]) {
     match Aux::read(input) {
         Ok(aux) => render_and_check(example(), Some(&aux), &options(flags)),
         Err(e) => {
-            assert!(e.pos.line >= 1 && e.pos.col >= 1, "position {}", e.pos);
+            let pos = e.pos().expect("an .aux error has a position");
+            assert!(pos.line >= 1 && pos.col >= 1, "position {pos}");
             assert_one_line(&e.to_string());
         }
     }
