@@ -108,7 +108,7 @@ pub use layout::chart::Chart;
 pub use layout::ChartBand;
 
 // Writing a chart.
-pub use paint::{write_chart_with, write_runs_page, Census, ExportOptions, Format, PaintOptions};
+pub use paint::{write_chart_with, write_runs_page, Census, Format, PaintOptions};
 
 // Drawing a time profile: its flame graph, or two runs' differential one.
 pub use calltree::Measure;

@@ -301,7 +301,7 @@ fn exposition(file: &Path, openmetrics: bool) -> Vec<u8> {
     let render = RenderOptions::for_format(Format::Prometheus);
     let (chart, _) = prepare(loaded.profile, None, &render);
     let mut paint = PaintOptions::default();
-    paint.export.openmetrics = openmetrics;
+    paint.openmetrics = openmetrics;
     let mut out = Vec::new();
     write_chart_with(&chart, Format::Prometheus, &paint, &mut out).unwrap();
     out

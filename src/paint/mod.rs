@@ -24,7 +24,7 @@
 //! (Prometheus's and OpenMetrics's text, `--format prometheus`) and `pprof/` (one
 //! census as pprof's `profile.proto`), both reading what `census.rs` gives them of the
 //! chart (every band, the census chosen, the program and the kind of profile;
-//! [`ExportOptions`]). A time profile's static flame graph: `flame/` (SVG, PDF, PS and
+//! [`PaintOptions`]). A time profile's static flame graph: `flame/` (SVG, PDF, PS and
 //! EPS of `layout::flame`'s `FlameChart`).
 
 mod buffer;
@@ -42,7 +42,7 @@ pub(crate) mod svg;
 mod walk;
 mod write;
 
-pub use census::{Census, ExportOptions};
+pub use census::Census;
 pub(crate) use flame::write_flame;
 pub use format::{Format, PaintOptions};
 // The command's (run/).

@@ -19,7 +19,7 @@ fn pprof(p: Profile, census: Census) -> io::Result<proto::Profile> {
     };
     let (chart, _) = prepare(p, None, &opts);
     let mut paint = PaintOptions::default();
-    paint.export.census = census;
+    paint.census = census;
     let mut gz = Vec::new();
     write_chart_with(&chart, Format::Pprof, &paint, &mut gz)?;
     let mut bytes = Vec::new();

@@ -17,8 +17,8 @@ fn metrics(profile: Profile, bands: usize, openmetrics: bool) -> String {
     };
     let (chart, _) = prepare(profile, None, &opts);
     let mut paint = PaintOptions::default();
-    paint.export.bands = bands;
-    paint.export.openmetrics = openmetrics;
+    paint.metric_bands = bands;
+    paint.openmetrics = openmetrics;
     let mut out = Vec::new();
     write_chart_with(&chart, Format::Prometheus, &paint, &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -167,7 +167,7 @@ fn followed(states: &[Profile], bands: usize) -> Vec<String> {
         ..RenderOptions::default()
     };
     let mut paint = PaintOptions::default();
-    paint.export.bands = bands;
+    paint.metric_bands = bands;
     let mut named = Named::default();
     (states.iter())
         .map(|p| {
