@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use hp2ps::internals::write_chart;
 use hp2ps::{
     load, prepare, Binary, Format, LoadError, LoadOptions, Loaded, Program, RenderOptions, Source,
-    Warning, WindowOptions,
+    Warning,
 };
 use support::ghc910::{data, program};
 use support::{golden, golden_dir, Cmd, TempDir};
@@ -235,7 +235,7 @@ fn the_command_draws_and_warns_what_load_gives() {
     no_traces.aggregate.trace_percent = 0.0;
 
     let mut window_and_filter = LoadOptions::default();
-    window_and_filter.window = WindowOptions::new(Some(1.0), None);
+    window_and_filter.from = Some(1.0);
     window_and_filter.filter.exclude("^elim$").unwrap();
     let mut heap_size = LoadOptions::default();
     heap_size.heap_size = true;

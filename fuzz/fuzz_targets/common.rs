@@ -12,7 +12,7 @@ pub mod xmlcheck;
 
 use hp2ps::internals::write_chart;
 use hp2ps::profile::Profile;
-use hp2ps::summary::summarize;
+use hp2ps::summary::Summary;
 use hp2ps::{
     load, prepare, Aux, Binary, Format, LoadError, LoadOptions, Loaded, NameOrder, Program,
     RenderOptions, Source,
@@ -228,7 +228,7 @@ pub fn eventlog_reader(data: &[u8]) {
 /// profile's texts hold (a terminal would obey them).
 pub fn assert_printable_summary(loaded: &Loaded) {
     let mut text = Vec::new();
-    let summary = summarize(loaded, Some("f"), &Default::default());
+    let summary = Summary::of(loaded, Some("f"), &Default::default());
     summary.write_text(&mut text).expect("text to memory");
     let text = String::from_utf8(text).expect("the summary is UTF-8");
     let control = text.chars().find(|&c| c.is_control() && c != '\n');

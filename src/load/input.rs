@@ -63,7 +63,7 @@ fn read_stream(input: &mut dyn Read, opts: &LoadOptions) -> Result<(Profile, Not
             eventlog::read_eventlog(input, &opts.eventlog, sink)
         });
     }
-    if !opts.window.is_everything() {
+    if !opts.window().is_everything() {
         let (profile, warnings) = windowed(opts, |sink| hp::read_into(input, &opts.hp, sink))?;
         return Ok((profile, Notes::Hp(warnings)));
     }
@@ -83,7 +83,7 @@ fn read_bytes(
             eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
         });
     }
-    if !opts.window.is_everything() {
+    if !opts.window().is_everything() {
         let (profile, warnings) = windowed(opts, |sink| hp::read_into(bytes, &opts.hp, sink))?;
         return Ok((profile, Notes::Hp(warnings)));
     }
@@ -119,10 +119,10 @@ fn windowed<T, E>(
 where
     LoadError: From<E>,
 {
-    window::check(&opts.window)?;
-    let mut sink = Window::new(ProfileBuilder::default(), opts.window);
+    window::check(&opts.window())?;
+    let mut sink = Window::new(ProfileBuilder::default(), opts.window());
     let notes = read(&mut sink)?;
-    Ok((window::finish(sink, &opts.window)?, notes))
+    Ok((window::finish(sink, &opts.window())?, notes))
 }
 
 /// The profile of an eventlog that `read` hands to the sink it is given, through the
@@ -145,7 +145,7 @@ pub(super) fn through_window<T, E>(
 where
     LoadError: From<E>,
 {
-    if opts.window.is_everything() {
+    if opts.window().is_everything() {
         let mut builder = ProfileBuilder::default();
         let got = read(&mut builder)?;
         return Ok((builder.finish(), got));

@@ -54,7 +54,7 @@ use input::Notes;
 #[non_exhaustive]
 pub struct Loaded {
     /// The profile, ready for [`crate::pipeline::prepare`] and
-    /// [`crate::summary::summarize`].
+    /// [`crate::summary::Summary::of`].
     pub profile: Profile,
     /// Everything worth a warning, in the order found: what the reader tolerated, then
     /// what the steps after reading could not do.

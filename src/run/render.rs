@@ -14,8 +14,8 @@ use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary, TimeSummary};
 use crate::Chart;
 use crate::{
-    load, prepare, write_chart_with, Aux, Format, LoadError, LoadOptions, Loaded, PaintOptions,
-    ReadError, Source, Warning,
+    load, prepare, Aux, Format, LoadError, LoadOptions, Loaded, PaintOptions, ReadError, Source,
+    Warning,
 };
 
 use super::atomic::AtomicFile;
@@ -410,7 +410,7 @@ impl<'a> Painted<'a> {
     fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
         match &self.page {
             Some(page) => page.write(out),
-            None => write_chart_with(self.chart, self.format, &self.paint, out),
+            None => self.chart.write(self.format, &self.paint, out),
         }
     }
 }

@@ -14,13 +14,13 @@
 //! of them a comparison, [`TimeComparison`] (`docs/time-profile.md`).
 //!
 //! ```
-//! use hp2ps::summary::{summarize, SummaryOptions};
+//! use hp2ps::summary::{Summary, SummaryOptions};
 //! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.0\na 10\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 2.0\na 30\nb 5\nEND_SAMPLE 2.0\n";
 //! let loaded = load(Source::Bytes(hp), &LoadOptions::default()).unwrap();
-//! let s = summarize(&loaded, Some("j.hp"), &SummaryOptions::default());
+//! let s = Summary::of(&loaded, Some("j.hp"), &SummaryOptions::default());
 //! assert_eq!((s.samples, s.peak.total, s.peak.time), (2, 35.0, 2.0));
 //! assert_eq!(s.area, 45.0);
 //! assert_eq!(s.top[0].name, "a");
@@ -60,7 +60,7 @@ impl Default for SummaryOptions {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Summary {
-    /// The input's name, as [`summarize`] was given it (`null` in JSON for stdin).
+    /// The input's name, as [`Summary::of`] was given it (`null` in JSON for stdin).
     pub file: Option<String>,
     /// The profile's `JOB`.
     pub job: String,
@@ -187,11 +187,18 @@ fn integer_if_exact<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
-/// The numbers of a loaded profile (see the module docs for what is counted), and what
-/// its loading learnt: what the band filter took out, the kind of an eventlog's profile,
-/// how the bands of a `-hi` profile were named. `file` is the input's name (`None` for
-/// stdin).
-pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
+impl Summary {
+    /// The numbers of a loaded profile (see the module docs for what is counted), and
+    /// what its loading learnt: what the band filter took out, the kind of an eventlog's
+    /// profile, how the bands of a `-hi` profile were named. `file` is the input's name
+    /// (`None` for stdin).
+    pub fn of(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
+        summarize(loaded, file, opts)
+    }
+}
+
+/// [`Summary::of`].
+pub(crate) fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
     let mut s = of_profile(&loaded.profile, opts);
     s.file = file.map(str::to_string);
     s.filtered = loaded.filtered;

@@ -2,7 +2,7 @@
 //! real Pushgateway read those of real GHC profiles.
 
 use super::*;
-use crate::paint::{write_chart_with, Format};
+use crate::paint::Format;
 use crate::pipeline::{prepare, RenderOptions};
 use crate::profile::Profile;
 
@@ -20,7 +20,7 @@ fn metrics(profile: Profile, bands: usize, openmetrics: bool) -> String {
     paint.metric_bands = bands;
     paint.openmetrics = openmetrics;
     let mut out = Vec::new();
-    write_chart_with(&chart, Format::Prometheus, &paint, &mut out).unwrap();
+    chart.write(Format::Prometheus, &paint, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -136,12 +136,7 @@ fn a_chart_without_every_band_is_refused() {
     let p = profile("p", &[(b"a", &[1.0, 2.0])]);
     let (chart, _) = prepare(p, None, &RenderOptions::default());
     let mut out = Vec::new();
-    let e = write_chart_with(
-        &chart,
-        Format::Prometheus,
-        &PaintOptions::default(),
-        &mut out,
-    );
+    let e = chart.write(Format::Prometheus, &PaintOptions::default(), &mut out);
     assert_eq!(e.unwrap_err().kind(), io::ErrorKind::InvalidInput);
     assert!(out.is_empty());
 }
