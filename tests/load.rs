@@ -125,7 +125,7 @@ fn info_table_bands_are_named_with_the_binary_given_or_found() {
     assert_eq!(naming.by_ipe, 12);
     assert!(naming.by_symbol > 20, "{naming:?}");
     assert_eq!(naming.binary_used(), Some(true));
-    assert_eq!(found.binary.as_deref(), Some("found/leakmap-ipe"));
+    assert_eq!(naming.binary.as_deref(), Some("found/leakmap-ipe"));
     assert!(names(&found).contains(&"mkWord: (:) (LeakMap.hs:11)".to_string()));
 
     opts.binary = Binary::None;
@@ -191,8 +191,7 @@ fn library(
         .collect();
     // The command finds the program beside the log (the cases give no --binary), and
     // says which named the bands.
-    let used = (loaded.naming.as_ref()).and_then(|n| n.binary_used());
-    if let (Some(program), Some(true)) = (&loaded.binary, used) {
+    if let Some(program) = (loaded.naming.as_ref()).and_then(|n| n.binary.as_ref()) {
         warnings.push(format!(
             "hp2ps: {name}: -hi names from the symbols of {program}, the program the log \
              names (--binary to give another, --ipe-names address for none)"

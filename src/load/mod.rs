@@ -63,12 +63,10 @@ pub struct Loaded {
     /// entries, the kind of profile); its warnings are in [`Self::warnings`]. `None` for
     /// a `.hp`.
     pub eventlog: Option<EventlogReport>,
-    /// How the bands of a `-hi` profile were named; `None` when they were not renamed
-    /// (not a `-hi` profile, or `--ipe-names address`).
+    /// How the bands of a `-hi` profile were named, and the binary whose symbols named
+    /// them ([`Naming::binary`]); `None` when they were not renamed (not a `-hi`
+    /// profile, or `--ipe-names address`).
     pub naming: Option<Naming>,
-    /// The binary whose symbols were read for the naming, by its [`Program::name`]
-    /// (whether they were used: [`Naming::binary_used`]).
-    pub binary: Option<String>,
     /// What the band filter took out; `None` without a filter.
     pub filtered: Option<FilteredOut>,
 }
@@ -129,7 +127,7 @@ fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Load
             (warnings, Some(*report))
         }
     };
-    let named = naming::name_bands(&mut profile, eventlog.as_ref(), opts, &mut warnings);
+    let naming = naming::name_bands(&mut profile, eventlog.as_ref(), opts, &mut warnings);
     if opts.heap_size {
         match &eventlog {
             Some(report) => profile.series = heap_series(report),
@@ -141,8 +139,7 @@ fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Load
         profile,
         warnings,
         eventlog,
-        naming: named.naming,
-        binary: named.binary,
+        naming,
         filtered,
     }
 }

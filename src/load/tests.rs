@@ -159,12 +159,13 @@ fn a_hp_of_info_tables_is_named_with_the_binary_given_only() {
     };
     let loaded = from_bytes(&info_tables(), &opts).unwrap();
     assert_eq!(calls.load(Ordering::Relaxed), 0);
-    assert!(loaded.warnings.is_empty() && loaded.binary.is_none());
+    assert!(loaded.warnings.is_empty());
+    assert!(loaded.naming.as_ref().is_some_and(|n| n.binary.is_none()));
     assert_eq!(loaded.naming.map(|n| n.unresolved), Some(2));
 
     opts.binary = Binary::Given(Program::new("./not-a-program", &b"#!/bin/sh\n"[..]));
     let loaded = from_bytes(&info_tables(), &opts).unwrap();
-    assert!(loaded.binary.is_none());
+    assert!(loaded.naming.as_ref().is_some_and(|n| n.binary.is_none()));
     match &loaded.warnings[..] {
         [w @ Warning::BinaryUnusable { binary, .. }] => {
             assert_eq!(binary, "./not-a-program");

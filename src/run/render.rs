@@ -205,10 +205,8 @@ fn finish_read(
     let file = Some(name).filter(|&name| name != "stdin");
     let summary = (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options));
     // The log chose that file (its argv[0]): say which named the bands.
-    let used = (loaded.naming.as_ref())
-        .and_then(|n| n.binary_used())
-        .unwrap_or(false);
-    let found = (loaded.binary.as_ref()).filter(|_| inv.binary.is_none() && used);
+    let used = (loaded.naming.as_ref()).and_then(|n| n.binary.as_ref());
+    let found = used.filter(|_| inv.binary.is_none());
     let notes = (found.iter())
         .map(|program| {
             format!(

@@ -35,6 +35,7 @@ use crate::defaults;
 use crate::load::{FilteredOut, Loaded};
 use crate::profile::{area, stack_heights, BandInfo, Profile};
 use crate::read::eventlog::{Breakdown, Marker};
+use crate::symbolize::Naming;
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,31 +102,36 @@ pub struct Summary {
     /// The kind of profile, when the input says (an eventlog; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Breakdown>,
-    /// How the bands of a `-hi` profile were named (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub names: Option<NameCounts>,
+    /// How the bands of a `-hi` profile were named ([`Loaded::naming`]; absent
+    /// otherwise): in JSON, how many bands got each kind of name (`ipe`, `symbol`,
+    /// `approximate`, `unresolved`) and the binary whose symbols were used.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "name_counts"
+    )]
+    pub names: Option<Naming>,
     /// What the reader met and read without a warning, one line each (an eventlog's IPE
     /// events that GHC's runtime declares a byte long; absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 
-/// How many bands of a `-hi` profile got each kind of name
-/// ([`Loaded::naming`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct NameCounts {
-    /// Named by their IPE entry.
-    pub ipe: usize,
-    /// Named by the binary's symbol at their code.
-    pub symbol: usize,
-    /// Named by the function whose code they lie in (approximate).
-    pub approximate: usize,
-    /// Left as addresses.
-    pub unresolved: usize,
-    /// The binary whose symbols were used (absent when none was).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub binary: Option<String>,
+/// A naming as the JSON has it: how many bands got each kind of name, and the binary
+/// whose symbols were used (absent when none was).
+fn name_counts<S: Serializer>(naming: &Option<Naming>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let Some(n) = naming else {
+        return s.serialize_none();
+    };
+    let mut counts = s.serialize_struct("NameCounts", 5)?;
+    counts.serialize_field("ipe", &n.by_ipe)?;
+    counts.serialize_field("symbol", &n.by_symbol)?;
+    counts.serialize_field("approximate", &n.approximate)?;
+    counts.serialize_field("unresolved", &n.unresolved)?;
+    if let Some(binary) = &n.binary {
+        counts.serialize_field("binary", binary)?;
+    }
+    counts.end()
 }
 
 /// A highest value and when it happened.
@@ -203,16 +209,7 @@ pub(crate) fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptio
     s.file = file.map(str::to_string);
     s.filtered = loaded.filtered;
     s.breakdown = (loaded.eventlog.as_ref()).and_then(|report| report.breakdown);
-    s.names = loaded.naming.as_ref().map(|naming| {
-        let used = naming.binary.is_some_and(|a| a.accepted());
-        NameCounts {
-            ipe: naming.by_ipe,
-            symbol: naming.by_symbol,
-            approximate: naming.approximate,
-            unresolved: naming.unresolved,
-            binary: loaded.binary.clone().filter(|_| used),
-        }
-    });
+    s.names = loaded.naming.clone();
     let ipe_one_byte_long = (loaded.eventlog.as_ref()).map_or(0, |r| r.ipe_one_byte_long);
     if ipe_one_byte_long > 0 {
         s.notes.push(format!(
