@@ -7,7 +7,8 @@
 //!
 //! Files: `format.rs`: [`Format`], what each format needs of the stages before it
 //! ([`Format::needs`], in one place), [`PaintOptions`] (the EPS width, the input's name
-//! for the page); `write.rs`: the one place that picks a painter; one output buffer
+//! for the page, the exports' options); `write.rs`: [`Chart::write`](crate::Chart::write),
+//! the one place that picks a painter; one output buffer
 //! (`buffer.rs`);
 //! `hatch.rs` turns a pattern into the lines and dots every painter draws. The painters:
 //! `ps/` (with string escaping, the EPS bounding box, and the polygons of long bands put
@@ -19,8 +20,9 @@
 //! painter's picture with classes on what its script redraws, the chart's data as
 //! escaped JSON (`json.rs`), the CSP hashes in `digest.rs`, the script, style and
 //! template in `assets/`, carried without comments and needless spaces by `minify.rs`;
-//! several runs' charts in one page: [`Chart::write_runs_page`](crate::Chart::write_runs_page); see `docs/formats.md`). The
-//! exports, formats of the chart's numbers rather than its picture: `prometheus/`
+//! several runs' charts in one page:
+//! [`Chart::write_runs_page`](crate::Chart::write_runs_page); see `docs/formats.md`).
+//! The exports, formats of the chart's numbers rather than its picture: `prometheus/`
 //! (Prometheus's and OpenMetrics's text, `--format prometheus`) and `pprof/` (one
 //! census as pprof's `profile.proto`), both reading what `census.rs` gives them of the
 //! chart (every band, the census chosen, the program and the kind of profile;

@@ -18,8 +18,10 @@ fn pprof(p: Profile, census: Census) -> io::Result<proto::Profile> {
         ..RenderOptions::default()
     };
     let (chart, _) = prepare(p, None, &opts);
-    let mut paint = PaintOptions::default();
-    paint.census = census;
+    let paint = PaintOptions {
+        census,
+        ..PaintOptions::default()
+    };
     let mut gz = Vec::new();
     chart.write(Format::Pprof, &paint, &mut gz)?;
     let mut bytes = Vec::new();

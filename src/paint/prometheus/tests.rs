@@ -16,9 +16,11 @@ fn metrics(profile: Profile, bands: usize, openmetrics: bool) -> String {
         ..RenderOptions::default()
     };
     let (chart, _) = prepare(profile, None, &opts);
-    let mut paint = PaintOptions::default();
-    paint.metric_bands = bands;
-    paint.openmetrics = openmetrics;
+    let paint = PaintOptions {
+        metric_bands: bands,
+        openmetrics,
+        ..PaintOptions::default()
+    };
     let mut out = Vec::new();
     chart.write(Format::Prometheus, &paint, &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -161,8 +163,10 @@ fn followed(states: &[Profile], bands: usize) -> Vec<String> {
         needs: Format::Prometheus.needs(),
         ..RenderOptions::default()
     };
-    let mut paint = PaintOptions::default();
-    paint.metric_bands = bands;
+    let paint = PaintOptions {
+        metric_bands: bands,
+        ..PaintOptions::default()
+    };
     let mut named = Named::default();
     (states.iter())
         .map(|p| {
