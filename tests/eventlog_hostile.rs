@@ -251,14 +251,14 @@ fn longer_layouts_unknown_types_and_no_end() {
 fn no_samples_says_why() {
     let header_only = RawLog::ghc_9_2().bytes;
     match read(&header_only).0 {
-        Err(EventlogError::NoSamples { why }) => assert!(why.contains("Ctrl-C"), "{why}"),
+        Err(EventlogError::NoSamples { why, .. }) => assert!(why.contains("Ctrl-C"), "{why}"),
         other => panic!("{:?}", other.map(|_| ())),
     }
     let mut w = RawLog::ghc_9_2();
     w.event(18, 0, &[0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF]);
     w.event(29, 1, b"\0\0\0\0GHC-9.0.2 rts_l").end();
     match read(&w.bytes).0 {
-        Err(EventlogError::NoSamples { why }) => {
+        Err(EventlogError::NoSamples { why, .. }) => {
             assert!(why.contains("-hT -l"), "{why}");
             assert!(why.contains("the run made no heap profile"), "{why}");
         }
@@ -268,7 +268,7 @@ fn no_samples_says_why() {
     // while its program runs: said so, not "the run made no heap profile".
     let cut = w.bytes.len() - 2;
     match read(&w.bytes[..cut]).0 {
-        Err(EventlogError::NoSamples { why }) => {
+        Err(EventlogError::NoSamples { why, .. }) => {
             assert!(
                 why.contains(&format!("the log is cut at byte {cut}")),
                 "{why}"
@@ -285,7 +285,7 @@ fn no_samples_says_why() {
     w.heap_prof_begin(2, 7, 20_000_000);
     w.end();
     match read(&w.bytes).0 {
-        Err(EventlogError::NoSamples { why }) => {
+        Err(EventlogError::NoSamples { why, .. }) => {
             assert!(why.contains("began but no census completed"), "{why}");
             assert!(!why.contains("made no heap profile"), "{why}");
         }
@@ -299,7 +299,7 @@ fn no_samples_says_why() {
     w.event(77, 11, &[]); // undeclared
     w.event(165, 12, &0u64.to_be_bytes()).end();
     match read(&w.bytes).0 {
-        Err(EventlogError::NoSamples { why }) => {
+        Err(EventlogError::NoSamples { why, .. }) => {
             assert!(why.contains("damage cost every census"), "{why}");
             assert!(why.contains("(census 1 lost)"), "{why}");
             assert!(!why.contains("made no heap profile"), "{why}");

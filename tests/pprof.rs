@@ -7,30 +7,11 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::Value;
-use support::run::{self, Cmd, Input};
+use support::run::{self, Input};
+use support::tools::go_tool_pprof as pprof;
 use support::{tools, TempDir};
-
-/// `go tool pprof ARGS FILE`'s output, which must succeed.
-fn pprof(args: &[&str], file: &Path) -> String {
-    let ran = Cmd::new("go")
-        .args(["tool", "pprof"])
-        .args(args)
-        .arg(file)
-        .env("HOME", std::env::temp_dir())
-        .timeout(Duration::from_secs(60))
-        .run();
-    assert_eq!(
-        ran.code,
-        Some(0),
-        "go tool pprof {args:?} {}: {}",
-        file.display(),
-        ran.describe()
-    );
-    String::from_utf8(ran.stdout).expect("UTF-8")
-}
 
 /// The sum of the samples `-raw` lists (`   261456: 1 2 3 `).
 fn raw_total(raw: &str) -> i64 {

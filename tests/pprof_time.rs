@@ -9,29 +9,11 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::Value;
-use support::run::{self, Cmd, Input};
+use support::run::{self, Input};
+use support::tools::go_tool_pprof as pprof;
 use support::{tools, TempDir};
-
-/// `go tool pprof ARGS FILE`'s output, which must succeed.
-fn pprof(args: &[&str], file: &Path) -> String {
-    let ran = Cmd::new("go")
-        .args(["tool", "pprof"])
-        .args(args)
-        .arg(file)
-        .env("HOME", std::env::temp_dir())
-        .timeout(Duration::from_secs(60))
-        .run();
-    assert_eq!(
-        ran.code,
-        Some(0),
-        "go tool pprof {args:?}: {}",
-        ran.describe()
-    );
-    String::from_utf8(ran.stdout).expect("UTF-8")
-}
 
 /// The sums of `-raw`'s two value columns (`  1000000  872: 1 2 `).
 fn raw_sums(raw: &str) -> (i64, i64) {
@@ -191,4 +173,44 @@ fn a_report_without_ticks_is_refused_with_a_word() {
     assert_eq!(std::fs::read(dir.join("old.pb.gz")).unwrap(), b"kept");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
     assert_eq!(left.len(), 1, "no temporary left: {left:?}");
+}
+
+/// An eventlog of a `+RTS -p -l` run (no heap profile) is its time profile for pprof:
+/// a sample a tick on every capability, the runtime's own (`GC`, `SYSTEM`) among them,
+/// so `-top`'s total less their flat time is the report's ticks of the same run.
+#[test]
+fn an_eventlogs_time_samples_are_a_pprof_profile() {
+    if !tools::require("go") {
+        return;
+    }
+    let dir = TempDir::new("pprof-time-eventlog");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/prof");
+    let log = data.join("keywords-ghc9.0.2-p-l.eventlog");
+    let args = [Path::new("--format"), Path::new("pprof"), &log];
+    let ran = run::hp2ps(dir.path(), &args, Input::Null);
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    assert!(ran.stderr_text().contains("its time profile is drawn"));
+    let out = dir.join("keywords-ghc9.0.2-p-l.pb.gz");
+    let s = summary(dir.path(), &log);
+    assert_eq!(s["format"], "eventlog", "{s}");
+    let samples = s["total_ticks"].as_i64().unwrap();
+    let top = pprof(&["-top", "-unit=ns"], &out);
+    assert_eq!(top_total(&top, "ns"), samples * 1_000_000, "{top}");
+    let flat = |function: &str| -> i64 {
+        let line = (top.lines())
+            .find(|l| l.split_whitespace().last() == Some(function))
+            .unwrap_or_else(|| panic!("{function} in {top}"));
+        let ns = line.split_whitespace().next().unwrap();
+        ns.trim_end_matches("ns").parse().unwrap()
+    };
+    let runtime = flat("GC.GC") + flat("SYSTEM.SYSTEM");
+    let report = run::hp2ps(
+        dir.path(),
+        &[Path::new("--summary=json"), &log.with_extension("prof")],
+        Input::Null,
+    );
+    let report: Value = serde_json::from_slice(&report.stdout).expect("JSON");
+    let ticks = report["total_ticks"].as_i64().unwrap();
+    assert!(ticks > 0, "{report}");
+    assert_eq!(top_total(&top, "ns") - runtime, ticks * 1_000_000, "{top}");
 }

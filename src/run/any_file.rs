@@ -1,6 +1,7 @@
 //! One file argument rendered, whatever it holds: a heap profile as its chart
-//! (`render.rs`), a time profile as its flame graph (`time_render.rs`). Batch mode and
-//! `--watch` render through here.
+//! (`render.rs`), a time profile as its flame graph (`time_render.rs`), and an eventlog
+//! of a `+RTS -p -l` run, which holds a time profile and no heap profile, as that time
+//! profile. Batch mode and `--watch` render through here.
 
 use std::ffi::OsString;
 
@@ -16,5 +17,22 @@ pub(crate) fn render_any(inv: &Invocation, arg: &OsString) -> Result<Done, Failu
     if is_time_profile_file(names.input.as_os_str()) {
         return render_time_file(inv, &names);
     }
-    render_file(inv, arg)
+    // Whether an eventlog holds a heap profile is known only once it is read (GHC's
+    // header declares every event type, used or not): its time profile is drawn when
+    // the heap's reading finds none. When that fails too, the heap's error is the one
+    // said: it names what the run should have been given.
+    match render_file(inv, arg) {
+        Err(heap) if heap.time_profile_only => match render_time_file(inv, &names) {
+            Ok(mut done) => {
+                done.notes.push(format!(
+                    "hp2ps: {}: the log holds no heap profile (run the program with +RTS -hc \
+                     -l for one): its time profile is drawn",
+                    names.input.display()
+                ));
+                Ok(done)
+            }
+            Err(_) => Err(heap),
+        },
+        rendered => rendered,
+    }
 }

@@ -14,8 +14,8 @@ use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary, TimeSummary};
 use crate::Chart;
 use crate::{
-    load, prepare, Aux, Format, LoadError, LoadOptions, Loaded, PaintOptions, ReadError, Source,
-    Warning,
+    load, prepare, Aux, EventlogError, Format, LoadError, LoadOptions, Loaded, PaintOptions,
+    ReadError, Source, Warning,
 };
 
 use super::atomic::AtomicFile;
@@ -66,6 +66,9 @@ impl Done {
 pub struct Failure {
     pub message: String,
     pub warnings: Vec<String>,
+    /// The input is an eventlog with no heap profile but a time profile's events (a
+    /// `+RTS -p -l` run): it may be drawn as that time profile instead.
+    pub time_profile_only: bool,
 }
 
 impl From<String> for Failure {
@@ -73,6 +76,7 @@ impl From<String> for Failure {
         Failure {
             message,
             warnings: Vec::new(),
+            time_profile_only: false,
         }
     }
 }
@@ -105,7 +109,7 @@ fn read(
     inv: &Invocation,
     input: &mut dyn io::Read,
     src: Origin<'_>,
-) -> Result<(Profile, Done), String> {
+) -> Result<(Profile, Done), Failure> {
     let (opts, warnings) = load_options(inv, src);
     finish_read(inv, load(Source::Stream(input), &opts), src, warnings)
 }
@@ -125,7 +129,7 @@ fn read_file(
     mut input: &File,
     src: Origin<'_>,
     reading: Reading,
-) -> Result<(Profile, Done), String> {
+) -> Result<(Profile, Done), Failure> {
     let may_map = reading != Reading::Streamed;
     if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
         return read_mapped(inv, &map, src, reading == Reading::Drawn);
@@ -141,7 +145,7 @@ fn read_file(
     let before = version();
     let read = load(Source::Stream(&mut input), &opts);
     if read.is_err() && before.is_some() && version() != before {
-        return Err(changed_while_read(src.name));
+        return Err(changed_while_read(src.name).into());
     }
     finish_read(inv, read, src, warnings)
 }
@@ -153,7 +157,7 @@ fn read_mapped(
     map: &Mapped,
     src: Origin<'_>,
     drawn: bool,
-) -> Result<(Profile, Done), String> {
+) -> Result<(Profile, Done), Failure> {
     let (mut opts, warnings) = load_options(inv, src);
     let first = drawn
         .then(|| two_pass::first_reading(inv, &opts, map))
@@ -168,7 +172,7 @@ fn read_mapped(
     };
     let read = load(source, &opts);
     if map.changed_while_read(read.is_err()) {
-        return Err(changed_while_read(src.name));
+        return Err(changed_while_read(src.name).into());
     }
     let (profile, mut done) = finish_read(inv, read, src, warnings)?;
     done.totals = totals;
@@ -193,9 +197,18 @@ fn finish_read(
     read: Result<Loaded, LoadError>,
     src: Origin<'_>,
     mut warnings: Vec<String>,
-) -> Result<(Profile, Done), String> {
+) -> Result<(Profile, Done), Failure> {
     let name = src.name;
-    let loaded = read.map_err(|e| read_error(name, e))?;
+    let loaded = read.map_err(|e| Failure {
+        time_profile_only: matches!(
+            e,
+            LoadError::Eventlog(EventlogError::NoSamples {
+                time_profile: true,
+                ..
+            })
+        ),
+        ..Failure::from(read_error(name, e))
+    })?;
     // An export asks for the heap lines itself, where the log has them: a .hp's lack of
     // them is said only when --heap-size asked.
     let asked = |w: &&Warning| inv.heap_size || !matches!(w, Warning::HeapSizeNeedsEventlog);
@@ -264,8 +277,8 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
             Ok(done)
         }
         Err(message) => Err(Failure {
-            message,
             warnings: done.warning_lines().collect(),
+            ..Failure::from(message)
         }),
     }
 }
@@ -298,7 +311,7 @@ fn read_named_as(
         Some(_) => Reading::Streamed,
         None => reading,
     };
-    Ok(read_file(inv, &input, src, reading)?)
+    read_file(inv, &input, src, reading)
 }
 
 /// Draws the chart and writes it and the `.aux` (an export has none); returns the
@@ -473,8 +486,8 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
             Ok(done)
         }
         Err(message) => Err(Failure {
-            message,
             warnings: done.warning_lines().collect(),
+            ..Failure::from(message)
         }),
     }
 }

@@ -137,7 +137,9 @@ fn heap_summary(inv: &Invocation, file: &OsString, format: SummaryFormat) -> Res
             }
             done.summary.map_or(Ok(()), |s| print_summary(&s, format))
         }
-        Err(Failure { message, warnings }) => {
+        Err(Failure {
+            message, warnings, ..
+        }) => {
             for w in warnings {
                 say!("{w}");
             }

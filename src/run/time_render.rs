@@ -69,8 +69,8 @@ pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Do
             Ok(done)
         }
         Err(message) => Err(Failure {
-            message,
             warnings: done.warning_lines().collect(),
+            ..Failure::from(message)
         }),
     }
 }

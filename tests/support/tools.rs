@@ -273,3 +273,22 @@ pub fn ghostscript_accepts(ps: &[u8]) -> Result<(), String> {
         }
     }
 }
+
+/// `go tool pprof ARGS FILE`'s output (the pprof suites' oracle), which must succeed.
+pub fn go_tool_pprof(args: &[&str], file: &Path) -> String {
+    let ran = Cmd::new("go")
+        .args(["tool", "pprof"])
+        .args(args)
+        .arg(file)
+        .env("HOME", std::env::temp_dir())
+        .timeout(Duration::from_secs(60))
+        .run();
+    assert_eq!(
+        ran.code,
+        Some(0),
+        "go tool pprof {args:?} {}: {}",
+        file.display(),
+        ran.describe()
+    );
+    String::from_utf8(ran.stdout).expect("UTF-8")
+}

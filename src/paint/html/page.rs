@@ -12,7 +12,7 @@ use super::heap_panels::{heap_panels, HeapParts};
 use super::json::Json;
 use super::panel::{self, Panel};
 use super::picture::{graph_page, picture_of};
-use super::template::{page, SCRIPT, STYLE};
+use super::template::{page, HEAP_SCRIPT, HEAP_STYLE, SCRIPT, STYLE};
 #[cfg(feature = "cli")]
 use super::template::{LIVE_CONNECT, LIVE_SCRIPT, LIVE_STYLE};
 use super::time_panel::{TimePanel, TimeParts};
@@ -49,6 +49,8 @@ pub(crate) struct RunPage {
     data: Option<String>,
     /// What its page left out, a line each.
     notes: Vec<String>,
+    /// Whether a panel of it is drawn by the time profile's script.
+    time: bool,
 }
 
 impl RunPage {
@@ -71,6 +73,7 @@ impl RunPage {
             section,
             data,
             notes: head.notes,
+            time: panels.iter().any(|p| p.time_script()),
         }
     }
 
@@ -172,6 +175,10 @@ pub(crate) struct Page {
     pub(crate) data: String,
     /// What each run's page left out, a line each.
     pub(crate) notes: Vec<Vec<String>>,
+    /// Whether it carries the time profile's script and style (a run of it has a time
+    /// profile); a page of heap profiles only is the smaller without them.
+    #[serde(default)]
+    pub(crate) time: bool,
 }
 
 impl Page {
@@ -187,12 +194,17 @@ impl Page {
             sections: runs.iter().map(|r| r.section.as_str()).collect(),
             data,
             notes: runs.iter().map(|r| r.notes.clone()).collect(),
+            time: runs.iter().any(|r| r.time),
         }
     }
 
     /// Writes it as a page of its own (`--format html`).
     pub(crate) fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
-        let page = page(&self.sections, &self.data, &self.title, SCRIPT, STYLE, "");
+        let (script, style) = match self.time {
+            true => (SCRIPT, STYLE),
+            false => (HEAP_SCRIPT, HEAP_STYLE),
+        };
+        let page = page(&self.sections, &self.data, &self.title, script, style, "");
         out.write_all(page.as_bytes())
     }
 

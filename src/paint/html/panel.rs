@@ -30,6 +30,11 @@ pub(crate) trait Panel {
     fn html(&self, out: &mut String);
     /// Its keys of the run's data object (none for a panel drawn from others' data).
     fn data(&self, j: &mut Json);
+    /// Whether its script is the time profile's (`flame.js`, `timeprofile.js`, …: see
+    /// `template.rs`): a page without such a panel leaves those parts out.
+    fn time_script(&self) -> bool {
+        false
+    }
 }
 
 /// The frame of a run's section, around its panels' places (HTML).

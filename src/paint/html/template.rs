@@ -12,11 +12,33 @@ pub(crate) const STYLE: &str = concat!(
     include_str!("assets/page.css"),
     include_str!("assets/flame.css")
 );
+/// The style of a page of heap profiles only: without the time profile's.
+pub(crate) const HEAP_STYLE: &str = include_str!("assets/page.css");
 
 /// The page's script as written: its parts one after the other (see `assets/base.js`),
 /// then `$more` (the live page's update path).
 macro_rules! page_script {
     ($($more:expr),*) => {
+        heap_script!(
+            [
+                include_str!("assets/flame.js"),
+                include_str!("assets/timeprofile.js"),
+                include_str!("assets/costcentres.js"),
+                include_str!("assets/sandwich.js"),
+                include_str!("assets/timelink.js"),
+                include_str!("assets/timeshare.js"),
+                include_str!("assets/timediff.js")
+            ]
+            [$($more),*]
+        )
+    };
+}
+
+/// The heap chart's script: the page's without the time profile's parts, which stand
+/// in `$time`, then `$more`. (`timelink.js` is among the time profile's: it wraps a heap
+/// run's methods to tell a time panel, and needs `timeprofile.js` loaded.)
+macro_rules! heap_script {
+    ([$($time:expr),*] [$($more:expr),*]) => {
         concat!(
             include_str!("assets/base.js"),
             include_str!("assets/run.js"),
@@ -32,13 +54,7 @@ macro_rules! page_script {
             include_str!("assets/icicle.js"),
             include_str!("assets/compare.js"),
             include_str!("assets/share.js"),
-            include_str!("assets/flame.js"),
-            include_str!("assets/timeprofile.js"),
-            include_str!("assets/costcentres.js"),
-            include_str!("assets/sandwich.js"),
-            include_str!("assets/timelink.js"),
-            include_str!("assets/timeshare.js"),
-            include_str!("assets/timediff.js"),
+            $($time,)*
             include_str!("assets/access.js"),
             include_str!("assets/start.js"),
             $($more),*
@@ -48,6 +64,9 @@ macro_rules! page_script {
 
 /// The page's script, as written.
 pub(crate) const SCRIPT: &str = page_script!();
+/// The script of a page of heap profiles only (`Page::time` false): the time profile's
+/// parts left out.
+pub(crate) const HEAP_SCRIPT: &str = heap_script!([] []);
 /// The live page's script (`--serve`): the page's, then its update path, which listens
 /// to the server's events and puts each new state of the run in the place of the old
 /// one, keeping the reader's view.

@@ -72,6 +72,10 @@ impl Panel for TimePanel<'_> {
         j.key("time");
         write_time(j, &self.parts);
     }
+
+    fn time_script(&self) -> bool {
+        true
+    }
 }
 
 /// What the page of a time profile leaves out, a line each (the command says them on

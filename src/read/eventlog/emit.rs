@@ -69,6 +69,7 @@ impl Model<'_> {
         if self.censuses.is_empty() {
             return Err(EventlogError::NoSamples {
                 why: self.why_empty(&end),
+                time_profile: self.others.time_events > 0,
             });
         }
         if self.stray > 0 {

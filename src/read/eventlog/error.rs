@@ -55,6 +55,9 @@ pub enum EventlogError {
     NoSamples {
         /// What the log holds instead, and how to get samples.
         why: String,
+        /// Whether it holds a time profile's events instead (`+RTS -p -l`): read it as
+        /// a [`crate::TimeProfile`].
+        time_profile: bool,
     },
     /// The log was read for its time profile, but it holds no time sample.
     #[error("no time profile samples: {why}")]
