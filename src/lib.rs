@@ -6,7 +6,7 @@
 //! after reading; [`prepare`] aggregates it (hp2ps's band order and limits, the samples
 //! drawn) and lays it out as a format-neutral [`Chart`] ([`prepare_runs`] for several
 //! runs on one page), with the [`RenderOptions::for_format`] of the [`Format`] that
-//! [`write_chart_with`] paints it in; [`summary::summarize`] gives the numbers
+//! [`Chart::write`] paints it in; [`summary::Summary::of`] gives the numbers
 //! `--summary` prints; [`TimeProfile::read`] reads a time profile (`.prof`), which
 //! [`TimeProfile::write_flame`] draws; [`Aux::read`] and [`Aux::write`] read and write the `.aux` file
 //! that `-p` reuses. The readers, aggregation, layout, the painters and the command
@@ -91,17 +91,15 @@ pub use load::{
     load, BandFilter, Binary, FilteredOut, LoadError, LoadOptions, Loaded, Program, Source, Warning,
 };
 pub use read::eventlog::{
-    Breakdown, DamagedRegion, EventlogError, EventlogOptions, EventlogReport, EventlogWarning,
-    FramingRule, Marker, TimeAxis,
+    Breakdown, EventlogError, EventlogOptions, EventlogReport, EventlogWarning, Marker, TimeAxis,
 };
 pub use read::hp::{Pos, ReadError, ReadOptions};
 pub use read::prof::{TimeProfile, TimeProfileError, TimeProfileOptions, TimeProfileWarning};
-pub use read::window::WindowOptions;
 pub use symbolize::{IpeNames, Naming};
 
 // From a profile to a chart, and the `.aux` file between runs.
 pub use aggregate::{AggregateOptions, NameOrder};
-pub use aux_file::{Aux, AuxError};
+pub use aux_file::Aux;
 pub use layout::{LayoutOptions, Palette, ValueUnits};
 pub use pipeline::{prepare, prepare_runs, RenderOptions, SharedAxes};
 
@@ -109,7 +107,7 @@ pub use layout::chart::Chart;
 pub use layout::ChartBand;
 
 // Writing a chart.
-pub use paint::{write_chart_with, write_runs_page, Census, ExportOptions, Format, PaintOptions};
+pub use paint::{Census, Format, PaintOptions};
 
 // Drawing a time profile: its flame graph, or two runs' differential one.
 pub use calltree::Measure;
@@ -241,6 +239,9 @@ pub mod internals {
     pub use crate::profile::info::closure_type_name;
     pub use crate::profile::numbers::{BandNumbers, Fate};
     pub use crate::read::kind::is_eventlog;
+    /// A time window (`--from`, `--to`), as the command line holds it; library users set
+    /// `LoadOptions::from` and `to`.
+    pub use crate::read::window::WindowOptions;
     /// What `opts` says its format needs (`RenderOptions::for_format`).
     pub fn needs(opts: &crate::RenderOptions) -> &Needs {
         &opts.needs
@@ -255,7 +256,7 @@ pub mod internals {
         format: crate::Format,
         out: &mut W,
     ) -> std::io::Result<()> {
-        crate::write_chart_with(chart, format, &crate::PaintOptions::default(), out)
+        chart.write(format, &crate::PaintOptions::default(), out)
     }
     pub use crate::num::{
         c_trunc_i64, fixed, float_value, integer_value, push_f6, push_fixed, push_thousands,

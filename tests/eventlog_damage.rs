@@ -134,7 +134,7 @@ fn compare(
     o.named = report.warnings.iter().any(|w| match w {
         EventlogWarning::Damaged { regions, .. } => regions
             .iter()
-            .any(|r| r.from <= at + EVENT && at < r.to.max(r.from + 1) + EVENT),
+            .any(|(r, _)| r.start <= at + EVENT && at < r.end.max(r.start + 1) + EVENT),
         _ => false,
     });
     o

@@ -28,7 +28,7 @@ mod support;
 use hp2ps::internals::cli;
 
 use hp2ps::profile::Profile;
-use hp2ps::{prepare, write_chart_with, Aux, EventlogOptions, Format, PaintOptions, RenderOptions};
+use hp2ps::{prepare, Aux, EventlogOptions, Format, PaintOptions, RenderOptions};
 use support::read_eventlog_profile;
 
 use support::compare::Verdict;
@@ -71,7 +71,9 @@ fn render(
     let previous = previous.map(|aux| Aux::read(aux).expect("our own .aux reads back"));
     let (chart, aux) = prepare(profile, previous.as_ref(), render);
     let mut ps = Vec::new();
-    write_chart_with(&chart, Format::Ps, paint, &mut ps).expect("write to a Vec");
+    chart
+        .write(Format::Ps, paint, &mut ps)
+        .expect("write to a Vec");
     let mut aux_text = Vec::new();
     aux.write(&mut aux_text).expect("write to a Vec");
     (ps, aux_text)

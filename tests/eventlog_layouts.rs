@@ -9,7 +9,7 @@
 mod support;
 
 use hp2ps::internals::eventlog::{read_eventlog, read_eventlog_slice_chunked};
-use hp2ps::{Breakdown, EventlogOptions, EventlogReport, EventlogWarning, FramingRule};
+use hp2ps::{Breakdown, EventlogOptions, EventlogReport, EventlogWarning};
 use support::eventlog::late_client_run;
 use support::eventlog::recorder::Recorder;
 use support::eventlog::writer::{convert_hp, ConvertOptions, Layout};
@@ -29,15 +29,10 @@ fn read(what: &str, bytes: &[u8]) -> (EventlogReport, Recorder) {
     (report, rec)
 }
 
-/// The warnings of one rule: (first offset, type, count).
-fn framing(report: &EventlogReport, which: FramingRule) -> Option<(u64, u16, u64)> {
-    report.warnings.iter().find_map(|w| match w {
-        EventlogWarning::Framing {
-            rule,
-            offset,
-            id,
-            count,
-        } if *rule == which => Some((*offset, *id, *count)),
+/// The extra-bytes warning: (first offset, type, count).
+fn extra_bytes(report: &EventlogReport) -> Option<(u64, u16, u64)> {
+    report.warnings.iter().find_map(|w| match *w {
+        EventlogWarning::ExtraBytes { offset, id, count } => Some((offset, id, count)),
         _ => None,
     })
 }
@@ -101,7 +96,7 @@ fn bytes_after_the_known_fields_are_skipped() {
         assert_eq!(rec.samples, plain.samples, "{tail:?}");
         // Every sample noted, the first named.
         let samples: usize = rec.samples.iter().map(|s| s.1.len()).sum();
-        let (_, id, count) = framing(&report, FramingRule::ExtraBytes).unwrap();
+        let (_, id, count) = extra_bytes(&report).unwrap();
         assert_eq!((id, count as usize), (164, samples), "{tail:?}");
     }
 }

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use hp2ps::internals::write_chart;
 use hp2ps::{
     load, prepare, Binary, Format, LoadError, LoadOptions, Loaded, Program, RenderOptions, Source,
-    Warning, WindowOptions,
+    Warning,
 };
 use support::ghc910::{data, program};
 use support::{golden, golden_dir, Cmd, TempDir};
@@ -125,7 +125,7 @@ fn info_table_bands_are_named_with_the_binary_given_or_found() {
     assert_eq!(naming.by_ipe, 12);
     assert!(naming.by_symbol > 20, "{naming:?}");
     assert_eq!(naming.binary_used(), Some(true));
-    assert_eq!(found.binary.as_deref(), Some("found/leakmap-ipe"));
+    assert_eq!(naming.binary.as_deref(), Some("found/leakmap-ipe"));
     assert!(names(&found).contains(&"mkWord: (:) (LeakMap.hs:11)".to_string()));
 
     opts.binary = Binary::None;
@@ -191,8 +191,7 @@ fn library(
         .collect();
     // The command finds the program beside the log (the cases give no --binary), and
     // says which named the bands.
-    let used = (loaded.naming.as_ref()).and_then(|n| n.binary_used());
-    if let (Some(program), Some(true)) = (&loaded.binary, used) {
+    if let Some(program) = (loaded.naming.as_ref()).and_then(|n| n.binary.as_ref()) {
         warnings.push(format!(
             "hp2ps: {name}: -hi names from the symbols of {program}, the program the log \
              names (--binary to give another, --ipe-names address for none)"
@@ -235,7 +234,7 @@ fn the_command_draws_and_warns_what_load_gives() {
     no_traces.aggregate.trace_percent = 0.0;
 
     let mut window_and_filter = LoadOptions::default();
-    window_and_filter.window = WindowOptions::new(Some(1.0), None);
+    window_and_filter.from = Some(1.0);
     window_and_filter.filter.exclude("^elim$").unwrap();
     let mut heap_size = LoadOptions::default();
     heap_size.heap_size = true;

@@ -11,9 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hp2ps::{
-    load, prepare, write_chart_with, Format, LoadOptions, PaintOptions, RenderOptions, Source,
-};
+use hp2ps::{load, prepare, Format, LoadOptions, PaintOptions, RenderOptions, Source};
 use serde_json::Value;
 use support::prometheus::{http, prometheus, pushgateway, query, targets_when, Exposed};
 use support::run::{self, Cmd, Input};
@@ -301,9 +299,9 @@ fn exposition(file: &Path, openmetrics: bool) -> Vec<u8> {
     let render = RenderOptions::for_format(Format::Prometheus);
     let (chart, _) = prepare(loaded.profile, None, &render);
     let mut paint = PaintOptions::default();
-    paint.export.openmetrics = openmetrics;
+    paint.openmetrics = openmetrics;
     let mut out = Vec::new();
-    write_chart_with(&chart, Format::Prometheus, &paint, &mut out).unwrap();
+    chart.write(Format::Prometheus, &paint, &mut out).unwrap();
     out
 }
 

@@ -20,7 +20,7 @@ use hp2ps::internals::paint::{write_pdf, PdfOptions};
 use hp2ps::internals::paint::{write_ps, PsOptions};
 use hp2ps::internals::ps_text_width;
 use hp2ps::profile::{Band, Point, Profile};
-use hp2ps::summary::{summarize, SummaryOptions};
+use hp2ps::summary::{Summary, SummaryOptions};
 use hp2ps::{load, prepare, LoadOptions, Loaded, RenderOptions, Source};
 
 fn golden_profile(input: &str) -> Profile {
@@ -150,7 +150,7 @@ fn eventlog_with_heap_size() -> Loaded {
 #[test]
 fn heap_size_lines_fit_the_graph_and_have_key_entries() {
     let loaded = eventlog_with_heap_size();
-    let summary = summarize(&loaded, None, &SummaryOptions::default());
+    let summary = Summary::of(&loaded, None, &SummaryOptions::default());
     assert_eq!(summary.series.len(), 2);
     assert!(
         summary.series[0].peak >= summary.peak.total,

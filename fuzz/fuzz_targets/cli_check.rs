@@ -12,8 +12,8 @@ use hp2ps::internals::cli;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
-use hp2ps::summary::summarize;
-use hp2ps::{load, prepare, write_chart_with, Aux, Format, Source};
+use hp2ps::summary::Summary;
+use hp2ps::{load, prepare, Aux, Format, Source};
 
 use super::{assert_one_line, pslex, EXAMPLE};
 
@@ -53,7 +53,7 @@ pub fn check(data: &[u8]) {
         }
     };
     if inv.summary.is_some() {
-        let summary = summarize(&loaded, None, &inv.summary_options);
+        let summary = Summary::of(&loaded, None, &inv.summary_options);
         let mut out = Vec::new();
         summary.write_json(&mut out).expect("JSON to memory");
         summary.write_text(&mut out).expect("text to memory");
@@ -62,7 +62,9 @@ pub fn check(data: &[u8]) {
     let format = inv.format();
     let (chart, _) = prepare(loaded.profile, aux.as_ref(), &inv.render);
     let mut out = Vec::new();
-    write_chart_with(&chart, format, &inv.paint, &mut out).expect("render to memory");
+    chart
+        .write(format, &inv.paint, &mut out)
+        .expect("render to memory");
     if matches!(format, Format::Ps | Format::Eps) {
         if let Err(e) = pslex::check_postscript(&out, &chart) {
             panic!("PostScript: {e}");

@@ -12,7 +12,7 @@ pub mod xmlcheck;
 
 use hp2ps::internals::write_chart;
 use hp2ps::profile::Profile;
-use hp2ps::summary::summarize;
+use hp2ps::summary::Summary;
 use hp2ps::{
     load, prepare, Aux, Binary, Format, LoadError, LoadOptions, Loaded, NameOrder, Program,
     RenderOptions, Source,
@@ -123,7 +123,8 @@ pub fn aux_reader(data: &[u8]) {
     match Aux::read(input) {
         Ok(aux) => render_and_check(example(), Some(&aux), &options(flags)),
         Err(e) => {
-            assert!(e.pos.line >= 1 && e.pos.col >= 1, "position {}", e.pos);
+            let pos = e.pos().expect("an .aux error has a position");
+            assert!(pos.line >= 1 && pos.col >= 1, "position {pos}");
             assert_one_line(&e.to_string());
         }
     }
@@ -227,7 +228,7 @@ pub fn eventlog_reader(data: &[u8]) {
 /// profile's texts hold (a terminal would obey them).
 pub fn assert_printable_summary(loaded: &Loaded) {
     let mut text = Vec::new();
-    let summary = summarize(loaded, Some("f"), &Default::default());
+    let summary = Summary::of(loaded, Some("f"), &Default::default());
     summary.write_text(&mut text).expect("text to memory");
     let text = String::from_utf8(text).expect("the summary is UTF-8");
     let control = text.chars().find(|&c| c.is_control() && c != '\n');

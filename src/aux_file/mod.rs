@@ -10,8 +10,6 @@ mod read;
 mod tests;
 mod write;
 
-pub use read::AuxError;
-
 /// What an `.aux` file says: what a run's chart was scaled to and how its bands were
 /// ordered and shaded, which the next run's `-p` reuses. [`crate::prepare`] gives the
 /// chart's, [`Aux::write`] writes it and [`Aux::read`] reads one back.

@@ -4,18 +4,7 @@
 use super::Aux;
 use crate::num;
 use crate::num::{Pos, MAX_NUMBER_LEN};
-
-/// Why an `.aux` file could not be read.
-#[derive(Debug, thiserror::Error)]
-#[error("{pos}: {found}, expected {expected}")]
-pub struct AuxError {
-    /// Where the bad token starts.
-    pub pos: Pos,
-    /// What was there.
-    pub found: String,
-    /// What the format allows there.
-    pub expected: String,
-}
+use crate::read::hp::ReadError;
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
@@ -87,21 +76,18 @@ fn describe(t: Tok) -> String {
     }
 }
 
-fn error(pos: Pos, found: Tok, expected: &str) -> AuxError {
-    AuxError {
-        pos,
-        found: describe(found),
-        expected: expected.to_string(),
-    }
+fn error(pos: Pos, found: Tok, expected: &str) -> ReadError {
+    ReadError::syntax(pos, describe(found), expected)
 }
 
 impl Aux {
-    /// Reads an `.aux` file.
+    /// Reads an `.aux` file; a bad one gives a [`ReadError::Syntax`] (where, what was
+    /// found, what was expected).
     ///
     /// Files hp2ps wrote hold one statement per line; those lines are read whole, so
     /// names that hp2ps cannot read back (starting with a digit, containing spaces)
     /// survive the round trip. Anything else is read with hp2ps's aux tokens.
-    pub fn read(text: &[u8]) -> Result<Aux, AuxError> {
+    pub fn read(text: &[u8]) -> Result<Aux, ReadError> {
         match read_lines(text) {
             Some(aux) => Ok(aux),
             None => read_tokens(text),
@@ -155,7 +141,7 @@ fn float_arg(text: &[u8]) -> Option<f64> {
     ok.then(|| crate::num::float_value(text))
 }
 
-fn read_tokens(text: &[u8]) -> Result<Aux, AuxError> {
+fn read_tokens(text: &[u8]) -> Result<Aux, ReadError> {
     let mut lx = Lexer {
         text,
         i: 0,

@@ -1,6 +1,7 @@
 //! The `.aux` format, both ways.
 
 use super::*;
+use crate::read::hp::ReadError;
 
 #[test]
 fn writes_the_hp2ps_layout() {
@@ -32,10 +33,13 @@ fn token_form_and_its_errors() {
     assert_eq!(aux.order_of(b"a"), 3);
     assert_eq!(aux.order_of(b"zzz"), 0);
     let e = Aux::read(b"Y_RANGE 100\n").unwrap_err();
-    assert_eq!((e.pos.line, e.pos.col), (1, 9));
-    assert!(e.expected.contains("Y_RANGE"), "{e}");
+    let ReadError::Syntax { pos, expected, .. } = &e else {
+        panic!("{e:?}");
+    };
+    assert_eq!((pos.line, pos.col), (1, 9));
+    assert!(expected.contains("Y_RANGE"), "{e}");
     let e = Aux::read(b"X_RANGE 1.0\nJOB 1.0\n").unwrap_err();
-    assert_eq!(e.pos.line, 2);
+    assert_eq!(e.pos().map(|p| p.line), Some(2));
 }
 
 #[test]

@@ -74,13 +74,13 @@ fn census(text: &str) -> Result<Census, String> {
 /// What the options set.
 pub(super) fn apply(m: &ArgMatches, inv: &mut Invocation) -> Result<(), UsageError> {
     let window = inv.window.from.is_some() || inv.window.to.is_some();
-    inv.paint.export.census = match m.get_one::<Census>("at") {
+    inv.paint.census = match m.get_one::<Census>("at") {
         Some(&census) => census,
         // A window without a census: its mean.
         None if window => Census::Mean,
         None => Census::Peak,
     };
-    inv.paint.export.bands = usize::try_from(inv.render.aggregate.band_limit).unwrap_or(0);
+    inv.paint.metric_bands = usize::try_from(inv.render.aggregate.band_limit).unwrap_or(0);
     let baseline = m.get_one::<OsString>("baseline").cloned();
     let json = m
         .get_one::<String>("check-format")
@@ -178,36 +178,23 @@ mod tests {
         let i = inv(&["--format", "prometheus", "-m5", "x.hp"]);
         assert!(i.render.needs.every_band && i.render.needs.heap_lines);
         assert!(i.load_options().heap_size, "an export loads the heap lines");
-        assert_eq!(i.paint.export.bands, 5);
+        assert_eq!(i.paint.metric_bands, 5);
+        assert_eq!(inv(&["--format", "pprof"]).paint.census, Census::Peak);
         assert_eq!(
-            inv(&["--format", "pprof"]).paint.export.census,
-            Census::Peak
-        );
-        assert_eq!(
-            inv(&["--format", "pprof", "--at", "1.5"])
-                .paint
-                .export
-                .census,
+            inv(&["--format", "pprof", "--at", "1.5"]).paint.census,
             Census::At(1.5)
         );
         assert_eq!(
-            inv(&["--format", "pprof", "--at", "end"])
-                .paint
-                .export
-                .census,
+            inv(&["--format", "pprof", "--at", "end"]).paint.census,
             Census::Last
         );
         assert_eq!(
-            inv(&["--format", "pprof", "--from", "1"])
-                .paint
-                .export
-                .census,
+            inv(&["--format", "pprof", "--from", "1"]).paint.census,
             Census::Mean
         );
         assert_eq!(
             inv(&["--format", "pprof", "--from", "1", "--at", "peak"])
                 .paint
-                .export
                 .census,
             Census::Peak
         );

@@ -21,11 +21,12 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use crate::check::Rules;
+use crate::read::window::WindowOptions;
 use crate::summary::SummaryOptions;
 use crate::symbolize::SymbolizeOptions;
 use crate::{
     defaults, BandFilter, EventlogOptions, Format, LoadOptions, PaintOptions, RenderOptions,
-    SharedAxes, WindowOptions,
+    SharedAxes,
 };
 
 /// What the command line asks for.
@@ -208,7 +209,8 @@ impl Invocation {
     /// edge's to add: `run/symbols.rs`).
     pub fn load_options(&self) -> LoadOptions {
         LoadOptions {
-            window: self.window,
+            from: self.window.from,
+            to: self.window.to,
             eventlog: self.eventlog.clone(),
             ipe_names: self.symbolize.names,
             // An export reports the heap lines where the log has them.

@@ -4,10 +4,8 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use crate::needs::XLabels;
-use crate::{
-    BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits,
-    WindowOptions,
-};
+use crate::read::window::WindowOptions;
+use crate::{BandFilter, Format, IpeNames, NameOrder, Palette, SharedAxes, TimeAxis, ValueUnits};
 use clap::ArgMatches;
 
 use super::definition::command;

@@ -347,7 +347,7 @@ pub struct Page {
 }
 
 /// A chart: everything to draw, placed in points, shared by every painter (see
-/// [`crate::prepare`]); [`crate::write_chart_with`] paints it. What a library user
+/// [`crate::prepare`]); [`Chart::write`] paints it. What a library user
 /// reads of it are its getters (its header, pages and drawn bands: `view.rs`); its
 /// parts are the painters', and may change.
 #[derive(Debug, Clone, PartialEq)]

@@ -76,7 +76,7 @@ impl LiveProfile {
         for (openmetrics, out) in [(false, &mut metrics.text), (true, &mut metrics.openmetrics)] {
             // Both formats name the same bands.
             *named = before.clone();
-            paint.export.openmetrics = openmetrics;
+            paint.openmetrics = openmetrics;
             write_followed(&chart, &paint, named, samples, out)?;
         }
         let page = match for_page {

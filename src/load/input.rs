@@ -63,7 +63,7 @@ fn read_stream(input: &mut dyn Read, opts: &LoadOptions) -> Result<(Profile, Not
             eventlog::read_eventlog(input, &opts.eventlog, sink)
         });
     }
-    if !opts.window.is_everything() {
+    if !opts.window().is_everything() {
         let (profile, warnings) = windowed(opts, |sink| hp::read_into(input, &opts.hp, sink))?;
         return Ok((profile, Notes::Hp(warnings)));
     }
@@ -83,7 +83,7 @@ fn read_bytes(
             eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
         });
     }
-    if !opts.window.is_everything() {
+    if !opts.window().is_everything() {
         let (profile, warnings) = windowed(opts, |sink| hp::read_into(bytes, &opts.hp, sink))?;
         return Ok((profile, Notes::Hp(warnings)));
     }
@@ -123,16 +123,16 @@ pub(crate) fn read_summed(
     if InputKind::of(bytes) != InputKind::Hp {
         return Ok(None);
     }
-    if !opts.window.is_everything() {
-        window::check(&opts.window)?;
-        let mut sink = Window::new(ProfileBuilder::summed(), opts.window);
+    if !opts.window().is_everything() {
+        window::check(&opts.window())?;
+        let mut sink = Window::new(ProfileBuilder::summed(), opts.window());
         let input = Released {
             bytes,
             at: 0,
             release,
         };
         let warnings = hp::read_into(input, &opts.hp, &mut sink)?;
-        let (profile, sums) = window::finish_summed(sink, &opts.window)?;
+        let (profile, sums) = window::finish_summed(sink, &opts.window())?;
         return Ok(sums.map(|sums| (profile, Notes::Hp(warnings), sums)));
     }
     let mut builder = ProfileBuilder::summed();
@@ -155,8 +155,8 @@ pub(crate) fn read_slopes(
         return Ok(None);
     }
     let builder = ProfileBuilder::sloped(times.to_vec(), &sums.values);
-    if !opts.window.is_everything() {
-        let mut sink = Window::new(builder, opts.window);
+    if !opts.window().is_everything() {
+        let mut sink = Window::new(builder, opts.window());
         let input = Released {
             bytes,
             at: 0,
@@ -178,10 +178,10 @@ fn windowed<T, E>(
 where
     LoadError: From<E>,
 {
-    window::check(&opts.window)?;
-    let mut sink = Window::new(ProfileBuilder::default(), opts.window);
+    window::check(&opts.window())?;
+    let mut sink = Window::new(ProfileBuilder::default(), opts.window());
     let notes = read(&mut sink)?;
-    Ok((window::finish(sink, &opts.window)?, notes))
+    Ok((window::finish(sink, &opts.window())?, notes))
 }
 
 /// The profile of an eventlog that `read` hands to the sink it is given, through the
@@ -204,7 +204,7 @@ pub(super) fn through_window<T, E>(
 where
     LoadError: From<E>,
 {
-    if opts.window.is_everything() {
+    if opts.window().is_everything() {
         let mut builder = ProfileBuilder::default();
         let got = read(&mut builder)?;
         return Ok((builder.finish(), got));

@@ -56,7 +56,7 @@ use input::Notes;
 #[non_exhaustive]
 pub struct Loaded {
     /// The profile, ready for [`crate::pipeline::prepare`] and
-    /// [`crate::summary::summarize`].
+    /// [`crate::summary::Summary::of`].
     pub profile: Profile,
     /// Everything worth a warning, in the order found: what the reader tolerated, then
     /// what the steps after reading could not do.
@@ -65,12 +65,10 @@ pub struct Loaded {
     /// entries, the kind of profile); its warnings are in [`Self::warnings`]. `None` for
     /// a `.hp`.
     pub eventlog: Option<EventlogReport>,
-    /// How the bands of a `-hi` profile were named; `None` when they were not renamed
-    /// (not a `-hi` profile, or `--ipe-names address`).
+    /// How the bands of a `-hi` profile were named, and the binary whose symbols named
+    /// them ([`Naming::binary`]); `None` when they were not renamed (not a `-hi`
+    /// profile, or `--ipe-names address`).
     pub naming: Option<Naming>,
-    /// The binary whose symbols were read for the naming, by its [`Program::name`]
-    /// (whether they were used: [`Naming::binary_used`]).
-    pub binary: Option<String>,
     /// What the band filter took out; `None` without a filter.
     pub filtered: Option<FilteredOut>,
 }
@@ -169,7 +167,7 @@ fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Load
             (warnings, Some(*report))
         }
     };
-    let named = naming::name_bands(&mut profile, eventlog.as_ref(), opts, &mut warnings);
+    let naming = naming::name_bands(&mut profile, eventlog.as_ref(), opts, &mut warnings);
     if opts.heap_size {
         match &eventlog {
             Some(report) => profile.series = heap_series(report),
@@ -181,8 +179,7 @@ fn after_reading(mut profile: Profile, notes: Notes, opts: &LoadOptions) -> Load
         profile,
         warnings,
         eventlog,
-        naming: named.naming,
-        binary: named.binary,
+        naming,
         filtered,
     }
 }

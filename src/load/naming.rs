@@ -9,25 +9,16 @@ use crate::profile::Profile;
 use crate::read::eventlog::EventlogReport;
 use crate::symbolize::{self, IpeNames, Naming, SymbolizeOptions};
 
-/// What the naming step did: the naming (`None` when the bands were not renamed at all)
-/// and the name of the binary whose symbols were read.
-pub(super) struct Named {
-    pub(super) naming: Option<Naming>,
-    pub(super) binary: Option<String>,
-}
-
-/// Names the bands of `profile` if they are info-table addresses; says in `warnings` what
-/// stood in the way.
+/// Names the bands of `profile` if they are info-table addresses, and says how (`None`
+/// when they were not renamed at all; [`Naming::binary`] the binary whose symbols were
+/// used); says in `warnings` what stood in the way.
 pub(super) fn name_bands(
     profile: &mut Profile,
     report: Option<&EventlogReport>,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
-) -> Named {
-    let nothing = Named {
-        naming: None,
-        binary: None,
-    };
+) -> Option<Naming> {
+    let nothing = None;
     if opts.ipe_names == IpeNames::Address {
         return nothing;
     }
@@ -62,9 +53,9 @@ pub(super) fn name_bands(
     let how = SymbolizeOptions {
         names: opts.ipe_names,
     };
-    let naming = symbolize::name_bands(profile, ipe, table, &how);
+    let mut naming = symbolize::name_bands(profile, ipe, table, &how);
     let binary = program.map(|(name, _)| name);
-    if let (Some(name), Some(agreement)) = (&binary, naming.binary) {
+    if let (Some(name), Some(agreement)) = (&binary, naming.agreement) {
         let outside = agreement.bands - agreement.in_binary;
         if !agreement.accepted() {
             warnings.push(Warning::BinaryRefused {
@@ -79,8 +70,6 @@ pub(super) fn name_bands(
             });
         }
     }
-    Named {
-        naming: Some(naming),
-        binary,
-    }
+    naming.binary = binary.filter(|_| naming.binary_used() == Some(true));
+    Some(naming)
 }

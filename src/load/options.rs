@@ -17,8 +17,12 @@ pub struct LoadOptions {
     /// How an eventlog becomes a profile (`--time`, `--full-names`).
     /// Default: [`EventlogOptions::default`].
     pub eventlog: EventlogOptions,
-    /// `--from`, `--to`: the samples kept. Default: every sample.
-    pub window: WindowOptions,
+    /// `--from`: keep the samples at or after this time, in SAMPLE_UNIT, as if the
+    /// earlier ones had been cut from the file by hand (`docs/guide.md`). Default:
+    /// `None`, from the first sample.
+    pub from: Option<f64>,
+    /// `--to`: keep the samples at or before this time. Default: `None`, to the last.
+    pub to: Option<f64>,
     /// `--ipe-names`: how the bands of a `-hi` profile are named. Default:
     /// [`IpeNames::Source`].
     pub ipe_names: IpeNames,
@@ -35,4 +39,11 @@ pub struct LoadOptions {
     /// band's role, which the first decided; the profile then holds the drawn bands'
     /// points only. Default: `None`, every point.
     pub(crate) drawn: Option<Drawing>,
+}
+
+impl LoadOptions {
+    /// The time window `from` and `to` make.
+    pub(crate) fn window(&self) -> WindowOptions {
+        WindowOptions::new(self.from, self.to)
+    }
 }

@@ -2,7 +2,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::*;
-use crate::read::window::WindowOptions;
 use crate::symbolize::IpeNames;
 
 const HEAD: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n";
@@ -72,13 +71,13 @@ fn mapped_bytes_give_the_profile_of_the_stream_and_are_released() {
 #[test]
 fn a_window_keeps_its_samples_and_refuses_an_empty_one() {
     let mut opts = LoadOptions {
-        window: WindowOptions::new(Some(0.5), None),
+        from: Some(0.5),
         ..LoadOptions::default()
     };
     for read in [from_stream, from_bytes] {
         assert_eq!(read(&two_samples(), &opts).unwrap().profile.times, [1.0]);
     }
-    opts.window = WindowOptions::new(Some(5.0), None);
+    opts.from = Some(5.0);
     let err = from_bytes(&two_samples(), &opts);
     assert!(
         matches!(err, Err(LoadError::NoSampleInWindow { .. })),
@@ -160,12 +159,13 @@ fn a_hp_of_info_tables_is_named_with_the_binary_given_only() {
     };
     let loaded = from_bytes(&info_tables(), &opts).unwrap();
     assert_eq!(calls.load(Ordering::Relaxed), 0);
-    assert!(loaded.warnings.is_empty() && loaded.binary.is_none());
+    assert!(loaded.warnings.is_empty());
+    assert!(loaded.naming.as_ref().is_some_and(|n| n.binary.is_none()));
     assert_eq!(loaded.naming.map(|n| n.unresolved), Some(2));
 
     opts.binary = Binary::Given(Program::new("./not-a-program", &b"#!/bin/sh\n"[..]));
     let loaded = from_bytes(&info_tables(), &opts).unwrap();
-    assert!(loaded.binary.is_none());
+    assert!(loaded.naming.as_ref().is_some_and(|n| n.binary.is_none()));
     match &loaded.warnings[..] {
         [w @ Warning::BinaryUnusable { binary, .. }] => {
             assert_eq!(binary, "./not-a-program");

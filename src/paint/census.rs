@@ -6,7 +6,6 @@
 
 use std::io;
 
-use crate::defaults;
 use crate::layout::chart::{Chart, ChartData};
 use crate::profile::Band;
 use crate::profile::ProfileFacts;
@@ -28,30 +27,6 @@ pub enum Census {
     /// Every band's mean over the profile's samples (after `--from`/`--to`): its area
     /// divided by the time they span, rounded to a whole unit (a byte).
     Mean,
-}
-
-/// What an export takes besides the chart.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ExportOptions {
-    /// How many bands Prometheus's metrics name (`-m`), the biggest by area; the others
-    /// are summed as `OTHER`. Default: 20 ([`defaults::BAND_LIMIT`]).
-    pub bands: usize,
-    /// Which census a pprof profile holds. Default: [`Census::Peak`].
-    pub census: Census,
-    /// OpenMetrics (`application/openmetrics-text`) rather than Prometheus's text
-    /// format (`text/plain; version=0.0.4`). Default: `false`.
-    pub openmetrics: bool,
-}
-
-impl Default for ExportOptions {
-    fn default() -> Self {
-        ExportOptions {
-            bands: defaults::BAND_LIMIT as usize,
-            census: Census::Peak,
-            openmetrics: false,
-        }
-    }
 }
 
 /// The chart's numbers, for an export: refused when the chart was not prepared with an

@@ -1,8 +1,8 @@
 //! The output formats and the options of painting, whatever the format (the one place
 //! that picks a painter for each is `write.rs`).
 
-use super::census::ExportOptions;
-use crate::defaults::{PAGE_TABLE_ROWS, PAGE_VALUES, VECTOR_MAX_BAND_POINTS};
+use super::census::Census;
+use crate::defaults::{self, PAGE_TABLE_ROWS, PAGE_VALUES, VECTOR_MAX_BAND_POINTS};
 use crate::needs::{Needs, XLabels};
 
 /// An output format.
@@ -22,10 +22,10 @@ pub enum Format {
     /// One self-contained interactive HTML page (see `docs/formats.md`).
     Html,
     /// Prometheus's metrics of the profile, in its text exposition format (or
-    /// OpenMetrics's, [`ExportOptions::openmetrics`]): for node_exporter's textfile
+    /// OpenMetrics's, [`PaintOptions::openmetrics`]): for node_exporter's textfile
     /// collector or the Pushgateway. An export of the chart's numbers, not a picture.
     Prometheus,
-    /// One census of the profile ([`ExportOptions::census`]) as pprof's gzipped
+    /// One census of the profile ([`PaintOptions::census`]) as pprof's gzipped
     /// `profile.proto`, for `go tool pprof`, Pyroscope and Parca. An export of the
     /// chart's numbers, not a picture.
     Pprof,
@@ -139,7 +139,7 @@ impl Format {
 }
 
 /// How a chart is painted, whatever the format.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PaintOptions {
     /// The width in points that the 648 pt border box is scaled to (hp2ps's `-e`): of
@@ -153,9 +153,27 @@ pub struct PaintOptions {
     /// What the HTML page's header says about the profile: what its eventlog told
     /// ([`PaintOptions::with_facts_of`]). Default: nothing.
     pub(crate) facts: crate::profile::ProfileFacts,
-    /// What the exports (Prometheus, pprof) take besides the chart. Default:
-    /// [`ExportOptions::default`].
-    pub export: ExportOptions,
+    /// How many bands Prometheus's metrics name (`-m`), the biggest by area; the others
+    /// are summed as `OTHER`. Default: 20 ([`defaults::BAND_LIMIT`]).
+    pub metric_bands: usize,
+    /// Which census a pprof profile holds. Default: [`Census::Peak`].
+    pub census: Census,
+    /// Prometheus's metrics as OpenMetrics (`application/openmetrics-text`) rather than
+    /// Prometheus's text format (`text/plain; version=0.0.4`). Default: `false`.
+    pub openmetrics: bool,
+}
+
+impl Default for PaintOptions {
+    fn default() -> Self {
+        PaintOptions {
+            eps_width: None,
+            source: None,
+            facts: crate::profile::ProfileFacts::default(),
+            metric_bands: defaults::BAND_LIMIT as usize,
+            census: Census::Peak,
+            openmetrics: false,
+        }
+    }
 }
 
 impl PaintOptions {

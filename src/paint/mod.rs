@@ -3,11 +3,12 @@
 //! The order of the items on a page is defined once, in the page walk (`walk.rs`), which
 //! hands each item to a format's painter; the shapes the formats share (box corners,
 //! the mark caret, a band's outline, the extent of what is drawn) are computed once, in
-//! `geometry.rs`. [`write_chart_with`] picks the painter for a [`Format`].
+//! `geometry.rs`. [`Chart::write`](crate::Chart::write) picks the painter for a [`Format`].
 //!
 //! Files: `format.rs`: [`Format`], what each format needs of the stages before it
 //! ([`Format::needs`], in one place), [`PaintOptions`] (the EPS width, the input's name
-//! for the page); `write.rs`: the one place that picks a painter; one output buffer
+//! for the page, the exports' options); `write.rs`: [`Chart::write`](crate::Chart::write),
+//! the one place that picks a painter; one output buffer
 //! (`buffer.rs`);
 //! `hatch.rs` turns a pattern into the lines and dots every painter draws. The painters:
 //! `ps/` (with string escaping, the EPS bounding box, and the polygons of long bands put
@@ -19,12 +20,13 @@
 //! painter's picture with classes on what its script redraws, the chart's data as
 //! escaped JSON (`json.rs`), the CSP hashes in `digest.rs`, the script, style and
 //! template in `assets/`, carried without comments and needless spaces by `minify.rs`;
-//! several runs' charts in one page: [`write_runs_page`]; see `docs/formats.md`). The
-//! exports, formats of the chart's numbers rather than its picture: `prometheus/`
+//! several runs' charts in one page:
+//! [`Chart::write_runs_page`](crate::Chart::write_runs_page); see `docs/formats.md`).
+//! The exports, formats of the chart's numbers rather than its picture: `prometheus/`
 //! (Prometheus's and OpenMetrics's text, `--format prometheus`) and `pprof/` (one
 //! census as pprof's `profile.proto`), both reading what `census.rs` gives them of the
 //! chart (every band, the census chosen, the program and the kind of profile;
-//! [`ExportOptions`]). A time profile's static flame graph: `flame/` (SVG, PDF, PS and
+//! [`PaintOptions`]). A time profile's static flame graph: `flame/` (SVG, PDF, PS and
 //! EPS of `layout::flame`'s `FlameChart`).
 
 mod buffer;
@@ -42,10 +44,9 @@ pub(crate) mod svg;
 mod walk;
 mod write;
 
-pub use census::{Census, ExportOptions};
+pub use census::Census;
 pub(crate) use flame::write_flame;
 pub use format::{Format, PaintOptions};
 // The command's (run/).
 #[cfg(feature = "cli")]
 pub(crate) use pprof::write_time_pprof;
-pub use write::{write_chart_with, write_runs_page};

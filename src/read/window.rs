@@ -22,13 +22,13 @@
 //! The same holds for an eventlog's samples, which come in time order too.
 //!
 //! ```
-//! use hp2ps::{load, LoadOptions, Source, WindowOptions};
+//! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n\
 //!            BEGIN_SAMPLE 0.0\na 1\nEND_SAMPLE 0.0\nMARK 0.5\n\
 //!            BEGIN_SAMPLE 1.0\na 2\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2.0\nb 3\nEND_SAMPLE 2.0\n";
 //! let mut opts = LoadOptions::default();
-//! opts.window = WindowOptions::new(Some(1.0), None);
+//! opts.from = Some(1.0);
 //! let profile = load(Source::Bytes(hp), &opts).unwrap().profile;
 //! assert_eq!(profile.times, [1.0, 2.0]);
 //! assert!(profile.marks.is_empty()); // the mark stood before the first kept sample
@@ -38,9 +38,9 @@ use crate::profile::keep::Sums;
 use crate::profile::Profile;
 use crate::seam::{HeaderField, ProfileBuilder, Sink};
 
-/// The window, in SAMPLE_UNIT. `None` leaves that side open.
+/// The window, in SAMPLE_UNIT (`LoadOptions`'s `from` and `to`; the command line's). `None`
+/// leaves that side open.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-#[non_exhaustive]
 pub struct WindowOptions {
     /// Keep samples at or after this time. Default: `None`.
     pub from: Option<f64>,
@@ -259,7 +259,8 @@ mod tests {
 
     fn load_window(text: &str, from: Option<f64>, to: Option<f64>) -> Result<Loaded, LoadError> {
         let opts = LoadOptions {
-            window: WindowOptions { from, to },
+            from,
+            to,
             ..LoadOptions::default()
         };
         load(Source::Bytes(text.as_bytes()), &opts)

@@ -14,8 +14,8 @@ use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary, TimeSummary};
 use crate::Chart;
 use crate::{
-    load, prepare, write_chart_with, Aux, EventlogError, Format, LoadError, LoadOptions, Loaded,
-    PaintOptions, ReadError, Source, Warning,
+    load, prepare, Aux, EventlogError, Format, LoadError, LoadOptions, Loaded, PaintOptions,
+    ReadError, Source, Warning,
 };
 
 use super::atomic::AtomicFile;
@@ -233,10 +233,8 @@ fn finish_read(
     let summary =
         made.or_else(|| (inv.summary).map(|_| summarize(&loaded, file, &inv.summary_options)));
     // The log chose that file (its argv[0]): say which named the bands.
-    let used = (loaded.naming.as_ref())
-        .and_then(|n| n.binary_used())
-        .unwrap_or(false);
-    let found = (loaded.binary.as_ref()).filter(|_| inv.binary.is_none() && used);
+    let used = (loaded.naming.as_ref()).and_then(|n| n.binary.as_ref());
+    let found = used.filter(|_| inv.binary.is_none());
     let notes = (found.iter())
         .map(|program| {
             format!(
@@ -438,7 +436,7 @@ impl<'a> Painted<'a> {
     fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
         match &self.page {
             Some(page) => page.write(out),
-            None => write_chart_with(self.chart, self.format, &self.paint, out),
+            None => self.chart.write(self.format, &self.paint, out),
         }
     }
 }

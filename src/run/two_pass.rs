@@ -31,7 +31,7 @@ pub(super) fn first_reading(
     let plain = !inv.use_aux
         && inv.summary.is_none()
         && !opts.heap_size
-        && opts.window.is_everything()
+        && opts.window().is_everything()
         && opts.filter.is_empty()
         && !matches!(opts.binary, Binary::Given(_));
     if !(drawn_only && plain) {

@@ -14,13 +14,13 @@
 //! of them a comparison, [`TimeComparison`] (`docs/time-profile.md`).
 //!
 //! ```
-//! use hp2ps::summary::{summarize, SummaryOptions};
+//! use hp2ps::summary::{Summary, SummaryOptions};
 //! use hp2ps::{load, LoadOptions, Source};
 //!
 //! let hp = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.0\na 10\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 2.0\na 30\nb 5\nEND_SAMPLE 2.0\n";
 //! let loaded = load(Source::Bytes(hp), &LoadOptions::default()).unwrap();
-//! let s = summarize(&loaded, Some("j.hp"), &SummaryOptions::default());
+//! let s = Summary::of(&loaded, Some("j.hp"), &SummaryOptions::default());
 //! assert_eq!((s.samples, s.peak.total, s.peak.time), (2, 35.0, 2.0));
 //! assert_eq!(s.area, 45.0);
 //! assert_eq!(s.top[0].name, "a");
@@ -39,6 +39,7 @@ use crate::load::{FilteredOut, Loaded};
 use crate::profile::keep::Sums;
 use crate::profile::{area, stack_heights, BandInfo, Profile};
 use crate::read::eventlog::{Breakdown, Marker};
+use crate::symbolize::Naming;
 
 /// What the summary lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,7 +65,7 @@ impl Default for SummaryOptions {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Summary {
-    /// The input's name, as [`summarize`] was given it (`null` in JSON for stdin).
+    /// The input's name, as [`Summary::of`] was given it (`null` in JSON for stdin).
     pub file: Option<String>,
     /// The profile's `JOB`.
     pub job: String,
@@ -105,31 +106,36 @@ pub struct Summary {
     /// The kind of profile, when the input says (an eventlog; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Breakdown>,
-    /// How the bands of a `-hi` profile were named (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub names: Option<NameCounts>,
+    /// How the bands of a `-hi` profile were named ([`Loaded::naming`]; absent
+    /// otherwise): in JSON, how many bands got each kind of name (`ipe`, `symbol`,
+    /// `approximate`, `unresolved`) and the binary whose symbols were used.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "name_counts"
+    )]
+    pub names: Option<Naming>,
     /// What the reader met and read without a warning, one line each (an eventlog's IPE
     /// events that GHC's runtime declares a byte long; absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 
-/// How many bands of a `-hi` profile got each kind of name
-/// ([`Loaded::naming`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct NameCounts {
-    /// Named by their IPE entry.
-    pub ipe: usize,
-    /// Named by the binary's symbol at their code.
-    pub symbol: usize,
-    /// Named by the function whose code they lie in (approximate).
-    pub approximate: usize,
-    /// Left as addresses.
-    pub unresolved: usize,
-    /// The binary whose symbols were used (absent when none was).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub binary: Option<String>,
+/// A naming as the JSON has it: how many bands got each kind of name, and the binary
+/// whose symbols were used (absent when none was).
+fn name_counts<S: Serializer>(naming: &Option<Naming>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let Some(n) = naming else {
+        return s.serialize_none();
+    };
+    let mut counts = s.serialize_struct("NameCounts", 5)?;
+    counts.serialize_field("ipe", &n.by_ipe)?;
+    counts.serialize_field("symbol", &n.by_symbol)?;
+    counts.serialize_field("approximate", &n.approximate)?;
+    counts.serialize_field("unresolved", &n.unresolved)?;
+    if let Some(binary) = &n.binary {
+        counts.serialize_field("binary", binary)?;
+    }
+    counts.end()
 }
 
 /// A highest value and when it happened.
@@ -191,11 +197,18 @@ fn integer_if_exact<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
-/// The numbers of a loaded profile (see the module docs for what is counted), and what
-/// its loading learnt: what the band filter took out, the kind of an eventlog's profile,
-/// how the bands of a `-hi` profile were named. `file` is the input's name (`None` for
-/// stdin).
-pub fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
+impl Summary {
+    /// The numbers of a loaded profile (see the module docs for what is counted), and
+    /// what its loading learnt: what the band filter took out, the kind of an eventlog's
+    /// profile, how the bands of a `-hi` profile were named. `file` is the input's name
+    /// (`None` for stdin).
+    pub fn of(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
+        summarize(loaded, file, opts)
+    }
+}
+
+/// [`Summary::of`].
+pub(crate) fn summarize(loaded: &Loaded, file: Option<&str>, opts: &SummaryOptions) -> Summary {
     with_loading(of_profile(&loaded.profile, opts), loaded, file)
 }
 
@@ -234,16 +247,7 @@ fn with_loading(mut s: Summary, loaded: &Loaded, file: Option<&str>) -> Summary 
     s.file = file.map(str::to_string);
     s.filtered = loaded.filtered;
     s.breakdown = (loaded.eventlog.as_ref()).and_then(|report| report.breakdown);
-    s.names = loaded.naming.as_ref().map(|naming| {
-        let used = naming.binary.is_some_and(|a| a.accepted());
-        NameCounts {
-            ipe: naming.by_ipe,
-            symbol: naming.by_symbol,
-            approximate: naming.approximate,
-            unresolved: naming.unresolved,
-            binary: loaded.binary.clone().filter(|_| used),
-        }
-    });
+    s.names = loaded.naming.clone();
     let ipe_one_byte_long = (loaded.eventlog.as_ref()).map_or(0, |r| r.ipe_one_byte_long);
     if ipe_one_byte_long > 0 {
         s.notes.push(format!(

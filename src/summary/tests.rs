@@ -93,12 +93,13 @@ fn band_info_breakdown_and_names() {
     p.band_info.insert(b"s".to_vec(), info(None, Some(symbol)));
     let mut s = of_profile(&p, &SummaryOptions::default());
     s.breakdown = Some(Breakdown::Era);
-    s.names = Some(NameCounts {
-        ipe: 1,
-        symbol: 1,
-        approximate: 0,
-        unresolved: 0,
+    s.names = Some(Naming {
+        info_tables: true,
+        bands: 2,
+        by_ipe: 1,
+        by_symbol: 1,
         binary: Some("./prog".into()),
+        ..Naming::default()
     });
     let mut json = Vec::new();
     s.write_json(&mut json).unwrap();
@@ -126,6 +127,14 @@ fn band_info_breakdown_and_names() {
         serde_json::json!({"flag": "-he", "bands": "eras"})
     );
     assert_eq!(v["names"]["binary"], "./prog");
+    // The naming's counts, in the order the JSON has always had them.
+    let json = String::from_utf8(json).unwrap();
+    assert!(
+        json.contains(
+            r#""names":{"ipe":1,"symbol":1,"approximate":0,"unresolved":0,"binary":"./prog"}"#
+        ),
+        "{json}"
+    );
     let mut text = Vec::new();
     s.write_text(&mut text).unwrap();
     let text = String::from_utf8(text).unwrap();

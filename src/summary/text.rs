@@ -91,7 +91,7 @@ impl Summary {
             writeln!(
                 out,
                 "  names    {} by IPE entry, {} by symbol{binary}, {} inside a function (approximate), {} by address only",
-                n.ipe, n.symbol, n.approximate, n.unresolved
+                n.by_ipe, n.by_symbol, n.approximate, n.unresolved
             )?;
         }
         if self.top.is_empty() {

@@ -100,16 +100,20 @@ pub struct Naming {
     pub approximate: usize,
     /// Bands that kept their address.
     pub unresolved: usize,
+    /// The binary whose symbols named bands: its name (`Program::name`), when one was
+    /// given or found and its symbols fit the profile ([`Naming::binary_used`]). Set by
+    /// loading, which knows the binary's name.
+    pub binary: Option<String>,
     /// The binary's check, when one was given and the bands are addresses (its
     /// symbols are used only if [`Agreement::accepted`]).
-    pub(crate) binary: Option<Agreement>,
+    pub(crate) agreement: Option<Agreement>,
 }
 
 impl Naming {
     /// Whether the binary's symbols fit the profile's addresses and named bands, when a
     /// binary was given and the bands are addresses.
     pub fn binary_used(&self) -> Option<bool> {
-        self.binary.as_ref().map(Agreement::accepted)
+        self.agreement.as_ref().map(Agreement::accepted)
     }
 }
 
@@ -156,8 +160,8 @@ pub fn name_bands(
     let by_address: HashMap<u64, &IpeEntry> = ipe.iter().map(|e| (e.address, e)).collect();
     let entries: Vec<&IpeEntry> = by_address.values().copied().collect();
     let placement = binary.and_then(|table| {
-        naming.binary = placement::place(&addresses, &entries, table);
-        let agreement = naming.binary.filter(Agreement::accepted)?;
+        naming.agreement = placement::place(&addresses, &entries, table);
+        let agreement = naming.agreement.filter(Agreement::accepted)?;
         Some((table, agreement.placement))
     });
 

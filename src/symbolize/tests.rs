@@ -86,7 +86,7 @@ fn ipe_entries_name_their_tables() {
         ]
     );
     assert_eq!(
-        (naming.by_ipe, naming.unresolved, naming.binary),
+        (naming.by_ipe, naming.unresolved, naming.agreement),
         (3, 1, None)
     );
     let info = &p.band_info[&p.bands[0].name];
@@ -214,7 +214,7 @@ fn symbols_name_the_tables_without_ipe() {
             "in hs_word2float64+0x20",
         ]
     );
-    let a = naming.binary.unwrap();
+    let a = naming.agreement.unwrap();
     assert!(a.accepted());
     assert_eq!((a.band_hits, a.ipe_agree, a.ipe_disagree), (3, 1, 0));
     assert_eq!(
@@ -256,7 +256,7 @@ fn a_position_independent_binary_is_placed_by_its_symbols() {
             "in containers:Data.Map.Internal.map+0x10"
         ]
     );
-    assert_eq!(naming.binary.unwrap().placement.load_offset, load);
+    assert_eq!(naming.agreement.unwrap().placement.load_offset, load);
 }
 
 #[test]
@@ -266,7 +266,7 @@ fn a_binary_that_disagrees_is_not_used() {
     let mut p = profile(&["0x4011f0", "0x401500", "0x401600", "0x401700", "0x401800"]);
     let ipe = [entry(0x4012f0, "sat_s1Ky_info", 1)];
     let naming = name_bands(&mut p, &ipe, Some(&binary()), &SymbolizeOptions::default());
-    let a = naming.binary.unwrap();
+    let a = naming.agreement.unwrap();
     assert!(!a.accepted(), "{a:?}");
     assert_eq!(names(&p)[0], "0x4011f0");
     assert_eq!(

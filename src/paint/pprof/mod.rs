@@ -1,6 +1,6 @@
 //! One census of a heap profile as pprof's `profile.proto`, gzipped (`--format pprof`):
 //! what `go tool pprof`, Pyroscope, Parca and Google Cloud Profiler read. The census is
-//! [`ExportOptions::census`]: the peak, the last, the one nearest a time, or every band's
+//! [`PaintOptions::census`]: the peak, the last, the one nearest a time, or every band's
 //! mean over the profile. Each band with bytes there is one sample (the biggest first) of type
 //! `inuse_space` in `bytes` (the profile's VALUE_UNIT), labelled `band` with its name,
 //! at the stack `frames.rs` makes of it; so pprof's totals are the chart's total at that
@@ -36,7 +36,7 @@ pub(crate) fn write_pprof<W: Write>(
 ) -> io::Result<()> {
     let data = data_of(chart)?;
     let kind = kind_of(&chart.job, &opts.facts);
-    let (values, said) = values(data, opts.export.census)?;
+    let (values, said) = values(data, opts.census)?;
     let mut b = Builder::default();
     let unit = String::from_utf8_lossy(&data.value_unit).into_owned();
     let sample_type = proto::ValueType {
@@ -71,7 +71,7 @@ pub(crate) fn write_pprof<W: Write>(
         format!("DATE {}", text(&chart.date)),
     ];
     let comment = comments.iter().map(|c| b.string(c)).collect();
-    let duration = match opts.export.census {
+    let duration = match opts.census {
         Census::Mean if data.sample_unit == b"seconds" => span(&data.times) * 1e9,
         _ => 0.0,
     };

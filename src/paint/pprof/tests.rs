@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use super::*;
-use crate::paint::{write_chart_with, Format};
+use crate::paint::Format;
 use crate::pipeline::{prepare, RenderOptions};
 use crate::profile::Profile;
 
@@ -18,10 +18,12 @@ fn pprof(p: Profile, census: Census) -> io::Result<proto::Profile> {
         ..RenderOptions::default()
     };
     let (chart, _) = prepare(p, None, &opts);
-    let mut paint = PaintOptions::default();
-    paint.export.census = census;
+    let paint = PaintOptions {
+        census,
+        ..PaintOptions::default()
+    };
     let mut gz = Vec::new();
-    write_chart_with(&chart, Format::Pprof, &paint, &mut gz)?;
+    chart.write(Format::Pprof, &paint, &mut gz)?;
     let mut bytes = Vec::new();
     flate2::read::GzDecoder::new(gz.as_slice()).read_to_end(&mut bytes)?;
     Ok(proto::Profile::decode(bytes.as_slice()).expect("a profile.proto"))
@@ -131,7 +133,9 @@ fn the_same_chart_gives_the_same_bytes_and_no_census_is_refused() {
     let write = |p: Profile| {
         let (chart, _) = prepare(p, None, &opts);
         let mut out = Vec::new();
-        write_chart_with(&chart, Format::Pprof, &PaintOptions::default(), &mut out).map(|()| out)
+        chart
+            .write(Format::Pprof, &PaintOptions::default(), &mut out)
+            .map(|()| out)
     };
     let a = write(profile("p", BANDS)).unwrap();
     assert_eq!(a, write(profile("p", BANDS)).unwrap());

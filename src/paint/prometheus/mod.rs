@@ -8,7 +8,7 @@
 //! RTS flag, `-hc`; empty when unknown); a band's series also `band`. Bands are keyed as the page
 //! of several runs matches them (`crate::profile::match_key`: a `.hp`'s stack number and
 //! an eventlog's ` #k` left out, so a series keeps its name from build to build), bands
-//! of one key counting together; the [`ExportOptions::bands`] biggest keys by area are
+//! of one key counting together; the [`PaintOptions::metric_bands`] biggest keys by area are
 //! named, and the others summed as `OTHER` (always written, 0 when nothing is left): at
 //! most N + 1 band series however many bands the profile has (a `-hi` profile's
 //! thousands of addresses are not a series each). Names that are not UTF-8 take U+FFFD
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::census::{data_of, kind_of, last_census, peak_census, program_of, value_at};
-use super::{ExportOptions, PaintOptions};
+use super::PaintOptions;
 use crate::layout::chart::{Chart, ChartData};
 use crate::profile::{area, match_key, merged_values, stack_on, trapezoid_weights, Band};
 use exposition::{Exposition, Family};
@@ -36,14 +36,14 @@ pub(crate) fn write_prometheus<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     let data = data_of(chart)?;
-    let numbers = Numbers::of(data, &opts.export, &mut Named::default());
+    let numbers = Numbers::of(data, opts.metric_bands, &mut Named::default());
     write_numbers(chart, data, &numbers, opts, out)
 }
 
 /// The band series a followed run's metrics have named so far, kept from one exposition
 /// to the next: a band named once keeps its series for the rest of the run (0 when it
 /// has nothing), so that series stay stable as bands come and go; new names are given,
-/// the biggest first, only while fewer than [`ExportOptions::bands`] were (at most N + 1
+/// the biggest first, only while fewer than [`PaintOptions::metric_bands`] were (at most N + 1
 /// band series over the whole run, OTHER's included: a band that comes once they are
 /// all given is OTHER's).
 #[derive(Debug, Default, Clone)]
@@ -64,7 +64,7 @@ pub(crate) fn write_followed<W: Write>(
     out: &mut W,
 ) -> io::Result<()> {
     let data = data_of(chart)?;
-    let mut numbers = Numbers::of(data, &opts.export, named);
+    let mut numbers = Numbers::of(data, opts.metric_bands, named);
     numbers.censuses = censuses;
     write_numbers(chart, data, &numbers, opts, out)
 }
@@ -83,7 +83,7 @@ fn write_numbers<W: Write>(
     // families' labels differ from those it holds).
     let kind = kind_of(&chart.job, &opts.facts).unwrap_or_default();
     let run: Vec<(&str, &str)> = vec![("program", &program), ("kind", &kind)];
-    let mut e = Exposition::new(out, opts.export.openmetrics);
+    let mut e = Exposition::new(out, opts.openmetrics);
     let units = Units::of(data);
     for (family, values) in numbers.families(&units) {
         e.family(&family)?;
@@ -143,11 +143,11 @@ struct Numbers {
 }
 
 impl Numbers {
-    fn of(data: &ChartData, opts: &ExportOptions, named: &mut Named) -> Numbers {
+    fn of(data: &ChartData, most: usize, named: &mut Named) -> Numbers {
         let totals = &data.totals;
         let newest = last_census(totals);
         let (keys, own_other) = keys(&data.every_band, &data.times, newest);
-        let mut bands = named.choose(&keys, opts.bands);
+        let mut bands = named.choose(&keys, most);
         let rest = (keys.iter())
             .filter(|k| !bands.iter().any(|b| b.label == k.numbers.label))
             .flat_map(|k| &k.bands)

@@ -2,7 +2,7 @@
 //! real Pushgateway read those of real GHC profiles.
 
 use super::*;
-use crate::paint::{write_chart_with, Format};
+use crate::paint::Format;
 use crate::pipeline::{prepare, RenderOptions};
 use crate::profile::Profile;
 
@@ -16,11 +16,13 @@ fn metrics(profile: Profile, bands: usize, openmetrics: bool) -> String {
         ..RenderOptions::default()
     };
     let (chart, _) = prepare(profile, None, &opts);
-    let mut paint = PaintOptions::default();
-    paint.export.bands = bands;
-    paint.export.openmetrics = openmetrics;
+    let paint = PaintOptions {
+        metric_bands: bands,
+        openmetrics,
+        ..PaintOptions::default()
+    };
     let mut out = Vec::new();
-    write_chart_with(&chart, Format::Prometheus, &paint, &mut out).unwrap();
+    chart.write(Format::Prometheus, &paint, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -136,12 +138,7 @@ fn a_chart_without_every_band_is_refused() {
     let p = profile("p", &[(b"a", &[1.0, 2.0])]);
     let (chart, _) = prepare(p, None, &RenderOptions::default());
     let mut out = Vec::new();
-    let e = write_chart_with(
-        &chart,
-        Format::Prometheus,
-        &PaintOptions::default(),
-        &mut out,
-    );
+    let e = chart.write(Format::Prometheus, &PaintOptions::default(), &mut out);
     assert_eq!(e.unwrap_err().kind(), io::ErrorKind::InvalidInput);
     assert!(out.is_empty());
 }
@@ -166,8 +163,10 @@ fn followed(states: &[Profile], bands: usize) -> Vec<String> {
         needs: Format::Prometheus.needs(),
         ..RenderOptions::default()
     };
-    let mut paint = PaintOptions::default();
-    paint.export.bands = bands;
+    let paint = PaintOptions {
+        metric_bands: bands,
+        ..PaintOptions::default()
+    };
     let mut named = Named::default();
     (states.iter())
         .map(|p| {

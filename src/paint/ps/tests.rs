@@ -3,7 +3,7 @@
 use super::escape::*;
 use crate::internals::write_chart;
 use crate::layout::chart::Chart;
-use crate::paint::{write_chart_with, Format, PaintOptions};
+use crate::paint::{Format, PaintOptions};
 use crate::pipeline::{prepare, RenderOptions};
 use crate::profile::Profile;
 
@@ -16,7 +16,7 @@ fn manpage() -> Chart {
 
 fn painted(chart: &Chart, format: Format, opts: &PaintOptions) -> String {
     let mut out = Vec::new();
-    write_chart_with(chart, format, opts, &mut out).expect("write to a Vec");
+    chart.write(format, opts, &mut out).expect("write to a Vec");
     String::from_utf8(out).expect("ASCII profile")
 }
 

@@ -113,7 +113,7 @@ impl DamageLog {
     /// The warning that sums the damage up, if there was any.
     pub(crate) fn warning(&self) -> Option<EventlogWarning> {
         self.any().then(|| EventlogWarning::Damaged {
-            regions: self.regions.clone(),
+            regions: self.regions.iter().map(DamagedRegion::ranges).collect(),
             count: self.count,
             bytes: self.bytes,
             censuses_lost: self.lost,

@@ -4,13 +4,12 @@
 
 use super::container::Notes;
 use super::end::End;
+use super::error::FramingRule;
 use super::localtime::hp_date;
 use super::model::Model;
 use super::names::{argv, is_profiled_rts, job, one_line, split_args};
 use super::timeaxis::{gc_threads_spin, Clock};
-use super::{
-    Breakdown, EventlogError, EventlogReport, EventlogWarning, FramingRule, Marker, TimeAxis,
-};
+use super::{Breakdown, EventlogError, EventlogReport, EventlogWarning, Marker, TimeAxis};
 use crate::seam::{HeaderField, SampleBlock, Sink};
 
 impl Model<'_> {
@@ -44,13 +43,7 @@ impl Model<'_> {
             (FramingRule::Retimed, notes.retimed),
         ] {
             if let Some((offset, id)) = note.first {
-                let count = note.count;
-                self.warn(EventlogWarning::Framing {
-                    rule,
-                    offset,
-                    id,
-                    count,
-                });
+                self.warn(rule.warning(offset, id, note.count));
             }
         }
         if let Some(w) = self.damage.warning() {

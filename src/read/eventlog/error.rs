@@ -1,18 +1,29 @@
 //! Why an eventlog could not be read, and what was tolerated while reading it.
 
 use std::fmt;
+use std::ops::Range;
 
-/// One stretch of skipped bytes, and the censuses lost there.
+/// One stretch of skipped bytes, and the censuses lost there (the warning shows it as
+/// two ranges: [`EventlogWarning::Damaged`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DamagedRegion {
+pub(crate) struct DamagedRegion {
     /// The first byte skipped.
-    pub from: u64,
+    pub(crate) from: u64,
     /// The byte after the last one skipped.
-    pub to: u64,
+    pub(crate) to: u64,
     /// Censuses lost there.
-    pub censuses_lost: u64,
+    pub(crate) censuses_lost: u64,
     /// The number of the first census lost there (1 = the log's first census).
-    pub first_lost: u64,
+    pub(crate) first_lost: u64,
+}
+
+impl DamagedRegion {
+    /// The region as the warning has it: the bytes skipped, the numbers of the censuses
+    /// lost there.
+    pub(crate) fn ranges(&self) -> (Range<u64>, Range<u64>) {
+        let lost = self.first_lost..self.first_lost + self.censuses_lost;
+        (self.from..self.to, lost)
+    }
 }
 
 /// Why an eventlog gave no profile. Every message is one line: what was found, what was
@@ -97,8 +108,11 @@ pub enum EventlogWarning {
     /// were skipped (an undeclared event type, a size that does not fit, an event outside
     /// its block's span); the censuses the damage fell in are lost.
     Damaged {
-        /// The first damaged places, at most eight, in file order.
-        regions: Vec<DamagedRegion>,
+        /// The first damaged places, at most eight, in file order: each the bytes
+        /// skipped (`from..to`; an empty range is one event made unusable at `from`),
+        /// and the numbers of the censuses lost there (1 = the log's first census;
+        /// empty when none was).
+        regions: Vec<(Range<u64>, Range<u64>)>,
         /// Damaged places in all.
         count: u64,
         /// Bytes skipped in all.
@@ -106,12 +120,42 @@ pub enum EventlogWarning {
         /// Censuses lost in all.
         censuses_lost: u64,
     },
-    /// Events framed by a rule other than their declared size; one warning per rule,
-    /// naming the first such event.
-    Framing {
-        /// What was off.
-        rule: FramingRule,
-        /// Where the first such event (or block marker) starts.
+    /// Heap events that declare more (or fewer) bytes than their fields hold, where
+    /// valid events go on where their fields end, not where their size does: read by
+    /// their fields, as ghc-events does (GHC 9.10 declares its IPE events one byte too
+    /// long; those are counted in [`super::EventlogReport::ipe_one_byte_long`] instead).
+    ByFields {
+        /// Where the first such event starts.
+        offset: u64,
+        /// Its type.
+        id: u16,
+        /// How many.
+        count: u64,
+    },
+    /// Heap events with bytes after their known fields, where valid events go on after
+    /// them: the bytes are skipped (a newer GHC may append fields).
+    ExtraBytes {
+        /// Where the first such event starts.
+        offset: u64,
+        /// Its type.
+        id: u16,
+        /// How many.
+        count: u64,
+    },
+    /// Block markers whose time span or size does not hold their block's events: the
+    /// blocks were read without their bounds.
+    MarkerLies {
+        /// Where the first such block marker starts.
+        offset: u64,
+        /// Its type.
+        id: u16,
+        /// How many.
+        count: u64,
+    },
+    /// Events whose timestamp is out of their block's order (GHC's buffers post events
+    /// in time order): damage, read with the time of the event before.
+    Retimed {
+        /// Where the first such event starts.
         offset: u64,
         /// Its type.
         id: u16,
@@ -172,23 +216,27 @@ pub enum EventlogWarning {
     },
 }
 
-/// How events were framed when their declared size did not do.
+/// How events were framed when their declared size did not do: which warning the
+/// framer's notes give ([`EventlogWarning::ByFields`] and the three after it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FramingRule {
-    /// A heap event declares more (or fewer) bytes than its fields hold, and valid events
-    /// go on where its fields end, not where its size does: read by its fields, as
-    /// ghc-events does (GHC 9.10 declares its IPE events one byte too long).
+pub(crate) enum FramingRule {
     ByFields,
-    /// A heap event has bytes after its known fields, and valid events go on after them:
-    /// they are skipped (a newer GHC may append fields).
     ExtraBytes,
-    /// A block marker's time span or size does not hold its block's events: the block
-    /// was read without its bounds.
     MarkerLies,
-    /// An event's timestamp is out of its block's order (GHC's buffers post events in
-    /// time order): damage, read with the time of the event before it.
     Retimed,
+}
+
+impl FramingRule {
+    /// The warning of `count` events framed by this rule, the first at `offset`, of
+    /// type `id`.
+    pub(crate) fn warning(self, offset: u64, id: u16, count: u64) -> EventlogWarning {
+        match self {
+            FramingRule::ByFields => EventlogWarning::ByFields { offset, id, count },
+            FramingRule::ExtraBytes => EventlogWarning::ExtraBytes { offset, id, count },
+            FramingRule::MarkerLies => EventlogWarning::MarkerLies { offset, id, count },
+            FramingRule::Retimed => EventlogWarning::Retimed { offset, id, count },
+        }
+    }
 }
 
 impl fmt::Display for EventlogWarning {
@@ -223,18 +271,18 @@ impl fmt::Display for EventlogWarning {
                 censuses_lost,
             } => {
                 write!(f, "damaged data skipped at ")?;
-                for (i, r) in regions.iter().enumerate() {
+                for (i, (skipped, lost)) in regions.iter().enumerate() {
                     if i > 0 {
                         write!(f, ", ")?;
                     }
-                    match r.to.saturating_sub(r.from) {
-                        0 | 1 => write!(f, "byte {}", r.from)?,
-                        _ => write!(f, "bytes {}-{}", r.from, r.to - 1)?,
+                    match skipped.end.saturating_sub(skipped.start) {
+                        0 | 1 => write!(f, "byte {}", skipped.start)?,
+                        _ => write!(f, "bytes {}-{}", skipped.start, skipped.end - 1)?,
                     }
-                    match r.censuses_lost {
+                    match lost.end.saturating_sub(lost.start) {
                         0 => {}
-                        1 => write!(f, " (census {} lost)", r.first_lost)?,
-                        n => write!(f, " ({n} censuses lost from census {})", r.first_lost)?,
+                        1 => write!(f, " (census {} lost)", lost.start)?,
+                        n => write!(f, " ({n} censuses lost from census {})", lost.start)?,
                     }
                 }
                 let more = count.saturating_sub(regions.len() as u64);
@@ -244,29 +292,29 @@ impl fmt::Display for EventlogWarning {
                 let s = if *censuses_lost == 1 { "" } else { "es" };
                 write!(f, "; {bytes} bytes, {censuses_lost} census{s} lost in all")
             }
-            EventlogWarning::Framing {
-                rule,
-                offset,
-                id,
-                count,
-            } => {
-                let what = match rule {
-                    FramingRule::ByFields => {
-                        "declares a size its fields do not fill; read by its fields, \
-                         where the next event starts"
-                    }
-                    FramingRule::ExtraBytes => "has bytes after its known fields; skipped",
-                    FramingRule::MarkerLies => {
-                        "(a block marker) gives a span or size that does not hold its \
-                         events; its block was read without them"
-                    }
-                    FramingRule::Retimed => {
-                        "has a timestamp out of its block's order (damage); read with \
-                         the time of the event before it"
-                    }
-                };
-                write!(f, "byte {offset}: event {id} {what} ({count} in all)")
-            }
+            EventlogWarning::ByFields { offset, id, count } => framed(
+                f,
+                (*offset, *id, *count),
+                "declares a size its fields do not fill; read by its fields, where the \
+                 next event starts",
+            ),
+            EventlogWarning::ExtraBytes { offset, id, count } => framed(
+                f,
+                (*offset, *id, *count),
+                "has bytes after its known fields; skipped",
+            ),
+            EventlogWarning::MarkerLies { offset, id, count } => framed(
+                f,
+                (*offset, *id, *count),
+                "(a block marker) gives a span or size that does not hold its events; its \
+                 block was read without them",
+            ),
+            EventlogWarning::Retimed { offset, id, count } => framed(
+                f,
+                (*offset, *id, *count),
+                "has a timestamp out of its block's order (damage); read with the time of \
+                 the event before it",
+            ),
             EventlogWarning::TrailingBytes { offset } => {
                 write!(f, "byte {offset}: bytes after the end marker, ignored")
             }
@@ -321,4 +369,14 @@ impl fmt::Display for EventlogWarning {
             ),
         }
     }
+}
+
+/// A framing warning's line: `what` the first of `count` events did, at `offset`, of
+/// type `id`.
+fn framed(
+    f: &mut fmt::Formatter<'_>,
+    (offset, id, count): (u64, u16, u64),
+    what: &str,
+) -> fmt::Result {
+    write!(f, "byte {offset}: event {id} {what} ({count} in all)")
 }

@@ -59,7 +59,7 @@ pub(crate) mod timeaxis;
 use crate::profile::IpeEntry;
 
 pub(crate) use entry::{read_eventlog, read_eventlog_slice};
-pub use error::{DamagedRegion, EventlogError, EventlogWarning, FramingRule};
+pub use error::{EventlogError, EventlogWarning};
 
 /// Which x axis samples, marks and heap-size points are placed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -244,7 +244,7 @@ pub struct EventlogReport {
     pub program: Option<String>,
     /// How many IPE events (169) declare one byte more than their fields hold, as GHC
     /// 9.10's runtime writes every one: read by their fields without a warning (other
-    /// sizes that do not fit are warned about, [`FramingRule::ByFields`]).
+    /// sizes that do not fit are warned about, [`EventlogWarning::ByFields`]).
     pub ipe_one_byte_long: u64,
     /// The time profile's samples of a `+RTS -p -l` run (events 167 and 168), on the
     /// same time axis as the heap's; `None` when the log has none.

@@ -1,10 +1,12 @@
-//! Typed, positioned errors of the `.hp` reader.
+//! Typed, positioned errors of the `.hp` reader (and of the `.aux` file's, hp2ps's other
+//! text format, whose errors are syntax errors too).
 
 use std::fmt;
 
 pub use crate::num::Pos;
 
-/// Why a `.hp` file could not be read.
+/// Why a `.hp` file could not be read, or an `.aux` file ([`crate::Aux::read`]: always
+/// a [`ReadError::Syntax`]).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReadError {

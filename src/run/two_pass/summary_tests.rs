@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use super::tests::generated;
 use crate::load::{load_slopes, load_summed};
 use crate::summary::{summarize, summarize_sums, Summary, SummaryOptions};
-use crate::{load, LoadOptions, Loaded, Source, WindowOptions};
+use crate::{load, LoadOptions, Loaded, Source};
 
 fn whole(bytes: &[u8], opts: &LoadOptions) -> Loaded {
     let source = Source::Mapped {
@@ -54,7 +54,8 @@ fn load_options(bytes: &[u8]) -> Vec<LoadOptions> {
     let times = whole(bytes, &LoadOptions::default()).profile.times;
     let at = |share: usize| times[(times.len() - 1) * share / 3];
     let window = |from, to| LoadOptions {
-        window: WindowOptions::new(from, to),
+        from,
+        to,
         ..LoadOptions::default()
     };
     vec![
@@ -221,7 +222,8 @@ fn what_needs_the_points_is_read_whole() {
     // A window without a census, or upside down: the same error either way.
     for (from, to) in [(Some(1e9), None), (Some(2.0), Some(1.0))] {
         let opts = LoadOptions {
-            window: WindowOptions::new(from, to),
+            from,
+            to,
             ..LoadOptions::default()
         };
         let error = load_summed(&plain, &opts, &mut |_| {}).err();

@@ -23,7 +23,8 @@ fn loaded(bytes: &[u8], opts: &LoadOptions) -> Option<Loaded> {
 /// The chart's bytes in `format` and its `.aux`.
 fn drawn(chart: &crate::Chart, aux: &crate::Aux, format: Format) -> (Vec<u8>, Vec<u8>) {
     let mut out = Vec::new();
-    crate::write_chart_with(chart, format, &PaintOptions::default(), &mut out)
+    chart
+        .write(format, &PaintOptions::default(), &mut out)
         .unwrap_or_else(|e| panic!("painting: {e}"));
     let mut aux_out = Vec::new();
     aux.write(&mut aux_out)
