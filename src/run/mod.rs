@@ -16,7 +16,7 @@
 //! ([`heap`]); a GHC time profile (`.prof`, `-pj`) among the inputs, summarised or
 //! compared ([`time_profile`]; read by [`time_read`]), or drawn as its flame graph
 //! (`time_render.rs`; a file argument of either kind rendered: `any_file.rs`; one on
-//! stdin: `time_stdin.rs`). Hostile files at these edges: what a command writes is checked before
+//! stdin: `time_stdin.rs`; a heap profile on stdin, filter mode: `stdin_filter.rs`). Hostile files at these edges: what a command writes is checked before
 //! anything is read ([`outputs`]: an `-o` that is a directory, files that would write
 //! the same output); no temporary outlives a run however it ends, and a chart and its
 //! `.aux` are renamed together ([`cleanup`]; on SIGABRT, `abort.rs`); a file that must be
@@ -47,6 +47,7 @@ pub mod outputs;
 pub mod regular;
 mod render;
 pub(crate) mod serve;
+mod stdin_filter;
 mod summary;
 mod symbols;
 pub(crate) mod time_page;
@@ -84,7 +85,7 @@ pub(crate) fn filter(inv: &Invocation) -> ExitCode {
         time_stdin::Stdin::Time(status) => return status,
         time_stdin::Stdin::Heap(head) => head,
     };
-    match render::filter(inv, head) {
+    match stdin_filter::filter(inv, head) {
         Ok(done) => {
             for w in done.warning_lines() {
                 say!("{w}");

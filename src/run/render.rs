@@ -19,8 +19,8 @@ use crate::{
 };
 
 use super::atomic::AtomicFile;
-use super::mapped::{self, Mapped};
-use super::names::{check_output, stdin_is, FileNames};
+use super::mapped::Mapped;
+use super::names::{check_output, FileNames};
 use super::regular::open_regular;
 use super::symbols;
 use super::two_pass;
@@ -91,9 +91,9 @@ fn read_error(name: &str, e: LoadError) -> String {
 
 /// The file an input is read from (`None` for stdin), and its name in messages.
 #[derive(Clone, Copy)]
-struct Origin<'a> {
-    path: Option<&'a Path>,
-    name: &'a str,
+pub(super) struct Origin<'a> {
+    pub(super) path: Option<&'a Path>,
+    pub(super) name: &'a str,
 }
 
 /// The command line's options of loading an input, with the program's binary for a
@@ -105,7 +105,7 @@ fn load_options(inv: &Invocation, src: Origin<'_>) -> (LoadOptions, Vec<String>)
     (opts, warnings)
 }
 
-fn read(
+pub(super) fn read(
     inv: &Invocation,
     input: &mut dyn io::Read,
     src: Origin<'_>,
@@ -152,7 +152,7 @@ fn read_file(
 
 /// [`read`] on a regular file through a memory map (see [`Mapped`]), dropping the pages
 /// read as the reader goes.
-fn read_mapped(
+pub(super) fn read_mapped(
     inv: &Invocation,
     map: &Mapped,
     src: Origin<'_>,
@@ -390,7 +390,7 @@ fn draw_file(
 
 /// A chart as the command paints it, in its format: an HTML page is made once, by the
 /// page builder, which says what it left out (on the page, and in `done`'s warnings).
-struct Painted<'a> {
+pub(super) struct Painted<'a> {
     chart: &'a Chart,
     format: Format,
     paint: PaintOptions,
@@ -400,7 +400,7 @@ struct Painted<'a> {
 impl<'a> Painted<'a> {
     /// `chart` of the input named `source` (`input` in messages), painted as `inv` asks,
     /// with the facts `done` has of it.
-    fn new(
+    pub(super) fn new(
         inv: &Invocation,
         chart: &'a Chart,
         source: Option<&str>,
@@ -433,7 +433,7 @@ impl<'a> Painted<'a> {
         })
     }
 
-    fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
+    pub(super) fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
         match &self.page {
             Some(page) => page.write(out),
             None => self.chart.write(self.format, &self.paint, out),
@@ -441,7 +441,7 @@ impl<'a> Painted<'a> {
     }
 }
 
-fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
+pub(super) fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
     painted
@@ -454,55 +454,4 @@ fn load_aux(path: &Path) -> Result<Aux, String> {
     let name = path.display().to_string();
     let text = std::fs::read(path).map_err(|e| format!("cannot open {name}: {e}"))?;
     Aux::read(&text).map_err(|e| format!("{name}:{e}"))
-}
-
-/// Filter mode: stdin to stdout (or `-o`), no `.aux` read or written.
-/// `head`: stdin's first bytes, already read (from a pipe) to see what it holds.
-pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
-    if let Some(o) = inv.output.as_deref().filter(|o| *o != "-") {
-        if inv.renders() && stdin_is(Path::new(o)) {
-            return Err(Failure::from(format!(
-                "the output {} is the input profile (stdin): name another output file",
-                Path::new(o).display()
-            )));
-        }
-    }
-    // `hp2ps < big.hp`: a regular file on stdin is mapped like a named one.
-    let src = Origin {
-        path: None,
-        name: "stdin",
-    };
-    let (profile, mut done) = match mapped::of_stdin() {
-        Some(map) => read_mapped(inv, &map, src, true)?,
-        None => {
-            let mut stdin = io::Read::chain(io::Cursor::new(head), io::stdin().lock());
-            read(inv, &mut stdin, src)?
-        }
-    };
-    if !inv.renders() {
-        return Ok(done);
-    }
-    let totals = done.totals.take();
-    let (chart, _) = prepare_known(profile, totals.as_deref(), None, &inv.render);
-    let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
-    let drawn = match inv.output.as_deref() {
-        Some(o) if o != "-" => {
-            let path = PathBuf::from(o);
-            let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
-            let mut out = AtomicFile::create(&path).map_err(failed)?;
-            painted.write(out.writer()).map_err(failed)?;
-            out.commit().map_err(failed).map(|()| Some(path))
-        }
-        _ => write_stdout(&painted).map(|()| None),
-    };
-    match drawn {
-        Ok(output) => {
-            done.output = output;
-            Ok(done)
-        }
-        Err(message) => Err(Failure {
-            warnings: done.warning_lines().collect(),
-            ..Failure::from(message)
-        }),
-    }
 }
