@@ -136,11 +136,6 @@ fn a_log_without_a_heap_profile_says_what_it_holds() {
     let logs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/no-heap-profile");
     for (name, holds) in [
         (
-            "time-profile.eventlog",
-            "the log holds a time profile (43 events of +RTS -p), not a heap profile: run \
-             the program with +RTS -hc -l",
-        ),
-        (
             "ticky.eventlog",
             "the log holds ticky-ticky counters (1 counter, 2 samples of +RTS -lT), not a \
              heap profile: run the program with +RTS -hT -l",
@@ -162,7 +157,23 @@ fn a_log_without_a_heap_profile_says_what_it_holds() {
         );
         assert!(err.contains(holds), "{name}: {err}");
     }
-    assert_eq!(files_in(dir.path()).len(), 3, "nothing written");
+    assert_eq!(files_in(dir.path()).len(), 2, "nothing written");
+    // A log of +RTS -p -l holds a time profile: drawn as one, said in a line
+    // (tests/prof_eventlog_only.rs has the rest).
+    let name = "time-profile.eventlog";
+    std::fs::copy(logs.join(name), dir.path().join(name)).unwrap();
+    let out = run(dir.path(), &["--format", "svg", name], None);
+    assert_eq!(out.status.code(), Some(0), "{name}");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the log holds no heap profile") && err.contains("its time profile is drawn"),
+        "{err}"
+    );
+    assert!(
+        dir.path().join("time-profile.svg").exists(),
+        "the flame graph"
+    );
 }
 
 /// A real GHC 9.10.3 log copied while its program ran (cut before the global buffer's
