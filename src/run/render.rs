@@ -59,6 +59,21 @@ impl Done {
     pub fn warning_lines(&self) -> impl Iterator<Item = String> + '_ {
         self.warnings.iter().chain(&self.notes).cloned()
     }
+
+    /// The render done once its output is `drawn` (the file written, if any), or its
+    /// failure with the warnings said before it.
+    pub(super) fn drawn(mut self, drawn: Result<Option<PathBuf>, String>) -> Result<Done, Failure> {
+        match drawn {
+            Ok(output) => {
+                self.output = output;
+                Ok(self)
+            }
+            Err(message) => Err(Failure {
+                warnings: self.warning_lines().collect(),
+                ..Failure::from(message)
+            }),
+        }
+    }
 }
 
 /// A failed render: the one-line message, and the warnings printed before it.
@@ -286,16 +301,8 @@ pub fn render_file(inv: &Invocation, arg: &OsString) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    match draw_file(inv, &names, profile, &mut done) {
-        Ok(output) => {
-            done.output = output;
-            Ok(done)
-        }
-        Err(message) => Err(Failure {
-            warnings: done.warning_lines().collect(),
-            ..Failure::from(message)
-        }),
-    }
+    let drawn = draw_file(inv, &names, profile, &mut done);
+    done.drawn(drawn)
 }
 
 /// Reads the profile of one file argument, once `-o` is known not to name it.

@@ -50,14 +50,5 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
         }
         _ => write_stdout(&painted).map(|()| None),
     };
-    match drawn {
-        Ok(output) => {
-            done.output = output;
-            Ok(done)
-        }
-        Err(message) => Err(Failure {
-            warnings: done.warning_lines().collect(),
-            ..Failure::from(message)
-        }),
-    }
+    done.drawn(drawn)
 }

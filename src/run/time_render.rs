@@ -52,7 +52,7 @@ pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Do
     refusal(inv)?;
     let name = names.input.display().to_string();
     let (profile, warnings) = read_time(names.input.as_os_str(), inv.watch.is_none())?;
-    let mut done = Done {
+    let done = Done {
         warnings,
         time_summary: (inv.summary)
             .map(|_| TimeSummary::of(&profile, Some(&name), &inv.summary_options)),
@@ -63,16 +63,7 @@ pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Do
         return Ok(done);
     }
     let drawn = draw(inv, names, profile);
-    match drawn {
-        Ok(output) => {
-            done.output = output;
-            Ok(done)
-        }
-        Err(message) => Err(Failure {
-            warnings: done.warning_lines().collect(),
-            ..Failure::from(message)
-        }),
-    }
+    done.drawn(drawn)
 }
 
 /// Writes the profile's picture to `-o`, stdout (`-o -`) or its own name; the file
