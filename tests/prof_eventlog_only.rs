@@ -117,3 +117,18 @@ fn a_log_with_neither_profile_keeps_the_heaps_error() {
     let left = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(left, 1, "nothing written beside the log");
 }
+
+#[test]
+fn a_failure_to_write_its_time_profile_is_said_as_it_is() {
+    // Read as a time profile, it cannot be written where -o says: that is the error,
+    // not the heap's "no heap profile samples".
+    let dir = TempDir::new("eventlog-only-unwritable");
+    let ran = hp2ps(
+        dir.path(),
+        &["--format", "svg", "-o", "no/such/dir/flame.svg"],
+    );
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    let err = ran.stderr_text();
+    assert!(err.contains("cannot write no/such/dir/flame.svg"), "{err}");
+    assert!(!err.contains("no heap profile samples"), "{err}");
+}

@@ -7,8 +7,8 @@ use std::ffi::OsString;
 
 use super::names::FileNames;
 use super::render::{render_file, Done, Failure};
-use super::time_read::is_time_profile_file;
-use super::time_render::render_time_file;
+use super::time_read::{is_time_profile_file, read_time};
+use super::time_render::{render_time_file, render_time_read};
 use crate::cli::Invocation;
 
 /// Renders one file argument as a single-file run would.
@@ -19,20 +19,22 @@ pub(crate) fn render_any(inv: &Invocation, arg: &OsString) -> Result<Done, Failu
     }
     // Whether an eventlog holds a heap profile is known only once it is read (GHC's
     // header declares every event type, used or not): its time profile is drawn when
-    // the heap's reading finds none. When that fails too, the heap's error is the one
-    // said: it names what the run should have been given.
+    // the heap's reading finds none. When the time profile cannot be read either, the
+    // heap's error is the one said (it names what the run should have been given); once
+    // read, what goes wrong in drawing it is said as it is.
     match render_file(inv, arg) {
-        Err(heap) if heap.time_profile_only => match render_time_file(inv, &names) {
-            Ok(mut done) => {
-                done.notes.push(format!(
-                    "hp2ps: {}: the log holds no heap profile (run the program with +RTS -hc \
-                     -l for one): its time profile is drawn",
-                    names.input.display()
-                ));
-                Ok(done)
-            }
-            Err(_) => Err(heap),
-        },
+        Err(heap) if heap.time_profile_only => {
+            let Ok(read) = read_time(names.input.as_os_str(), inv.watch.is_none()) else {
+                return Err(heap);
+            };
+            let mut done = render_time_read(inv, &names, read)?;
+            done.notes.push(format!(
+                "hp2ps: {}: the log holds no heap profile (run the program with +RTS -hc -l \
+                 for one): its time profile is drawn",
+                names.input.display()
+            ));
+            Ok(done)
+        }
         rendered => rendered,
     }
 }

@@ -50,8 +50,19 @@ fn flame_options(inv: &Invocation) -> FlameOptions {
 pub(crate) fn render_time_file(inv: &Invocation, names: &FileNames) -> Result<Done, Failure> {
     check_output(inv, names)?;
     refusal(inv)?;
+    let read = read_time(names.input.as_os_str(), inv.watch.is_none())?;
+    render_time_read(inv, names, read)
+}
+
+/// [`render_time_file`] of a time profile already `read` (with its warnings' lines).
+pub(crate) fn render_time_read(
+    inv: &Invocation,
+    names: &FileNames,
+    (profile, warnings): (TimeProfile, Vec<String>),
+) -> Result<Done, Failure> {
+    check_output(inv, names)?;
+    refusal(inv)?;
     let name = names.input.display().to_string();
-    let (profile, warnings) = read_time(names.input.as_os_str(), inv.watch.is_none())?;
     let done = Done {
         warnings,
         time_summary: (inv.summary)

@@ -59,7 +59,13 @@ impl Spool {
             );
             let path = dir.join(name);
             let open = |p: &Path| {
-                let file = (File::options().read(true).write(true).create_new(true)).open(p)?;
+                let mut options = File::options();
+                options.read(true).write(true).create_new(true);
+                // The run's profile is the user's own: not readable by others in a
+                // shared temporary directory.
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                let file = options.open(p)?;
                 lock(&file);
                 Ok(file)
             };
@@ -210,9 +216,16 @@ pub(super) fn sweep(dir: &Path) -> Vec<String> {
     let mut removed = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
+        // Only a name `create` makes: a user's file of a like name is never touched.
+        let digits = |t: &str, hex: bool| {
+            !t.is_empty()
+                && t.bytes()
+                    .all(|b| b.is_ascii_digit() || (hex && matches!(b, b'a'..=b'f')))
+        };
         let Some(pid) = (name.to_str())
             .and_then(|n| n.strip_prefix(PREFIX)?.strip_suffix(SUFFIX))
             .and_then(|rest| rest.split_once('-'))
+            .filter(|(pid, salt)| digits(pid, false) && salt.len() == 16 && digits(salt, true))
             .and_then(|(pid, _)| pid.parse::<u32>().ok())
         else {
             continue;
@@ -297,4 +310,39 @@ fn write_at(file: &File, mut bytes: &[u8], mut at: u64) -> io::Result<()> {
 #[cfg(not(any(unix, windows)))]
 fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
     Err(io::Error::other("no positioned writes on this platform"))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_sweep_takes_only_a_dead_hp2ps_spools_and_a_spool_is_the_users_alone() {
+        let dir = std::env::temp_dir().join(format!("hp2ps-sweep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // 2,000,000,000 is past every pid_max: no such process.
+        let left = "hp2ps-live-2000000000-0123456789abcdef.spool";
+        let users = [
+            "hp2ps-live-2000000000-notes.spool",
+            "hp2ps-live-+2000000000-0123456789abcdef.spool",
+            "hp2ps-live-2000000000-0123456789ABCDEF.spool",
+        ];
+        for name in users.iter().chain([&left]) {
+            std::fs::write(dir.join(name), b"x").unwrap();
+        }
+        let removed = sweep(&dir);
+        assert_eq!(removed.len(), 1, "{removed:?}");
+        assert!(!dir.join(left).exists());
+        for name in users {
+            assert!(dir.join(name).exists(), "{name} kept");
+        }
+        let spool = Spool::create(&dir, None).unwrap();
+        let mode = std::fs::metadata(&spool.path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // A living hp2ps's spool (this one's) is never swept.
+        assert!(sweep(&dir).is_empty());
+        drop(spool);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
