@@ -132,3 +132,56 @@ fn a_failure_to_write_its_time_profile_is_said_as_it_is() {
     assert!(err.contains("cannot write no/such/dir/flame.svg"), "{err}");
     assert!(!err.contains("no heap profile samples"), "{err}");
 }
+
+/// Where several inputs make one page or one summary, a `-p -l` log is put with the
+/// time profiles before anything is read (it used to be taken for a heap profile there,
+/// and refused): two such logs compared, and one beside a heap profile.
+#[test]
+fn several_logs_make_one_page_and_one_comparison() {
+    let dir = TempDir::new("eventlog-only-several");
+    std::fs::copy(log(), dir.join("b.eventlog")).unwrap();
+    let ran = hp2ps(
+        dir.path(),
+        &["--format", "html", "-o", "page.html", "b.eventlog"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    for run in ["b.eventlog", "keywords-ghc9.0.2-p-l.eventlog"] {
+        assert!(page.contains(&format!("data-run=\"{run}\"")), "{run}");
+    }
+    assert_eq!(page.matches("<section class=\"time-profile\"").count(), 2);
+    assert!(!page.contains("<figure class=\"chart\""), "no heap chart");
+
+    // The comparison lists the cost centres on the runs' stacks (an eventlog declares
+    // every one the program has: 142 here), none changed, and no line of `? -> ?`.
+    let ran = hp2ps(dir.path(), &["--summary=json", "b.eventlog"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    let c: Value = serde_json::from_slice(&ran.stdout).expect("JSON");
+    assert_eq!(c["kind"], "time-comparison", "{c}");
+    assert_eq!(c["before"]["cost_centres"], 17, "{c}");
+    assert_eq!(c["cost_centres"], 17, "{c}");
+    for ch in c["changes"].as_array().unwrap() {
+        assert_eq!(
+            (&ch["runs"], &ch["time_pct_change"]),
+            (&"both".into(), &0.0.into())
+        );
+    }
+    let ran = hp2ps(dir.path(), &["--summary", "b.eventlog"]);
+    let text = String::from_utf8(ran.stdout).unwrap();
+    assert!(text.contains("  ticks    188 -> 188\n"), "{text}");
+    assert!(!text.contains("? -> ?"), "{text}");
+
+    // A heap profile's log with a -p -l log: the heap's page with the time profile.
+    let heap = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/prof/keywords-ghc9.0.2-p-hc-l.eventlog");
+    std::fs::copy(heap, dir.join("heap.eventlog")).unwrap();
+    let ran = hp2ps(
+        dir.path(),
+        &["--format", "html", "-o", "pair.html", "heap.eventlog"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.describe());
+    let page = std::fs::read_to_string(dir.join("pair.html")).unwrap();
+    assert!(page.contains("data-run=\"heap.eventlog\""));
+    assert!(page.contains("<figure class=\"chart\""), "the heap's chart");
+    assert_eq!(page.matches("<section class=\"time-profile\"").count(), 1);
+}

@@ -14,8 +14,8 @@ pub struct TreeDiff {
     pub before: CallTree,
     /// The second run's, on the same nodes (a node is the same path in both trees).
     pub after: CallTree,
-    /// A row per cost centre of either run ([`CcId`]s of `before` and `after` alike),
-    /// in order of first appearance (the first run's first).
+    /// A row per cost centre on a stack of either run ([`CcId`]s of `before` and
+    /// `after` alike), in order of first appearance (the first run's first).
     pub changes: Vec<CcChange>,
 }
 
@@ -150,6 +150,9 @@ impl TreeDiff {
                 }
             }
         }
+        // A cost centre declared but on no stack of either run (an eventlog declares
+        // every one the program has) changed in neither.
+        changes.retain(|c| c.before.is_some() || c.after.is_some());
         TreeDiff {
             before: before_tree,
             after: after_tree,

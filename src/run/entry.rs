@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Command};
 use crate::run::{self, report};
+use crate::Format;
 
 /// The command: its arguments, what they ask for, its exit status.
 pub fn main() -> ExitCode {
@@ -40,8 +41,15 @@ fn render(inv: &cli::Invocation) -> ExitCode {
     }
     // A time profile (.prof) among the inputs: summarised, refused, on a page with its
     // heap profile or others, or drawn as any file is (as its flame graph).
+    // An eventlog of a time profile alone is told before reading where the inputs make
+    // one page or one summary together (a batch finds out file by file).
+    let together = inv.files.len() > 1
+        && (inv.format() == Format::Html || (inv.summary.is_some() && !inv.renders()));
     let time: Vec<bool> = (inv.files.iter())
-        .map(|f| run::time_read::is_time_profile_file(f))
+        .map(|f| {
+            run::time_read::is_time_profile_file(f)
+                || (together && run::time_read::is_time_profile_eventlog(f))
+        })
         .collect();
     if time.contains(&true) {
         if let Some(status) = run::time_profile::before_render(inv, &time) {

@@ -31,6 +31,15 @@ pub(crate) fn is_time_profile_file(file: &OsStr) -> bool {
     read.is_ok() && TimeProfile::sniff(&head)
 }
 
+/// Whether the file argument `file` is an eventlog of a time profile alone (`+RTS -p
+/// -l`: no heap census), which a command of several inputs puts with the time profiles
+/// (a page comparing runs, a summary comparing two, a heap profile with its run's time
+/// profile). Read up to its first census (all of it, for such a log): the batch, which
+/// finds out as it reads each file, does not ask.
+pub(crate) fn is_time_profile_eventlog(file: &OsStr) -> bool {
+    open_regular(Path::new(file)).is_ok_and(crate::read::eventlog::time_profile_only)
+}
+
 /// Reads a time profile file (through a map when `may_map`, its pages given back as
 /// they are read; a watched file, which grows, as a stream): the profile and its
 /// warnings as lines, or the one-line error.

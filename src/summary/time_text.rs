@@ -128,23 +128,29 @@ impl TimeComparison {
             printable(&program(&b.run)),
             printable(&program(&a.run))
         )?;
+        // A line neither run says (an eventlog's samples give no total time or
+        // allocation) is left out rather than printed as `? -> ?`.
         let seconds = |t: f64| format!("{} s", number(t));
-        writeln!(
-            out,
-            "  time     {}",
-            both(b.run.total_time, a.run.total_time, seconds)
-        )?;
+        if b.run.total_time.is_some() || a.run.total_time.is_some() {
+            writeln!(
+                out,
+                "  time     {}",
+                both(b.run.total_time, a.run.total_time, seconds)
+            )?;
+        }
         let count = |t: u64| number(t as f64);
         writeln!(
             out,
             "  ticks    {}",
             both(b.run.total_ticks, a.run.total_ticks, count)
         )?;
-        writeln!(
-            out,
-            "  alloc    {} bytes",
-            both(b.run.total_alloc, a.run.total_alloc, count)
-        )?;
+        if b.run.total_alloc.is_some() || a.run.total_alloc.is_some() {
+            writeln!(
+                out,
+                "  alloc    {} bytes",
+                both(b.run.total_alloc, a.run.total_alloc, count)
+            )?;
+        }
         let shown = match self.changes.len() {
             0 => String::new(),
             n if n < self.cost_centres => format!(", the {n} whose time changed most:"),

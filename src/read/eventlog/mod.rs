@@ -40,6 +40,8 @@ mod band_names;
 mod container;
 mod damage;
 mod emit;
+mod holds;
+pub(crate) use holds::time_profile_only;
 mod end;
 pub(crate) mod entry;
 mod error;
