@@ -28,9 +28,10 @@ pub(crate) fn render_any(inv: &Invocation, arg: &OsString) -> Result<Done, Failu
                 return Err(heap);
             };
             let mut done = render_time_read(inv, &names, read)?;
+            let done_with = if inv.renders() { "drawn" } else { "summarised" };
             done.notes.push(format!(
                 "hp2ps: {}: the log holds no heap profile (run the program with +RTS -hc -l \
-                 for one): its time profile is drawn",
+                 for one): its time profile is {done_with}",
                 names.input.display()
             ));
             Ok(done)
