@@ -12,6 +12,7 @@ use crate::layout::looks::shared_colours;
 use crate::layout::{layout, LayoutOptions};
 use crate::needs::Needs;
 use crate::paint::Format;
+use crate::profile::spill::SpillHandle;
 use crate::profile::Profile;
 
 /// Every option of a render, stage by stage, and what the output format needs of them.
@@ -56,8 +57,31 @@ pub(crate) fn prepare_known(
     previous: Option<&Aux>,
     opts: &RenderOptions,
 ) -> (Chart, Aux) {
-    let agg = aggregate_known(profile, previous, &opts.aggregate, &opts.needs, totals);
+    let agg = aggregate_known(
+        profile,
+        previous,
+        &opts.aggregate,
+        &opts.needs,
+        totals,
+        None,
+    );
     finish(agg, previous, opts)
+}
+
+/// [`prepare_known`] of a profile whose drawn bands' points are in `spill` (a second
+/// reading's, `crate::profile::spill`), as PostScript draws it: every sample (`opts`
+/// thin none: the caller's to see), no `.aux` read (`-p`).
+pub(crate) fn prepare_spilled(
+    profile: Profile,
+    totals: &[i64],
+    spill: &SpillHandle,
+    opts: &RenderOptions,
+) -> (Chart, Aux) {
+    let (agg_opts, needs) = (&opts.aggregate, &opts.needs);
+    let agg = aggregate_known(profile, None, agg_opts, needs, Some(totals), Some(spill));
+    let mut thinned = thin(agg, opts.aggregate.max_points, &opts.needs);
+    thinned.spilled = Some(spill.clone());
+    layout(thinned, None, &opts.layout, &opts.needs)
 }
 
 /// The axes the charts of several runs share.

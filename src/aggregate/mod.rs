@@ -53,6 +53,7 @@ use std::collections::BTreeMap;
 use crate::aux_file::Aux;
 use crate::defaults;
 use crate::needs::Needs;
+use crate::profile::spill::SpillHandle;
 use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
 
 /// How the bands of a profile are chosen and ordered: hp2ps's `-t`, `-d`, `-i` and `-m`.
@@ -195,7 +196,7 @@ pub fn aggregate(
     opts: &AggregateOptions,
     needs: &Needs,
 ) -> Aggregated {
-    aggregate_known(profile, aux, opts, needs, None)
+    aggregate_known(profile, aux, opts, needs, None, None)
 }
 
 /// [`aggregate`], with every band's total (hp2ps's, in band order) when it is known from
@@ -207,6 +208,7 @@ pub(crate) fn aggregate_known(
     opts: &AggregateOptions,
     needs: &Needs,
     known: Option<&[i64]>,
+    spill: Option<&SpillHandle>,
 ) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
@@ -237,7 +239,10 @@ pub(crate) fn aggregate_known(
     if let Some(aux) = aux {
         order::sort_by_aux(&mut bands, aux);
     }
-    let (other, merged) = limit::band_limit_keeping(&mut bands, opts.band_limit, nsamples);
+    // With a spill, OTHER's points are in it (the merged bands' sum, the reading's):
+    // the band made here is to hold none.
+    let sums = if spill.is_some() { 0 } else { nsamples };
+    let (other, merged) = limit::band_limit_keeping(&mut bands, opts.band_limit, sums);
     if needs.rest || needs.every_band {
         rest.extend(merged);
     } else {
@@ -254,7 +259,10 @@ pub(crate) fn aggregate_known(
         bands[first_drawn..].reverse();
     }
 
-    let heights = stack_heights(&bands, nsamples);
+    let heights = match spill {
+        Some(spill) => std::mem::take(&mut spill.lock().heights),
+        None => stack_heights(&bands, nsamples),
+    };
     let times = profile.times;
     let first = times.first().copied().unwrap_or(0.0);
     let last = times.last().copied().unwrap_or(0.0);

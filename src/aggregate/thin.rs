@@ -26,6 +26,9 @@ pub(crate) struct Thinned {
     /// ([`Aggregated::rest`]), whole, with their points at every sample (no sample is
     /// dropped then); else empty.
     pub(crate) undrawn: Vec<crate::profile::Band>,
+    /// The spill the drawn bands' points are in (`-c` of a long `.hp` as PostScript,
+    /// `crate::profile::spill`), with the bands then holding none; else `None`.
+    pub(crate) spilled: Option<crate::profile::spill::SpillHandle>,
 }
 
 /// One level of detail: each of its tiles' samples.
@@ -93,6 +96,7 @@ pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs
         detail,
         rest_samples: rest.and_then(|r| r.samples),
         undrawn,
+        spilled: None,
     }
 }
 

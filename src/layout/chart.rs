@@ -301,6 +301,22 @@ pub struct Graph {
     pub lines: Vec<SeriesLine>,
     /// How the graph's points stand for times and values.
     pub scale: DataScale,
+    /// When the bands' points are in a spill file (`-c` of a long `.hp` as PostScript):
+    /// where each band's are; the bands' `top`s are then empty, and the painter works
+    /// each out as it draws it.
+    pub(crate) spilled: Option<SpilledBands>,
+}
+
+/// Where the points of a graph's bands are when they are in a spill file
+/// ([`Graph::spilled`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SpilledBands {
+    /// The spill.
+    pub(crate) spill: crate::profile::spill::SpillHandle,
+    /// Each band's number in it, bottom band first (`None`: no points).
+    pub(crate) bands: Vec<Option<u32>>,
+    /// Page points per value unit, as the layout scales a band's values.
+    pub(crate) scale: f64,
 }
 
 impl Graph {

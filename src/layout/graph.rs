@@ -10,6 +10,7 @@ use super::overlay;
 use super::value_ticks::y_tick_room;
 use crate::aggregate::{Aggregated, BandNumbers};
 use crate::needs::Needs;
+use crate::profile::spill::SpillHandle;
 use crate::profile::{stack_on, Band};
 
 /// The graph, and each band's values at every drawn sample when the chart carries its
@@ -21,12 +22,7 @@ pub(super) fn graph(
     needs: &Needs,
     (gw, gh): (f64, f64),
 ) -> (Graph, Vec<Vec<f64>>) {
-    let first = agg.first_time();
-    let xs: Vec<f64> = agg
-        .times
-        .iter()
-        .map(|&t| ((t - first) / agg.x_range) * gw + X0)
-        .collect();
+    let xs = xs_of(agg, gw);
     let scale = gh / agg.y_range;
     let n = agg.times.len();
     let mut previous = vec![0.0; n];
@@ -60,6 +56,63 @@ pub(super) fn graph(
             kept.push(values.clone());
         }
     }
+    (frame(agg, opts, needs, (gw, gh), xs, bands, None), kept)
+}
+
+/// The graph of `agg` whose bands' points are in `spill` (`-c` of a long `.hp` as
+/// PostScript): the bands with no `top` (the painter works each out from the spill as
+/// it draws it, as [`graph`] would) and no numbers for a tooltip (PostScript has none).
+pub(super) fn spilled(
+    agg: &Aggregated,
+    fills: &[Fill],
+    opts: &LayoutOptions,
+    needs: &Needs,
+    (gw, gh): (f64, f64),
+    spill: SpillHandle,
+) -> Graph {
+    let xs = xs_of(agg, gw);
+    let bands = (agg.bands.iter().zip(fills))
+        .map(|(band, &fill)| BandShape {
+            name: band.name.clone(),
+            fill,
+            top: Vec::new(),
+            tooltip: Vec::new(),
+            stats: BandStats::default(),
+        })
+        .collect();
+    let numbers = {
+        let spill = spill.lock();
+        (agg.bands.iter().enumerate())
+            .map(|(i, b)| spill.band_of(&b.name, i == 0 && agg.other))
+            .collect()
+    };
+    let spilled = SpilledBands {
+        spill,
+        bands: numbers,
+        scale: gh / agg.y_range,
+    };
+    frame(agg, opts, needs, (gw, gh), xs, bands, Some(spilled))
+}
+
+/// The x of every sample of `agg`, on a graph `gw` wide.
+fn xs_of(agg: &Aggregated, gw: f64) -> Vec<f64> {
+    let first = agg.first_time();
+    (agg.times.iter())
+        .map(|&t| ((t - first) / agg.x_range) * gw + X0)
+        .collect()
+}
+
+/// The graph of `agg` with its `bands` at `xs`: the marks, the lines and the scale.
+fn frame(
+    agg: &Aggregated,
+    opts: &LayoutOptions,
+    needs: &Needs,
+    (gw, gh): (f64, f64),
+    xs: Vec<f64>,
+    bands: Vec<BandShape>,
+    spilled: Option<SpilledBands>,
+) -> Graph {
+    let first = agg.first_time();
     let marks = if opts.marks {
         agg.marks
             .iter()
@@ -73,7 +126,7 @@ pub(super) fn graph(
     } else {
         Vec::new()
     };
-    let graph = Graph {
+    Graph {
         xs,
         y0: Y0,
         bands,
@@ -95,8 +148,8 @@ pub(super) fn graph(
             target_ticks: TARGET_TICKS,
             x_label_decimals: x_label_decimals(agg, needs.x_labels),
         },
-    };
-    (graph, kept)
+        spilled,
+    }
 }
 
 /// The numbers behind the picture: the drawn samples' times and values, and the table.

@@ -45,6 +45,7 @@ use crate::aux_file::Aux;
 use crate::defaults;
 use crate::needs::Needs;
 use crate::num::{self as cfmt, c_trunc_i64};
+use crate::profile::spill::SpillHandle;
 use axes::axes;
 use chart::*;
 use frame::{BORDER_SPACE, LEGEND_CLEARANCE, TITLE_INSET, TITLE_WIDTH, X0, Y0};
@@ -73,9 +74,10 @@ pub(crate) fn layout(
         detail,
         rest_samples,
         undrawn,
+        spilled,
     } = thinned;
     let shades = shade::shades_of(&agg.bands, previous, opts);
-    let mut chart = chart(&agg, &shades, opts, needs);
+    let mut chart = chart(&agg, &shades, opts, needs, spilled);
     if let Some(data) = chart.data.as_mut().filter(|_| needs.every_band) {
         graph::every_band(data, &agg, undrawn);
     }
@@ -113,7 +115,13 @@ pub(crate) fn layout(
 }
 
 /// The chart of `agg`: `shades` holds the shade of every band of `agg`, in order.
-fn chart(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, needs: &Needs) -> Chart {
+fn chart(
+    agg: &Aggregated,
+    shades: &[f64],
+    opts: &LayoutOptions,
+    needs: &Needs,
+    spilled: Option<SpillHandle>,
+) -> Chart {
     let (band_limit, trace_percent) = (agg.band_limit, agg.trace_percent);
     let named: Vec<(&[u8], f64)> = (agg.bands.iter().zip(shades))
         .map(|(b, &s)| (b.name.as_slice(), s))
@@ -171,7 +179,14 @@ fn chart(agg: &Aggregated, shades: &[f64], opts: &LayoutOptions, needs: &Needs) 
     };
 
     let axes = axes(agg, graph_width, graph_height, trace_percent, opts, needs);
-    let (graph, values) = graph::graph(agg, &fills, opts, needs, (graph_width, graph_height));
+    let size = (graph_width, graph_height);
+    let (graph, values) = match spilled {
+        Some(spill) => (
+            graph::spilled(agg, &fills, opts, needs, size, spill),
+            Vec::new(),
+        ),
+        None => graph::graph(agg, &fills, opts, needs, size),
+    };
     let data = (needs.data).then(|| Box::new(graph::chart_data(agg, &graph, values, opts, needs)));
     let pages = if multipage {
         let mut pages: Vec<Page> = key

@@ -29,7 +29,7 @@ fn chart_needing(samples: &[(f64, &[(&str, f64)])], opts: &LayoutOptions, needs:
     let (p, _) = Profile::read(text.as_bytes(), &Default::default()).expect("profile");
     let agg = aggregate(p, None, &AggregateOptions::default(), needs);
     let shades = vec![0.0; agg.bands.len()];
-    chart(&agg, &shades, opts, needs)
+    chart(&agg, &shades, opts, needs, None)
 }
 
 fn labels(ticks: &[Tick]) -> Vec<String> {
@@ -207,7 +207,7 @@ fn the_chart_data_holds_the_drawn_values_and_the_table_rows() {
     };
     let agg = aggregate(p, None, &opts, &needs);
     let shades = vec![0.0; agg.bands.len()];
-    let chart = chart(&agg, &shades, &LayoutOptions::default(), &needs);
+    let chart = chart(&agg, &shades, &LayoutOptions::default(), &needs, None);
     let data = chart.data.as_ref().expect("data");
     assert_eq!(data.times, [0.0, 1.0]);
     assert_eq!(data.samples, 2);

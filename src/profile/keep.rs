@@ -21,6 +21,8 @@ pub(crate) struct BandTotals {
     /// a whole number, and the sum of a census's magnitudes below 2^52. The bands merged
     /// into OTHER are then added as the file lists them, not band by band.
     pub(crate) exact: bool,
+    /// How many censuses the file holds (an incomplete last one included).
+    pub(crate) censuses: usize,
 }
 
 /// What the second reading keeps: each band's role, and its number of points.
@@ -30,6 +32,13 @@ pub(crate) struct Drawing {
     pub(crate) roles: Vec<Role>,
     /// Each band's number of points, in the same order.
     pub(crate) counts: Vec<u32>,
+    /// Where the drawn bands' points go instead of memory, with the stack's heights and
+    /// the merged bands' sum (`-c` as PostScript: [`super::spill`]); `None`: in the
+    /// bands.
+    pub(crate) spill: Option<super::spill::SpillHandle>,
+    /// How many censuses the first reading found: what the second reserves for what it
+    /// keeps of each, at once rather than doubling.
+    pub(crate) censuses: usize,
 }
 
 /// What the second reading keeps of a band.

@@ -11,7 +11,8 @@
 //! across runs (`key.rs`: a `.hp`'s stack number and an eventlog's ` #k` left out); what
 //! is known of how the profile was made, for its page (`facts.rs`: `ProfileFacts`); what a
 //! first reading of a long profile learns of its bands and what the second keeps of each
-//! (`keep.rs`). Data only: it imports no reader, no seam.
+//! (`keep.rs`), and the drawn bands' points kept in a file the caller gives instead of
+//! in memory (`spill.rs`, `-c` of a long `.hp`). Data only: it imports no reader, no seam.
 
 mod facts;
 pub(crate) mod info;
@@ -19,6 +20,7 @@ pub(crate) mod keep;
 mod key;
 pub(crate) mod numbers;
 pub(crate) mod running;
+pub(crate) mod spill;
 pub(crate) mod stack;
 
 pub(crate) use facts::ProfileFacts;

@@ -25,7 +25,7 @@
 //! regular file of at most 2 GiB, opened once and mapped (`symbols.rs`). A long mapped
 //! `.hp` drawn as PS, EPS, SVG or PDF is read twice instead of kept whole
 //! (`two_pass.rs`: the first reading's totals decide the bands, the second keeps the
-//! drawn ones); its `--summary` alone is read once keeping no point, only the sums the
+//! drawn ones; as PostScript, into a nameless file, `spill_file.rs`); its `--summary` alone is read once keeping no point, only the sums the
 //! summary needs. The crate's
 //! only `unsafe` is in `mapped/`, `heap.rs` and `abort.rs`.
 
@@ -47,6 +47,7 @@ pub mod outputs;
 pub mod regular;
 mod render;
 pub(crate) mod serve;
+mod spill_file;
 mod stdin_filter;
 mod summary;
 mod symbols;

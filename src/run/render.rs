@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::paint::html::Page;
-use crate::pipeline::prepare_known;
+use crate::pipeline::{prepare_known, prepare_spilled};
+use crate::profile::spill::SpillHandle;
 use crate::profile::Profile;
 use crate::profile::ProfileFacts;
 use crate::summary::{summarize, Summary, TimeSummary};
@@ -52,12 +53,31 @@ pub struct Done {
     /// Every band's total, when the profile was read twice and holds only the drawn
     /// bands' points (`two_pass.rs`): aggregation needs them.
     pub totals: Option<Vec<i64>>,
+    /// The file the drawn bands' points are in, when the second of those readings put
+    /// them there (`-c` as PostScript: `crate::profile::spill`).
+    pub(crate) spill: Option<SpillHandle>,
 }
 
 impl Done {
     /// The warnings, then the notes.
     pub fn warning_lines(&self) -> impl Iterator<Item = String> + '_ {
         self.warnings.iter().chain(&self.notes).cloned()
+    }
+
+    /// The chart of `profile` as read (`previous`: the `.aux` of `-p`), from what the
+    /// reading left besides it: every band's total and the spill of the drawn bands, when
+    /// it was read twice ([`two_pass`]).
+    pub(super) fn prepare(
+        &mut self,
+        profile: Profile,
+        previous: Option<&Aux>,
+        render: &crate::RenderOptions,
+    ) -> (Chart, Aux) {
+        let totals = self.totals.take();
+        match (self.spill.take(), &totals) {
+            (Some(spill), Some(totals)) => prepare_spilled(profile, totals, &spill, render),
+            _ => prepare_known(profile, totals.as_deref(), previous, render),
+        }
     }
 
     /// The render done once its output is `drawn` (the file written, if any), or its
@@ -187,6 +207,9 @@ pub(super) fn read_mapped(
             let first = drawn
                 .then(|| two_pass::first_reading(inv, &opts, map))
                 .flatten();
+            let spill = first
+                .as_ref()
+                .and_then(|(drawing, _)| drawing.spill.clone());
             let totals = first.map(|(drawing, totals)| {
                 opts.drawn = Some(drawing);
                 totals
@@ -195,13 +218,22 @@ pub(super) fn read_mapped(
                 bytes: map.bytes(),
                 release: &mut |n| map.release(n),
             };
-            (load(source, &opts), None, totals)
+            (load(source, &opts), None, totals.map(|t| (t, spill)))
         }
     };
     if map.changed_while_read(read.is_err()) {
         return Err(changed_while_read(src.name).into());
     }
     let (profile, mut done) = finish_read(inv, read, src, warnings, summary)?;
+    let (totals, spill) = totals.unzip();
+    done.spill = spill.flatten();
+    if let Some(spill) = &done.spill {
+        // A write refused meanwhile (TMPDIR full) is said now: the chart would miss it.
+        (spill.lock().finish()).map_err(|e| Failure {
+            warnings: done.warning_lines().collect(),
+            ..Failure::from(super::spill_file::failed(src.name, &e))
+        })?;
+    }
     done.totals = totals;
     Ok((profile, done))
 }
@@ -349,8 +381,7 @@ fn draw_file(
     } else {
         None
     };
-    let totals = done.totals.take();
-    let (chart, aux) = prepare_known(profile, totals.as_deref(), previous.as_ref(), &inv.render);
+    let (chart, aux) = done.prepare(profile, previous.as_ref(), &inv.render);
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
     let aux_file = match inv.format().draws() {

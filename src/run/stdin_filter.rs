@@ -9,7 +9,6 @@ use super::mapped;
 use super::names::stdin_is;
 use super::render::{read, read_mapped, write_stdout, Done, Failure, Origin, Painted};
 use crate::cli::Invocation;
-use crate::pipeline::prepare_known;
 
 /// Stdin to stdout (or `-o`), no `.aux` read or written.
 /// `head`: stdin's first bytes, already read (from a pipe) to see what it holds.
@@ -37,8 +36,7 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    let totals = done.totals.take();
-    let (chart, _) = prepare_known(profile, totals.as_deref(), None, &inv.render);
+    let (chart, _) = done.prepare(profile, None, &inv.render);
     let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {

@@ -12,6 +12,7 @@ use super::mapped::Mapped;
 use crate::cli::Invocation;
 use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
 use crate::profile::keep::Drawing;
+use crate::profile::spill::{Spill, SpillHandle};
 use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
@@ -39,7 +40,27 @@ pub(super) fn first_reading(
     }
     let first = decide(map.bytes(), opts, &inv.render, &mut |n| map.release(n));
     map.read_again();
-    first
+    first.map(|(mut drawing, totals)| {
+        drawing.spill = spill(inv);
+        (drawing, totals)
+    })
+}
+
+/// Where the second reading puts the drawn bands' points when `inv` draws every sample
+/// of them (PostScript, unthinned): a new spill file in TMPDIR (`spill_file.rs`).
+/// `None` for the other formats (their thinning needs the points), or when no file can
+/// be made there: the points are then kept in memory, as before.
+fn spill(inv: &Invocation) -> Option<SpillHandle> {
+    let every_sample = matches!(inv.render.aggregate.max_points, None | Some(0));
+    if inv.format() != Format::Ps || !every_sample || inv.render.needs.band_points != 0 {
+        return None;
+    }
+    #[cfg(test)]
+    if let Some(make) = tests::SPILL_INTO.with(|f| f.get()) {
+        return Some(SpillHandle::new(Spill::new(make())));
+    }
+    let file = super::spill_file::spill_file(&std::env::temp_dir()).ok()?;
+    Some(SpillHandle::new(Spill::new(Box::new(file))))
 }
 
 /// The profile of `map` loaded without its bands' points, and its summary from the sums
@@ -93,7 +114,13 @@ fn decide(
     }
     let roles = crate::aggregate::drawn_roles(&totals, &render.aggregate, &render.needs)?;
     let counts = totals.counts;
-    Some((Drawing { roles, counts }, totals.totals))
+    let drawing = Drawing {
+        roles,
+        counts,
+        spill: None,
+        censuses: totals.censuses,
+    };
+    Some((drawing, totals.totals))
 }
 
 #[cfg(test)]

@@ -99,6 +99,9 @@ impl ProfileBuilder {
                 band.points = points;
             }
         }
+        let names = self.profile.bands.iter().map(|b| b.name.clone());
+        self.keeping
+            .spilled(names.collect(), self.profile.times.len());
         self.profile
     }
 
@@ -115,7 +118,10 @@ impl ProfileBuilder {
     /// of those merged into OTHER as the points of the first of them, the others left
     /// empty: the second reading of a long profile, whose roles the first decided.
     pub(crate) fn drawn_only(drawing: Drawing) -> ProfileBuilder {
+        let mut profile = Profile::default();
+        profile.times.reserve_exact(drawing.censuses);
         ProfileBuilder {
+            profile,
             keeping: Keeping::drawn(drawing),
             ..ProfileBuilder::default()
         }
@@ -124,7 +130,7 @@ impl ProfileBuilder {
     /// What a [`Self::totals_only`] builder found; `None` from any other.
     pub(crate) fn band_totals(self) -> Option<BandTotals> {
         let names = self.profile.bands.into_iter().map(|b| b.name).collect();
-        self.keeping.band_totals(names)
+        self.keeping.band_totals(names, self.profile.times.len())
     }
 
     /// A builder that keeps no point but the sums `--summary` needs: the reading of a

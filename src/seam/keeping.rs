@@ -10,6 +10,7 @@ use super::sloping::Sloping;
 use super::summing::Summing;
 use crate::num::c_trunc_i64;
 use crate::profile::keep::{BandTotals, Drawing, Role, Sums};
+use crate::profile::spill::Spill;
 use crate::profile::Point;
 
 /// Magnitudes below this add up exactly in any order (with room to spare under 2^53).
@@ -124,6 +125,9 @@ impl Keeping {
             }
             Keeping::Drawn(d) => {
                 d.sums.truncate(complete as usize);
+                if let Some(spill) = &d.drawing.spill {
+                    spill.lock().heights.truncate(complete as usize);
+                }
                 d.last.is_some_and(|last| last >= complete)
             }
             Keeping::Summed(s) => s.discard_from(complete),
@@ -175,8 +179,24 @@ impl Keeping {
         }
     }
 
+    /// Once the second reading is over, what a spill needs besides the points: the bands'
+    /// names (`names`), and a height for each of the `censuses` complete ones.
+    pub(crate) fn spilled(&mut self, names: Vec<Vec<u8>>, censuses: usize) {
+        if let Keeping::Drawn(Drawn {
+            drawing: Drawing {
+                spill: Some(spill), ..
+            },
+            ..
+        }) = self
+        {
+            let mut spill = spill.lock();
+            spill.names = names;
+            spill.heights.resize(censuses, 0.0);
+        }
+    }
+
     /// The first reading's result, with the bands' names.
-    pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>) -> Option<BandTotals> {
+    pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>, censuses: usize) -> Option<BandTotals> {
         let Keeping::Totals(t) = self else {
             return None;
         };
@@ -190,6 +210,7 @@ impl Keeping {
                 .collect(),
             names,
             exact,
+            censuses,
         })
     }
 
@@ -202,13 +223,17 @@ impl Keeping {
         };
         let carrier = d.drawing.roles.iter().position(|&r| r == Role::Merged)?;
         let sums = std::mem::take(&mut d.sums);
-        let points = (sums.into_iter().enumerate())
-            .map(|(sample, value)| Point {
-                sample: sample as u32,
-                value,
-            })
-            .collect();
-        Some((carrier, points))
+        let points = (sums.into_iter().enumerate()).map(|(sample, value)| Point {
+            sample: sample as u32,
+            value,
+        });
+        if let Some(spill) = &d.drawing.spill {
+            let mut spill = spill.lock();
+            spill.put(carrier as u32, points);
+            spill.carrier = Some(carrier as u32);
+            return None;
+        }
+        Some((carrier, points.collect()))
     }
 }
 
@@ -243,7 +268,13 @@ impl Drawn {
             let last = p.sample + base;
             self.last = Some(self.last.map_or(last, |l| l.max(last)));
         }
-        match self.drawing.roles.get(id as usize) {
+        let role = self.drawing.roles.get(id as usize);
+        if let Some(spill) = &self.drawing.spill {
+            let censuses = self.drawing.censuses;
+            let sums = &mut self.sums;
+            return spill_points(&mut spill.lock(), sums, censuses, role, id, points, base);
+        }
+        match role {
             Some(Role::Drawn) => {
                 if band.capacity() == 0 {
                     // Its final size at once: no doubling, no copy.
@@ -263,6 +294,50 @@ impl Drawn {
             }
             Some(Role::Dropped) | None => {}
         }
+    }
+}
+
+/// [`Drawn::take`] into a spill: a drawn band's points written to it, a merged band's
+/// added into `sums`, and both into the stack's heights. The heights are added in file
+/// order, not band by band as `stack_heights` adds them: the same doubles, because every
+/// value is whole and every census's sum of magnitudes below 2^52 (the first reading
+/// checked, else there is no second).
+fn spill_points(
+    spill: &mut Spill,
+    sums: &mut Vec<f64>,
+    censuses: usize,
+    role: Option<&Role>,
+    id: u32,
+    points: &[Point],
+    base: u32,
+) {
+    let merged = match role {
+        Some(Role::Drawn) => false,
+        Some(Role::Merged) => true,
+        Some(Role::Dropped) | None => return,
+    };
+    // Their final size at once: doubling would leave up to half of each unused.
+    if spill.heights.capacity() == 0 {
+        spill.heights.reserve_exact(censuses);
+    }
+    if merged && sums.capacity() == 0 {
+        sums.reserve_exact(censuses);
+    }
+    for p in points {
+        let (at, value) = ((p.sample + base) as usize, p.value);
+        if spill.heights.len() <= at {
+            spill.heights.resize(at + 1, 0.0);
+        }
+        spill.heights[at] += value;
+        if merged {
+            if sums.len() <= at {
+                sums.resize(at + 1, 0.0);
+            }
+            sums[at] += value;
+        }
+    }
+    if !merged {
+        spill.put(id, points.iter().map(|p| shifted(p, base)));
     }
 }
 

@@ -6,6 +6,7 @@ mod bbox;
 mod escape;
 mod fill;
 mod long_bands;
+mod spilled_bands;
 #[cfg(test)]
 mod tests;
 
@@ -22,6 +23,7 @@ use escape::one_line;
 pub use escape::{escape, Escape};
 use fill::{fill_and_stroke, xy};
 use long_bands::long_bands;
+use spilled_bands::spilled_bands;
 
 /// PostScript output settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -321,6 +323,9 @@ impl<W: Write> Painter for PsPainter<'_, W> {
         // A thread per pair of bands only pays when each band is long; many short bands
         // (a profile with few samples and `-m0`) stay on this thread.
         const PARALLEL_SAMPLES: usize = 2_000;
+        if let Some(spilled) = &g.spilled {
+            return spilled_bands(&mut self.out, g, spilled);
+        }
         let n = g.bands.len();
         if g.xs.len() < PARALLEL_SAMPLES || n < 2 {
             for i in 0..n {

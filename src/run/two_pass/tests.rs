@@ -93,8 +93,8 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> usize {
     reduced
 }
 
-#[test]
-fn every_golden_input_is_drawn_alike_from_two_readings() {
+/// `each` of every golden input (its name and bytes), added up.
+fn every_golden_input(each: fn(&str, &[u8]) -> usize) -> usize {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
     let mut inputs: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
@@ -103,11 +103,16 @@ fn every_golden_input_is_drawn_alike_from_two_readings() {
         .collect();
     inputs.sort();
     assert!(inputs.len() > 50, "the golden inputs: {}", inputs.len());
-    let mut reduced = 0;
-    for path in &inputs {
+    let read = |path: &std::path::PathBuf| {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        reduced += same_both_ways(&path.display().to_string(), &bytes);
-    }
+        each(&path.display().to_string(), &bytes)
+    };
+    inputs.iter().map(read).sum()
+}
+
+#[test]
+fn every_golden_input_is_drawn_alike_from_two_readings() {
+    let reduced = every_golden_input(same_both_ways);
     // Not vacuous: many charts were drawn without some bands' points.
     assert!(reduced > 100, "charts drawn from fewer points: {reduced}");
 }
@@ -187,4 +192,218 @@ fn options_that_need_every_point_are_read_once() {
     assert!(decide(&bytes, &opts, &render, &mut |_| {}).is_none());
     let page = RenderOptions::for_format(Format::Html);
     assert!(decide(&bytes, &opts, &page, &mut |_| {}).is_none());
+}
+
+/// `bytes` drawn as PostScript with the drawn bands spilled into a file (`-c` of a long
+/// `.hp`) against the chart of every point kept, for every option set, in colour and
+/// grey, with print patterns and several pages of key; returns how many were drawn from
+/// the spill (with no point in memory).
+fn same_spilled(name: &str, bytes: &[u8]) -> usize {
+    use crate::profile::spill::{Spill, SpillHandle};
+    let opts = LoadOptions::default();
+    let mut spilled = 0;
+    let looks: [fn(&mut RenderOptions); 4] = [
+        |_| {},
+        |r| r.layout.colour = true,
+        |r| r.layout.pattern = true,
+        |r| r.layout.multipage = true,
+    ];
+    for aggregate in option_sets() {
+        for look in looks {
+            let mut render = RenderOptions::for_format(Format::Ps);
+            render.aggregate = aggregate.clone();
+            look(&mut render);
+            let Some((mut drawing, totals)) = decide(bytes, &opts, &render, &mut |_| {}) else {
+                continue;
+            };
+            let spill = SpillHandle::new(Spill::new(Box::new(std::io::Cursor::new(Vec::new()))));
+            drawing.spill = Some(spill.clone());
+            let whole = loaded(bytes, &opts).unwrap_or_else(|| panic!("{name}: read once"));
+            let mut second = opts.clone();
+            second.drawn = Some(drawing);
+            let part = loaded(bytes, &second).unwrap_or_else(|| panic!("{name}: read twice"));
+            assert_eq!(whole.warnings, part.warnings, "{name}: warnings");
+            spill
+                .lock()
+                .finish()
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // Not one point in memory: they are all in the spill.
+            let kept: usize = part.profile.bands.iter().map(|b| b.points.len()).sum();
+            assert_eq!(kept, 0, "{name}: points kept in memory");
+            let (c1, a1) = prepare(whole.profile, None, &render);
+            let (c2, a2) = crate::pipeline::prepare_spilled(part.profile, &totals, &spill, &render);
+            let graph = c2.pages.iter().find_map(|p| p.graph.as_ref());
+            spilled += usize::from(graph.is_some_and(|g| g.spilled.is_some()));
+            let (out1, aux1) = drawn(&c1, &a1, Format::Ps);
+            let (out2, aux2) = drawn(&c2, &a2, Format::Ps);
+            assert!(
+                out1 == out2,
+                "{name}: {aggregate:?} {:?} differs drawn from the spill",
+                render.layout
+            );
+            assert_eq!(aux1, aux2, "{name}: .aux with {aggregate:?}");
+        }
+    }
+    spilled
+}
+
+#[test]
+fn every_golden_input_is_drawn_alike_from_a_spill() {
+    let spilled = every_golden_input(same_spilled);
+    assert!(spilled > 100, "charts drawn from a spill: {spilled}");
+}
+
+#[test]
+fn generated_profiles_are_drawn_alike_from_a_spill() {
+    let mut spilled = 0;
+    // Long enough for blocks of many points, bands twice in a census, a cut census.
+    for (bands, censuses, cut) in [(30, 9000, false), (60, 300, true), (25, 40, true)] {
+        let mut bytes = generated(bands, censuses, false, cut);
+        if !cut {
+            let at = bytes.len() / 2;
+            let end = at + bytes[at..].iter().position(|&b| b == b'\n').unwrap_or(0) + 1;
+            bytes.splice(
+                end..end,
+                b"(b3)band/8\t4000\n(b3)band/8\t17\n".iter().copied(),
+            );
+        }
+        spilled += same_spilled(&format!("{bands} bands, cut {cut}"), &bytes);
+    }
+    assert!(spilled > 10, "charts drawn from a spill: {spilled}");
+}
+
+/// What the command's spill is made of in these tests (`two_pass::spill`), when set.
+pub(super) type MakeSpill = fn() -> Box<dyn crate::profile::spill::SpillFile>;
+
+thread_local! {
+    pub(super) static SPILL_INTO: std::cell::Cell<Option<MakeSpill>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// A directory of this test's own, empty.
+fn fresh_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hp2ps-spill-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+/// The command (`-c --output-dir dir dir/long.hp`: a chart in colour) on a long generated `.hp` in `dir`, its spill made by
+/// `make`: its result, and what it wrote.
+fn command_with_spill(
+    dir: &std::path::Path,
+    make: Option<MakeSpill>,
+) -> (Result<(), String>, Option<Vec<u8>>) {
+    let input = dir.join("long.hp");
+    let bytes = generated(60, 3000, false, true);
+    assert!(bytes.len() > 2 << 20, "mapped: {}", bytes.len());
+    std::fs::write(&input, &bytes).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
+    let output = dir.join("long.ps");
+    let args = [
+        "-c",
+        "--output-dir",
+        &dir.display().to_string(),
+        &input.display().to_string(),
+    ];
+    let inv = match crate::cli::parse(args.iter().map(std::ffi::OsString::from)) {
+        Ok(crate::cli::Command::Render(inv)) => inv,
+        other => panic!("{other:?}"),
+    };
+    SPILL_INTO.with(|f| f.set(make));
+    let done = super::super::render::render_file(&inv, &input.clone().into_os_string());
+    SPILL_INTO.with(|f| f.set(None));
+    let result = done.map(|_| ()).map_err(|f| f.message);
+    (result, std::fs::read(&output).ok())
+}
+
+/// The command draws a long `.hp` through its spill the same as from every point kept,
+/// and leaves no file of it behind.
+#[test]
+fn the_command_draws_through_a_spill_that_leaves_nothing() {
+    let dir = fresh_dir("command");
+    let spills = dir.join("spills");
+    std::fs::create_dir_all(&spills).unwrap_or_else(|e| panic!("{e}"));
+    // The files made, to see that the reading wrote into one.
+    static MADE: std::sync::Mutex<Vec<std::fs::File>> = std::sync::Mutex::new(Vec::new());
+    fn make() -> Box<dyn crate::profile::spill::SpillFile> {
+        let dir =
+            std::env::temp_dir().join(format!("hp2ps-spill-command-{}/spills", std::process::id()));
+        let file = super::super::spill_file::spill_file(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let seen = file.try_clone().unwrap_or_else(|e| panic!("{e}"));
+        MADE.lock().unwrap_or_else(|p| p.into_inner()).push(seen);
+        Box::new(file)
+    }
+    let (result, out) = command_with_spill(&dir, Some(make));
+    result.unwrap_or_else(|e| panic!("{e}"));
+    let made = std::mem::take(&mut *MADE.lock().unwrap_or_else(|p| p.into_inner()));
+    assert_eq!(made.len(), 1, "one spill");
+    let size = made[0].metadata().map_or(0, |m| m.len());
+    assert!(
+        size > 100_000,
+        "the drawn bands were written to it: {size} bytes"
+    );
+    let names = std::fs::read_dir(&spills).map_or(usize::MAX, |d| d.count());
+    assert_eq!(names, 0, "a spill file left in its directory");
+    // The same chart as every point kept.
+    let bytes = std::fs::read(dir.join("long.hp")).unwrap_or_else(|e| panic!("{e}"));
+    let whole = loaded(&bytes, &LoadOptions::default()).unwrap_or_else(|| panic!("read"));
+    let mut render = RenderOptions::for_format(Format::Ps);
+    render.layout.colour = true;
+    let (chart, aux) = prepare(whole.profile, None, &render);
+    let mut want = Vec::new();
+    let paint = PaintOptions {
+        source: Some(dir.join("long.hp").display().to_string()),
+        ..PaintOptions::default()
+    };
+    chart
+        .write(Format::Ps, &paint, &mut want)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.as_deref() == Some(&want[..]),
+        "the chart differs from the spill"
+    );
+    let aux_out = std::fs::read(dir.join("long.aux")).unwrap_or_else(|e| panic!("{e}"));
+    let mut aux_want = Vec::new();
+    aux.write(&mut aux_want).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(aux_out, aux_want, ".aux");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A spill that cannot be written (TMPDIR full) is a one-line error, and no chart or
+/// `.aux` is written.
+#[test]
+fn a_spill_that_cannot_be_written_is_a_clean_error() {
+    struct Full;
+    impl std::io::Read for Full {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Ok(0)
+        }
+    }
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(28))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl std::io::Seek for Full {
+        fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
+            Ok(0)
+        }
+    }
+    let dir = fresh_dir("full");
+    let (result, out) = command_with_spill(&dir, Some(|| Box::new(Full)));
+    let message = result
+        .err()
+        .unwrap_or_else(|| panic!("a full spill succeeded"));
+    assert!(
+        message.contains("long.hp: cannot write the drawn bands to a temporary file")
+            && message.contains("No space left on device")
+            && !message.contains('\n'),
+        "{message}"
+    );
+    assert!(out.is_none(), "a chart was written");
+    assert!(!dir.join("long.aux").exists(), "an .aux was written");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,0 +1,272 @@
+//! The drawn bands' points of a long `.hp` kept in a file rather than in memory (issue
+//! 39, `-c` as PostScript): the second reading hands each drawn band's points here,
+//! which writes them in blocks of a band each, and the painter reads a band back block
+//! by block when it draws it. What stays in memory is a block per band being filled,
+//! where each band's blocks are, the stack's height at every census and the merged
+//! bands' sum until the reading ends (then written as the OTHER band's points).
+//!
+//! The file is the caller's (the command makes it, nameless, in TMPDIR): anything that
+//! reads, writes and seeks. A write that fails is kept and said once the reading is
+//! over ([`Spill::finish`]); the reading goes on meanwhile, keeping nothing.
+
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::Point;
+
+/// Where a spill is written: a file, or anything that reads, writes and seeks like one.
+pub(crate) trait SpillFile: Read + Write + Seek + Send {}
+
+impl<T: Read + Write + Seek + Send> SpillFile for T {}
+
+/// How many points a block holds (12 bytes each): large enough for few system calls,
+/// small enough that a block per drawn band costs little.
+const BLOCK: usize = 8192;
+
+/// The bytes of a point in the file: its sample, then its value's bits.
+const POINT_BYTES: usize = 12;
+
+/// The drawn bands' points, in a file.
+pub(crate) struct Spill {
+    file: Box<dyn SpillFile>,
+    /// Where the next block goes.
+    end: u64,
+    /// Each band's points not written yet, by band number.
+    pending: Vec<Vec<Point>>,
+    /// Each band's blocks in the file: where, and how many points.
+    blocks: Vec<Vec<(u64, u32)>>,
+    /// The first failure to write, said by [`Spill::finish`].
+    failed: Option<io::Error>,
+    /// The stack's height at every census (the drawn bands and those merged into
+    /// OTHER), added up as the reading goes.
+    pub(crate) heights: Vec<f64>,
+    /// The band whose points are the merged bands' sum (OTHER's), once written.
+    pub(crate) carrier: Option<u32>,
+    /// Every band's name, by number, once the reading is over.
+    pub(crate) names: Vec<Vec<u8>>,
+    /// Scratch for a block's bytes.
+    bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for Spill {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spill")
+            .field("end", &self.end)
+            .field("bands", &self.blocks.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Spill {
+    /// A spill into `file`, written from where it is (its start, for a new file).
+    pub(crate) fn new(file: Box<dyn SpillFile>) -> Spill {
+        Spill {
+            file,
+            end: 0,
+            pending: Vec::new(),
+            blocks: Vec::new(),
+            failed: None,
+            heights: Vec::new(),
+            carrier: None,
+            names: Vec::new(),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Adds `points` to band `band`'s, after those given before.
+    pub(crate) fn put(&mut self, band: u32, points: impl Iterator<Item = Point>) {
+        let b = band as usize;
+        if self.pending.len() <= b {
+            self.pending.resize_with(b + 1, Vec::new);
+            self.blocks.resize_with(b + 1, Vec::new);
+        }
+        for p in points {
+            self.pending[b].push(p);
+            if self.pending[b].len() == BLOCK {
+                self.write_block(b);
+            }
+        }
+    }
+
+    /// Writes band `b`'s pending points as a block (or drops them after a failure).
+    fn write_block(&mut self, b: usize) {
+        let points = std::mem::take(&mut self.pending[b]);
+        if points.is_empty() || self.failed.is_some() {
+            return;
+        }
+        self.bytes.clear();
+        for p in &points {
+            let (sample, value) = (p.sample, p.value);
+            self.bytes.extend_from_slice(&sample.to_le_bytes());
+            self.bytes.extend_from_slice(&value.to_bits().to_le_bytes());
+        }
+        let written = (self.file.seek(SeekFrom::Start(self.end)))
+            .and_then(|_| self.file.write_all(&self.bytes));
+        match written {
+            Ok(()) => {
+                self.blocks[b].push((self.end, points.len() as u32));
+                self.end += self.bytes.len() as u64;
+            }
+            Err(e) => self.failed = Some(e),
+        }
+        // The buffer is reused for the band's next block.
+        self.pending[b] = points;
+        self.pending[b].clear();
+    }
+
+    /// Writes every pending point; the first failure to write, if any.
+    pub(crate) fn finish(&mut self) -> io::Result<()> {
+        for b in 0..self.pending.len() {
+            self.write_block(b);
+            self.pending[b] = Vec::new();
+        }
+        if self.failed.is_none() {
+            if let Err(e) = self.file.flush() {
+                self.failed = Some(e);
+            }
+        }
+        match self.failed.take() {
+            Some(e) => {
+                let again = io::Error::new(e.kind(), e.to_string());
+                self.failed = Some(e);
+                Err(again)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Hands band `band`'s points to `each`, a block at a time, in the order given.
+    pub(crate) fn read_band(
+        &mut self,
+        band: u32,
+        each: &mut dyn FnMut(&[Point]),
+    ) -> io::Result<()> {
+        let Some(blocks) = self.blocks.get(band as usize) else {
+            return Ok(());
+        };
+        let mut points = Vec::with_capacity(BLOCK);
+        for &(at, count) in blocks {
+            self.bytes.resize(count as usize * POINT_BYTES, 0);
+            self.file.seek(SeekFrom::Start(at))?;
+            self.file.read_exact(&mut self.bytes)?;
+            points.clear();
+            points.extend(self.bytes.chunks_exact(POINT_BYTES).map(|c| {
+                let mut sample = [0; 4];
+                let mut bits = [0; 8];
+                sample.copy_from_slice(&c[..4]);
+                bits.copy_from_slice(&c[4..]);
+                Point {
+                    sample: u32::from_le_bytes(sample),
+                    value: f64::from_bits(u64::from_le_bytes(bits)),
+                }
+            }));
+            each(&points);
+        }
+        Ok(())
+    }
+
+    /// The band whose points a drawn band named `name` reads (`other`: it is the OTHER
+    /// band the band limit made, whose points are the merged bands' sum).
+    pub(crate) fn band_of(&self, name: &[u8], other: bool) -> Option<u32> {
+        match other {
+            true => self.carrier,
+            false => (self.names.iter().position(|n| n == name)).map(|b| b as u32),
+        }
+    }
+}
+
+/// A [`Spill`] shared by the reading that fills it, the command that made it and the
+/// painter that reads it. Two are equal when they are the same spill.
+#[derive(Debug, Clone)]
+pub(crate) struct SpillHandle(Arc<Mutex<Spill>>);
+
+impl SpillHandle {
+    pub(crate) fn new(spill: Spill) -> SpillHandle {
+        SpillHandle(Arc::new(Mutex::new(spill)))
+    }
+
+    /// The spill, to use alone for a while (a panic while it was held leaves it usable:
+    /// every step of it leaves it whole).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Spill> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl PartialEq for SpillHandle {
+    fn eq(&self, other: &SpillHandle) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn points(band: u32, n: u32) -> Vec<Point> {
+        (0..n)
+            .map(|k| Point {
+                sample: k,
+                value: f64::from(band * 1000 + k) + 0.25,
+            })
+            .collect()
+    }
+
+    /// Bands put in pieces, interleaved, come back whole and in order.
+    #[test]
+    fn bands_come_back_as_they_were_put() {
+        let mut spill = Spill::new(Box::new(io::Cursor::new(Vec::new())));
+        let (a, b) = (points(0, 20_000), points(1, 9_000));
+        for (pa, pb) in a.chunks(777).zip(b.chunks(333)) {
+            spill.put(0, pa.iter().copied());
+            spill.put(1, pb.iter().copied());
+        }
+        spill.put(1, b[(a.len() / 777 + 1) * 333..].iter().copied());
+        spill.finish().unwrap();
+        for (band, want) in [(0, &a), (1, &b)] {
+            let mut got = Vec::new();
+            spill
+                .read_band(band, &mut |ps| got.extend_from_slice(ps))
+                .unwrap();
+            assert!(&got == want, "band {band}");
+        }
+        let mut none = 0;
+        spill.read_band(7, &mut |ps| none += ps.len()).unwrap();
+        assert_eq!(none, 0);
+    }
+
+    struct Refusing;
+
+    impl Read for Refusing {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Ok(0)
+        }
+    }
+
+    impl Write for Refusing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("no space left"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Seek for Refusing {
+        fn seek(&mut self, _: SeekFrom) -> io::Result<u64> {
+            Ok(0)
+        }
+    }
+
+    /// A write that fails is said at the end, whatever was put after it.
+    #[test]
+    fn a_failed_write_is_said_at_the_end() {
+        let mut spill = Spill::new(Box::new(Refusing));
+        spill.put(0, points(0, 20_000).into_iter());
+        spill.put(1, points(1, 5).into_iter());
+        let e = spill.finish().unwrap_err();
+        assert!(e.to_string().contains("no space left"), "{e}");
+        assert!(spill.finish().is_err(), "said again");
+    }
+}
