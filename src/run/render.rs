@@ -184,9 +184,10 @@ pub(super) fn read_mapped(
         Ok(Some((loaded, summary))) => (Ok(loaded), Some(summary), None),
         Err(e) => (Err(e), None, None),
         Ok(None) => {
-            let first = drawn
-                .then(|| two_pass::first_reading(inv, &opts, map))
-                .flatten();
+            let first = match drawn {
+                true => two_pass::first_reading(inv, &mut opts, map),
+                false => None,
+            };
             let totals = first.map(|(drawing, totals)| {
                 opts.drawn = Some(drawing);
                 totals

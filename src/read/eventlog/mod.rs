@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 mod band_names;
+pub(crate) mod bounded;
 mod container;
 mod damage;
 mod emit;

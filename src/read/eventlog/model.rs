@@ -136,6 +136,8 @@ pub(crate) struct Model<'o> {
     pub(crate) others: OtherProfiles,
     /// The time profile's samples (`+RTS -p -l`).
     pub(crate) prof: super::prof_samples::ProfSamples,
+    /// A bounded reading's (`super::bounded`): no point kept but the open census's.
+    pub(crate) bounded: Option<Box<super::bounded::Bounded<'o>>>,
 }
 
 impl<'o> Model<'o> {
@@ -179,6 +181,7 @@ impl<'o> Model<'o> {
             keep_time: true,
             others: OtherProfiles::default(),
             prof: super::prof_samples::ProfSamples::default(),
+            bounded: None,
         }
     }
 
@@ -356,7 +359,9 @@ impl<'o> Model<'o> {
     /// Drops the open census and its points; returns whether one was open.
     fn drop_open(&mut self) -> bool {
         let dropped = self.open.take().is_some();
-        if dropped {
+        if let Some(b) = &mut self.bounded {
+            b.drop_open();
+        } else if dropped {
             let open = self.censuses.len() as u32 + 1;
             for band in &mut self.points {
                 while band.last().is_some_and(|p| p.sample == open) {
@@ -369,6 +374,9 @@ impl<'o> Model<'o> {
 
     fn close(&mut self) {
         if let Some(time) = self.open.take() {
+            if let Some(b) = &mut self.bounded {
+                b.complete(self.censuses.len());
+            }
             self.censuses.push(Census { time });
         }
     }
@@ -440,6 +448,9 @@ impl<'o> Model<'o> {
     /// Adds a point of band `key` to census `sample`.
     #[inline]
     fn push(&mut self, key: u32, sample: u32, value: u64) {
+        if let Some(b) = &mut self.bounded {
+            return b.push(key, value as f64);
+        }
         let band = &mut self.points[key as usize];
         if band.len() == band.capacity() {
             make_room(band, 1, self.progress);
