@@ -58,10 +58,34 @@ fn eventlogs() -> Vec<(String, Vec<u8>)> {
     paths.sort();
     assert!(paths.len() > 25, "the eventlogs: {}", paths.len());
     let read = |p: &PathBuf| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    paths
-        .iter()
+    let mut logs: Vec<(String, Vec<u8>)> = (paths.iter())
         .map(|p| (p.display().to_string(), read(p)))
-        .collect()
+        .collect();
+    logs.extend(damaged(&logs));
+    logs
+}
+
+/// Logs cut and damaged, made of some of `logs` (GHC 9.0's, whose censuses are at the
+/// end, and GHC 9.10's, flushed as they run): cut among their censuses (an open census
+/// lost), and with bytes overwritten there (damage that costs censuses, the reading
+/// going on after it).
+fn damaged(logs: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
+    let mut made = Vec::new();
+    let of = |dir: &'static str| logs.iter().filter(move |(n, _)| n.contains(dir)).take(5);
+    for (name, bytes) in of("tests/data/eventlog/").chain(of("tests/data/ghc-9.10/")) {
+        for permille in [960, 980, 995] {
+            let cut = bytes.len() * permille / 1000;
+            made.push((format!("{name} cut at {cut}"), bytes[..cut].to_vec()));
+        }
+        for (permille, len) in [(950, 3), (975, 40), (990, 40), (996, 400)] {
+            let at = bytes.len() * permille / 1000;
+            let mut hurt = bytes.clone();
+            let end = (at + len).min(hurt.len());
+            hurt[at..end].fill(0xFF);
+            made.push((format!("{name} damaged at {at}"), hurt));
+        }
+    }
+    made
 }
 
 /// The load options compared: the default, the elapsed axis, full names.
@@ -278,6 +302,70 @@ fn small_runs_give_the_same_profile() {
             whole.finish() == builder.finish(),
             "{name}: the profile differs"
         );
+        compared += 1;
+    }
+    assert!(compared > 50, "compared: {compared}");
+}
+
+/// Every statement a sink is given, in words.
+#[derive(Default)]
+struct Said(Vec<String>);
+
+impl crate::seam::Sink for Said {
+    fn header(&mut self, field: crate::seam::HeaderField, text: &[u8]) {
+        self.0.push(format!("{field:?} {}", text.escape_ascii()));
+    }
+    fn mark(&mut self, time: f64) {
+        self.0.push(format!("mark {time:?}"));
+    }
+    fn labelled_mark(&mut self, time: f64, text: &[u8]) {
+        self.0
+            .push(format!("mark {time:?} {}", text.escape_ascii()));
+    }
+    fn begin_sample(&mut self, time: f64) {
+        self.0.push(format!("begin {time:?}"));
+    }
+    fn end_sample(&mut self) {
+        self.0.push("end".to_string());
+    }
+    fn data(&mut self, name: &[u8], value: f64) {
+        self.0.push(format!("{} {value:?}", name.escape_ascii()));
+    }
+    fn discard_incomplete_sample(&mut self) -> bool {
+        self.0.push("discard".to_string());
+        false
+    }
+    fn samples(&mut self, block: crate::seam::SampleBlock) {
+        block.replay(self);
+    }
+}
+
+/// The second reading says what the whole reading's block says, statement by statement
+/// (so a sink of any kind, not only the profile builder, gets the same).
+#[test]
+fn the_second_reading_says_what_the_block_says() {
+    let mut compared = 0;
+    for (name, bytes) in eventlogs() {
+        let opts = LoadOptions::default();
+        let mut whole = Said::default();
+        if read_eventlog_slice_chunked(&bytes, &opts.eventlog, &mut whole, 1 << 20).is_err() {
+            continue;
+        }
+        let Ok(Some(placement)) = place_chunked(&bytes, &opts.eventlog, &mut |_| {}, 1 << 20)
+        else {
+            continue;
+        };
+        let mut streamed = Said::default();
+        stream_chunked(
+            &bytes,
+            &opts.eventlog,
+            &placement,
+            &mut streamed,
+            &mut |_| {},
+            1 << 20,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(whole.0 == streamed.0, "{name}: the statements differ");
         compared += 1;
     }
     assert!(compared > 50, "compared: {compared}");
