@@ -108,8 +108,8 @@ pub(crate) struct Model<'o> {
     pub(crate) others: OtherProfiles,
     /// The time profile's samples (`+RTS -p -l`).
     pub(crate) prof: super::prof_samples::ProfSamples,
-    /// A bounded reading's (`super::bounded`): no point kept but the open census's.
-    pub(crate) bounded: Option<Box<super::bounded::Bounded<'o>>>,
+    /// A bounded reading's (`super::census_out`): no point kept but the open census's.
+    pub(crate) bounded: Option<Box<super::census_out::Bounded<'o>>>,
 }
 
 impl<'o> Model<'o> {
