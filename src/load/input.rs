@@ -109,40 +109,40 @@ fn read_bytes(
     Ok((builder.finish(), Notes::Hp(warnings)))
 }
 
-/// The first reading of a long mapped `.hp` (`crate::profile::keep`), or the second of
-/// an eventlog whose first placed its censuses (`opts.placed`): every band's name and
-/// total, keeping no point; `None` for an eventlog not placed, or an input the reader
+/// The first reading of a long mapped `.hp` (`crate::profile::keep`): every band's name
+/// and total, keeping no point; an eventlog's are its placement's
+/// ([`eventlog_placement`]: `None` when not placed), or `None` for a `.hp` the reader
 /// refuses (the ordinary reading then says why).
 pub(crate) fn band_totals(
     bytes: &[u8],
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Option<BandTotals> {
-    let mut builder = ProfileBuilder::totals_only();
     match (InputKind::of(bytes), &opts.placed) {
         (InputKind::Hp, _) => {
+            let mut builder = ProfileBuilder::totals_only();
             hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
+            builder.band_totals()
         }
-        (InputKind::Eventlog, Some(placed)) => {
-            stream_placed(bytes, opts, placed, &mut builder, release).ok()?;
-        }
-        _ => return None,
+        (InputKind::Eventlog, Some(placed)) => placed.totals.clone(),
+        _ => None,
     }
-    builder.band_totals()
 }
 
 /// The first reading of a long mapped eventlog (`crate::read::eventlog::bounded`): where
-/// its censuses go, keeping none; `None` for a `.hp`, a log the reader refuses (the
+/// its censuses go, keeping none, and, when `totals`, every band's name and total (as
+/// [`band_totals`] finds a `.hp`'s); `None` for a `.hp`, a log the reader refuses (the
 /// whole reading then says why), or one whose censuses must be read whole.
 pub(crate) fn eventlog_placement(
     bytes: &[u8],
     opts: &LoadOptions,
+    totals: bool,
     release: &mut dyn FnMut(usize),
 ) -> Option<Arc<Placement>> {
     if InputKind::of(bytes) != InputKind::Eventlog {
         return None;
     }
-    let placed = bounded::place(bytes, &opts.eventlog, release).ok()??;
+    let placed = bounded::place(bytes, &opts.eventlog, totals, release).ok()??;
     Some(Arc::new(placed))
 }
 

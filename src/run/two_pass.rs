@@ -40,8 +40,9 @@ pub(super) fn first_reading(
     if !(drawn_only && plain) {
         return None;
     }
-    // An eventlog's censuses are placed by a reading of their own first.
-    opts.placed = eventlog_placement(map.bytes(), opts, &mut |n| map.release(n));
+    // An eventlog's censuses are placed, and its bands' totals found, by a reading of
+    // their own first (`decide` then reads nothing).
+    opts.placed = eventlog_placement(map.bytes(), opts, true, &mut |n| map.release(n));
     map.read_again();
     let first = decide(map.bytes(), opts, &inv.render, &mut |n| map.release(n));
     map.read_again();
@@ -69,7 +70,7 @@ pub(super) fn summary_reading(
     // An eventlog's censuses are placed by a reading of their own first.
     // (A band filter needs the points: no use placing them.)
     let placement = match opts.filter.is_empty() {
-        true => eventlog_placement(map.bytes(), opts, &mut |n| map.release(n)),
+        true => eventlog_placement(map.bytes(), opts, false, &mut |n| map.release(n)),
         false => None,
     };
     map.read_again();

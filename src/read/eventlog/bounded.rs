@@ -25,37 +25,44 @@ use super::parallel::{read_slice_into, CHUNK};
 use super::{EventlogError, EventlogOptions};
 use crate::seam::{HeaderField, SampleBlock, Sink};
 
-/// The first reading of `bytes` (a whole eventlog): its placement, or `None` when a
-/// second reading could not hand its censuses over as the whole reading does (see the
-/// module docs). The errors are a whole reading's.
+/// The first reading of `bytes` (a whole eventlog): its placement (with the bands'
+/// totals when `totals`), or `None` when a second reading could not hand its censuses
+/// over as the whole reading does (see the module docs). The errors are a whole
+/// reading's.
 pub(crate) fn place(
     bytes: &[u8],
     opts: &EventlogOptions,
+    totals: bool,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<Placement>, EventlogError> {
-    place_chunked(bytes, opts, release, CHUNK)
+    place_chunked(bytes, opts, totals, release, CHUNK)
 }
 
 /// [`place`] with runs of about `chunk` bytes per worker job.
 pub(crate) fn place_chunked(
     bytes: &[u8],
     opts: &EventlogOptions,
+    totals: bool,
     release: &mut dyn FnMut(usize),
     chunk: usize,
 ) -> Result<Option<Placement>, EventlogError> {
     let mut m = Model::new(opts);
-    m.bounded = Some(Box::new(Bounded::placing()));
+    m.bounded = Some(Box::new(Bounded::placing(totals)));
     let (end, notes) = read_slice_into(bytes, &mut m, release, chunk)?;
-    let in_order = m.bounded.as_ref().is_some_and(|b| b.keys_in_order());
     let mut recorder = Recorder::default();
     let report = m.finish(end, &notes, &mut recorder)?;
+    // (After the end: it may complete the last census.)
+    let mut bounded = m.bounded.take();
+    let in_order = bounded.as_ref().is_some_and(|b| b.keys_in_order());
     let Some(block) = recorder.block.filter(|_| in_order && !recorder.other) else {
         return Ok(None);
     };
+    let totals = bounded.as_mut().and_then(|b| b.band_totals(&block.names));
     Ok(Some(Placement {
         header: recorder.header,
         block,
         report,
+        totals,
     }))
 }
 

@@ -3,7 +3,8 @@
 //! a point, or, in the second, where each census goes as it completes.
 
 use super::EventlogReport;
-use crate::seam::{HeaderField, SampleBlock, Sink};
+use crate::profile::keep::BandTotals;
+use crate::seam::{HeaderField, ProfileBuilder, SampleBlock, Sink};
 
 /// What a first reading of an eventlog hands its sink, without the points, and its
 /// report: how a second reading places each census (`super::bounded::stream`).
@@ -15,6 +16,8 @@ pub(crate) struct Placement {
     pub(super) block: SampleBlock,
     /// The first reading's report: the reading's, as the second one's would be.
     pub(crate) report: EventlogReport,
+    /// The bands' totals, when the first reading was asked for them.
+    pub(crate) totals: Option<BandTotals>,
 }
 
 impl Placement {
@@ -33,6 +36,10 @@ pub(crate) struct Bounded<'o> {
     open: Vec<(u32, f64)>,
     /// By key: the first complete census with a point of it (`u32::MAX`: none yet).
     first: Vec<u32>,
+    /// A first reading's bands' totals, when asked for (`-c`'s first reading of a
+    /// `.hp`, `crate::profile::keep`): each band named by its key's bytes until the
+    /// names are known.
+    totals: Option<ProfileBuilder>,
     out: Option<Streamer<'o>>,
 }
 
@@ -48,13 +55,31 @@ struct Streamer<'o> {
 }
 
 impl<'o> Bounded<'o> {
-    /// A first reading's.
-    pub(super) fn placing() -> Bounded<'o> {
+    /// A first reading's, adding up the bands' totals when `totals`.
+    pub(super) fn placing(totals: bool) -> Bounded<'o> {
+        let totals = totals.then(|| {
+            let mut builder = ProfileBuilder::totals_only();
+            // The empty sample at 0, as the second reading gives it.
+            builder.end_sample();
+            builder
+        });
         Bounded {
             open: Vec::new(),
             first: Vec::new(),
+            totals,
             out: None,
         }
+    }
+
+    /// The bands' totals a first reading added up, the bands named by key from `names`
+    /// (`None` when not asked for).
+    pub(super) fn band_totals(&mut self, names: &[Vec<u8>]) -> Option<BandTotals> {
+        let mut totals = self.totals.take()?.band_totals()?;
+        for name in &mut totals.names {
+            let key = u32::from_le_bytes(name.as_slice().try_into().ok()?);
+            *name = names.get(key as usize)?.clone();
+        }
+        Some(totals)
     }
 
     /// A second reading's, which hands the censuses to `sink` as `placement` places
@@ -74,6 +99,7 @@ impl<'o> Bounded<'o> {
         Bounded {
             open: Vec::new(),
             first: Vec::new(),
+            totals: None,
             out: Some(out),
         }
     }
@@ -115,6 +141,15 @@ impl<'o> Bounded<'o> {
                         self.first.resize(key + 1, u32::MAX);
                     }
                     self.first[key] = self.first[key].min(census as u32);
+                }
+                if let Some(t) = &mut self.totals {
+                    // Totals need no time; the bands are numbered in the order their
+                    // first points come, as in the second reading (`keys_in_order`).
+                    t.begin_sample(0.0);
+                    for &(key, value) in &self.open {
+                        t.data(&key.to_le_bytes(), value);
+                    }
+                    t.end_sample();
                 }
             }
         }
@@ -168,7 +203,7 @@ mod tests {
     fn firsts(first: Vec<u32>) -> Bounded<'static> {
         Bounded {
             first,
-            ..Bounded::placing()
+            ..Bounded::placing(false)
         }
     }
 

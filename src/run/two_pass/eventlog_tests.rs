@@ -99,10 +99,25 @@ fn load_options() -> Vec<LoadOptions> {
 
 /// `opts` with the placement of a first reading of `bytes`, if it places them.
 fn placed(bytes: &[u8], opts: &LoadOptions) -> Option<LoadOptions> {
-    let placement = eventlog_placement(bytes, opts, &mut |_| {})?;
+    let placement = eventlog_placement(bytes, opts, true, &mut |_| {})?;
     assert!(
         placement.block_has_no_point(),
         "the first reading kept points"
+    );
+    // The totals it added up are a reading's of the censuses it placed.
+    let mut totals = ProfileBuilder::totals_only();
+    let streamed = stream_chunked(
+        bytes,
+        &opts.eventlog,
+        &placement,
+        &mut totals,
+        &mut |_| {},
+        1 << 20,
+    );
+    assert!(streamed.is_ok_and(|placed| placed), "streamed");
+    assert!(
+        placement.totals == totals.band_totals(),
+        "the first reading's totals"
     );
     Some(LoadOptions {
         placed: Some(placement),
@@ -283,7 +298,8 @@ fn small_runs_give_the_same_profile() {
         if read_eventlog_slice_chunked(&bytes, &opts.eventlog, &mut whole, 4096).is_err() {
             continue;
         }
-        let Ok(Some(placement)) = place_chunked(&bytes, &opts.eventlog, &mut |_| {}, 4096) else {
+        let Ok(Some(placement)) = place_chunked(&bytes, &opts.eventlog, true, &mut |_| {}, 4096)
+        else {
             continue;
         };
         let mut builder = ProfileBuilder::default();
@@ -350,7 +366,8 @@ fn the_second_reading_says_what_the_block_says() {
         if read_eventlog_slice_chunked(&bytes, &opts.eventlog, &mut whole, 1 << 20).is_err() {
             continue;
         }
-        let Ok(Some(placement)) = place_chunked(&bytes, &opts.eventlog, &mut |_| {}, 1 << 20)
+        let Ok(Some(placement)) =
+            place_chunked(&bytes, &opts.eventlog, false, &mut |_| {}, 1 << 20)
         else {
             continue;
         };
