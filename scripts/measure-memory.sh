@@ -20,7 +20,8 @@
 # are deleted at the end (1.6 GB and more).
 #
 # Peak RSS is GNU time's (%M, KiB; the largest of the process's life); wall time from
-# date +%s.%N around the run. Each round runs every command of every binary once, so a
+# date +%s.%N around the run; with two binaries, their stdout and stderr are compared
+# (the warnings too). Each round runs every command of every binary once, so a
 # slow minute of this shared machine is spread over every row. Results go to stdout as
 # Markdown, progress to stderr. Runs under `nice` when called so (`nice scripts/...`).
 set -euo pipefail
@@ -133,14 +134,15 @@ for ((r = 1; r <= runs; r++)); do
             read -r -a flags <<<"${c#*|}"
             for i in "${!bins[@]}"; do
                 out=$work/out.$i.$p.$name
-                timed "$out" "${bins[$i]}" "${flags[@]}" "$work/$p" 2>"$work/.stderr"
+                timed "$out" "${bins[$i]}" "${flags[@]}" "$work/$p" 2>"$out.stderr"
                 walls["$p|$name|$i"]+=" $wall"
                 prev=${peaks["$p|$name|$i"]:-0}
                 ((rss > prev)) && peaks["$p|$name|$i"]=$rss
             done
             if ((r == 1 && ${#bins[@]} > 1)); then
                 for ((i = 1; i < ${#bins[@]}; i++)); do
-                    if ! cmp -s "$work/out.0.$p.$name" "$work/out.$i.$p.$name"; then
+                    if ! cmp -s "$work/out.0.$p.$name" "$work/out.$i.$p.$name" ||
+                        ! cmp -s "$work/out.0.$p.$name.stderr" "$work/out.$i.$p.$name.stderr"; then
                         log "DIFFERENT OUTPUT: $p $name, binary 0 and binary $i"
                         different=1
                     fi

@@ -4,10 +4,12 @@
 //! everything after reading is shared.
 
 use std::io::{self, Read};
+use std::sync::Arc;
 
 use super::{LoadError, LoadOptions};
 use crate::profile::keep::{BandTotals, Sums};
 use crate::profile::Profile;
+use crate::read::eventlog::bounded::{self, Placement};
 use crate::read::eventlog::{self, EventlogError, EventlogReport};
 use crate::read::hp::{self, ReadError, Warning};
 use crate::read::kind::InputKind;
@@ -78,12 +80,24 @@ fn read_bytes(
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Result<(Profile, Notes), LoadError> {
-    if InputKind::of(bytes) == InputKind::Eventlog {
-        return eventlog_profile(opts, |sink| {
-            eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
-        });
+    let everything = opts.window().is_everything();
+    match (InputKind::of(bytes), &opts.placed) {
+        (InputKind::Eventlog, Some(placed)) if everything => {
+            let mut builder = match &opts.drawn {
+                Some(drawing) => ProfileBuilder::drawn_only(drawing.clone()),
+                None => ProfileBuilder::default(),
+            };
+            let report = stream_placed(bytes, opts, placed, &mut builder, release)?;
+            return Ok((builder.finish(), Notes::Eventlog(Box::new(report))));
+        }
+        (InputKind::Eventlog, _) => {
+            return eventlog_profile(opts, |sink| {
+                eventlog::read_eventlog_slice(bytes, &opts.eventlog, sink, release)
+            });
+        }
+        _ => {}
     }
-    if !opts.window().is_everything() {
+    if !everything {
         let (profile, warnings) = windowed(opts, |sink| hp::read_into(bytes, &opts.hp, sink))?;
         return Ok((profile, Notes::Hp(warnings)));
     }
@@ -96,32 +110,86 @@ fn read_bytes(
 }
 
 /// The first reading of a long mapped `.hp` (`crate::profile::keep`): every band's name
-/// and total, keeping no point; `None` for an eventlog, or a `.hp` the reader refuses
-/// (the ordinary reading then says why).
+/// and total, keeping no point; an eventlog's are its placement's
+/// ([`eventlog_placement`]: `None` when not placed), or `None` for a `.hp` the reader
+/// refuses (the ordinary reading then says why).
 pub(crate) fn band_totals(
     bytes: &[u8],
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Option<BandTotals> {
-    if InputKind::of(bytes) != InputKind::Hp {
+    match (InputKind::of(bytes), &opts.placed) {
+        (InputKind::Hp, _) => {
+            let mut builder = ProfileBuilder::totals_only();
+            hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
+            builder.band_totals()
+        }
+        (InputKind::Eventlog, Some(placed)) => placed.totals.clone(),
+        _ => None,
+    }
+}
+
+/// The first reading of a long mapped eventlog (`crate::read::eventlog::bounded`): where
+/// its censuses go, keeping none, and, when `totals`, every band's name and total (as
+/// [`band_totals`] finds a `.hp`'s); `None` for a `.hp`, a log the reader refuses (the
+/// whole reading then says why), or one whose censuses must be read whole.
+pub(crate) fn eventlog_placement(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    totals: bool,
+    release: &mut dyn FnMut(usize),
+) -> Option<Arc<Placement>> {
+    if InputKind::of(bytes) != InputKind::Eventlog {
         return None;
     }
-    let mut builder = ProfileBuilder::totals_only();
-    hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
-    builder.band_totals()
+    let placed = bounded::place(bytes, &opts.eventlog, totals, release).ok()??;
+    Some(Arc::new(placed))
+}
+
+/// The second reading of an eventlog whose first gave `placed`, into `sink`: the
+/// whole reading's report (its warnings included).
+fn stream_placed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    placed: &Placement,
+    sink: &mut dyn Sink,
+    release: &mut dyn FnMut(usize),
+) -> Result<EventlogReport, LoadError> {
+    if !bounded::stream(bytes, &opts.eventlog, placed, sink, release)? {
+        let changed = io::Error::other("the eventlog changed between its two readings");
+        return Err(EventlogError::Io(changed).into());
+    }
+    Ok(placed.report.clone())
 }
 
 /// The reading of a long mapped `.hp` for its summary (issue 39): the profile without
 /// its points, what the reader said, and the sums the summary needs instead
-/// (`crate::profile::keep::Sums`); `None` for an eventlog. A time window is read by the
+/// (`crate::profile::keep::Sums`); `None` for an eventlog its first reading did not
+/// place (`opts.placed`, `crate::read::eventlog::bounded`). A time window is read by the
 /// one-thread reader, as [`read_bytes`] reads it, its bytes given back as they are read.
 pub(crate) fn read_summed(
     bytes: &[u8],
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<(Profile, Notes, Sums)>, LoadError> {
-    if InputKind::of(bytes) != InputKind::Hp {
-        return Ok(None);
+    let placed = match (InputKind::of(bytes), &opts.placed) {
+        (InputKind::Hp, _) => None,
+        (InputKind::Eventlog, Some(placed)) => Some(placed),
+        _ => return Ok(None),
+    };
+    if let Some(placed) = placed {
+        let notes = || Notes::Eventlog(Box::new(placed.report.clone()));
+        if !opts.window().is_everything() {
+            window::check(&opts.window())?;
+            let mut sink = Window::new(ProfileBuilder::summed(), opts.window());
+            stream_placed(bytes, opts, placed, &mut sink, release)?;
+            let (profile, sums) = window::finish_summed(sink, &opts.window())?;
+            return Ok(sums.map(|sums| (profile, notes(), sums)));
+        }
+        let mut builder = ProfileBuilder::summed();
+        stream_placed(bytes, opts, placed, &mut builder, release)?;
+        let (profile, sums) = builder.finish_summed();
+        return Ok(sums.map(|sums| (profile, notes(), sums)));
     }
     if !opts.window().is_everything() {
         window::check(&opts.window())?;
@@ -143,7 +211,8 @@ pub(crate) fn read_summed(
 
 /// The second reading of a long mapped `.hp` for the growth of its bands, which
 /// [`read_summed`] of the same bytes and options gave `sums` of: each band's growth, in
-/// the profile's order of bands (`None` for an eventlog). `times` are that profile's.
+/// the profile's order of bands (`None` for an eventlog not placed). `times` are that
+/// profile's.
 pub(crate) fn read_slopes(
     bytes: &[u8],
     opts: &LoadOptions,
@@ -151,10 +220,22 @@ pub(crate) fn read_slopes(
     sums: &Sums,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<Vec<f64>>, LoadError> {
-    if InputKind::of(bytes) != InputKind::Hp {
-        return Ok(None);
-    }
+    let placed = match (InputKind::of(bytes), &opts.placed) {
+        (InputKind::Hp, _) => None,
+        (InputKind::Eventlog, Some(placed)) => Some(placed),
+        _ => return Ok(None),
+    };
     let builder = ProfileBuilder::sloped(times.to_vec(), &sums.values);
+    if let Some(placed) = placed {
+        if !opts.window().is_everything() {
+            let mut sink = Window::new(builder, opts.window());
+            stream_placed(bytes, opts, placed, &mut sink, release)?;
+            return Ok(sink.into_inner().finish_sloped());
+        }
+        let mut builder = builder;
+        stream_placed(bytes, opts, placed, &mut builder, release)?;
+        return Ok(builder.finish_sloped());
+    }
     if !opts.window().is_everything() {
         let mut sink = Window::new(builder, opts.window());
         let input = Released {

@@ -36,9 +36,9 @@ pub use binary::{Binary, Program};
 pub use error::LoadError;
 pub use filter::{BandFilter, FilteredOut};
 // The command's (run/).
-#[cfg(feature = "cli")]
-pub(crate) use input::band_totals;
 pub use input::Source;
+#[cfg(feature = "cli")]
+pub(crate) use input::{band_totals, eventlog_placement};
 pub use options::LoadOptions;
 pub(crate) use time::{TimeProfile, TimeProfileKind};
 pub use warning::Warning;
@@ -98,8 +98,8 @@ pub fn load(source: Source<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError>
 /// without its bands' points, and the sums its summary needs instead
 /// ([`crate::summary::summarize_sums`]); `None` when the steps after reading need the
 /// points (a band filter, `-hi` bands renamed), the sums are not the same doubles as
-/// the points' ([`Sums::exact`]), or for an eventlog: the caller then reads the input
-/// whole. The same errors as [`load`].
+/// the points' ([`Sums::exact`]), or for an eventlog that a first reading did not place
+/// (`opts.placed`): the caller then reads the input whole. The same errors as [`load`].
 #[cfg(feature = "cli")]
 pub(crate) fn load_summed(
     bytes: &[u8],

@@ -1,8 +1,11 @@
 //! [`LoadOptions`]: how an input becomes the profile the command draws.
 
+use std::sync::Arc;
+
 use super::binary::Binary;
 use super::filter::BandFilter;
 use crate::profile::keep::Drawing;
+use crate::read::eventlog::bounded::Placement;
 use crate::read::eventlog::EventlogOptions;
 use crate::read::hp::ReadOptions;
 use crate::read::window::WindowOptions;
@@ -39,6 +42,11 @@ pub struct LoadOptions {
     /// band's role, which the first decided; the profile then holds the drawn bands'
     /// points only. Default: `None`, every point.
     pub(crate) drawn: Option<Drawing>,
+    /// For the second reading of a long mapped eventlog
+    /// (`crate::read::eventlog::bounded`): where the first placed its censuses; each
+    /// census then goes to the profile as it completes, none kept by the reader.
+    /// Default: `None`, read whole.
+    pub(crate) placed: Option<Arc<Placement>>,
 }
 
 impl LoadOptions {

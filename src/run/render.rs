@@ -204,9 +204,10 @@ pub(super) fn read_mapped(
         Ok(Some((loaded, summary))) => (Ok(loaded), Some(summary), None),
         Err(e) => (Err(e), None, None),
         Ok(None) => {
-            let first = drawn
-                .then(|| two_pass::first_reading(inv, &opts, map))
-                .flatten();
+            let first = match drawn {
+                true => two_pass::first_reading(inv, &mut opts, map),
+                false => None,
+            };
             let spill = first
                 .as_ref()
                 .and_then(|(drawing, _)| drawing.spill.clone());

@@ -10,7 +10,10 @@
 
 use super::mapped::Mapped;
 use crate::cli::Invocation;
-use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
+use crate::load::{
+    band_totals, eventlog_placement, load_slopes, load_summed, Binary, LoadError, LoadOptions,
+    Loaded,
+};
 use crate::profile::keep::Drawing;
 use crate::profile::spill::{Spill, SpillHandle};
 use crate::summary::{summarize_sums, Summary};
@@ -22,7 +25,7 @@ use crate::{Format, RenderOptions};
 /// (the file is then read once, whole).
 pub(super) fn first_reading(
     inv: &Invocation,
-    opts: &LoadOptions,
+    opts: &mut LoadOptions,
     map: &Mapped,
 ) -> Option<(Drawing, Vec<i64>)> {
     let drawn_only = matches!(
@@ -38,8 +41,15 @@ pub(super) fn first_reading(
     if !(drawn_only && plain) {
         return None;
     }
+    // An eventlog's censuses are placed, and its bands' totals found, by a reading of
+    // their own first (`decide` then reads nothing).
+    opts.placed = eventlog_placement(map.bytes(), opts, true, &mut |n| map.release(n));
+    map.read_again();
     let first = decide(map.bytes(), opts, &inv.render, &mut |n| map.release(n));
     map.read_again();
+    if first.is_none() {
+        opts.placed = None;
+    }
     first.map(|(mut drawing, totals)| {
         drawing.spill = spill(inv);
         (drawing, totals)
@@ -78,6 +88,24 @@ pub(super) fn summary_reading(
         return Ok(None);
     }
     let summary = &inv.summary_options;
+    // An eventlog's censuses are placed by a reading of their own first.
+    // (A band filter needs the points: no use placing them.)
+    let placement = match opts.filter.is_empty() {
+        true => eventlog_placement(map.bytes(), opts, false, &mut |n| map.release(n)),
+        false => None,
+    };
+    map.read_again();
+    let placed;
+    let opts = match placement {
+        Some(placement) => {
+            placed = LoadOptions {
+                placed: Some(placement),
+                ..opts.clone()
+            };
+            &placed
+        }
+        None => opts,
+    };
     let Some((loaded, sums)) = load_summed(map.bytes(), opts, &mut |n| map.release(n))? else {
         map.read_again();
         return Ok(None);
@@ -123,6 +151,8 @@ fn decide(
     Some((drawing, totals.totals))
 }
 
+#[cfg(test)]
+mod eventlog_tests;
 #[cfg(test)]
 mod summary_tests;
 #[cfg(test)]

@@ -60,7 +60,7 @@ impl Model<'_> {
     /// Ends reading: reports the damage and what the framer tolerated (`notes`), then
     /// hands everything to `sink`.
     pub(crate) fn finish<S: Sink + ?Sized>(
-        mut self,
+        &mut self,
         end: End,
         notes: &Notes,
         sink: &mut S,

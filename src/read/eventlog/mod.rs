@@ -29,7 +29,9 @@
 //! one `Clock` of a reading); the bands' names (`band_names.rs`: all at once, or band by
 //! band as a log is followed) from the stacks' paths and the JOB (`names.rs`); DATE in
 //! local time (`localtime.rs`); the samples handed to the sink as one `SampleBlock` and
-//! the report (`emit.rs`); reading a mapped log on every core (`parallel.rs`: runs of
+//! the report (`emit.rs`), or, for a long mapped log, each census as it completes, in a
+//! second reading, with the times and names a first reading placed (`bounded.rs`,
+//! `census_out.rs`); reading a mapped log on every core (`parallel.rs`: runs of
 //! whole blocks scanned by workers, applied in order; the one-pass reader takes over
 //! wherever a run does not end where the next begins), a worker's table of a run's bands
 //! (`run_index.rs`). See `docs/eventlog.md`.
@@ -37,6 +39,9 @@
 #![warn(missing_docs)]
 
 mod band_names;
+mod block;
+pub(crate) mod bounded;
+mod census_out;
 mod container;
 mod damage;
 mod emit;

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+pub(crate) use super::block::Block;
 use super::container::RawEvent;
 use super::damage::DamageLog;
 use super::end::{End, OtherProfiles};
@@ -43,35 +44,6 @@ pub(crate) struct Census {
 pub(crate) struct Key {
     pub(crate) is_stack: bool,
     pub(crate) bytes: Box<[u8]>,
-}
-
-/// The block of events being read: the capability whose buffer it is, and where it
-/// ends. (The one-pass reader and the parallel reader's workers track it alike.)
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Block {
-    cap: u16,
-    end: u64,
-}
-
-impl Block {
-    /// The block that a block marker at `offset` of `size` bytes and capability `cap`
-    /// opens.
-    pub(crate) fn at_marker(offset: u64, size: u32, cap: u16) -> Block {
-        Block {
-            cap,
-            end: offset.saturating_add(u64::from(size)),
-        }
-    }
-
-    /// The capability whose buffer holds an event at `offset` (0xFFFE outside blocks).
-    #[inline(always)]
-    pub(crate) fn cap_at(&self, offset: u64) -> u16 {
-        if offset < self.end {
-            self.cap
-        } else {
-            0xFFFE
-        }
-    }
 }
 
 /// The reader's state.
@@ -136,6 +108,8 @@ pub(crate) struct Model<'o> {
     pub(crate) others: OtherProfiles,
     /// The time profile's samples (`+RTS -p -l`).
     pub(crate) prof: super::prof_samples::ProfSamples,
+    /// A bounded reading's (`super::census_out`): no point kept but the open census's.
+    pub(crate) bounded: Option<Box<super::census_out::Bounded<'o>>>,
 }
 
 impl<'o> Model<'o> {
@@ -179,6 +153,7 @@ impl<'o> Model<'o> {
             keep_time: true,
             others: OtherProfiles::default(),
             prof: super::prof_samples::ProfSamples::default(),
+            bounded: None,
         }
     }
 
@@ -356,7 +331,9 @@ impl<'o> Model<'o> {
     /// Drops the open census and its points; returns whether one was open.
     fn drop_open(&mut self) -> bool {
         let dropped = self.open.take().is_some();
-        if dropped {
+        if let Some(b) = &mut self.bounded {
+            b.drop_open();
+        } else if dropped {
             let open = self.censuses.len() as u32 + 1;
             for band in &mut self.points {
                 while band.last().is_some_and(|p| p.sample == open) {
@@ -369,6 +346,9 @@ impl<'o> Model<'o> {
 
     fn close(&mut self) {
         if let Some(time) = self.open.take() {
+            if let Some(b) = &mut self.bounded {
+                b.complete(self.censuses.len());
+            }
             self.censuses.push(Census { time });
         }
     }
@@ -440,6 +420,9 @@ impl<'o> Model<'o> {
     /// Adds a point of band `key` to census `sample`.
     #[inline]
     fn push(&mut self, key: u32, sample: u32, value: u64) {
+        if let Some(b) = &mut self.bounded {
+            return b.push(key, value as f64);
+        }
         let band = &mut self.points[key as usize];
         if band.len() == band.capacity() {
             make_room(band, 1, self.progress);

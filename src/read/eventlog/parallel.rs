@@ -101,18 +101,31 @@ pub(crate) fn read_slice<S: Sink + ?Sized>(
     release: &mut dyn FnMut(usize),
     chunk: usize,
 ) -> Result<EventlogReport, EventlogError> {
+    let mut m = Model::new(opts);
+    let (end, notes) = read_slice_into(bytes, &mut m, release, chunk)?;
+    m.finish(end, &notes, sink)
+}
+
+/// Reads `bytes` (a whole eventlog) into the model `m`, as [`read_slice`] does; returns
+/// how the data ended and what the framer noted, for [`Model::finish`] or a bounded
+/// reading's end (`super::bounded`).
+pub(crate) fn read_slice_into(
+    bytes: &[u8],
+    m: &mut Model<'_>,
+    release: &mut dyn FnMut(usize),
+    chunk: usize,
+) -> Result<(End, Notes), EventlogError> {
     let (types, start) = {
         let mut input = SliceInput::new(bytes, release);
         (read_header(&mut input)?, input.offset() as usize)
     };
-    let mut m = Model::new(opts);
     m.has_end = types.declares(HEAP_PROF_SAMPLE_END);
     let mut framer = Framer::new(&types);
     let resume = in_parallel(
         bytes,
         &types,
         BlockRuns::new(start, &types, chunk),
-        &mut m,
+        m,
         &mut framer.notes,
         release,
     );
@@ -120,9 +133,9 @@ pub(crate) fn read_slice<S: Sink + ?Sized>(
         framer.state = state;
     }
     let mut input = SliceInput::starting_at(bytes, resume.map_or(start, |r| r.0), release);
-    let end = read_events(&mut input, &mut framer, &mut m, |_| {})?;
+    let end = read_events(&mut input, &mut framer, m, |_| {})?;
     let end = end.unwrap_or(End::Truncated(input.offset()));
-    m.finish(end, &framer.notes, sink)
+    Ok((end, framer.notes))
 }
 
 /// Applies the runs to `m` in order, scanned by workers, and what their framing noted to
