@@ -40,12 +40,14 @@ mod traces;
 pub use decimate::samples_within;
 // The command's (run/).
 #[cfg(feature = "cli")]
-pub(crate) use drawn::drawn_roles;
+pub(crate) use drawn::{drawn_roles, page_roles};
+pub(crate) use drawn::PageFacts;
+pub(crate) use numbers::every_band_of_sums;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
 pub(crate) use numbers::{BandNumbers, Fate};
 pub use order::NameOrder;
-pub(crate) use thin::{thin, Thinned};
+pub(crate) use thin::{thin, thin_filled, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;
@@ -208,16 +210,33 @@ pub(crate) fn aggregate_known(
     needs: &Needs,
     known: Option<&[i64]>,
 ) -> Aggregated {
+    aggregate_facts(profile, aux, opts, needs, known, None)
+}
+
+/// [`aggregate_known`], with every band's numbers and the stack of every band when
+/// readings of a long profile found them (`facts`), instead of working them out from
+/// points the profile does not hold.
+pub(crate) fn aggregate_facts(
+    profile: Profile,
+    aux: Option<&Aux>,
+    opts: &AggregateOptions,
+    needs: &Needs,
+    known: Option<&[i64]>,
+    facts: Option<PageFacts>,
+) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
+    let (known_table, known_heights) = match facts {
+        Some(f) => (Some(f.table), Some(f.heights)),
+        None => (None, None),
+    };
     let totals = match needs.data {
-        true => stack_heights(&bands, nsamples),
+        true => known_heights.unwrap_or_else(|| stack_heights(&bands, nsamples)),
         false => Vec::new(),
     };
-    let mut table = if needs.band_table {
-        every_band(&bands, &profile.times)
-    } else {
-        Vec::new()
+    let mut table = match needs.band_table {
+        true => known_table.unwrap_or_else(|| every_band(&bands, &profile.times)),
+        false => Vec::new(),
     };
     let mut fates = Fates::new(&table);
     // The initial order is only the order the trace sort starts from: the bands move

@@ -6,7 +6,7 @@
 use std::io::{self, Read};
 
 use super::{LoadError, LoadOptions};
-use crate::profile::keep::{BandTotals, Sums};
+use crate::profile::keep::{BandTotals, Growth, Sums};
 use crate::profile::Profile;
 use crate::read::eventlog::{self, EventlogError, EventlogReport};
 use crate::read::hp::{self, ReadError, Warning};
@@ -143,14 +143,15 @@ pub(crate) fn read_summed(
 
 /// The second reading of a long mapped `.hp` for the growth of its bands, which
 /// [`read_summed`] of the same bytes and options gave `sums` of: each band's growth, in
-/// the profile's order of bands (`None` for an eventlog). `times` are that profile's.
+/// the profile's order of bands, and their sparklines (`None` for an eventlog). `times`
+/// are that profile's.
 pub(crate) fn read_slopes(
     bytes: &[u8],
     opts: &LoadOptions,
     times: &[f64],
     sums: &Sums,
     release: &mut dyn FnMut(usize),
-) -> Result<Option<Vec<f64>>, LoadError> {
+) -> Result<Option<Growth>, LoadError> {
     if InputKind::of(bytes) != InputKind::Hp {
         return Ok(None);
     }

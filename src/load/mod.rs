@@ -44,7 +44,7 @@ pub(crate) use time::{TimeProfile, TimeProfileKind};
 pub use warning::Warning;
 
 #[cfg(feature = "cli")]
-use crate::profile::keep::Sums;
+use crate::profile::keep::{Growth, Sums};
 use crate::profile::{Profile, ProfileFacts, Series};
 use crate::read::eventlog::EventlogReport;
 use crate::seam::{HeaderField, SampleBlock, Sink};
@@ -118,8 +118,8 @@ pub(crate) fn load_summed(
 
 /// The growth of the bands of a profile that [`load_summed`] loaded from `bytes` with
 /// `opts` as `loaded` with `sums`, from a second reading of the same bytes (the growth
-/// needs each band's mean before its values), in the profile's order of bands; `None`
-/// for an input [`load_summed`] would not take.
+/// needs each band's mean before its values), in the profile's order of bands, with
+/// their sparklines; `None` for an input [`load_summed`] would not take.
 #[cfg(feature = "cli")]
 pub(crate) fn load_slopes(
     bytes: &[u8],
@@ -127,9 +127,10 @@ pub(crate) fn load_slopes(
     loaded: &Loaded,
     sums: &Sums,
     release: &mut dyn FnMut(usize),
-) -> Result<Option<Vec<f64>>, LoadError> {
-    let slopes = input::read_slopes(bytes, opts, &loaded.profile.times, sums, release)?;
-    Ok(slopes.filter(|s| s.len() == loaded.profile.bands.len()))
+) -> Result<Option<Growth>, LoadError> {
+    let growth = input::read_slopes(bytes, opts, &loaded.profile.times, sums, release)?;
+    let bands = loaded.profile.bands.len();
+    Ok(growth.filter(|g| g.slopes.len() == bands && g.sparks.len() == bands))
 }
 
 /// The samples a reader of the crate's own handed over whole (the live stage's run so

@@ -23,7 +23,9 @@ use super::mapped::Mapped;
 use super::names::{check_output, FileNames};
 use super::regular::open_regular;
 use super::symbols;
-use super::two_pass;
+use super::two_pass::{self, PageReading};
+use crate::aggregate::PageFacts;
+use crate::pipeline::prepare_page_known;
 use super::version::Version;
 use crate::cli::Invocation;
 
@@ -52,6 +54,9 @@ pub struct Done {
     /// Every band's total, when the profile was read twice and holds only the drawn
     /// bands' points (`two_pass.rs`): aggregation needs them.
     pub totals: Option<Vec<i64>>,
+    /// When a page's profile was read in parts (`two_pass/page.rs`): every band's
+    /// numbers and heights, and the last reading, of the bands it does not draw.
+    pub(super) page: Option<(PageFacts, PageReading)>,
 }
 
 impl Done {
@@ -147,7 +152,7 @@ fn read_file(
 ) -> Result<(Profile, Done), Failure> {
     let may_map = reading != Reading::Streamed;
     if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
-        return read_mapped(inv, &map, src, reading == Reading::Drawn);
+        return read_mapped(inv, map, src, reading == Reading::Drawn);
     }
     let version = || {
         input
@@ -169,10 +174,27 @@ fn read_file(
 /// read as the reader goes.
 pub(super) fn read_mapped(
     inv: &Invocation,
-    map: &Mapped,
+    map: Mapped,
     src: Origin<'_>,
     drawn: bool,
 ) -> Result<(Profile, Done), Failure> {
+    let ((profile, mut done), page) = read_mapped_parts(inv, &map, src, drawn)?;
+    // The page's last reading needs the map.
+    done.page = page.map(|(facts, opts, roles)| (facts, PageReading::new(map, &opts, roles)));
+    Ok((profile, done))
+}
+
+/// What a page read in parts keeps for its last reading: every band's numbers and
+/// heights, the options and the bands' roles.
+type PageParts = (PageFacts, LoadOptions, Vec<crate::profile::keep::Role>);
+
+/// [`read_mapped`] of `map`, with what a page read in parts needs besides.
+fn read_mapped_parts(
+    inv: &Invocation,
+    map: &Mapped,
+    src: Origin<'_>,
+    drawn: bool,
+) -> Result<((Profile, Done), Option<PageParts>), Failure> {
     let (mut opts, warnings) = load_options(inv, src);
     let file = Some(src.name).filter(|&name| name != "stdin");
     // A summary alone may be made keeping no point; else a chart may need only some.
@@ -180,10 +202,21 @@ pub(super) fn read_mapped(
         true => two_pass::summary_reading(inv, &opts, map, file),
         false => Ok(None),
     };
-    let (read, summary, totals) = match summed {
-        Ok(Some((loaded, summary))) => (Ok(loaded), Some(summary), None),
-        Err(e) => (Err(e), None, None),
-        Ok(None) => {
+    // Else a page may be made of the drawn bands' points and sums of the rest.
+    let read_in_parts = matches!(summed, Ok(None)) && drawn;
+    let paged = match read_in_parts {
+        true => two_pass::page_reading(inv, &opts, map),
+        false => Ok(None),
+    };
+    let mut page = None;
+    let (read, summary, totals) = match (summed, paged) {
+        (Err(e), _) | (_, Err(e)) => (Err(e), None, None),
+        (Ok(Some((loaded, summary))), _) => (Ok(loaded), Some(summary), None),
+        (Ok(None), Ok(Some(p))) => {
+            page = Some((p.facts, opts.clone(), p.roles));
+            (Ok(p.loaded), None, Some(p.totals))
+        }
+        (Ok(None), Ok(None)) => {
             let first = drawn
                 .then(|| two_pass::first_reading(inv, &opts, map))
                 .flatten();
@@ -203,7 +236,7 @@ pub(super) fn read_mapped(
     }
     let (profile, mut done) = finish_read(inv, read, src, warnings, summary)?;
     done.totals = totals;
-    Ok((profile, done))
+    Ok(((profile, done), page))
 }
 
 /// How a file is read: mapped or as a stream (a file being written), and when mapped,
@@ -336,6 +369,30 @@ fn read_named_as(
     read_file(inv, &input, src, reading)
 }
 
+/// The chart and `.aux` of `profile` as read into `done` (its bands' totals when read
+/// twice, and a page's last reading when read in parts: `two_pass`), `name` the input's
+/// in messages; an error when the page's last reading fails.
+pub(super) fn prepare_done(
+    inv: &Invocation,
+    profile: Profile,
+    done: &mut Done,
+    name: &str,
+    previous: Option<&Aux>,
+) -> Result<(Chart, Aux), String> {
+    let totals = done.totals.take();
+    let (Some((facts, reading)), Some(totals)) = (done.page.take(), totals.as_deref()) else {
+        return Ok(prepare_known(profile, totals.as_deref(), previous, &inv.render));
+    };
+    let mut fill = |wanted: &[bool]| {
+        let read = reading.rest(wanted);
+        if reading.changed_while_read(read.is_err()) {
+            return Err(changed_while_read(name));
+        }
+        read.map(Some).map_err(|e| read_error(name, e))
+    };
+    prepare_page_known(profile, totals, facts, &mut fill, previous, &inv.render)
+}
+
 /// Draws the chart and writes it and the `.aux` (an export has none); returns the
 /// chart's file.
 fn draw_file(
@@ -349,8 +406,7 @@ fn draw_file(
     } else {
         None
     };
-    let totals = done.totals.take();
-    let (chart, aux) = prepare_known(profile, totals.as_deref(), previous.as_ref(), &inv.render);
+    let (chart, aux) = prepare_done(inv, profile, done, &names.input.display().to_string(), previous.as_ref())?;
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
     let aux_file = match inv.format().draws() {

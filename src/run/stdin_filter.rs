@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 use super::atomic::AtomicFile;
 use super::mapped;
 use super::names::stdin_is;
-use super::render::{read, read_mapped, write_stdout, Done, Failure, Origin, Painted};
+use super::render::{prepare_done, read, read_mapped, write_stdout, Done, Failure, Origin, Painted};
 use crate::cli::Invocation;
-use crate::pipeline::prepare_known;
 
 /// Stdin to stdout (or `-o`), no `.aux` read or written.
 /// `head`: stdin's first bytes, already read (from a pipe) to see what it holds.
@@ -28,7 +27,7 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
         name: "stdin",
     };
     let (profile, mut done) = match mapped::of_stdin() {
-        Some(map) => read_mapped(inv, &map, src, true)?,
+        Some(map) => read_mapped(inv, map, src, true)?,
         None => {
             let mut stdin = io::Read::chain(io::Cursor::new(head), io::stdin().lock());
             read(inv, &mut stdin, src)?
@@ -37,8 +36,7 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    let totals = done.totals.take();
-    let (chart, _) = prepare_known(profile, totals.as_deref(), None, &inv.render);
+    let (chart, _) = prepare_done(inv, profile, &mut done, "stdin", None)?;
     let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {

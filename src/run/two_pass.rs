@@ -8,6 +8,8 @@
 //! summary needs ([`summary_reading`]; with `--sort growth`, twice: the bands' growth
 //! needs their means first), unless the options or the file need the points.
 
+pub(super) use page::{page_reading, PageReading};
+
 use super::mapped::Mapped;
 use crate::cli::Invocation;
 use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
@@ -66,7 +68,8 @@ pub(super) fn summary_reading(
         true => {
             map.read_again();
             let bytes = map.bytes();
-            load_slopes(bytes, opts, &loaded, &sums, &mut |n| map.release(n))?
+            let growth = load_slopes(bytes, opts, &loaded, &sums, &mut |n| map.release(n))?;
+            growth.map(|g| g.slopes)
         }
         false => None,
     };
@@ -93,9 +96,11 @@ fn decide(
     }
     let roles = crate::aggregate::drawn_roles(&totals, &render.aggregate, &render.needs)?;
     let counts = totals.counts;
-    Some((Drawing { roles, counts }, totals.totals))
+    let at = None;
+    Some((Drawing { roles, counts, at }, totals.totals))
 }
 
+mod page;
 #[cfg(test)]
 mod summary_tests;
 #[cfg(test)]

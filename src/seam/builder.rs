@@ -6,7 +6,7 @@ use super::sloping::Sloping;
 use super::summing::Summing;
 use super::{HeaderField, RunEntry, SampleBlock, Sink, StatementRun, BEGIN, END, MARK};
 use crate::intern::{hash_bytes, NameIndex};
-use crate::profile::keep::{BandTotals, Drawing, Sums};
+use crate::profile::keep::{BandTotals, Drawing, Growth, Sums};
 use crate::profile::{Band, Point, Profile};
 
 /// How many lookups of a run [`NameIndex::warm`] starts at once.
@@ -154,9 +154,12 @@ impl ProfileBuilder {
         }
     }
 
-    /// Each band's growth, from a [`Self::sloped`] builder; `None` from any other.
-    pub(crate) fn finish_sloped(mut self) -> Option<Vec<f64>> {
-        self.keeping.slopes(self.profile.bands.len())
+    /// Each band's growth and sparkline, from a [`Self::sloped`] builder; `None` from any
+    /// other.
+    pub(crate) fn finish_sloped(mut self) -> Option<Growth> {
+        let slopes = self.keeping.slopes(self.profile.bands.len())?;
+        let sparks = self.keeping.sparks()?;
+        Some(Growth { slopes, sparks })
     }
 
     /// Hands `points` (samples from `base`) of band `id` to what is kept of it.

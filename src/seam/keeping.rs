@@ -175,6 +175,15 @@ impl Keeping {
         }
     }
 
+    /// The bands' sparklines, once [`Self::slopes`] ended the reading; `None` unless
+    /// that is what is kept.
+    pub(crate) fn sparks(&mut self) -> Option<Vec<Vec<f64>>> {
+        match self {
+            Keeping::Sloped(s) => Some(s.sparks()),
+            _ => None,
+        }
+    }
+
     /// The first reading's result, with the bands' names.
     pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>) -> Option<BandTotals> {
         let Keeping::Totals(t) = self else {
@@ -250,7 +259,13 @@ impl Drawn {
                     let count = self.drawing.counts.get(id as usize).copied().unwrap_or(0);
                     band.reserve_exact(count as usize);
                 }
-                band.extend(points.iter().map(|p| shifted(p, base)))
+                match &self.drawing.at {
+                    Some(at) => band.extend(
+                        (points.iter().map(|p| shifted(p, base)))
+                            .filter(|p| at.get(p.sample as usize).copied().unwrap_or(false)),
+                    ),
+                    None => band.extend(points.iter().map(|p| shifted(p, base))),
+                }
             }
             Some(Role::Merged) => {
                 for p in points {

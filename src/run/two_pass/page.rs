@@ -1,0 +1,182 @@
+//! The page (`--format html`) of a long mapped `.hp` in bounded memory (issue 39): its
+//! readings keep the points of the bands it draws and sums of the rest, not every point.
+//!
+//! 1. Every band's total (as `-c`'s first reading): the bands' roles.
+//! 2. The summary's sums (`load_summed`): the stack of every band at each sample (the
+//!    page's totals) and each band's peak and area.
+//! 3. The bands' growth and sparklines (`load_slopes`), from the means the second found:
+//!    with those, every band's row of the page's table.
+//! 4. The drawn bands' points and the sum of those merged into OTHER (as `-c`'s second
+//!    reading): the profile drawn.
+//! 5. Once thinning knows the samples the page carries the bands not drawn at (the drawn
+//!    samples and its levels' that fit its budget: they depend on the drawn bands
+//!    alone), those bands' points at those samples only ([`PageReading::rest`]).
+//!
+//! The page is the same, byte for byte, when every sum is the same double as the points'
+//! (whole values, none negative, below 2^52: readings 1 and 2 check it); else, and for
+//! the options whose steps need more than the totals, the file is read once, whole.
+
+use super::super::mapped::Mapped;
+use crate::aggregate::{every_band_of_sums, page_roles, PageFacts};
+use crate::cli::Invocation;
+use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
+use crate::profile::keep::{Drawing, Role};
+use crate::profile::Band;
+use crate::symbolize::address_label;
+use crate::{load, Format, Source};
+
+/// A page's profile read without the points of the bands it does not draw, and what it
+/// needs of them instead.
+pub(crate) struct PageRead {
+    /// The drawn bands' points, the merged bands' sum as the first of them's.
+    pub(crate) loaded: Loaded,
+    /// Every band's total (aggregation's).
+    pub(crate) totals: Vec<i64>,
+    /// Every band's numbers, and the stack of every band.
+    pub(crate) facts: PageFacts,
+    /// Each band's role in the fourth reading (the last reading's need).
+    pub(crate) roles: Vec<Role>,
+}
+
+/// The fifth reading of the map: the bands not drawn at the samples the page carries
+/// them at.
+pub(crate) struct PageReading {
+    map: Mapped,
+    opts: LoadOptions,
+    /// Each band's role, as the fourth reading kept it.
+    roles: Vec<Role>,
+}
+
+impl std::fmt::Debug for PageReading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageReading")
+            .field("roles", &self.roles.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PageReading {
+    /// The last reading of `map`, whose fourth reading with `opts` kept `roles`.
+    pub(crate) fn new(map: Mapped, opts: &LoadOptions, roles: Vec<Role>) -> PageReading {
+        PageReading {
+            map,
+            opts: opts.clone(),
+            roles,
+        }
+    }
+
+    /// The bands not drawn on their own (traces, merged into OTHER), each with its
+    /// points in the samples flagged in `wanted` only; the others without points.
+    pub(crate) fn rest(&self, wanted: &[bool]) -> Result<Vec<Band>, LoadError> {
+        let mut opts = self.opts.clone();
+        opts.drawn = Some(rest_drawing(&self.roles, wanted));
+        self.map.read_again();
+        let source = Source::Mapped {
+            bytes: self.map.bytes(),
+            release: &mut |n| self.map.release(n),
+        };
+        Ok(load(source, &opts)?.profile.bands)
+    }
+
+    /// Whether the file changed while it was read ([`Mapped::changed_while_read`]).
+    pub(crate) fn changed_while_read(&self, read_failed: bool) -> bool {
+        self.map.changed_while_read(read_failed)
+    }
+}
+
+/// What the last reading keeps: the bands not drawn in the samples of `wanted`.
+fn rest_drawing(roles: &[Role], wanted: &[bool]) -> Drawing {
+    let roles = (roles.iter())
+        .map(|role| match role {
+            Role::Drawn => Role::Dropped,
+            Role::Merged | Role::Dropped => Role::Drawn,
+        })
+        .collect();
+    Drawing {
+        roles,
+        counts: Vec::new(),
+        at: Some(wanted.to_vec()),
+    }
+}
+
+/// The page of `map` read in parts (the first four readings), when `inv` asks for a page
+/// with options whose steps need only what the parts give; `Ok(None)` when not, the map
+/// then ready to be read again, whole. Its errors are `load`'s of the same bytes.
+pub(crate) fn page_reading(
+    inv: &Invocation,
+    opts: &LoadOptions,
+    map: &Mapped,
+) -> Result<Option<PageRead>, LoadError> {
+    let plain = matches!(inv.format(), Format::Html)
+        && !inv.use_aux
+        && inv.summary.is_none()
+        && !opts.heap_size
+        && opts.window().is_everything()
+        && opts.filter.is_empty()
+        && !matches!(opts.binary, Binary::Given(_));
+    if !plain {
+        return Ok(None);
+    }
+    let Some(totals) = band_totals(map.bytes(), opts, &mut |n| map.release(n)) else {
+        map.read_again();
+        return Ok(None);
+    };
+    map.read_again();
+    // A -hi profile's bands may be renamed and merged: that needs their points.
+    let render = &inv.render;
+    let roles = (!totals.names.iter().all(|name| address_label(name).is_some()))
+        .then(|| page_roles(&totals, &render.aggregate, &render.needs))
+        .flatten();
+    let Some(roles) = roles else {
+        return Ok(None);
+    };
+    let Some((summed, sums)) = load_summed(map.bytes(), opts, &mut |n| map.release(n))? else {
+        map.read_again();
+        return Ok(None);
+    };
+    map.read_again();
+    let growth = load_slopes(map.bytes(), opts, &summed, &sums, &mut |n| map.release(n))?;
+    map.read_again();
+    let Some(growth) = growth else {
+        return Ok(None);
+    };
+    let drawing = Drawing {
+        roles,
+        counts: totals.counts,
+        at: None,
+    };
+    let mut second = opts.clone();
+    second.drawn = Some(drawing.clone());
+    let source = Source::Mapped {
+        bytes: map.bytes(),
+        release: &mut |n| map.release(n),
+    };
+    let loaded = load(source, &second)?;
+    // The readings' bands are the same, in the same order, over the same censuses.
+    let names = |l: &Loaded| -> Vec<Vec<u8>> {
+        (l.profile.bands.iter()).map(|b| b.name.clone()).collect()
+    };
+    let (s, p) = (&summed.profile, &loaded.profile);
+    if names(&summed) != names(&loaded) || s.times != p.times || !sums.exact {
+        map.read_again();
+        return Ok(None);
+    }
+    let table = every_band_of_sums(
+        &s.bands,
+        &sums.bands,
+        &growth.slopes,
+        &growth.sparks,
+        &s.times,
+        &sums.heights,
+    );
+    let facts = PageFacts {
+        table,
+        heights: sums.heights,
+    };
+    Ok(Some(PageRead {
+        loaded,
+        totals: totals.totals,
+        facts,
+        roles: drawing.roles,
+    }))
+}
