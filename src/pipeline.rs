@@ -4,8 +4,8 @@
 //! share their axes (one page comparing them).
 
 use crate::aggregate::{
-    aggregate, aggregate_facts, aggregate_known, share_ranges, thin, thin_filled,
-    AggregateOptions, Aggregated, PageFacts,
+    aggregate, aggregate_facts, aggregate_known, share_ranges, thin, thin_filled, AggregateOptions,
+    Aggregated, PageFacts,
 };
 use crate::aux_file::Aux;
 use crate::layout::chart::Chart;
@@ -74,7 +74,14 @@ pub(crate) fn prepare_page_known<E>(
     opts: &RenderOptions,
 ) -> Result<(Chart, Aux), E> {
     let (aggregate, needs) = (&opts.aggregate, &opts.needs);
-    let agg = aggregate_facts(profile, previous, aggregate, needs, Some(totals), Some(facts));
+    let agg = aggregate_facts(
+        profile,
+        previous,
+        aggregate,
+        needs,
+        Some(totals),
+        Some(facts),
+    );
     let thinned = thin_filled(agg, aggregate.max_points, needs, fill)?;
     Ok(layout(thinned, previous, &opts.layout, needs))
 }

@@ -39,12 +39,12 @@ mod traces;
 
 pub use decimate::samples_within;
 // The command's (run/).
+pub(crate) use drawn::PageFacts;
 #[cfg(feature = "cli")]
 pub(crate) use drawn::{drawn_roles, page_roles};
-pub(crate) use drawn::PageFacts;
-pub(crate) use numbers::every_band_of_sums;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
+pub(crate) use numbers::every_band_of_sums;
 pub(crate) use numbers::{BandNumbers, Fate};
 pub use order::NameOrder;
 pub(crate) use thin::{thin, thin_filled, Thinned};

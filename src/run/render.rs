@@ -24,10 +24,10 @@ use super::names::{check_output, FileNames};
 use super::regular::open_regular;
 use super::symbols;
 use super::two_pass::{self, PageReading};
-use crate::aggregate::PageFacts;
-use crate::pipeline::prepare_page_known;
 use super::version::Version;
+use crate::aggregate::PageFacts;
 use crate::cli::Invocation;
+use crate::pipeline::prepare_page_known;
 
 /// What a successful render has to report.
 #[derive(Debug, Default)]
@@ -381,7 +381,12 @@ pub(super) fn prepare_done(
 ) -> Result<(Chart, Aux), String> {
     let totals = done.totals.take();
     let (Some((facts, reading)), Some(totals)) = (done.page.take(), totals.as_deref()) else {
-        return Ok(prepare_known(profile, totals.as_deref(), previous, &inv.render));
+        return Ok(prepare_known(
+            profile,
+            totals.as_deref(),
+            previous,
+            &inv.render,
+        ));
     };
     let mut fill = |wanted: &[bool]| {
         let read = reading.rest(wanted);
@@ -406,7 +411,13 @@ fn draw_file(
     } else {
         None
     };
-    let (chart, aux) = prepare_done(inv, profile, done, &names.input.display().to_string(), previous.as_ref())?;
+    let (chart, aux) = prepare_done(
+        inv,
+        profile,
+        done,
+        &names.input.display().to_string(),
+        previous.as_ref(),
+    )?;
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
     let aux_file = match inv.format().draws() {

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use super::atomic::AtomicFile;
 use super::mapped;
 use super::names::stdin_is;
-use super::render::{prepare_done, read, read_mapped, write_stdout, Done, Failure, Origin, Painted};
+use super::render::{
+    prepare_done, read, read_mapped, write_stdout, Done, Failure, Origin, Painted,
+};
 use crate::cli::Invocation;
 
 /// Stdin to stdout (or `-o`), no `.aux` read or written.

@@ -23,7 +23,7 @@ use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, Load
 use crate::profile::keep::{Drawing, Role};
 use crate::profile::Band;
 use crate::symbolize::address_label;
-use crate::{load, Format, Source};
+use crate::{load, Format, RenderOptions, Source};
 
 /// A page's profile read without the points of the bands it does not draw, and what it
 /// needs of them instead.
@@ -68,20 +68,31 @@ impl PageReading {
     /// The bands not drawn on their own (traces, merged into OTHER), each with its
     /// points in the samples flagged in `wanted` only; the others without points.
     pub(crate) fn rest(&self, wanted: &[bool]) -> Result<Vec<Band>, LoadError> {
-        let mut opts = self.opts.clone();
-        opts.drawn = Some(rest_drawing(&self.roles, wanted));
         self.map.read_again();
-        let source = Source::Mapped {
-            bytes: self.map.bytes(),
-            release: &mut |n| self.map.release(n),
-        };
-        Ok(load(source, &opts)?.profile.bands)
+        let release = &mut |n| self.map.release(n);
+        rest_bands(self.map.bytes(), &self.opts, &self.roles, wanted, release)
     }
 
     /// Whether the file changed while it was read ([`Mapped::changed_while_read`]).
     pub(crate) fn changed_while_read(&self, read_failed: bool) -> bool {
         self.map.changed_while_read(read_failed)
     }
+}
+
+/// The last reading of `bytes` ([`PageReading::rest`]), whose fourth with `opts` kept
+/// `roles`.
+fn rest_bands(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    roles: &[Role],
+    wanted: &[bool],
+    release: &mut dyn FnMut(usize),
+) -> Result<Vec<Band>, LoadError> {
+    let mut opts = opts.clone();
+    opts.drawn = Some(rest_drawing(roles, wanted));
+    Ok(load(Source::Mapped { bytes, release }, &opts)?
+        .profile
+        .bands)
 }
 
 /// What the last reading keeps: the bands not drawn in the samples of `wanted`.
@@ -117,26 +128,44 @@ pub(crate) fn page_reading(
     if !plain {
         return Ok(None);
     }
-    let Some(totals) = band_totals(map.bytes(), opts, &mut |n| map.release(n)) else {
-        map.read_again();
+    let again = || map.read_again();
+    read_parts(map.bytes(), opts, &inv.render, &again, &mut |n| {
+        map.release(n)
+    })
+}
+
+/// The first four readings of `bytes` for a page of `render` (see the module docs),
+/// `again` called after each (the map's pages are dropped anew: `Mapped::read_again`),
+/// `release` as the reading goes.
+fn read_parts(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    render: &RenderOptions,
+    again: &dyn Fn(),
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<PageRead>, LoadError> {
+    let totals = band_totals(bytes, opts, release);
+    again();
+    let Some(totals) = totals else {
         return Ok(None);
     };
-    map.read_again();
     // A -hi profile's bands may be renamed and merged: that needs their points.
-    let render = &inv.render;
-    let roles = (!totals.names.iter().all(|name| address_label(name).is_some()))
-        .then(|| page_roles(&totals, &render.aggregate, &render.needs))
-        .flatten();
+    let roles = (!totals
+        .names
+        .iter()
+        .all(|name| address_label(name).is_some()))
+    .then(|| page_roles(&totals, &render.aggregate, &render.needs))
+    .flatten();
     let Some(roles) = roles else {
         return Ok(None);
     };
-    let Some((summed, sums)) = load_summed(map.bytes(), opts, &mut |n| map.release(n))? else {
-        map.read_again();
+    let summed = load_summed(bytes, opts, release)?;
+    again();
+    let Some((summed, sums)) = summed else {
         return Ok(None);
     };
-    map.read_again();
-    let growth = load_slopes(map.bytes(), opts, &summed, &sums, &mut |n| map.release(n))?;
-    map.read_again();
+    let growth = load_slopes(bytes, opts, &summed, &sums, release)?;
+    again();
     let Some(growth) = growth else {
         return Ok(None);
     };
@@ -147,18 +176,13 @@ pub(crate) fn page_reading(
     };
     let mut second = opts.clone();
     second.drawn = Some(drawing.clone());
-    let source = Source::Mapped {
-        bytes: map.bytes(),
-        release: &mut |n| map.release(n),
-    };
-    let loaded = load(source, &second)?;
+    let loaded = load(Source::Mapped { bytes, release }, &second)?;
     // The readings' bands are the same, in the same order, over the same censuses.
-    let names = |l: &Loaded| -> Vec<Vec<u8>> {
-        (l.profile.bands.iter()).map(|b| b.name.clone()).collect()
-    };
+    let names =
+        |l: &Loaded| -> Vec<Vec<u8>> { (l.profile.bands.iter()).map(|b| b.name.clone()).collect() };
     let (s, p) = (&summed.profile, &loaded.profile);
     if names(&summed) != names(&loaded) || s.times != p.times || !sums.exact {
-        map.read_again();
+        again();
         return Ok(None);
     }
     let table = every_band_of_sums(
@@ -180,3 +204,7 @@ pub(crate) fn page_reading(
         roles: drawing.roles,
     }))
 }
+
+#[cfg(test)]
+#[path = "page_tests.rs"]
+mod tests;
