@@ -5,7 +5,7 @@
 
 use crate::aggregate::{
     aggregate, aggregate_facts, aggregate_known, share_ranges, thin, thin_filled, AggregateOptions,
-    Aggregated, PageFacts,
+    Aggregated, FillRest, PageFacts,
 };
 use crate::aux_file::Aux;
 use crate::layout::chart::Chart;
@@ -69,7 +69,7 @@ pub(crate) fn prepare_page_known<E>(
     profile: Profile,
     totals: &[i64],
     facts: PageFacts,
-    fill: &mut dyn FnMut(&[bool]) -> Result<Option<Vec<crate::profile::Band>>, E>,
+    fill: FillRest<'_, E>,
     previous: Option<&Aux>,
     opts: &RenderOptions,
 ) -> Result<(Chart, Aux), E> {

@@ -47,7 +47,7 @@ pub(crate) use numbers::every_band;
 pub(crate) use numbers::every_band_of_sums;
 pub(crate) use numbers::{BandNumbers, Fate};
 pub use order::NameOrder;
-pub(crate) use thin::{thin, thin_filled, Thinned};
+pub(crate) use thin::{thin, thin_filled, FillRest, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;

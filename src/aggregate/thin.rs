@@ -66,6 +66,10 @@ pub(crate) fn thin(agg: Aggregated, max_points: Option<usize>, needs: &Needs) ->
     }
 }
 
+/// What gives the bands not drawn their points at the samples flagged
+/// ([`thin_filled`]).
+pub(crate) type FillRest<'a, E> = &'a mut dyn FnMut(&[bool]) -> Result<Option<Vec<Band>>, E>;
+
 /// [`thin`] of bands whose [`Aggregated::rest`] holds no points of their own yet (a long
 /// profile read in parts: `crate::profile::keep`): once the samples the page carries
 /// them at are known, `fill` is given a flag per sample, set at those, and returns the
@@ -75,7 +79,7 @@ pub(crate) fn thin_filled<E>(
     mut agg: Aggregated,
     max_points: Option<usize>,
     needs: &Needs,
-    fill: &mut dyn FnMut(&[bool]) -> Result<Option<Vec<Band>>, E>,
+    fill: FillRest<'_, E>,
 ) -> Result<Thinned, E> {
     // A format that exports every band's numbers keeps every sample, and the bands not
     // drawn whole: their points index the profile's samples.
