@@ -27,7 +27,7 @@ pub(crate) fn drawn_roles(
 
 /// [`drawn_roles`] for a chart that carries its data (the page: [`Needs::data`], its
 /// band table, the bands not drawn), whose numbers and heights the caller finds from
-/// readings of its own ([`PageFacts`]); `None` as [`drawn_roles`], and for a format
+/// readings of its own ([`super::PageFacts`]); `None` as [`drawn_roles`], and for a format
 /// that exports every band whole ([`Needs::every_band`]).
 pub(crate) fn page_roles(
     totals: &BandTotals,
@@ -65,16 +65,4 @@ fn roles_of(totals: &BandTotals, opts: &AggregateOptions) -> Option<Vec<Role>> {
         };
     }
     Some(roles)
-}
-
-/// What the page of a long profile read in parts (`crate::profile::keep`) needs of every
-/// band that the drawn bands' points cannot give: every band's numbers for its table,
-/// and the stack of every band at each sample.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct PageFacts {
-    /// Every band's numbers, biggest area first, as [`super::every_band`] makes them.
-    pub(crate) table: Vec<super::BandNumbers>,
-    /// The height of every band stacked at each sample, as
-    /// [`crate::profile::stack_heights`] gives it.
-    pub(crate) heights: Vec<f64>,
 }

@@ -22,10 +22,13 @@
 //! its page's samples then go through the same passes and thinning as any profile's.
 //! [`share_ranges`] gives the charts of several runs one scale. A long `.hp` read twice
 //! (`crate::profile::keep`) has its bands' roles decided from their totals alone
-//! (`drawn.rs`), with the same passes.
+//! (`drawn.rs`), with the same passes; its page, read in parts, has every band's numbers
+//! and the stack of every band given (`facts.rs`), and the points of the bands it does
+//! not draw filled in at the samples it carries them at (`thin.rs`'s `thin_filled`).
 
 mod decimate;
 mod drawn;
+mod facts;
 mod limit;
 pub(crate) mod numbers;
 mod order;
@@ -39,9 +42,9 @@ mod traces;
 
 pub use decimate::samples_within;
 // The command's (run/).
-pub(crate) use drawn::PageFacts;
 #[cfg(feature = "cli")]
 pub(crate) use drawn::{drawn_roles, page_roles};
+pub(crate) use facts::PageFacts;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
 pub(crate) use numbers::every_band_of_sums;

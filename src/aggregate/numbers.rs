@@ -13,7 +13,7 @@ use crate::profile::{area, stack_heights, stack_on, Band, Running};
 pub(crate) use crate::profile::{BandNumbers, Fate};
 
 /// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
-pub(crate) const SPARK_POINTS: usize = 40;
+pub(crate) use crate::profile::running::SPARK_POINTS;
 
 /// What [`band_numbers`] computes beyond the peak and the area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

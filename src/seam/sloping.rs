@@ -9,7 +9,7 @@
 //! [`SPARK_POINTS`] slices of the censuses, absent ones as 0), which the page's band
 //! table needs with the growth.
 
-use crate::aggregate::numbers::SPARK_POINTS;
+use crate::profile::running::SPARK_POINTS;
 
 /// The state of the second reading for the bands' growth.
 #[derive(Debug, Default)]
