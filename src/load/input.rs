@@ -171,6 +171,47 @@ pub(crate) fn read_slopes(
     Ok(builder.finish_sloped())
 }
 
+/// The first reading of a long mapped `.hp` for its page: [`band_totals`] and
+/// [`read_summed`] in one; `None` for an eventlog or a time window.
+pub(crate) fn read_totals_summed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Profile, Notes, Sums, BandTotals)>, LoadError> {
+    if InputKind::of(bytes) != InputKind::Hp || !opts.window().is_everything() {
+        return Ok(None);
+    }
+    let mut builder = ProfileBuilder::totals_summed();
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let (profile, sums, totals) = builder.finish_totals_summed();
+    Ok(sums
+        .zip(totals)
+        .map(|(sums, totals)| (profile, Notes::Hp(warnings), sums, totals)))
+}
+
+/// The second reading of a long mapped `.hp` for its page, which
+/// [`read_totals_summed`] of the same bytes gave `sums` of: the drawn bands' points as
+/// `opts.drawn` says ([`read_source`]'s), and the bands' growth ([`read_slopes`]'s) in
+/// one; `None` for an eventlog, a time window or without `opts.drawn`.
+pub(crate) fn read_drawn_sloped(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    times: &[f64],
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Profile, Notes, Growth)>, LoadError> {
+    let Some(drawing) = &opts.drawn else {
+        return Ok(None);
+    };
+    if InputKind::of(bytes) != InputKind::Hp || !opts.window().is_everything() {
+        return Ok(None);
+    }
+    let mut builder = ProfileBuilder::drawn_sloped(drawing.clone(), times.to_vec(), &sums.values);
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let (profile, growth) = builder.finish_drawn_sloped();
+    Ok(growth.map(|growth| (profile, Notes::Hp(warnings), growth)))
+}
+
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.
 fn windowed<T, E>(
     opts: &LoadOptions,

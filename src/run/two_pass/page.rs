@@ -1,25 +1,26 @@
 //! The page (`--format html`) of a long mapped `.hp` in bounded memory (issue 39): its
 //! readings keep the points of the bands it draws and sums of the rest, not every point.
 //!
-//! 1. Every band's total (as `-c`'s first reading): the bands' roles.
-//! 2. The summary's sums (`load_summed`): the stack of every band at each sample (the
-//!    page's totals) and each band's peak and area.
-//! 3. The bands' growth and sparklines (`load_slopes`), from the means the second found:
-//!    with those, every band's row of the page's table.
-//! 4. The drawn bands' points and the sum of those merged into OTHER (as `-c`'s second
-//!    reading): the profile drawn.
-//! 5. Once thinning knows the samples the page carries the bands not drawn at (the drawn
-//!    samples and its levels' that fit its budget: they depend on the drawn bands
-//!    alone), those bands' points at those samples only ([`PageReading::rest`]).
+//! 1. Every band's total (as `-c`'s first reading: the bands' roles) and the summary's
+//!    sums (as `--summary`'s: the stack of every band at each sample, the page's totals,
+//!    and each band's peak and area), in one reading (`load_totals_summed`).
+//! 2. The drawn bands' points and the sum of those merged into OTHER (as `-c`'s second
+//!    reading: the profile drawn), and the bands' growth and sparklines from the means
+//!    the first found (as `--summary --sort growth`'s second reading), in one
+//!    (`load_drawn_sloped`): with the first's, every band's row of the page's table.
+//! 3. Once thinning knows the samples the page carries the bands not drawn at (the drawn
+//!    samples and its levels' that fit its budget: they depend on the drawn bands and
+//!    the totals alone), those bands' points at those samples only
+//!    ([`PageReading::rest`]).
 //!
 //! The page is the same, byte for byte, when every sum is the same double as the points'
-//! (whole values, none negative, below 2^52: readings 1 and 2 check it); else, and for
+//! (whole values, none negative, below 2^52: the first reading checks it); else, and for
 //! the options whose steps need more than the totals, the file is read once, whole.
 
 use super::super::mapped::Mapped;
 use crate::aggregate::{every_band_of_sums, page_roles, PageFacts};
 use crate::cli::Invocation;
-use crate::load::{band_totals, load_slopes, load_summed, Binary, LoadError, LoadOptions, Loaded};
+use crate::load::{load_drawn_sloped, load_totals_summed, Binary, LoadError, LoadOptions, Loaded};
 use crate::profile::keep::{Drawing, Role};
 use crate::profile::Band;
 use crate::symbolize::address_label;
@@ -34,16 +35,16 @@ pub(crate) struct PageRead {
     pub(crate) totals: Vec<i64>,
     /// Every band's numbers, and the stack of every band.
     pub(crate) facts: PageFacts,
-    /// Each band's role in the fourth reading (the last reading's need).
+    /// Each band's role in the second reading (the last reading's need).
     pub(crate) roles: Vec<Role>,
 }
 
-/// The fifth reading of the map: the bands not drawn at the samples the page carries
+/// The third reading of the map: the bands not drawn at the samples the page carries
 /// them at.
 pub(crate) struct PageReading {
     map: Mapped,
     opts: LoadOptions,
-    /// Each band's role, as the fourth reading kept it.
+    /// Each band's role, as the second reading kept it.
     roles: Vec<Role>,
 }
 
@@ -56,7 +57,7 @@ impl std::fmt::Debug for PageReading {
 }
 
 impl PageReading {
-    /// The last reading of `map`, whose fourth reading with `opts` kept `roles`.
+    /// The last reading of `map`, whose second reading with `opts` kept `roles`.
     pub(crate) fn new(map: Mapped, opts: &LoadOptions, roles: Vec<Role>) -> PageReading {
         PageReading {
             map,
@@ -79,7 +80,7 @@ impl PageReading {
     }
 }
 
-/// The last reading of `bytes` ([`PageReading::rest`]), whose fourth with `opts` kept
+/// The last reading of `bytes` ([`PageReading::rest`]), whose second with `opts` kept
 /// `roles`.
 fn rest_bands(
     bytes: &[u8],
@@ -110,7 +111,7 @@ fn rest_drawing(roles: &[Role], wanted: &[bool]) -> Drawing {
     }
 }
 
-/// The page of `map` read in parts (the first four readings), when `inv` asks for a page
+/// The page of `map` read in parts (the first two readings), when `inv` asks for a page
 /// with options whose steps need only what the parts give; `Ok(None)` when not, the map
 /// then ready to be read again, whole. Its errors are `load`'s of the same bytes.
 pub(crate) fn page_reading(
@@ -134,7 +135,7 @@ pub(crate) fn page_reading(
     })
 }
 
-/// The first four readings of `bytes` for a page of `render` (see the module docs),
+/// The first two readings of `bytes` for a page of `render` (see the module docs),
 /// `again` called after each (the map's pages are dropped anew: `Mapped::read_again`),
 /// `release` as the reading goes.
 fn read_parts(
@@ -144,9 +145,9 @@ fn read_parts(
     again: &dyn Fn(),
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<PageRead>, LoadError> {
-    let totals = band_totals(bytes, opts, release);
+    let first = load_totals_summed(bytes, opts, release)?;
     again();
-    let Some(totals) = totals else {
+    let Some((summed, sums, totals)) = first else {
         return Ok(None);
     };
     // A -hi profile's bands may be renamed and merged: that needs their points.
@@ -159,16 +160,6 @@ fn read_parts(
     let Some(roles) = roles else {
         return Ok(None);
     };
-    let summed = load_summed(bytes, opts, release)?;
-    again();
-    let Some((summed, sums)) = summed else {
-        return Ok(None);
-    };
-    let growth = load_slopes(bytes, opts, &summed, &sums, release)?;
-    again();
-    let Some(growth) = growth else {
-        return Ok(None);
-    };
     let drawing = Drawing {
         roles,
         counts: totals.counts,
@@ -176,7 +167,11 @@ fn read_parts(
     };
     let mut second = opts.clone();
     second.drawn = Some(drawing.clone());
-    let loaded = load(Source::Mapped { bytes, release }, &second)?;
+    let read = load_drawn_sloped(bytes, &second, &summed, &sums, release)?;
+    let Some((loaded, growth)) = read else {
+        again();
+        return Ok(None);
+    };
     // The readings' bands are the same, in the same order, over the same censuses.
     let names =
         |l: &Loaded| -> Vec<Vec<u8>> { (l.profile.bands.iter()).map(|b| b.name.clone()).collect() };
