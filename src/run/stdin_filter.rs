@@ -38,7 +38,12 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    let (chart, _) = prepare_done(inv, profile, &mut done, "stdin", None)?;
+    // A page's last reading may fail (the file changed): said after the warnings.
+    let prepared = prepare_done(inv, profile, &mut done, "stdin", None);
+    let (chart, _) = prepared.map_err(|message| Failure {
+        warnings: done.warning_lines().collect(),
+        ..Failure::from(message)
+    })?;
     let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {
