@@ -4,7 +4,8 @@
 //! share their axes (one page comparing them).
 
 use crate::aggregate::{
-    aggregate, aggregate_known, share_ranges, thin, AggregateOptions, Aggregated,
+    aggregate, aggregate_facts, aggregate_known, share_ranges, thin, thin_filled, AggregateOptions,
+    Aggregated, FillRest, PageFacts,
 };
 use crate::aux_file::Aux;
 use crate::layout::chart::Chart;
@@ -82,6 +83,32 @@ pub(crate) fn prepare_spilled(
     let mut thinned = thin(agg, opts.aggregate.max_points, &opts.needs);
     thinned.spilled = Some(spill.clone());
     layout(thinned, None, &opts.layout, &opts.needs)
+}
+
+/// [`prepare_known`] of a page whose profile holds the drawn bands' points only (a long
+/// profile read in parts: `crate::profile::keep`): every band's numbers and heights are
+/// `facts`, and the points of the bands not drawn come from `fill` once the samples
+/// they are carried at are known (see `aggregate::thin_filled`), whose error it returns.
+pub(crate) fn prepare_page_known<E>(
+    profile: Profile,
+    totals: &[i64],
+    facts: PageFacts,
+    fill: FillRest<'_, E>,
+    previous: Option<&Aux>,
+    opts: &RenderOptions,
+) -> Result<(Chart, Aux), E> {
+    let (aggregate, needs) = (&opts.aggregate, &opts.needs);
+    let agg = aggregate_facts(
+        profile,
+        previous,
+        aggregate,
+        needs,
+        Some(totals),
+        Some(facts),
+        None,
+    );
+    let thinned = thin_filled(agg, aggregate.max_points, needs, fill)?;
+    Ok(layout(thinned, previous, &opts.layout, needs))
 }
 
 /// The axes the charts of several runs share.

@@ -332,3 +332,69 @@ fn the_table_carries_what_is_known_of_hi_bands() {
     }
     assert!(known > 10, "{known} bands with something known");
 }
+
+/// A long GHC run (4 MB, over the 1 MiB from which a file is mapped) paged as the command
+/// reads a mapped `.hp` for its page, in parts (the drawn bands' points, sums of the
+/// rest, then the bands not drawn at the samples the page carries them at: issue 39),
+/// and as it reads a stream, every point kept (`HP2PS_NO_MMAP=1`): the same page and
+/// warnings, byte for byte, with several options, to a file and to stdout, and on stdin.
+#[test]
+fn a_long_run_is_paged_alike_mapped_and_streamed() {
+    use std::io::Read;
+    let dir = TempDir::new("page-mapped");
+    let gz = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/large/longrun-O1-hc-i0.0001.hp.gz"
+    );
+    let packed = std::fs::read(gz).unwrap_or_else(|e| panic!("{gz}: {e}"));
+    let mut hp = Vec::new();
+    flate2::read::GzDecoder::new(&packed[..])
+        .read_to_end(&mut hp)
+        .unwrap_or_else(|e| panic!("{gz}: {e}"));
+    assert!(hp.len() > 2 << 20, "{} bytes", hp.len());
+    let path = dir.path().join("long.hp");
+    std::fs::write(&path, &hp).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let cases: [&[&str]; 6] = [
+        &["--format", "html", "-o", "-", "long.hp"],
+        &["--format", "html", "-o", "page.html", "long.hp"],
+        &["--format", "html", "-m5", "-t0", "-o", "-", "long.hp"],
+        &[
+            "--format",
+            "html",
+            "--max-points",
+            "60",
+            "-o",
+            "-",
+            "long.hp",
+        ],
+        &["--format", "html", "-m0", "--reverse", "-o", "-", "long.hp"],
+        &["--format", "html"],
+    ];
+    for args in cases {
+        let ran = |no_mmap: &str| {
+            let mut cmd = support::run::Cmd::new(env!("CARGO_BIN_EXE_hp2ps"))
+                .args(args)
+                .current_dir(dir.path())
+                .env("HP2PS_NO_MMAP", no_mmap);
+            if !args.contains(&"long.hp") {
+                cmd = cmd.stdin_file(&path);
+            }
+            let out = cmd.output();
+            let page = dir.path().join("page.html");
+            let written = std::fs::read(&page).ok();
+            let _ = std::fs::remove_file(&page);
+            (out, written)
+        };
+        let ((mapped, page1), (streamed, page2)) = (ran("0"), ran("1"));
+        assert!(mapped.status.success(), "{args:?}: {mapped:?}");
+        let page = page1.clone().unwrap_or_else(|| mapped.stdout.clone());
+        assert!(page.len() > 100_000, "{args:?}: {} bytes", page.len());
+        assert_eq!(mapped.status, streamed.status, "{args:?}");
+        assert!(
+            mapped.stdout == streamed.stdout,
+            "{args:?}: the page differs"
+        );
+        assert!(page1 == page2, "{args:?}: the page file differs");
+        assert_eq!(mapped.stderr, streamed.stderr, "{args:?}: stderr");
+    }
+}

@@ -18,9 +18,32 @@ pub(crate) fn drawn_roles(
     opts: &AggregateOptions,
     needs: &Needs,
 ) -> Option<Vec<Role>> {
-    let needs_points = opts.by_deviation || opts.by_name.is_some() || opts.by_growth;
     let needs_bands = needs.data || needs.band_table || needs.rest || needs.every_band;
-    if needs_points || needs_bands || opts.band_limit < 0 || !totals.exact {
+    if needs_bands {
+        return None;
+    }
+    roles_of(totals, opts)
+}
+
+/// [`drawn_roles`] for a chart that carries its data (the page: [`Needs::data`], its
+/// band table, the bands not drawn), whose numbers and heights the caller finds from
+/// readings of its own ([`super::PageFacts`]); `None` as [`drawn_roles`], and for a format
+/// that exports every band whole ([`Needs::every_band`]).
+pub(crate) fn page_roles(
+    totals: &BandTotals,
+    opts: &AggregateOptions,
+    needs: &Needs,
+) -> Option<Vec<Role>> {
+    match needs.every_band {
+        true => None,
+        false => roles_of(totals, opts),
+    }
+}
+
+/// Each band's role, as [`drawn_roles`] decides it whatever the format needs.
+fn roles_of(totals: &BandTotals, opts: &AggregateOptions) -> Option<Vec<Role>> {
+    let needs_points = opts.by_deviation || opts.by_name.is_some() || opts.by_growth;
+    if needs_points || opts.band_limit < 0 || !totals.exact {
         return None;
     }
     let order = hash_order_of_names(totals.names.iter().map(Vec::as_slice));

@@ -22,10 +22,13 @@
 //! its page's samples then go through the same passes and thinning as any profile's.
 //! [`share_ranges`] gives the charts of several runs one scale. A long `.hp` read twice
 //! (`crate::profile::keep`) has its bands' roles decided from their totals alone
-//! (`drawn.rs`), with the same passes.
+//! (`drawn.rs`), with the same passes; its page, read in parts, has every band's numbers
+//! and the stack of every band given (`facts.rs`), and the points of the bands it does
+//! not draw filled in at the samples it carries them at (`thin.rs`'s `thin_filled`).
 
 mod decimate;
 mod drawn;
+mod facts;
 mod limit;
 pub(crate) mod numbers;
 mod order;
@@ -40,12 +43,14 @@ mod traces;
 pub use decimate::samples_within;
 // The command's (run/).
 #[cfg(feature = "cli")]
-pub(crate) use drawn::drawn_roles;
+pub(crate) use drawn::{drawn_roles, page_roles};
+pub(crate) use facts::PageFacts;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
+pub(crate) use numbers::every_band_of_sums;
 pub(crate) use numbers::{BandNumbers, Fate};
 pub use order::NameOrder;
-pub(crate) use thin::{thin, Thinned};
+pub(crate) use thin::{thin, thin_filled, FillRest, Thinned};
 pub use traces::{band_total, eliminate_traces};
 
 use std::collections::BTreeMap;
@@ -210,16 +215,35 @@ pub(crate) fn aggregate_known(
     known: Option<&[i64]>,
     spill: Option<&SpillHandle>,
 ) -> Aggregated {
+    aggregate_facts(profile, aux, opts, needs, known, None, spill)
+}
+
+/// [`aggregate_known`], with every band's numbers and the stack of every band when
+/// readings of a long profile found them (`facts`), instead of working them out from
+/// points the profile does not hold; with a `spill`, the drawn bands' points and the
+/// stack's heights are in it.
+pub(crate) fn aggregate_facts(
+    profile: Profile,
+    aux: Option<&Aux>,
+    opts: &AggregateOptions,
+    needs: &Needs,
+    known: Option<&[i64]>,
+    facts: Option<PageFacts>,
+    spill: Option<&SpillHandle>,
+) -> Aggregated {
     let nsamples = profile.times.len();
     let mut bands = profile.bands;
+    let (known_table, known_heights) = match facts {
+        Some(f) => (Some(f.table), Some(f.heights)),
+        None => (None, None),
+    };
     let totals = match needs.data {
-        true => stack_heights(&bands, nsamples),
+        true => known_heights.unwrap_or_else(|| stack_heights(&bands, nsamples)),
         false => Vec::new(),
     };
-    let mut table = if needs.band_table {
-        every_band(&bands, &profile.times)
-    } else {
-        Vec::new()
+    let mut table = match needs.band_table {
+        true => known_table.unwrap_or_else(|| every_band(&bands, &profile.times)),
+        false => Vec::new(),
     };
     let mut fates = Fates::new(&table);
     // The initial order is only the order the trace sort starts from: the bands move

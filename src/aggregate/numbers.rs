@@ -13,7 +13,7 @@ use crate::profile::{area, stack_heights, stack_on, Band, Running};
 pub(crate) use crate::profile::{BandNumbers, Fate};
 
 /// How many points a band's sparkline has at most ([`BandNumbers::spark`]).
-pub(crate) const SPARK_POINTS: usize = 40;
+pub(crate) use crate::profile::running::SPARK_POINTS;
 
 /// What [`band_numbers`] computes beyond the peak and the area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +128,32 @@ pub(crate) fn every_band(bands: &[Band], times: &[f64]) -> Vec<BandNumbers> {
     let mut all: Vec<BandNumbers> = bands
         .iter()
         .map(|b| band_numbers(b, times, &weights, total_area, extras, &mut column))
+        .collect();
+    sort_biggest_first(&mut all);
+    all
+}
+
+/// [`every_band`] of a profile whose points were not kept, from what readings of it
+/// found instead: each band's peak and area as its values streamed past (`running`),
+/// its growth and sparkline (`slopes`, `sparks`), and the stack of every band at each
+/// sample (`heights`), all in the order of `bands` (whose names they take). The same
+/// numbers, when those are the same doubles as the points'.
+pub(crate) fn every_band_of_sums(
+    bands: &[Band],
+    running: &[Running],
+    slopes: &[f64],
+    sparks: &[Vec<f64>],
+    times: &[f64],
+    heights: &[f64],
+) -> Vec<BandNumbers> {
+    let total_area = area(times, heights);
+    let first = times.first().copied().unwrap_or(0.0);
+    let mut all: Vec<BandNumbers> = (bands.iter().zip(running).zip(slopes.iter().zip(sparks)))
+        .map(|((band, running), (&slope, spark))| BandNumbers {
+            slope,
+            spark: spark.clone(),
+            ..numbers_of(band.name.clone(), running, first, total_area)
+        })
         .collect();
     sort_biggest_first(&mut all);
     all

@@ -9,6 +9,7 @@ use super::limit::drop_in_background;
 use super::page::{values_at, Level, PageSamples};
 use super::Aggregated;
 use crate::needs::Needs;
+use crate::profile::Band;
 
 /// The bands of [`thin`], with the samples drawn only, and the levels of detail.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +59,31 @@ pub(crate) struct TileSamples {
 /// every sample), or when it is `None` within [`Needs::band_points`]; and for a chart
 /// that carries its data ([`Needs::data`]), works out its levels of detail and whether
 /// it carries the bands not drawn ([`PageSamples`]).
-pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs) -> Thinned {
+pub(crate) fn thin(agg: Aggregated, max_points: Option<usize>, needs: &Needs) -> Thinned {
+    let kept = thin_filled(agg, max_points, needs, &mut |_| {
+        Ok::<_, std::convert::Infallible>(None)
+    });
+    match kept {
+        Ok(thinned) => thinned,
+        Err(never) => match never {},
+    }
+}
+
+/// What gives the bands not drawn their points at the samples flagged
+/// ([`thin_filled`]).
+pub(crate) type FillRest<'a, E> = &'a mut dyn FnMut(&[bool]) -> Result<Option<Vec<Band>>, E>;
+
+/// [`thin`] of bands whose [`Aggregated::rest`] holds no points of their own yet (a long
+/// profile read in parts: `crate::profile::keep`): once the samples the page carries
+/// them at are known, `fill` is given a flag per sample, set at those, and returns the
+/// bands (by name) with their points at those samples at least, which replace the
+/// rest's (`None`: keep them as they are). Its error ends the thinning.
+pub(crate) fn thin_filled<E>(
+    mut agg: Aggregated,
+    max_points: Option<usize>,
+    needs: &Needs,
+    fill: FillRest<'_, E>,
+) -> Result<Thinned, E> {
     // A format that exports every band's numbers keeps every sample, and the bands not
     // drawn whole: their points index the profile's samples.
     let (max_points, band_points) = match max_points {
@@ -85,18 +110,40 @@ pub(crate) fn thin(mut agg: Aggregated, max_points: Option<usize>, needs: &Needs
         drop_in_background(std::mem::take(&mut agg.rest));
     }
     let rest_levels = rest.as_ref().map_or(0, |r| r.levels);
+    if let (Some(_), false) = (&rest, agg.rest.is_empty()) {
+        let mut wanted = drawn.clone().unwrap_or_else(|| vec![true; agg.times.len()]);
+        let levels = page.as_ref().map_or(&[][..], |p| &p.levels[..]);
+        for level in levels.iter().take(rest_levels) {
+            for &s in level.tiles.iter().flatten() {
+                wanted[s] = true;
+            }
+        }
+        if let Some(filled) = fill(&wanted)? {
+            fill_rest(&mut agg.rest, filled);
+        }
+    }
     let detail = page
         .map(|p| detail_tiles(&agg, &p.levels, rest_levels))
         .unwrap_or_default();
     if let Some(keep) = drawn {
         drop_samples(&mut agg, &keep);
     }
-    Thinned {
+    Ok(Thinned {
         agg,
         detail,
         rest_samples: rest.and_then(|r| r.samples),
         undrawn,
         spilled: None,
+    })
+}
+
+/// The points of `filled` given to the bands of `rest` of the same name (none to a band
+/// it does not have).
+fn fill_rest(rest: &mut [Band], filled: Vec<Band>) {
+    let mut by_name: std::collections::HashMap<Vec<u8>, Vec<crate::profile::Point>> =
+        (filled.into_iter()).map(|b| (b.name, b.points)).collect();
+    for band in rest {
+        band.points = by_name.remove(&band.name).unwrap_or_default();
     }
 }
 

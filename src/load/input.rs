@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use super::{LoadError, LoadOptions};
-use crate::profile::keep::{BandTotals, Sums};
+use crate::profile::keep::{BandTotals, Growth, Sums};
 use crate::profile::Profile;
 use crate::read::eventlog::bounded::{self, Placement};
 use crate::read::eventlog::{self, EventlogError, EventlogReport};
@@ -211,15 +211,15 @@ pub(crate) fn read_summed(
 
 /// The second reading of a long mapped `.hp` for the growth of its bands, which
 /// [`read_summed`] of the same bytes and options gave `sums` of: each band's growth, in
-/// the profile's order of bands (`None` for an eventlog not placed). `times` are that
-/// profile's.
+/// the profile's order of bands, and their sparklines (`None` for an eventlog not
+/// placed). `times` are that profile's.
 pub(crate) fn read_slopes(
     bytes: &[u8],
     opts: &LoadOptions,
     times: &[f64],
     sums: &Sums,
     release: &mut dyn FnMut(usize),
-) -> Result<Option<Vec<f64>>, LoadError> {
+) -> Result<Option<Growth>, LoadError> {
     let placed = match (InputKind::of(bytes), &opts.placed) {
         (InputKind::Hp, _) => None,
         (InputKind::Eventlog, Some(placed)) => Some(placed),
@@ -249,6 +249,47 @@ pub(crate) fn read_slopes(
     let mut builder = builder;
     hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
     Ok(builder.finish_sloped())
+}
+
+/// The first reading of a long mapped `.hp` for its page: [`band_totals`] and
+/// [`read_summed`] in one; `None` for an eventlog or a time window.
+pub(crate) fn read_totals_summed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Profile, Notes, Sums, BandTotals)>, LoadError> {
+    if InputKind::of(bytes) != InputKind::Hp || !opts.window().is_everything() {
+        return Ok(None);
+    }
+    let mut builder = ProfileBuilder::totals_summed();
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let (profile, sums, totals) = builder.finish_totals_summed();
+    Ok(sums
+        .zip(totals)
+        .map(|(sums, totals)| (profile, Notes::Hp(warnings), sums, totals)))
+}
+
+/// The second reading of a long mapped `.hp` for its page, which
+/// [`read_totals_summed`] of the same bytes gave `sums` of: the drawn bands' points as
+/// `opts.drawn` says ([`read_source`]'s), and the bands' growth ([`read_slopes`]'s) in
+/// one; `None` for an eventlog, a time window or without `opts.drawn`.
+pub(crate) fn read_drawn_sloped(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    times: &[f64],
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Profile, Notes, Growth)>, LoadError> {
+    let Some(drawing) = &opts.drawn else {
+        return Ok(None);
+    };
+    if InputKind::of(bytes) != InputKind::Hp || !opts.window().is_everything() {
+        return Ok(None);
+    }
+    let mut builder = ProfileBuilder::drawn_sloped(drawing.clone(), times.to_vec(), &sums.values);
+    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let (profile, growth) = builder.finish_drawn_sloped();
+    Ok(growth.map(|growth| (profile, Notes::Hp(warnings), growth)))
 }
 
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.

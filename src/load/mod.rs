@@ -44,7 +44,7 @@ pub(crate) use time::{TimeProfile, TimeProfileKind};
 pub use warning::Warning;
 
 #[cfg(feature = "cli")]
-use crate::profile::keep::Sums;
+use crate::profile::keep::{BandTotals, Growth, Sums};
 use crate::profile::{Profile, ProfileFacts, Series};
 use crate::read::eventlog::EventlogReport;
 use crate::seam::{HeaderField, SampleBlock, Sink};
@@ -118,8 +118,8 @@ pub(crate) fn load_summed(
 
 /// The growth of the bands of a profile that [`load_summed`] loaded from `bytes` with
 /// `opts` as `loaded` with `sums`, from a second reading of the same bytes (the growth
-/// needs each band's mean before its values), in the profile's order of bands; `None`
-/// for an input [`load_summed`] would not take.
+/// needs each band's mean before its values), in the profile's order of bands, with
+/// their sparklines; `None` for an input [`load_summed`] would not take.
 #[cfg(feature = "cli")]
 pub(crate) fn load_slopes(
     bytes: &[u8],
@@ -127,9 +127,54 @@ pub(crate) fn load_slopes(
     loaded: &Loaded,
     sums: &Sums,
     release: &mut dyn FnMut(usize),
-) -> Result<Option<Vec<f64>>, LoadError> {
-    let slopes = input::read_slopes(bytes, opts, &loaded.profile.times, sums, release)?;
-    Ok(slopes.filter(|s| s.len() == loaded.profile.bands.len()))
+) -> Result<Option<Growth>, LoadError> {
+    let growth = input::read_slopes(bytes, opts, &loaded.profile.times, sums, release)?;
+    let bands = loaded.profile.bands.len();
+    Ok(growth.filter(|g| g.slopes.len() == bands && g.sparks.len() == bands))
+}
+
+/// [`load_summed`] with every band's total besides (`crate::profile::keep`), from one
+/// reading: the page of a long mapped `.hp` (issue 39). `None` as [`load_summed`].
+#[cfg(feature = "cli")]
+pub(crate) fn load_totals_summed(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Loaded, Sums, BandTotals)>, LoadError> {
+    if !opts.filter.is_empty() {
+        return Ok(None);
+    }
+    let Some((profile, notes, sums, totals)) = input::read_totals_summed(bytes, opts, release)?
+    else {
+        return Ok(None);
+    };
+    let loaded = after_reading(profile, notes, opts);
+    let taken = sums.exact && loaded.naming.is_none();
+    Ok(taken.then_some((loaded, sums, totals)))
+}
+
+/// [`load`] of the drawn bands' points (`opts.drawn`) with the bands' growth and
+/// sparklines ([`load_slopes`]) from the same reading, of bytes [`load_totals_summed`]
+/// loaded as `summed` with `sums`; `None` for an input it would not take.
+#[cfg(feature = "cli")]
+pub(crate) fn load_drawn_sloped(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    summed: &Loaded,
+    sums: &Sums,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<(Loaded, Growth)>, LoadError> {
+    let times = &summed.profile.times;
+    let Some((profile, notes, growth)) =
+        input::read_drawn_sloped(bytes, opts, times, sums, release)?
+    else {
+        return Ok(None);
+    };
+    let bands = summed.profile.bands.len();
+    if growth.slopes.len() != bands || growth.sparks.len() != bands {
+        return Ok(None);
+    }
+    Ok(Some((after_reading(profile, notes, opts), growth)))
 }
 
 /// The samples a reader of the crate's own handed over whole (the live stage's run so

@@ -39,6 +39,10 @@ pub(crate) struct Drawing {
     /// How many censuses the first reading found: what the second reserves for what it
     /// keeps of each, at once rather than doubling.
     pub(crate) censuses: usize,
+    /// When set, a flag per census: the drawn bands keep their points in the censuses
+    /// flagged only (the page's third reading, which keeps the bands it does not draw
+    /// at the samples it carries them at: `crate::run`'s `two_pass`).
+    pub(crate) at: Option<Vec<bool>>,
 }
 
 /// What the second reading keeps of a band.
@@ -71,4 +75,14 @@ pub(crate) struct Sums {
     /// lists them, which gives the same sums when every value is a whole number, none
     /// negative, and every census's sum below 2^52.
     pub(crate) exact: bool,
+}
+
+/// What the second reading of a long `.hp` for its bands' growth finds
+/// (`crate::seam`'s `sloping.rs`), in the profile's order of bands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Growth {
+    /// Every band's growth, as `aggregate::order::growth_of_column` gives it.
+    pub(crate) slopes: Vec<f64>,
+    /// Every band's sparkline, as `aggregate::numbers` makes it (the page's band table).
+    pub(crate) sparks: Vec<Vec<f64>>,
 }

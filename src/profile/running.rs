@@ -5,6 +5,10 @@
 //! the same order (the band's samples in order, the trapezoid weight of each), so they
 //! give the same numbers.
 
+/// How many points a band's sparkline has at most (`aggregate::numbers`'s, and the
+/// reading that makes them without the points: `seam`'s `sloping.rs`).
+pub(crate) const SPARK_POINTS: usize = 40;
+
 /// Whether `v` beats the best value so far (the first of equal values wins).
 pub(crate) fn beats(best: Option<(f64, f64)>, v: f64) -> bool {
     best.map_or(true, |(b, _)| v > b)

@@ -38,6 +38,7 @@ pub(crate) mod check;
 mod check_time;
 pub(crate) mod cleanup;
 pub(crate) mod compare;
+mod done;
 pub(crate) mod entry;
 pub(crate) mod heap;
 mod linked;

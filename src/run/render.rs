@@ -7,12 +7,11 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::aggregate::PageFacts;
 use crate::paint::html::Page;
 use crate::pipeline::{prepare_known, prepare_spilled};
-use crate::profile::spill::SpillHandle;
 use crate::profile::Profile;
-use crate::profile::ProfileFacts;
-use crate::summary::{summarize, Summary, TimeSummary};
+use crate::summary::{summarize, Summary};
 use crate::Chart;
 use crate::{
     load, prepare, Aux, EventlogError, Format, LoadError, LoadOptions, Loaded, PaintOptions,
@@ -20,101 +19,15 @@ use crate::{
 };
 
 use super::atomic::AtomicFile;
+pub use super::done::{Done, Failure};
 use super::mapped::Mapped;
 use super::names::{check_output, FileNames};
 use super::regular::open_regular;
 use super::symbols;
-use super::two_pass;
+use super::two_pass::{self, PageReading};
 use super::version::Version;
 use crate::cli::Invocation;
-
-/// What a successful render has to report.
-#[derive(Debug, Default)]
-pub struct Done {
-    /// The reader's warnings (the incomplete last sample of a live profile, a cut
-    /// eventlog, …), each a whole line.
-    pub warnings: Vec<String>,
-    /// What else a user should know, each a whole line: which program's symbols named
-    /// the bands, when the log chose it.
-    pub notes: Vec<String>,
-    pub summary: Option<Summary>,
-    /// A time profile's summary (its input is one).
-    pub time_summary: Option<TimeSummary>,
-    /// A time profile's number of stacks (its input is one).
-    pub stacks: Option<usize>,
-    /// An eventlog's time samples (`+RTS -p -l`), for the page's time profile.
-    pub sampled: Option<crate::calltree::Sampled>,
-    /// The chart file written, if any (not for stdout).
-    pub output: Option<PathBuf>,
-    /// The number of samples drawn.
-    pub samples: usize,
-    /// What an eventlog told of how the profile was made, for the page's header.
-    pub facts: ProfileFacts,
-    /// Every band's total, when the profile was read twice and holds only the drawn
-    /// bands' points (`two_pass.rs`): aggregation needs them.
-    pub totals: Option<Vec<i64>>,
-    /// The file the drawn bands' points are in, when the second of those readings put
-    /// them there (`-c` as PostScript: `crate::profile::spill`).
-    pub(crate) spill: Option<SpillHandle>,
-}
-
-impl Done {
-    /// The warnings, then the notes.
-    pub fn warning_lines(&self) -> impl Iterator<Item = String> + '_ {
-        self.warnings.iter().chain(&self.notes).cloned()
-    }
-
-    /// The chart of `profile` as read (`previous`: the `.aux` of `-p`), from what the
-    /// reading left besides it: every band's total and the spill of the drawn bands, when
-    /// it was read twice ([`two_pass`]).
-    pub(super) fn prepare(
-        &mut self,
-        profile: Profile,
-        previous: Option<&Aux>,
-        render: &crate::RenderOptions,
-    ) -> (Chart, Aux) {
-        let totals = self.totals.take();
-        match (self.spill.take(), &totals) {
-            (Some(spill), Some(totals)) => prepare_spilled(profile, totals, &spill, render),
-            _ => prepare_known(profile, totals.as_deref(), previous, render),
-        }
-    }
-
-    /// The render done once its output is `drawn` (the file written, if any), or its
-    /// failure with the warnings said before it.
-    pub(super) fn drawn(mut self, drawn: Result<Option<PathBuf>, String>) -> Result<Done, Failure> {
-        match drawn {
-            Ok(output) => {
-                self.output = output;
-                Ok(self)
-            }
-            Err(message) => Err(Failure {
-                warnings: self.warning_lines().collect(),
-                ..Failure::from(message)
-            }),
-        }
-    }
-}
-
-/// A failed render: the one-line message, and the warnings printed before it.
-#[derive(Debug)]
-pub struct Failure {
-    pub message: String,
-    pub warnings: Vec<String>,
-    /// The input is an eventlog with no heap profile but a time profile's events (a
-    /// `+RTS -p -l` run): it may be drawn as that time profile instead.
-    pub time_profile_only: bool,
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure {
-            message,
-            warnings: Vec::new(),
-            time_profile_only: false,
-        }
-    }
-}
+use crate::pipeline::prepare_page_known;
 
 fn read_error(name: &str, e: LoadError) -> String {
     match e {
@@ -167,7 +80,7 @@ fn read_file(
 ) -> Result<(Profile, Done), Failure> {
     let may_map = reading != Reading::Streamed;
     if let Some(map) = may_map.then(|| Mapped::of(input)).flatten() {
-        return read_mapped(inv, &map, src, reading == Reading::Drawn);
+        return read_mapped(inv, map, src, reading == Reading::Drawn);
     }
     let version = || {
         input
@@ -189,10 +102,27 @@ fn read_file(
 /// read as the reader goes.
 pub(super) fn read_mapped(
     inv: &Invocation,
-    map: &Mapped,
+    map: Mapped,
     src: Origin<'_>,
     drawn: bool,
 ) -> Result<(Profile, Done), Failure> {
+    let ((profile, mut done), page) = read_mapped_parts(inv, &map, src, drawn)?;
+    // The page's last reading needs the map.
+    done.page = page.map(|(facts, opts, roles)| (facts, PageReading::new(map, &opts, roles)));
+    Ok((profile, done))
+}
+
+/// What a page read in parts keeps for its last reading: every band's numbers and
+/// heights, the options and the bands' roles.
+type PageParts = (PageFacts, LoadOptions, Vec<crate::profile::keep::Role>);
+
+/// [`read_mapped`] of `map`, with what a page read in parts needs besides.
+fn read_mapped_parts(
+    inv: &Invocation,
+    map: &Mapped,
+    src: Origin<'_>,
+    drawn: bool,
+) -> Result<((Profile, Done), Option<PageParts>), Failure> {
     let (mut opts, warnings) = load_options(inv, src);
     let file = Some(src.name).filter(|&name| name != "stdin");
     // A summary alone may be made keeping no point; else a chart may need only some.
@@ -200,10 +130,21 @@ pub(super) fn read_mapped(
         true => two_pass::summary_reading(inv, &opts, map, file),
         false => Ok(None),
     };
-    let (read, summary, totals) = match summed {
-        Ok(Some((loaded, summary))) => (Ok(loaded), Some(summary), None),
-        Err(e) => (Err(e), None, None),
-        Ok(None) => {
+    // Else a page may be made of the drawn bands' points and sums of the rest.
+    let read_in_parts = matches!(summed, Ok(None)) && drawn;
+    let paged = match read_in_parts {
+        true => two_pass::page_reading(inv, &opts, map),
+        false => Ok(None),
+    };
+    let mut page = None;
+    let (read, summary, totals) = match (summed, paged) {
+        (Err(e), _) | (_, Err(e)) => (Err(e), None, None),
+        (Ok(Some((loaded, summary))), _) => (Ok(loaded), Some(summary), None),
+        (Ok(None), Ok(Some(p))) => {
+            page = Some((p.facts, opts.clone(), p.roles));
+            (Ok(p.loaded), None, Some((p.totals, None)))
+        }
+        (Ok(None), Ok(None)) => {
             let first = match drawn {
                 true => two_pass::first_reading(inv, &mut opts, map),
                 false => None,
@@ -236,7 +177,7 @@ pub(super) fn read_mapped(
         })?;
     }
     done.totals = totals;
-    Ok((profile, done))
+    Ok(((profile, done), page))
 }
 
 /// How a file is read: mapped or as a stream (a file being written), and when mapped,
@@ -369,6 +310,39 @@ fn read_named_as(
     read_file(inv, &input, src, reading)
 }
 
+/// The chart and `.aux` of `profile` as read into `done` (its bands' totals when read
+/// twice, with the spill of the drawn bands' points when the second reading put them
+/// there, and a page's last reading when read in parts: `two_pass`), `name` the input's
+/// in messages; an error when the page's last reading fails.
+pub(super) fn prepare_done(
+    inv: &Invocation,
+    profile: Profile,
+    done: &mut Done,
+    name: &str,
+    previous: Option<&Aux>,
+) -> Result<(Chart, Aux), String> {
+    let totals = done.totals.take();
+    if let (Some(spill), Some(totals)) = (done.spill.take(), totals.as_deref()) {
+        return Ok(prepare_spilled(profile, totals, &spill, &inv.render));
+    }
+    let (Some((facts, reading)), Some(totals)) = (done.page.take(), totals.as_deref()) else {
+        return Ok(prepare_known(
+            profile,
+            totals.as_deref(),
+            previous,
+            &inv.render,
+        ));
+    };
+    let mut fill = |wanted: &[bool]| {
+        let read = reading.rest(wanted);
+        if reading.changed_while_read(read.is_err()) {
+            return Err(changed_while_read(name));
+        }
+        read.map(Some).map_err(|e| read_error(name, e))
+    };
+    prepare_page_known(profile, totals, facts, &mut fill, previous, &inv.render)
+}
+
 /// Draws the chart and writes it and the `.aux` (an export has none); returns the
 /// chart's file.
 fn draw_file(
@@ -382,7 +356,13 @@ fn draw_file(
     } else {
         None
     };
-    let (chart, aux) = done.prepare(profile, previous.as_ref(), &inv.render);
+    let (chart, aux) = prepare_done(
+        inv,
+        profile,
+        done,
+        &names.input.display().to_string(),
+        previous.as_ref(),
+    )?;
 
     let write_failed = |path: &Path, e: io::Error| format!("cannot write {}: {e}", path.display());
     let aux_file = match inv.format().draws() {

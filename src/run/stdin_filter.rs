@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use super::atomic::AtomicFile;
 use super::mapped;
 use super::names::stdin_is;
-use super::render::{read, read_mapped, write_stdout, Done, Failure, Origin, Painted};
+use super::render::{
+    prepare_done, read, read_mapped, write_stdout, Done, Failure, Origin, Painted,
+};
 use crate::cli::Invocation;
 
 /// Stdin to stdout (or `-o`), no `.aux` read or written.
@@ -27,7 +29,7 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
         name: "stdin",
     };
     let (profile, mut done) = match mapped::of_stdin() {
-        Some(map) => read_mapped(inv, &map, src, true)?,
+        Some(map) => read_mapped(inv, map, src, true)?,
         None => {
             let mut stdin = io::Read::chain(io::Cursor::new(head), io::stdin().lock());
             read(inv, &mut stdin, src)?
@@ -36,7 +38,12 @@ pub fn filter(inv: &Invocation, head: Vec<u8>) -> Result<Done, Failure> {
     if !inv.renders() {
         return Ok(done);
     }
-    let (chart, _) = done.prepare(profile, None, &inv.render);
+    // A page's last reading may fail (the file changed): said after the warnings.
+    let prepared = prepare_done(inv, profile, &mut done, "stdin", None);
+    let (chart, _) = prepared.map_err(|message| Failure {
+        warnings: done.warning_lines().collect(),
+        ..Failure::from(message)
+    })?;
     let painted = Painted::new(inv, &chart, None, "stdin", &mut done, None)?;
     let drawn = match inv.output.as_deref() {
         Some(o) if o != "-" => {

@@ -8,6 +8,8 @@
 //! summary needs ([`summary_reading`]; with `--sort growth`, twice: the bands' growth
 //! needs their means first), unless the options or the file need the points.
 
+pub(super) use page::{page_reading, PageReading};
+
 use super::mapped::Mapped;
 use crate::cli::Invocation;
 use crate::load::{
@@ -115,7 +117,8 @@ pub(super) fn summary_reading(
         true => {
             map.read_again();
             let bytes = map.bytes();
-            load_slopes(bytes, opts, &loaded, &sums, &mut |n| map.release(n))?
+            let growth = load_slopes(bytes, opts, &loaded, &sums, &mut |n| map.release(n))?;
+            growth.map(|g| g.slopes)
         }
         false => None,
     };
@@ -147,10 +150,12 @@ fn decide(
         counts,
         spill: None,
         censuses: totals.censuses,
+        at: None,
     };
     Some((drawing, totals.totals))
 }
 
+mod page;
 #[cfg(test)]
 mod eventlog_tests;
 #[cfg(test)]

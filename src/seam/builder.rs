@@ -6,7 +6,7 @@ use super::sloping::Sloping;
 use super::summing::Summing;
 use super::{HeaderField, RunEntry, SampleBlock, Sink, StatementRun, BEGIN, END, MARK};
 use crate::intern::{hash_bytes, NameIndex};
-use crate::profile::keep::{BandTotals, Drawing, Sums};
+use crate::profile::keep::{BandTotals, Drawing, Growth, Sums};
 use crate::profile::{Band, Point, Profile};
 
 /// How many lookups of a run [`NameIndex::warm`] starts at once.
@@ -160,9 +160,58 @@ impl ProfileBuilder {
         }
     }
 
-    /// Each band's growth, from a [`Self::sloped`] builder; `None` from any other.
-    pub(crate) fn finish_sloped(mut self) -> Option<Vec<f64>> {
-        self.keeping.slopes(self.profile.bands.len())
+    /// Each band's growth and sparkline, from a [`Self::sloped`] builder; `None` from any
+    /// other.
+    pub(crate) fn finish_sloped(mut self) -> Option<Growth> {
+        let slopes = self.keeping.slopes(self.profile.bands.len())?;
+        let sparks = self.keeping.sparks()?;
+        Some(Growth { slopes, sparks })
+    }
+
+    /// A builder that keeps no point but every band's total and the sums `--summary`
+    /// needs: [`Self::totals_only`] and [`Self::summed`] in one reading (the page of a
+    /// long profile: [`Self::finish_totals_summed`]).
+    pub(crate) fn totals_summed() -> ProfileBuilder {
+        let both = (Keeping::totals(), Keeping::Summed(Summing::default()));
+        ProfileBuilder {
+            keeping: Keeping::Both(Box::new(both)),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// The profile (its bands without points), the sums and the bands' totals of a
+    /// [`Self::totals_summed`] builder; `None`s from any other.
+    pub(crate) fn finish_totals_summed(mut self) -> (Profile, Option<Sums>, Option<BandTotals>) {
+        let p = &self.profile;
+        let sums = self.keeping.sums(&p.times, p.bands.len());
+        let names = p.bands.iter().map(|b| b.name.clone()).collect();
+        let totals = self.keeping.band_totals(names, p.times.len());
+        (self.profile, sums, totals)
+    }
+
+    /// A builder that keeps what [`Self::drawn_only`] keeps and finds what
+    /// [`Self::sloped`] finds, in one reading ([`Self::finish_drawn_sloped`]).
+    pub(crate) fn drawn_sloped(drawing: Drawing, times: Vec<f64>, sums: &[f64]) -> ProfileBuilder {
+        let both = (
+            Keeping::drawn(drawing),
+            Keeping::Sloped(Sloping::new(times, sums)),
+        );
+        ProfileBuilder {
+            keeping: Keeping::Both(Box::new(both)),
+            ..ProfileBuilder::default()
+        }
+    }
+
+    /// The profile and the bands' growth of a [`Self::drawn_sloped`] builder; `None`
+    /// growth from any other.
+    pub(crate) fn finish_drawn_sloped(mut self) -> (Profile, Option<Growth>) {
+        let bands = self.profile.bands.len();
+        let slopes = self.keeping.slopes(bands);
+        let sparks = self.keeping.sparks();
+        let growth = slopes
+            .zip(sparks)
+            .map(|(slopes, sparks)| Growth { slopes, sparks });
+        (self.finish(), growth)
     }
 
     /// Hands `points` (samples from `base`) of band `id` to what is kept of it.

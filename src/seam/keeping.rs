@@ -30,6 +30,10 @@ pub(crate) enum Keeping {
     Summed(Summing),
     /// The bands' growth, from a first reading's means (`--summary --sort growth`).
     Sloped(Sloping),
+    /// Two of these at once, two readings' worth in one (the page of a long `.hp`: the
+    /// totals and the sums, then the drawn points and the growth); at most one of them
+    /// keeps points, and the first says which bands remain after a census is dropped.
+    Both(Box<(Keeping, Keeping)>),
 }
 
 /// What the builder knows of the censuses when it hands points over: how many are
@@ -102,6 +106,10 @@ impl Keeping {
             Keeping::Drawn(d) => d.take(band, id, points, base),
             Keeping::Summed(s) => s.take(id, points, base, at.complete, at.times),
             Keeping::Sloped(s) => s.take(id, points, base),
+            Keeping::Both(b) => {
+                b.0.take(band, id, points, base, at);
+                b.1.take(band, id, points, base, at);
+            }
         }
     }
 
@@ -132,6 +140,10 @@ impl Keeping {
             }
             Keeping::Summed(s) => s.discard_from(complete),
             Keeping::Sloped(s) => s.discard_from(complete),
+            Keeping::Both(b) => {
+                let first = b.0.discard_from(complete);
+                b.1.discard_from(complete) || first
+            }
         }
     }
 
@@ -145,6 +157,7 @@ impl Keeping {
             Keeping::Drawn(d) => id < d.drawing.roles.len(),
             Keeping::Summed(s) => s.has_points(id),
             Keeping::Sloped(s) => s.has_points(id),
+            Keeping::Both(b) => b.0.has_points(id, points),
         }
     }
 
@@ -157,6 +170,10 @@ impl Keeping {
             }
             Keeping::Summed(s) => s.retain(kept),
             Keeping::Sloped(s) => s.retain(kept),
+            Keeping::Both(b) => {
+                b.0.retain(kept);
+                b.1.retain(kept);
+            }
             Keeping::Every | Keeping::Drawn(_) => {}
         }
     }
@@ -166,6 +183,7 @@ impl Keeping {
     pub(crate) fn sums(&mut self, times: &[f64], bands: usize) -> Option<Sums> {
         match self {
             Keeping::Summed(s) => Some(s.sums(times, bands)),
+            Keeping::Both(b) => b.0.sums(times, bands).or_else(|| b.1.sums(times, bands)),
             _ => None,
         }
     }
@@ -175,6 +193,17 @@ impl Keeping {
     pub(crate) fn slopes(&mut self, bands: usize) -> Option<Vec<f64>> {
         match self {
             Keeping::Sloped(s) => Some(s.slopes(bands)),
+            Keeping::Both(b) => b.0.slopes(bands).or_else(|| b.1.slopes(bands)),
+            _ => None,
+        }
+    }
+
+    /// The bands' sparklines, once [`Self::slopes`] ended the reading; `None` unless
+    /// that is what is kept.
+    pub(crate) fn sparks(&mut self) -> Option<Vec<Vec<f64>>> {
+        match self {
+            Keeping::Sloped(s) => Some(s.sparks()),
+            Keeping::Both(b) => b.0.sparks().or_else(|| b.1.sparks()),
             _ => None,
         }
     }
@@ -197,8 +226,13 @@ impl Keeping {
 
     /// The first reading's result, with the bands' names.
     pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>, censuses: usize) -> Option<BandTotals> {
-        let Keeping::Totals(t) = self else {
-            return None;
+        let t = match self {
+            Keeping::Totals(t) => t,
+            Keeping::Both(b) => {
+                return (b.0.band_totals(names.clone(), censuses))
+                    .or_else(|| b.1.band_totals(names, censuses))
+            }
+            _ => return None,
         };
         let exact = t.whole && t.magnitudes.iter().all(|&m| m < EXACT_BELOW);
         Some(BandTotals {
@@ -218,8 +252,10 @@ impl Keeping {
     /// the first merged band (whose own points it holds none of): the band limit adds it
     /// into OTHER as it would have added every merged band.
     pub(crate) fn merged_points(&mut self) -> Option<(usize, Vec<Point>)> {
-        let Keeping::Drawn(d) = self else {
-            return None;
+        let d = match self {
+            Keeping::Drawn(d) => d,
+            Keeping::Both(b) => return b.0.merged_points().or_else(|| b.1.merged_points()),
+            _ => return None,
         };
         let carrier = d.drawing.roles.iter().position(|&r| r == Role::Merged)?;
         let sums = std::mem::take(&mut d.sums);
@@ -281,7 +317,13 @@ impl Drawn {
                     let count = self.drawing.counts.get(id as usize).copied().unwrap_or(0);
                     band.reserve_exact(count as usize);
                 }
-                band.extend(points.iter().map(|p| shifted(p, base)))
+                match &self.drawing.at {
+                    Some(at) => band.extend(
+                        (points.iter().map(|p| shifted(p, base)))
+                            .filter(|p| at.get(p.sample as usize).copied().unwrap_or(false)),
+                    ),
+                    None => band.extend(points.iter().map(|p| shifted(p, base))),
+                }
             }
             Some(Role::Merged) => {
                 for p in points {

@@ -84,7 +84,8 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> usize {
         assert_eq!(points, 0, "{name}: the summary's reading kept points");
         let slopes = load_slopes(bytes, &opts, &part, &sums, &mut |_| {})
             .unwrap_or_else(|e| panic!("{name}: read for the slopes: {e}"))
-            .unwrap_or_else(|| panic!("{name}: no slopes"));
+            .unwrap_or_else(|| panic!("{name}: no slopes"))
+            .slopes;
         for sopts in summary_options() {
             let one = summarize(&all, Some(name), &sopts);
             let slopes = sopts.slopes.then_some(&slopes[..]);

@@ -1,0 +1,209 @@
+//! The page of a profile read in parts (`page.rs`) against the page of every point kept:
+//! the same bytes and warnings, for every golden input, the `.hp` files of `tests/data`
+//! and generated long profiles, with several option sets; and the parts were taken.
+
+use super::{read_parts, rest_bands};
+use crate::aggregate::AggregateOptions;
+use crate::paint::PaintOptions;
+use crate::pipeline::{prepare, prepare_page_known};
+use crate::{load, Format, LoadOptions, RenderOptions, Source};
+
+/// The option sets: the defaults, no traces, few bands, no limit, one band, reversed,
+/// many traces, and few points drawn (the bands not drawn then go at fewer samples).
+fn option_sets() -> Vec<AggregateOptions> {
+    let with = |f: &dyn Fn(&mut AggregateOptions)| {
+        let mut o = AggregateOptions::default();
+        f(&mut o);
+        o
+    };
+    vec![
+        AggregateOptions::default(),
+        with(&|o| o.trace_percent = 0.0),
+        with(&|o| o.band_limit = 5),
+        with(&|o| o.band_limit = 0),
+        with(&|o| o.band_limit = 1),
+        with(&|o| {
+            o.band_limit = 4;
+            o.reverse = true;
+        }),
+        with(&|o| {
+            o.trace_percent = 30.0;
+            o.band_limit = 3;
+        }),
+        with(&|o| {
+            o.band_limit = 6;
+            o.max_points = Some(40);
+        }),
+    ]
+}
+
+fn page_of(chart: &crate::Chart) -> Vec<u8> {
+    let mut out = Vec::new();
+    chart
+        .write(Format::Html, &PaintOptions::default(), &mut out)
+        .unwrap_or_else(|e| panic!("painting: {e}"));
+    out
+}
+
+/// What reading in parts did for one file.
+#[derive(Default)]
+struct Taken {
+    /// Pages made from the parts.
+    parts: usize,
+    /// Of those, pages whose profile drawn held fewer points than the whole.
+    fewer: usize,
+    /// Of those, pages whose last reading kept fewer points than the bands not drawn
+    /// have (the page carries them at some samples only).
+    thinned: usize,
+}
+
+/// Compares both ways for every option set.
+fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
+    let opts = LoadOptions::default();
+    let mut taken = Taken::default();
+    for aggregate in option_sets() {
+        let mut render = RenderOptions::for_format(Format::Html);
+        render.aggregate = aggregate.clone();
+        let parts = read_parts(bytes, &opts, &render, &|| {}, &mut |_| {});
+        let Ok(whole) = load(Source::Bytes(bytes), &opts) else {
+            assert!(
+                !matches!(parts, Ok(Some(_))),
+                "{name}: read in parts, not whole"
+            );
+            continue;
+        };
+        let parts = parts.unwrap_or_else(|e| panic!("{name}: read whole, not in parts: {e}"));
+        let Some(parts) = parts else {
+            continue;
+        };
+        taken.parts += 1;
+        assert_eq!(whole.warnings, parts.loaded.warnings, "{name}: warnings");
+        let all: usize = (whole.profile.bands.iter()).map(|b| b.points.len()).sum();
+        let undrawn: usize = (whole.profile.bands.iter().zip(&parts.roles))
+            .filter(|(_, &role)| role != crate::profile::keep::Role::Drawn)
+            .map(|(b, _)| b.points.len())
+            .sum();
+        let (one, _) = prepare(whole.profile, None, &render);
+        let mut last = None;
+        let mut fill = |wanted: &[bool]| {
+            let bands = rest_bands(bytes, &opts, &parts.roles, wanted, &mut |_| {})?;
+            last = Some(bands.iter().map(|b| b.points.len()).sum::<usize>());
+            Ok::<_, crate::LoadError>(Some(bands))
+        };
+        let profile = parts.loaded.profile;
+        let drawn: usize = profile.bands.iter().map(|b| b.points.len()).sum();
+        let (two, _) = prepare_page_known(
+            profile,
+            &parts.totals,
+            parts.facts,
+            &mut fill,
+            None,
+            &render,
+        )
+        .unwrap_or_else(|e| panic!("{name}: the last reading: {e}"));
+        taken.fewer += usize::from(drawn < all);
+        taken.thinned += usize::from(last.is_some_and(|last| last < undrawn));
+        assert!(
+            page_of(&one) == page_of(&two),
+            "{name}: the page with {aggregate:?} differs read in parts"
+        );
+    }
+    taken
+}
+
+fn hp_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.unwrap_or_else(|e| panic!("{dir}: {e}")).path();
+            match path.is_dir() {
+                true => dirs.push(path),
+                false if path.extension().is_some_and(|x| x == "hp") => found.push(path),
+                false => {}
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn every_file_alike(dir: &str, least: usize) -> Taken {
+    let inputs = hp_files(dir);
+    assert!(inputs.len() >= least, "{dir}: {} .hp files", inputs.len());
+    let mut taken = Taken::default();
+    for path in &inputs {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let t = same_both_ways(&path.display().to_string(), &bytes);
+        taken.parts += t.parts;
+        taken.fewer += t.fewer;
+        taken.thinned += t.thinned;
+    }
+    taken
+}
+
+#[test]
+fn every_golden_input_is_paged_alike_from_its_parts() {
+    let taken = every_file_alike(concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs"), 50);
+    // Not vacuous: most pages were made from the parts, many from fewer points.
+    assert!(taken.parts > 300, "pages from the parts: {}", taken.parts);
+    assert!(
+        taken.fewer > 100,
+        "pages from fewer points: {}",
+        taken.fewer
+    );
+}
+
+#[test]
+fn every_hp_of_the_test_data_is_paged_alike_from_its_parts() {
+    let taken = every_file_alike(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"), 20);
+    assert!(taken.parts > 100, "pages from the parts: {}", taken.parts);
+    assert!(taken.fewer > 50, "pages from fewer points: {}", taken.fewer);
+}
+
+#[test]
+fn long_profiles_are_paged_alike_from_their_parts() {
+    use super::super::tests::generated;
+    // Thinned (its levels of detail and the bands not drawn within the page's budget),
+    // cut in its last census, and one whose sums are not whole (read whole then).
+    let taken = same_both_ways("long", &generated(60, 6000, false, false));
+    assert_eq!(
+        (taken.parts, taken.fewer),
+        (8, 8),
+        "every option set, fewer points"
+    );
+    assert!(taken.thinned >= 1, "the bands not drawn at fewer samples");
+    let taken = same_both_ways("cut", &generated(30, 3000, false, true));
+    assert_eq!(taken.parts, 8);
+}
+
+#[test]
+fn sums_not_exact_and_options_that_need_every_point_are_read_whole() {
+    use super::super::tests::generated;
+    let opts = LoadOptions::default();
+    let parts = |bytes: &[u8], render: &RenderOptions| {
+        let read = read_parts(bytes, &opts, render, &|| {}, &mut |_| {});
+        matches!(read, Ok(Some(_)))
+    };
+    let page = RenderOptions::for_format(Format::Html);
+    assert!(
+        !parts(&generated(60, 100, true, false), &page),
+        "a fraction"
+    );
+    let bytes = generated(60, 100, false, false);
+    assert!(parts(&bytes, &page));
+    for f in [
+        |o: &mut AggregateOptions| o.by_deviation = true,
+        |o: &mut AggregateOptions| o.by_growth = true,
+        |o: &mut AggregateOptions| o.band_limit = -1,
+    ] {
+        let mut render = page.clone();
+        f(&mut render.aggregate);
+        assert!(!parts(&bytes, &render), "{:?}", render.aggregate);
+    }
+    // A format that exports every band whole.
+    assert!(!parts(
+        &bytes,
+        &RenderOptions::for_format(Format::Prometheus)
+    ));
+}
