@@ -57,7 +57,11 @@ pub(crate) fn place_chunked(
     let Some(block) = recorder.block.filter(|_| in_order && !recorder.other) else {
         return Ok(None);
     };
-    let totals = bounded.as_mut().and_then(|b| b.band_totals(&block.names));
+    let mut totals = bounded.as_mut().and_then(|b| b.band_totals(&block.names));
+    // Its censuses are the samples placed (the builder fed no sample saw none).
+    if let Some(t) = &mut totals {
+        t.censuses = block.times.len();
+    }
     Ok(Some(Placement {
         header: recorder.header,
         block,

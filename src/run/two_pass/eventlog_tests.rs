@@ -235,7 +235,8 @@ fn same_summaries(name: &str, bytes: &[u8], second: &LoadOptions, whole: &Loaded
         assert_eq!(points, 0, "{name}: the summary's reading kept points");
         let slopes = load_slopes(bytes, &opts, &part, &sums, &mut |_| {})
             .unwrap_or_else(|e| panic!("{name}: slopes: {e}"))
-            .unwrap_or_else(|| panic!("{name}: no slopes"));
+            .unwrap_or_else(|| panic!("{name}: no slopes"))
+            .slopes;
         for (top, growth) in [(10, false), (100_000, true)] {
             let sopts = SummaryOptions {
                 top,
