@@ -51,7 +51,10 @@ fn its_summary_is_the_time_profiles_and_agrees_with_the_report() {
     let ran = hp2ps(dir.path(), &["--summary=json"]);
     assert_eq!(ran.code, Some(0), "{}", ran.describe());
     let err = ran.stderr_text();
-    assert!(err.contains("for one): its time profile is summarised"), "{err}");
+    assert!(
+        err.contains("for one): its time profile is summarised"),
+        "{err}"
+    );
     let s: Value = serde_json::from_slice(&ran.stdout).expect("JSON");
     assert_eq!(
         (&s["kind"], &s["format"]),

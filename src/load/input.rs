@@ -251,28 +251,51 @@ pub(crate) fn read_slopes(
     Ok(builder.finish_sloped())
 }
 
-/// The first reading of a long mapped `.hp` for its page: [`band_totals`] and
-/// [`read_summed`] in one; `None` for an eventlog or a time window.
+/// The first reading of a long mapped `.hp` or placed eventlog for its page:
+/// [`band_totals`] and [`read_summed`] in one; `None` for an eventlog not placed
+/// (`opts.placed`) or a time window.
 pub(crate) fn read_totals_summed(
     bytes: &[u8],
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<(Profile, Notes, Sums, BandTotals)>, LoadError> {
-    if InputKind::of(bytes) != InputKind::Hp || !opts.window().is_everything() {
+    if !opts.window().is_everything() {
         return Ok(None);
     }
     let mut builder = ProfileBuilder::totals_summed();
-    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let Some(notes) = read_placed_or_hp(bytes, opts, &mut builder, release)? else {
+        return Ok(None);
+    };
     let (profile, sums, totals) = builder.finish_totals_summed();
     Ok(sums
         .zip(totals)
-        .map(|(sums, totals)| (profile, Notes::Hp(warnings), sums, totals)))
+        .map(|(sums, totals)| (profile, notes, sums, totals)))
+}
+
+/// A whole reading of a mapped `.hp` (on every core), or the second of a placed
+/// eventlog, into `builder`: what the reader said; `None` for an eventlog not placed.
+fn read_placed_or_hp(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    builder: &mut ProfileBuilder,
+    release: &mut dyn FnMut(usize),
+) -> Result<Option<Notes>, LoadError> {
+    Ok(match (InputKind::of(bytes), &opts.placed) {
+        (InputKind::Hp, _) => Some(Notes::Hp(hp::read_slice_parallel(
+            bytes, &opts.hp, builder, release,
+        )?)),
+        (InputKind::Eventlog, Some(placed)) => {
+            let report = stream_placed(bytes, opts, placed, builder, release)?;
+            Some(Notes::Eventlog(Box::new(report)))
+        }
+        (InputKind::Eventlog, None) => None,
+    })
 }
 
 /// The second reading of a long mapped `.hp` for its page, which
 /// [`read_totals_summed`] of the same bytes gave `sums` of: the drawn bands' points as
 /// `opts.drawn` says ([`read_source`]'s), and the bands' growth ([`read_slopes`]'s) in
-/// one; `None` for an eventlog, a time window or without `opts.drawn`.
+/// one; `None` for an eventlog not placed, a time window or without `opts.drawn`.
 pub(crate) fn read_drawn_sloped(
     bytes: &[u8],
     opts: &LoadOptions,
@@ -283,13 +306,15 @@ pub(crate) fn read_drawn_sloped(
     let Some(drawing) = &opts.drawn else {
         return Ok(None);
     };
-    if InputKind::of(bytes) != InputKind::Hp || !opts.window().is_everything() {
+    if !opts.window().is_everything() {
         return Ok(None);
     }
     let mut builder = ProfileBuilder::drawn_sloped(drawing.clone(), times.to_vec(), &sums.values);
-    let warnings = hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release)?;
+    let Some(notes) = read_placed_or_hp(bytes, opts, &mut builder, release)? else {
+        return Ok(None);
+    };
     let (profile, growth) = builder.finish_drawn_sloped();
-    Ok(growth.map(|growth| (profile, Notes::Hp(warnings), growth)))
+    Ok(growth.map(|growth| (profile, notes, growth)))
 }
 
 /// The profile that `read` hands to the time window of `opts`, and what `read` returns.

@@ -133,7 +133,7 @@ fn read_mapped_parts(
     // Else a page may be made of the drawn bands' points and sums of the rest.
     let read_in_parts = matches!(summed, Ok(None)) && drawn;
     let paged = match read_in_parts {
-        true => two_pass::page_reading(inv, &opts, map),
+        true => two_pass::page_reading(inv, &mut opts, map),
         false => Ok(None),
     };
     let mut page = None;

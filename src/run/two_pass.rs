@@ -155,9 +155,9 @@ fn decide(
     Some((drawing, totals.totals))
 }
 
-mod page;
 #[cfg(test)]
 mod eventlog_tests;
+mod page;
 #[cfg(test)]
 mod summary_tests;
 #[cfg(test)]

@@ -1,5 +1,8 @@
-//! The page (`--format html`) of a long mapped `.hp` in bounded memory (issue 39): its
-//! readings keep the points of the bands it draws and sums of the rest, not every point.
+//! The page (`--format html`) of a long mapped `.hp` or eventlog in bounded memory (issue
+//! 39): its readings keep the points of the bands it draws and sums of the rest, not
+//! every point. An eventlog's censuses are placed by a reading before these (its time
+//! axis and bands are known only at its end: `read/eventlog/bounded.rs`), and each of
+//! these hands them over as they complete.
 //!
 //! 1. Every band's total (as `-c`'s first reading: the bands' roles) and the summary's
 //!    sums (as `--summary`'s: the stack of every band at each sample, the page's totals,
@@ -20,9 +23,13 @@
 use super::super::mapped::Mapped;
 use crate::aggregate::{every_band_of_sums, page_roles, PageFacts};
 use crate::cli::Invocation;
-use crate::load::{load_drawn_sloped, load_totals_summed, Binary, LoadError, LoadOptions, Loaded};
+use crate::load::{
+    eventlog_placement, load_drawn_sloped, load_totals_summed, Binary, LoadError, LoadOptions,
+    Loaded,
+};
 use crate::profile::keep::{Drawing, Role};
 use crate::profile::Band;
+use crate::read::kind::InputKind;
 use crate::symbolize::address_label;
 use crate::{load, Format, RenderOptions, Source};
 
@@ -118,7 +125,7 @@ fn rest_drawing(roles: &[Role], wanted: &[bool]) -> Drawing {
 /// then ready to be read again, whole. Its errors are `load`'s of the same bytes.
 pub(crate) fn page_reading(
     inv: &Invocation,
-    opts: &LoadOptions,
+    opts: &mut LoadOptions,
     map: &Mapped,
 ) -> Result<Option<PageRead>, LoadError> {
     let plain = matches!(inv.format(), Format::Html)
@@ -131,10 +138,24 @@ pub(crate) fn page_reading(
     if !plain {
         return Ok(None);
     }
+    // An eventlog's censuses are placed by a reading of their own first (as for `-c`:
+    // `read/eventlog/bounded.rs`); one it does not place is read whole. The placement
+    // stays in `opts` for the page's last reading.
+    if InputKind::of(map.bytes()) == InputKind::Eventlog {
+        opts.placed = eventlog_placement(map.bytes(), opts, false, &mut |n| map.release(n));
+        map.read_again();
+        if opts.placed.is_none() {
+            return Ok(None);
+        }
+    }
     let again = || map.read_again();
-    read_parts(map.bytes(), opts, &inv.render, &again, &mut |n| {
+    let read = read_parts(map.bytes(), opts, &inv.render, &again, &mut |n| {
         map.release(n)
-    })
+    });
+    if !matches!(read, Ok(Some(_))) {
+        opts.placed = None;
+    }
+    read
 }
 
 /// The first two readings of `bytes` for a page of `render` (see the module docs),

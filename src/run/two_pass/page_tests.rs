@@ -1,6 +1,7 @@
 //! The page of a profile read in parts (`page.rs`) against the page of every point kept:
-//! the same bytes and warnings, for every golden input, the `.hp` files of `tests/data`
-//! and generated long profiles, with several option sets; and the parts were taken.
+//! the same bytes and warnings, for every golden input, the `.hp` files and eventlogs of
+//! `tests/data` (and the shared corpus's eventlogs) and generated long profiles, with
+//! several option sets; and the parts were taken.
 
 use super::{read_parts, rest_bands};
 use crate::aggregate::AggregateOptions;
@@ -59,8 +60,15 @@ struct Taken {
 
 /// Compares both ways for every option set.
 fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
-    let opts = LoadOptions::default();
+    let mut opts = LoadOptions::default();
     let mut taken = Taken::default();
+    // An eventlog is read in parts once placed (as `page_reading` does it).
+    if crate::read::kind::InputKind::of(bytes) == crate::read::kind::InputKind::Eventlog {
+        opts.placed = crate::load::eventlog_placement(bytes, &opts, false, &mut |_| {});
+        if opts.placed.is_none() {
+            return taken;
+        }
+    }
     for aggregate in option_sets() {
         let mut render = RenderOptions::for_format(Format::Html);
         render.aggregate = aggregate.clone();
@@ -111,7 +119,7 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
     taken
 }
 
-fn hp_files(dir: &str) -> Vec<std::path::PathBuf> {
+fn files_of(dir: &str, ext: &str) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
     let mut dirs = vec![std::path::PathBuf::from(dir)];
     while let Some(d) = dirs.pop() {
@@ -119,7 +127,7 @@ fn hp_files(dir: &str) -> Vec<std::path::PathBuf> {
             let path = entry.unwrap_or_else(|e| panic!("{dir}: {e}")).path();
             match path.is_dir() {
                 true => dirs.push(path),
-                false if path.extension().is_some_and(|x| x == "hp") => found.push(path),
+                false if path.extension().is_some_and(|x| x == ext) => found.push(path),
                 false => {}
             }
         }
@@ -128,9 +136,13 @@ fn hp_files(dir: &str) -> Vec<std::path::PathBuf> {
     found
 }
 
-fn every_file_alike(dir: &str, least: usize) -> Taken {
-    let inputs = hp_files(dir);
-    assert!(inputs.len() >= least, "{dir}: {} .hp files", inputs.len());
+fn every_file_alike(dir: &str, ext: &str, least: usize) -> Taken {
+    let inputs = files_of(dir, ext);
+    assert!(
+        inputs.len() >= least,
+        "{dir}: {} .{ext} files",
+        inputs.len()
+    );
     let mut taken = Taken::default();
     for path in &inputs {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -144,7 +156,11 @@ fn every_file_alike(dir: &str, least: usize) -> Taken {
 
 #[test]
 fn every_golden_input_is_paged_alike_from_its_parts() {
-    let taken = every_file_alike(concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs"), 50);
+    let taken = every_file_alike(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs"),
+        "hp",
+        50,
+    );
     // Not vacuous: most pages were made from the parts, many from fewer points.
     assert!(taken.parts > 300, "pages from the parts: {}", taken.parts);
     assert!(
@@ -156,9 +172,31 @@ fn every_golden_input_is_paged_alike_from_its_parts() {
 
 #[test]
 fn every_hp_of_the_test_data_is_paged_alike_from_its_parts() {
-    let taken = every_file_alike(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"), 20);
+    let taken = every_file_alike(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"), "hp", 20);
     assert!(taken.parts > 100, "pages from the parts: {}", taken.parts);
     assert!(taken.fewer > 50, "pages from fewer points: {}", taken.fewer);
+}
+
+#[test]
+fn every_eventlog_is_paged_alike_from_its_parts() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut taken = every_file_alike(&format!("{root}/tests/data"), "eventlog", 40);
+    // Ours, generated (GHC 9.0.2 and 9.10.3): read in place.
+    let shared = format!("{root}/../shared/corpus/eventlog");
+    if std::path::Path::new(&shared).is_dir() {
+        let t = every_file_alike(&shared, "eventlog", 10);
+        (taken.parts, taken.fewer) = (taken.parts + t.parts, taken.fewer + t.fewer);
+    } else if std::env::var_os("CI").is_some_and(|v| v == "true") {
+        panic!("{shared} is missing");
+    } else {
+        eprintln!("SKIPPED in part: {shared} is absent");
+    }
+    assert!(taken.parts > 200, "pages from the parts: {}", taken.parts);
+    assert!(
+        taken.fewer > 100,
+        "pages from fewer points: {}",
+        taken.fewer
+    );
 }
 
 #[test]
