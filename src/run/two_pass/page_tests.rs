@@ -9,33 +9,16 @@ use crate::paint::PaintOptions;
 use crate::pipeline::{prepare, prepare_page_known};
 use crate::{load, Format, LoadOptions, RenderOptions, Source};
 
-/// The option sets: the defaults, no traces, few bands, no limit, one band, reversed,
-/// many traces, and few points drawn (the bands not drawn then go at fewer samples).
+/// The option sets of the two readings of `-c` (`tests.rs`), and few points drawn (the
+/// bands not drawn then go at fewer samples).
 fn option_sets() -> Vec<AggregateOptions> {
-    let with = |f: &dyn Fn(&mut AggregateOptions)| {
-        let mut o = AggregateOptions::default();
-        f(&mut o);
-        o
-    };
-    vec![
-        AggregateOptions::default(),
-        with(&|o| o.trace_percent = 0.0),
-        with(&|o| o.band_limit = 5),
-        with(&|o| o.band_limit = 0),
-        with(&|o| o.band_limit = 1),
-        with(&|o| {
-            o.band_limit = 4;
-            o.reverse = true;
-        }),
-        with(&|o| {
-            o.trace_percent = 30.0;
-            o.band_limit = 3;
-        }),
-        with(&|o| {
-            o.band_limit = 6;
-            o.max_points = Some(40);
-        }),
-    ]
+    let mut sets = super::super::tests::option_sets();
+    sets.push(AggregateOptions {
+        band_limit: 6,
+        max_points: Some(40),
+        ..AggregateOptions::default()
+    });
+    sets
 }
 
 fn page_of(chart: &crate::Chart) -> Vec<u8> {

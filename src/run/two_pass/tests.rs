@@ -33,8 +33,8 @@ fn drawn(chart: &crate::Chart, aux: &crate::Aux, format: Format) -> (Vec<u8>, Ve
 }
 
 /// The option sets: hp2ps's defaults, no traces, few bands, no limit, one band,
-/// reversed, many traces.
-fn option_sets() -> Vec<AggregateOptions> {
+/// reversed, many traces (the page's readings are tested with these too).
+pub(super) fn option_sets() -> Vec<AggregateOptions> {
     let with = |f: &dyn Fn(&mut AggregateOptions)| {
         let mut o = AggregateOptions::default();
         f(&mut o);
