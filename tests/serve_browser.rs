@@ -460,14 +460,19 @@ fn a_tab_reloaded_mid_run_picks_the_run_up_where_it_stands() {
         if reloaded.is_none() && l["state"] == "live" && samples >= 10 {
             let end = l["end"].as_f64().unwrap_or(1.0);
             let w = vec![end * 0.1, end * 0.4];
+            let before = browser.script("return location.href", json!([]));
             browser.script(
                 "window.hp2ps.runs[0].zoomTo(arguments[0], arguments[1]);",
                 json!(w.clone()),
             );
-            // The fragment follows the view once it rests (150 ms); reloading the
-            // address keeps it.
-            std::thread::sleep(Duration::from_millis(400));
-            let here = browser.script("return location.href", json!([]));
+            // The fragment follows the view once it rests (150 ms; later on a loaded
+            // machine: waited for, up to 10 s); reloading the address keeps it.
+            let until = Instant::now() + Duration::from_secs(10);
+            let mut here = before.clone();
+            while here == before && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(100));
+                here = browser.script("return location.href", json!([]));
+            }
             browser.goto(here.as_str().unwrap_or(&served.url));
             after = Some(settled(&browser));
             reloaded = Some((samples, w));
