@@ -70,29 +70,44 @@ pub(crate) fn prepare_known(
 }
 
 /// [`prepare_known`] of a profile whose drawn bands' points are in `spill` (a second
-/// reading's, `crate::profile::spill`), as PostScript draws it: every sample (`opts`
-/// thin none: the caller's to see), no `.aux` read (`-p`).
+/// reading's, `crate::profile::spill`), no `.aux` read (`-p`). `painted`: as PostScript
+/// draws it, every sample (`opts` thin none: the caller's to see), the painter reading
+/// the points from the spill; else thinning reads them back at the samples it keeps
+/// (`aggregate::thin_filled`), a failure to read them the spill's to say
+/// (`Spill::finish`).
 pub(crate) fn prepare_spilled(
     profile: Profile,
     totals: &[i64],
     spill: &SpillHandle,
+    painted: bool,
     opts: &RenderOptions,
 ) -> (Chart, Aux) {
     let (agg_opts, needs) = (&opts.aggregate, &opts.needs);
     let agg = aggregate_known(profile, None, agg_opts, needs, Some(totals), Some(spill));
+    if !painted {
+        let none = &mut |_: &[bool]| Ok::<_, std::convert::Infallible>(None);
+        let thinned = match thin_filled(agg, agg_opts.max_points, needs, Some(spill), none) {
+            Ok(thinned) => thinned,
+            Err(never) => match never {},
+        };
+        return layout(thinned, None, &opts.layout, needs);
+    }
     let mut thinned = thin(agg, opts.aggregate.max_points, &opts.needs);
     thinned.spilled = Some(spill.clone());
     layout(thinned, None, &opts.layout, &opts.needs)
 }
 
 /// [`prepare_known`] of a page whose profile holds the drawn bands' points only (a long
-/// profile read in parts: `crate::profile::keep`): every band's numbers and heights are
-/// `facts`, and the points of the bands not drawn come from `fill` once the samples
-/// they are carried at are known (see `aggregate::thin_filled`), whose error it returns.
+/// profile read in parts: `crate::profile::keep`), or none of them when they are in
+/// `spill` (read back as [`prepare_spilled`] reads them when not `painted`): every
+/// band's numbers and heights are `facts`, and the points of the bands not drawn come
+/// from `fill` once the samples they are carried at are known (see
+/// `aggregate::thin_filled`), whose error it returns.
 pub(crate) fn prepare_page_known<E>(
     profile: Profile,
     totals: &[i64],
     facts: PageFacts,
+    spill: Option<&SpillHandle>,
     fill: FillRest<'_, E>,
     previous: Option<&Aux>,
     opts: &RenderOptions,
@@ -105,9 +120,9 @@ pub(crate) fn prepare_page_known<E>(
         needs,
         Some(totals),
         Some(facts),
-        None,
+        spill,
     );
-    let thinned = thin_filled(agg, aggregate.max_points, needs, fill)?;
+    let thinned = thin_filled(agg, aggregate.max_points, needs, spill, fill)?;
     Ok(layout(thinned, previous, &opts.layout, needs))
 }
 

@@ -23,7 +23,7 @@
 
 use std::ops::Range;
 
-use super::decimate::{kept_in, kept_samples};
+use super::decimate::{kept_in, kept_samples, BandPoints};
 use super::Aggregated;
 #[cfg(test)]
 use crate::defaults::PAGE_VALUES;
@@ -58,10 +58,16 @@ pub(super) struct RestAt {
 const FEWEST_REST_SAMPLES: usize = 16;
 
 impl PageSamples {
-    /// The samples of `agg` a page carries that draws at most `max_points` samples
-    /// (0: all), within a budget of `budget` band values ([`crate::defaults::PAGE_VALUES`]).
-    pub(super) fn of(agg: &Aggregated, max_points: usize, budget: usize) -> PageSamples {
-        let drawn = kept_samples(agg, max_points);
+    /// The samples of `agg` (its bands' points from `points`) a page carries that draws
+    /// at most `max_points` samples (0: all), within a budget of `budget` band values
+    /// ([`crate::defaults::PAGE_VALUES`]).
+    pub(super) fn of(
+        agg: &Aggregated,
+        points: BandPoints<'_>,
+        max_points: usize,
+        budget: usize,
+    ) -> PageSamples {
+        let drawn = kept_samples(agg, points, max_points);
         let n = agg.times.len();
         let mut carried = drawn
             .as_ref()
@@ -79,7 +85,7 @@ impl PageSamples {
                 break;
             }
             let kept: Vec<Vec<usize>> = (tiles.iter())
-                .map(|t| kept_in(agg, t.clone(), max_points))
+                .map(|t| kept_in(agg, points, t.clone(), max_points))
                 .collect();
             let count: usize = kept.iter().map(Vec::len).sum();
             if (carried + count).saturating_mul(bands) > budget {
@@ -97,7 +103,7 @@ impl PageSamples {
         let counts: Vec<usize> = (levels.iter())
             .map(|l| l.tiles.iter().map(Vec::len).sum())
             .collect();
-        let rest = rest_at(agg, drawn.as_deref(), &counts, room);
+        let rest = rest_at(agg, points, drawn.as_deref(), &counts, room);
         PageSamples {
             drawn,
             levels,
@@ -111,6 +117,7 @@ impl PageSamples {
 /// `levels` samples each), or a subset of the drawn samples.
 fn rest_at(
     agg: &Aggregated,
+    points: BandPoints<'_>,
     drawn: Option<&[bool]>,
     levels: &[usize],
     room: usize,
@@ -142,7 +149,7 @@ fn rest_at(
     }
     // The same reduction with a smaller limit drops the same samples first, and more:
     // what it keeps is among the drawn samples.
-    let keep = kept_samples(agg, most).unwrap_or_else(|| vec![true; n]);
+    let keep = kept_samples(agg, points, most).unwrap_or_else(|| vec![true; n]);
     let drawn_samples = (0..n).filter(|&s| drawn.map_or(true, |k| k[s]));
     let places = (drawn_samples.enumerate())
         .filter_map(|(place, s)| keep[s].then_some(place))
@@ -264,7 +271,7 @@ mod tests {
     #[test]
     fn each_tile_keeps_what_a_chart_of_it_would_keep() {
         let a = agg(20_000, 3, 0);
-        let page = PageSamples::of(&a, 1000, PAGE_VALUES);
+        let page = PageSamples::of(&a, BandPoints::InBands, 1000, PAGE_VALUES);
         let drawn = page.drawn.as_ref().expect("thinned");
         assert_eq!(drawn.iter().filter(|&&k| k).count(), 1000);
         // Level 1: ten tiles of 2,000 samples, each thinned to 1,000; level 2: a hundred
@@ -274,7 +281,7 @@ mod tests {
         assert!(!page.levels[0].whole && page.levels[1].whole);
         for (tile, kept) in tiles.iter().zip(&page.levels[0].tiles) {
             assert_eq!(kept.len(), 1000);
-            assert_eq!(kept, &kept_in(&a, tile.clone(), 1000));
+            assert_eq!(kept, &kept_in(&a, BandPoints::InBands, tile.clone(), 1000));
             assert_eq!((kept[0], kept[999]), (tile.start, tile.end - 1));
         }
         let mut seen = vec![false; 20_000];
@@ -293,7 +300,7 @@ mod tests {
     fn levels_and_the_rest_stay_within_the_budget() {
         let a = agg(20_000, 3, 10);
         // The drawn samples and level 1 fit (11,000 × 3), level 2 does not.
-        let page = PageSamples::of(&a, 1000, 40_000);
+        let page = PageSamples::of(&a, BandPoints::InBands, 1000, 40_000);
         assert_eq!(page.levels.len(), 1);
         // 7,000 values left, half of them for the 10 bands not drawn: at 350 of the 1,000
         // drawn samples (and the few the reduction always keeps), none at the level.
@@ -306,16 +313,19 @@ mod tests {
         let drawn: Vec<usize> = (0..20_000)
             .filter(|&s| page.drawn.as_ref().unwrap()[s])
             .collect();
-        let fewer = kept_samples(&a, 350).unwrap();
+        let fewer = kept_samples(&a, BandPoints::InBands, 350).unwrap();
         let want: Vec<usize> = (drawn.iter().enumerate())
             .filter_map(|(p, &s)| fewer[s].then_some(p))
             .collect();
         assert_eq!(places, want);
         assert_eq!(fewer.iter().filter(|&&k| k).count(), want.len(), "a subset");
         // No room at all: nowhere.
-        assert_eq!(PageSamples::of(&a, 1000, 33_100).rest, None);
+        assert_eq!(
+            PageSamples::of(&a, BandPoints::InBands, 1000, 33_100).rest,
+            None
+        );
         // With room for every sample of 13 bands at both levels, all of it.
-        let page = PageSamples::of(&a, 1000, PAGE_VALUES);
+        let page = PageSamples::of(&a, BandPoints::InBands, 1000, PAGE_VALUES);
         assert_eq!(page.levels.len(), 2);
         assert_eq!(
             page.rest,
@@ -325,7 +335,7 @@ mod tests {
             })
         );
         // Nothing thinned: no levels.
-        let page = PageSamples::of(&a, 0, PAGE_VALUES);
+        let page = PageSamples::of(&a, BandPoints::InBands, 0, PAGE_VALUES);
         assert_eq!((page.drawn, page.levels.len()), (None, 0));
     }
 

@@ -4,12 +4,13 @@
 //! levels of detail, and the values of the bands not drawn on their own. One call,
 //! [`thin`], gives both.
 
-use super::decimate::{drop_samples, kept_samples, sample_limit};
+use super::decimate::{drop_samples, kept_samples, sample_limit, BandPoints};
 use super::limit::drop_in_background;
 use super::page::{values_at, Level, PageSamples};
 use super::Aggregated;
 use crate::needs::Needs;
-use crate::profile::Band;
+use crate::profile::spill::{Spill, SpillHandle};
+use crate::profile::{Band, Point};
 
 /// The bands of [`thin`], with the samples drawn only, and the levels of detail.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,7 +61,7 @@ pub(crate) struct TileSamples {
 /// that carries its data ([`Needs::data`]), works out its levels of detail and whether
 /// it carries the bands not drawn ([`PageSamples`]).
 pub(crate) fn thin(agg: Aggregated, max_points: Option<usize>, needs: &Needs) -> Thinned {
-    let kept = thin_filled(agg, max_points, needs, &mut |_| {
+    let kept = thin_filled(agg, max_points, needs, None, &mut |_| {
         Ok::<_, std::convert::Infallible>(None)
     });
     match kept {
@@ -78,10 +79,17 @@ pub(crate) type FillRest<'a, E> = &'a mut dyn FnMut(&[bool]) -> Result<Option<Ve
 /// them at are known, `fill` is given a flag per sample, set at those, and returns the
 /// bands (by name) with their points at those samples at least, which replace the
 /// rest's (`None`: keep them as they are). Its error ends the thinning.
+///
+/// With a `spill`, the drawn bands hold no points: they are in it (a long profile's
+/// second reading, `crate::profile::spill`), read back for each pricing of the samples,
+/// then into the bands at the samples kept (the drawn ones and the levels' ones) only,
+/// as they would be there: the bands then hold only what thinning keeps of them. A
+/// failure to read it back is the spill's to say (`Spill::finish`).
 pub(crate) fn thin_filled<E>(
     mut agg: Aggregated,
     max_points: Option<usize>,
     needs: &Needs,
+    spill: Option<&SpillHandle>,
     fill: FillRest<'_, E>,
 ) -> Result<Thinned, E> {
     // A format that exports every band's numbers keeps every sample, and the bands not
@@ -96,11 +104,20 @@ pub(crate) fn thin_filled<E>(
         false => Vec::new(),
     };
     let limit = sample_limit(max_points, band_points, agg.bands.len());
-    let mut page = (needs.data).then(|| PageSamples::of(&agg, limit, needs.page_values));
+    let points = spill.map_or(BandPoints::InBands, BandPoints::Spilled);
+    let mut page = (needs.data).then(|| PageSamples::of(&agg, points, limit, needs.page_values));
     let drawn = match &mut page {
         Some(page) => page.drawn.take(),
-        None => kept_samples(&agg, limit),
+        None => kept_samples(&agg, points, limit),
     };
+    if let Some(spill) = spill {
+        let mut wanted = drawn.clone().unwrap_or_else(|| vec![true; agg.times.len()]);
+        let levels = page.as_ref().map_or(&[][..], |p| &p.levels[..]);
+        for &s in levels.iter().flat_map(|l| l.tiles.iter().flatten()) {
+            wanted[s] = true;
+        }
+        read_back(&mut agg, &mut spill.lock(), &wanted);
+    }
     // The bands not drawn go with their values when they fit the budget of values and
     // the table lists them all.
     let rows = needs.table_rows;
@@ -135,6 +152,43 @@ pub(crate) fn thin_filled<E>(
         undrawn,
         spilled: None,
     })
+}
+
+/// Gives the drawn bands of `agg` their points from `spill` at the samples flagged in
+/// `wanted` (see [`thin_filled`]), as the profile read whole would have them there:
+/// OTHER's are the merged bands' sum, which the band limit adds to 0 at every sample
+/// (`limit::band_limit_keeping`), 0 after the last the reading summed.
+fn read_back(agg: &mut Aggregated, spill: &mut Spill, wanted: &[bool]) {
+    let at = |s: u32| wanted.get(s as usize).copied().unwrap_or(false);
+    for (k, band) in agg.bands.iter_mut().enumerate() {
+        let other = k == 0 && agg.other;
+        let mut points = Vec::new();
+        let mut next = 0;
+        if let Some(number) = spill.band_of(&band.name, other) {
+            let read = spill.read_band(number, &mut |ps| {
+                let kept = ps.iter().filter(|p| at(p.sample)).map(|p| match other {
+                    true => Point {
+                        sample: p.sample,
+                        value: 0.0 + p.value,
+                    },
+                    false => *p,
+                });
+                points.extend(kept);
+                next = ps.last().map_or(next, |p| p.sample as usize + 1);
+            });
+            if let Err(e) = read {
+                spill.failed_to_read(e);
+            }
+        }
+        if other {
+            let zeros = (next..wanted.len()).filter(|&s| wanted[s]);
+            points.extend(zeros.map(|s| Point {
+                sample: s as u32,
+                value: 0.0,
+            }));
+        }
+        band.points = points;
+    }
 }
 
 /// The points of `filled` given to the bands of `rest` of the same name (none to a band

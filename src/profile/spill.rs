@@ -26,6 +26,17 @@ const BLOCK: usize = 8192;
 /// The bytes of a point in the file: its sample, then its value's bits.
 const POINT_BYTES: usize = 12;
 
+/// Where a block of a band's points is in the file, how many there are, and the samples
+/// of its first and last (a band's points are in sample order: a reading of some
+/// samples skips the blocks before them and stops after).
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    at: u64,
+    count: u32,
+    first: u32,
+    last: u32,
+}
+
 /// The drawn bands' points, in a file.
 pub(crate) struct Spill {
     file: Box<dyn SpillFile>,
@@ -33,8 +44,8 @@ pub(crate) struct Spill {
     end: u64,
     /// Each band's points not written yet, by band number.
     pending: Vec<Vec<Point>>,
-    /// Each band's blocks in the file: where, and how many points.
-    blocks: Vec<Vec<(u64, u32)>>,
+    /// Each band's blocks in the file.
+    blocks: Vec<Vec<Block>>,
     /// The first failure to write, said by [`Spill::finish`].
     failed: Option<io::Error>,
     /// The stack's height at every census (the drawn bands and those merged into
@@ -104,7 +115,12 @@ impl Spill {
             .and_then(|_| self.file.write_all(&self.bytes));
         match written {
             Ok(()) => {
-                self.blocks[b].push((self.end, points.len() as u32));
+                self.blocks[b].push(Block {
+                    at: self.end,
+                    count: points.len() as u32,
+                    first: points[0].sample,
+                    last: points[points.len() - 1].sample,
+                });
                 self.end += self.bytes.len() as u64;
             }
             Err(e) => self.failed = Some(e),
@@ -141,13 +157,31 @@ impl Spill {
         band: u32,
         each: &mut dyn FnMut(&[Point]),
     ) -> io::Result<()> {
+        self.read_band_in(band, 0..usize::MAX, each)
+    }
+
+    /// [`Self::read_band`] of the blocks that hold points of the samples `samples`: those
+    /// before and after are not read (the blocks read may hold points of other samples
+    /// too, at their ends).
+    pub(crate) fn read_band_in(
+        &mut self,
+        band: u32,
+        samples: std::ops::Range<usize>,
+        each: &mut dyn FnMut(&[Point]),
+    ) -> io::Result<()> {
         let Some(blocks) = self.blocks.get(band as usize) else {
             return Ok(());
         };
         let mut points = Vec::with_capacity(BLOCK);
-        for &(at, count) in blocks {
-            self.bytes.resize(count as usize * POINT_BYTES, 0);
-            self.file.seek(SeekFrom::Start(at))?;
+        for block in blocks {
+            if (block.last as usize) < samples.start {
+                continue;
+            }
+            if block.first as usize >= samples.end {
+                break;
+            }
+            self.bytes.resize(block.count as usize * POINT_BYTES, 0);
+            self.file.seek(SeekFrom::Start(block.at))?;
             self.file.read_exact(&mut self.bytes)?;
             points.clear();
             points.extend(self.bytes.chunks_exact(POINT_BYTES).map(|c| {
@@ -163,6 +197,12 @@ impl Spill {
             each(&points);
         }
         Ok(())
+    }
+
+    /// Keeps `e`, a failure to read the file back, to be said by [`Self::finish`] (the
+    /// first failure only).
+    pub(crate) fn failed_to_read(&mut self, e: io::Error) {
+        self.failed.get_or_insert(e);
     }
 
     /// The band whose points a drawn band named `name` reads (`other`: it is the OTHER
@@ -234,6 +274,56 @@ mod tests {
         let mut none = 0;
         spill.read_band(7, &mut |ps| none += ps.len()).unwrap();
         assert_eq!(none, 0);
+    }
+
+    /// A band read over some samples gives the blocks that hold them: every point of
+    /// those samples, in order, and of the others only those sharing their blocks.
+    #[test]
+    fn a_band_read_over_some_samples_gives_every_point_of_them() {
+        let mut spill = Spill::new(Box::new(io::Cursor::new(Vec::new())));
+        // Two points in some samples, none in others: 3 samples in 4 have points.
+        let band: Vec<Point> = (0..40_000u32)
+            .filter(|k| k % 4 != 3)
+            .flat_map(|k| {
+                let twice = k % 7 == 0;
+                (0..1 + u32::from(twice)).map(move |j| Point {
+                    sample: k,
+                    value: f64::from(k * 2 + j),
+                })
+            })
+            .collect();
+        spill.put(0, band.iter().copied());
+        spill.finish().unwrap();
+        for samples in [
+            0..1,
+            0..40_000,
+            5..9,
+            8191..8193,
+            12_000..30_001,
+            39_999..50_000,
+            50_000..60_000,
+        ] {
+            let mut got = Vec::new();
+            let mut read = 0;
+            spill
+                .read_band_in(0, samples.clone(), &mut |ps| {
+                    read += ps.len();
+                    got.extend(
+                        ps.iter()
+                            .filter(|p| samples.contains(&(p.sample as usize)))
+                            .copied(),
+                    );
+                })
+                .unwrap();
+            let want: Vec<Point> = (band.iter())
+                .filter(|p| samples.contains(&(p.sample as usize)))
+                .copied()
+                .collect();
+            assert!(got == want, "{samples:?}");
+            // Not the whole band, for a few samples.
+            let blocks = (want.len() + BLOCK - 1) / BLOCK + 1;
+            assert!(read <= blocks * BLOCK, "{samples:?}: {read} read");
+        }
     }
 
     struct Refusing;

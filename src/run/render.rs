@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::aggregate::PageFacts;
 use crate::paint::html::Page;
 use crate::pipeline::{prepare_known, prepare_spilled};
+use crate::profile::spill::SpillHandle;
 use crate::profile::Profile;
 use crate::summary::{summarize, Summary};
 use crate::Chart;
@@ -142,7 +143,7 @@ fn read_mapped_parts(
         (Ok(Some((loaded, summary))), _) => (Ok(loaded), Some(summary), None),
         (Ok(None), Ok(Some(p))) => {
             page = Some((p.facts, opts.clone(), p.roles));
-            (Ok(p.loaded), None, Some((p.totals, None)))
+            (Ok(p.loaded), None, Some((p.totals, p.spill)))
         }
         (Ok(None), Ok(None)) => {
             let first = match drawn {
@@ -322,25 +323,45 @@ pub(super) fn prepare_done(
     previous: Option<&Aux>,
 ) -> Result<(Chart, Aux), String> {
     let totals = done.totals.take();
-    if let (Some(spill), Some(totals)) = (done.spill.take(), totals.as_deref()) {
-        return Ok(prepare_spilled(profile, totals, &spill, &inv.render));
-    }
-    let (Some((facts, reading)), Some(totals)) = (done.page.take(), totals.as_deref()) else {
-        return Ok(prepare_known(
+    let spill = done.spill.take();
+    // A failure to read the spill back (thinning's) is said once the chart is made.
+    let read_back = |spill: Option<&SpillHandle>| match spill {
+        Some(spill) => (spill.lock().finish()).map_err(|e| super::spill_file::failed(name, &e)),
+        None => Ok(()),
+    };
+    if let (Some((facts, reading)), Some(totals)) = (done.page.take(), totals.as_deref()) {
+        let mut fill = |wanted: &[bool]| {
+            let read = reading.rest(wanted);
+            if reading.changed_while_read(read.is_err()) {
+                return Err(changed_while_read(name));
+            }
+            read.map(Some).map_err(|e| read_error(name, e))
+        };
+        let render = &inv.render;
+        let made = prepare_page_known(
             profile,
-            totals.as_deref(),
+            totals,
+            facts,
+            spill.as_ref(),
+            &mut fill,
             previous,
-            &inv.render,
-        ));
-    };
-    let mut fill = |wanted: &[bool]| {
-        let read = reading.rest(wanted);
-        if reading.changed_while_read(read.is_err()) {
-            return Err(changed_while_read(name));
-        }
-        read.map(Some).map_err(|e| read_error(name, e))
-    };
-    prepare_page_known(profile, totals, facts, &mut fill, previous, &inv.render)
+            render,
+        )?;
+        read_back(spill.as_ref())?;
+        return Ok(made);
+    }
+    if let (Some(spill), Some(totals)) = (spill, totals.as_deref()) {
+        let painted = two_pass::painted_from_spill(inv.format(), &inv.render);
+        let made = prepare_spilled(profile, totals, &spill, painted, &inv.render);
+        read_back(Some(&spill))?;
+        return Ok(made);
+    }
+    Ok(prepare_known(
+        profile,
+        totals.as_deref(),
+        previous,
+        &inv.render,
+    ))
 }
 
 /// Draws the chart and writes it and the `.aux` (an export has none); returns the

@@ -53,26 +53,31 @@ pub(super) fn first_reading(
         opts.placed = None;
     }
     first.map(|(mut drawing, totals)| {
-        drawing.spill = spill(inv);
+        drawing.spill = spill();
         (drawing, totals)
     })
 }
 
-/// Where the second reading puts the drawn bands' points when `inv` draws every sample
-/// of them (PostScript, unthinned): a new spill file in TMPDIR (`spill_file.rs`).
-/// `None` for the other formats (their thinning needs the points), or when no file can
-/// be made there: the points are then kept in memory, as before.
-fn spill(inv: &Invocation) -> Option<SpillHandle> {
-    let every_sample = matches!(inv.render.aggregate.max_points, None | Some(0));
-    if inv.format() != Format::Ps || !every_sample || inv.render.needs.band_points != 0 {
-        return None;
-    }
+/// Where the second reading puts the drawn bands' points: a new spill file in TMPDIR
+/// (`spill_file.rs`), from which PostScript of every sample draws them
+/// ([`painted_from_spill`]) and the thinning of the other charts reads them back at the
+/// samples it keeps (`aggregate::thin_filled`); `None` when no file can be made there:
+/// the points are then kept in memory, as before.
+pub(super) fn spill() -> Option<SpillHandle> {
     #[cfg(test)]
     if let Some(make) = tests::SPILL_INTO.with(|f| f.get()) {
         return Some(SpillHandle::new(Spill::new(make())));
     }
     let file = super::spill_file::spill_file(&std::env::temp_dir()).ok()?;
     Some(SpillHandle::new(Spill::new(Box::new(file))))
+}
+
+/// Whether a chart in `format` with `render` is drawn from a spill by its painter
+/// (PostScript, every sample: `paint/ps/spilled_bands.rs`) rather than read back by
+/// thinning.
+pub(super) fn painted_from_spill(format: Format, render: &RenderOptions) -> bool {
+    let every_sample = matches!(render.aggregate.max_points, None | Some(0));
+    format == Format::Ps && every_sample && render.needs.band_points == 0
 }
 
 /// The profile of `map` loaded without its bands' points, and its summary from the sums

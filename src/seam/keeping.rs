@@ -211,6 +211,12 @@ impl Keeping {
     /// Once the second reading is over, what a spill needs besides the points: the bands'
     /// names (`names`), and a height for each of the `censuses` complete ones.
     pub(crate) fn spilled(&mut self, names: Vec<Vec<u8>>, censuses: usize) {
+        if let Keeping::Both(b) = self {
+            // At most one of the two keeps points (the page's second reading: the first).
+            b.0.spilled(names.clone(), censuses);
+            b.1.spilled(names, censuses);
+            return;
+        }
         if let Keeping::Drawn(Drawn {
             drawing: Drawing {
                 spill: Some(spill), ..

@@ -3,7 +3,9 @@
 
 use std::ops::Range;
 
+use super::BandPoints;
 use crate::aggregate::Aggregated;
+use crate::profile::Point;
 
 /// The narrowest a dropped sample's triangle counts, as a share of the time span: about
 /// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four
@@ -27,23 +29,46 @@ pub(super) struct Edges<'a> {
 
 impl<'a> Edges<'a> {
     /// The edges of the samples `range` (at least one) and its protected samples in one
-    /// pass, band by band, over a running column of the stack in double precision.
-    pub(super) fn of(agg: &'a Aggregated, range: Range<usize>) -> Edges<'a> {
+    /// pass, band by band, over a running column of the stack in double precision; the
+    /// bands' points from `points`.
+    pub(super) fn of(
+        agg: &'a Aggregated,
+        range: Range<usize>,
+        points: BandPoints<'_>,
+    ) -> Edges<'a> {
         let (n, bands) = (range.len(), agg.bands.len());
         let mut tops = vec![0.0f32; n * bands];
         let mut protected = vec![false; n];
         protected[0] = true;
         protected[n - 1] = true;
         let mut edge = vec![0.0f64; n];
+        let mut spill = match points {
+            BandPoints::InBands => None,
+            BandPoints::Spilled(spill) => Some(spill.lock()),
+        };
         for (k, band) in agg.bands.iter().enumerate() {
-            // A band's points are in sample order.
-            let from = band
-                .points
-                .partition_point(|p| (p.sample as usize) < range.start);
-            for p in &band.points[from..] {
-                match (p.sample as usize).checked_sub(range.start) {
-                    Some(s) if s < n => edge[s] += p.value,
-                    _ => break,
+            let mut add = |points: &[Point]| add_points(&mut edge, points, range.clone());
+            match &mut spill {
+                None => {
+                    // A band's points are in sample order.
+                    let from = band
+                        .points
+                        .partition_point(|p| (p.sample as usize) < range.start);
+                    add(&band.points[from..]);
+                }
+                // The same points in the same order, read back (OTHER's, the merged
+                // bands' sum, stop where the reading's sums stopped: the zeros the band
+                // limit adds after them leave every edge as it is).
+                Some(spill) => {
+                    let other = k == 0 && agg.other;
+                    if let Some(number) = spill.band_of(&band.name, other) {
+                        let read = spill.read_band_in(number, range.clone(), &mut |ps| {
+                            add(ps);
+                        });
+                        if let Err(e) = read {
+                            spill.failed_to_read(e);
+                        }
+                    }
                 }
             }
             let (mut low, mut high) = (0, 0);
@@ -59,6 +84,7 @@ impl<'a> Edges<'a> {
             protected[low] = true;
             protected[high] = true;
         }
+        drop(spill);
         // The profile's peak (every band's total at its highest, traces included), for
         // a chart that says it: the page's readout at that sample is the peak.
         if let Some(totals) = agg.totals.get(range.clone()) {
@@ -107,6 +133,19 @@ impl<'a> Edges<'a> {
             f64::INFINITY
         } else {
             0.0
+        }
+    }
+}
+
+/// Adds to `edge` (the column of the samples `range`, from its start) the values of
+/// `points` in it, in order, up to the first past its end; those before its start are
+/// passed over.
+fn add_points(edge: &mut [f64], points: &[Point], range: Range<usize>) {
+    for p in points {
+        match (p.sample as usize).checked_sub(range.start) {
+            Some(s) if s < edge.len() => edge[s] += p.value,
+            Some(_) => break,
+            None => {}
         }
     }
 }

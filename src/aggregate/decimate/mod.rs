@@ -32,12 +32,25 @@ use std::ops::Range;
 
 use super::Aggregated;
 use crate::defaults::VECTOR_MAX_POINTS;
+use crate::profile::spill::SpillHandle;
 use crate::profile::Point;
 use edges::Edges;
 
 mod edges;
 #[cfg(test)]
 mod tests;
+
+/// Where the drawn bands' points are when the samples are priced.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum BandPoints<'a> {
+    /// In the bands.
+    InBands,
+    /// In a spill (a long profile's second reading: `crate::profile::spill`), the bands
+    /// holding none, OTHER's being the merged bands' sum: read back for each pricing, so
+    /// that they are not in memory beside the edges. A read that fails is kept in the
+    /// spill for `Spill::finish` to say.
+    Spilled(&'a SpillHandle),
+}
 
 /// How many samples a budget of `band_points` band vertices allows a chart of `bands`
 /// drawn bands: the budget shared among the bands, at least [`VECTOR_MAX_POINTS`].
@@ -66,17 +79,22 @@ pub(super) fn sample_limit(max_points: usize, max_band_points: usize, bands: usi
 /// [`super::thin`] does when no page wants the samples' list: the tests' way in.)
 #[cfg(test)]
 pub(super) fn decimate(agg: &mut Aggregated, max_points: usize) {
-    if let Some(keep) = kept_samples(agg, max_points) {
+    if let Some(keep) = kept_samples(agg, BandPoints::InBands, max_points) {
         drop_samples(agg, &keep);
     }
 }
 
-/// Which samples [`decimate`] keeps, one flag per sample; `None` when it keeps them all.
-pub(super) fn kept_samples(agg: &Aggregated, max_points: usize) -> Option<Vec<bool>> {
+/// Which samples [`decimate`] keeps, one flag per sample, the bands' points from
+/// `points`; `None` when it keeps them all.
+pub(super) fn kept_samples(
+    agg: &Aggregated,
+    points: BandPoints<'_>,
+    max_points: usize,
+) -> Option<Vec<bool>> {
     let n = agg.times.len();
     match keeps_all(n, max_points) {
         true => None,
-        false => Some(simplified(agg, 0..n, max_points)),
+        false => Some(simplified(agg, points, 0..n, max_points)),
     }
 }
 
@@ -87,13 +105,18 @@ fn keeps_all(n: usize, max_points: usize) -> bool {
 }
 
 /// The samples of `range` (at least three) that [`decimate`] would keep of a chart of
-/// those samples alone, by their index in `agg`: every one when there are at most
-/// `max_points` (or `max_points` is 0).
-pub(super) fn kept_in(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<usize> {
+/// those samples alone, by their index in `agg` (its bands' points from `points`): every
+/// one when there are at most `max_points` (or `max_points` is 0).
+pub(super) fn kept_in(
+    agg: &Aggregated,
+    points: BandPoints<'_>,
+    range: Range<usize>,
+    max_points: usize,
+) -> Vec<usize> {
     if keeps_all(range.len(), max_points) {
         return range.collect();
     }
-    let keep = simplified(agg, range.clone(), max_points);
+    let keep = simplified(agg, points, range.clone(), max_points);
     (range.zip(keep))
         .filter_map(|(i, k)| k.then_some(i))
         .collect()
@@ -102,9 +125,14 @@ pub(super) fn kept_in(agg: &Aggregated, range: Range<usize>, max_points: usize) 
 /// Which samples of `range` to keep (one flag each, from its start): the protected ones
 /// (`Edges::protected`), and of the rest those left when the cheapest is dropped, one at
 /// a time, until `max_points` remain. `range` holds at least three samples.
-fn simplified(agg: &Aggregated, range: Range<usize>, max_points: usize) -> Vec<bool> {
+fn simplified(
+    agg: &Aggregated,
+    points: BandPoints<'_>,
+    range: Range<usize>,
+    max_points: usize,
+) -> Vec<bool> {
     let n = range.len();
-    let edges = Edges::of(agg, range);
+    let edges = Edges::of(agg, range, points);
     let fixed = &edges.protected;
 
     // A doubly linked list of the samples left, and a heap of their costs, each entry

@@ -28,6 +28,7 @@ use crate::load::{
     Loaded,
 };
 use crate::profile::keep::{Drawing, Role};
+use crate::profile::spill::SpillHandle;
 use crate::profile::Band;
 use crate::read::kind::InputKind;
 use crate::symbolize::address_label;
@@ -44,6 +45,8 @@ pub(crate) struct PageRead {
     pub(crate) facts: PageFacts,
     /// Each band's role in the second reading (the last reading's need).
     pub(crate) roles: Vec<Role>,
+    /// Where the drawn bands' points are, when not in `loaded` (`super::spill`).
+    pub(crate) spill: Option<SpillHandle>,
 }
 
 /// The third reading of the map: the bands not drawn at the samples the page carries
@@ -149,7 +152,8 @@ pub(crate) fn page_reading(
         }
     }
     let again = || map.read_again();
-    let read = read_parts(map.bytes(), opts, &inv.render, &again, &mut |n| {
+    let spill = super::spill();
+    let read = read_parts(map.bytes(), opts, &inv.render, spill, &again, &mut |n| {
         map.release(n)
     });
     if !matches!(read, Ok(Some(_))) {
@@ -158,13 +162,14 @@ pub(crate) fn page_reading(
     read
 }
 
-/// The first two readings of `bytes` for a page of `render` (see the module docs),
-/// `again` called after each (the map's pages are dropped anew: `Mapped::read_again`),
-/// `release` as the reading goes.
+/// The first two readings of `bytes` for a page of `render` (see the module docs), the
+/// drawn bands' points into `spill` when there is one, `again` called after each (the
+/// map's pages are dropped anew: `Mapped::read_again`), `release` as the reading goes.
 fn read_parts(
     bytes: &[u8],
     opts: &LoadOptions,
     render: &RenderOptions,
+    spill: Option<SpillHandle>,
     again: &dyn Fn(),
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<PageRead>, LoadError> {
@@ -186,7 +191,7 @@ fn read_parts(
     let drawing = Drawing {
         roles,
         counts: totals.counts,
-        spill: None,
+        spill: spill.clone(),
         censuses: totals.censuses,
         at: None,
     };
@@ -222,6 +227,7 @@ fn read_parts(
         totals: totals.totals,
         facts,
         roles: drawing.roles,
+        spill,
     }))
 }
 

@@ -7,7 +7,9 @@ use super::{read_parts, rest_bands};
 use crate::aggregate::AggregateOptions;
 use crate::paint::PaintOptions;
 use crate::pipeline::{prepare, prepare_page_known};
+use crate::profile::spill::{Spill, SpillHandle};
 use crate::{load, Format, LoadOptions, RenderOptions, Source};
+use std::io::Cursor;
 
 /// The option sets of the two readings of `-c` (`tests.rs`), and few points drawn (the
 /// bands not drawn then go at fewer samples).
@@ -39,6 +41,9 @@ struct Taken {
     /// Of those, pages whose last reading kept fewer points than the bands not drawn
     /// have (the page carries them at some samples only).
     thinned: usize,
+    /// Pages made from the parts with the drawn bands' points in a spill, none in
+    /// memory (each option set is read both ways: in memory and spilled).
+    spilled: usize,
 }
 
 /// Compares both ways for every option set.
@@ -52,10 +57,14 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
             return taken;
         }
     }
-    for aggregate in option_sets() {
+    for (aggregate, spilled) in
+        (option_sets().into_iter()).flat_map(|a| [(a.clone(), false), (a, true)])
+    {
         let mut render = RenderOptions::for_format(Format::Html);
         render.aggregate = aggregate.clone();
-        let parts = read_parts(bytes, &opts, &render, &|| {}, &mut |_| {});
+        let spill =
+            spilled.then(|| SpillHandle::new(Spill::new(Box::new(Cursor::new(Vec::new())))));
+        let parts = read_parts(bytes, &opts, &render, spill.clone(), &|| {}, &mut |_| {});
         let Ok(whole) = load(Source::Bytes(bytes), &opts) else {
             assert!(
                 !matches!(parts, Ok(Some(_))),
@@ -67,7 +76,7 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
         let Some(parts) = parts else {
             continue;
         };
-        taken.parts += 1;
+        taken.parts += usize::from(!spilled);
         assert_eq!(whole.warnings, parts.loaded.warnings, "{name}: warnings");
         let all: usize = (whole.profile.bands.iter()).map(|b| b.points.len()).sum();
         let undrawn: usize = (whole.profile.bands.iter().zip(&parts.roles))
@@ -83,20 +92,36 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
         };
         let profile = parts.loaded.profile;
         let drawn: usize = profile.bands.iter().map(|b| b.points.len()).sum();
+        if let Some(spill) = &spill {
+            spill
+                .lock()
+                .finish()
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(drawn, 0, "{name}: points kept in memory beside the spill");
+            taken.spilled += 1;
+        }
         let (two, _) = prepare_page_known(
             profile,
             &parts.totals,
             parts.facts,
+            spill.as_ref(),
             &mut fill,
             None,
             &render,
         )
         .unwrap_or_else(|e| panic!("{name}: the last reading: {e}"));
-        taken.fewer += usize::from(drawn < all);
-        taken.thinned += usize::from(last.is_some_and(|last| last < undrawn));
+        if let Some(spill) = &spill {
+            spill
+                .lock()
+                .finish()
+                .unwrap_or_else(|e| panic!("{name}: read back: {e}"));
+        } else {
+            taken.fewer += usize::from(drawn < all);
+            taken.thinned += usize::from(last.is_some_and(|last| last < undrawn));
+        }
         assert!(
             page_of(&one) == page_of(&two),
-            "{name}: the page with {aggregate:?} differs read in parts"
+            "{name}: the page with {aggregate:?} differs read in parts (spilled: {spilled})"
         );
     }
     taken
@@ -133,7 +158,10 @@ fn every_file_alike(dir: &str, ext: &str, least: usize) -> Taken {
         taken.parts += t.parts;
         taken.fewer += t.fewer;
         taken.thinned += t.thinned;
+        taken.spilled += t.spilled;
     }
+    // Every page made from the parts was made from a spill too.
+    assert_eq!(taken.spilled, taken.parts, "{dir}: pages from a spill");
     taken
 }
 
@@ -194,8 +222,9 @@ fn long_profiles_are_paged_alike_from_their_parts() {
         "every option set, fewer points"
     );
     assert!(taken.thinned >= 1, "the bands not drawn at fewer samples");
+    assert_eq!(taken.spilled, 8, "every option set from a spill");
     let taken = same_both_ways("cut", &generated(30, 3000, false, true));
-    assert_eq!(taken.parts, 8);
+    assert_eq!((taken.parts, taken.spilled), (8, 8));
 }
 
 #[test]
@@ -203,7 +232,7 @@ fn sums_not_exact_and_options_that_need_every_point_are_read_whole() {
     use super::super::tests::generated;
     let opts = LoadOptions::default();
     let parts = |bytes: &[u8], render: &RenderOptions| {
-        let read = read_parts(bytes, &opts, render, &|| {}, &mut |_| {});
+        let read = read_parts(bytes, &opts, render, None, &|| {}, &mut |_| {});
         matches!(read, Ok(Some(_)))
     };
     let page = RenderOptions::for_format(Format::Html);

@@ -194,23 +194,28 @@ fn options_that_need_every_point_are_read_once() {
     assert!(decide(&bytes, &opts, &page, &mut |_| {}).is_none());
 }
 
-/// `bytes` drawn as PostScript with the drawn bands spilled into a file (`-c` of a long
-/// `.hp`) against the chart of every point kept, for every option set, in colour and
-/// grey, with print patterns and several pages of key; returns how many were drawn from
-/// the spill (with no point in memory).
-fn same_spilled(name: &str, bytes: &[u8]) -> usize {
+/// `bytes` drawn with the drawn bands spilled into a file (`-c` of a long profile)
+/// against the chart of every point kept, for every option set: as PostScript of every
+/// sample (the painter reads the spill), in colour and grey, with print patterns and
+/// several pages of key; and thinned (EPS, SVG, PDF, PostScript of few points: thinning
+/// reads the spill back). Returns how many were drawn from the spill (with no point in
+/// memory) by the painter, and how many read back.
+fn same_spilled_both(name: &str, bytes: &[u8]) -> (usize, usize) {
     use crate::profile::spill::{Spill, SpillHandle};
     let opts = LoadOptions::default();
-    let mut spilled = 0;
-    let looks: [fn(&mut RenderOptions); 4] = [
+    let (mut spilled, mut read_back) = (0, 0);
+    let looks: [fn(&mut RenderOptions); 5] = [
         |_| {},
         |r| r.layout.colour = true,
         |r| r.layout.pattern = true,
         |r| r.layout.multipage = true,
+        |r| r.aggregate.max_points = Some(40),
     ];
+    let charts = (looks.iter().map(|&look| (Format::Ps, look)))
+        .chain([Format::Eps, Format::Svg, Format::Pdf].map(|f| (f, looks[0])));
     for aggregate in option_sets() {
-        for look in looks {
-            let mut render = RenderOptions::for_format(Format::Ps);
+        for (format, look) in charts.clone() {
+            let mut render = RenderOptions::for_format(format);
             render.aggregate = aggregate.clone();
             look(&mut render);
             let Some((mut drawing, totals)) = decide(bytes, &opts, &render, &mut |_| {}) else {
@@ -230,21 +235,39 @@ fn same_spilled(name: &str, bytes: &[u8]) -> usize {
             // Not one point in memory: they are all in the spill.
             let kept: usize = part.profile.bands.iter().map(|b| b.points.len()).sum();
             assert_eq!(kept, 0, "{name}: points kept in memory");
+            let painted = super::painted_from_spill(format, &render);
             let (c1, a1) = prepare(whole.profile, None, &render);
-            let (c2, a2) = crate::pipeline::prepare_spilled(part.profile, &totals, &spill, &render);
+            let (c2, a2) =
+                crate::pipeline::prepare_spilled(part.profile, &totals, &spill, painted, &render);
+            spill
+                .lock()
+                .finish()
+                .unwrap_or_else(|e| panic!("{name}: read back: {e}"));
             let graph = c2.pages.iter().find_map(|p| p.graph.as_ref());
-            spilled += usize::from(graph.is_some_and(|g| g.spilled.is_some()));
-            let (out1, aux1) = drawn(&c1, &a1, Format::Ps);
-            let (out2, aux2) = drawn(&c2, &a2, Format::Ps);
+            let from_spill = graph.is_some_and(|g| g.spilled.is_some());
+            assert_eq!(from_spill, painted && graph.is_some(), "{name}: {format:?}");
+            spilled += usize::from(from_spill);
+            read_back += usize::from(!painted);
+            let (out1, aux1) = drawn(&c1, &a1, format);
+            let (out2, aux2) = drawn(&c2, &a2, format);
             assert!(
                 out1 == out2,
-                "{name}: {aggregate:?} {:?} differs drawn from the spill",
-                render.layout
+                "{name}: {format:?} {aggregate:?} {:?} max_points {:?} differs drawn from the spill",
+                render.layout,
+                render.aggregate.max_points,
             );
             assert_eq!(aux1, aux2, "{name}: .aux with {aggregate:?}");
         }
     }
-    spilled
+    (spilled, read_back)
+}
+
+/// [`same_spilled_both`]'s count of charts drawn from a spill by the painter, checking
+/// that some were read back by thinning too.
+fn same_spilled(name: &str, bytes: &[u8]) -> usize {
+    let (painted, read_back) = same_spilled_both(name, bytes);
+    assert!(painted == 0 || read_back > 0, "{name}: none read back");
+    painted
 }
 
 #[test]
