@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Peak memory and time of hp2ps on long generated heap profiles (issue 39), against
 # `wc -l` of the same files, in one run: the 200-band `.hp` of 400 MB and of 1.6 GB
-# (examples/gen_profile.rs), each drawn with `-c` (PostScript), as the HTML page
-# (`--format html`) and summarised (`--summary=json`).
+# (examples/gen_profile.rs), each drawn with `-c` (PostScript, then EPS, SVG and PDF),
+# as the HTML page (`--format html`) and summarised (`--summary=json`).
 #
 # usage: scripts/measure-memory.sh [--runs N] [--sizes S] [--censuses C] [BIN...]
 #   BIN        the binaries to measure (default: `cargo build --release`, then
@@ -117,6 +117,9 @@ timed() {
 # The commands: name|flags; the profile comes last. Each writes to stdout.
 commands=(
     "-c|-c -o -"
+    "EPS|-c --format eps -o -"
+    "SVG|-c --format svg -o -"
+    "PDF|-c --format pdf -o -"
     "page|--format html -o -"
     "summary|--summary=json"
 )
@@ -155,8 +158,8 @@ done
 mib() { echo "scale=0; $1 / 1024" | bc; }
 ratio() { echo "scale=1; $1 / $2" | bc -l | sed 's/^\./0./'; }
 
-echo "| file | lines | \`wc -l\` | binary | \`-c\` | page | summary | \`-c\` / \`wc -l\` | page size |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| file | lines | \`wc -l\` | binary | \`-c\` | EPS | SVG | PDF | page | summary | \`-c\` / \`wc -l\` | page size |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for p in "${profiles[@]}"; do
     lines=–
     [[ $p != *.hp ]] || lines=$(wc -l <"$work/$p")

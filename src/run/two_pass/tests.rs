@@ -292,7 +292,70 @@ fn generated_profiles_are_drawn_alike_from_a_spill() {
         }
         spilled += same_spilled(&format!("{bands} bands, cut {cut}"), &bytes);
     }
+    spilled += same_spilled("OTHER ends early", &other_ends_early());
     assert!(spilled > 10, "charts drawn from a spill: {spilled}");
+}
+
+/// A generated profile whose bands merged into OTHER end before the run does: OTHER is
+/// 0 after them (the band limit's), where the reading's sum of them stops.
+fn other_ends_early() -> Vec<u8> {
+    let mut bytes = generated(30, 2000, false, false);
+    for c in 2000..2600 {
+        let time = format!("{}.{:02}", c / 10, c % 10 * 10);
+        bytes.extend(format!("BEGIN_SAMPLE {time}\n").bytes());
+        for b in 25..30 {
+            bytes.extend(format!("(b{b})band/{}\t{}\n", b * 7 % 13, 1000 * b + c % 97).bytes());
+        }
+        bytes.extend(format!("END_SAMPLE {time}\n").bytes());
+    }
+    bytes
+}
+
+/// Thinning that reads the drawn bands back from a spill leaves them as thinning of the
+/// points in memory does, point for point (OTHER's zeros after the merged bands end
+/// included), thinned or not.
+#[test]
+fn thinning_from_a_spill_leaves_the_bands_as_in_memory() {
+    use crate::aggregate::{aggregate_known, thin_filled};
+    use crate::profile::spill::{Spill, SpillHandle};
+    let opts = LoadOptions::default();
+    let none = || |_: &[bool]| Ok::<_, std::convert::Infallible>(None);
+    let mut compared = 0;
+    for bytes in [other_ends_early(), generated(60, 300, false, true)] {
+        let sets = option_sets().into_iter();
+        for (aggregate, max_points) in sets.flat_map(|a| [(a.clone(), None), (a, Some(0))]) {
+            let mut render = RenderOptions::for_format(Format::Svg);
+            render.aggregate = aggregate;
+            render.aggregate.max_points = max_points;
+            let Some((drawing, totals)) = decide(&bytes, &opts, &render, &mut |_| {}) else {
+                continue;
+            };
+            let (a, n) = (&render.aggregate, &render.needs);
+            let spill = SpillHandle::new(Spill::new(Box::new(std::io::Cursor::new(Vec::new()))));
+            let read = |spill: Option<SpillHandle>| {
+                let mut second = opts.clone();
+                second.drawn = Some(crate::profile::keep::Drawing {
+                    spill,
+                    ..drawing.clone()
+                });
+                loaded(&bytes, &second)
+                    .unwrap_or_else(|| panic!("read twice"))
+                    .profile
+            };
+            let agg = aggregate_known(read(None), None, a, n, Some(&totals), None);
+            let one = thin_filled(agg, a.max_points, n, None, &mut none());
+            let profile = read(Some(spill.clone()));
+            spill.lock().finish().unwrap_or_else(|e| panic!("{e}"));
+            let agg = aggregate_known(profile, None, a, n, Some(&totals), Some(&spill));
+            let two = thin_filled(agg, a.max_points, n, Some(&spill), &mut none());
+            let one = one.unwrap_or_else(|e| match e {});
+            let two = two.unwrap_or_else(|e| match e {});
+            assert!(one.agg.bands.iter().any(|b| !b.points.is_empty()), "points");
+            assert!(one == two, "{:?}: the bands differ", render.aggregate);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 20, "compared: {compared}");
 }
 
 /// What the command's spill is made of in these tests (`two_pass::spill`), when set.
