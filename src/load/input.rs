@@ -296,10 +296,12 @@ fn read_placed_or_hp(
 /// [`read_totals_summed`] of the same bytes gave `sums` of: the drawn bands' points as
 /// `opts.drawn` says ([`read_source`]'s), and the bands' growth ([`read_slopes`]'s) in
 /// one; `None` for an eventlog not placed, a time window or without `opts.drawn`.
+/// `times` (the first reading's) are lent to the reading, not copied, and are there again
+/// after it, whatever its result.
 pub(crate) fn read_drawn_sloped(
     bytes: &[u8],
     opts: &LoadOptions,
-    times: &[f64],
+    times: &mut Vec<f64>,
     sums: &Sums,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<(Profile, Notes, Growth)>, LoadError> {
@@ -309,11 +311,14 @@ pub(crate) fn read_drawn_sloped(
     if !opts.window().is_everything() {
         return Ok(None);
     }
-    let mut builder = ProfileBuilder::drawn_sloped(drawing.clone(), times.to_vec(), &sums.values);
-    let Some(notes) = read_placed_or_hp(bytes, opts, &mut builder, release)? else {
+    let lent = std::mem::take(times);
+    let mut builder = ProfileBuilder::drawn_sloped(drawing.clone(), lent, &sums.values);
+    let read = read_placed_or_hp(bytes, opts, &mut builder, release);
+    let (profile, growth, back) = builder.finish_drawn_sloped();
+    *times = back;
+    let Some(notes) = read? else {
         return Ok(None);
     };
-    let (profile, growth) = builder.finish_drawn_sloped();
     Ok(growth.map(|growth| (profile, notes, growth)))
 }
 

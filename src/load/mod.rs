@@ -155,16 +155,17 @@ pub(crate) fn load_totals_summed(
 
 /// [`load`] of the drawn bands' points (`opts.drawn`) with the bands' growth and
 /// sparklines ([`load_slopes`]) from the same reading, of bytes [`load_totals_summed`]
-/// loaded as `summed` with `sums`; `None` for an input it would not take.
+/// loaded as `summed` with `sums` (its times lent to the reading: there again after it);
+/// `None` for an input it would not take.
 #[cfg(feature = "cli")]
 pub(crate) fn load_drawn_sloped(
     bytes: &[u8],
     opts: &LoadOptions,
-    summed: &Loaded,
+    summed: &mut Loaded,
     sums: &Sums,
     release: &mut dyn FnMut(usize),
 ) -> Result<Option<(Loaded, Growth)>, LoadError> {
-    let times = &summed.profile.times;
+    let times = &mut summed.profile.times;
     let Some((profile, notes, growth)) =
         input::read_drawn_sloped(bytes, opts, times, sums, release)?
     else {

@@ -324,6 +324,10 @@ pub(super) fn prepare_done(
 ) -> Result<(Chart, Aux), String> {
     let totals = done.totals.take();
     let spill = done.spill.take();
+    if totals.is_some() {
+        // A long profile read in parts: what its readings freed goes back first.
+        super::heap::give_back();
+    }
     // A failure to read the spill back (thinning's) is said once the chart is made.
     let read_back = |spill: Option<&SpillHandle>| match spill {
         Some(spill) => (spill.lock().finish()).map_err(|e| super::spill_file::failed(name, &e)),

@@ -208,6 +208,16 @@ impl Keeping {
         }
     }
 
+    /// The times a sloping reading was given ([`Sloping::give_back_times`]), once it is
+    /// over; `None` unless that is what is kept.
+    pub(crate) fn sloping_times(&mut self) -> Option<Vec<f64>> {
+        match self {
+            Keeping::Sloped(s) => Some(s.give_back_times()),
+            Keeping::Both(b) => b.0.sloping_times().or_else(|| b.1.sloping_times()),
+            _ => None,
+        }
+    }
+
     /// Once the second reading is over, what a spill needs besides the points: the bands'
     /// names (`names`), and a height for each of the `censuses` complete ones.
     pub(crate) fn spilled(&mut self, names: Vec<Vec<u8>>, censuses: usize) {

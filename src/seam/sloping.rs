@@ -157,6 +157,13 @@ impl Sloping {
 }
 
 impl Sloping {
+    /// The first reading's times it was given, once [`Self::slopes`] and
+    /// [`Self::sparks`] have ended the reading (they were lent, not copied: a long
+    /// profile's page keeps one list of its censuses' times, not two).
+    pub(crate) fn give_back_times(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.times)
+    }
+
     /// Every band's sparkline, once [`Self::slopes`] has ended the reading.
     pub(crate) fn sparks(&mut self) -> Vec<Vec<f64>> {
         (self.bands.iter_mut())

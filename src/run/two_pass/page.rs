@@ -175,9 +175,13 @@ fn read_parts(
 ) -> Result<Option<PageRead>, LoadError> {
     let first = load_totals_summed(bytes, opts, release)?;
     again();
-    let Some((summed, sums, totals)) = first else {
+    let Some((mut summed, mut sums, totals)) = first else {
         return Ok(None);
     };
+    // Kept through the readings that follow: no room to spare in them (they grew by
+    // doubling, up to twice their size).
+    summed.profile.times.shrink_to_fit();
+    sums.heights.shrink_to_fit();
     // A -hi profile's bands may be renamed and merged: that needs their points.
     let roles = (!totals
         .names
@@ -197,7 +201,7 @@ fn read_parts(
     };
     let mut second = opts.clone();
     second.drawn = Some(drawing.clone());
-    let read = load_drawn_sloped(bytes, &second, &summed, &sums, release)?;
+    let read = load_drawn_sloped(bytes, &second, &mut summed, &sums, release)?;
     let Some((loaded, growth)) = read else {
         again();
         return Ok(None);
