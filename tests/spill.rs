@@ -1,5 +1,6 @@
 //! `-c` of a long mapped `.hp` as PostScript draws its bands from a spill file in TMPDIR
-//! rather than from points kept in memory (issue 39, `src/profile/spill.rs`): the same
+//! rather than from points kept in memory (issue 39, `src/profile/spill.rs`), and EPS,
+//! SVG, PDF, PostScript of few points and the page thin them from it: the same
 //! bytes as every point kept, for a named file and a regular file on stdin (against a
 //! stream, which keeps every point); no file of it left in TMPDIR; and a TMPDIR that is
 //! full refused in one line, with nothing written. The library-level tests (both ways
@@ -58,7 +59,17 @@ fn a_spilled_chart_is_the_chart_of_every_point_and_leaves_nothing() {
     std::fs::write(&input, long_profile()).unwrap();
     let tmp = dir.join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    for flags in [&["-c"][..], &[], &["-m5", "-t0"], &["-m0", "-y"]] {
+    // PostScript (its painter reads the spill), then the charts whose thinning reads it
+    // back at the samples it keeps, and the page read in parts.
+    let thinned: [&[&str]; 5] = [
+        &["-c", "--format", "eps"],
+        &["-c", "--format", "svg"],
+        &["-m5", "--format", "pdf"],
+        &["-c", "--max-points", "300"],
+        &["--format", "html"],
+    ];
+    let flags_sets = [&["-c"][..], &[], &["-m5", "-t0"], &["-m0", "-y"]];
+    for flags in flags_sets.into_iter().chain(thinned) {
         let what = format!("{flags:?}");
         let named = |cmd: Cmd| cmd.args(flags).args(["-o", "-"]).arg(&input);
         // Every point kept: the file read as a stream.

@@ -321,7 +321,7 @@ mod tests {
                 .collect();
             assert!(got == want, "{samples:?}");
             // Not the whole band, for a few samples.
-            let blocks = (want.len() + BLOCK - 1) / BLOCK + 1;
+            let blocks = want.len().div_ceil(BLOCK) + 1;
             assert!(read <= blocks * BLOCK, "{samples:?}: {read} read");
         }
     }
