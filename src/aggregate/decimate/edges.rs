@@ -3,9 +3,21 @@
 
 use std::ops::Range;
 
-use super::BandPoints;
 use crate::aggregate::Aggregated;
+use crate::profile::spill::SpillHandle;
 use crate::profile::Point;
+
+/// Where the drawn bands' points are when the samples are priced.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum BandPoints<'a> {
+    /// In the bands.
+    InBands,
+    /// In a spill (a long profile's second reading: `crate::profile::spill`), the bands
+    /// holding none, OTHER's being the merged bands' sum: read back for each pricing, so
+    /// that they are not in memory beside the edges. A read that fails is kept in the
+    /// spill for `Spill::finish` to say.
+    Spilled(&'a SpillHandle),
+}
 
 /// The narrowest a dropped sample's triangle counts, as a share of the time span: about
 /// a pixel of a 450-point graph at 300 dpi. (Measured on real profiles: a tenth or four

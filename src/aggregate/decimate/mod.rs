@@ -32,25 +32,13 @@ use std::ops::Range;
 
 use super::Aggregated;
 use crate::defaults::VECTOR_MAX_POINTS;
-use crate::profile::spill::SpillHandle;
 use crate::profile::Point;
+pub(crate) use edges::BandPoints;
 use edges::Edges;
 
 mod edges;
 #[cfg(test)]
 mod tests;
-
-/// Where the drawn bands' points are when the samples are priced.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum BandPoints<'a> {
-    /// In the bands.
-    InBands,
-    /// In a spill (a long profile's second reading: `crate::profile::spill`), the bands
-    /// holding none, OTHER's being the merged bands' sum: read back for each pricing, so
-    /// that they are not in memory beside the edges. A read that fails is kept in the
-    /// spill for `Spill::finish` to say.
-    Spilled(&'a SpillHandle),
-}
 
 /// How many samples a budget of `band_points` band vertices allows a chart of `bands`
 /// drawn bands: the budget shared among the bands, at least [`VECTOR_MAX_POINTS`].
