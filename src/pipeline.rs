@@ -74,7 +74,7 @@ pub(crate) fn prepare_known(
 /// draws it, every sample (`opts` thin none: the caller's to see), the painter reading
 /// the points from the spill; else thinning reads them back at the samples it keeps
 /// (`aggregate::thin_filled`), a failure to read them the spill's to say
-/// (`Spill::finish`).
+/// (`Spill::read_failure`).
 pub(crate) fn prepare_spilled(
     profile: Profile,
     totals: &[i64],

@@ -84,7 +84,7 @@ pub(crate) type FillRest<'a, E> = &'a mut dyn FnMut(&[bool]) -> Result<Option<Ve
 /// second reading, `crate::profile::spill`), read back for each pricing of the samples,
 /// then into the bands at the samples kept (the drawn ones and the levels' ones) only,
 /// as they would be there: the bands then hold only what thinning keeps of them. A
-/// failure to read it back is the spill's to say (`Spill::finish`).
+/// failure to read it back is the spill's to say (`Spill::read_failure`).
 pub(crate) fn thin_filled<E>(
     mut agg: Aggregated,
     max_points: Option<usize>,

@@ -48,6 +48,8 @@ pub(crate) struct Spill {
     blocks: Vec<Vec<Block>>,
     /// The first failure to write, said by [`Spill::finish`].
     failed: Option<io::Error>,
+    /// The first failure to read back, said by [`Spill::read_failure`].
+    read_failed: Option<io::Error>,
     /// The stack's height at every census (the drawn bands and those merged into
     /// OTHER), added up as the reading goes.
     pub(crate) heights: Vec<f64>,
@@ -77,6 +79,7 @@ impl Spill {
             pending: Vec::new(),
             blocks: Vec::new(),
             failed: None,
+            read_failed: None,
             heights: Vec::new(),
             carrier: None,
             names: Vec::new(),
@@ -199,10 +202,15 @@ impl Spill {
         Ok(())
     }
 
-    /// Keeps `e`, a failure to read the file back, to be said by [`Self::finish`] (the
-    /// first failure only).
+    /// Keeps `e`, a failure to read the file back (thinning's), to be said by
+    /// [`Self::read_failure`] (the first failure only).
     pub(crate) fn failed_to_read(&mut self, e: io::Error) {
-        self.failed.get_or_insert(e);
+        self.read_failed.get_or_insert(e);
+    }
+
+    /// The first failure to read the file back ([`Self::failed_to_read`]), if any.
+    pub(crate) fn read_failure(&self) -> Option<io::Error> {
+        (self.read_failed.as_ref()).map(|e| io::Error::new(e.kind(), e.to_string()))
     }
 
     /// The band whose points a drawn band named `name` reads (`other`: it is the OTHER
@@ -344,6 +352,46 @@ mod tests {
     }
 
     impl Seek for Refusing {
+        fn seek(&mut self, _: SeekFrom) -> io::Result<u64> {
+            Ok(0)
+        }
+    }
+
+    /// A file that takes the points but gives nothing back: the failure to read is kept
+    /// for [`Spill::read_failure`] (the first), not taken for a failure to write.
+    #[test]
+    fn a_failed_read_back_is_kept_and_said() {
+        let mut spill = Spill::new(Box::new(Forgetful));
+        spill.put(0, points(0, 20_000).into_iter());
+        spill.finish().unwrap();
+        assert!(spill.read_failure().is_none());
+        let e = spill.read_band_in(0, 0..10, &mut |_| {}).unwrap_err();
+        spill.failed_to_read(e);
+        spill.failed_to_read(io::Error::other("second"));
+        let said = spill.read_failure().expect("kept").to_string();
+        assert!(!said.contains("second"), "{said}");
+        assert!(spill.finish().is_ok(), "no failure to write");
+    }
+
+    /// Takes every write, reads nothing back.
+    struct Forgetful;
+
+    impl Read for Forgetful {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Ok(0)
+        }
+    }
+
+    impl Write for Forgetful {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Seek for Forgetful {
         fn seek(&mut self, _: SeekFrom) -> io::Result<u64> {
             Ok(0)
         }

@@ -329,8 +329,9 @@ pub(super) fn prepare_done(
         super::heap::give_back();
     }
     // A failure to read the spill back (thinning's) is said once the chart is made.
-    let read_back = |spill: Option<&SpillHandle>| match spill {
-        Some(spill) => (spill.lock().finish()).map_err(|e| super::spill_file::failed(name, &e)),
+    let read_back = |spill: Option<&SpillHandle>| match spill.and_then(|s| s.lock().read_failure())
+    {
+        Some(e) => Err(super::spill_file::unreadable(name, &e)),
         None => Ok(()),
     };
     if let (Some((facts, reading)), Some(totals)) = (done.page.take(), totals.as_deref()) {

@@ -35,6 +35,16 @@ pub(super) fn failed(name: &str, e: &io::Error) -> String {
     )
 }
 
+/// The one line for a spill file whose points could not be read back (of the input
+/// `name`).
+pub(super) fn unreadable(name: &str, e: &io::Error) -> String {
+    let dir = std::env::temp_dir();
+    format!(
+        "{name}: cannot read the drawn bands back from a temporary file in {} (TMPDIR): {e}",
+        dir.display()
+    )
+}
+
 /// A file made under a name no other has (`create_new`), then unlinked.
 fn named_then_removed(dir: &Path) -> io::Result<File> {
     let pid = std::process::id();

@@ -15,7 +15,7 @@ pub(crate) enum BandPoints<'a> {
     /// In a spill (a long profile's second reading: `crate::profile::spill`), the bands
     /// holding none, OTHER's being the merged bands' sum: read back for each pricing, so
     /// that they are not in memory beside the edges. A read that fails is kept in the
-    /// spill for `Spill::finish` to say.
+    /// spill for `Spill::read_failure` to say.
     Spilled(&'a SpillHandle),
 }
 

@@ -111,10 +111,8 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> Taken {
         )
         .unwrap_or_else(|e| panic!("{name}: the last reading: {e}"));
         if let Some(spill) = &spill {
-            spill
-                .lock()
-                .finish()
-                .unwrap_or_else(|e| panic!("{name}: read back: {e}"));
+            let failed = spill.lock().read_failure();
+            assert!(failed.is_none(), "{name}: read back: {failed:?}");
         } else {
             taken.fewer += usize::from(drawn < all);
             taken.thinned += usize::from(last.is_some_and(|last| last < undrawn));

@@ -239,10 +239,8 @@ fn same_spilled_both(name: &str, bytes: &[u8]) -> (usize, usize) {
             let (c1, a1) = prepare(whole.profile, None, &render);
             let (c2, a2) =
                 crate::pipeline::prepare_spilled(part.profile, &totals, &spill, painted, &render);
-            spill
-                .lock()
-                .finish()
-                .unwrap_or_else(|e| panic!("{name}: read back: {e}"));
+            let failed = spill.lock().read_failure();
+            assert!(failed.is_none(), "{name}: read back: {failed:?}");
             let graph = c2.pages.iter().find_map(|p| p.graph.as_ref());
             let from_spill = graph.is_some_and(|g| g.spilled.is_some());
             assert_eq!(from_spill, painted && graph.is_some(), "{name}: {format:?}");
@@ -380,13 +378,24 @@ fn command_with_spill(
     dir: &std::path::Path,
     make: Option<MakeSpill>,
 ) -> (Result<(), String>, Option<Vec<u8>>) {
+    command_with_spill_as(dir, make, "ps")
+}
+
+/// [`command_with_spill`] with `--format format` (`ps`: its default).
+fn command_with_spill_as(
+    dir: &std::path::Path,
+    make: Option<MakeSpill>,
+    format: &str,
+) -> (Result<(), String>, Option<Vec<u8>>) {
     let input = dir.join("long.hp");
     let bytes = generated(60, 3000, false, true);
     assert!(bytes.len() > 2 << 20, "mapped: {}", bytes.len());
     std::fs::write(&input, &bytes).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
-    let output = dir.join("long.ps");
+    let output = dir.join(format!("long.{format}"));
     let args = [
         "-c",
+        "--format",
+        format,
         "--output-dir",
         &dir.display().to_string(),
         &input.display().to_string(),
@@ -491,5 +500,43 @@ fn a_spill_that_cannot_be_written_is_a_clean_error() {
     );
     assert!(out.is_none(), "a chart was written");
     assert!(!dir.join("long.aux").exists(), "an .aux was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A spill that takes the points but cannot give them back (SVG, whose thinning reads
+/// them): one line that says so, and nothing written.
+#[test]
+fn a_spill_that_cannot_be_read_back_is_a_clean_error() {
+    struct Forgetful;
+    impl std::io::Read for Forgetful {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(5))
+        }
+    }
+    impl std::io::Write for Forgetful {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl std::io::Seek for Forgetful {
+        fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
+            Ok(0)
+        }
+    }
+    let dir = fresh_dir("forgetful");
+    let (result, out) = command_with_spill_as(&dir, Some(|| Box::new(Forgetful)), "svg");
+    let message = result
+        .err()
+        .unwrap_or_else(|| panic!("an unreadable spill succeeded"));
+    assert!(
+        message.contains("long.hp: cannot read the drawn bands back from a temporary file")
+            && message.contains("Input/output error")
+            && !message.contains('\n'),
+        "{message}"
+    );
+    assert!(out.is_none(), "a chart was written");
     let _ = std::fs::remove_dir_all(&dir);
 }
