@@ -23,6 +23,7 @@ use std::sync::Mutex;
 
 use super::ranged::Ranged;
 use super::spool::Spool;
+use crate::run::mapped::may_map;
 
 /// Where a run can be read again whole.
 pub(super) enum Record {
@@ -139,12 +140,11 @@ impl Record {
                     capped: false,
                     sum: Fnv::new(),
                     expected: Some((sum, f)),
+                    spool: None,
                 })
             }
             Record::Spool(s) => match s.failure() {
-                Some(e) => Err(format!(
-                    "the spool file of the run could not keep all of it: {e}"
-                )),
+                Some(e) => Err(spool_failed(&e)),
                 None => {
                     let read = s.reader();
                     Ok(Checked {
@@ -152,6 +152,7 @@ impl Record {
                         read,
                         sum: Fnv::new(),
                         expected: None,
+                        spool: Some(s),
                     })
                 }
             },
@@ -175,6 +176,8 @@ pub(super) struct Checked<'a> {
     pub(super) capped: bool,
     sum: Fnv,
     expected: Option<(Fnv, &'a FileRecord)>,
+    /// The spool read, if it is one (to ask whether it failed meanwhile).
+    spool: Option<&'a Spool>,
 }
 
 impl Read for Checked<'_> {
@@ -198,6 +201,63 @@ impl Checked<'_> {
             _ => Ok(()),
         }
     }
+
+    /// The bytes of the run: the record's first [`Kept`] bytes.
+    pub(super) fn end(&self) -> u64 {
+        self.read.end()
+    }
+
+    /// The record's file opened again (a description of its own, at offset 0: not a
+    /// duplicate sharing the reader's place), for a child to map its first
+    /// [`Checked::end`] bytes; `None` where files are not mapped (not Linux,
+    /// `HP2PS_NO_MMAP`) or it cannot be opened so (the child then reads a pipe).
+    pub(super) fn reopened(&self) -> Option<File> {
+        reopen(self.read.file()).filter(|_| may_map())
+    }
+
+    /// After a child read the record itself ([`Checked::reopened`]): whether what it
+    /// read was the run's. A file's bytes are read again now and checked against the
+    /// sum made as they came: a file written again in place since they were read (the
+    /// next run's bytes, or a cut the child's map read as zeros) differs from them now,
+    /// for the next run's bytes only ever go on from its start. A spool is this
+    /// program's and only grows, unless it failed (emptied for the disk's sake).
+    pub(super) fn verify_again(mut self) -> Result<(), String> {
+        if let Some(e) = self.spool.and_then(Spool::failure) {
+            return Err(spool_failed(&e));
+        }
+        if self.expected.is_none() {
+            return Ok(());
+        }
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            match self.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(format!("the run's record could not be read: {e}")),
+            }
+        }
+        self.verify()
+    }
+}
+
+/// The message of a spool that could not keep all of the run.
+fn spool_failed(e: &str) -> String {
+    format!("the spool file of the run could not keep all of it: {e}")
+}
+
+/// `file` opened again by its descriptor's name in `/proc`: the same file (also one
+/// deleted or renamed over since), read only, at offset 0.
+#[cfg(target_os = "linux")]
+fn reopen(file: &File) -> Option<File> {
+    use std::os::fd::AsRawFd;
+    let again = File::open(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
+    again.metadata().ok()?.is_file().then_some(again)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reopen(_file: &File) -> Option<File> {
+    None
 }
 
 /// FNV-1a, 64 bits: a checksum of the bytes of a run read from a file, as they come.
