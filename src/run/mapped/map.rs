@@ -252,6 +252,50 @@ mod tests {
     }
 
     #[test]
+    fn a_prefix_is_the_files_first_bytes_and_growth_past_it_is_no_change() {
+        let dir = scratch("prefix");
+        let path = dir.join("t.hp");
+        let len = (3 << 20) + 5;
+        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let end = (2 << 20) + 7;
+        let map = Mapped::prefix(&file, end as u64).expect("a prefix is mapped");
+        assert!(map.bytes() == &bytes[..end], "exactly the first bytes");
+        // The file grows on, as a run's record does: even a failed read of the prefix
+        // is no change of it (a whole file's would be: see `a_file_that_only_grows_…`).
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(b"more of the run"))
+            .unwrap();
+        assert!(!map.changed_while_read(false));
+        assert!(
+            !map.changed_while_read(true),
+            "a prefix of a file that grew"
+        );
+        // Cut past the prefix's end: still no change of it.
+        file.set_len(end as u64 + 1).unwrap();
+        assert!(!map.changed_while_read(true));
+        // Cut below it: changed, and the cut pages read as zeros, guarded.
+        file.set_len(1 << 20).unwrap();
+        assert!(map.changed_while_read(false));
+        assert!(map.bytes()[(1 << 20) + 4096..].iter().all(|&b| b == 0));
+        assert!(map.bytes()[..1 << 20] == bytes[..1 << 20]);
+        drop(map);
+        // A prefix the file does not hold, or one too small to be worth a map, is not
+        // mapped (read as a stream).
+        assert!(Mapped::prefix(&file, (1 << 20) + 1).is_none());
+        assert!(Mapped::prefix(&file, 1000).is_none());
+        assert!(Mapped::prefix(&file, 1 << 20).is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn many_maps_are_guarded_at_once() {
         let dir = scratch("many");
         let maps: Vec<(File, Mapped)> = (0..8)

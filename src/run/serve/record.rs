@@ -279,3 +279,54 @@ impl Fnv {
 /// One state of a record ([`Record::kept`]): the bytes kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Kept(u64);
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::io::{Seek, Write};
+    use std::os::unix::fs::FileExt;
+
+    /// A followed file's record as the input's thread makes it: `run` read through the
+    /// descriptor (its offset at the end), and a record of the bytes read.
+    fn followed(dir: &Path, run: &[u8]) -> (File, Record) {
+        let path = dir.join("run.hp");
+        std::fs::write(&path, run).unwrap();
+        let mut read = File::open(&path).unwrap();
+        read.seek(io::SeekFrom::End(0)).unwrap();
+        let record = Record::file(read.try_clone().unwrap(), &path);
+        record.append(run).unwrap();
+        let writer = File::options().write(true).open(&path).unwrap();
+        (writer, record)
+    }
+
+    #[test]
+    fn a_file_given_to_the_child_is_checked_again_after_it() {
+        let dir = std::env::temp_dir().join(format!("hp2ps-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let run = b"JOB \"first run\"\nDATE \"d\"\n".repeat(100);
+        let (mut writer, record) = followed(&dir, &run);
+        let checked = record.reader().unwrap();
+        // Opened again: the same bytes from the start, whatever the reader's offset.
+        let mut given = checked.reopened().expect("a regular file is given");
+        let mut bytes = Vec::new();
+        given.read_to_end(&mut bytes).unwrap();
+        assert!(bytes == run);
+        // The file grew on (the run went on): the record's bytes are still the run's.
+        writer.seek(io::SeekFrom::End(0)).unwrap();
+        writer.write_all(b"more of the same run").unwrap();
+        assert_eq!(checked.verify_again(), Ok(()));
+        // Written again in place (the next run, as long or longer): refused.
+        let next = b"JOB \"next run!\"\nDATE \"d\"\n".repeat(100);
+        writer.write_all_at(&next, 0).unwrap();
+        let refused = record.reader().unwrap().verify_again();
+        assert_eq!(refused, Err(record_rewritten(&record)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn record_rewritten(record: &Record) -> String {
+        match record {
+            Record::File(f) => f.rewritten(),
+            _ => unreachable!("a file's record"),
+        }
+    }
+}

@@ -109,7 +109,7 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     // file written again), not as the child's "end of file" of an empty input.
     let run = record.reader()?;
     let capped = run.capped;
-    let given = run.reopened();
+    let file = run.reopened();
     let mut command = Command::new(&program.path);
     // Its own name as it was started (the descriptor's path says nothing to `ps`).
     #[cfg(unix)]
@@ -121,11 +121,10 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
         .arg("--serve-whole-run")
         .args(run.capped.then_some("--serve-whole-run-capped"))
         .args(
-            given
-                .is_some()
+            file.is_some()
                 .then(|| format!("--serve-whole-run-bytes={}", run.end())),
         )
-        .stdin(given.map_or_else(Stdio::piped, Stdio::from))
+        .stdin(file.map_or_else(Stdio::piped, Stdio::from))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // A group of its own: the terminal's Ctrl-C, sent to the whole foreground group, is
@@ -139,21 +138,20 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     let (Some(mut stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
         return Err(String::from("cannot talk to the child"));
     };
-    let mut run = Some(run);
+    // The run is piped to the child, or checked once it is done with the file given.
+    let (piped, given) = match child.stdin.take() {
+        Some(stdin) => (Some((stdin, run)), None),
+        None => (None, Some(run)),
+    };
     let (page, errors, fed) = std::thread::scope(|scope| {
-        // The bytes piped, when the child was not given the file.
-        let fed = child
-            .stdin
-            .take()
-            .zip(run.take())
-            .map(|(mut stdin, mut run)| {
-                scope.spawn(move || {
-                    // A child that stopped reading (it failed) says why on stderr.
-                    let _ = io::copy(&mut run, &mut stdin);
-                    drop(stdin);
-                    run.verify()
-                })
-            });
+        let fed = piped.map(|(mut stdin, mut run)| {
+            scope.spawn(move || {
+                // A child that stopped reading (it failed) says why on stderr.
+                let _ = io::copy(&mut run, &mut stdin);
+                drop(stdin);
+                run.verify()
+            })
+        });
         let errors = scope.spawn(move || {
             let mut text = String::new();
             let _ = stderr.read_to_string(&mut text);
@@ -171,10 +169,10 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     let page = page.map_err(|e| e.to_string())?;
     // What the child read is the run's, or its page is not this run's page: checked as
     // it was piped, or, the file given, once the child is done with it.
-    match (fed, run) {
+    match (fed, given) {
         (Some(checked), _) => checked?,
         (None, Some(run)) => run.verify_again()?,
-        (None, None) => {}
+        (None, None) => return Err(String::from("the run's record was not checked")),
     }
     if !status.success() {
         let why = errors.lines().last().unwrap_or("it failed").to_string();
