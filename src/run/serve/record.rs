@@ -6,9 +6,9 @@
 //! the run as they are read. So a run's page is always made of that run's bytes, and
 //! the record of the run before stays readable until its own end's page is made.
 //!
-//! A file's record keeps a checksum of the bytes read: a file written again in place
-//! (cut, then written by the next run) no longer holds them, and its run's page is then
-//! refused with a reason rather than made of the next run's bytes. A spool that could
+//! A file's record keeps a checksum (CRC-32) of the bytes read: a file written again in
+//! place (cut, then written by the next run) no longer holds them, and its run's page is
+//! then refused with a reason rather than made of the next run's bytes. A spool that could
 //! not keep what was read (a full disk) says so, with the system's error.
 //!
 //! The spool file ([`Spool`]) is a named file of a directory the user sees and may
@@ -40,7 +40,7 @@ pub(super) struct FileRecord {
     file: File,
     name: PathBuf,
     len: AtomicU64,
-    sum: Mutex<Fnv>,
+    sum: Mutex<Sum>,
 }
 
 impl Record {
@@ -50,7 +50,7 @@ impl Record {
             file,
             name: name.to_path_buf(),
             len: AtomicU64::new(0),
-            sum: Mutex::new(Fnv::new()),
+            sum: Mutex::new(Sum::new()),
         })
     }
 
@@ -134,11 +134,11 @@ impl Record {
                 if now < end {
                     return Err(f.rewritten());
                 }
-                let sum = *f.sum.lock().unwrap_or_else(|e| e.into_inner());
+                let sum = f.sum.lock().unwrap_or_else(|e| e.into_inner()).value();
                 Ok(Checked {
                     read: Ranged::new(&f.file, end),
                     capped: false,
-                    sum: Fnv::new(),
+                    sum: Sum::new(),
                     expected: Some((sum, f)),
                     spool: None,
                 })
@@ -150,7 +150,7 @@ impl Record {
                     Ok(Checked {
                         capped: s.cut_at(read.end()),
                         read,
-                        sum: Fnv::new(),
+                        sum: Sum::new(),
                         expected: None,
                         spool: Some(s),
                     })
@@ -174,8 +174,8 @@ pub(super) struct Checked<'a> {
     read: Ranged<'a>,
     /// It stops at the spool's cap (`--spool-max`): the run went on after it.
     pub(super) capped: bool,
-    sum: Fnv,
-    expected: Option<(Fnv, &'a FileRecord)>,
+    sum: Sum,
+    expected: Option<(u32, &'a FileRecord)>,
     /// The spool read, if it is one (to ask whether it failed meanwhile).
     spool: Option<&'a Spool>,
 }
@@ -197,7 +197,7 @@ impl Checked<'_> {
             return Err(String::from("the run's record was not read to its end"));
         }
         match &self.expected {
-            Some((sum, f)) if *sum != self.sum => Err(f.rewritten()),
+            Some((sum, f)) if *sum != self.sum.value() => Err(f.rewritten()),
             _ => Ok(()),
         }
     }
@@ -260,19 +260,24 @@ fn reopen(_file: &File) -> Option<File> {
     None
 }
 
-/// FNV-1a, 64 bits: a checksum of the bytes of a run read from a file, as they come.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Fnv(u64);
+/// A checksum of the bytes of a run read from a file, as they come: CRC-32 (crc32fast:
+/// at memory speed, for the server sums every byte it follows and again every byte of
+/// the run when its whole page is made).
+#[derive(Clone)]
+struct Sum(crc32fast::Hasher);
 
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl Sum {
+    fn new() -> Sum {
+        Sum(crc32fast::Hasher::new())
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
+        self.0.update(bytes);
+    }
+
+    /// The sum of the bytes written so far.
+    fn value(&self) -> u32 {
+        self.0.clone().finalize()
     }
 }
 
