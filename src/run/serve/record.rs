@@ -212,7 +212,7 @@ impl Checked<'_> {
     /// [`Checked::end`] bytes; `None` where files are not mapped (not Linux,
     /// `HP2PS_NO_MMAP`) or it cannot be opened so (the child then reads a pipe).
     pub(super) fn reopened(&self) -> Option<File> {
-        reopen(self.read.file()).filter(|_| may_map())
+        may_map().then(|| reopen(self.read.file())).flatten()
     }
 
     /// After a child read the record itself ([`Checked::reopened`]): whether what it

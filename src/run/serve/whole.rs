@@ -200,18 +200,16 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
 pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
-    let given = opts.whole_run_bytes.map(|end| {
-        let file = stdin_file();
-        (
-            file.as_ref().and_then(|f| Mapped::prefix(f, end)),
-            file,
-            end,
-        )
-    });
-    let drawn = match given {
-        Some((Some(map), _, _)) => mapped(inv, opts, map, &input, &name),
-        Some((None, Some(file), end)) => streamed(inv, opts, &mut file.take(end), &input, &name),
-        Some((None, None, end)) => streamed(inv, opts, &mut io::stdin().take(end), &input, &name),
+    let drawn = match opts.whole_run_bytes {
+        // The run is the first `end` bytes of the file on stdin, which grows on after them.
+        Some(end) => match stdin_file() {
+            Some(file) => match Mapped::prefix(&file, end) {
+                Some(map) => mapped(inv, opts, map, &input, &name),
+                // Too short to be worth a map (as for --format html), or not mapped.
+                None => streamed(inv, opts, &mut (&file).take(end), &input, &name),
+            },
+            None => streamed(inv, opts, &mut io::stdin().take(end), &input, &name),
+        },
         None => streamed(inv, opts, &mut io::stdin().lock(), &input, &name),
     };
     let drawn = match drawn {
@@ -277,7 +275,9 @@ fn streamed(
 
 /// The run mapped (`map`), read as `--format html` reads a mapped file: in parts,
 /// keeping the drawn bands' points and sums of the rest, when the page's options allow
-/// (`two_pass::page_reading`), else whole. The same page, in bounded memory.
+/// (`two_pass::page_reading`), else whole. The same page, in memory bounded by what it
+/// draws rather than by the run's length. (The reading's warnings are not said: the
+/// server shows the child's last line only, when it fails.)
 fn mapped(
     inv: &Invocation,
     opts: &ServeOptions,
