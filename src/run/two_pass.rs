@@ -47,7 +47,14 @@ pub(super) fn first_reading(
     // their own first (`decide` then reads nothing).
     opts.placed = eventlog_placement(map.bytes(), opts, true, &mut |n| map.release(n));
     map.read_again();
-    let first = decide(map.bytes(), opts, &inv.render, &mut |n| map.release(n));
+    let again = || map.read_again();
+    let first = decide(
+        map.bytes(),
+        opts,
+        &inv.render,
+        &mut |n| map.release(n),
+        &again,
+    );
     map.read_again();
     if first.is_none() {
         opts.placed = None;
@@ -136,8 +143,9 @@ fn decide(
     opts: &LoadOptions,
     render: &RenderOptions,
     release: &mut dyn FnMut(usize),
+    again: &dyn Fn(),
 ) -> Option<(Drawing, Vec<i64>)> {
-    let totals = band_totals(bytes, opts, release)?;
+    let totals = band_totals(bytes, opts, release, again)?;
     // A -hi profile's bands (every name an address) may be renamed, and bands of one
     // name merged: that needs their points.
     if (totals.names.iter()).all(|name| address_label(name).is_some()) {
@@ -162,3 +170,5 @@ mod page;
 mod summary_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod totals_tests;

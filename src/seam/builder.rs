@@ -114,6 +114,34 @@ impl ProfileBuilder {
         }
     }
 
+    /// [`Self::totals_only`] that takes the reader's points one by one or by band, never
+    /// added up by its workers: the first reading made again when their sums could not
+    /// be taken ([`Self::sums_spoiled`]), and the plain way the tests compare with.
+    pub(crate) fn totals_by_points() -> ProfileBuilder {
+        let mut builder = Self::totals_only();
+        if let Keeping::Totals(t) = &mut builder.keeping {
+            t.by_points = true;
+        }
+        builder
+    }
+
+    /// Whether a [`Self::totals_only`] builder was handed sums by the reader's workers
+    /// that it could not take (see `totals.rs`): its totals are wrong, and the reading
+    /// must be made again with [`Self::totals_by_points`].
+    pub(crate) fn sums_spoiled(&self) -> bool {
+        matches!(&self.keeping, Keeping::Totals(t) if t.spoiled)
+    }
+
+    /// How many runs a [`Self::totals_only`] builder took added up by the reader's
+    /// workers.
+    #[cfg(test)]
+    pub(crate) fn runs_summed(&self) -> u64 {
+        match &self.keeping {
+            Keeping::Totals(t) => t.runs_summed,
+            _ => 0,
+        }
+    }
+
     /// A builder that keeps the points of the bands `drawing` says are drawn, and the sum
     /// of those merged into OTHER as the points of the first of them, the others left
     /// empty: the second reading of a long profile, whose roles the first decided.
@@ -317,6 +345,9 @@ impl Sink for ProfileBuilder {
                 }
             }
         }
+        if let (Some(sums), Keeping::Totals(t)) = (&run.sums, &mut self.keeping) {
+            t.take_sums(&ids, sums, self.current);
+        }
         for &RunEntry { tag, value } in run.entries {
             match tag {
                 BEGIN => self.begin_sample(value),
@@ -378,6 +409,10 @@ impl Sink for ProfileBuilder {
 
     fn wants_runs_by_band(&self) -> bool {
         true
+    }
+
+    fn wants_run_sums(&self) -> bool {
+        matches!(&self.keeping, Keeping::Totals(t) if !t.by_points)
     }
 
     fn discard_incomplete_sample(&mut self) -> bool {

@@ -8,13 +8,10 @@
 
 use super::sloping::Sloping;
 use super::summing::Summing;
-use crate::num::c_trunc_i64;
+use super::totals::Totals;
 use crate::profile::keep::{BandTotals, Drawing, Role, Sums};
 use crate::profile::spill::Spill;
 use crate::profile::Point;
-
-/// Magnitudes below this add up exactly in any order (with room to spare under 2^53).
-const EXACT_BELOW: f64 = (1u64 << 52) as f64;
 
 /// What the builder keeps.
 #[derive(Debug, Default)]
@@ -44,25 +41,6 @@ pub(crate) struct Censuses<'a> {
     pub(crate) times: &'a [f64],
 }
 
-/// The first reading's state: each band's total so far, and the total before the census
-/// its last point is in (the builder drops an incomplete last census).
-#[derive(Debug, Default)]
-pub(crate) struct Totals {
-    bands: Vec<Running>,
-    /// Every census's sum of magnitudes, to tell whether sums are exact in any order.
-    magnitudes: Vec<f64>,
-    whole: bool,
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct Running {
-    total: i64,
-    count: u32,
-    last: u32,
-    total_before: i64,
-    count_before: u32,
-}
-
 /// The second reading's state.
 #[derive(Debug, Default)]
 pub(crate) struct Drawn {
@@ -76,10 +54,7 @@ pub(crate) struct Drawn {
 impl Keeping {
     /// The first reading's.
     pub(crate) fn totals() -> Keeping {
-        Keeping::Totals(Totals {
-            whole: true,
-            ..Totals::default()
-        })
+        Keeping::Totals(Totals::default())
     }
 
     /// The second reading's, with each band's role and count by its number.
@@ -118,19 +93,7 @@ impl Keeping {
     pub(crate) fn discard_from(&mut self, complete: u32) -> bool {
         match self {
             Keeping::Every => false,
-            Keeping::Totals(t) => {
-                let mut dropped = false;
-                for r in t
-                    .bands
-                    .iter_mut()
-                    .filter(|r| r.count > 0 && r.last >= complete)
-                {
-                    (r.total, r.count) = (r.total_before, r.count_before);
-                    dropped = true;
-                }
-                t.magnitudes.truncate(complete as usize);
-                dropped
-            }
+            Keeping::Totals(t) => t.discard_from(complete),
             Keeping::Drawn(d) => {
                 d.sums.truncate(complete as usize);
                 if let Some(spill) = &d.drawing.spill {
@@ -152,7 +115,7 @@ impl Keeping {
     pub(crate) fn has_points(&self, id: usize, points: &[Point]) -> bool {
         match self {
             Keeping::Every => !points.is_empty(),
-            Keeping::Totals(t) => t.bands.get(id).is_some_and(|r| r.count > 0),
+            Keeping::Totals(t) => t.has_points(id),
             // The first reading said which bands there are.
             Keeping::Drawn(d) => id < d.drawing.roles.len(),
             Keeping::Summed(s) => s.has_points(id),
@@ -164,10 +127,7 @@ impl Keeping {
     /// After the builder dropped bands (see [`Self::has_points`]): the same for its state.
     pub(crate) fn retain(&mut self, kept: &[bool]) {
         match self {
-            Keeping::Totals(t) => {
-                let mut flags = kept.iter();
-                t.bands.retain(|_| flags.next().copied().unwrap_or(false));
-            }
+            Keeping::Totals(t) => t.retain(kept),
             Keeping::Summed(s) => s.retain(kept),
             Keeping::Sloped(s) => s.retain(kept),
             Keeping::Both(b) => {
@@ -226,26 +186,12 @@ impl Keeping {
 
     /// The first reading's result, with the bands' names.
     pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>, censuses: usize) -> Option<BandTotals> {
-        let t = match self {
-            Keeping::Totals(t) => t,
-            Keeping::Both(b) => {
-                return (b.0.band_totals(names.clone(), censuses))
-                    .or_else(|| b.1.band_totals(names, censuses))
-            }
-            _ => return None,
-        };
-        let exact = t.whole && t.magnitudes.iter().all(|&m| m < EXACT_BELOW);
-        Some(BandTotals {
-            totals: (0..names.len())
-                .map(|id| t.bands.get(id).map_or(0, |r| r.total))
-                .collect(),
-            counts: (0..names.len())
-                .map(|id| t.bands.get(id).map_or(0, |r| r.count))
-                .collect(),
-            names,
-            exact,
-            censuses,
-        })
+        match self {
+            Keeping::Totals(t) => Some(t.band_totals(names, censuses)),
+            Keeping::Both(b) => (b.0.band_totals(names.clone(), censuses))
+                .or_else(|| b.1.band_totals(names, censuses)),
+            _ => None,
+        }
     }
 
     /// The second reading's sum of the merged bands, census by census, as the points of
@@ -270,31 +216,6 @@ impl Keeping {
             return None;
         }
         Some((carrier, points.collect()))
-    }
-}
-
-impl Totals {
-    fn take(&mut self, id: u32, points: &[Point], base: u32) {
-        let id = id as usize;
-        if self.bands.len() <= id {
-            self.bands.resize(id + 1, Running::default());
-        }
-        let r = &mut self.bands[id];
-        for p in points {
-            let (sample, value) = (p.sample + base, p.value);
-            if r.count == 0 || sample != r.last {
-                (r.total_before, r.count_before, r.last) = (r.total, r.count, sample);
-            }
-            // As `aggregate::band_total` sums it.
-            r.total = c_trunc_i64(r.total as f64 + value);
-            r.count += 1;
-            self.whole &= value.fract() == 0.0;
-            let at = sample as usize;
-            if self.magnitudes.len() <= at {
-                self.magnitudes.resize(at + 1, 0.0);
-            }
-            self.magnitudes[at] += value.abs();
-        }
     }
 }
 

@@ -15,7 +15,7 @@ use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use super::chunk::ChunkScan;
+use super::chunk::{ChunkScan, Form};
 use super::parser::Parser;
 use super::segments::Segmenter;
 use super::serial::drive;
@@ -105,7 +105,11 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
     release: &mut dyn FnMut(usize),
 ) -> Result<Vec<Warning>, ReadError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let by_band = sink.wants_runs_by_band();
+    let form = match (sink.wants_run_sums(), sink.wants_runs_by_band()) {
+        (true, _) => Form::Sums,
+        (false, true) => Form::ByBand,
+        (false, false) => Form::Entries,
+    };
     let total = source.total_len();
     let mut driver = Driver {
         parser: Parser::new(opts),
@@ -120,7 +124,7 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
             .map(|_| {
                 let (job_tx, job_rx) = channel::<Job<'a>>();
                 let (done_tx, done_rx) = channel::<Job<'a>>();
-                scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, by_band));
+                scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, form));
                 (job_tx, done_rx)
             })
             .unzip();
@@ -310,11 +314,11 @@ struct Job<'a> {
     scan: ChunkScan,
 }
 
-fn worker<'a>(jobs: Receiver<Job<'a>>, done: Sender<Job<'a>>, max_name_len: usize, by_band: bool) {
+fn worker<'a>(jobs: Receiver<Job<'a>>, done: Sender<Job<'a>>, max_name_len: usize, form: Form) {
     for mut job in jobs {
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
         let scanned =
-            panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
+            panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, form)));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.
             job.scan = ChunkScan::default();
