@@ -266,7 +266,7 @@ pub mod internals {
     pub use crate::profile::stack::stack_heights;
     /// The seam between the readers and the model, for sinks of the tests' own.
     pub use crate::seam::{
-        BlockMark, HeaderField, ProfileBuilder, SampleBlock, Sink, StatementRun,
+        BlockMark, HeaderField, ProfileBuilder, RunRoles, SampleBlock, Sink, StatementRun,
     };
     pub use crate::symbolize::{name_bands, SymbolTable, SymbolizeOptions};
 

@@ -43,6 +43,10 @@ pub(crate) struct Drawing {
     /// flagged only (the page's third reading, which keeps the bands it does not draw
     /// at the samples it carries them at: `crate::run`'s `two_pass`).
     pub(crate) at: Option<Vec<bool>>,
+    /// Each band's role by its name, for the reader's workers to split the points by
+    /// role as they scan them (with a spill only: `crate::seam`'s `RunRoles`); `None`:
+    /// the points come by band, every one.
+    pub(crate) by_name: Option<std::sync::Arc<crate::seam::RunRoles>>,
 }
 
 /// What the second reading keeps of a band.

@@ -16,11 +16,17 @@ use crate::load::{
     band_totals, eventlog_placement, load_slopes, load_summed, Binary, LoadError, LoadOptions,
     Loaded,
 };
+use std::sync::Arc;
+
 use crate::profile::keep::Drawing;
 use crate::profile::spill::{Spill, SpillHandle};
+use crate::seam::RunRoles;
 use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
+
+/// The most bands whose roles the second reading's workers are given by name.
+const ROLES_BY_NAME_UP_TO: usize = 1 << 16;
 
 /// What the second reading keeps and every band's total, when `inv` draws a chart
 /// whose steps need only those and the first reading of `map` finds them; else `None`
@@ -61,6 +67,10 @@ pub(super) fn first_reading(
     }
     first.map(|(mut drawing, totals)| {
         drawing.spill = spill(inv);
+        if drawing.spill.is_none() {
+            // Only a spill takes the points split by role.
+            drawing.by_name = None;
+        }
         (drawing, totals)
     })
 }
@@ -152,13 +162,19 @@ fn decide(
         return None;
     }
     let roles = crate::aggregate::drawn_roles(&totals, &render.aggregate, &render.needs)?;
-    let counts = totals.counts;
+    // The workers of the second reading look each new name of a chunk up in it: for a
+    // profile of a few bands (the map is kept through the reading).
+    let by_name = (totals.names.len() <= ROLES_BY_NAME_UP_TO).then(|| {
+        let names = totals.names.into_iter().map(Vec::into_boxed_slice);
+        Arc::new(RunRoles(names.zip(roles.iter().copied()).collect()))
+    });
     let drawing = Drawing {
         roles,
-        counts,
+        counts: totals.counts,
         spill: None,
         censuses: totals.censuses,
         at: None,
+        by_name,
     };
     Some((drawing, totals.totals))
 }
@@ -166,6 +182,8 @@ fn decide(
 #[cfg(test)]
 mod eventlog_tests;
 mod page;
+#[cfg(test)]
+mod split_tests;
 #[cfg(test)]
 mod summary_tests;
 #[cfg(test)]

@@ -142,6 +142,15 @@ impl ProfileBuilder {
         }
     }
 
+    /// How many runs a [`Self::drawn_only`] builder took split by role.
+    #[cfg(test)]
+    pub(crate) fn runs_split(&self) -> u64 {
+        match &self.keeping {
+            Keeping::Drawn(d) => d.runs_split,
+            _ => 0,
+        }
+    }
+
     /// A builder that keeps the points of the bands `drawing` says are drawn, and the sum
     /// of those merged into OTHER as the points of the first of them, the others left
     /// empty: the second reading of a long profile, whose roles the first decided.
@@ -326,7 +335,11 @@ impl Sink for ProfileBuilder {
             }
             ids.push(self.intern_hashed(name, hash));
         }
-        if let Some(by_band) = run.by_band {
+        if let (Some(by_band), Some(split), Keeping::Drawn(d)) =
+            (run.by_band, &run.split, &mut self.keeping)
+        {
+            d.take_split(&ids, by_band, split, self.current);
+        } else if let Some(by_band) = run.by_band {
             let base = self.current;
             for (&id, points) in ids.iter().zip(by_band) {
                 let band = &mut self.profile.bands[id as usize].points;
@@ -413,6 +426,13 @@ impl Sink for ProfileBuilder {
 
     fn wants_run_sums(&self) -> bool {
         matches!(&self.keeping, Keeping::Totals(t) if !t.by_points)
+    }
+
+    fn run_roles(&self) -> Option<std::sync::Arc<super::RunRoles>> {
+        match &self.keeping {
+            Keeping::Drawn(d) => d.roles_by_name(),
+            _ => None,
+        }
     }
 
     fn discard_incomplete_sample(&mut self) -> bool {

@@ -6,6 +6,7 @@
 //! (`sloping.rs`). The builder interns names alike in every mode, so a
 //! band has the same number in both readings of the same bytes.
 
+use super::run::RunSplit;
 use super::sloping::Sloping;
 use super::summing::Summing;
 use super::totals::Totals;
@@ -49,6 +50,8 @@ pub(crate) struct Drawn {
     sums: Vec<f64>,
     /// The last census any point was in (the builder's `dropped` needs it).
     last: Option<u32>,
+    /// How many runs came split by role (the tests check that some did).
+    pub(crate) runs_split: u64,
 }
 
 impl Keeping {
@@ -220,6 +223,45 @@ impl Keeping {
 }
 
 impl Drawn {
+    /// The bands' roles by name for the reader's workers, when the points go to a spill
+    /// and every census is kept (see [`Self::take_split`]).
+    pub(crate) fn roles_by_name(&self) -> Option<std::sync::Arc<crate::seam::RunRoles>> {
+        let d = &self.drawing;
+        (d.spill.is_some() && d.at.is_none())
+            .then(|| d.by_name.clone())
+            .flatten()
+    }
+
+    /// Takes a run whose points came split by role (`split`, and the drawn bands' points
+    /// in `by_band`, by the run's names, whose bands are `ids`), as [`Self::take`] of
+    /// each band's would: the stack's heights and the merged bands' sum added census by
+    /// census, exact in any order (every value whole, every census's sum below 2^52).
+    pub(crate) fn take_split(
+        &mut self,
+        ids: &[u32],
+        by_band: &[Vec<Point>],
+        split: &RunSplit<'_>,
+        base: u32,
+    ) {
+        self.runs_split += 1;
+        if let Some(last) = split.last {
+            let last = base + last;
+            self.last = Some(self.last.map_or(last, |l| l.max(last)));
+        }
+        let Some(spill) = &self.drawing.spill else {
+            return;
+        };
+        let mut spill = spill.lock();
+        let censuses = self.drawing.censuses;
+        add_census_sums(&mut spill.heights, base, split.heights, censuses);
+        add_census_sums(&mut self.sums, base, split.merged, censuses);
+        for (&id, points) in ids.iter().zip(by_band) {
+            if !points.is_empty() && self.drawing.roles.get(id as usize) == Some(&Role::Drawn) {
+                spill.put(id, points.iter().map(|p| shifted(p, base)));
+            }
+        }
+    }
+
     fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {
         if let Some(p) = points.last() {
             let last = p.sample + base;
@@ -301,6 +343,24 @@ fn spill_points(
     }
     if !merged {
         spill.put(id, points.iter().map(|p| shifted(p, base)));
+    }
+}
+
+/// Adds a run's census sums (`sums`, from census `base` on) into `to`, grown to reach
+/// the last (its room reserved for all `censuses` at once).
+fn add_census_sums(to: &mut Vec<f64>, base: u32, sums: &[u64], censuses: usize) {
+    if sums.is_empty() {
+        return;
+    }
+    if to.capacity() == 0 {
+        to.reserve_exact(censuses);
+    }
+    let (from, end) = (base as usize, base as usize + sums.len());
+    if to.len() < end {
+        to.resize(end, 0.0);
+    }
+    for (t, &s) in to[from..].iter_mut().zip(sums) {
+        *t += s as f64;
     }
 }
 

@@ -3,6 +3,9 @@
 //! local id, in order of first appearance) and hashed each once, so the sink looks each
 //! name up once per run rather than once per data point.
 
+use std::collections::HashMap;
+
+use crate::profile::keep::Role;
 use crate::profile::Point;
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
@@ -40,6 +43,10 @@ pub struct StatementRun<'a> {
     /// (by `END_SAMPLE`s before it in the run), instead of the points, when the sink
     /// asked for them this way ([`super::Sink::wants_run_sums`]).
     pub(crate) sums: Option<RunSums<'a>>,
+    /// With the points of the drawn bands only in [`Self::by_band`], the rest of the
+    /// run's points added up by census, when the sink gave the bands' roles
+    /// ([`super::Sink::run_roles`]).
+    pub(crate) split: Option<RunSplit<'a>>,
     /// The share of the whole input read once this run is applied, when the input's
     /// size is known (a sink can size its storage from it).
     pub(crate) progress: Option<f64>,
@@ -98,4 +105,34 @@ impl BandSum {
         self.count += 1;
         self.last_count += 1;
     }
+}
+
+/// Each band's role by its name, for a reader's workers (they tell a run's names apart
+/// before the sink numbers them): the second reading of a long `.hp` has its points
+/// split by role as they are scanned ([`super::Sink::run_roles`]). A name it does not
+/// list is dropped.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunRoles(pub(crate) HashMap<Box<[u8]>, Role>);
+
+impl RunRoles {
+    /// The role of the band named `name`.
+    pub(crate) fn of(&self, name: &[u8]) -> Role {
+        self.0.get(name).copied().unwrap_or(Role::Dropped)
+    }
+}
+
+/// A run's points split by role ([`StatementRun::split`]): the drawn bands' are in
+/// [`StatementRun::by_band`] (the others' lists empty), and every census's values of
+/// the drawn and merged bands added up, and of the merged bands alone. Every value is
+/// whole and below 2^53 (the first reading found every census's sum below 2^52), so
+/// the sums are exact in any order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RunSplit<'a> {
+    /// Each census's drawn and merged values added up, by `END_SAMPLE`s before it in
+    /// the run, up to the last census with such a point.
+    pub(crate) heights: &'a [u64],
+    /// Each census's merged values added up, up to the last census with one.
+    pub(crate) merged: &'a [u64],
+    /// The census of the run's last point, of any band.
+    pub(crate) last: Option<u32>,
 }

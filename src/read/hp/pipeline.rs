@@ -20,7 +20,7 @@ use super::parser::Parser;
 use super::segments::Segmenter;
 use super::serial::drive;
 use super::{Pos, ReadError, ReadOptions, Warning};
-use crate::seam::Sink;
+use crate::seam::{RunRoles, Sink};
 
 /// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
 /// is nothing, small enough that a few in flight cost little memory.
@@ -105,10 +105,12 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
     release: &mut dyn FnMut(usize),
 ) -> Result<Vec<Warning>, ReadError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let form = match (sink.wants_run_sums(), sink.wants_runs_by_band()) {
-        (true, _) => Form::Sums,
-        (false, true) => Form::ByBand,
-        (false, false) => Form::Entries,
+    let roles = sink.run_roles().filter(|_| sink.wants_runs_by_band());
+    let form = match (sink.wants_run_sums(), sink.wants_runs_by_band(), &roles) {
+        (true, _, _) => Form::Sums,
+        (false, true, Some(_)) => Form::Split,
+        (false, true, None) => Form::ByBand,
+        (false, false, _) => Form::Entries,
     };
     let total = source.total_len();
     let mut driver = Driver {
@@ -124,7 +126,9 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
             .map(|_| {
                 let (job_tx, job_rx) = channel::<Job<'a>>();
                 let (done_tx, done_rx) = channel::<Job<'a>>();
-                scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, form));
+                let roles = roles.clone();
+                let max_name_len = opts.max_name_len;
+                scope.spawn(move || worker(job_rx, done_tx, max_name_len, form, roles.as_deref()));
                 (job_tx, done_rx)
             })
             .unzip();
@@ -314,11 +318,18 @@ struct Job<'a> {
     scan: ChunkScan,
 }
 
-fn worker<'a>(jobs: Receiver<Job<'a>>, done: Sender<Job<'a>>, max_name_len: usize, form: Form) {
+fn worker<'a>(
+    jobs: Receiver<Job<'a>>,
+    done: Sender<Job<'a>>,
+    max_name_len: usize,
+    form: Form,
+    roles: Option<&RunRoles>,
+) {
     for mut job in jobs {
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
-        let scanned =
-            panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, form)));
+        let scanned = panic::catch_unwind(AssertUnwindSafe(|| {
+            scan.scan(bytes, max_name_len, form, roles)
+        }));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.
             job.scan = ChunkScan::default();
