@@ -40,7 +40,9 @@ impl Formatted {
     /// Formats `values` into `self`, its room reused.
     pub(super) fn refill(&mut self, values: impl ExactSizeIterator<Item = f64>) {
         let f = self;
-        (f.slots.clear(), f.lens.clear(), f.long.clear());
+        f.slots.clear();
+        f.lens.clear();
+        f.long.clear();
         f.slots.reserve_exact(values.len());
         f.lens.reserve_exact(values.len());
         let mut text = Vec::with_capacity(64);
