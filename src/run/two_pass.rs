@@ -18,9 +18,8 @@ use crate::load::{
 };
 use std::sync::Arc;
 
-use crate::profile::keep::Drawing;
+use crate::profile::keep::{Drawing, RunRoles};
 use crate::profile::spill::{Spill, SpillHandle};
-use crate::seam::RunRoles;
 use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};

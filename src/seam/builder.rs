@@ -428,7 +428,7 @@ impl Sink for ProfileBuilder {
         matches!(&self.keeping, Keeping::Totals(t) if !t.by_points)
     }
 
-    fn run_roles(&self) -> Option<std::sync::Arc<super::RunRoles>> {
+    fn run_roles(&self) -> Option<std::sync::Arc<crate::profile::keep::RunRoles>> {
         match &self.keeping {
             Keeping::Drawn(d) => d.roles_by_name(),
             _ => None,

@@ -225,7 +225,7 @@ impl Keeping {
 impl Drawn {
     /// The bands' roles by name for the reader's workers, when the points go to a spill
     /// and every census is kept (see [`Self::take_split`]).
-    pub(crate) fn roles_by_name(&self) -> Option<std::sync::Arc<crate::seam::RunRoles>> {
+    pub(crate) fn roles_by_name(&self) -> Option<std::sync::Arc<crate::profile::keep::RunRoles>> {
         let d = &self.drawing;
         (d.spill.is_some() && d.at.is_none())
             .then(|| d.by_name.clone())

@@ -33,6 +33,6 @@ mod totals;
 pub use block::{BlockMark, SampleBlock};
 pub(crate) use builder::make_room;
 pub use builder::ProfileBuilder;
+pub use run::StatementRun;
 pub(crate) use run::{BandSum, RunEntry, RunSplit, RunSums, BEGIN, END, MARK};
-pub use run::{RunRoles, StatementRun};
 pub use sink::{HeaderField, Sink};

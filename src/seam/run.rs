@@ -3,9 +3,6 @@
 //! local id, in order of first appearance) and hashed each once, so the sink looks each
 //! name up once per run rather than once per data point.
 
-use std::collections::HashMap;
-
-use crate::profile::keep::Role;
 use crate::profile::Point;
 
 /// Tag of an entry that is a `BEGIN_SAMPLE` (its value is the time).
@@ -104,20 +101,6 @@ impl BandSum {
         self.last_sum = self.last_sum.saturating_add(value);
         self.count += 1;
         self.last_count += 1;
-    }
-}
-
-/// Each band's role by its name, for a reader's workers (they tell a run's names apart
-/// before the sink numbers them): the second reading of a long `.hp` has its points
-/// split by role as they are scanned ([`super::Sink::run_roles`]). A name it does not
-/// list is dropped.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RunRoles(pub(crate) HashMap<Box<[u8]>, Role>);
-
-impl RunRoles {
-    /// The role of the band named `name`.
-    pub(crate) fn of(&self, name: &[u8]) -> Role {
-        self.0.get(name).copied().unwrap_or(Role::Dropped)
     }
 }
 

@@ -4,7 +4,8 @@
 //! them so.
 
 use super::block::{BlockMark, SampleBlock};
-use super::run::{RunRoles, StatementRun, BEGIN, END, MARK};
+use super::run::{StatementRun, BEGIN, END, MARK};
+use crate::profile::keep::RunRoles;
 
 /// One of the four header strings of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

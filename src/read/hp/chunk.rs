@@ -14,9 +14,9 @@ use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
 use crate::intern::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 use crate::num::float_value;
-use crate::profile::keep::Role;
+use crate::profile::keep::{Role, RunRoles};
 use crate::profile::Point;
-use crate::seam::{BandSum, RunEntry, RunRoles, RunSplit, RunSums, StatementRun, BEGIN, END, MARK};
+use crate::seam::{BandSum, RunEntry, RunSplit, RunSums, StatementRun, BEGIN, END, MARK};
 
 /// No band (in [`ChunkScan::successor`]).
 const NONE: u32 = u32::MAX;

@@ -20,7 +20,8 @@ use super::parser::Parser;
 use super::segments::Segmenter;
 use super::serial::drive;
 use super::{Pos, ReadError, ReadOptions, Warning};
-use crate::seam::{RunRoles, Sink};
+use crate::profile::keep::RunRoles;
+use crate::seam::Sink;
 
 /// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
 /// is nothing, small enough that a few in flight cost little memory.
