@@ -263,6 +263,8 @@ pub mod internals {
         thousands,
     };
     pub use crate::pipeline::finish;
+    /// The bands' roles by name that a sink may give the `.hp` reader's workers.
+    pub use crate::profile::keep::RunRoles;
     pub use crate::profile::stack::stack_heights;
     /// The seam between the readers and the model, for sinks of the tests' own.
     pub use crate::seam::{

@@ -340,17 +340,11 @@ fn the_table_carries_what_is_known_of_hi_bands() {
 /// warnings, byte for byte, with several options, to a file and to stdout, and on stdin.
 #[test]
 fn a_long_run_is_paged_alike_mapped_and_streamed() {
-    use std::io::Read;
+    if !support::html_page::have_large() {
+        return;
+    }
     let dir = TempDir::new("page-mapped");
-    let gz = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/large/longrun-O1-hc-i0.0001.hp.gz"
-    );
-    let packed = std::fs::read(gz).unwrap_or_else(|e| panic!("{gz}: {e}"));
-    let mut hp = Vec::new();
-    flate2::read::GzDecoder::new(&packed[..])
-        .read_to_end(&mut hp)
-        .unwrap_or_else(|e| panic!("{gz}: {e}"));
+    let hp = support::html_page::large("longrun-O1-hc-i0.0001.hp.gz");
     assert!(hp.len() > 2 << 20, "{} bytes", hp.len());
     let path = dir.path().join("long.hp");
     std::fs::write(&path, &hp).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -270,17 +270,11 @@ fn the_text_summary_writes_no_control_byte_to_the_terminal() {
 /// (That the mapped reading keeps no point, `src/run/two_pass/summary_tests.rs` checks.)
 #[test]
 fn a_long_mapped_profile_is_summarised_as_a_streamed_one() {
-    use std::io::Read;
+    if !support::html_page::have_large() {
+        return;
+    }
     let dir = TempDir::new("summary-long");
-    let gz = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/large/longrun-O1-hc-i0.0001.hp.gz"
-    );
-    let packed = std::fs::read(gz).unwrap_or_else(|e| panic!("{gz}: {e}"));
-    let mut hp = Vec::new();
-    flate2::read::GzDecoder::new(&packed[..])
-        .read_to_end(&mut hp)
-        .unwrap_or_else(|e| panic!("{gz}: {e}"));
+    let hp = support::html_page::large("longrun-O1-hc-i0.0001.hp.gz");
     assert!(hp.len() > 2 << 20, "{} bytes", hp.len());
     let path = dir.path().join("long.hp");
     std::fs::write(&path, &hp).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

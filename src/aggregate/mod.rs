@@ -47,6 +47,7 @@ pub(crate) use drawn::{drawn_roles, page_roles};
 pub(crate) use facts::PageFacts;
 pub use limit::apply_band_limit;
 pub(crate) use numbers::every_band;
+#[cfg(feature = "cli")]
 pub(crate) use numbers::every_band_of_sums;
 pub(crate) use numbers::{BandNumbers, Fate};
 pub use order::NameOrder;

@@ -260,6 +260,15 @@ pub(crate) fn command() -> clap::Command {
                 .action(ArgAction::SetTrue)
                 .hide(true)
                 .help("The run given to --serve-whole-run stops at --spool-max"),
+            Arg::new("serve-whole-run-bytes")
+                .long("serve-whole-run-bytes")
+                .value_name("N")
+                .value_parser(value_parser!(u64))
+                .hide(true)
+                .help(
+                    "The run is the first N bytes of the regular file on stdin, which grows\n\
+                     on after them (--serve-whole-run maps it where it can)",
+                ),
             Arg::new("serve-whole-run")
                 .long("serve-whole-run")
                 .action(ArgAction::SetTrue)

@@ -138,6 +138,9 @@ pub struct ServeOptions {
     pub spool_max: Option<u64>,
     /// The run the whole run's child reads stops at `--spool-max`: its page says so.
     pub whole_run_capped: bool,
+    /// The run the whole run's child reads is the first this many bytes of the regular
+    /// file on its stdin (which grows on after them): mapped where it can be.
+    pub whole_run_bytes: Option<u64>,
 }
 
 impl Default for ServeOptions {
@@ -150,6 +153,7 @@ impl Default for ServeOptions {
             spool: None,
             spool_max: None,
             whole_run_capped: false,
+            whole_run_bytes: None,
         }
     }
 }

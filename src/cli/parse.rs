@@ -139,6 +139,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         serve.spool = m.get_one::<std::path::PathBuf>("spool").cloned();
         serve.spool_max = m.get_one::<u64>("spool-max").copied();
         serve.whole_run_capped = m.get_flag("serve-whole-run-capped");
+        serve.whole_run_bytes = m.get_one::<u64>("serve-whole-run-bytes").copied();
         inv.serve = Some(serve);
         // The live page is the interactive page, and so is the whole run's (-o).
         if inv.format() != Format::Html && (inv.format.is_some() || inv.output.is_some()) {
@@ -152,6 +153,7 @@ fn apply_options(m: &ArgMatches, inv: &mut Invocation) -> Result<Option<Command>
         .any(|id| m.contains_id(id))
         || m.get_flag("serve-whole-run")
         || m.get_flag("serve-whole-run-capped")
+        || m.contains_id("serve-whole-run-bytes")
     {
         return Err(UsageError::Conflict(
             "--bind, --port, --spool and --spool-max only go with --serve",

@@ -112,16 +112,25 @@ fn read_bytes(
 /// The first reading of a long mapped `.hp` (`crate::profile::keep`): every band's name
 /// and total, keeping no point; an eventlog's are its placement's
 /// ([`eventlog_placement`]: `None` when not placed), or `None` for a `.hp` the reader
-/// refuses (the ordinary reading then says why).
+/// refuses (the ordinary reading then says why). The reader's workers add the points
+/// up; in the rare file whose sums that cannot take (a band's total past 2^53), the
+/// `.hp` is read again point by point, after `again` (the caller's map then gives its
+/// pages back from the start anew).
 pub(crate) fn band_totals(
     bytes: &[u8],
     opts: &LoadOptions,
     release: &mut dyn FnMut(usize),
+    again: &dyn Fn(),
 ) -> Option<BandTotals> {
     match (InputKind::of(bytes), &opts.placed) {
         (InputKind::Hp, _) => {
             let mut builder = ProfileBuilder::totals_only();
             hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
+            if builder.sums_spoiled() {
+                again();
+                builder = ProfileBuilder::totals_by_points();
+                hp::read_slice_parallel(bytes, &opts.hp, &mut builder, release).ok()?;
+            }
             builder.band_totals()
         }
         (InputKind::Eventlog, Some(placed)) => placed.totals.clone(),

@@ -5,6 +5,8 @@
 //! drawn and adding up those merged into OTHER; and what a reading for `--summary`
 //! keeps instead of the points ([`Sums`]).
 
+use std::collections::HashMap;
+
 /// Each band's name and hp2ps's total of it, in the order the bands first appear, as a
 /// reading that keeps no point finds them.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -43,6 +45,24 @@ pub(crate) struct Drawing {
     /// flagged only (the page's third reading, which keeps the bands it does not draw
     /// at the samples it carries them at: `crate::run`'s `two_pass`).
     pub(crate) at: Option<Vec<bool>>,
+    /// Each band's role by its name, for the reader's workers to split the points by
+    /// role as they scan them (with a spill only: `crate::seam`'s `RunRoles`); `None`:
+    /// the points come by band, every one.
+    pub(crate) by_name: Option<std::sync::Arc<RunRoles>>,
+}
+
+/// Each band's role by its name, for a reader's workers (they tell a run's names apart
+/// before the sink numbers them): the second reading of a long `.hp` has its points
+/// split by role as they are scanned (`crate::seam::Sink::run_roles`). A name it does not
+/// list is dropped.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunRoles(pub(crate) HashMap<Box<[u8]>, Role>);
+
+impl RunRoles {
+    /// The role of the band named `name`.
+    pub(crate) fn of(&self, name: &[u8]) -> Role {
+        self.0.get(name).copied().unwrap_or(Role::Dropped)
+    }
 }
 
 /// What the second reading keeps of a band.

@@ -16,11 +16,16 @@ use crate::load::{
     band_totals, eventlog_placement, load_slopes, load_summed, Binary, LoadError, LoadOptions,
     Loaded,
 };
-use crate::profile::keep::Drawing;
+use std::sync::Arc;
+
+use crate::profile::keep::{Drawing, RunRoles};
 use crate::profile::spill::{Spill, SpillHandle};
 use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
+
+/// The most bands whose roles the second reading's workers are given by name.
+const ROLES_BY_NAME_UP_TO: usize = 1 << 16;
 
 /// What the second reading keeps and every band's total, when `inv` draws a chart
 /// whose steps need only those and the first reading of `map` finds them; else `None`
@@ -47,13 +52,24 @@ pub(super) fn first_reading(
     // their own first (`decide` then reads nothing).
     opts.placed = eventlog_placement(map.bytes(), opts, true, &mut |n| map.release(n));
     map.read_again();
-    let first = decide(map.bytes(), opts, &inv.render, &mut |n| map.release(n));
+    let again = || map.read_again();
+    let first = decide(
+        map.bytes(),
+        opts,
+        &inv.render,
+        &mut |n| map.release(n),
+        &again,
+    );
     map.read_again();
     if first.is_none() {
         opts.placed = None;
     }
     first.map(|(mut drawing, totals)| {
         drawing.spill = spill();
+        if drawing.spill.is_none() {
+            // Only a spill takes the points split by role.
+            drawing.by_name = None;
+        }
         (drawing, totals)
     })
 }
@@ -141,21 +157,28 @@ fn decide(
     opts: &LoadOptions,
     render: &RenderOptions,
     release: &mut dyn FnMut(usize),
+    again: &dyn Fn(),
 ) -> Option<(Drawing, Vec<i64>)> {
-    let totals = band_totals(bytes, opts, release)?;
+    let totals = band_totals(bytes, opts, release, again)?;
     // A -hi profile's bands (every name an address) may be renamed, and bands of one
     // name merged: that needs their points.
     if (totals.names.iter()).all(|name| address_label(name).is_some()) {
         return None;
     }
     let roles = crate::aggregate::drawn_roles(&totals, &render.aggregate, &render.needs)?;
-    let counts = totals.counts;
+    // The workers of the second reading look each new name of a chunk up in it: for a
+    // profile of a few bands (the map is kept through the reading).
+    let by_name = (totals.names.len() <= ROLES_BY_NAME_UP_TO).then(|| {
+        let names = totals.names.into_iter().map(Vec::into_boxed_slice);
+        Arc::new(RunRoles(names.zip(roles.iter().copied()).collect()))
+    });
     let drawing = Drawing {
         roles,
-        counts,
+        counts: totals.counts,
         spill: None,
         censuses: totals.censuses,
         at: None,
+        by_name,
     };
     Some((drawing, totals.totals))
 }
@@ -164,6 +187,10 @@ fn decide(
 mod eventlog_tests;
 mod page;
 #[cfg(test)]
+mod split_tests;
+#[cfg(test)]
 mod summary_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod totals_tests;

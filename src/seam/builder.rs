@@ -114,6 +114,43 @@ impl ProfileBuilder {
         }
     }
 
+    /// [`Self::totals_only`] that takes the reader's points one by one or by band, never
+    /// added up by its workers: the first reading made again when their sums could not
+    /// be taken ([`Self::sums_spoiled`]), and the plain way the tests compare with.
+    pub(crate) fn totals_by_points() -> ProfileBuilder {
+        let mut builder = Self::totals_only();
+        if let Keeping::Totals(t) = &mut builder.keeping {
+            t.by_points = true;
+        }
+        builder
+    }
+
+    /// Whether a [`Self::totals_only`] builder was handed sums by the reader's workers
+    /// that it could not take (see `totals.rs`): its totals are wrong, and the reading
+    /// must be made again with [`Self::totals_by_points`].
+    pub(crate) fn sums_spoiled(&self) -> bool {
+        matches!(&self.keeping, Keeping::Totals(t) if t.spoiled)
+    }
+
+    /// How many runs a [`Self::totals_only`] builder took added up by the reader's
+    /// workers.
+    #[cfg(test)]
+    pub(crate) fn runs_summed(&self) -> u64 {
+        match &self.keeping {
+            Keeping::Totals(t) => t.runs_summed,
+            _ => 0,
+        }
+    }
+
+    /// How many runs a [`Self::drawn_only`] builder took split by role.
+    #[cfg(test)]
+    pub(crate) fn runs_split(&self) -> u64 {
+        match &self.keeping {
+            Keeping::Drawn(d) => d.runs_split,
+            _ => 0,
+        }
+    }
+
     /// A builder that keeps the points of the bands `drawing` says are drawn, and the sum
     /// of those merged into OTHER as the points of the first of them, the others left
     /// empty: the second reading of a long profile, whose roles the first decided.
@@ -303,7 +340,11 @@ impl Sink for ProfileBuilder {
             }
             ids.push(self.intern_hashed(name, hash));
         }
-        if let Some(by_band) = run.by_band {
+        if let (Some(by_band), Some(split), Keeping::Drawn(d)) =
+            (run.by_band, &run.split, &mut self.keeping)
+        {
+            d.take_split(&ids, by_band, split, self.current);
+        } else if let Some(by_band) = run.by_band {
             let base = self.current;
             for (&id, points) in ids.iter().zip(by_band) {
                 let band = &mut self.profile.bands[id as usize].points;
@@ -321,6 +362,9 @@ impl Sink for ProfileBuilder {
                     }
                 }
             }
+        }
+        if let (Some(sums), Keeping::Totals(t)) = (&run.sums, &mut self.keeping) {
+            t.take_sums(&ids, sums, self.current);
         }
         for &RunEntry { tag, value } in run.entries {
             match tag {
@@ -383,6 +427,17 @@ impl Sink for ProfileBuilder {
 
     fn wants_runs_by_band(&self) -> bool {
         true
+    }
+
+    fn wants_run_sums(&self) -> bool {
+        matches!(&self.keeping, Keeping::Totals(t) if !t.by_points)
+    }
+
+    fn run_roles(&self) -> Option<std::sync::Arc<crate::profile::keep::RunRoles>> {
+        match &self.keeping {
+            Keeping::Drawn(d) => d.roles_by_name(),
+            _ => None,
+        }
     }
 
     fn discard_incomplete_sample(&mut self) -> bool {

@@ -6,15 +6,13 @@
 //! (`sloping.rs`). The builder interns names alike in every mode, so a
 //! band has the same number in both readings of the same bytes.
 
+use super::run::RunSplit;
 use super::sloping::Sloping;
 use super::summing::Summing;
-use crate::num::c_trunc_i64;
+use super::totals::Totals;
 use crate::profile::keep::{BandTotals, Drawing, Role, Sums};
 use crate::profile::spill::Spill;
 use crate::profile::Point;
-
-/// Magnitudes below this add up exactly in any order (with room to spare under 2^53).
-const EXACT_BELOW: f64 = (1u64 << 52) as f64;
 
 /// What the builder keeps.
 #[derive(Debug, Default)]
@@ -44,25 +42,6 @@ pub(crate) struct Censuses<'a> {
     pub(crate) times: &'a [f64],
 }
 
-/// The first reading's state: each band's total so far, and the total before the census
-/// its last point is in (the builder drops an incomplete last census).
-#[derive(Debug, Default)]
-pub(crate) struct Totals {
-    bands: Vec<Running>,
-    /// Every census's sum of magnitudes, to tell whether sums are exact in any order.
-    magnitudes: Vec<f64>,
-    whole: bool,
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct Running {
-    total: i64,
-    count: u32,
-    last: u32,
-    total_before: i64,
-    count_before: u32,
-}
-
 /// The second reading's state.
 #[derive(Debug, Default)]
 pub(crate) struct Drawn {
@@ -71,15 +50,14 @@ pub(crate) struct Drawn {
     sums: Vec<f64>,
     /// The last census any point was in (the builder's `dropped` needs it).
     last: Option<u32>,
+    /// How many runs came split by role (the tests check that some did).
+    pub(crate) runs_split: u64,
 }
 
 impl Keeping {
     /// The first reading's.
     pub(crate) fn totals() -> Keeping {
-        Keeping::Totals(Totals {
-            whole: true,
-            ..Totals::default()
-        })
+        Keeping::Totals(Totals::default())
     }
 
     /// The second reading's, with each band's role and count by its number.
@@ -118,19 +96,7 @@ impl Keeping {
     pub(crate) fn discard_from(&mut self, complete: u32) -> bool {
         match self {
             Keeping::Every => false,
-            Keeping::Totals(t) => {
-                let mut dropped = false;
-                for r in t
-                    .bands
-                    .iter_mut()
-                    .filter(|r| r.count > 0 && r.last >= complete)
-                {
-                    (r.total, r.count) = (r.total_before, r.count_before);
-                    dropped = true;
-                }
-                t.magnitudes.truncate(complete as usize);
-                dropped
-            }
+            Keeping::Totals(t) => t.discard_from(complete),
             Keeping::Drawn(d) => {
                 d.sums.truncate(complete as usize);
                 if let Some(spill) = &d.drawing.spill {
@@ -152,7 +118,7 @@ impl Keeping {
     pub(crate) fn has_points(&self, id: usize, points: &[Point]) -> bool {
         match self {
             Keeping::Every => !points.is_empty(),
-            Keeping::Totals(t) => t.bands.get(id).is_some_and(|r| r.count > 0),
+            Keeping::Totals(t) => t.has_points(id),
             // The first reading said which bands there are.
             Keeping::Drawn(d) => id < d.drawing.roles.len(),
             Keeping::Summed(s) => s.has_points(id),
@@ -164,10 +130,7 @@ impl Keeping {
     /// After the builder dropped bands (see [`Self::has_points`]): the same for its state.
     pub(crate) fn retain(&mut self, kept: &[bool]) {
         match self {
-            Keeping::Totals(t) => {
-                let mut flags = kept.iter();
-                t.bands.retain(|_| flags.next().copied().unwrap_or(false));
-            }
+            Keeping::Totals(t) => t.retain(kept),
             Keeping::Summed(s) => s.retain(kept),
             Keeping::Sloped(s) => s.retain(kept),
             Keeping::Both(b) => {
@@ -242,26 +205,12 @@ impl Keeping {
 
     /// The first reading's result, with the bands' names.
     pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>, censuses: usize) -> Option<BandTotals> {
-        let t = match self {
-            Keeping::Totals(t) => t,
-            Keeping::Both(b) => {
-                return (b.0.band_totals(names.clone(), censuses))
-                    .or_else(|| b.1.band_totals(names, censuses))
-            }
-            _ => return None,
-        };
-        let exact = t.whole && t.magnitudes.iter().all(|&m| m < EXACT_BELOW);
-        Some(BandTotals {
-            totals: (0..names.len())
-                .map(|id| t.bands.get(id).map_or(0, |r| r.total))
-                .collect(),
-            counts: (0..names.len())
-                .map(|id| t.bands.get(id).map_or(0, |r| r.count))
-                .collect(),
-            names,
-            exact,
-            censuses,
-        })
+        match self {
+            Keeping::Totals(t) => Some(t.band_totals(names, censuses)),
+            Keeping::Both(b) => (b.0.band_totals(names.clone(), censuses))
+                .or_else(|| b.1.band_totals(names, censuses)),
+            _ => None,
+        }
     }
 
     /// The second reading's sum of the merged bands, census by census, as the points of
@@ -289,32 +238,46 @@ impl Keeping {
     }
 }
 
-impl Totals {
-    fn take(&mut self, id: u32, points: &[Point], base: u32) {
-        let id = id as usize;
-        if self.bands.len() <= id {
-            self.bands.resize(id + 1, Running::default());
+impl Drawn {
+    /// The bands' roles by name for the reader's workers, when the points go to a spill
+    /// and every census is kept (see [`Self::take_split`]).
+    pub(crate) fn roles_by_name(&self) -> Option<std::sync::Arc<crate::profile::keep::RunRoles>> {
+        let d = &self.drawing;
+        (d.spill.is_some() && d.at.is_none())
+            .then(|| d.by_name.clone())
+            .flatten()
+    }
+
+    /// Takes a run whose points came split by role (`split`, and the drawn bands' points
+    /// in `by_band`, by the run's names, whose bands are `ids`), as [`Self::take`] of
+    /// each band's would: the stack's heights and the merged bands' sum added census by
+    /// census, exact in any order (every value whole, every census's sum below 2^52).
+    pub(crate) fn take_split(
+        &mut self,
+        ids: &[u32],
+        by_band: &[Vec<Point>],
+        split: &RunSplit<'_>,
+        base: u32,
+    ) {
+        self.runs_split += 1;
+        if let Some(last) = split.last {
+            let last = base + last;
+            self.last = Some(self.last.map_or(last, |l| l.max(last)));
         }
-        let r = &mut self.bands[id];
-        for p in points {
-            let (sample, value) = (p.sample + base, p.value);
-            if r.count == 0 || sample != r.last {
-                (r.total_before, r.count_before, r.last) = (r.total, r.count, sample);
+        let Some(spill) = &self.drawing.spill else {
+            return;
+        };
+        let mut spill = spill.lock();
+        let censuses = self.drawing.censuses;
+        add_census_sums(&mut spill.heights, base, split.heights, censuses);
+        add_census_sums(&mut self.sums, base, split.merged, censuses);
+        for (&id, points) in ids.iter().zip(by_band) {
+            if !points.is_empty() && self.drawing.roles.get(id as usize) == Some(&Role::Drawn) {
+                spill.put(id, points.iter().map(|p| shifted(p, base)));
             }
-            // As `aggregate::band_total` sums it.
-            r.total = c_trunc_i64(r.total as f64 + value);
-            r.count += 1;
-            self.whole &= value.fract() == 0.0;
-            let at = sample as usize;
-            if self.magnitudes.len() <= at {
-                self.magnitudes.resize(at + 1, 0.0);
-            }
-            self.magnitudes[at] += value.abs();
         }
     }
-}
 
-impl Drawn {
     fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {
         if let Some(p) = points.last() {
             let last = p.sample + base;
@@ -396,6 +359,24 @@ fn spill_points(
     }
     if !merged {
         spill.put(id, points.iter().map(|p| shifted(p, base)));
+    }
+}
+
+/// Adds a run's census sums (`sums`, from census `base` on) into `to`, grown to reach
+/// the last (its room reserved for all `censuses` at once).
+fn add_census_sums(to: &mut Vec<f64>, base: u32, sums: &[u64], censuses: usize) {
+    if sums.is_empty() {
+        return;
+    }
+    if to.capacity() == 0 {
+        to.reserve_exact(censuses);
+    }
+    let (from, end) = (base as usize, base as usize + sums.len());
+    if to.len() < end {
+        to.resize(end, 0.0);
+    }
+    for (t, &s) in to[from..].iter_mut().zip(sums) {
+        *t += s as f64;
     }
 }
 

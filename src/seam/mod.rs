@@ -28,10 +28,11 @@ mod run;
 mod sink;
 mod sloping;
 mod summing;
+mod totals;
 
 pub use block::{BlockMark, SampleBlock};
 pub(crate) use builder::make_room;
 pub use builder::ProfileBuilder;
 pub use run::StatementRun;
-pub(crate) use run::{RunEntry, BEGIN, END, MARK};
+pub(crate) use run::{BandSum, RunEntry, RunSplit, RunSums, BEGIN, END, MARK};
 pub use sink::{HeaderField, Sink};

@@ -5,6 +5,7 @@
 
 use super::block::{BlockMark, SampleBlock};
 use super::run::{StatementRun, BEGIN, END, MARK};
+use crate::profile::keep::RunRoles;
 
 /// One of the four header strings of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +89,23 @@ pub trait Sink {
     /// cheaply. Only a sink that handles such runs itself may say yes. Default: `false`.
     fn wants_runs_by_band(&self) -> bool {
         false
+    }
+
+    /// Whether [`Sink::statements`] takes runs whose data points come added up by
+    /// identifier (each one's sum, count and last census, and
+    /// every census's sum) instead of one by one, which the workers produce more cheaply
+    /// still. Only a sink that handles such runs itself may say yes. Default: `false`.
+    fn wants_run_sums(&self) -> bool {
+        false
+    }
+
+    /// The bands' roles by name, when [`Sink::statements`] takes runs whose points come
+    /// split by role (the drawn bands' by band, the merged bands' added up by census,
+    /// the dropped bands' not at all), which spares the workers and the sink the points
+    /// not drawn. Only a sink that handles such runs itself may give them, and only
+    /// when [`Sink::wants_runs_by_band`]. Default: `None`.
+    fn run_roles(&self) -> Option<std::sync::Arc<RunRoles>> {
+        None
     }
 
     // What a reader that follows an input as it is written (the live page) says besides:
@@ -189,8 +207,8 @@ impl<'a> StatementRun<'a> {
     /// If the sink asked for the points by band: their order is gone.
     pub fn replay<S: Sink + ?Sized>(&self, sink: &mut S) {
         assert!(
-            self.by_band.is_none(),
-            "a sink that wants runs by band takes them itself"
+            self.by_band.is_none() && self.sums.is_none() && self.split.is_none(),
+            "a sink that wants runs by band or summed takes them itself"
         );
         for e in self.entries {
             match e.tag {

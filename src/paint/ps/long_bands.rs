@@ -19,7 +19,7 @@ use crate::paint::geometry::band_outline;
 /// Numbers formatted as `%f` once, each in a slot of [`SLOT`] bytes (the text, padded),
 /// so that copying one is a fixed-size move rather than a call to `memcpy`.
 #[derive(Default)]
-struct Formatted {
+pub(super) struct Formatted {
     slots: Vec<[u8; SLOT]>,
     lens: Vec<u8>,
     /// The texts too long for a slot (numbers of eight digits and more before the point),
@@ -32,13 +32,21 @@ const SLOT: usize = 16;
 
 impl Formatted {
     fn of(values: &[f64]) -> Formatted {
-        let mut f = Formatted {
-            slots: Vec::with_capacity(values.len()),
-            lens: Vec::with_capacity(values.len()),
-            long: Vec::new(),
-        };
+        let mut f = Formatted::default();
+        f.refill(values.iter().copied());
+        f
+    }
+
+    /// Formats `values` into `self`, its room reused.
+    pub(super) fn refill(&mut self, values: impl ExactSizeIterator<Item = f64>) {
+        let f = self;
+        f.slots.clear();
+        f.lens.clear();
+        f.long.clear();
+        f.slots.reserve_exact(values.len());
+        f.lens.reserve_exact(values.len());
         let mut text = Vec::with_capacity(64);
-        for (k, &v) in values.iter().enumerate() {
+        for (k, v) in values.enumerate() {
             text.clear();
             push_f6(&mut text, v);
             let mut slot = [0u8; SLOT];
@@ -51,7 +59,6 @@ impl Formatted {
             }
             f.slots.push(slot);
         }
-        f
     }
 
     /// Appends number `k`.
@@ -74,7 +81,7 @@ impl Formatted {
 }
 
 /// A band's bottom edge: the x axis, or the band below's top, formatted.
-enum Bottom<'a> {
+pub(super) enum Bottom<'a> {
     Axis(&'a [u8]),
     Band(&'a Formatted),
 }
@@ -137,7 +144,18 @@ fn band_text<W: Write>(
     top: &Formatted,
     n: usize,
 ) -> io::Result<()> {
-    let buf = &mut out.buf;
+    bottom_text(out, xs, bottom, n)?;
+    top_text(out, xs, top, n)
+}
+
+/// The first half of [`band_text`]: the bottom edge left to right, its first point
+/// repeated (`moveto`, then `lineto`s); `n` samples.
+pub(super) fn bottom_text<W: Write>(
+    out: &mut Buffered<'_, W>,
+    xs: &Formatted,
+    bottom: &Bottom<'_>,
+    n: usize,
+) -> io::Result<()> {
     let along_bottom = |buf: &mut Vec<u8>, k: usize, op: &[u8; 7]| {
         xs.push(buf, k);
         buf.push(b' ');
@@ -145,13 +163,24 @@ fn band_text<W: Write>(
         buf.push(b' ');
         buf.extend_from_slice(op);
     };
-    along_bottom(buf, 0, b"moveto\n");
+    along_bottom(&mut out.buf, 0, b"moveto\n");
     for k in 0..n {
         along_bottom(&mut out.buf, k, b"lineto\n");
         if k % 4096 == 4095 {
             out.flush_if_large()?;
         }
     }
+    Ok(())
+}
+
+/// The second half of [`band_text`]: the top edge right to left, its last point
+/// repeated.
+pub(super) fn top_text<W: Write>(
+    out: &mut Buffered<'_, W>,
+    xs: &Formatted,
+    top: &Formatted,
+    n: usize,
+) -> io::Result<()> {
     let along_top = |buf: &mut Vec<u8>, k: usize| {
         xs.push(buf, k);
         buf.push(b' ');

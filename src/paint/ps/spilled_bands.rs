@@ -7,12 +7,17 @@
 
 use std::io::{self, Write};
 
-use super::fill::{fill_and_stroke, xy};
+use super::fill::fill_and_stroke;
+use super::long_bands::{bottom_text, top_text, Bottom, Formatted};
 use super::Buffered;
 use crate::layout::chart::{Fill, Graph, SpilledBands};
+use crate::num::push_f6;
 
 /// Writes every band of `g`, whose points are in `spilled`, as [`super::band`] would
-/// write them from their tops.
+/// write them from their tops. As [`super::long_bands`] writes them, each x and each
+/// edge is formatted once (a band's bottom is the top of the band below); what is held
+/// besides the stack is the xs and one edge formatted, the bottom's room reused for the
+/// top once the bottom is written.
 pub(super) fn spilled_bands<W: Write>(
     out: &mut Buffered<'_, W>,
     g: &Graph,
@@ -25,6 +30,12 @@ pub(super) fn spilled_bands<W: Write>(
     // The stack so far, in page points above the x axis: the layout's `previous`.
     let mut stack = vec![0.0; n];
     let mut spill = spilled.spill.lock();
+    let mut xs = Formatted::default();
+    xs.refill(g.xs.iter().copied());
+    let mut axis = Vec::new();
+    push_f6(&mut axis, g.y0);
+    // The edge below the band being drawn (the band below's top), then its top.
+    let mut edge = Formatted::default();
     for (i, band) in g.bands.iter().enumerate() {
         let bottom = |stack: &[f64], k: usize| match i {
             0 => g.y0,
@@ -32,24 +43,17 @@ pub(super) fn spilled_bands<W: Write>(
         };
         // A pattern's ink needs the outline again, once the top is known.
         let below = matches!(band.fill, Fill::Pattern(_)).then(|| stack.clone());
-        xy(&mut out.buf, g.xs[0], bottom(&stack, 0), "moveto");
-        for k in 0..n {
-            xy(&mut out.buf, g.xs[k], bottom(&stack, k), "lineto");
-            if k % 4096 == 4095 {
-                out.flush_if_large()?;
-            }
-        }
+        let under = match i {
+            0 => Bottom::Axis(&axis),
+            _ => Bottom::Band(&edge),
+        };
+        bottom_text(out, &xs, &under, n)?;
         if let Some(number) = spilled.bands.get(i).copied().flatten() {
             stack_on(&mut spill, number, spilled.scale, &mut stack)?;
         }
         let top = |k: usize| stack[k] + g.y0;
-        xy(&mut out.buf, g.xs[n - 1], top(n - 1), "lineto");
-        for k in (0..n).rev() {
-            xy(&mut out.buf, g.xs[k], top(k), "lineto");
-            if k % 4096 == 0 {
-                out.flush_if_large()?;
-            }
-        }
+        edge.refill((0..n).map(top));
+        top_text(out, &xs, &edge, n)?;
         let area = || {
             let below = below.unwrap_or_default();
             let start = std::iter::once((g.xs[0], bottom(&below, 0)));

@@ -46,6 +46,8 @@ mod container;
 mod damage;
 mod emit;
 mod holds;
+// The command's (run/): a `-p -l` eventlog is told from a heap's.
+#[cfg(feature = "cli")]
 pub(crate) use holds::time_profile_only;
 mod end;
 pub(crate) mod entry;

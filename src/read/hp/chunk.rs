@@ -14,11 +14,33 @@ use super::data_line::scan_data_line;
 use super::tokens::MAX_NUMBER_LEN;
 use crate::intern::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 use crate::num::float_value;
+use crate::profile::keep::{Role, RunRoles};
 use crate::profile::Point;
-use crate::seam::{RunEntry, StatementRun, BEGIN, END, MARK};
+use crate::seam::{BandSum, RunEntry, RunSplit, RunSums, StatementRun, BEGIN, END, MARK};
 
 /// No band (in [`ChunkScan::successor`]).
 const NONE: u32 = u32::MAX;
+
+/// Values from here on are not added up in [`Form::Sums`] (a double holds every whole
+/// number below it exactly): the scan stops before them, and the statement machine
+/// hands them over one by one.
+const SUMMED_BELOW: f64 = (1u64 << 53) as f64;
+
+/// How a scan hands the data points over (see [`crate::seam::Sink`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// Each point an entry, in file order.
+    #[default]
+    Entries,
+    /// Each band's points together ([`ChunkScan::by_band`]).
+    ByBand,
+    /// Each band's points added up ([`ChunkScan::sums`]), and every census's.
+    Sums,
+    /// Split by the bands' roles ([`RunRoles`]): the drawn bands' points by band, the
+    /// merged bands' added up by census ([`ChunkScan::split`]), the dropped bands' not
+    /// kept.
+    Split,
+}
 
 /// What a worker found in a chunk: the statements of its readable prefix, in file order
 /// (data points of local band ids, sample boundaries and marks), and what the driver
@@ -32,7 +54,15 @@ pub(crate) struct ChunkScan {
     /// In by-band mode, each local band's points (sample = `END_SAMPLE`s before it in the
     /// chunk); only the first `names.len()` are this chunk's.
     pub(crate) by_band: Vec<Vec<Point>>,
-    pub(crate) by_band_mode: bool,
+    /// In sums mode, each local band's points added up; only the first `names.len()`
+    /// are this chunk's.
+    pub(crate) sums: Vec<BandSum>,
+    /// In sums mode, every census's values added up, by `END_SAMPLE`s before it.
+    pub(crate) census_sums: Vec<u64>,
+    /// In split mode, each local band's role, and what [`RunSplit`] hands over.
+    roles: Vec<Role>,
+    pub(crate) split: Split,
+    pub(crate) form: Form,
     /// Bytes of the readable prefix (whole lines).
     pub(crate) fast_len: usize,
     /// Lines in the prefix.
@@ -86,6 +116,9 @@ impl ChunkScan {
         self.full_hash = false;
         self.successor.clear();
         self.guess_credit = GUESS_CREDIT_MAX;
+        self.census_sums.clear();
+        self.roles.clear();
+        self.split.clear();
         if self.table.len() > 1 << 16 {
             // A chunk of many distinct names: do not keep clearing a huge table.
             self.table = Vec::new();
@@ -98,12 +131,25 @@ impl ChunkScan {
 
     /// Scans `bytes` (whole lines, except perhaps the last) from its start.
     ///
-    /// With `by_band`, the data points go to [`Self::by_band`] (per band, with the number
-    /// of `END_SAMPLE`s before them in the chunk as their sample) and `entries` only holds
-    /// the sample boundaries and marks.
-    pub(crate) fn scan(&mut self, bytes: &[u8], max_name_len: usize, by_band: bool) {
+    /// In [`Form::ByBand`], the data points go to [`Self::by_band`] (per band, with the
+    /// number of `END_SAMPLE`s before them in the chunk as their sample), in
+    /// [`Form::Sums`] they are added up into [`Self::sums`] and [`Self::census_sums`];
+    /// `entries` then only holds the sample boundaries and marks.
+    /// In [`Form::Split`], `roles` gives each band's role by name (without them, the
+    /// scan is [`Form::ByBand`]'s).
+    pub(crate) fn scan(
+        &mut self,
+        bytes: &[u8],
+        max_name_len: usize,
+        form: Form,
+        roles: Option<&RunRoles>,
+    ) {
         self.reset();
-        self.by_band_mode = by_band;
+        let form = match (form, roles) {
+            (Form::Split, None) => Form::ByBand,
+            (form, _) => form,
+        };
+        self.form = form;
         let mut i = 0;
         let mut previous = 0usize;
         while i < bytes.len() {
@@ -161,23 +207,75 @@ impl ChunkScan {
             if line.name_len > max_name_len {
                 break;
             }
-            let id = self.intern(bytes, i, line.name_len, previous);
+            if matches!(form, Form::Sums | Form::Split) && line.value >= SUMMED_BELOW {
+                break;
+            }
+            let id = self.intern_with(bytes, i, line.name_len, previous, roles);
             previous = id as usize + 1;
-            if by_band {
-                self.by_band[id as usize].push(Point {
+            match form {
+                Form::ByBand => self.by_band[id as usize].push(Point {
                     sample: self.ends as u32,
                     value: line.value,
-                });
-            } else {
-                self.entries.push(RunEntry {
+                }),
+                Form::Sums => self.add_to_sums(id, line.value as u64),
+                Form::Split => self.split_point(id, line.value),
+                Form::Entries => self.entries.push(RunEntry {
                     tag: id,
                     value: line.value,
-                });
+                }),
             }
             i += line.len;
             self.lines += 1;
         }
         self.fast_len = i;
+    }
+
+    /// Adds a point of band `id` (whole, below 2^53) to its sum and its census's.
+    #[inline(always)]
+    fn add_to_sums(&mut self, id: u32, value: u64) {
+        let census = self.ends as usize;
+        self.sums[id as usize].add(value, census as u32);
+        if self.census_sums.len() <= census {
+            self.census_sums.resize(census + 1, 0);
+        }
+        self.census_sums[census] = self.census_sums[census].saturating_add(value);
+    }
+
+    /// Takes a point of band `id` (whole, below 2^53) as its role says.
+    #[inline(always)]
+    fn split_point(&mut self, id: u32, value: f64) {
+        let census = self.ends as u32;
+        self.split.last = Some(census);
+        let merged = match self.roles[id as usize] {
+            Role::Dropped => return,
+            Role::Drawn => false,
+            Role::Merged => true,
+        };
+        let whole = value as u64;
+        if merged {
+            add_at(&mut self.split.merged, census, whole);
+        } else {
+            let sample = census;
+            self.by_band[id as usize].push(Point { sample, value });
+        }
+        add_at(&mut self.split.heights, census, whole);
+    }
+
+    /// [`Self::intern`], with a new band's role looked up in `roles` in split mode.
+    #[inline(always)]
+    fn intern_with(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        len: usize,
+        previous: usize,
+        roles: Option<&RunRoles>,
+    ) -> u32 {
+        let id = self.intern(bytes, start, len, previous);
+        if let Some(roles) = roles.filter(|_| self.roles.len() < self.names.len()) {
+            self.roles.push(roles.of(&bytes[start..start + len]));
+        }
+        id
     }
 
     /// Records what the state at the chunk's start must be; false if it contradicts an
@@ -259,10 +357,21 @@ impl ChunkScan {
     fn add(&mut self, bytes: &[u8], start: usize, len: usize, h: u64, slot: usize) -> u32 {
         let id = self.names.len() as u32;
         self.names.push((start as u32, len as u32));
-        if self.by_band.len() < self.names.len() {
-            self.by_band.push(Vec::new());
+        match self.form {
+            Form::ByBand | Form::Split => {
+                if self.by_band.len() < self.names.len() {
+                    self.by_band.push(Vec::new());
+                }
+                self.by_band[id as usize].clear();
+            }
+            Form::Sums => {
+                if self.sums.len() < self.names.len() {
+                    self.sums.push(BandSum::default());
+                }
+                self.sums[id as usize] = BandSum::default();
+            }
+            Form::Entries => {}
         }
-        self.by_band[id as usize].clear();
         self.hashes.push(h);
         let name = &bytes[start..start + len];
         self.full_hashes
@@ -311,7 +420,17 @@ impl ChunkScan {
             names: &self.names,
             hashes: &self.full_hashes,
             entries: &self.entries,
-            by_band: self.by_band_mode.then(|| &self.by_band[..self.names.len()]),
+            by_band: matches!(self.form, Form::ByBand | Form::Split)
+                .then(|| &self.by_band[..self.names.len()]),
+            split: (self.form == Form::Split).then(|| RunSplit {
+                heights: &self.split.heights,
+                merged: &self.split.merged,
+                last: self.split.last,
+            }),
+            sums: (self.form == Form::Sums).then(|| RunSums {
+                bands: &self.sums[..self.names.len()],
+                censuses: &self.census_sums,
+            }),
             progress,
         }
     }
@@ -352,4 +471,32 @@ fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
         _ => return None,
     };
     Some((kind, float_value(text), len))
+}
+
+/// What a scan in [`Form::Split`] adds up besides the drawn bands' points (see
+/// [`RunSplit`]).
+#[derive(Debug, Default)]
+pub(crate) struct Split {
+    heights: Vec<u64>,
+    merged: Vec<u64>,
+    last: Option<u32>,
+}
+
+impl Split {
+    fn clear(&mut self) {
+        self.heights.clear();
+        self.merged.clear();
+        self.last = None;
+    }
+}
+
+/// Adds `value` to `sums[at]`, `sums` grown to reach it (saturating: the sink takes
+/// these only when every census's sum is below 2^52).
+#[inline(always)]
+fn add_at(sums: &mut Vec<u64>, at: u32, value: u64) {
+    let at = at as usize;
+    if sums.len() <= at {
+        sums.resize(at + 1, 0);
+    }
+    sums[at] = sums[at].saturating_add(value);
 }

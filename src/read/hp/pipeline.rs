@@ -15,11 +15,12 @@ use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use super::chunk::ChunkScan;
+use super::chunk::{ChunkScan, Form};
 use super::parser::Parser;
 use super::segments::Segmenter;
 use super::serial::drive;
 use super::{Pos, ReadError, ReadOptions, Warning};
+use crate::profile::keep::RunRoles;
 use crate::seam::Sink;
 
 /// Bytes per chunk: big enough that the per-chunk work (a few hundred names to look up)
@@ -105,7 +106,13 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
     release: &mut dyn FnMut(usize),
 ) -> Result<Vec<Warning>, ReadError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let by_band = sink.wants_runs_by_band();
+    let roles = sink.run_roles().filter(|_| sink.wants_runs_by_band());
+    let form = match (sink.wants_run_sums(), sink.wants_runs_by_band(), &roles) {
+        (true, _, _) => Form::Sums,
+        (false, true, Some(_)) => Form::Split,
+        (false, true, None) => Form::ByBand,
+        (false, false, _) => Form::Entries,
+    };
     let total = source.total_len();
     let mut driver = Driver {
         parser: Parser::new(opts),
@@ -120,7 +127,9 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
             .map(|_| {
                 let (job_tx, job_rx) = channel::<Job<'a>>();
                 let (done_tx, done_rx) = channel::<Job<'a>>();
-                scope.spawn(move || worker(job_rx, done_tx, opts.max_name_len, by_band));
+                let roles = roles.clone();
+                let max_name_len = opts.max_name_len;
+                scope.spawn(move || worker(job_rx, done_tx, max_name_len, form, roles.as_deref()));
                 (job_tx, done_rx)
             })
             .unzip();
@@ -310,11 +319,18 @@ struct Job<'a> {
     scan: ChunkScan,
 }
 
-fn worker<'a>(jobs: Receiver<Job<'a>>, done: Sender<Job<'a>>, max_name_len: usize, by_band: bool) {
+fn worker<'a>(
+    jobs: Receiver<Job<'a>>,
+    done: Sender<Job<'a>>,
+    max_name_len: usize,
+    form: Form,
+    roles: Option<&RunRoles>,
+) {
     for mut job in jobs {
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
-        let scanned =
-            panic::catch_unwind(AssertUnwindSafe(|| scan.scan(bytes, max_name_len, by_band)));
+        let scanned = panic::catch_unwind(AssertUnwindSafe(|| {
+            scan.scan(bytes, max_name_len, form, roles)
+        }));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.
             job.scan = ChunkScan::default();

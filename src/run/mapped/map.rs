@@ -1,5 +1,5 @@
-//! The map itself (Linux): a read-only private map of a whole regular file, watched by a
-//! [`Guard`] while it lives.
+//! The map itself (Linux): a read-only private map of a regular file (whole, or its first
+//! bytes while it grows on), watched by a [`Guard`] while it lives.
 
 #![allow(unsafe_code)]
 
@@ -13,7 +13,7 @@ use crate::run::version::Version;
 /// Files below this size are read with `read`: a map costs more than it saves.
 const MIN_MAP: u64 = 1 << 20;
 
-/// A read-only private map of a whole regular file.
+/// A read-only private map of a regular file: all of it, or its first bytes.
 pub(crate) struct Mapped {
     ptr: *mut libc::c_void,
     len: usize,
@@ -24,21 +24,38 @@ pub(crate) struct Mapped {
     /// The file, to see afterwards whether it changed, and its version when mapped.
     file: File,
     mapped: Version,
+    /// The whole file was mapped (else a prefix of a file that grows on).
+    whole: bool,
 }
 
 impl Mapped {
     /// Maps `file` if it is a regular file large enough to be worth it; `None` otherwise
     /// (the caller reads it as a stream).
     pub(crate) fn of(file: &File) -> Option<Mapped> {
-        if std::env::var_os("HP2PS_NO_MMAP").is_some_and(|v| v != "0") {
+        let meta = file.metadata().ok()?;
+        Mapped::first(file, meta.len(), true)
+    }
+
+    /// Maps the first `len` bytes of `file`, a regular file that another thread or
+    /// program appends to meanwhile (a run's record: `--serve`'s whole run), if it holds
+    /// them and they are worth mapping; `None` otherwise (the caller reads them as a
+    /// stream). Growth past them is no change ([`Mapped::changed_while_read`]).
+    pub(crate) fn prefix(file: &File, len: u64) -> Option<Mapped> {
+        Mapped::first(file, len, false)
+    }
+
+    /// The map of `file`'s first `len` bytes, the whole file (`whole`: the file may not
+    /// change at all while read) or a prefix of one that grows (it may grow).
+    fn first(file: &File, len: u64, whole: bool) -> Option<Mapped> {
+        if !super::may_map() {
             return None;
         }
         let file = file.try_clone().ok()?;
         let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() < MIN_MAP {
+        if !meta.is_file() || len < MIN_MAP || meta.len() < len {
             return None;
         }
-        let len = usize::try_from(meta.len()).ok()?;
+        let len = usize::try_from(len).ok()?;
         // SAFETY: a fresh read-only private mapping of an open file descriptor; the
         // pointer is checked before use and unmapped exactly once, in `drop`.
         let ptr = unsafe {
@@ -73,6 +90,7 @@ impl Mapped {
             guard: Some(guard),
             file,
             mapped: Version::of(&meta),
+            whole,
         })
     }
 
@@ -118,7 +136,8 @@ impl Mapped {
     /// was when mapped (the page holding its new end reads as zeros past it, without a
     /// fault), or, when the read failed, the file changed at all (the failure may be the
     /// change's). A file that only grew was read as it was: its first bytes, as appended
-    /// to by a running program.
+    /// to by a running program. A prefix ([`Mapped::prefix`]) is of a file that grows:
+    /// it changed only when faulted or cut below its end.
     pub(crate) fn changed_while_read(&self, read_failed: bool) -> bool {
         if self.guard.as_ref().is_some_and(Guard::faulted) {
             return true;
@@ -127,7 +146,7 @@ impl Mapped {
             return true;
         };
         let now = Version::of(&meta);
-        now.len < self.mapped.len || (read_failed && now != self.mapped)
+        now.len < self.len as u64 || (read_failed && self.whole && now != self.mapped)
     }
 }
 
@@ -229,6 +248,50 @@ mod tests {
             map.changed_while_read(true),
             "growth explains a failed read"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_prefix_is_the_files_first_bytes_and_growth_past_it_is_no_change() {
+        let dir = scratch("prefix");
+        let path = dir.join("t.hp");
+        let len = (3 << 20) + 5;
+        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let end = (2 << 20) + 7;
+        let map = Mapped::prefix(&file, end as u64).expect("a prefix is mapped");
+        assert!(map.bytes() == &bytes[..end], "exactly the first bytes");
+        // The file grows on, as a run's record does: even a failed read of the prefix
+        // is no change of it (a whole file's would be: see `a_file_that_only_grows_…`).
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(b"more of the run"))
+            .unwrap();
+        assert!(!map.changed_while_read(false));
+        assert!(
+            !map.changed_while_read(true),
+            "a prefix of a file that grew"
+        );
+        // Cut past the prefix's end: still no change of it.
+        file.set_len(end as u64 + 1).unwrap();
+        assert!(!map.changed_while_read(true));
+        // Cut below it: changed, and the cut pages read as zeros, guarded.
+        file.set_len(1 << 20).unwrap();
+        assert!(map.changed_while_read(false));
+        assert!(map.bytes()[(1 << 20) + 4096..].iter().all(|&b| b == 0));
+        assert!(map.bytes()[..1 << 20] == bytes[..1 << 20]);
+        drop(map);
+        // A prefix the file does not hold, or one too small to be worth a map, is not
+        // mapped (read as a stream).
+        assert!(Mapped::prefix(&file, (1 << 20) + 1).is_none());
+        assert!(Mapped::prefix(&file, 1000).is_none());
+        assert!(Mapped::prefix(&file, 1 << 20).is_some());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

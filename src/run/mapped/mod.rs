@@ -35,6 +35,10 @@ impl Mapped {
         None
     }
 
+    pub(crate) fn prefix(_file: &File, _len: u64) -> Option<Mapped> {
+        None
+    }
+
     pub(crate) fn bytes(&self) -> &[u8] {
         match *self {}
     }
@@ -52,6 +56,12 @@ impl Mapped {
     }
 }
 
+/// Whether files may be mapped here: on Linux, unless `HP2PS_NO_MMAP` is set (and not
+/// `0`).
+pub(crate) fn may_map() -> bool {
+    cfg!(target_os = "linux") && !std::env::var_os("HP2PS_NO_MMAP").is_some_and(|v| v != "0")
+}
+
 /// The map of the regular file on stdin (`hp2ps < big.hp`), if it is one worth mapping.
 pub(crate) fn of_stdin() -> Option<Mapped> {
     stdin_file().and_then(|file| Mapped::of(&file))
@@ -59,13 +69,13 @@ pub(crate) fn of_stdin() -> Option<Mapped> {
 
 /// Stdin as a file of its own (a duplicate of the descriptor).
 #[cfg(target_os = "linux")]
-fn stdin_file() -> Option<File> {
+pub(crate) fn stdin_file() -> Option<File> {
     use std::os::fd::AsFd;
     let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
     Some(File::from(fd))
 }
 
 #[cfg(not(target_os = "linux"))]
-fn stdin_file() -> Option<File> {
+pub(crate) fn stdin_file() -> Option<File> {
     None
 }

@@ -33,6 +33,11 @@ impl Ranged<'_> {
         Ranged { file, at: 0, end }
     }
 
+    /// The file read.
+    pub(super) fn file(&self) -> &File {
+        self.file
+    }
+
     /// Where it ends.
     pub(super) fn end(&self) -> u64 {
         self.end

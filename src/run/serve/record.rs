@@ -6,9 +6,9 @@
 //! the run as they are read. So a run's page is always made of that run's bytes, and
 //! the record of the run before stays readable until its own end's page is made.
 //!
-//! A file's record keeps a checksum of the bytes read: a file written again in place
-//! (cut, then written by the next run) no longer holds them, and its run's page is then
-//! refused with a reason rather than made of the next run's bytes. A spool that could
+//! A file's record keeps a checksum (CRC-32) of the bytes read: a file written again in
+//! place (cut, then written by the next run) no longer holds them, and its run's page is
+//! then refused with a reason rather than made of the next run's bytes. A spool that could
 //! not keep what was read (a full disk) says so, with the system's error.
 //!
 //! The spool file ([`Spool`]) is a named file of a directory the user sees and may
@@ -23,6 +23,7 @@ use std::sync::Mutex;
 
 use super::ranged::Ranged;
 use super::spool::Spool;
+use crate::run::mapped::may_map;
 
 /// Where a run can be read again whole.
 pub(super) enum Record {
@@ -39,7 +40,7 @@ pub(super) struct FileRecord {
     file: File,
     name: PathBuf,
     len: AtomicU64,
-    sum: Mutex<Fnv>,
+    sum: Mutex<Sum>,
 }
 
 impl Record {
@@ -49,7 +50,7 @@ impl Record {
             file,
             name: name.to_path_buf(),
             len: AtomicU64::new(0),
-            sum: Mutex::new(Fnv::new()),
+            sum: Mutex::new(Sum::new()),
         })
     }
 
@@ -133,25 +134,25 @@ impl Record {
                 if now < end {
                     return Err(f.rewritten());
                 }
-                let sum = *f.sum.lock().unwrap_or_else(|e| e.into_inner());
+                let sum = f.sum.lock().unwrap_or_else(|e| e.into_inner()).value();
                 Ok(Checked {
                     read: Ranged::new(&f.file, end),
                     capped: false,
-                    sum: Fnv::new(),
+                    sum: Sum::new(),
                     expected: Some((sum, f)),
+                    spool: None,
                 })
             }
             Record::Spool(s) => match s.failure() {
-                Some(e) => Err(format!(
-                    "the spool file of the run could not keep all of it: {e}"
-                )),
+                Some(e) => Err(spool_failed(&e)),
                 None => {
                     let read = s.reader();
                     Ok(Checked {
                         capped: s.cut_at(read.end()),
                         read,
-                        sum: Fnv::new(),
+                        sum: Sum::new(),
                         expected: None,
+                        spool: Some(s),
                     })
                 }
             },
@@ -173,8 +174,10 @@ pub(super) struct Checked<'a> {
     read: Ranged<'a>,
     /// It stops at the spool's cap (`--spool-max`): the run went on after it.
     pub(super) capped: bool,
-    sum: Fnv,
-    expected: Option<(Fnv, &'a FileRecord)>,
+    sum: Sum,
+    expected: Option<(u32, &'a FileRecord)>,
+    /// The spool read, if it is one (to ask whether it failed meanwhile).
+    spool: Option<&'a Spool>,
 }
 
 impl Read for Checked<'_> {
@@ -194,28 +197,141 @@ impl Checked<'_> {
             return Err(String::from("the run's record was not read to its end"));
         }
         match &self.expected {
-            Some((sum, f)) if *sum != self.sum => Err(f.rewritten()),
+            Some((sum, f)) if *sum != self.sum.value() => Err(f.rewritten()),
             _ => Ok(()),
         }
     }
+
+    /// The bytes of the run: the record's first [`Kept`] bytes.
+    pub(super) fn end(&self) -> u64 {
+        self.read.end()
+    }
+
+    /// The record's file opened again (a description of its own, at offset 0: not a
+    /// duplicate sharing the reader's place), for a child to map its first
+    /// [`Checked::end`] bytes; `None` where files are not mapped (not Linux,
+    /// `HP2PS_NO_MMAP`) or it cannot be opened so (the child then reads a pipe).
+    pub(super) fn reopened(&self) -> Option<File> {
+        may_map().then(|| reopen(self.read.file())).flatten()
+    }
+
+    /// After a child read the record itself ([`Checked::reopened`]): whether what it
+    /// read was the run's. A file's bytes are read again now and checked against the
+    /// sum made as they came: a file written again in place since they were read (the
+    /// next run's bytes, or a cut the child's map read as zeros) differs from them now,
+    /// for the next run's bytes only ever go on from its start. A spool is this
+    /// program's and only grows, unless it failed (emptied for the disk's sake).
+    pub(super) fn verify_again(mut self) -> Result<(), String> {
+        if let Some(e) = self.spool.and_then(Spool::failure) {
+            return Err(spool_failed(&e));
+        }
+        if self.expected.is_none() {
+            return Ok(());
+        }
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            match self.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(format!("the run's record could not be read: {e}")),
+            }
+        }
+        self.verify()
+    }
 }
 
-/// FNV-1a, 64 bits: a checksum of the bytes of a run read from a file, as they come.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Fnv(u64);
+/// The message of a spool that could not keep all of the run.
+fn spool_failed(e: &str) -> String {
+    format!("the spool file of the run could not keep all of it: {e}")
+}
 
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+/// `file` opened again by its descriptor's name in `/proc`: the same file (also one
+/// deleted or renamed over since), read only, at offset 0.
+#[cfg(target_os = "linux")]
+fn reopen(file: &File) -> Option<File> {
+    use std::os::fd::AsRawFd;
+    let again = File::open(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
+    again.metadata().ok()?.is_file().then_some(again)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reopen(_file: &File) -> Option<File> {
+    None
+}
+
+/// A checksum of the bytes of a run read from a file, as they come: CRC-32 (crc32fast:
+/// at memory speed, for the server sums every byte it follows and again every byte of
+/// the run when its whole page is made).
+#[derive(Clone)]
+struct Sum(crc32fast::Hasher);
+
+impl Sum {
+    fn new() -> Sum {
+        Sum(crc32fast::Hasher::new())
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
+        self.0.update(bytes);
+    }
+
+    /// The sum of the bytes written so far.
+    fn value(&self) -> u32 {
+        self.0.clone().finalize()
     }
 }
 
 /// One state of a record ([`Record::kept`]): the bytes kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Kept(u64);
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::io::{Seek, Write};
+    use std::os::unix::fs::FileExt;
+
+    /// A followed file's record as the input's thread makes it: `run` read through the
+    /// descriptor (its offset at the end), and a record of the bytes read.
+    fn followed(dir: &Path, run: &[u8]) -> (File, Record) {
+        let path = dir.join("run.hp");
+        std::fs::write(&path, run).unwrap();
+        let mut read = File::open(&path).unwrap();
+        read.seek(io::SeekFrom::End(0)).unwrap();
+        let record = Record::file(read.try_clone().unwrap(), &path);
+        record.append(run).unwrap();
+        let writer = File::options().write(true).open(&path).unwrap();
+        (writer, record)
+    }
+
+    #[test]
+    fn a_file_given_to_the_child_is_checked_again_after_it() {
+        let dir = std::env::temp_dir().join(format!("hp2ps-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let run = b"JOB \"first run\"\nDATE \"d\"\n".repeat(100);
+        let (mut writer, record) = followed(&dir, &run);
+        let checked = record.reader().unwrap();
+        // Opened again: the same bytes from the start, whatever the reader's offset.
+        let mut given = checked.reopened().expect("a regular file is given");
+        let mut bytes = Vec::new();
+        given.read_to_end(&mut bytes).unwrap();
+        assert!(bytes == run);
+        // The file grew on (the run went on): the record's bytes are still the run's.
+        writer.seek(io::SeekFrom::End(0)).unwrap();
+        writer.write_all(b"more of the same run").unwrap();
+        assert_eq!(checked.verify_again(), Ok(()));
+        // Written again in place (the next run, as long or longer): refused.
+        let next = b"JOB \"next run!\"\nDATE \"d\"\n".repeat(100);
+        writer.write_all_at(&next, 0).unwrap();
+        let refused = record.reader().unwrap().verify_again();
+        assert_eq!(refused, Err(record_rewritten(&record)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn record_rewritten(record: &Record) -> String {
+        match record {
+            Record::File(f) => f.rewritten(),
+            _ => unreachable!("a file's record"),
+        }
+    }
+}

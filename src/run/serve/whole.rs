@@ -1,26 +1,34 @@
 //! The whole run's page: what `-o` writes, what the page's "Save page" gives, and what
 //! the live page shows at the run's end. It is the page `--format html` writes of the
 //! whole run, made by this program run again as a child (`--serve-whole-run`, with the
-//! command line it was given) that reads the run from its stdin (the followed file's
-//! bytes, or the spool's) and paints the page once: it hands the page builder's
-//! [`Page`] back on its stdout as JSON, of which the server writes the saved page and
-//! takes the live page's last update.
+//! command line it was given) that reads the run from its stdin and paints the page
+//! once: it hands the page builder's [`Page`] back on its stdout as JSON, of which the
+//! server writes the saved page and takes the live page's last update.
 //!
-//! A child, so that the memory of a whole long run's profile (2 GB for a day of censuses
-//! of 200 bands) is the child's for the seconds it works, and goes back to the system
-//! when it ends: the server keeps only its levels of detail.
+//! On Linux its stdin is the run's record itself (the followed file, or the spool),
+//! opened again, and it is told the run's length there (the file grows on meanwhile):
+//! it maps those bytes and reads them as `--format html` reads a mapped file, in parts
+//! (`two_pass/page.rs`), in bounded memory (a day of censuses of 200 bands, 7 GB: see
+//! docs/performance.md). Elsewhere, or with `HP2PS_NO_MMAP=1`, the record's bytes are
+//! piped to it and it keeps every point (2.4 GB for that day).
+//!
+//! A child, so that what a whole long run's page costs is the child's for the seconds it
+//! works, and goes back to the system when it ends: the server keeps only its levels of
+//! detail.
 
 use std::io::{self, Read, Write};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 
 use crate::paint::html::{Page, RunPage};
-use crate::profile::Profile;
-use crate::{load, prepare, Source};
+use crate::profile::{Profile, ProfileFacts};
+use crate::{load, prepare, Chart, Source};
 
 use super::record::{Kept, Record};
 use super::source::Input;
 use crate::cli::{Invocation, ServeOptions};
+use crate::run::mapped::{stdin_file, Mapped};
+use crate::run::render::{prepare_done, read_mapped, Origin};
 
 /// The whole run's page, and its parts for the live page.
 pub(super) struct Whole {
@@ -90,11 +98,18 @@ impl Program {
 }
 
 /// The server's side: the page of the run kept in `record`, made by a child, `program`.
+///
+/// Where files are mapped (Linux), the child is given the record's file itself on its
+/// stdin, opened again (its own offset), and the run's length in it
+/// (`--serve-whole-run-bytes`): it maps those bytes and makes the page in parts, in
+/// bounded memory, as `--format html` does of a mapped file. Elsewhere the record's
+/// bytes are piped to it, and it keeps every point.
 pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> {
     // Said as it is when the record cannot be read (a spool that ran out of room, a
     // file written again), not as the child's "end of file" of an empty input.
-    let mut run = record.reader()?;
+    let run = record.reader()?;
     let capped = run.capped;
+    let file = run.reopened();
     let mut command = Command::new(&program.path);
     // Its own name as it was started (the descriptor's path says nothing to `ps`).
     #[cfg(unix)]
@@ -105,7 +120,11 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
         .args(std::env::args_os().skip(1))
         .arg("--serve-whole-run")
         .args(run.capped.then_some("--serve-whole-run-capped"))
-        .stdin(Stdio::piped())
+        .args(
+            file.is_some()
+                .then(|| format!("--serve-whole-run-bytes={}", run.end())),
+        )
+        .stdin(file.map_or_else(Stdio::piped, Stdio::from))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // A group of its own: the terminal's Ctrl-C, sent to the whole foreground group, is
@@ -116,17 +135,22 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot run hp2ps again: {e}"))?;
-    let (Some(mut stdin), Some(mut stdout), Some(mut stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
+    let (Some(mut stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
         return Err(String::from("cannot talk to the child"));
     };
-    let (page, errors, checked) = std::thread::scope(|scope| {
-        let fed = scope.spawn(move || {
-            // A child that stopped reading (it failed) says why on stderr.
-            let _ = io::copy(&mut run, &mut stdin);
-            drop(stdin);
-            run.verify()
+    // The run is piped to the child, or checked once it is done with the file given.
+    let (piped, given) = match child.stdin.take() {
+        Some(stdin) => (Some((stdin, run)), None),
+        None => (None, Some(run)),
+    };
+    let (page, errors, fed) = std::thread::scope(|scope| {
+        let fed = piped.map(|(mut stdin, mut run)| {
+            scope.spawn(move || {
+                // A child that stopped reading (it failed) says why on stderr.
+                let _ = io::copy(&mut run, &mut stdin);
+                drop(stdin);
+                run.verify()
+            })
         });
         let errors = scope.spawn(move || {
             let mut text = String::new();
@@ -135,19 +159,21 @@ pub(super) fn make(record: &Record, program: &Program) -> Result<Whole, String> 
         });
         let mut page = Vec::new();
         let read = stdout.read_to_end(&mut page);
-        let checked = fed
-            .join()
-            .unwrap_or_else(|_| Err(String::from("the record could not be read")));
-        (
-            read.map(|_| page),
-            errors.join().unwrap_or_default(),
-            checked,
-        )
+        let fed = fed.map(|fed| {
+            fed.join()
+                .unwrap_or_else(|_| Err(String::from("the record could not be read")))
+        });
+        (read.map(|_| page), errors.join().unwrap_or_default(), fed)
     });
     let status = child.wait().map_err(|e| e.to_string())?;
     let page = page.map_err(|e| e.to_string())?;
-    // What the child read is the run's, or its page is not this run's page.
-    checked?;
+    // What the child read is the run's, or its page is not this run's page: checked as
+    // it was piped, or, the file given, once the child is done with it.
+    match (fed, given) {
+        (Some(checked), _) => checked?,
+        (None, Some(run)) => run.verify_again()?,
+        (None, None) => return Err(String::from("the run's record was not checked")),
+    }
     if !status.success() {
         let why = errors.lines().last().unwrap_or("it failed").to_string();
         return Err(why.strip_prefix("hp2ps: ").unwrap_or(&why).to_string());
@@ -168,28 +194,40 @@ fn parts(out: Vec<u8>) -> Option<Whole> {
     })
 }
 
-/// The child's side (`--serve-whole-run`): reads the run on stdin, writes its parts
-/// and its page to stdout.
+/// The child's side (`--serve-whole-run`): reads the run on stdin (the first
+/// `--serve-whole-run-bytes` of the file there, mapped where it can be, else the whole
+/// stream), writes its page to stdout.
 pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
     let input = Input::of(inv.files.first().map(|f| f.as_os_str()));
     let name = input.name();
-    let live = super::options::live_options(inv, opts, &input, &name);
-    let loaded = match load(Source::Stream(&mut io::stdin().lock()), &live.load) {
-        Ok(loaded) => loaded,
+    let drawn = match opts.whole_run_bytes {
+        // The run is the first `end` bytes of the file on stdin, which grows on after them.
+        Some(end) => match stdin_file() {
+            Some(file) => match Mapped::prefix(&file, end) {
+                Some(map) => mapped(inv, opts, map, &input, &name),
+                // Too short to be worth a map (as for --format html), or not mapped.
+                None => streamed(inv, opts, &mut (&file).take(end), &input, &name),
+            },
+            None => streamed(inv, opts, &mut io::stdin().take(end), &input, &name),
+        },
+        None => streamed(inv, opts, &mut io::stdin().lock(), &input, &name),
+    };
+    let drawn = match drawn {
+        Ok(drawn) => drawn,
         Err(e) => {
-            say!("hp2ps: {name}: {e}");
+            say!("hp2ps: {e}");
             return ExitCode::FAILURE;
         }
     };
-    // What --format html's page says of its profile and what it left out.
-    let facts = loaded.facts();
-    let capped = opts
-        .whole_run_capped
-        .then(|| capped(&loaded.profile, opts.spool_max));
-    let (chart, _) = prepare(loaded.profile, None, &live.render);
-    let source = live.paint.source.as_deref();
-    let notes = capped.into_iter().collect();
-    let run = RunPage::heap_noted(&chart, source, &facts, 1, Vec::new(), notes);
+    let notes = drawn.capped.into_iter().collect();
+    let run = RunPage::heap_noted(
+        &drawn.chart,
+        Some(&name),
+        &drawn.facts,
+        1,
+        Vec::new(),
+        notes,
+    );
     let written = run.and_then(|run| {
         let mut out = io::BufWriter::new(io::stdout().lock());
         serde_json::to_writer(&mut out, &Page::of(&[run]))?;
@@ -202,6 +240,66 @@ pub(crate) fn write(inv: &Invocation, opts: &ServeOptions) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The whole run's chart, what its input told of it, and where its record stopped (at
+/// `--spool-max`), for its page.
+struct Drawn {
+    chart: Chart,
+    facts: ProfileFacts,
+    capped: Option<String>,
+}
+
+/// The run read from `stream`, every point kept.
+fn streamed(
+    inv: &Invocation,
+    opts: &ServeOptions,
+    stream: &mut dyn Read,
+    input: &Input,
+    name: &str,
+) -> Result<Drawn, String> {
+    let live = super::options::live_options(inv, opts, input, name);
+    let loaded = load(Source::Stream(stream), &live.load).map_err(|e| format!("{name}: {e}"))?;
+    // What --format html's page says of its profile and what it left out.
+    let facts = loaded.facts();
+    let capped = opts
+        .whole_run_capped
+        .then(|| capped(&loaded.profile, opts.spool_max));
+    let (chart, _) = prepare(loaded.profile, None, &live.render);
+    Ok(Drawn {
+        chart,
+        facts,
+        capped,
+    })
+}
+
+/// The run mapped (`map`), read as `--format html` reads a mapped file: in parts,
+/// keeping the drawn bands' points and sums of the rest, when the page's options allow
+/// (`two_pass::page_reading`), else whole. The same page, in memory bounded by what it
+/// draws rather than by the run's length. (The reading's warnings are not said: the
+/// server shows the child's last line only, when it fails.)
+fn mapped(
+    inv: &Invocation,
+    opts: &ServeOptions,
+    map: Mapped,
+    input: &Input,
+    name: &str,
+) -> Result<Drawn, String> {
+    let path = match input {
+        Input::Path(p) => Some(p.as_path()),
+        _ => None,
+    };
+    let src = Origin { path, name };
+    let (profile, mut done) = read_mapped(inv, map, src, true).map_err(|f| f.message)?;
+    let capped = opts
+        .whole_run_capped
+        .then(|| capped(&profile, opts.spool_max));
+    let (chart, _) = prepare_done(inv, profile, &mut done, name, None)?;
+    Ok(Drawn {
+        chart,
+        facts: done.facts,
+        capped,
+    })
 }
 
 /// What the page of a run cut at `--spool-max` says: where it stops.

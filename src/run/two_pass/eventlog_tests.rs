@@ -160,7 +160,8 @@ fn same_charts(name: &str, whole: &Loaded, bytes: &[u8], second: &LoadOptions) -
         for format in [format, Format::Eps] {
             let mut render = RenderOptions::for_format(format);
             render.aggregate = aggregate.clone();
-            let Some((drawing, totals)) = decide(bytes, second, &render, &mut |_| {}) else {
+            let Some((drawing, totals)) = decide(bytes, second, &render, &mut |_| {}, &|| {})
+            else {
                 continue;
             };
             let mut third = second.clone();

@@ -120,6 +120,7 @@ fn rest_drawing(roles: &[Role], wanted: &[bool]) -> Drawing {
         spill: None,
         censuses: wanted.len(),
         at: Some(wanted.to_vec()),
+        by_name: None,
     }
 }
 
@@ -198,6 +199,7 @@ fn read_parts(
         spill: spill.clone(),
         censuses: totals.censuses,
         at: None,
+        by_name: None,
     };
     let mut second = opts.clone();
     second.drawn = Some(drawing.clone());

@@ -66,7 +66,7 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> usize {
         for format in [Format::Ps, Format::Eps, Format::Svg, Format::Pdf] {
             let mut render = RenderOptions::for_format(format);
             render.aggregate = aggregate.clone();
-            let Some((drawing, totals)) = decide(bytes, &opts, &render, &mut |_| {}) else {
+            let Some((drawing, totals)) = decide(bytes, &opts, &render, &mut |_| {}, &|| {}) else {
                 continue;
             };
             let whole =
@@ -94,7 +94,7 @@ fn same_both_ways(name: &str, bytes: &[u8]) -> usize {
 }
 
 /// `each` of every golden input (its name and bytes), added up.
-fn every_golden_input(each: fn(&str, &[u8]) -> usize) -> usize {
+pub(super) fn every_golden_input(each: fn(&str, &[u8]) -> usize) -> usize {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/golden/inputs");
     let mut inputs: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
@@ -159,7 +159,7 @@ fn the_two_readings_keep_the_drawn_bands_points_only() {
     let bytes = generated(200, 200, false, false);
     let render = RenderOptions::for_format(Format::Ps);
     let opts = LoadOptions::default();
-    let (drawing, _) = decide(&bytes, &opts, &render, &mut |_| {})
+    let (drawing, _) = decide(&bytes, &opts, &render, &mut |_| {}, &|| {})
         .unwrap_or_else(|| panic!("a plain profile is read twice"));
     let mut second = opts.clone();
     second.drawn = Some(drawing);
@@ -180,7 +180,14 @@ fn the_two_readings_keep_the_drawn_bands_points_only() {
 fn sums_not_exact_in_any_order_are_read_once() {
     let bytes = generated(60, 100, true, false);
     let render = RenderOptions::for_format(Format::Ps);
-    assert!(decide(&bytes, &LoadOptions::default(), &render, &mut |_| {}).is_none());
+    assert!(decide(
+        &bytes,
+        &LoadOptions::default(),
+        &render,
+        &mut |_| {},
+        &|| {}
+    )
+    .is_none());
 }
 
 #[test]
@@ -189,9 +196,9 @@ fn options_that_need_every_point_are_read_once() {
     let opts = LoadOptions::default();
     let mut render = RenderOptions::for_format(Format::Ps);
     render.aggregate.by_deviation = true;
-    assert!(decide(&bytes, &opts, &render, &mut |_| {}).is_none());
+    assert!(decide(&bytes, &opts, &render, &mut |_| {}, &|| {}).is_none());
     let page = RenderOptions::for_format(Format::Html);
-    assert!(decide(&bytes, &opts, &page, &mut |_| {}).is_none());
+    assert!(decide(&bytes, &opts, &page, &mut |_| {}, &|| {}).is_none());
 }
 
 /// `bytes` drawn with the drawn bands spilled into a file (`-c` of a long profile)
@@ -218,7 +225,8 @@ fn same_spilled_both(name: &str, bytes: &[u8]) -> (usize, usize) {
             let mut render = RenderOptions::for_format(format);
             render.aggregate = aggregate.clone();
             look(&mut render);
-            let Some((mut drawing, totals)) = decide(bytes, &opts, &render, &mut |_| {}) else {
+            let Some((mut drawing, totals)) = decide(bytes, &opts, &render, &mut |_| {}, &|| {})
+            else {
                 continue;
             };
             let spill = SpillHandle::new(Spill::new(Box::new(std::io::Cursor::new(Vec::new()))));
@@ -325,15 +333,19 @@ fn thinning_from_a_spill_leaves_the_bands_as_in_memory() {
             let mut render = RenderOptions::for_format(Format::Svg);
             render.aggregate = aggregate;
             render.aggregate.max_points = max_points;
-            let Some((drawing, totals)) = decide(&bytes, &opts, &render, &mut |_| {}) else {
+            let Some((drawing, totals)) = decide(&bytes, &opts, &render, &mut |_| {}, &|| {})
+            else {
                 continue;
             };
             let (a, n) = (&render.aggregate, &render.needs);
             let spill = SpillHandle::new(Spill::new(Box::new(std::io::Cursor::new(Vec::new()))));
             let read = |spill: Option<SpillHandle>| {
                 let mut second = opts.clone();
+                // Only a spill takes the points split by role (as `first_reading`).
+                let by_name = spill.is_some().then(|| drawing.by_name.clone()).flatten();
                 second.drawn = Some(crate::profile::keep::Drawing {
                     spill,
+                    by_name,
                     ..drawing.clone()
                 });
                 loaded(&bytes, &second)
