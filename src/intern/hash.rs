@@ -67,6 +67,34 @@ pub(crate) fn quick_hash(name: &[u8]) -> u64 {
         w[..n].copy_from_slice(name);
         (u64::from_le_bytes(w), 0, 0)
     };
+    mix_words(a, b, c, n)
+}
+
+/// [`quick_hash`] of the name that fills the first `n` (1 to 64) bytes of `w`, without
+/// a branch on `n`: the words are picked by selects, not jumps, since the names' lengths
+/// vary from line to line.
+#[inline(always)]
+pub(crate) fn quick_hash_window(w: &[u8; 64], n: usize) -> u64 {
+    let word = |i: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&w[i..i + 8]);
+        u64::from_le_bytes(b)
+    };
+    // The first word (only its first n bytes when n < 8), the second, and the eight
+    // bytes that end the name (the first eight when n < 8: then unused).
+    let first = word(0) & (u64::MAX >> (8 * (8 - n.min(8))));
+    let tail = word(n.max(8) - 8);
+    // Masks rather than `if`s, which the compiler kept as jumps.
+    let long = 0u64.wrapping_sub(u64::from(n >= 16));
+    let middle = 0u64.wrapping_sub(u64::from(n >= 8)) & !long;
+    let b = (word(8) & long) | (tail & middle);
+    let c = tail & long;
+    mix_words(first, b, c, n)
+}
+
+/// The mixing of [`quick_hash`]'s words.
+#[inline(always)]
+fn mix_words(a: u64, b: u64, c: u64, n: usize) -> u64 {
     let x = (a ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9)
         ^ (b ^ 0x94d0_49bb_1331_11eb).wrapping_mul(0x2545_f491_4f6c_dd1d)
         ^ (c ^ n as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -118,7 +146,19 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::same;
+    use super::{quick_hash, quick_hash_window, same};
+
+    #[test]
+    fn the_window_hash_is_the_quick_hash_of_the_name() {
+        let mut next = crate::test_rng::xorshift(3);
+        for _ in 0..20_000 {
+            let mut w = [0u8; 64];
+            w.iter_mut().for_each(|b| *b = next() as u8);
+            for n in 1..=64 {
+                assert_eq!(quick_hash_window(&w, n), quick_hash(&w[..n]), "{n}");
+            }
+        }
+    }
 
     #[test]
     fn same_agrees_with_slice_equality_at_every_length_and_position() {

@@ -2,7 +2,8 @@
 //! (this runs over every line of a large profile), and the TAB-line rule for real GHC names
 //! that hp2ps's tokens cannot read.
 
-use super::tokens::{is_space, keyword, MAX_NUMBER_LEN};
+use super::byte_masks::{masks, WIDTH};
+use super::tokens::{is_space, keyword, LONGEST_KEYWORD, MAX_NUMBER_LEN};
 use crate::num::integer_value;
 
 /// The common GHC line `name<TAB>digits`, read in one pass without the general
@@ -62,6 +63,81 @@ pub(crate) fn scan_data_line(bytes: &[u8], end_is_line_end: bool) -> Option<Data
         value,
         len,
     })
+}
+
+/// [`scan_data_line`] of a line that ends within the first [`WIDTH`] bytes, has at most
+/// [`WINDOW_DIGITS`] digits and ends in `\n`, from the window's masks
+/// ([`super::byte_masks`]) rather than loops; `None` for any other line, which the
+/// caller then hands to [`scan_data_line`]. Where it gives a line, it is that line.
+#[inline(always)]
+pub(crate) fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
+    let w: &[u8; WIDTH] = bytes.get(..WIDTH)?.try_into().ok()?;
+    let (low, digits) = masks(w);
+    // The first byte at or below space must be the TAB, the second the line end.
+    let tab = low.trailing_zeros() as usize;
+    let end = (low & low.wrapping_sub(1)).trailing_zeros() as usize;
+    if end >= WIDTH || tab == 0 || w[tab] != b'\t' || w[end] != b'\n' {
+        return None;
+    }
+    let count = end - tab - 1;
+    if count == 0 || count > WINDOW_DIGITS {
+        return None;
+    }
+    let wanted = ((1u64 << count) - 1) << (tab + 1);
+    let name = &w[..tab];
+    // Keywords are short and upper-case: names that are neither (most) skip the call,
+    // tested with `&` rather than `&&` so that one jump decides.
+    let maybe_keyword = (tab <= LONGEST_KEYWORD) & name[0].is_ascii_uppercase();
+    let keyword = maybe_keyword && keyword(name).is_some();
+    if digits & wanted != wanted || name[0] == b'"' || keyword {
+        return None;
+    }
+    Some(DataLine {
+        name_len: tab,
+        // Below 2^53: through `i64`, one instruction where `u64` takes several.
+        value: digits_before(w, end, count) as i64 as f64,
+        len: end + 1,
+    })
+}
+
+/// The most digits [`window_data_line`] reads: every such number is below 2^53, so
+/// it is exact as a double and as a sum's term.
+pub(crate) const WINDOW_DIGITS: usize = 15;
+
+/// The value of the `count` (1 to [`WINDOW_DIGITS`]) digits that end before `w[end]`.
+#[inline(always)]
+fn digits_before(w: &[u8; WIDTH], end: usize, count: usize) -> u64 {
+    let word = |to: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&w[to - 8..to]);
+        u64::from_le_bytes(b) ^ 0x3030_3030_3030_3030
+    };
+    if end < 16 {
+        // Too near the window's start for whole words before the end: rare and short.
+        return w[end - count..end]
+            .iter()
+            .fold(0, |v, &d| v * 10 + u64::from(d - b'0'));
+    }
+    // The last (up to) eight digits in the top bytes of the word that ends at `end`.
+    let low = count.min(8);
+    let last = top_digits(word(end), low);
+    if count <= 8 {
+        return last;
+    }
+    top_digits(word(end - 8), count - 8) * 100_000_000 + last
+}
+
+/// The value of the `n` (1 to 8) digits in the top bytes of `t` (bytes minus `'0'`); the
+/// bytes below them are ignored.
+#[inline(always)]
+fn top_digits(t: u64, n: usize) -> u64 {
+    // No branch on `n == 8`: digit counts vary from line to line.
+    let mut v = t & (u64::MAX << (8 * (8 - n)));
+    // Pairs, quads, octets (as in `leading_digits`).
+    v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    v = (v.wrapping_mul(10_000) + (v >> 32)) & 0x0000_0000_ffff_ffff;
+    v
 }
 
 /// The value of the digits at the start of `bytes` and their count, eight bytes at a
@@ -186,6 +262,90 @@ mod scan_tests {
                 .iter()
                 .fold(0u64, |a, &d| a * 10 + u64::from(d - b'0'));
             assert_eq!((v, n), (expected, count), "{bytes:?}");
+        }
+    }
+
+    /// Wherever the window's way finds a line, it is [`scan_data_line`]'s, over lines of
+    /// every shape near GHC's (names with spaces, quotes, keywords, high bytes; 0 to 20
+    /// digits; every line end; the line end inside, at and past the window's end).
+    #[test]
+    fn window_lines_are_the_scanned_lines() {
+        let mut next = crate::test_rng::xorshift(5);
+        let names: [&[u8]; 8] = [
+            b"(1)a.b",
+            b"MAIN",
+            b"BEGIN_SAMPLE",
+            b"MARK",
+            b"\"q",
+            b"a b",
+            b"\xc3\xbcber",
+            b"*",
+        ];
+        let (mut taken, mut lines) = (0, 0);
+        for _ in 0..300_000 {
+            let mut line: Vec<u8> = names[(next() % 8) as usize].to_vec();
+            for _ in 0..next() % 50 {
+                line.push(b"abc()./_9\x80\xff"[(next() % 11) as usize]);
+            }
+            if next() % 10 == 0 {
+                let at = (next() % line.len() as u64) as usize;
+                line.insert(at, b"\t \x00"[(next() % 3) as usize]);
+            }
+            line.push(if next() % 8 == 0 { b' ' } else { b'\t' });
+            for _ in 0..next() % 21 {
+                line.push(b'0' + (next() % 10) as u8);
+            }
+            if next() % 16 == 0 {
+                line.push(b"x.- "[(next() % 4) as usize]);
+            }
+            line.extend_from_slice([&b"\n"[..], b"\r\n", b"\r", b""][(next() % 4) as usize]);
+            line.extend((0..next() % 80).map(|_| next() as u8));
+            lines += 1;
+            if let Some(found) = window_data_line(&line) {
+                taken += 1;
+                assert_eq!(Some(found), scan_data_line(&line, false), "{line:?}");
+            }
+        }
+        assert!(
+            taken * 20 > lines,
+            "the window's way taken for {taken} of {lines}"
+        );
+        let ghc = b"(1775)unionWith/adjust/simulate/decode.ac...\t50417528\nnext line to fill";
+        let found = window_data_line(ghc).expect("a GHC line");
+        assert_eq!(
+            (found.name_len, found.value, found.len),
+            (44, 50417528.0, 54)
+        );
+        let long = [&b"(1)x\t123456789012345\n"[..], &[b'.'; 64]].concat();
+        assert_eq!(
+            window_data_line(&long).map(|l| l.value),
+            Some(123456789012345.0)
+        );
+        let longer = [&b"(1)x\t1234567890123456\n"[..], &[b'.'; 64]].concat();
+        assert_eq!(
+            window_data_line(&longer),
+            None,
+            "more than WINDOW_DIGITS digits"
+        );
+        assert_eq!(
+            window_data_line(&long[..63]),
+            None,
+            "fewer than WIDTH bytes"
+        );
+    }
+
+    #[test]
+    fn no_keyword_is_longer_than_the_longest() {
+        for k in [
+            &b"BEGIN_SAMPLE"[..],
+            b"END_SAMPLE",
+            b"JOB",
+            b"DATE",
+            b"SAMPLE_UNIT",
+            b"VALUE_UNIT",
+            b"MARK",
+        ] {
+            assert!(keyword(k).is_some() && k.len() <= LONGEST_KEYWORD, "{k:?}");
         }
     }
 

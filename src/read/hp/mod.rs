@@ -9,12 +9,14 @@
 //! are the crate's: library users read through [`crate::load::load`].
 //!
 //! Files: buffered segments of lines (`segments.rs`), the `name<TAB>digits` fast path
-//! (`data_line.rs`), the words of the language (`tokens.rs`), the statement machine
+//! (`data_line.rs`; a line read from the masks of its first 64 bytes, SSE2's on x86-64,
+//! in `byte_masks.rs`), the words of the language (`tokens.rs`), the statement machine
 //! (`parser/`: heads and the segment loop, arguments and the sample structure, header
 //! strings), the one-thread reader (`serial.rs`), the reader on every core
-//! (`pipeline.rs`, its workers' chunk scan in `chunk.rs`, handed over as a
-//! `StatementRun`), positioned errors (`error.rs`).
+//! (`pipeline.rs`, its workers' chunk scan in `chunk/`, names to local ids in
+//! `chunk/names.rs`, handed over as a `StatementRun`), positioned errors (`error.rs`).
 
+mod byte_masks;
 mod chunk;
 mod data_line;
 mod error;

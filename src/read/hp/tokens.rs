@@ -29,6 +29,7 @@ impl Keyword {
 }
 
 pub(crate) fn keyword(word: &[u8]) -> Option<Keyword> {
+    // (LONGEST_KEYWORD below is the longest of these.)
     // Only words starting with an upper-case letter can be keywords (as in hp2ps).
     if !word.first().is_some_and(u8::is_ascii_uppercase) {
         return None;
@@ -44,6 +45,10 @@ pub(crate) fn keyword(word: &[u8]) -> Option<Keyword> {
         _ => return None,
     })
 }
+
+/// The length of the longest keyword (`BEGIN_SAMPLE`): a longer word is none, which
+/// the data-line fast path knows without a call.
+pub(crate) const LONGEST_KEYWORD: usize = 12;
 
 /// Where the word that starts at `i` ends.
 pub(crate) fn word_end(seg: &[u8], i: usize) -> usize {

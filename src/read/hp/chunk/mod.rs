@@ -10,16 +10,14 @@
 //! in at the chunk's start (see [`super::parser::Parser::admits`]). So the result is the
 //! statement machine's by construction; this is only a faster way to get it.
 
-use super::data_line::scan_data_line;
+mod names;
+
+use super::data_line::{scan_data_line, window_data_line};
 use super::tokens::MAX_NUMBER_LEN;
-use crate::intern::{fill_tagged, hash_bytes, probe, quick_hash, same, tagged_slot, Probe};
 use crate::num::float_value;
 use crate::profile::keep::{Role, RunRoles};
 use crate::profile::Point;
 use crate::seam::{BandSum, RunEntry, RunSplit, RunSums, StatementRun, BEGIN, END, MARK};
-
-/// No band (in [`ChunkScan::successor`]).
-const NONE: u32 = u32::MAX;
 
 /// Values from here on are not added up in [`Form::Sums`] (a double holds every whole
 /// number below it exactly): the scan stops before them, and the statement machine
@@ -89,16 +87,10 @@ pub(crate) struct ChunkScan {
     /// `successor[i + 1]`: the band that followed band `i` last time (slot 0: first band
     /// of a sample).
     successor: Vec<u32>,
-    /// Guesses right minus guesses wrong lately, at most [`GUESS_CREDIT_MAX`]: at zero
+    /// Guesses right minus guesses wrong lately, at most `names::GUESS_CREDIT_MAX`: at zero
     /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
     guess_credit: i32,
 }
-
-/// Slots a lookup passes before the chunk's names are hashed whole.
-const MAX_PROBES: usize = 32;
-
-/// The most [`ChunkScan::guess_credit`] saves up, and what a chunk starts with.
-const GUESS_CREDIT_MAX: i32 = 16;
 
 impl ChunkScan {
     fn reset(&mut self) {
@@ -111,22 +103,10 @@ impl ChunkScan {
         self.first_begin = None;
         self.last_begin = None;
         self.end_in_sample = None;
-        self.hashes.clear();
-        self.full_hashes.clear();
-        self.full_hash = false;
-        self.successor.clear();
-        self.guess_credit = GUESS_CREDIT_MAX;
         self.census_sums.clear();
         self.roles.clear();
         self.split.clear();
-        if self.table.len() > 1 << 16 {
-            // A chunk of many distinct names: do not keep clearing a huge table.
-            self.table = Vec::new();
-        }
-        self.table.fill(0);
-        if self.table.is_empty() {
-            self.table.resize(512, 0);
-        }
+        self.reset_names();
     }
 
     /// Scans `bytes` (whole lines, except perhaps the last) from its start.
@@ -154,7 +134,10 @@ impl ChunkScan {
         let mut previous = 0usize;
         while i < bytes.len() {
             let rest = &bytes[i..];
-            if matches!(rest[0], b'B' | b'E' | b'M') {
+            // Most lines are data lines that end within the window: those first, so that
+            // a name's first letter (B, E or M like the markers) costs no guess.
+            let window = window_data_line(rest);
+            if window.is_none() && matches!(rest[0], b'B' | b'E' | b'M') {
                 if let Some((kind, t, len)) = marker_line(rest) {
                     match kind {
                         Marker::Begin => {
@@ -201,7 +184,7 @@ impl ChunkScan {
                     continue;
                 }
             }
-            let Some(line) = scan_data_line(rest, false) else {
+            let Some(line) = window.or_else(|| scan_data_line(rest, false)) else {
                 break;
             };
             if line.name_len > max_name_len {
@@ -217,7 +200,7 @@ impl ChunkScan {
                     sample: self.ends as u32,
                     value: line.value,
                 }),
-                Form::Sums => self.add_to_sums(id, line.value as u64),
+                Form::Sums => self.add_to_sums(id, whole(line.value)),
                 Form::Split => self.split_point(id, line.value),
                 Form::Entries => self.entries.push(RunEntry {
                     tag: id,
@@ -251,7 +234,7 @@ impl ChunkScan {
             Role::Drawn => false,
             Role::Merged => true,
         };
-        let whole = value as u64;
+        let whole = whole(value);
         if merged {
             add_at(&mut self.split.merged, census, whole);
         } else {
@@ -282,132 +265,6 @@ impl ChunkScan {
     /// earlier need.
     fn require_start(&mut self, inside: bool) -> bool {
         *self.needs_inside.get_or_insert(inside) == inside
-    }
-
-    fn name<'b>(&self, bytes: &'b [u8], id: u32) -> &'b [u8] {
-        let (s, l) = self.names[id as usize];
-        &bytes[s as usize..s as usize + l as usize]
-    }
-
-    fn intern(&mut self, bytes: &[u8], start: usize, len: usize, previous: usize) -> u32 {
-        let name = &bytes[start..start + len];
-        // The band that followed the previous one last time; failing that, the one after
-        // it, and the one after that (bands that are missing from this sample). Only
-        // while guessing pays: in a chunk whose samples list their bands in a new order
-        // each time, failed guesses cost more than they save, so after a run of misses
-        // the names are looked up directly, with a guess now and then to notice when the
-        // order settles.
-        if self.guess_credit <= 0 && self.lines % 32 != 0 {
-            return self.lookup(bytes, start, len);
-        }
-        let mut from = previous;
-        for _ in 0..3 {
-            let Some(&guess) = self.successor.get(from) else {
-                break;
-            };
-            if guess == NONE {
-                break;
-            }
-            if same(self.name(bytes, guess), name) {
-                if from != previous {
-                    self.successor[previous] = guess;
-                }
-                self.guess_credit = (self.guess_credit + 1).min(GUESS_CREDIT_MAX);
-                return guess;
-            }
-            from = guess as usize + 1;
-        }
-        self.guess_credit -= 1;
-        let id = self.lookup(bytes, start, len);
-        if self.successor.len() <= previous {
-            self.successor.resize(self.names.len() + 1, NONE);
-        }
-        self.successor[previous] = id;
-        id
-    }
-
-    fn hash(&self, name: &[u8]) -> u64 {
-        if self.full_hash {
-            hash_bytes(name)
-        } else {
-            quick_hash(name)
-        }
-    }
-
-    /// The local id of `bytes[start..start + len]`, a new one if it is new.
-    #[inline(always)]
-    fn lookup(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
-        let h = self.hash(&bytes[start..start + len]);
-        match self.probe(bytes, start, len, h, MAX_PROBES) {
-            Probe::Found(id) => id,
-            Probe::Empty(slot) => self.add(bytes, start, len, h, slot),
-            Probe::Crowded => self.crowded(bytes, start, len),
-        }
-    }
-
-    /// [`probe`] for the name `bytes[start..start + len]` with hash `h`.
-    #[inline(always)]
-    fn probe(&self, bytes: &[u8], start: usize, len: usize, h: u64, limit: usize) -> Probe {
-        let name = &bytes[start..start + len];
-        probe(&self.table, h, limit, |id| same(self.name(bytes, id), name))
-    }
-
-    /// A new name: the next local id, in the empty `slot` [`Self::lookup`] found.
-    #[cold]
-    fn add(&mut self, bytes: &[u8], start: usize, len: usize, h: u64, slot: usize) -> u32 {
-        let id = self.names.len() as u32;
-        self.names.push((start as u32, len as u32));
-        match self.form {
-            Form::ByBand | Form::Split => {
-                if self.by_band.len() < self.names.len() {
-                    self.by_band.push(Vec::new());
-                }
-                self.by_band[id as usize].clear();
-            }
-            Form::Sums => {
-                if self.sums.len() < self.names.len() {
-                    self.sums.push(BandSum::default());
-                }
-                self.sums[id as usize] = BandSum::default();
-            }
-            Form::Entries => {}
-        }
-        self.hashes.push(h);
-        let name = &bytes[start..start + len];
-        self.full_hashes
-            .push(if self.full_hash { h } else { hash_bytes(name) });
-        self.table[slot] = tagged_slot(h, id);
-        if self.names.len() * 2 > self.table.len() {
-            self.rebuild(self.table.len() * 2);
-        }
-        id
-    }
-
-    /// More than [`MAX_PROBES`] slots passed: names that the quick hash cannot tell apart.
-    /// Every byte is hashed from now on in this chunk; with that, the search goes on
-    /// until a match or an empty slot.
-    #[cold]
-    fn crowded(&mut self, bytes: &[u8], start: usize, len: usize) -> u32 {
-        if !self.full_hash {
-            self.full_hash = true;
-            self.hashes.copy_from_slice(&self.full_hashes);
-            self.rebuild(self.table.len());
-        }
-        let h = self.hash(&bytes[start..start + len]);
-        match self.probe(bytes, start, len, h, self.table.len()) {
-            Probe::Found(id) => id,
-            Probe::Empty(slot) => self.add(bytes, start, len, h, slot),
-            // Not with a table at most half full; should it happen, a larger table has
-            // room.
-            Probe::Crowded => {
-                self.rebuild(self.table.len() * 2);
-                self.crowded(bytes, start, len)
-            }
-        }
-    }
-
-    fn rebuild(&mut self, size: usize) {
-        fill_tagged(&mut self.table, size, &self.hashes);
     }
 }
 
@@ -471,6 +328,13 @@ fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
         _ => return None,
     };
     Some((kind, float_value(text), len))
+}
+
+/// A value below [`SUMMED_BELOW`] as the whole number it is: through `i64`, one
+/// instruction on x86-64 where `u64` takes several (this runs for every point).
+#[inline(always)]
+fn whole(value: f64) -> u64 {
+    value as i64 as u64
 }
 
 /// What a scan in [`Form::Split`] adds up besides the drawn bands' points (see
