@@ -9,6 +9,8 @@ use crate::intern::{hash_bytes, NameIndex};
 use crate::profile::keep::{BandTotals, Drawing, Growth, Sums};
 use crate::profile::{Band, Point, Profile};
 
+mod keyed;
+
 /// How many lookups of a run [`NameIndex::warm`] starts at once.
 const WARM_AHEAD: usize = 16;
 
@@ -43,6 +45,11 @@ pub struct ProfileBuilder {
     previous: usize,
     /// Scratch: the band of each name of a scanned run.
     run_ids: Vec<u32>,
+    /// The band of each key of a reading that names its bands by key
+    /// ([`Sink::keyed_census`]; `keyed::NO_BAND`: not met yet).
+    by_key: Vec<u32>,
+    /// Scratch: a keyed census's points by band.
+    census_batch: Vec<(u32, f64)>,
     /// What is kept of the points: every one, but for the two readings of a long `.hp`.
     keeping: Keeping,
 }
@@ -256,6 +263,17 @@ impl ProfileBuilder {
         (self.finish(), growth, times)
     }
 
+    /// A point of band `id` in the current sample.
+    fn point(&mut self, id: u32, value: f64) {
+        let sample = self.current;
+        match self.keeping {
+            Keeping::Every => {
+                (self.profile.bands[id as usize].points).push(Point { sample, value })
+            }
+            _ => self.take(id, &[Point { sample, value }], 0),
+        }
+    }
+
     /// Hands `points` (samples from `base`) of band `id` to what is kept of it.
     fn take(&mut self, id: u32, points: &[Point], base: u32) {
         let band = &mut self.profile.bands[id as usize].points;
@@ -310,15 +328,15 @@ impl Sink for ProfileBuilder {
     }
 
     fn data(&mut self, name: &[u8], value: f64) {
-        let sample = self.current;
         let id = self.band_id(name);
         self.previous = id as usize + 1;
-        match self.keeping {
-            Keeping::Every => {
-                (self.profile.bands[id as usize].points).push(Point { sample, value })
-            }
-            _ => self.take(id, &[Point { sample, value }], 0),
-        }
+        self.point(id, value);
+    }
+
+    fn keyed_census(&mut self, time: f64, points: &[(u32, f64)], names: &[Vec<u8>]) {
+        self.begin_sample(time);
+        self.keyed_points(points, |key| names.get(key as usize));
+        self.end_sample();
     }
 
     fn statements(&mut self, run: &StatementRun<'_>) {
@@ -468,6 +486,7 @@ impl Sink for ProfileBuilder {
             }
             self.successor.clear();
             self.previous = 0;
+            self.by_key.clear();
         }
         dropped
     }

@@ -91,6 +91,24 @@ impl Keeping {
         }
     }
 
+    /// Takes a census's points, (band, value) in the order they came, all of sample
+    /// `sample`, as [`Self::take`] of each one at a time would, when that can be done
+    /// in one go (the first reading's totals; the second reading into a spill: the
+    /// spill locked once, not at each point); returns `false`, having taken nothing,
+    /// when not.
+    pub(crate) fn take_census(&mut self, points: &[(u32, f64)], sample: u32) -> bool {
+        match self {
+            Keeping::Drawn(d) => d.take_census(points, sample),
+            Keeping::Totals(t) => {
+                for &(id, value) in points {
+                    t.take(id, &[Point { sample, value }], 0);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Drops what is kept of census `complete` and later (an incomplete last census);
     /// returns whether any point was in it. The builder pops the bands' points itself.
     pub(crate) fn discard_from(&mut self, complete: u32) -> bool {
@@ -276,6 +294,25 @@ impl Drawn {
                 spill.put(id, points.iter().map(|p| shifted(p, base)));
             }
         }
+    }
+
+    /// [`Keeping::take_census`].
+    fn take_census(&mut self, points: &[(u32, f64)], sample: u32) -> bool {
+        let Some(spill) = &self.drawing.spill else {
+            return false;
+        };
+        if points.is_empty() {
+            return true;
+        }
+        self.last = Some(self.last.map_or(sample, |l| l.max(sample)));
+        let (censuses, roles) = (self.drawing.censuses, &self.drawing.roles);
+        let mut spill = spill.lock();
+        for &(id, value) in points {
+            let role = roles.get(id as usize);
+            let point = [Point { sample, value }];
+            spill_points(&mut spill, &mut self.sums, censuses, role, id, &point, 0);
+        }
+        true
     }
 
     fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {

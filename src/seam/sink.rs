@@ -108,6 +108,21 @@ pub trait Sink {
         None
     }
 
+    /// A complete census at `time` whose points name their bands by key into `names`,
+    /// a table that stays the same for the whole reading (an eventlog's second reading:
+    /// its bands by key, as the first placed them): (key, value) in the order they are
+    /// taken. A sink may so remember what each key came to instead of looking every
+    /// point's name up. Default: the census as statements, its bands by name.
+    fn keyed_census(&mut self, time: f64, points: &[(u32, f64)], names: &[Vec<u8>]) {
+        self.begin_sample(time);
+        for &(key, value) in points {
+            if let Some(name) = names.get(key as usize) {
+                self.data(name, value);
+            }
+        }
+        self.end_sample();
+    }
+
     // What a reader that follows an input as it is written (the live page) says besides:
     // each census as soon as it is complete, its bands by number.
 

@@ -146,9 +146,7 @@ impl<'o> Bounded<'o> {
                     // Totals need no time; the bands are numbered in the order their
                     // first points come, as in the second reading (`keys_in_order`).
                     t.begin_sample(0.0);
-                    for &(key, value) in &self.open {
-                        t.data(&key.to_le_bytes(), value);
-                    }
+                    t.keyed_points(&self.open, |key| Some(key.to_le_bytes()));
                     t.end_sample();
                 }
             }
@@ -173,13 +171,8 @@ impl Streamer<'_> {
             return;
         };
         self.marks_before(s + 1);
-        self.sink.begin_sample(time);
-        for &(key, value) in points {
-            if let Some(name) = block.names.get(key as usize) {
-                self.sink.data(name, value);
-            }
-        }
-        self.sink.end_sample();
+        // The placement's names stay the same through the reading: by key.
+        self.sink.keyed_census(time, points, &block.names);
         self.sample += 1;
     }
 
