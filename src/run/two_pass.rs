@@ -20,9 +20,14 @@ use std::sync::Arc;
 
 use crate::profile::keep::{Drawing, RunRoles};
 use crate::profile::spill::{Spill, SpillHandle};
+use crate::read::hp::recording::Recording;
 use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
+
+/// The most bytes of a `.hp`'s scans written down (about an eighth of the text: the
+/// first 4 GB of a profile; the rest is scanned twice).
+const RECORDING_LIMIT: u64 = 512 << 20;
 
 /// The most bands whose roles the second reading's workers are given by name.
 const ROLES_BY_NAME_UP_TO: usize = 1 << 16;
@@ -52,6 +57,10 @@ pub(super) fn first_reading(
     // their own first (`decide` then reads nothing).
     opts.placed = eventlog_placement(map.bytes(), opts, true, &mut |n| map.release(n));
     map.read_again();
+    // A `.hp`'s first reading writes its scans down, and the second reads them back.
+    if opts.placed.is_none() {
+        opts.hp.recording = recording();
+    }
     let again = || map.read_again();
     let first = decide(
         map.bytes(),
@@ -72,6 +81,15 @@ pub(super) fn first_reading(
         }
         (drawing, totals)
     })
+}
+
+/// Where the first reading of a `.hp` writes its scans down for the second
+/// (`crate::read::hp::recording`): a new file in TMPDIR, of at most [`RECORDING_LIMIT`]
+/// bytes; `None` when no file can be made there (the second reading then scans the
+/// text again, as it does past the limit).
+pub(super) fn recording() -> Option<Arc<Recording>> {
+    let file = super::spill_file::spill_file(&std::env::temp_dir()).ok()?;
+    Some(Arc::new(Recording::new(Box::new(file), RECORDING_LIMIT)))
 }
 
 /// Where the second reading puts the drawn bands' points: a new spill file in TMPDIR
@@ -118,16 +136,23 @@ pub(super) fn summary_reading(
         false => None,
     };
     map.read_again();
+    // A `.hp`'s first reading writes its scans down for the second (the bands' growth).
     let placed;
-    let opts = match placement {
-        Some(placement) => {
+    let opts = match (placement, summary.slopes) {
+        (Some(placement), _) => {
             placed = LoadOptions {
                 placed: Some(placement),
                 ..opts.clone()
             };
             &placed
         }
-        None => opts,
+        (None, true) => {
+            let mut recorded = opts.clone();
+            recorded.hp.recording = recording();
+            placed = recorded;
+            &placed
+        }
+        (None, false) => opts,
     };
     let Some((loaded, sums)) = load_summed(map.bytes(), opts, &mut |n| map.release(n))? else {
         map.read_again();
@@ -186,6 +211,8 @@ fn decide(
 #[cfg(test)]
 mod eventlog_tests;
 mod page;
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 mod split_tests;
 #[cfg(test)]

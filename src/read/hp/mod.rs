@@ -22,6 +22,7 @@ mod data_line;
 mod error;
 mod parser;
 pub(crate) mod pipeline;
+pub(crate) mod recording;
 mod segments;
 pub(crate) mod serial;
 mod tokens;
@@ -39,6 +40,9 @@ pub struct ReadOptions {
     pub max_name_len: usize,
     /// Longest header string accepted, in bytes. Default: 1,048,576.
     pub max_string_len: usize,
+    /// Where the first reading of a long mapped `.hp` writes its scans down and the
+    /// second takes them from (`recording.rs`). Default: `None`, every reading scans.
+    pub(crate) recording: Option<std::sync::Arc<recording::Recording>>,
 }
 
 impl Default for ReadOptions {
@@ -46,6 +50,7 @@ impl Default for ReadOptions {
         ReadOptions {
             max_name_len: crate::defaults::MAX_NAME_LEN,
             max_string_len: 1024 * 1024,
+            recording: None,
         }
     }
 }

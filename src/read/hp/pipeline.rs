@@ -17,6 +17,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 
 use super::chunk::{ChunkScan, Form};
 use super::parser::Parser;
+use super::recording::Recording;
 use super::segments::Segmenter;
 use super::serial::drive;
 use super::{Pos, ReadError, ReadOptions, Warning};
@@ -114,6 +115,12 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
         (false, false, _) => Form::Entries,
     };
     let total = source.total_len();
+    // A first reading of bytes in memory writes its scans down for the second, which
+    // takes them back (`recording.rs`): only chunks of the input in place have a place.
+    let recording = opts.recording.as_deref().filter(|_| total.is_some());
+    let record = recording.filter(|r| r.open());
+    let replay = recording.filter(|r| r.done());
+    let mut head = Vec::new();
     let mut driver = Driver {
         parser: Parser::new(opts),
         opts,
@@ -128,8 +135,13 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
                 let (job_tx, job_rx) = channel::<Job<'a>>();
                 let (done_tx, done_rx) = channel::<Job<'a>>();
                 let roles = roles.clone();
-                let max_name_len = opts.max_name_len;
-                scope.spawn(move || worker(job_rx, done_tx, max_name_len, form, roles.as_deref()));
+                let how = How {
+                    max_name_len: opts.max_name_len,
+                    form,
+                    record: record.is_some(),
+                    replay,
+                };
+                scope.spawn(move || worker(job_rx, done_tx, &how, roles.as_deref()));
                 (job_tx, done_rx)
             })
             .unzip();
@@ -171,6 +183,16 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
                 ChunkBytes::Owned(..) => None,
             };
             driver.apply(job.bytes.as_slice(), &job.scan, progress, sink)?;
+            if let (Some(r), ChunkBytes::Borrowed(bytes, end)) = (record, &job.bytes) {
+                if job.scan.recorded(&mut head) {
+                    r.add(
+                        end - bytes.len(),
+                        bytes.len(),
+                        &head,
+                        job.scan.record_body(),
+                    );
+                }
+            }
             applied += 1;
             match job.bytes {
                 ChunkBytes::Owned(buf, _) => pool.push((buf, job.scan)),
@@ -181,7 +203,12 @@ fn run<'a, Src: Source<'a>, S: Sink + ?Sized>(
             }
         }
         Ok(long_line)
-    })?;
+    });
+    // Only a reading that went through to the end has every chunk's scan it could.
+    if let Some(r) = record {
+        r.end(matches!(long_line, Ok(None)));
+    }
+    let long_line = long_line?;
     if let Some(e) = source.error() {
         return Err(ReadError::Io(e));
     }
@@ -319,17 +346,40 @@ struct Job<'a> {
     scan: ChunkScan,
 }
 
+/// How the workers scan their chunks.
+struct How<'r> {
+    max_name_len: usize,
+    form: Form,
+    /// Whether the lines are written down (`ChunkScan::recorded`).
+    record: bool,
+    /// Where the chunks' scans are taken from, when they are there.
+    replay: Option<&'r Recording>,
+}
+
 fn worker<'a>(
     jobs: Receiver<Job<'a>>,
     done: Sender<Job<'a>>,
-    max_name_len: usize,
-    form: Form,
+    how: &How<'_>,
     roles: Option<&RunRoles>,
 ) {
+    let mut record = Vec::new();
     for mut job in jobs {
         let (bytes, scan) = (job.bytes.as_slice(), &mut job.scan);
+        let start = match job.bytes {
+            ChunkBytes::Borrowed(bytes, end) => Some(end - bytes.len()),
+            ChunkBytes::Owned(..) => None,
+        };
         let scanned = panic::catch_unwind(AssertUnwindSafe(|| {
-            scan.scan(bytes, max_name_len, form, roles)
+            let replayed = match (how.replay, start) {
+                (Some(r), Some(start)) => {
+                    r.read(start, bytes.len(), &mut record)
+                        && scan.replay(bytes, &record, how.form, roles)
+                }
+                _ => false,
+            };
+            if !replayed {
+                scan.scan(bytes, how.max_name_len, how.form, roles, how.record);
+            }
         }));
         if scanned.is_err() {
             // A bug in the scan must not lose data: the driver reads the chunk itself.

@@ -152,6 +152,10 @@ pub(crate) fn page_reading(
             return Ok(None);
         }
     }
+    // A `.hp`'s first reading writes its scans down, and the later ones read them back.
+    if opts.placed.is_none() {
+        opts.hp.recording = super::recording();
+    }
     let again = || map.read_again();
     let spill = super::spill();
     let read = read_parts(map.bytes(), opts, &inv.render, spill, &again, &mut |n| {

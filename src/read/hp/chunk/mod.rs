@@ -11,6 +11,9 @@
 //! statement machine's by construction; this is only a faster way to get it.
 
 mod names;
+mod record;
+#[cfg(test)]
+mod record_tests;
 
 use super::data_line::{scan_data_line, window_data_line};
 use super::tokens::MAX_NUMBER_LEN;
@@ -90,6 +93,10 @@ pub(crate) struct ChunkScan {
     /// Guesses right minus guesses wrong lately, at most `names::GUESS_CREDIT_MAX`: at zero
     /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
     guess_credit: i32,
+    /// Whether the scan writes its lines down in [`Self::record`] (`record.rs`).
+    recording: bool,
+    /// The lines the scan read, as codes (`record.rs`), when [`Self::recording`].
+    record: Vec<u8>,
 }
 
 impl ChunkScan {
@@ -106,7 +113,19 @@ impl ChunkScan {
         self.census_sums.clear();
         self.roles.clear();
         self.split.clear();
+        self.record.clear();
         self.reset_names();
+    }
+
+    /// Makes ready for a scan in `form` (with `roles`, in split mode), writing the
+    /// lines down when `recording`.
+    fn begin(&mut self, form: Form, roles: Option<&RunRoles>, recording: bool) {
+        self.reset();
+        self.form = match (form, roles) {
+            (Form::Split, None) => Form::ByBand,
+            (form, _) => form,
+        };
+        self.recording = recording;
     }
 
     /// Scans `bytes` (whole lines, except perhaps the last) from its start.
@@ -116,20 +135,19 @@ impl ChunkScan {
     /// [`Form::Sums`] they are added up into [`Self::sums`] and [`Self::census_sums`];
     /// `entries` then only holds the sample boundaries and marks.
     /// In [`Form::Split`], `roles` gives each band's role by name (without them, the
-    /// scan is [`Form::ByBand`]'s).
+    /// scan is [`Form::ByBand`]'s). With `recording`, the lines are written down for
+    /// [`Self::recorded`] (unless a value is past what a record holds: then nothing).
     pub(crate) fn scan(
         &mut self,
         bytes: &[u8],
         max_name_len: usize,
         form: Form,
         roles: Option<&RunRoles>,
+        recording: bool,
     ) {
-        self.reset();
-        let form = match (form, roles) {
-            (Form::Split, None) => Form::ByBand,
-            (form, _) => form,
-        };
-        self.form = form;
+        self.begin(form, roles, recording);
+        let form = self.form;
+        let mut recording = self.recording;
         let mut i = 0;
         let mut previous = 0usize;
         while i < bytes.len() {
@@ -139,45 +157,14 @@ impl ChunkScan {
             let window = window_data_line(rest);
             if window.is_none() && matches!(rest[0], b'B' | b'E' | b'M') {
                 if let Some((kind, t, len)) = marker_line(rest) {
-                    match kind {
-                        Marker::Begin => {
-                            if self.last_begin.is_some_and(|last| t < last) {
-                                break;
-                            }
-                            self.first_begin.get_or_insert(t);
-                            self.last_begin = Some(t);
-                            self.end_in_sample = Some(true);
-                            self.entries.push(RunEntry {
-                                tag: BEGIN,
-                                value: t,
-                            });
-                        }
-                        Marker::End => {
-                            let fits = match self.end_in_sample {
-                                Some(inside) => inside,
-                                None => self.require_start(true),
-                            };
-                            if !fits {
-                                break;
-                            }
-                            self.end_in_sample = Some(false);
-                            self.ends += 1;
-                            self.entries.push(RunEntry { tag: END, value: t });
-                            previous = 0;
-                        }
-                        Marker::Mark => {
-                            let fits = match self.end_in_sample {
-                                Some(inside) => !inside,
-                                None => self.require_start(false),
-                            };
-                            if !fits {
-                                break;
-                            }
-                            self.entries.push(RunEntry {
-                                tag: MARK,
-                                value: t,
-                            });
-                        }
+                    if !self.marker(kind, t) {
+                        break;
+                    }
+                    if matches!(kind, Marker::End) {
+                        previous = 0;
+                    }
+                    if recording {
+                        self.record_marker(kind, t);
                     }
                     i += len;
                     self.lines += 1;
@@ -195,22 +182,73 @@ impl ChunkScan {
             }
             let id = self.intern_with(bytes, i, line.name_len, previous, roles);
             previous = id as usize + 1;
-            match form {
-                Form::ByBand => self.by_band[id as usize].push(Point {
-                    sample: self.ends as u32,
-                    value: line.value,
-                }),
-                Form::Sums => self.add_to_sums(id, whole(line.value)),
-                Form::Split => self.split_point(id, line.value),
-                Form::Entries => self.entries.push(RunEntry {
-                    tag: id,
-                    value: line.value,
-                }),
+            self.take(id, line.value);
+            if recording {
+                recording = self.record_point(id, line.value);
             }
             i += line.len;
             self.lines += 1;
         }
         self.fast_len = i;
+    }
+
+    /// Takes a marker line at time `t` as the scan's form does; `false` when it does not
+    /// fit what came before (the scan stops before it).
+    fn marker(&mut self, kind: Marker, t: f64) -> bool {
+        match kind {
+            Marker::Begin => {
+                if self.last_begin.is_some_and(|last| t < last) {
+                    return false;
+                }
+                self.first_begin.get_or_insert(t);
+                self.last_begin = Some(t);
+                self.end_in_sample = Some(true);
+                self.entries.push(RunEntry {
+                    tag: BEGIN,
+                    value: t,
+                });
+            }
+            Marker::End => {
+                let fits = match self.end_in_sample {
+                    Some(inside) => inside,
+                    None => self.require_start(true),
+                };
+                if !fits {
+                    return false;
+                }
+                self.end_in_sample = Some(false);
+                self.ends += 1;
+                self.entries.push(RunEntry { tag: END, value: t });
+            }
+            Marker::Mark => {
+                let fits = match self.end_in_sample {
+                    Some(inside) => !inside,
+                    None => self.require_start(false),
+                };
+                if !fits {
+                    return false;
+                }
+                self.entries.push(RunEntry {
+                    tag: MARK,
+                    value: t,
+                });
+            }
+        }
+        true
+    }
+
+    /// Takes a point of band `id` as the scan's form does.
+    #[inline(always)]
+    fn take(&mut self, id: u32, value: f64) {
+        match self.form {
+            Form::ByBand => self.by_band[id as usize].push(Point {
+                sample: self.ends as u32,
+                value,
+            }),
+            Form::Sums => self.add_to_sums(id, whole(value)),
+            Form::Split => self.split_point(id, value),
+            Form::Entries => self.entries.push(RunEntry { tag: id, value }),
+        }
     }
 
     /// Adds a point of band `id` (whole, below 2^53) to its sum and its census's.

@@ -156,21 +156,7 @@ impl ChunkScan {
     fn add(&mut self, bytes: &[u8], start: usize, len: usize, h: u64, slot: usize) -> u32 {
         let id = self.names.len() as u32;
         self.names.push((start as u32, len as u32));
-        match self.form {
-            Form::ByBand | Form::Split => {
-                if self.by_band.len() < self.names.len() {
-                    self.by_band.push(Vec::new());
-                }
-                self.by_band[id as usize].clear();
-            }
-            Form::Sums => {
-                if self.sums.len() < self.names.len() {
-                    self.sums.push(BandSum::default());
-                }
-                self.sums[id as usize] = BandSum::default();
-            }
-            Form::Entries => {}
-        }
+        self.room_for(id as usize);
         self.hashes.push(h);
         let name = &bytes[start..start + len];
         self.full_hashes
@@ -188,6 +174,26 @@ impl ChunkScan {
             self.rebuild(self.table.len() * 2);
         }
         id
+    }
+
+    /// Makes the points of new band `id` (the last of [`Self::names`]) start afresh in
+    /// the scan's form.
+    pub(super) fn room_for(&mut self, id: usize) {
+        match self.form {
+            Form::ByBand | Form::Split => {
+                if self.by_band.len() <= id {
+                    self.by_band.push(Vec::new());
+                }
+                self.by_band[id].clear();
+            }
+            Form::Sums => {
+                if self.sums.len() <= id {
+                    self.sums.push(BandSum::default());
+                }
+                self.sums[id] = BandSum::default();
+            }
+            Form::Entries => {}
+        }
     }
 
     /// More than [`MAX_PROBES`] slots passed: names that the quick hash cannot tell apart.

@@ -1,0 +1,129 @@
+//! Readings of a `.hp` whose first wrote its scans down and whose later ones read them
+//! back (`crate::read::hp::recording`) against the same readings from the text: the
+//! same totals, the same profile (every point, or the drawn bands' and OTHER's), the
+//! same warnings and errors, with chunk cuts at every line of every golden input and of
+//! generated long profiles; and the records were read back.
+
+use std::sync::Arc;
+
+use super::decide;
+use super::tests::{every_golden_input, generated};
+use crate::read::hp::pipeline::read_slice_chunked;
+use crate::read::hp::recording::Recording;
+use crate::seam::{ProfileBuilder, Sink};
+use crate::{Format, LoadOptions, ReadOptions, RenderOptions};
+
+/// `sink` after a reading of `bytes` in chunks of `chunk` with `opts`, and the result.
+fn read<S: Sink>(bytes: &[u8], opts: &ReadOptions, chunk: usize, mut sink: S) -> (S, String) {
+    let read = read_slice_chunked(bytes, opts, &mut sink, chunk, &mut |_| {});
+    (sink, format!("{read:?}"))
+}
+
+/// Checks `bytes` both ways; how many records were read back.
+fn same_replayed(name: &str, bytes: &[u8]) -> usize {
+    let plain = ReadOptions::default();
+    // The second reading's roles, as `-c` of the whole file decides them.
+    let render = RenderOptions::for_format(Format::Ps);
+    let drawing = decide(bytes, &LoadOptions::default(), &render, &mut |_| {}, &|| {})
+        .map(|(drawing, _)| drawing);
+    let mut replayed = 0;
+    for chunk in [1, 13, 200, 4096, 1 << 20] {
+        let recording = Arc::new(Recording::new(
+            Box::new(std::io::Cursor::new(Vec::new())),
+            1 << 30,
+        ));
+        let recorded = ReadOptions {
+            recording: Some(recording.clone()),
+            ..ReadOptions::default()
+        };
+        let at = format!("{name}, chunks of {chunk}");
+        // The first reading: the bands' totals, the points added up by the workers.
+        let (want, want_read) = read(bytes, &plain, chunk, ProfileBuilder::totals_only());
+        let (got, got_read) = read(bytes, &recorded, chunk, ProfileBuilder::totals_only());
+        assert_eq!(got_read, want_read, "{at}: first reading");
+        assert_eq!(got.band_totals(), want.band_totals(), "{at}: totals");
+        // Every point.
+        let (want, want_read) = read(bytes, &plain, chunk, ProfileBuilder::default());
+        let (got, got_read) = read(bytes, &recorded, chunk, ProfileBuilder::default());
+        assert_eq!(got_read, want_read, "{at}: reading");
+        assert!(got.finish() == want.finish(), "{at}: profile");
+        // The drawn bands' points and OTHER's.
+        if let Some(drawing) = &drawing {
+            let drawn = || ProfileBuilder::drawn_only(drawing.clone());
+            let (want, want_read) = read(bytes, &plain, chunk, drawn());
+            let (got, got_read) = read(bytes, &recorded, chunk, drawn());
+            assert_eq!(got_read, want_read, "{at}: second reading");
+            assert!(got.finish() == want.finish(), "{at}: drawn profile");
+        }
+        replayed += recording.counts().1 as usize;
+    }
+    replayed
+}
+
+#[test]
+fn every_golden_input_reads_alike_from_its_scans() {
+    let replayed = every_golden_input(same_replayed);
+    assert!(replayed > 10_000, "records read back: {replayed}");
+}
+
+#[test]
+fn generated_profiles_read_alike_from_their_scans() {
+    for (bands, censuses, cut) in [(60, 300, true), (200, 100, false)] {
+        let bytes = generated(bands, censuses, false, cut);
+        let replayed = same_replayed(&format!("{bands} bands"), &bytes);
+        assert!(replayed > 1000, "records read back: {replayed}");
+    }
+    // A value that is not a whole number is an error: the same one.
+    same_replayed("a fraction", &generated(200, 100, true, false));
+}
+
+/// A recording's limit: the chunks past it are scanned from the text, with the same
+/// result; a reading that failed leaves nothing to read back.
+#[test]
+fn past_the_limit_and_after_a_failure_the_text_is_scanned() {
+    let bytes = generated(60, 300, false, false);
+    let (want, want_read) = read(
+        &bytes,
+        &ReadOptions::default(),
+        4096,
+        ProfileBuilder::default(),
+    );
+    let recording = Arc::new(Recording::new(
+        Box::new(std::io::Cursor::new(Vec::new())),
+        20_000,
+    ));
+    let opts = ReadOptions {
+        recording: Some(recording.clone()),
+        ..ReadOptions::default()
+    };
+    read(&bytes, &opts, 4096, ProfileBuilder::totals_only());
+    let (got, got_read) = read(&bytes, &opts, 4096, ProfileBuilder::default());
+    let (written, replayed) = recording.counts();
+    assert!(
+        written <= 20_000 && replayed > 0,
+        "{written} written, {replayed} read back"
+    );
+    assert_eq!(got_read, want_read);
+    assert!(got.finish() == want.finish());
+
+    let bad = [
+        &bytes[..bytes.len() / 2],
+        b"(b1)band/7\tbad\n",
+        &bytes[bytes.len() / 2..],
+    ]
+    .concat();
+    let recording = Arc::new(Recording::new(
+        Box::new(std::io::Cursor::new(Vec::new())),
+        1 << 30,
+    ));
+    let opts = ReadOptions {
+        recording: Some(recording.clone()),
+        ..ReadOptions::default()
+    };
+    let (_, first) = read(&bad, &opts, 4096, ProfileBuilder::totals_only());
+    assert!(first.starts_with("Err"), "{first}");
+    assert!(!recording.done());
+    let (_, again) = read(&bad, &opts, 4096, ProfileBuilder::default());
+    assert_eq!(again, first);
+    assert_eq!(recording.counts().1, 0);
+}
