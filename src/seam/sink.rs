@@ -114,13 +114,7 @@ pub trait Sink {
     /// taken. A sink may so remember what each key came to instead of looking every
     /// point's name up. Default: the census as statements, its bands by name.
     fn keyed_census(&mut self, time: f64, points: &[(u32, f64)], names: &[Vec<u8>]) {
-        self.begin_sample(time);
-        for &(key, value) in points {
-            if let Some(name) = names.get(key as usize) {
-                self.data(name, value);
-            }
-        }
-        self.end_sample();
+        census_by_name(self, time, points, names);
     }
 
     // What a reader that follows an input as it is written (the live page) says besides:
@@ -139,13 +133,7 @@ pub trait Sink {
     /// number so far. Default: the census as statements, its bands by those names (a
     /// sink that keeps bands by name sees a band renamed later as a new one).
     fn census(&mut self, time: f64, points: &[(u32, f64)], names: &[Vec<u8>]) {
-        self.begin_sample(time);
-        for &(band, value) in points {
-            if let Some(name) = names.get(band as usize) {
-                self.data(name, value);
-            }
-        }
-        self.end_sample();
+        census_by_name(self, time, points, names);
     }
 
     /// A point of a followed input's line over the bands: line `line` of the reader's
@@ -204,6 +192,23 @@ impl SampleBlock {
             give_mark(sink, m);
         }
     }
+}
+
+/// A census whose points name their bands by number into `names`, said to `sink`
+/// statement by statement (the bands by name; a number without a name is passed over).
+fn census_by_name<S: Sink + ?Sized>(
+    sink: &mut S,
+    time: f64,
+    points: &[(u32, f64)],
+    names: &[Vec<u8>],
+) {
+    sink.begin_sample(time);
+    for &(band, value) in points {
+        if let Some(name) = names.get(band as usize) {
+            sink.data(name, value);
+        }
+    }
+    sink.end_sample();
 }
 
 fn give_mark<S: Sink + ?Sized>(sink: &mut S, m: &BlockMark) {

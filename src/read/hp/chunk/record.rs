@@ -117,7 +117,6 @@ impl ChunkScan {
         let replayed = self.replay_lines(bytes, record, roles);
         if replayed.is_none() {
             self.reset();
-            self.fast_len = 0;
         }
         replayed.is_some()
     }
