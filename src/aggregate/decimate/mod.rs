@@ -23,6 +23,10 @@
 //! docs/performance.md): a real program's heap has spikes a few samples wide, and a
 //! bucket keeps one extreme per edge where the picture has several.
 //!
+//! A long profile is priced a window of samples at a time (`windows.rs`), the windows'
+//! shared samples kept: the same samples as one list of the whole profile with those
+//! few kept too, with a window's edges in memory rather than the whole run's.
+//!
 //! The ranges and the area in the title are computed by [`super::aggregate`] before this
 //! runs, from every sample, and are not touched.
 
@@ -39,6 +43,7 @@ use edges::Edges;
 mod edges;
 #[cfg(test)]
 mod tests;
+mod windows;
 
 /// How many samples a budget of `band_points` band vertices allows a chart of `bands`
 /// drawn bands: the budget shared among the bands, at least [`VECTOR_MAX_POINTS`].
@@ -111,28 +116,63 @@ pub(super) fn kept_in(
 }
 
 /// Which samples of `range` to keep (one flag each, from its start): the protected ones
-/// (`Edges::protected`), and of the rest those left when the cheapest is dropped, one at
-/// a time, until `max_points` remain. `range` holds at least three samples.
+/// (`edges::Protected`), and of the rest those left when the cheapest is dropped, one at
+/// a time, until `max_points` remain. `range` holds at least three samples. A range longer than a window ([`windows::window_len`]) is priced
+/// a window at a time (`windows.rs`).
 fn simplified(
     agg: &Aggregated,
     points: BandPoints<'_>,
     range: Range<usize>,
     max_points: usize,
 ) -> Vec<bool> {
-    let n = range.len();
-    let edges = Edges::of(agg, range, points);
-    let fixed = &edges.protected;
+    let window = windows::window_len(agg.bands.len());
+    simplified_in(agg, points, range, max_points, window)
+}
 
+/// [`simplified`] with windows of `window` samples (at least one).
+fn simplified_in(
+    agg: &Aggregated,
+    points: BandPoints<'_>,
+    range: Range<usize>,
+    max_points: usize,
+    window: usize,
+) -> Vec<bool> {
+    if range.len() <= max_points {
+        return vec![true; range.len()];
+    }
+    if range.len() > window {
+        return windows::simplified(agg, points, range, max_points, window);
+    }
+    let mut left = range.len();
+    let (edges, fixed) = Edges::with_protected(agg, range, points);
+    drop_cheapest(&edges, &fixed, 0, |_| {
+        left -= 1;
+        left > max_points
+    })
+}
+
+/// Drops the samples of `edges` (its window's, `fixed` ones never), the cheapest first,
+/// one at a time, calling `again` with each one's entry (its cost's bits above its
+/// place in the range: `offset` is the window's first sample's), until it says no or
+/// none is left to drop; gives a flag per sample, whether it is kept.
+fn drop_cheapest(
+    edges: &Edges<'_>,
+    fixed: &[bool],
+    offset: usize,
+    mut again: impl FnMut(u64) -> bool,
+) -> Vec<bool> {
+    let n = fixed.len();
     // A doubly linked list of the samples left, and a heap of their costs, each entry
     // one word: the cost in single precision above the sample (ranking needs no more; a
     // cost is never negative, so its bits sort as the number does). An entry whose cost
-    // is no longer the sample's (a neighbour went since) is skipped.
-    let entry = |c: f64, i: usize| (u64::from((c as f32).to_bits()) << 32) | i as u64;
+    // is no longer the sample's (a neighbour went since) is skipped. The sample is its
+    // place in the range, so that entries of different windows rank as one heap would.
+    let entry = |c: f64, i: usize| (u64::from((c as f32).to_bits()) << 32) | (offset + i) as u64;
     let last = n as u32 - 1;
     let mut prev: Vec<u32> = (0..=last).map(|i| i.saturating_sub(1)).collect();
     let mut next: Vec<u32> = (0..=last).map(|i| i.saturating_add(1)).collect();
     let mut current = vec![u64::MAX; n];
-    for i in 1..n - 1 {
+    for i in 1..n.saturating_sub(1) {
         if !fixed[i] {
             current[i] = entry(edges.cost(i - 1, i, i + 1), i);
         }
@@ -143,17 +183,12 @@ fn simplified(
         .map(|&c| Reverse(c))
         .collect();
     let mut keep = vec![true; n];
-    let mut left = n;
-    while left > max_points {
-        let Some(Reverse(top)) = heap.pop() else {
-            break;
-        };
-        let i = (top & u64::from(u32::MAX)) as usize;
+    while let Some(Reverse(top)) = heap.pop() {
+        let i = (top & u64::from(u32::MAX)) as usize - offset;
         if !keep[i] || top != current[i] {
             continue;
         }
         keep[i] = false;
-        left -= 1;
         let (p, q) = (prev[i], next[i]);
         next[p as usize] = q;
         prev[q as usize] = p;
@@ -162,6 +197,9 @@ fn simplified(
                 current[j] = entry(edges.cost(prev[j] as usize, j, next[j] as usize), j);
                 heap.push(Reverse(current[j]));
             }
+        }
+        if !again(top) {
+            break;
         }
     }
     keep

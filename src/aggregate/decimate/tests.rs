@@ -3,6 +3,7 @@
 use super::*;
 use crate::defaults::VECTOR_MAX_BAND_POINTS;
 use crate::profile::Band;
+use edges::Edges;
 
 fn agg(times: Vec<f64>, bands: Vec<Vec<(u32, f64)>>) -> Aggregated {
     Aggregated {
@@ -347,4 +348,117 @@ fn the_flatter_corner_goes_first() {
     let mut a = agg((0..1000).map(f64::from).collect(), vec![band]);
     decimate(&mut a, 4);
     assert_eq!(a.times, [0.0, 500.0, 750.0, 999.0]);
+}
+
+/// What a range priced a window at a time must keep: the range priced as one list, with
+/// the first sample of every window kept too (`windows.rs`).
+fn one_list_with_window_ends(
+    a: &Aggregated,
+    range: Range<usize>,
+    max_points: usize,
+    window: usize,
+) -> Vec<bool> {
+    let (edges, mut fixed) = Edges::with_protected(a, range.clone(), BandPoints::InBands);
+    for s in (0..range.len()).step_by(window) {
+        fixed[s] = true;
+    }
+    let mut left = range.len();
+    drop_cheapest(&edges, &fixed, 0, |_| {
+        left -= 1;
+        left > max_points
+    })
+}
+
+#[test]
+fn windows_keep_what_one_list_keeps_with_their_ends_kept() {
+    let a = noisy(3000, 4);
+    let mut differs = 0;
+    for range in [0..3000, 700..2900] {
+        let whole = simplified_in(&a, BandPoints::InBands, range.clone(), 40, range.len());
+        for window in [1, 2, 7, 100, 999, range.len() - 1] {
+            for max_points in [3, 40, 700, range.len() - 1] {
+                let got = simplified_in(&a, BandPoints::InBands, range.clone(), max_points, window);
+                let want = one_list_with_window_ends(&a, range.clone(), max_points, window);
+                assert_eq!(got, want, "{range:?}, window {window}, {max_points} points");
+                let kept = got.iter().filter(|&&k| k).count();
+                assert!(kept >= max_points, "{kept}");
+                if window >= 100 && max_points >= 700 {
+                    assert_eq!(kept, max_points);
+                }
+                differs += usize::from(max_points == 40 && got != whole);
+            }
+        }
+    }
+    // The windows' ends do change what is kept: the test tells the two apart.
+    assert!(differs >= 6, "{differs}");
+}
+
+#[test]
+fn odd_inputs_priced_in_windows_keep_what_one_list_keeps() {
+    // Times that repeat, go back, or are not numbers; points past the end; no bands.
+    let mut next = crate::test_rng::xorshift(11);
+    for round in 0..300 {
+        let n = 3 + (next() % 80) as usize;
+        let times: Vec<f64> = (0..n)
+            .map(|i| match next() % 8 {
+                0 => f64::NAN,
+                1 => 5.0,
+                2 => -(i as f64),
+                _ => i as f64,
+            })
+            .collect();
+        let bands = (next() % 4) as usize;
+        let points = (0..bands)
+            .map(|_| {
+                (0..n as u32 + 3)
+                    .filter_map(|s| {
+                        let r = next();
+                        (r % 3 != 0).then_some((s, (r >> 8) as f64 % 1000.0))
+                    })
+                    .collect()
+            })
+            .collect();
+        let a = agg(times, points);
+        // Fewer than the samples, as `simplified` is asked.
+        let max_points = 1 + (next() % (n as u64 - 1)) as usize;
+        let window = 1 + (next() % n as u64) as usize;
+        let got = simplified_in(&a, BandPoints::InBands, 0..n, max_points, window);
+        let want = one_list_with_window_ends(&a, 0..n, max_points, window);
+        assert_eq!(
+            got, want,
+            "round {round}: n {n}, window {window}, {max_points} points"
+        );
+    }
+}
+
+#[test]
+fn a_window_holds_a_few_megabytes_of_edges() {
+    assert_eq!(windows::window_len(20), (8 << 20) / 80);
+    assert_eq!(windows::window_len(0), (8 << 20) / 4);
+    assert_eq!(windows::window_len(100_000), 4096);
+}
+
+#[test]
+fn windows_read_from_a_spill_keep_what_the_bands_keep() {
+    use crate::profile::spill::{Spill, SpillHandle};
+    let a = noisy(9000, 3);
+    let mut spill = Spill::new(Box::new(std::io::Cursor::new(Vec::new())));
+    for (b, band) in a.bands.iter().enumerate() {
+        spill.names.push(band.name.clone());
+        spill.put(b as u32, band.points.iter().copied());
+    }
+    spill.finish().expect("a spill in memory");
+    let spill = SpillHandle::new(spill);
+    // The bands hold no points when they are in a spill.
+    let mut empty = a.clone();
+    for band in &mut empty.bands {
+        band.points.clear();
+    }
+    for (range, window) in [(0..9000, 700), (1234..8000, 4096), (10..9000, 9000)] {
+        let spilled = BandPoints::Spilled(&spill);
+        let got = simplified_in(&empty, spilled, range.clone(), 300, window);
+        let want = simplified_in(&a, BandPoints::InBands, range.clone(), 300, window);
+        assert_eq!(got, want, "{range:?}, window {window}");
+    }
+    assert!(spill.lock().read_failure().is_none());
 }
