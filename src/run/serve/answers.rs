@@ -27,6 +27,7 @@ use tokio::sync::{mpsc, Notify};
 
 use super::hub::{lock, Hub};
 use super::routes::Route;
+use super::update::Sent;
 
 /// Event streams served at once (a browser's tabs share one: `live.js`).
 pub(super) const MAX_VIEWERS: usize = 64;
@@ -206,13 +207,12 @@ async fn feed(hub: &Hub, tx: &mpsc::Sender<Bytes>, gone: &Notify) {
     if !send(tx, Bytes::from_static(b"retry: 2000\n\n"), gone).await {
         return;
     }
-    let mut sent = 0;
+    let mut sent = Sent::default();
     loop {
         let update = Arc::clone(&updates.borrow_and_update());
-        if update.seq > sent {
+        if update.seq > sent.seq {
             // The newest update only: one that reads slowly skips what it missed.
-            let event = update.event_after(sent);
-            sent = update.seq;
+            let event = update.event_for(&mut sent);
             if !send(tx, event, gone).await {
                 return;
             }

@@ -222,11 +222,11 @@ fn shifted(a: &[Value], b: &[Value]) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The patch applied as `live.js` applies it.
-    fn apply(old: &Value, p: &Value) -> Value {
+    pub(crate) fn apply(old: &Value, p: &Value) -> Value {
         let o = p.as_object().expect("a patch node");
         if let Some(v) = o.get("$r") {
             return v.clone();

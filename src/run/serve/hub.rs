@@ -7,12 +7,13 @@
 //! again the ordinary way from the record.
 //!
 //! A viewer always gets the newest update: one that reads slowly skips the updates it
-//! missed (each is a whole state of the page), and nothing waits for it. An update is
-//! formatted once and shared by every viewer.
+//! missed (it is sent a whole state, never a patch of a page it was not given:
+//! `update.rs`), and nothing waits for it. An update is formatted once and shared by
+//! every viewer.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::live::{LiveOptions, LiveRun};
@@ -20,12 +21,13 @@ use crate::paint::html::Page;
 use bytes::Bytes;
 use tokio::sync::watch;
 
-use super::delta::{event, Deltas};
+use super::delta::Deltas;
 use super::status::Arrivals;
 pub(super) use super::status::{State, Status};
 
 use super::record::{Kept, Record};
 use super::scrape::{Latest, Naming};
+use super::update::Update;
 use super::whole::{self, Made, MadeFrom, Pages, Program, Whole};
 
 /// The least time between two updates: a fast input's censuses come together.
@@ -46,30 +48,6 @@ pub(super) struct Shared {
     /// was said of each at its end): their end's page is still made, shown and written
     /// to `-o`.
     pub(super) superseded: Vec<Status>,
-}
-
-/// One state of the page, as sent to viewers.
-pub(super) struct Update {
-    pub(super) seq: u64,
-    /// The server-sent event of the whole state.
-    pub(super) full: Bytes,
-    /// The event of what changed since update `seq - 1`, for a viewer that has it.
-    pub(super) delta: Option<Bytes>,
-    /// The newest page (the page a new viewer is given).
-    pub(super) page: Option<Arc<Page>>,
-    /// That page as HTML, made when a viewer first asks for it.
-    html: OnceLock<Bytes>,
-}
-
-impl Update {
-    /// The event a viewer that was sent update `sent` gets: the delta when it follows
-    /// on, else the whole state.
-    pub(super) fn event_after(&self, sent: u64) -> Bytes {
-        match &self.delta {
-            Some(delta) if sent + 1 == self.seq => delta.clone(),
-            _ => self.full.clone(),
-        }
-    }
 }
 
 pub(super) struct Hub {
@@ -149,13 +127,7 @@ impl Hub {
                 superseded: Vec::new(),
             }),
             changed: Condvar::new(),
-            latest: watch::Sender::new(Arc::new(Update {
-                seq: 0,
-                full: Bytes::new(),
-                delta: None,
-                page: None,
-                html: OnceLock::new(),
-            })),
+            latest: watch::Sender::new(Arc::new(Update::none())),
             records: Mutex::new(Records {
                 current: (1, Arc::new(record)),
                 previous: None,
@@ -419,21 +391,8 @@ impl Hub {
         fresh_page: bool,
         deltas: &mut Deltas,
     ) {
-        let latest = self.latest();
-        let seq = latest.seq + 1;
-        let shown = page.as_deref().filter(|_| fresh_page);
-        // The run's section (its picture, a megabyte on a large run) only with the first
-        // page: a viewer given a page since has it, and one that missed it reloads.
-        let first = latest.page.is_none();
-        let full = Bytes::from(event(seq, status, shown, first));
-        let delta = deltas.next(seq, status, shown, status.run).map(Bytes::from);
-        self.latest.send_replace(Arc::new(Update {
-            seq,
-            full,
-            delta,
-            page,
-            html: OnceLock::new(),
-        }));
+        let update = Update::after(&self.latest(), status, page, fresh_page, deltas);
+        self.latest.send_replace(Arc::new(update));
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.
@@ -469,31 +428,4 @@ impl Hub {
 /// every change under these locks is made in one step).
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A viewer that was sent the update before gets the patch; one that fell behind (or
-    /// is new) the whole state.
-    #[test]
-    fn a_viewer_behind_gets_the_whole_state() {
-        let update = Update {
-            seq: 7,
-            full: Bytes::from_static(b"whole"),
-            delta: Some(Bytes::from_static(b"patch")),
-            page: None,
-            html: OnceLock::new(),
-        };
-        assert_eq!(update.event_after(6), "patch");
-        for sent in [0, 3, 5] {
-            assert_eq!(update.event_after(sent), "whole", "{sent}");
-        }
-        let no_patch = Update {
-            delta: None,
-            ..update
-        };
-        assert_eq!(no_patch.event_after(6), "whole");
-    }
 }

@@ -21,6 +21,7 @@ mod scrape;
 mod source;
 mod spool;
 mod status;
+mod update;
 pub(crate) mod whole;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,224 @@
+//! One state of the page as sent to viewers ([`Update`]), and which of its events a
+//! viewer gets ([`Sent`]): the patch of the update before when the viewer has that
+//! update and its page, else the whole state.
+//!
+//! A viewer that reads slowly skips updates, and the whole state of an update that did
+//! not change the page carries no page: such a viewer may still hold an older page than
+//! the one the next patch was made against. It is sent whole states until an update
+//! brings a page, never a patch of a page it was not given.
+
+use std::sync::{Arc, OnceLock};
+
+use bytes::Bytes;
+
+use super::delta::{event, Deltas};
+use super::status::Status;
+use crate::paint::html::Page;
+
+/// One state of the page, as sent to viewers.
+pub(super) struct Update {
+    pub(super) seq: u64,
+    /// The update that brought the newest page (`seq` when this one did; 0: none yet).
+    page_from: u64,
+    /// That of the update before: the page this one's patch was made against.
+    base: u64,
+    /// The server-sent event of the whole state.
+    pub(super) full: Bytes,
+    /// The event of what changed since update `seq - 1`, for a viewer that has it.
+    pub(super) delta: Option<Bytes>,
+    /// The newest page (the page a new viewer is given).
+    pub(super) page: Option<Arc<Page>>,
+    /// That page as HTML, made when a viewer first asks for it.
+    pub(super) html: OnceLock<Bytes>,
+}
+
+/// What a viewer's stream was sent: the last update, and the update whose page it
+/// holds (0: none).
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Sent {
+    pub(super) seq: u64,
+    page: u64,
+}
+
+impl Update {
+    /// The state before the first update: nothing sent yet.
+    pub(super) fn none() -> Update {
+        Update {
+            seq: 0,
+            page_from: 0,
+            base: 0,
+            full: Bytes::new(),
+            delta: None,
+            page: None,
+            html: OnceLock::new(),
+        }
+    }
+
+    /// The update after `latest`: `status`, and the newest `page`, which this update
+    /// brings if `fresh_page`; its patch made by `deltas`.
+    pub(super) fn after(
+        latest: &Update,
+        status: &Status,
+        page: Option<Arc<Page>>,
+        fresh_page: bool,
+        deltas: &mut Deltas,
+    ) -> Update {
+        let seq = latest.seq + 1;
+        let shown = page.as_deref().filter(|_| fresh_page);
+        // The run's section (its picture, a megabyte on a large run) only with the first
+        // page: a viewer given a page since has it, and one that missed it reloads.
+        let first = latest.page.is_none();
+        let full = Bytes::from(event(seq, status, shown, first));
+        let delta = deltas.next(seq, status, shown, status.run).map(Bytes::from);
+        Update {
+            seq,
+            page_from: if shown.is_some() {
+                seq
+            } else {
+                latest.page_from
+            },
+            base: latest.page_from,
+            full,
+            delta,
+            page,
+            html: OnceLock::new(),
+        }
+    }
+
+    /// The event a viewer that was sent `sent` gets, which `sent` then says: the delta
+    /// when it follows on and holds the page the patch was made against, else the
+    /// whole state.
+    pub(super) fn event_for(&self, sent: &mut Sent) -> Bytes {
+        let follows = sent.seq + 1 == self.seq && sent.page == self.base;
+        let event = match &self.delta {
+            Some(delta) if follows => delta.clone(),
+            _ => self.full.clone(),
+        };
+        sent.seq = self.seq;
+        if self.page_from == self.seq {
+            sent.page = self.seq;
+        }
+        event
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::delta::tests::apply;
+    use super::super::status::{Arrivals, State};
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn status() -> Status {
+        Status {
+            state: State::Live,
+            message: String::new(),
+            run: 1,
+            censuses: 0,
+            newest: None,
+            axis: "elapsed",
+            notices: Vec::new(),
+            source: String::from("run.hp"),
+            since_newest: None,
+            gap: None,
+            kept: String::new(),
+            kept_bytes: 0,
+            clock: Arrivals::default(),
+        }
+    }
+
+    fn page(data: &Value) -> Arc<Page> {
+        Arc::new(Page {
+            data: data.to_string(),
+            ..Page::default()
+        })
+    }
+
+    /// The JSON of an event.
+    fn json(event: &[u8]) -> Value {
+        let text = std::str::from_utf8(event).expect("UTF-8");
+        let line = (text.lines().find_map(|l| l.strip_prefix("data: "))).expect("data");
+        serde_json::from_str(line).expect("JSON")
+    }
+
+    /// A viewer that was sent the update before gets the patch; one that fell behind (or
+    /// is new) the whole state.
+    #[test]
+    fn a_viewer_behind_gets_the_whole_state() {
+        let update = Update {
+            seq: 7,
+            page_from: 7,
+            base: 4,
+            full: Bytes::from_static(b"whole"),
+            delta: Some(Bytes::from_static(b"patch")),
+            ..Update::none()
+        };
+        assert_eq!(update.event_for(&mut Sent { seq: 6, page: 4 }), "patch");
+        for seq in [0, 3, 5] {
+            assert_eq!(update.event_for(&mut Sent { seq, page: 4 }), "whole");
+        }
+        // Sent update 6, but not the page of update 4 (it skipped it).
+        assert_eq!(update.event_for(&mut Sent { seq: 6, page: 2 }), "whole");
+        let no_patch = Update {
+            delta: None,
+            ..update
+        };
+        assert_eq!(no_patch.event_for(&mut Sent { seq: 6, page: 4 }), "whole");
+    }
+
+    /// Whatever updates a viewer skips, every patch it is sent applies to the page it
+    /// holds: one that skipped a page, then was sent an update that changed no page
+    /// (whose whole state carries none), is not sent the patch of the skipped page.
+    #[test]
+    fn a_viewer_is_sent_no_patch_of_a_page_it_skipped() {
+        // Some pages (a column that grows at its end, and drops its oldest items), some
+        // updates of the status only.
+        let pages: Vec<Option<Value>> = [1, 2, 0, 3, 0, 0, 4, 5, 0, 6]
+            .iter()
+            .map(|&n: &u64| {
+                (n > 0).then(|| json!({ "t": (n * 3..n * 3 + 40).collect::<Vec<_>>() }))
+            })
+            .collect();
+        let mut deltas = Deltas::default();
+        let mut updates = vec![Update::none()];
+        let mut newest = None;
+        for p in &pages {
+            if let Some(p) = p {
+                newest = Some(page(p));
+            }
+            let latest = updates.last().expect("one");
+            let next = Update::after(latest, &status(), newest.clone(), p.is_some(), &mut deltas);
+            updates.push(next);
+        }
+        let patches = (updates.iter()).filter(|u| {
+            u.delta
+                .as_ref()
+                .is_some_and(|d| json(d).get("patch").is_some())
+        });
+        assert!(patches.count() >= 4, "the pages are sent as patches");
+        // Every choice of the updates taken.
+        for taken in 0u32..1 << pages.len() {
+            let (mut sent, mut data) = (Sent::default(), None::<Value>);
+            for (i, update) in updates.iter().enumerate().skip(1) {
+                if taken & (1 << (i - 1)) == 0 {
+                    continue;
+                }
+                let event = json(&update.event_for(&mut sent));
+                if let Some(p) = event.get("patch") {
+                    let old = data.as_ref().expect("a patch follows a page");
+                    data = Some(apply(old, p));
+                } else if let Some(p) = event.get("page") {
+                    data = Some(p.clone());
+                } else {
+                    continue;
+                }
+                let expected = pages[i - 1].as_ref().expect("a page");
+                assert_eq!(
+                    data.as_ref(),
+                    Some(expected),
+                    "updates taken: {taken:b}, at {i}"
+                );
+            }
+        }
+    }
+}
