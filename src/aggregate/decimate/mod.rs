@@ -67,8 +67,11 @@ pub(super) fn sample_limit(max_points: usize, max_band_points: usize, bands: usi
 }
 
 /// Keeps at most `max_points` samples of `agg` (see the module docs); `0` keeps all. The
-/// first and last samples and the overall extremes of every edge are kept even when that
-/// alone exceeds `max_points` (a budget below twice the number of bands plus two). (What
+/// first and last samples, the overall extremes of every edge and, in a profile longer
+/// than a window, the windows' shared samples (`windows.rs`) are kept even when that
+/// alone exceeds `max_points` (a budget below twice the number of bands plus two, plus
+/// one a window: with `-m0`'s hundreds of bands a window is 4,096 samples, so a run of
+/// millions keeps hundreds more). (What
 /// [`super::thin`] does when no page wants the samples' list: the tests' way in.)
 #[cfg(test)]
 pub(super) fn decimate(agg: &mut Aggregated, max_points: usize) {

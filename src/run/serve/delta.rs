@@ -43,8 +43,9 @@ impl Deltas {
         page: Option<&Page>,
         run: u64,
     ) -> Option<Vec<u8>> {
-        let status = serde_json::to_string(status).ok()?;
-        let mut json = format!("{{\"seq\":{seq},\"base\":{},\"status\":{status}", seq - 1);
+        // The page's data becomes the last one's before anything can fail: the next
+        // patch is made against it, and `update.rs` counts on viewers holding it.
+        let mut json = String::new();
         if let Some(p) = page {
             let data: Value = match serde_json::from_str(&p.data) {
                 Ok(data) => data,
@@ -68,6 +69,9 @@ impl Deltas {
             let title = serde_json::to_string(&p.title).ok()?;
             json.push_str(&format!(",\"title\":{title},\"patch\":{patch}"));
         }
+        let status = serde_json::to_string(status).ok()?;
+        let head = format!("{{\"seq\":{seq},\"base\":{},\"status\":{status}", seq - 1);
+        json.insert_str(0, &head);
         json.push('}');
         Some(format!("event: update\nid: {seq}\ndata: {json}\n\n").into_bytes())
     }
