@@ -371,7 +371,10 @@ fn one_list_with_window_ends(
 
 #[test]
 fn windows_keep_what_one_list_keeps_with_their_ends_kept() {
-    let a = noisy(3000, 4);
+    let mut a = noisy(3000, 4);
+    // The totals' peak is kept too.
+    let d = dense(&a);
+    a.totals = (0..3000).map(|s| d.iter().map(|b| b[s]).sum()).collect();
     let mut differs = 0;
     for range in [0..3000, 700..2900] {
         let whole = simplified_in(&a, BandPoints::InBands, range.clone(), 40, range.len());
@@ -447,10 +450,14 @@ fn windows_read_from_a_spill_keep_what_the_bands_keep() {
         spill.names.push(band.name.clone());
         spill.put(b as u32, band.points.iter().copied());
     }
+    // The first band is OTHER, read from the band that carries the merged bands' sum.
+    spill.carrier = Some(0);
+    spill.names[0] = b"OTHER".to_vec();
     spill.finish().expect("a spill in memory");
     let spill = SpillHandle::new(spill);
     // The bands hold no points when they are in a spill.
     let mut empty = a.clone();
+    empty.other = true;
     for band in &mut empty.bands {
         band.points.clear();
     }
