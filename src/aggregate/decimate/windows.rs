@@ -18,8 +18,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
 
-use super::edges::{protected, Edges};
-use super::{drop_cheapest, Aggregated, BandPoints};
+use super::cheapest::drop_cheapest;
+use super::edges::{protected, BandPoints, Edges};
+use crate::aggregate::Aggregated;
 
 /// The most bytes of edges a window holds.
 const WINDOW_TOPS: usize = 8 << 20;
