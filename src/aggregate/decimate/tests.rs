@@ -188,6 +188,32 @@ fn a_spike_in_one_sample_survives() {
     assert!(a.times.contains(&4321.0));
 }
 
+/// A profile of 3 to `most + 2` samples whose times repeat, go back or are not numbers,
+/// of up to 3 bands with points missing and points past the end.
+fn odd_profile(next: &mut impl FnMut() -> u64, most: u64) -> Aggregated {
+    let n = 3 + (next() % most) as usize;
+    let times: Vec<f64> = (0..n)
+        .map(|i| match next() % 8 {
+            0 => f64::NAN,
+            1 => 5.0,
+            2 => -(i as f64),
+            _ => i as f64,
+        })
+        .collect();
+    let bands = (next() % 4) as usize;
+    let points = (0..bands)
+        .map(|_| {
+            (0..n as u32 + 3)
+                .filter_map(|s| {
+                    let r = next();
+                    (r % 3 != 0).then_some((s, (r >> 8) as f64 % 1000.0))
+                })
+                .collect()
+        })
+        .collect();
+    agg(times, points)
+}
+
 #[test]
 fn odd_inputs_keep_the_ends_and_stay_within_the_budget() {
     // Times that repeat, go back, or are not numbers; points of samples past the
@@ -195,27 +221,8 @@ fn odd_inputs_keep_the_ends_and_stay_within_the_budget() {
     // ends and extremes alone exceed it.
     let mut next = crate::test_rng::xorshift(7);
     for round in 0..300 {
-        let n = 3 + (next() % 60) as usize;
-        let times: Vec<f64> = (0..n)
-            .map(|i| match next() % 8 {
-                0 => f64::NAN,
-                1 => 5.0,
-                2 => -(i as f64),
-                _ => i as f64,
-            })
-            .collect();
-        let bands = (next() % 4) as usize;
-        let points = (0..bands)
-            .map(|_| {
-                (0..n as u32 + 3)
-                    .filter_map(|s| {
-                        let r = next();
-                        (r % 3 != 0).then_some((s, (r >> 8) as f64 % 1000.0))
-                    })
-                    .collect()
-            })
-            .collect();
-        let a = agg(times, points);
+        let a = odd_profile(&mut next, 60);
+        let (n, bands) = (a.times.len(), a.bands.len());
         let budget = 1 + (next() % n as u64) as usize;
         let mut b = a.clone();
         decimate(&mut b, budget);
@@ -401,27 +408,8 @@ fn odd_inputs_priced_in_windows_keep_what_one_list_keeps() {
     // Times that repeat, go back, or are not numbers; points past the end; no bands.
     let mut next = crate::test_rng::xorshift(11);
     for round in 0..300 {
-        let n = 3 + (next() % 80) as usize;
-        let times: Vec<f64> = (0..n)
-            .map(|i| match next() % 8 {
-                0 => f64::NAN,
-                1 => 5.0,
-                2 => -(i as f64),
-                _ => i as f64,
-            })
-            .collect();
-        let bands = (next() % 4) as usize;
-        let points = (0..bands)
-            .map(|_| {
-                (0..n as u32 + 3)
-                    .filter_map(|s| {
-                        let r = next();
-                        (r % 3 != 0).then_some((s, (r >> 8) as f64 % 1000.0))
-                    })
-                    .collect()
-            })
-            .collect();
-        let a = agg(times, points);
+        let a = odd_profile(&mut next, 80);
+        let n = a.times.len();
         // Fewer than the samples, as `simplified` is asked.
         let max_points = 1 + (next() % (n as u64 - 1)) as usize;
         let window = 1 + (next() % n as u64) as usize;
