@@ -44,45 +44,33 @@ pub(super) struct Edges<'a> {
 /// profile's peak.
 pub(super) struct Protected {
     flags: Vec<bool>,
-    /// Per edge, the (value, sample) of its first lowest and first highest point so far.
-    low: Vec<(f64, usize)>,
-    high: Vec<(f64, usize)>,
 }
 
 impl Protected {
-    fn new(n: usize, bands: usize) -> Protected {
+    fn new(n: usize) -> Protected {
         let mut flags = vec![false; n];
         flags[0] = true;
         flags[n - 1] = true;
-        let none = (f64::NAN, usize::MAX);
-        Protected {
-            flags,
-            low: vec![none; bands],
-            high: vec![none; bands],
-        }
+        Protected { flags }
     }
 
-    /// Takes the column of edge `k` (a value per sample of the range).
-    fn see(&mut self, k: usize, column: &[f64]) {
+    /// Takes an edge's column (a value per sample of the range).
+    fn see(&mut self, column: &[f64]) {
+        let (mut low, mut high) = (0, 0);
         for (s, &e) in column.iter().enumerate() {
-            let (low, high) = (&mut self.low[k], &mut self.high[k]);
-            // The first sample is the first candidate, as a scan from it would have it.
-            if low.1 == usize::MAX || e < low.0 {
-                *low = (e, s);
+            if e < column[low] {
+                low = s;
             }
-            if high.1 == usize::MAX || e > high.0 {
-                *high = (e, s);
+            if e > column[high] {
+                high = s;
             }
         }
+        self.flags[low] = true;
+        self.flags[high] = true;
     }
 
-    /// The flags, the extremes and the peak of `agg`'s totals over `range` marked.
+    /// The flags, the peak of `agg`'s totals over `range` marked.
     fn done(mut self, agg: &Aggregated, range: Range<usize>) -> Vec<bool> {
-        for &(_, s) in self.low.iter().chain(&self.high) {
-            if let Some(f) = self.flags.get_mut(s) {
-                *f = true;
-            }
-        }
         // The profile's peak (every band's total at its highest, traces included), for
         // a chart that says it: the page's readout at that sample is the peak.
         if let Some(totals) = agg.totals.get(range) {
@@ -102,8 +90,8 @@ pub(super) fn protected(
     range: Range<usize>,
     points: BandPoints<'_>,
 ) -> Vec<bool> {
-    let mut p = Protected::new(range.len(), agg.bands.len());
-    columns(agg, range.clone(), points, |k, column| p.see(k, column));
+    let mut p = Protected::new(range.len());
+    columns(agg, range.clone(), points, |_, column| p.see(column));
     p.done(agg, range)
 }
 
@@ -128,10 +116,10 @@ impl<'a> Edges<'a> {
         points: BandPoints<'_>,
     ) -> (Edges<'a>, Vec<bool>) {
         let mut edges = Edges::empty(agg, range.clone(), range.clone());
-        let mut p = Protected::new(range.len(), agg.bands.len());
+        let mut p = Protected::new(range.len());
         columns(agg, range.clone(), points, |k, column| {
             edges.set(k, column);
-            p.see(k, column);
+            p.see(column);
         });
         (edges, p.done(agg, range))
     }
