@@ -4,7 +4,8 @@
 //! * eight tabs of one browser all follow the run (a seventh never loaded: each tab held
 //!   one of the browser's six connections with its event stream); one tab leads;
 //! * the bar says how old the newest census is, and after a few of the usual gaps
-//!   without one that the program may be idle or gone; a closed input at once;
+//!   without one that the program may be idle or gone (a tab opened then too, at once);
+//!   a closed input at once;
 //! * a new run starts with its whole run in view (it kept the old run's zoom); the marks
 //!   list follows the run (it said "1 mark" for ever); a band keeps its colour when two
 //!   bands swap ranks;
@@ -187,6 +188,26 @@ fn the_bar_tells_an_idle_program_from_an_ended_input() {
         "{quiet}"
     );
     shot(&b, "live-quiet", true);
+    // A tab opened now is told as much at once (the leading tab's state, its age as of
+    // now), not "newest census 0 s ago" counted from when it heard it.
+    let first = b.current();
+    b.new_tab();
+    b.goto(&served.url);
+    wait_for(
+        &b,
+        "return !!(window.hp2ps && window.hp2ps.live && window.hp2ps.live.status);",
+        Duration::from_secs(10),
+    );
+    let late = bar(&b);
+    let said = late["age"].as_str().unwrap_or_default();
+    let secs = (said.strip_prefix("no data for "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(
+        late["state"] == "quiet" && secs.is_some_and(|n| n >= 5),
+        "{late}"
+    );
+    b.switch_to(&first);
     // A census again: live.
     out.write_all(sample(1.5, &[("a", 600), ("b", 300)]).as_bytes())
         .expect("write");

@@ -152,3 +152,46 @@ fn updates_carry_what_is_new_and_the_end_is_said_at_once() {
         "{delta} bytes of deltas for {whole} of states"
     );
 }
+
+/// A viewer that comes while the program is quiet is told how long ago the newest
+/// census was read as of when it came, not as of when the last update was made.
+#[test]
+fn a_viewer_that_comes_while_the_program_is_quiet_is_told_how_long() {
+    let dir = TempDir::new("serve-quiet");
+    mkfifo(&dir.join("run.hp"));
+    let served = Served::start(dir.path(), &["run.hp"]);
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("run.hp"))
+        .expect("open the FIFO");
+    let mut text = String::from(
+        "JOB \"svc\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n",
+    );
+    for s in 0..5 {
+        text.push_str(&format!(
+            "BEGIN_SAMPLE {s}.0\nmain {}\nEND_SAMPLE {s}.0\n",
+            100 + s
+        ));
+    }
+    out.write_all(text.as_bytes()).expect("write");
+    let first = served.events();
+    let seen = first.until(Duration::from_secs(20), |u| {
+        u["status"]["censuses"] == 5 && state(u) == "live"
+    });
+    let made = seen.last().expect("one")["status"]["since_newest"].as_f64();
+    assert!(made.is_some_and(|s| s < 2.0), "{made:?}");
+    std::thread::sleep(Duration::from_secs(3));
+    let late = served
+        .events()
+        .next(Duration::from_secs(10))
+        .expect("an update");
+    assert_eq!(
+        late["seq"],
+        seen.last().expect("one")["seq"],
+        "no update since"
+    );
+    let told = late["status"]["since_newest"].as_f64();
+    assert!(told.is_some_and(|s| (3.0..20.0).contains(&s)), "{told:?}");
+    assert_eq!(state(&late), "live");
+    drop(out);
+}

@@ -21,7 +21,6 @@
 
 use serde_json::{json, Map, Value};
 
-use super::hub::Status;
 use crate::paint::html::Page;
 
 /// The data of the last page sent, to tell the next one's changes.
@@ -39,13 +38,13 @@ impl Deltas {
     pub(super) fn next(
         &mut self,
         seq: u64,
-        status: &Status,
+        status: &str,
         page: Option<&Page>,
         run: u64,
     ) -> Option<Vec<u8>> {
         // The page's data becomes the last one's before anything can fail: the next
         // patch is made against it, and `update.rs` counts on viewers holding it.
-        let mut json = String::new();
+        let mut json = format!("{{\"seq\":{seq},\"base\":{}", seq - 1);
         if let Some(p) = page {
             let data: Value = match serde_json::from_str(&p.data) {
                 Ok(data) => data,
@@ -69,20 +68,15 @@ impl Deltas {
             let title = serde_json::to_string(&p.title).ok()?;
             json.push_str(&format!(",\"title\":{title},\"patch\":{patch}"));
         }
-        let status = serde_json::to_string(status).ok()?;
-        let head = format!("{{\"seq\":{seq},\"base\":{},\"status\":{status}", seq - 1);
-        json.insert_str(0, &head);
-        json.push('}');
-        Some(format!("event: update\nid: {seq}\ndata: {json}\n\n").into_bytes())
+        Some(with_status_last(seq, json, status))
     }
 }
 
 /// The server-sent event of an update: `event: update`, its number, and one line of
-/// JSON: the status, and the page when it changed (its title and data, and its run's
-/// section if `with_section`).
-pub(super) fn event(seq: u64, status: &Status, page: Option<&Page>, with_section: bool) -> Vec<u8> {
-    let status = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
-    let mut json = format!("{{\"seq\":{seq},\"status\":{status}");
+/// JSON: the page when it changed (its title and data, and its run's section if
+/// `with_section`), and the status (`status`, its JSON).
+pub(super) fn event(seq: u64, status: &str, page: Option<&Page>, with_section: bool) -> Vec<u8> {
+    let mut json = format!("{{\"seq\":{seq}");
     if let Some(p) = page {
         let text = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""));
         json.push_str(&format!(",\"title\":{}", text(&p.title)));
@@ -91,8 +85,21 @@ pub(super) fn event(seq: u64, status: &Status, page: Option<&Page>, with_section
         }
         json.push_str(&format!(",\"page\":{}", p.data));
     }
-    json.push('}');
-    format!("event: update\nid: {seq}\ndata: {json}\n\n").into_bytes()
+    with_status_last(seq, json, status)
+}
+
+/// What ends every update's event: its status, then the end of the event.
+pub(super) const STATUS_END: &[u8] = b"}\n\n";
+
+/// The event of update `seq` whose JSON begins `json`, its status (`status`) put last:
+/// an update sent after a quiet spell says its status again with the newest census's
+/// age as of then (`update.rs`), which is then a cut and an append, not a parse.
+fn with_status_last(seq: u64, mut json: String, status: &str) -> Vec<u8> {
+    json.push_str(",\"status\":");
+    json.push_str(status);
+    let mut event = format!("event: update\nid: {seq}\ndata: {json}").into_bytes();
+    event.extend_from_slice(STATUS_END);
+    event
 }
 
 /// The patch that makes `old` into `new` (`None`: they are the same).

@@ -75,6 +75,16 @@ impl Arrivals {
         self.newest = Some(now);
     }
 
+    /// A census read `secs` seconds ago (for tests of what is said of it later).
+    #[cfg(test)]
+    pub(super) fn read_ago(secs: f64) -> Arrivals {
+        let at = Instant::now().checked_sub(std::time::Duration::from_secs_f64(secs));
+        Arrivals {
+            newest: Some(at.unwrap_or_else(Instant::now)),
+            gaps: std::collections::VecDeque::new(),
+        }
+    }
+
     /// A new run: nothing read yet.
     pub(super) fn restart(&mut self) {
         *self = Arrivals::default();

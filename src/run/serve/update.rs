@@ -6,13 +6,19 @@
 //! not change the page carries no page: such a viewer may still hold an older page than
 //! the one the next patch was made against. It is sent whole states until an update
 //! brings a page, never a patch of a page it was not given.
+//!
+//! An update is made when the run moves, and sent to a viewer when it comes: a tab
+//! opened, or a stream that reconnected, while the program is quiet is sent an update
+//! made long before. Its status then says again how long ago the newest census was
+//! read, as of when it is sent ([`Update::event_for`]); else the page said "newest
+//! census 0 s ago" of a program quiet for a minute.
 
 use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 
-use super::delta::{event, Deltas};
-use super::status::Status;
+use super::delta::{event, Deltas, STATUS_END};
+use super::status::{State, Status};
 use crate::paint::html::Page;
 
 /// One state of the page, as sent to viewers.
@@ -30,7 +36,13 @@ pub(super) struct Update {
     pub(super) page: Option<Arc<Page>>,
     /// That page as HTML, made when a viewer first asks for it.
     pub(super) html: OnceLock<Bytes>,
+    /// The status the events end with, and its JSON there.
+    status: Option<(Status, String)>,
 }
+
+/// How much older than the status says an update may be when it is sent before its
+/// status is said again (the page shows whole seconds).
+const STALE_AFTER: f64 = 0.5;
 
 /// What a viewer's stream was sent: the last update, and the update whose page it
 /// holds (0: none).
@@ -51,6 +63,7 @@ impl Update {
             delta: None,
             page: None,
             html: OnceLock::new(),
+            status: None,
         }
     }
 
@@ -68,8 +81,9 @@ impl Update {
         // The run's section (its picture, a megabyte on a large run) only with the first
         // page: a viewer given a page since has it, and one that missed it reloads.
         let first = latest.page.is_none();
-        let full = Bytes::from(event(seq, status, shown, first));
-        let delta = deltas.next(seq, status, shown, status.run).map(Bytes::from);
+        let json = serde_json::to_string(status).unwrap_or_else(|_| String::from("null"));
+        let full = Bytes::from(event(seq, &json, shown, first));
+        let delta = deltas.next(seq, &json, shown, status.run).map(Bytes::from);
         Update {
             seq,
             page_from: if shown.is_some() {
@@ -82,6 +96,7 @@ impl Update {
             delta,
             page,
             html: OnceLock::new(),
+            status: Some((status.clone(), json)),
         }
     }
 
@@ -98,7 +113,37 @@ impl Update {
         if self.page_from == self.seq {
             sent.page = self.seq;
         }
-        event
+        self.said_now(event)
+    }
+
+    /// `event` with its status saying how long ago the newest census was read as of
+    /// now, when that has grown since the update was made (the run is live, and quiet).
+    fn said_now(&self, event: Bytes) -> Bytes {
+        let Some((status, json)) = &self.status else {
+            return event;
+        };
+        let (Some(then), Some(now)) = (status.since_newest, status.clock.since()) else {
+            return event;
+        };
+        if status.state != State::Live || now - then < STALE_AFTER {
+            return event;
+        }
+        let Some(head) = event.len().checked_sub(json.len() + STATUS_END.len()) else {
+            return event;
+        };
+        if !event[head..].starts_with(json.as_bytes()) {
+            return event;
+        }
+        let mut aged = status.clone();
+        aged.since_newest = Some(now);
+        let Ok(json) = serde_json::to_string(&aged) else {
+            return event;
+        };
+        let mut bytes = Vec::with_capacity(head + json.len() + STATUS_END.len());
+        bytes.extend_from_slice(&event[..head]);
+        bytes.extend_from_slice(json.as_bytes());
+        bytes.extend_from_slice(STATUS_END);
+        Bytes::from(bytes)
     }
 }
 
@@ -219,6 +264,68 @@ mod tests {
                     "updates taken: {taken:b}, at {i}"
                 );
             }
+        }
+    }
+
+    /// A viewer sent an update made while the program is quiet (a tab opened, a
+    /// stream reconnected) is told how long ago the newest census was read as of then,
+    /// whole state or patch; an update sent when made, or of a run that is not live, is
+    /// sent as made.
+    #[test]
+    fn an_update_sent_late_says_the_newest_census_age_as_of_then() {
+        let mut deltas = Deltas::default();
+        let data = json!({ "t": (0..40).collect::<Vec<_>>() });
+        let quiet = |state, ago| Status {
+            state,
+            since_newest: Some(0.2),
+            clock: Arrivals::read_ago(ago),
+            ..status()
+        };
+        let first = Update::after(
+            &Update::none(),
+            &quiet(State::Live, 3.0),
+            Some(page(&data)),
+            true,
+            &mut deltas,
+        );
+        let second = Update::after(
+            &first,
+            &quiet(State::Live, 3.0),
+            Some(page(&data)),
+            false,
+            &mut deltas,
+        );
+        for (update, sent) in [
+            (&first, Sent::default()),
+            (&second, Sent { seq: 1, page: 1 }),
+        ] {
+            let made = json(if sent.seq == 0 {
+                &update.full
+            } else {
+                update.delta.as_ref().expect("a patch")
+            });
+            let event = update.event_for(&mut sent.clone());
+            let told = json(&event);
+            let since = told["status"]["since_newest"].as_f64().expect("a number");
+            assert!((3.0..4.0).contains(&since), "{since}");
+            assert_eq!(made["status"]["since_newest"], 0.2);
+            let mut told = told;
+            told["status"]["since_newest"] = json!(0.2);
+            assert_eq!(told, made, "only the age changes");
+            assert!(event.starts_with(b"event: update\nid: ") && event.ends_with(b"}\n\n"));
+        }
+        // Sent as made: a fresh one, one of a run that ended, one with no census yet.
+        for status in [
+            quiet(State::Live, 0.2),
+            quiet(State::Ended, 3.0),
+            Status {
+                clock: Arrivals::default(),
+                since_newest: None,
+                ..status()
+            },
+        ] {
+            let update = Update::after(&first, &status, None, false, &mut deltas);
+            assert_eq!(update.event_for(&mut Sent::default()), update.full);
         }
     }
 }

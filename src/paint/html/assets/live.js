@@ -278,7 +278,8 @@
 
   function showStatus(s) {
     live.status = s;
-    live.heard = performance.now();
+    // Counted from when the status was heard, not drawn (a page waits to be drawn).
+    live.heard = s.heard === undefined ? performance.now() : s.heard;
     live.newest = s.newest === null || s.newest === undefined ? null : s.newest;
     const parts = [];
     if (s.state === 'waiting' || s.state === 'closed') parts.push(s.message);
@@ -329,6 +330,7 @@
   // drawing when the page can.
   function receive(msg) {
     if (msg.seq <= live.seq) return;
+    if (msg.status) msg.status.heard = performance.now();
     if (msg.patch) {
       if (live.data === null || msg.base !== live.seq) { resync(); return; }
       msg.page = patch(live.data, msg.patch);
@@ -386,8 +388,16 @@
   }
 
   // The whole state as this tab has it, for a tab that joins.
+  // Its status the newest heard, saying how old the newest census is as of now (the
+  // other tab's clock starts when it hears it).
   function whole() {
-    return JSON.stringify({ seq: live.seq, status: live.status, title: live.title, page: live.data });
+    const heard = live.pending ? live.pending.status : live.status;
+    const status = Object.assign({}, heard);
+    delete status.heard;
+    if (typeof heard.since_newest === 'number' && heard.heard !== undefined) {
+      status.since_newest = heard.since_newest + (performance.now() - heard.heard) / 1000;
+    }
+    return JSON.stringify({ seq: live.seq, status, title: live.title, page: live.data });
   }
 
   if (channel) {
