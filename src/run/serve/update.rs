@@ -102,18 +102,37 @@ impl Update {
 
     /// The event a viewer that was sent `sent` gets, which `sent` then says: the delta
     /// when it follows on and holds the page the patch was made against, else the
-    /// whole state.
+    /// whole state — with the newest page when this update brought none and the
+    /// viewer skipped the one that did, while the run is live (else its chart stayed
+    /// the older one until the next page; at the run's end the whole run's page
+    /// follows at once).
     pub(super) fn event_for(&self, sent: &mut Sent) -> Bytes {
         let follows = sent.seq + 1 == self.seq && sent.page == self.base;
-        let event = match &self.delta {
-            Some(delta) if follows => delta.clone(),
-            _ => self.full.clone(),
+        let brought = self.page_from == self.seq;
+        let (event, with_page) = match &self.delta {
+            Some(delta) if follows => (delta.clone(), brought),
+            _ => match self.page_missed_by(sent) {
+                Some(event) => (event, true),
+                None => (self.full.clone(), brought),
+            },
         };
         sent.seq = self.seq;
-        if self.page_from == self.seq {
-            sent.page = self.seq;
+        if with_page {
+            sent.page = self.page_from;
         }
         self.said_now(event)
+    }
+
+    /// The whole state with the newest page, for a viewer that was sent `sent` and
+    /// does not hold it, when this update brought no page and the run is live.
+    fn page_missed_by(&self, sent: &Sent) -> Option<Bytes> {
+        let (status, json) = self.status.as_ref()?;
+        let missed = self.page_from != self.seq && sent.page != self.page_from;
+        if !missed || status.state != State::Live {
+            return None;
+        }
+        let page = self.page.as_deref()?;
+        Some(Bytes::from(event(self.seq, json, Some(page), false)))
     }
 
     /// `event` with its status saying how long ago the newest census was read as of
@@ -214,6 +233,9 @@ mod tests {
     /// Whatever updates a viewer skips, every patch it is sent applies to the page it
     /// holds: one that skipped a page, then was sent an update that changed no page
     /// (whose whole state carries none), is not sent the patch of the skipped page.
+    /// While the run is live, that update brings it the newest page instead: after
+    /// every update it takes, a viewer holds the newest page. At the run's end (the
+    /// whole run's page follows) it gets the whole state as made.
     #[test]
     fn a_viewer_is_sent_no_patch_of_a_page_it_skipped() {
         // Some pages (a column that grows at its end, and drops its oldest items), some
@@ -224,45 +246,65 @@ mod tests {
                 (n > 0).then(|| json!({ "t": (n * 3..n * 3 + 40).collect::<Vec<_>>() }))
             })
             .collect();
-        let mut deltas = Deltas::default();
-        let mut updates = vec![Update::none()];
-        let mut newest = None;
-        for p in &pages {
-            if let Some(p) = p {
-                newest = Some(page(p));
-            }
-            let latest = updates.last().expect("one");
-            let next = Update::after(latest, &status(), newest.clone(), p.is_some(), &mut deltas);
-            updates.push(next);
-        }
-        let patches = (updates.iter()).filter(|u| {
-            u.delta
-                .as_ref()
-                .is_some_and(|d| json(d).get("patch").is_some())
-        });
-        assert!(patches.count() >= 4, "the pages are sent as patches");
-        // Every choice of the updates taken.
-        for taken in 0u32..1 << pages.len() {
-            let (mut sent, mut data) = (Sent::default(), None::<Value>);
-            for (i, update) in updates.iter().enumerate().skip(1) {
-                if taken & (1 << (i - 1)) == 0 {
-                    continue;
+        let newest: Vec<&Value> = (1..=pages.len())
+            .map(|i| {
+                pages[..i]
+                    .iter()
+                    .rev()
+                    .find_map(Option::as_ref)
+                    .expect("one")
+            })
+            .collect();
+        for state in [State::Live, State::Ended] {
+            let status = Status { state, ..status() };
+            let mut deltas = Deltas::default();
+            let mut updates = vec![Update::none()];
+            let mut page_so_far = None;
+            for p in &pages {
+                if let Some(p) = p {
+                    page_so_far = Some(page(p));
                 }
-                let event = json(&update.event_for(&mut sent));
-                if let Some(p) = event.get("patch") {
-                    let old = data.as_ref().expect("a patch follows a page");
-                    data = Some(apply(old, p));
-                } else if let Some(p) = event.get("page") {
-                    data = Some(p.clone());
-                } else {
-                    continue;
-                }
-                let expected = pages[i - 1].as_ref().expect("a page");
-                assert_eq!(
-                    data.as_ref(),
-                    Some(expected),
-                    "updates taken: {taken:b}, at {i}"
+                let latest = updates.last().expect("one");
+                let next = Update::after(
+                    latest,
+                    &status,
+                    page_so_far.clone(),
+                    p.is_some(),
+                    &mut deltas,
                 );
+                updates.push(next);
+            }
+            let patches = (updates.iter()).filter(|u| {
+                u.delta
+                    .as_ref()
+                    .is_some_and(|d| json(d).get("patch").is_some())
+            });
+            assert!(patches.count() >= 4, "the pages are sent as patches");
+            // Every choice of the updates taken.
+            for taken in 0u32..1 << pages.len() {
+                let (mut sent, mut data) = (Sent::default(), None::<Value>);
+                for (i, update) in updates.iter().enumerate().skip(1) {
+                    if taken & (1 << (i - 1)) == 0 {
+                        continue;
+                    }
+                    let event = json(&update.event_for(&mut sent));
+                    let at = format!("{state:?}, updates taken: {taken:b}, at {i}");
+                    if let Some(p) = event.get("patch") {
+                        let old = data.as_ref().expect("a patch follows a page");
+                        data = Some(apply(old, p));
+                    } else if let Some(p) = event.get("page") {
+                        assert!(pages[i - 1].is_some() || state == State::Live, "{at}");
+                        data = Some(p.clone());
+                    } else {
+                        assert!(pages[i - 1].is_none(), "{at}");
+                        assert!(
+                            state != State::Live || data.as_ref() == Some(newest[i - 1]),
+                            "{at}"
+                        );
+                        continue;
+                    }
+                    assert_eq!(data.as_ref(), Some(newest[i - 1]), "{at}");
+                }
             }
         }
     }
