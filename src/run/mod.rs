@@ -1,8 +1,9 @@
 //! The edge of the program: files, stdin and stdout. Its way in ([`entry`]: the
 //! arguments, then help, the version, the man page, or a render in its mode). One render
 //! ([`render`]: the command line's `LoadOptions`, then `load`, `prepare` and the painter;
-//! an HTML page made by the page builder, which says what it left out), file naming and the
-//! checks that an output never replaces its input ([`names`]), atomic files ([`atomic`]),
+//! [`painted`]: an HTML page made by the page builder, which says what it left out), file
+//! naming and the checks that an output never replaces its input ([`names`]), atomic
+//! files ([`atomic`]),
 //! batch runs with `--uniform-scale`'s first pass ([`batch`]), one HTML page of several
 //! runs ([`compare`]: every file read as batch does, then `prepare_runs` and the page
 //! builder; what each run's page left out said on stderr too), watching a growing file ([`watch`]), the live page of a running program ([`serve`]: the input
@@ -45,6 +46,7 @@ mod linked;
 mod mapped;
 pub mod names;
 pub mod outputs;
+mod painted;
 pub mod regular;
 mod render;
 pub(crate) mod serve;

@@ -4,25 +4,25 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::aggregate::PageFacts;
-use crate::paint::html::Page;
 use crate::pipeline::{prepare_known, prepare_spilled};
 use crate::profile::spill::SpillHandle;
 use crate::profile::Profile;
 use crate::summary::{summarize, Summary};
 use crate::Chart;
 use crate::{
-    load, prepare, Aux, EventlogError, Format, LoadError, LoadOptions, Loaded, PaintOptions,
-    ReadError, Source, Warning,
+    load, prepare, Aux, EventlogError, Format, LoadError, LoadOptions, Loaded, ReadError, Source,
+    Warning,
 };
 
 use super::atomic::AtomicFile;
 pub use super::done::{Done, Failure};
 use super::mapped::Mapped;
 use super::names::{check_output, FileNames};
+use super::painted::{write_stdout, Painted};
 use super::regular::open_regular;
 use super::symbols;
 use super::two_pass::{self, PageReading};
@@ -431,68 +431,6 @@ fn draw_file(
             Ok(Some(path))
         }
     }
-}
-
-/// A chart as the command paints it, in its format: an HTML page is made once, by the
-/// page builder, which says what it left out (on the page, and in `done`'s warnings).
-pub(super) struct Painted<'a> {
-    chart: &'a Chart,
-    format: Format,
-    paint: PaintOptions,
-    page: Option<Page>,
-}
-
-impl<'a> Painted<'a> {
-    /// `chart` of the input named `source` (`input` in messages), painted as `inv` asks,
-    /// with the facts `done` has of it.
-    pub(super) fn new(
-        inv: &Invocation,
-        chart: &'a Chart,
-        source: Option<&str>,
-        input: &str,
-        done: &mut Done,
-        time: Option<&super::time_page::TimeRead>,
-    ) -> Result<Painted<'a>, String> {
-        let mut paint = inv.paint.clone();
-        paint.source = source.map(str::to_string).or(paint.source);
-        paint.facts = done.facts.clone();
-        let format = inv.format();
-        let page = match format {
-            Format::Html => {
-                let (source, sampled) = (paint.source.as_deref(), done.sampled.as_ref());
-                let run = super::time_page::heap_run(chart, source, &paint.facts, time, sampled)
-                    .map_err(|e| format!("cannot paint the page: {e}"))?;
-                let page = Page::of(&[run]);
-                let notes = page.notes.iter().flatten();
-                let lines = notes.map(|n| format!("hp2ps: warning: {input}: {n}"));
-                done.warnings.extend(lines);
-                Some(page)
-            }
-            _ => None,
-        };
-        Ok(Painted {
-            chart,
-            format,
-            paint,
-            page,
-        })
-    }
-
-    pub(super) fn write<W: Write>(&self, out: &mut W) -> io::Result<()> {
-        match &self.page {
-            Some(page) => page.write(out),
-            None => self.chart.write(self.format, &self.paint, out),
-        }
-    }
-}
-
-pub(super) fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    painted
-        .write(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write to stdout: {e}"))
 }
 
 fn load_aux(path: &Path) -> Result<Aux, String> {

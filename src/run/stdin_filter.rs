@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 use super::atomic::AtomicFile;
 use super::mapped;
 use super::names::stdin_is;
-use super::render::{
-    prepare_done, read, read_mapped, write_stdout, Done, Failure, Origin, Painted,
-};
+use super::painted::{write_stdout, Painted};
+use super::render::{prepare_done, read, read_mapped, Done, Failure, Origin};
 use crate::cli::Invocation;
 
 /// Stdin to stdout (or `-o`), no `.aux` read or written.
