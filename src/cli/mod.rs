@@ -6,12 +6,14 @@
 //! value glued to its letter, `-p` bundling, a letter swallowing the rest of its argument),
 //! so [`parse`] scans them by hand ([`short_flags`]); every other option goes to clap, which
 //! parses it from that same definition. [`rules`] refuses the combinations that cannot work;
-//! [`gate`] has the options of the CI gate (`--check`) and of a pprof export's census.
+//! [`gate`] has the options of the CI gate (`--check`) and of a pprof export's census,
+//! [`serve_options`] those of the live page (`--serve`).
 
 mod definition;
 mod gate;
 mod parse;
 mod rules;
+mod serve_options;
 mod short_flags;
 
 pub(crate) use definition::{command, help};
