@@ -99,7 +99,7 @@ pub(super) fn recording() -> Option<Arc<Recording>> {
 /// the points are then kept in memory, as before.
 pub(super) fn spill() -> Option<SpillHandle> {
     #[cfg(test)]
-    if let Some(make) = tests::SPILL_INTO.with(|f| f.get()) {
+    if let Some(make) = command_spill_tests::SPILL_INTO.with(|f| f.get()) {
         return Some(SpillHandle::new(Spill::new(make())));
     }
     let file = super::spill_file::spill_file(&std::env::temp_dir()).ok()?;
@@ -208,6 +208,8 @@ fn decide(
     Some((drawing, totals.totals))
 }
 
+#[cfg(test)]
+mod command_spill_tests;
 #[cfg(test)]
 mod eventlog_tests;
 mod page;
