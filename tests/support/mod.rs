@@ -24,7 +24,8 @@
 //! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
 //! - [`prof`]: the time profiles (generated ones copied here, public ones read in place).
 //! - [`replay`], [`serve`]: a real eventlog replayed at its own pace, and `hp2ps --serve`
-//!   started, asked over HTTP, its events read and stopped with Ctrl-C.
+//!   started, asked over HTTP, its events read and stopped with Ctrl-C; [`update_stream`]:
+//!   the updates those events carry, made whole as the page makes them.
 //! - here: the golden inputs and `.hp` string quoting.
 
 // Each test crate uses a different subset of these helpers.
@@ -53,6 +54,7 @@ pub mod scan;
 pub mod scratch;
 pub mod serve;
 pub mod tools;
+pub mod update_stream;
 pub mod webdriver;
 pub mod xmlcheck;
 
