@@ -2,7 +2,8 @@
 //! (see `tests/README.md` for the suites and the tools they need).
 //!
 //! - [`run`]: the one process runner ([`run::Cmd`]): timeouts, process groups,
-//!   limits, streamed stdin, capture caps, peak RSS.
+//!   limits, streamed stdin, capture caps, peak RSS; [`ran`]: what a run gives back
+//!   ([`ran::Ran`], [`ran::Exit`]).
 //! - [`tools`]: the external tools, [`tools::in_ci`] and the one "tool missing"
 //!   policy ([`tools::require`]).
 //! - [`scratch`]: scratch directories ([`scratch::TempDir`]) and directory snapshots.
@@ -45,6 +46,7 @@ pub mod processes;
 pub mod prof;
 pub mod prometheus;
 pub mod pslex;
+pub mod ran;
 pub mod raster;
 pub mod replay;
 pub mod report;

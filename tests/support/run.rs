@@ -28,6 +28,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+// The result, where the tests have always taken it from (`support::run::Ran`).
+#[allow(unused_imports)]
+pub use super::ran::{Exit, Ran};
+
 /// Only there to turn a hang into a failure: every run in the tests takes far less.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// Default capture limit for stdout and stderr.
@@ -68,28 +72,6 @@ pub enum Overflow {
     Kill,
     /// Keep reading, drop the rest (the child is not disturbed).
     Truncate,
-}
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
-    Code(i32),
-    Signal(i32),
-    /// Killed by us after the timeout.
-    TimedOut,
-    /// Killed by us because a captured stream exceeded its cap.
-    OutputLimit,
-}
-
-impl Exit {
-    pub fn describe(&self) -> String {
-        match self {
-            Exit::Code(c) => format!("exit {c}"),
-            Exit::Signal(s) => format!("killed by signal {s}"),
-            Exit::TimedOut => "timed out".to_string(),
-            Exit::OutputLimit => "output limit exceeded".to_string(),
-        }
-    }
 }
 
 /// A command to run: `std::process::Command`'s builder plus the runner's settings.
@@ -339,74 +321,6 @@ impl Cmd {
     /// Like `Command::status`, with the same panics as [`Cmd::output`].
     pub fn status(self) -> ExitStatus {
         self.output().status
-    }
-}
-
-/// How a run ended, with what it printed, its peak memory and its wall time.
-#[derive(Debug)]
-pub struct Ran {
-    pub program: String,
-    pub status: ExitStatus,
-    /// The exit status, `None` when a signal ended it.
-    pub code: Option<i32>,
-    pub signal: Option<i32>,
-    /// Killed by us after the timeout.
-    pub timed_out: bool,
-    /// Killed by us because a captured stream exceeded its cap ([`Overflow::Kill`]).
-    pub output_limit: bool,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-    /// Peak resident set size of the child, in KiB.
-    pub max_rss_kib: i64,
-    pub elapsed: Duration,
-}
-
-impl Ran {
-    pub fn exit(&self) -> Exit {
-        if self.timed_out {
-            Exit::TimedOut
-        } else if self.output_limit {
-            Exit::OutputLimit
-        } else {
-            match (self.code, self.signal) {
-                (Some(c), _) => Exit::Code(c),
-                (None, Some(s)) => Exit::Signal(s),
-                (None, None) => Exit::Signal(-1),
-            }
-        }
-    }
-
-    pub fn stderr_text(&self) -> String {
-        String::from_utf8_lossy(&self.stderr).into_owned()
-    }
-
-    /// A one-line summary for assertion messages.
-    pub fn describe(&self) -> String {
-        format!(
-            "code {:?} signal {:?} timed out {} rss {} KiB, stderr: {}",
-            self.code,
-            self.signal,
-            self.timed_out,
-            self.max_rss_kib,
-            self.stderr_text().trim_end()
-        )
-    }
-
-    /// The `std::process::Output` of the run; panics if we had to kill it.
-    pub fn into_output(self) -> Output {
-        assert!(
-            !self.timed_out && !self.output_limit,
-            "{}: {} ({:?}); stderr: {}",
-            self.program,
-            self.exit().describe(),
-            self.elapsed,
-            self.stderr_text()
-        );
-        Output {
-            status: self.status,
-            stdout: self.stdout,
-            stderr: self.stderr,
-        }
     }
 }
 
