@@ -21,6 +21,7 @@
 //! - [`kept`]: what a run must keep and must not leave on disk (the earlier output,
 //!   temporary files, the one error line).
 //! - [`webdriver`]: a small WebDriver client driving headless Chromium (the HTML page).
+//! - [`svg_picture`]: the HTML page's first picture checked against the SVG painter's.
 //! - [`eventlog`]: the test eventlog writer and the ghc-events oracle.
 //! - [`ghc910`]: the real GHC 9.10.3 runs and the `-hi` programs.
 //! - [`prof`]: the time profiles (generated ones copied here, public ones read in place).
@@ -55,6 +56,7 @@ pub mod run;
 pub mod scan;
 pub mod scratch;
 pub mod serve;
+pub mod svg_picture;
 pub mod tools;
 pub mod update_stream;
 pub mod webdriver;
