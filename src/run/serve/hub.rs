@@ -9,7 +9,8 @@
 //! A viewer always gets the newest update: one that reads slowly skips the updates it
 //! missed (it is sent a whole state, never a patch of a page it was not given:
 //! `update.rs`), and nothing waits for it. An update is formatted once and shared by
-//! every viewer.
+//! every viewer, but for the few that need it otherwise (`update.rs`: one that comes
+//! while the program is quiet, one that skipped the newest page).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -298,7 +299,8 @@ impl Hub {
         let mut seen = 0;
         let mut last = Instant::now() - GAP;
         let mut gap = GAP;
-        let mut version = u64::MAX;
+        // The run's number and its version: a new run's versions start again from 0.
+        let mut version = (0, u64::MAX);
         let mut final_of: Option<u64> = None;
         let mut page: Option<Arc<Page>> = None;
         let mut told = 0;
@@ -328,8 +330,9 @@ impl Hub {
                 shared.status.since_newest = shared.status.clock.since();
                 shared.status.gap = shared.status.clock.usual();
                 (shared.status.kept, shared.status.kept_bytes) = self.record().said();
-                let moved = run.version() != version;
-                version = run.version();
+                let now = (shared.status.run, run.version());
+                let moved = now != version;
+                version = now;
                 let profile = match moved {
                     true => Some(run.profile()),
                     false => None,
@@ -368,7 +371,7 @@ impl Hub {
                 final_of = Some(status.run);
                 // Said at once: the whole run's page (a child reading the whole run)
                 // may take seconds.
-                self.send(&status, page.clone(), false, &mut deltas);
+                self.say_end(&status, page.clone(), &mut deltas);
                 self.whole_run_page(status.run, status.censuses)
             } else {
                 made
@@ -393,6 +396,12 @@ impl Hub {
     ) {
         let update = Update::after(&self.latest(), status, page, fresh_page, deltas);
         self.latest.send_replace(Arc::new(update));
+    }
+
+    /// Says the run's end at once, before its whole run's page is made.
+    fn say_end(&self, status: &Status, page: Option<Arc<Page>>, deltas: &mut Deltas) {
+        let update = Update::after(&self.latest(), status, page, false, deltas);
+        self.latest.send_replace(Arc::new(update.before_its_page()));
     }
 
     /// The whole run read again the ordinary way: its page, written to `-o` too.

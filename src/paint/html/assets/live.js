@@ -404,7 +404,7 @@
     live.shared = true;
     channel.addEventListener('message', (e) => {
       const m = e.data;
-      if (live.lead) { if (m.type === 'want' && live.status) channel.postMessage({ type: 'whole', text: whole() }); return; }
+      if (live.lead) { if (m.type === 'want' && (live.status || live.pending)) channel.postMessage({ type: 'whole', text: whole() }); return; }
       if (m.type === 'update' || m.type === 'whole') heard(m.text, 'another tab');
       else if (m.type === 'link') { live.link = m.link === 'open' ? 'shared' : m.link; tick(); }
     });
