@@ -362,7 +362,10 @@ pub fn eventlog_socket(
         })
         .expect("replay");
         let c = std::mem::take(&mut *clients.lock().unwrap_or_else(|e| e.into_inner()));
-        // Closing the sockets: the program ended.
+        // The program ended: its socket first, so that hp2ps, told the run's end by the
+        // clients' close, is refused when it tries again (else, under load, its next
+        // try waits in the backlog and becomes an empty second run).
+        drop(listener);
         c.into_iter().map(|(_, sent)| sent).collect()
     })
 }
