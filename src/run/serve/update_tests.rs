@@ -31,6 +31,18 @@ fn page(data: &Value) -> Arc<Page> {
     })
 }
 
+/// The update after `latest` with `status` and the page of `data`, which it brings if
+/// `fresh`.
+fn after(
+    latest: &Update,
+    status: &Status,
+    data: &Value,
+    fresh: bool,
+    deltas: &mut Deltas,
+) -> Update {
+    Update::after(latest, status, Some(page(data)), fresh, deltas)
+}
+
 /// The JSON of an event.
 fn json(event: &[u8]) -> Value {
     let text = std::str::from_utf8(event).expect("UTF-8");
@@ -153,30 +165,23 @@ fn a_viewer_that_skipped_the_whole_runs_page_is_given_it() {
             ..status()
         },
     );
-    let first = Update::after(
-        &Update::none(),
-        &live,
-        Some(page(&data(1))),
-        true,
-        &mut deltas,
-    );
-    let second = Update::after(&first, &live, Some(page(&data(2))), true, &mut deltas);
-    let said =
-        Update::after(&second, &ended, Some(page(&data(2))), false, &mut deltas).before_its_page();
-    let whole = Update::after(&said, &ended, Some(page(&data(3))), true, &mut deltas);
-    let after = Update::after(&whole, &ended, Some(page(&data(3))), false, &mut deltas);
+    let first = after(&Update::none(), &live, &data(1), true, &mut deltas);
+    let second = after(&first, &live, &data(2), true, &mut deltas);
+    let said = after(&second, &ended, &data(2), false, &mut deltas).before_its_page();
+    let whole = after(&said, &ended, &data(3), true, &mut deltas);
+    let later = after(&whole, &ended, &data(3), false, &mut deltas);
     let holds_first = || Sent { seq: 1, page: 1 };
     assert!(json(&said.event_for(&mut holds_first()))
         .get("page")
         .is_none());
-    for update in [&whole, &after] {
+    for update in [&whole, &later] {
         assert_eq!(json(&update.event_for(&mut holds_first()))["page"], data(3));
     }
     let mut sent = holds_first();
     let _ = said.event_for(&mut sent);
-    assert_eq!(json(&after.event_for(&mut sent))["page"], data(3));
-    assert_eq!(after.event_for(&mut Sent::default()), after.full);
-    assert!(json(&after.full).get("page").is_none());
+    assert_eq!(json(&later.event_for(&mut sent))["page"], data(3));
+    assert_eq!(later.event_for(&mut Sent::default()), later.full);
+    assert!(json(&later.full).get("page").is_none());
 }
 
 /// A viewer sent an update made while the program is quiet (a tab opened, a
@@ -193,20 +198,14 @@ fn an_update_sent_late_says_the_newest_census_age_as_of_then() {
         clock: Arrivals::read_ago(ago),
         ..status()
     };
-    let first = Update::after(
+    let first = after(
         &Update::none(),
         &quiet(State::Live, 3.0),
-        Some(page(&data)),
+        &data,
         true,
         &mut deltas,
     );
-    let second = Update::after(
-        &first,
-        &quiet(State::Live, 3.0),
-        Some(page(&data)),
-        false,
-        &mut deltas,
-    );
+    let second = after(&first, &quiet(State::Live, 3.0), &data, false, &mut deltas);
     for (update, sent) in [
         (&first, Sent::default()),
         (&second, Sent { seq: 1, page: 1 }),
@@ -236,7 +235,7 @@ fn an_update_sent_late_says_the_newest_census_age_as_of_then() {
             ..status()
         },
     ] {
-        let update = Update::after(&first, &status, Some(page(&data)), false, &mut deltas);
+        let update = after(&first, &status, &data, false, &mut deltas);
         assert_eq!(update.event_for(&mut Sent::default()), update.full);
         let delta = update.delta.as_ref().expect("a status-only delta");
         assert_eq!(&update.event_for(&mut Sent { seq: 1, page: 1 }), delta);
@@ -255,35 +254,16 @@ fn a_runs_end_page_is_never_skipped_and_no_page_crosses_runs() {
         run,
         ..status()
     };
-    let live = Update::after(
+    let live = after(
         &Update::none(),
         &run(State::Live, 1),
-        Some(page(&data(1))),
+        &data(1),
         true,
         &mut deltas,
     );
-    let end = Update::after(
-        &live,
-        &run(State::Ended, 1),
-        Some(page(&data(2))),
-        true,
-        &mut deltas,
-    );
-    let said = Update::after(
-        &end,
-        &run(State::Closed, 2),
-        Some(page(&data(2))),
-        false,
-        &mut deltas,
-    )
-    .before_its_page();
-    let next = Update::after(
-        &said,
-        &run(State::Closed, 2),
-        Some(page(&data(2))),
-        false,
-        &mut deltas,
-    );
+    let end = after(&live, &run(State::Ended, 1), &data(2), true, &mut deltas);
+    let said = after(&end, &run(State::Closed, 2), &data(2), false, &mut deltas).before_its_page();
+    let next = after(&said, &run(State::Closed, 2), &data(2), false, &mut deltas);
     for update in [&said, &next] {
         let mut sent = Sent { seq: 1, page: 1 };
         let first = json(&update.event_for(&mut sent));
@@ -298,20 +278,8 @@ fn a_runs_end_page_is_never_skipped_and_no_page_crosses_runs() {
     }
     // A live run 2 before its first page (run 1 cut short, no page of its end): run
     // 1's newest page, which the viewer skipped, is not given with run 2's status.
-    let skipped = Update::after(
-        &live,
-        &run(State::Live, 1),
-        Some(page(&data(3))),
-        true,
-        &mut deltas,
-    );
-    let live2 = Update::after(
-        &skipped,
-        &run(State::Live, 2),
-        Some(page(&data(3))),
-        false,
-        &mut deltas,
-    );
+    let skipped = after(&live, &run(State::Live, 1), &data(3), true, &mut deltas);
+    let live2 = after(&skipped, &run(State::Live, 2), &data(3), false, &mut deltas);
     let event = json(&live2.event_for(&mut Sent { seq: 1, page: 1 }));
     assert!(event.get("page").is_none(), "{event}");
     // A stream's first event is this update's whole state.
