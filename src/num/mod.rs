@@ -20,6 +20,7 @@ mod trunc;
 pub use c_parse::{c_atof, c_atoi};
 pub(crate) use people::number;
 pub use pos::Pos;
+pub(crate) use printf::f6_slot;
 pub use printf::{fixed, push_f6, push_fixed, push_thousands, thousands};
 pub(crate) use tokens::MAX_NUMBER_LEN;
 pub use tokens::{float_value, integer_value};

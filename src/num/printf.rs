@@ -52,6 +52,37 @@ pub fn push_f6(out: &mut Vec<u8>, x: f64) {
     push_fixed_inline(out, x, 6);
 }
 
+/// The bytes of [`push_f6`] of `x` at the start of a 16-byte slot, and how many they are,
+/// when they fit in one and the fast path makes them (finite, below 2^64); else `None`.
+/// The painters format every coordinate of a long chart once into such slots: made here,
+/// a number is one fixed-size move into its slot, not two copies of a varying length.
+#[inline(always)]
+pub(crate) fn f6_slot(x: f64) -> Option<([u8; 16], usize)> {
+    if !x.is_finite() {
+        return None;
+    }
+    let parts = split_fixed(x.abs(), 6)?;
+    let int = u64::try_from(parts.int).ok()?;
+    // Written right to left to end at END; a slot's 16 bytes from the number's start stay
+    // inside the buffer whenever the number fits in one.
+    const END: usize = 32;
+    let mut buf = [0u8; END + 16];
+    write_padded(&mut buf[END - 6..END], parts.frac);
+    buf[END - 7] = b'.';
+    let mut pos = write_digits_backward(&mut buf, END - 7, int);
+    if x.is_sign_negative() {
+        pos -= 1;
+        buf[pos] = b'-';
+    }
+    let len = END - pos;
+    if len > 16 {
+        return None;
+    }
+    let mut slot = [0u8; 16];
+    slot.copy_from_slice(&buf[pos..pos + 16]);
+    Some((slot, len))
+}
+
 /// hp2ps's thousands-separated integer printing: if n < 1000 print n as a C 32-bit `%d`
 /// (i.e. the value truncated to i32 with wrap-around: `n as i32`) — negative numbers always land
 /// here unchanged; otherwise print n / 1000 recursively, then ',' then n % 1000 as exactly three digits

@@ -68,6 +68,63 @@ fn push_f6_appends() {
     assert_eq!(out, b"x=1.250000 -3.000000");
 }
 
+/// A slot holds `push_f6`'s bytes exactly, for every number that fits in one, and no
+/// number that does not fit is given one.
+#[test]
+fn a_slot_holds_what_push_f6_writes() {
+    let mut rng = Rng(0x0bad_cafe_f00d_1234);
+    let mut values = vec![
+        0.0,
+        -0.0,
+        0.5e-6,
+        0.4999999e-6,
+        -0.4e-6,
+        1e-300,
+        999_999_999.999_999_5,
+        9_999_999.999_999,
+        99_999_999.999_999,
+        -9_999_999.9999995,
+        1e15,
+        1.8e19,
+        2e19,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+    ];
+    for _ in 0..200_000 {
+        let r = rng.next();
+        values.push(match r % 4 {
+            0 => f64::from_bits(rng.next()),
+            1 => (rng.next() % 100_000_000) as f64 / 1e6 * if r & 4 == 0 { 1.0 } else { -1.0 },
+            2 => (rng.next() % 1_000_000) as f64 * 0.2591 + 72.0,
+            _ => (rng.next() >> (r % 64)) as f64 / 7.0,
+        });
+    }
+    let (mut fitted, mut not) = (0, 0);
+    for x in values {
+        let mut want = Vec::new();
+        push_f6(&mut want, x);
+        match f6_slot(x) {
+            Some((slot, len)) => {
+                assert_eq!(&slot[..len], &want[..], "{x:e}");
+                fitted += 1;
+            }
+            None => {
+                // Too long, or not a number the fast path makes.
+                assert!(
+                    want.len() > 16 || !x.is_finite() || x.abs() >= 1.8e19,
+                    "{x:e}"
+                );
+                not += 1;
+            }
+        }
+    }
+    assert!(fitted > 100_000 && not > 10_000, "{fitted} {not}");
+}
+
 #[test]
 fn fast_path_agrees_with_exact_formatting() {
     // Rust's precision formatting is exact for finite doubles, so it is an independent

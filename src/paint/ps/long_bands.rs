@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use super::fill::fill_and_stroke;
 use super::Buffered;
 use crate::layout::chart::Graph;
-use crate::num::push_f6;
+use crate::num::{f6_slot, push_f6};
 use crate::paint::geometry::band_outline;
 
 /// Numbers formatted as `%f` once, each in a slot of [`SLOT`] bytes (the text, padded),
@@ -30,45 +30,87 @@ pub(super) struct Formatted {
 /// Slot size: `-1234567.123456` is 15 bytes, and page coordinates are far smaller.
 const SLOT: usize = 16;
 
+/// The fewest numbers [`Formatted::refill`] formats in halves on two threads (a thread
+/// costs about as much as formatting a few hundred).
+const IN_HALVES_FROM: usize = 1 << 14;
+
+/// Formats `value(first + j)` into `slots[j]` and `lens[j]`; the texts too long for a
+/// slot into `long` (their length 0).
+fn fill(
+    slots: &mut [[u8; SLOT]],
+    lens: &mut [u8],
+    first: usize,
+    value: &impl Fn(usize) -> f64,
+    long: &mut Vec<(usize, Vec<u8>)>,
+) {
+    for (j, (slot, len)) in slots.iter_mut().zip(lens.iter_mut()).enumerate() {
+        let v = value(first + j);
+        if let Some((text, n)) = f6_slot(v) {
+            (*slot, *len) = (text, n as u8);
+            continue;
+        }
+        let mut text = Vec::new();
+        push_f6(&mut text, v);
+        if text.len() <= SLOT {
+            slot[..text.len()].copy_from_slice(&text);
+            *len = text.len() as u8;
+        } else {
+            long.push((first + j, text));
+            *len = 0;
+        }
+    }
+}
+
 impl Formatted {
     fn of(values: &[f64]) -> Formatted {
         let mut f = Formatted::default();
-        f.refill(values.iter().copied());
+        f.refill(values.len(), |k| values[k]);
         f
     }
 
-    /// Formats `values` into `self`, its room reused.
-    pub(super) fn refill(&mut self, values: impl ExactSizeIterator<Item = f64>) {
-        let f = self;
-        f.slots.clear();
-        f.lens.clear();
-        f.long.clear();
-        f.slots.reserve_exact(values.len());
-        f.lens.reserve_exact(values.len());
-        let mut text = Vec::with_capacity(64);
-        for (k, v) in values.enumerate() {
-            text.clear();
-            push_f6(&mut text, v);
-            let mut slot = [0u8; SLOT];
-            if text.len() <= SLOT {
-                slot[..text.len()].copy_from_slice(&text);
-                f.lens.push(text.len() as u8);
-            } else {
-                f.long.push((k, text.clone()));
-                f.lens.push(0);
-            }
-            f.slots.push(slot);
+    /// Formats `value(k)` for every `k` below `n` into `self`, its room reused. A long
+    /// edge's halves are formatted on two threads (the painting has the machine to itself
+    /// by then, and halves need no more room than the whole).
+    pub(super) fn refill(&mut self, n: usize, value: impl Fn(usize) -> f64 + Sync) {
+        self.slots.clear();
+        self.lens.clear();
+        self.long.clear();
+        self.slots.resize(n, [0; SLOT]);
+        self.lens.resize(n, 0);
+        let (slots, lens, long) = (&mut self.slots, &mut self.lens, &mut self.long);
+        if n < IN_HALVES_FROM {
+            fill(slots, lens, 0, &value, long);
+            return;
+        }
+        let half = n / 2;
+        let (slots, upper_slots) = slots.split_at_mut(half);
+        let (lens, upper_lens) = lens.split_at_mut(half);
+        let mut upper_long = Vec::new();
+        std::thread::scope(|scope| {
+            let upper =
+                scope.spawn(|| fill(upper_slots, upper_lens, half, &value, &mut upper_long));
+            fill(slots, lens, 0, &value, long);
+            upper
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        });
+        long.append(&mut upper_long);
+    }
+
+    /// Number `k` in its slot, and its length; `None` for a text too long for one.
+    #[inline(always)]
+    fn slot(&self, k: usize) -> Option<(&[u8; SLOT], usize)> {
+        match self.lens[k] {
+            0 => None,
+            len => Some((&self.slots[k], usize::from(len))),
         }
     }
 
     /// Appends number `k`.
     fn push(&self, buf: &mut Vec<u8>, k: usize) {
-        match self.lens[k] {
-            0 => self.push_long(buf, k),
-            len => {
-                buf.extend_from_slice(&self.slots[k]);
-                buf.truncate(buf.len() - SLOT + usize::from(len));
-            }
+        match self.slot(k) {
+            Some((text, len)) => buf.extend_from_slice(&text[..len]),
+            None => self.push_long(buf, k),
         }
     }
 
@@ -80,19 +122,62 @@ impl Formatted {
     }
 }
 
-/// A band's bottom edge: the x axis, or the band below's top, formatted.
+/// A band's bottom edge: the x axis (its one number formatted), or the band below's
+/// top, formatted.
 pub(super) enum Bottom<'a> {
-    Axis(&'a [u8]),
+    Axis(&'a Formatted),
     Band(&'a Formatted),
 }
 
 impl Bottom<'_> {
-    fn push(&self, buf: &mut Vec<u8>, k: usize) {
+    /// The edge's number at sample `k`, and `k` in it.
+    fn at(&self, k: usize) -> (&Formatted, usize) {
         match self {
-            Bottom::Axis(y) => buf.extend_from_slice(y),
-            Bottom::Band(f) => f.push(buf, k),
+            Bottom::Axis(y) => (y, 0),
+            Bottom::Band(f) => (f, k),
         }
     }
+}
+
+/// The axis at `y0`, formatted, for [`Bottom::Axis`].
+pub(super) fn axis(y0: f64) -> Formatted {
+    Formatted::of(&[y0])
+}
+
+/// Appends `x y op` (`op` with its line end): number `kx` of `xs` and `ky` of `ys`.
+/// Put together in one line on the stack and appended at once: the painting of a long
+/// chart is this, for every vertex.
+#[inline(always)]
+fn vertex(buf: &mut Vec<u8>, xs: &Formatted, kx: usize, ys: &Formatted, ky: usize, op: &[u8; 7]) {
+    let (Some((x, xl)), Some((y, yl))) = (xs.slot(kx), ys.slot(ky)) else {
+        return vertex_long(buf, xs, kx, ys, ky, op);
+    };
+    let mut line = [b' '; 2 * SLOT + 10];
+    line[..SLOT].copy_from_slice(x);
+    line[xl] = b' ';
+    line[xl + 1..xl + 1 + SLOT].copy_from_slice(y);
+    let at = xl + 1 + yl;
+    line[at] = b' ';
+    line[at + 1..at + 8].copy_from_slice(op);
+    buf.extend_from_slice(&line);
+    buf.truncate(buf.len() - line.len() + at + 8);
+}
+
+/// [`vertex`] of a number too long for a slot.
+#[cold]
+fn vertex_long(
+    buf: &mut Vec<u8>,
+    xs: &Formatted,
+    kx: usize,
+    ys: &Formatted,
+    ky: usize,
+    op: &[u8; 7],
+) {
+    xs.push(buf, kx);
+    buf.push(b' ');
+    ys.push(buf, ky);
+    buf.push(b' ');
+    buf.extend_from_slice(op);
 }
 
 /// Writes every band of `g` as [`super::band`] would, one after the other.
@@ -100,8 +185,7 @@ pub(super) fn long_bands<W: Write>(out: &mut Buffered<'_, W>, g: &Graph) -> io::
     let n = g.xs.len();
     let drawn = |i: usize| band_outline(g, i).is_some();
     let xs = Formatted::of(&g.xs);
-    let mut axis = Vec::new();
-    push_f6(&mut axis, g.y0);
+    let axis = axis(g.y0);
     let mut below: Option<Formatted> = None;
     let mut top = (g.bands.first())
         .filter(|_| drawn(0))
@@ -157,11 +241,8 @@ pub(super) fn bottom_text<W: Write>(
     n: usize,
 ) -> io::Result<()> {
     let along_bottom = |buf: &mut Vec<u8>, k: usize, op: &[u8; 7]| {
-        xs.push(buf, k);
-        buf.push(b' ');
-        bottom.push(buf, k);
-        buf.push(b' ');
-        buf.extend_from_slice(op);
+        let (ys, ky) = bottom.at(k);
+        vertex(buf, xs, k, ys, ky, op);
     };
     along_bottom(&mut out.buf, 0, b"moveto\n");
     for k in 0..n {
@@ -181,12 +262,7 @@ pub(super) fn top_text<W: Write>(
     top: &Formatted,
     n: usize,
 ) -> io::Result<()> {
-    let along_top = |buf: &mut Vec<u8>, k: usize| {
-        xs.push(buf, k);
-        buf.push(b' ');
-        top.push(buf, k);
-        buf.extend_from_slice(b" lineto\n");
-    };
+    let along_top = |buf: &mut Vec<u8>, k: usize| vertex(buf, xs, k, top, k, b"lineto\n");
     along_top(&mut out.buf, n - 1);
     for k in (0..n).rev() {
         along_top(&mut out.buf, k);

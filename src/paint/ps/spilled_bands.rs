@@ -8,10 +8,9 @@
 use std::io::{self, Write};
 
 use super::fill::fill_and_stroke;
-use super::long_bands::{bottom_text, top_text, Bottom, Formatted};
+use super::long_bands::{axis, bottom_text, top_text, Bottom, Formatted};
 use super::Buffered;
 use crate::layout::chart::{Fill, Graph, SpilledBands};
-use crate::num::push_f6;
 
 /// Writes every band of `g`, whose points are in `spilled`, as [`super::band`] would
 /// write them from their tops. As [`super::long_bands`] writes them, each x and each
@@ -31,9 +30,8 @@ pub(super) fn spilled_bands<W: Write>(
     let mut stack = vec![0.0; n];
     let mut spill = spilled.spill.lock();
     let mut xs = Formatted::default();
-    xs.refill(g.xs.iter().copied());
-    let mut axis = Vec::new();
-    push_f6(&mut axis, g.y0);
+    xs.refill(n, |k| g.xs[k]);
+    let axis = axis(g.y0);
     // The edge below the band being drawn (the band below's top), then its top.
     let mut edge = Formatted::default();
     for (i, band) in g.bands.iter().enumerate() {
@@ -47,12 +45,21 @@ pub(super) fn spilled_bands<W: Write>(
             0 => Bottom::Axis(&axis),
             _ => Bottom::Band(&edge),
         };
-        bottom_text(out, &xs, &under, n)?;
-        if let Some(number) = spilled.bands.get(i).copied().flatten() {
-            stack_on(&mut spill, number, spilled.scale, &mut stack)?;
-        }
+        // The band's points are added to the stack on another thread while the bottom
+        // edge is written (that reads only the edge formatted before).
+        let number = spilled.bands.get(i).copied().flatten();
+        let (spill, stacked_on) = (&mut *spill, &mut stack);
+        std::thread::scope(|scope| {
+            let stacking = number.map(|number| {
+                scope.spawn(move || stack_on(spill, number, spilled.scale, stacked_on))
+            });
+            let written = bottom_text(out, &xs, &under, n);
+            let stacked =
+                stacking.map(|s| s.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            written.and(stacked.unwrap_or(Ok(())))
+        })?;
         let top = |k: usize| stack[k] + g.y0;
-        edge.refill((0..n).map(top));
+        edge.refill(n, top);
         top_text(out, &xs, &edge, n)?;
         let area = || {
             let below = below.unwrap_or_default();
