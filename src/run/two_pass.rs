@@ -25,8 +25,8 @@ use crate::summary::{summarize_sums, Summary};
 use crate::symbolize::address_label;
 use crate::{Format, RenderOptions};
 
-/// The most bytes of a `.hp`'s scans written down (about an eighth of the text: the
-/// first 4 GB of a profile; the rest is scanned twice).
+/// The most bytes of a `.hp`'s scans written down (about a seventh of GHC's usual text:
+/// the first 3.5 GB of a profile; the rest is scanned twice).
 const RECORDING_LIMIT: u64 = 512 << 20;
 
 /// The most bands whose roles the second reading's workers are given by name.

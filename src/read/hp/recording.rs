@@ -3,7 +3,7 @@
 //!
 //! The first reading (its workers adding the points up) writes each chunk's scan
 //! (`chunk/record.rs`: the names' places and each line as a short code) to a file the
-//! caller gives, a sixth to a tenth of the text; a second reading of the same bytes
+//! caller gives, about six bytes a line; a second reading of the same bytes
 //! takes each chunk's scan from there, in the form it needs, instead of scanning the
 //! text again (the scan is most of a reading's work). Chunks are cut the same way from
 //! the same bytes, so each is found by its place; one that is not there (past the

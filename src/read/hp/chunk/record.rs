@@ -2,24 +2,30 @@
 //! mapped `.hp` writes what its scan found in each chunk (the names' places, then each
 //! line as a code: a point's band and whole value, or a marker's time), and the second
 //! reading of the same bytes takes each chunk's scan from that instead of scanning the
-//! text again, in whatever form it needs the points (`super::Form`). The record is a
-//! sixth to a tenth of the text and has no name to hash or compare.
+//! text again, in whatever form it needs the points (`super::Form`). The record is about
+//! six bytes a line (a seventh of GHC's usual text) and has no name to hash or compare.
 //!
 //! A record is the scan's own account of the lines it read: the replay goes through the
 //! same steps for each (`ChunkScan::marker`, `ChunkScan::take`), so it stops, if ever,
 //! where the scan would; a record that does not read back whole is refused, and the
 //! chunk is scanned from its text.
 
-use super::{whole, ChunkScan, Form, Marker, SUMMED_BELOW};
+use super::{add_at, whole, ChunkScan, Form, Marker, SUMMED_BELOW};
 use crate::intern::hash_bytes;
+use crate::profile::keep::Role;
 use crate::profile::keep::RunRoles;
+use crate::profile::Point;
 
-/// A line's code for `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8 bytes
-/// follow); a point's is its band plus [`POINT`] (its value follows).
-const BEGIN: u64 = 0;
-const END: u64 = 1;
-const MARK: u64 = 2;
-const POINT: u64 = 3;
+/// A line's code, two bytes: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8
+/// bytes follow); a point of band `b` below 2^16 − [`POINT`] with a value below 2^32 is
+/// `b +` [`POINT`] (the value's 4 bytes follow); any other point is [`LONG`] (its band
+/// and value follow as [`push_varint`]s). Codes of a fixed length are written and read
+/// without a loop whose end depends on the number (the varints' was most of the replay).
+const BEGIN: u16 = 0;
+const END: u16 = 1;
+const MARK: u16 = 2;
+const LONG: u16 = 3;
+const POINT: u16 = 4;
 
 /// Appends `v` in 7-bit groups, least first, the high bit set on all but the last.
 #[inline(always)]
@@ -46,10 +52,22 @@ fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     None
 }
 
-fn time(bytes: &[u8], at: &mut usize) -> Option<f64> {
-    let raw = bytes.get(*at..*at + 8)?;
-    *at += 8;
-    Some(f64::from_bits(u64::from_le_bytes(raw.try_into().ok()?)))
+/// The `N` bytes at `bytes[*at..]`, moving `at` past them.
+#[inline(always)]
+fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8; N]> {
+    let raw = bytes.get(*at..at.checked_add(N)?)?;
+    *at += N;
+    raw.try_into().ok()
+}
+
+/// In split mode, the census being replayed: whether it has points, and its heights'
+/// and merged bands' sums so far (with whether any point was added).
+#[derive(Default)]
+struct OpenCensus {
+    census: u32,
+    any: bool,
+    height: (u64, bool),
+    merged: (u64, bool),
 }
 
 impl ChunkScan {
@@ -61,7 +79,7 @@ impl ChunkScan {
             Marker::End => END,
             Marker::Mark => MARK,
         };
-        self.record.push(code as u8);
+        self.record.extend_from_slice(&code.to_le_bytes());
         self.record.extend_from_slice(&t.to_bits().to_le_bytes());
     }
 
@@ -75,8 +93,21 @@ impl ChunkScan {
             self.record.clear();
             return false;
         }
-        push_varint(&mut self.record, u64::from(id) + POINT);
-        push_varint(&mut self.record, whole(value));
+        let value = whole(value);
+        let code = u16::try_from(u64::from(id) + u64::from(POINT));
+        match (code, u32::try_from(value)) {
+            (Ok(code), Ok(value)) => {
+                let mut line = [0; 6];
+                line[..2].copy_from_slice(&code.to_le_bytes());
+                line[2..].copy_from_slice(&value.to_le_bytes());
+                self.record.extend_from_slice(&line);
+            }
+            _ => {
+                self.record.extend_from_slice(&LONG.to_le_bytes());
+                push_varint(&mut self.record, u64::from(id));
+                push_varint(&mut self.record, value);
+            }
+        }
         true
     }
 
@@ -140,32 +171,96 @@ impl ChunkScan {
             let name = bytes.get(start..start.checked_add(len)?)?;
             self.add_replayed(start, name, roles);
         }
+        let open = &mut OpenCensus::default();
         while *at < record.len() {
-            let code = varint(record, at)?;
+            let code = u16::from_le_bytes(fixed(record, at)?);
             let marker = match code {
                 BEGIN => Marker::Begin,
                 END => Marker::End,
                 MARK => Marker::Mark,
-                _ => {
-                    let id = u32::try_from(code - POINT).ok()?;
+                LONG => {
+                    let id = varint(record, at)?;
                     let value = varint(record, at)?;
-                    if id as usize >= self.names.len() || value as f64 >= SUMMED_BELOW {
-                        return None;
-                    }
-                    self.take(id, value as f64);
-                    self.lines += 1;
+                    self.replay_point(id, value, open)?;
+                    continue;
+                }
+                _ => {
+                    let value = u32::from_le_bytes(fixed(record, at)?);
+                    self.replay_point(u64::from(code - POINT), u64::from(value), open)?;
                     continue;
                 }
             };
-            let t = time(record, at)?;
+            let t = f64::from_bits(u64::from_le_bytes(fixed(record, at)?));
             if !self.marker(marker, t) {
                 return None;
             }
             self.lines += 1;
         }
+        self.close_census(open);
         (self.lines == lines).then_some(())?;
         self.fast_len = fast_len;
         Some(())
+    }
+
+    /// Takes a point of the record, of band `id`; `None` when it is not one the scan
+    /// could have written down.
+    #[inline(always)]
+    fn replay_point(&mut self, id: u64, value: u64, open: &mut OpenCensus) -> Option<()> {
+        if id >= self.names.len() as u64 || value >= SUMMED_BELOW as u64 {
+            return None;
+        }
+        match self.form {
+            Form::Split => self.split_replayed(id as u32, value, open),
+            // Below 2^53: through `i64`, one instruction where `u64` takes several.
+            _ => self.take(id as u32, value as i64 as f64),
+        }
+        self.lines += 1;
+        Some(())
+    }
+
+    /// [`Self::take`] in split mode (`ChunkScan::split_point`), with the census's sums
+    /// added up in `open` and put in the split's once, when the census is over
+    /// ([`Self::close_census`]), rather than at each point.
+    #[inline(always)]
+    fn split_replayed(&mut self, id: u32, value: u64, open: &mut OpenCensus) {
+        let census = self.ends as u32;
+        if census != open.census {
+            self.close_census(open);
+            open.census = census;
+        }
+        open.any = true;
+        match self.roles[id as usize] {
+            Role::Dropped => {}
+            Role::Drawn => {
+                // Below 2^53: through `i64`, one instruction where `u64` takes several.
+                let point = Point {
+                    sample: census,
+                    value: value as i64 as f64,
+                };
+                self.by_band[id as usize].push(point);
+                open.height = (open.height.0.saturating_add(value), true);
+            }
+            Role::Merged => {
+                open.height = (open.height.0.saturating_add(value), true);
+                open.merged = (open.merged.0.saturating_add(value), true);
+            }
+        }
+    }
+
+    /// Puts the sums of the census `open` added up into the split's, as
+    /// `ChunkScan::split_point` would have put its points (saturating sums either way).
+    fn close_census(&mut self, open: &mut OpenCensus) {
+        let census = open.census;
+        if open.any {
+            self.split.last = Some(census);
+        }
+        if open.height.1 {
+            add_at(&mut self.split.heights, census, open.height.0);
+        }
+        if open.merged.1 {
+            add_at(&mut self.split.merged, census, open.merged.0);
+        }
+        *open = OpenCensus::default();
     }
 
     /// A name of the record, band number `names.len()`: what [`Self::intern`] does for a

@@ -165,3 +165,28 @@ fn a_record_that_does_not_read_back_is_refused() {
     assert!(!back.replay(&bytes[..scan.fast_len - 1], &record, Form::ByBand, None));
     assert!(back.replay(&bytes, &record, Form::ByBand, None));
 }
+
+/// A chunk of more bands than a short code holds, and values of 2^32 and more: written
+/// down the long way, and read back as the scan reads them.
+#[test]
+fn bands_and_values_past_a_short_code_read_back() {
+    let mut text = String::from("BEGIN_SAMPLE 1.0\n");
+    for k in 0..70_000u64 {
+        text += &format!("n{k}\t{}\n", k * 65_537);
+    }
+    text += "n3\t7\nn69999\t5000000000\nEND_SAMPLE 1.0\n";
+    let bytes = text.into_bytes();
+    let mut scan = ChunkScan::default();
+    scan.scan(&bytes, 1 << 16, Form::Sums, None, true);
+    let mut record = Vec::new();
+    assert!(scan.recorded(&mut record));
+    assert_eq!(scan.fast_len, bytes.len());
+    record.extend_from_slice(scan.record_body());
+    for form in FORMS {
+        let mut back = ChunkScan::default();
+        assert!(back.replay(&bytes, &record, form, None), "{form:?}");
+        let mut want = ChunkScan::default();
+        want.scan(&bytes, 1 << 16, form, None, false);
+        assert_eq!(seen(&back), seen(&want), "{form:?}");
+    }
+}
