@@ -8,9 +8,10 @@
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::background::Background;
 use super::cleanup::{self, Listed};
 
 /// A file being written. Nothing at `target` changes until [`AtomicFile::commit`]; a
@@ -21,7 +22,7 @@ pub struct AtomicFile {
     /// The temporary file and its place on the list of temporaries, or `None` when
     /// writing a special file in place.
     temp: Option<(PathBuf, Listed)>,
-    writer: Option<BufWriter<File>>,
+    writer: Option<Background<File>>,
 }
 
 impl AtomicFile {
@@ -34,7 +35,7 @@ impl AtomicFile {
                 return Ok(AtomicFile {
                     target: target.to_path_buf(),
                     temp: None,
-                    writer: Some(BufWriter::with_capacity(1 << 20, file)),
+                    writer: Some(Background::new(file)),
                 });
             }
         }
@@ -68,7 +69,7 @@ impl AtomicFile {
                     return Ok(AtomicFile {
                         target,
                         temp: Some((temp, listed)),
-                        writer: Some(BufWriter::with_capacity(1 << 20, file)),
+                        writer: Some(Background::new(file)),
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -102,7 +103,7 @@ impl AtomicFile {
             if let Some(w) = file.writer.take() {
                 // No fsync: the rename is what makes the replacement atomic for readers,
                 // and syncing costs more than the whole render on large outputs.
-                if let Err(e) = w.into_inner().map_err(|e| e.into_error()) {
+                if let Err(e) = w.finish() {
                     flushed = flushed.and(Err((file.target.clone(), e)));
                 }
             }
@@ -136,10 +137,9 @@ pub(crate) fn write_output(
     paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<Option<PathBuf>, String> {
     if output.is_some_and(|o| o == "-") {
-        let stdout = io::stdout();
-        let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+        let mut out = Background::new(io::stdout());
         return paint(&mut out)
-            .and_then(|()| out.flush())
+            .and_then(|()| out.finish().map(drop))
             .map(|()| None)
             .map_err(|e| format!("cannot write to stdout: {e}"));
     }

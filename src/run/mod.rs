@@ -34,6 +34,7 @@
 mod abort;
 mod any_file;
 mod atomic;
+mod background;
 pub(crate) mod batch;
 pub(crate) mod check;
 mod check_time;

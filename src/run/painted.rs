@@ -9,6 +9,7 @@ use crate::paint::html::Page;
 use crate::Chart;
 use crate::{Format, PaintOptions};
 
+use super::background::Background;
 use super::done::Done;
 use crate::cli::Invocation;
 
@@ -66,10 +67,9 @@ impl<'a> Painted<'a> {
 }
 
 pub(super) fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    let mut out = Background::new(io::stdout());
     painted
         .write(&mut out)
-        .and_then(|()| out.flush())
+        .and_then(|()| out.finish().map(drop))
         .map_err(|e| format!("cannot write to stdout: {e}"))
 }

@@ -1,0 +1,312 @@
+//! An output written by a thread of its own: the painter fills one buffer while the
+//! buffer before it is being written. The chart of a long profile is 100 MB of
+//! PostScript, and putting that into a file (the kernel copying it into the page cache)
+//! cost about as much as painting it, on the calling thread, after it.
+//!
+//! The same bytes in the same order, and at most two buffers: a painter that gets ahead
+//! waits for the writer. A small output (one buffer) is written by the calling thread
+//! and no thread is started. The writer's first error is the next write's, or
+//! [`Background::finish`]'s.
+
+use std::io::{self, Write};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+/// Bytes a buffer holds before it is handed to the writer.
+const BUFFER: usize = 1 << 20;
+
+/// A [`Write`] whose bytes reach `W` through a writer thread (see the module docs).
+pub(crate) struct Background<W: Write + Send + 'static> {
+    buf: Vec<u8>,
+    /// The output, until the writer thread is started.
+    out: Option<W>,
+    writer: Option<Writer<W>>,
+}
+
+/// The writer thread and the way to it.
+struct Writer<W> {
+    /// Full buffers to write; an empty one asks for the output to be flushed.
+    to_write: SyncSender<Vec<u8>>,
+    /// Buffers written and emptied, or the writer's error.
+    written: Receiver<io::Result<Vec<u8>>>,
+    /// Buffers handed over and not back yet.
+    out: usize,
+    thread: JoinHandle<W>,
+}
+
+impl<W: Write + Send + 'static> Background<W> {
+    pub(crate) fn new(out: W) -> Self {
+        Background {
+            buf: Vec::with_capacity(BUFFER),
+            out: Some(out),
+            writer: None,
+        }
+    }
+
+    /// Hands the buffer to the writer thread (started the first time), and takes an
+    /// empty one back when two are out.
+    fn hand_over(&mut self) -> io::Result<()> {
+        if self.writer.is_none() {
+            let Some(out) = self.out.take() else {
+                return Err(io::Error::other("the output was closed"));
+            };
+            self.writer = Some(Writer::start(out)?);
+        }
+        let Some(writer) = self.writer.as_mut() else {
+            return Err(io::Error::other("the output was closed"));
+        };
+        let full = std::mem::take(&mut self.buf);
+        writer.send(full)?;
+        self.buf = match writer.out {
+            2.. => writer.take_back()?,
+            _ => Vec::with_capacity(BUFFER),
+        };
+        Ok(())
+    }
+
+    /// Writes everything, flushes the output and gives it back; the first error of any
+    /// write if there was one.
+    pub(crate) fn finish(mut self) -> io::Result<W> {
+        match self.writer.take() {
+            None => {
+                let mut out = self.out.take().ok_or_else(closed)?;
+                out.write_all(&self.buf)?;
+                out.flush()?;
+                Ok(out)
+            }
+            Some(mut writer) => {
+                let last = std::mem::take(&mut self.buf);
+                let sent = writer.send(last).and_then(|()| writer.send(Vec::new()));
+                let drained = writer.drain();
+                let out = writer.join()?;
+                sent.and(drained).map(|()| out)
+            }
+        }
+    }
+}
+
+fn closed() -> io::Error {
+    io::Error::other("the output was closed")
+}
+
+impl<W: Write + Send + 'static> Writer<W> {
+    fn start(mut out: W) -> io::Result<Self> {
+        // One buffer queued while one is written: two out at most.
+        let (to_write, queued) = sync_channel::<Vec<u8>>(1);
+        let (give_back, written) = sync_channel::<io::Result<Vec<u8>>>(2);
+        let thread = std::thread::Builder::new()
+            .name("output".into())
+            .spawn(move || {
+                for mut buf in queued {
+                    let done = match buf.is_empty() {
+                        true => out.flush(),
+                        false => out.write_all(&buf),
+                    };
+                    buf.clear();
+                    let failed = done.is_err();
+                    if give_back.send(done.map(|()| buf)).is_err() || failed {
+                        break;
+                    }
+                }
+                out
+            })?;
+        Ok(Writer {
+            to_write,
+            written,
+            out: 0,
+            thread,
+        })
+    }
+
+    fn send(&mut self, buf: Vec<u8>) -> io::Result<()> {
+        if self.to_write.send(buf).is_err() {
+            return Err(self.why_stopped());
+        }
+        self.out += 1;
+        Ok(())
+    }
+
+    /// The error the writer stopped at.
+    fn why_stopped(&mut self) -> io::Error {
+        while let Ok(back) = self.written.recv() {
+            if let Err(e) = back {
+                return e;
+            }
+        }
+        self.failure()
+    }
+
+    /// An emptied buffer, once the writer is done with one.
+    fn take_back(&mut self) -> io::Result<Vec<u8>> {
+        let back = self.written.recv().map_err(|_| self.failure())?;
+        self.out -= 1;
+        back
+    }
+
+    /// Waits for every buffer handed over.
+    fn drain(&mut self) -> io::Result<()> {
+        while self.out > 0 {
+            self.take_back()?;
+        }
+        Ok(())
+    }
+
+    /// The writer thread stopped without saying why (it reports its errors, so only a
+    /// panic ends it so).
+    fn failure(&self) -> io::Error {
+        io::Error::other("the output's writer thread stopped")
+    }
+
+    fn join(self) -> io::Result<W> {
+        drop(self.to_write);
+        drop(self.written);
+        self.thread
+            .join()
+            .map_err(|_| io::Error::other("the output's writer thread panicked"))
+    }
+}
+
+impl<W: Write + Send + 'static> Write for Background<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.buf.len() >= BUFFER {
+            self.hand_over()?;
+        }
+        let room = BUFFER.saturating_sub(self.buf.len()).max(1);
+        let n = bytes.len().min(room);
+        self.buf.extend_from_slice(&bytes[..n]);
+        Ok(n)
+    }
+
+    /// Everything written so far reaches the output, and it is flushed.
+    fn flush(&mut self) -> io::Result<()> {
+        match self.writer.as_mut() {
+            None => {
+                let out = self.out.as_mut().ok_or_else(closed)?;
+                out.write_all(&self.buf)?;
+                self.buf.clear();
+                out.flush()
+            }
+            Some(writer) => {
+                let last = std::mem::replace(&mut self.buf, Vec::with_capacity(BUFFER));
+                writer.send(last)?;
+                writer.send(Vec::new())?;
+                writer.drain()
+            }
+        }
+    }
+}
+
+impl<W: Write + Send + 'static> Drop for Background<W> {
+    fn drop(&mut self) {
+        // Not finished (an error on the way): the writer stops after what it holds, and is
+        // waited for, so that nothing writes to the output once it is dropped.
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// An output that keeps what it is given in writes of any size, and fails once it
+    /// holds `fail_after` bytes.
+    #[derive(Clone, Default)]
+    struct Kept {
+        bytes: Arc<Mutex<Vec<u8>>>,
+        flushes: Arc<Mutex<usize>>,
+        fail_after: Option<usize>,
+    }
+
+    impl Write for Kept {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            let mut bytes = self.bytes.lock().unwrap();
+            if self.fail_after.is_some_and(|n| bytes.len() >= n) {
+                return Err(io::Error::other("disk full"));
+            }
+            let n = b.len().min(7919);
+            bytes.extend_from_slice(&b[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            *self.flushes.lock().unwrap() += 1;
+            Ok(())
+        }
+    }
+
+    fn text(n: usize) -> Vec<u8> {
+        (0..n).map(|k| (k * 31 % 251) as u8).collect()
+    }
+
+    /// Small and large outputs, in pieces of every size: the same bytes, flushed.
+    #[test]
+    fn every_byte_arrives_in_order() {
+        for size in [
+            0,
+            1,
+            1000,
+            BUFFER - 1,
+            BUFFER,
+            BUFFER + 1,
+            5 * BUFFER + 12_345,
+        ] {
+            let kept = Kept::default();
+            let mut out = Background::new(kept.clone());
+            let want = text(size);
+            let mut at = 0;
+            let mut piece = 1;
+            while at < want.len() {
+                let n = piece.min(want.len() - at);
+                out.write_all(&want[at..at + n]).unwrap();
+                at += n;
+                piece = piece * 3 % 200_003 + 1;
+            }
+            out.finish().unwrap();
+            assert!(*kept.bytes.lock().unwrap() == want, "{size}");
+            assert_eq!(*kept.flushes.lock().unwrap(), 1, "{size}");
+        }
+    }
+
+    /// A flush in the middle puts everything so far in the output.
+    #[test]
+    fn a_flush_writes_everything_so_far() {
+        let kept = Kept::default();
+        let mut out = Background::new(kept.clone());
+        let want = text(3 * BUFFER + 5);
+        out.write_all(&want).unwrap();
+        out.flush().unwrap();
+        assert!(*kept.bytes.lock().unwrap() == want);
+        out.write_all(b"more").unwrap();
+        out.finish().unwrap();
+        assert!(kept.bytes.lock().unwrap().ends_with(b"more"));
+    }
+
+    /// The output's error is a later write's or the finish's, and nothing is written
+    /// after it.
+    #[test]
+    fn the_outputs_error_is_said() {
+        for fail_after in [0, 10, BUFFER + 3, 2 * BUFFER] {
+            let kept = Kept {
+                fail_after: Some(fail_after),
+                ..Kept::default()
+            };
+            let mut out = Background::new(kept.clone());
+            let mut failed = None;
+            for _ in 0..8 {
+                if let Err(e) = out.write_all(&text(BUFFER / 2 + 1)) {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            let e = match failed {
+                Some(e) => e,
+                None => out.finish().err().expect("an error"),
+            };
+            assert_eq!(e.to_string(), "disk full", "{fail_after}");
+            assert!(kept.bytes.lock().unwrap().len() < fail_after + 7919);
+        }
+    }
+}
