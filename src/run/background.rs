@@ -3,10 +3,12 @@
 //! PostScript, and putting that into a file (the kernel copying it into the page cache)
 //! cost about as much as painting it, on the calling thread, after it.
 //!
-//! The same bytes in the same order, and at most two buffers: a painter that gets ahead
-//! waits for the writer. A small output (one buffer) is written by the calling thread
-//! and no thread is started. The writer's first error is the next write's, or
-//! [`Background::finish`]'s.
+//! The same bytes in the same order, and at most three buffers (two in the writer's
+//! hands, or three during a flush): a painter that gets ahead waits for the writer. A
+//! small output (one buffer) is written by the calling thread and no thread is started.
+//! The writer's first error is said when the next buffer is handed over (a megabyte or
+//! two of writes later), or by a flush or [`Background::finish`]. Dropped unfinished,
+//! it writes what it holds, as `BufWriter` does (its errors then go unsaid).
 
 use std::io::{self, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -157,9 +159,12 @@ impl<W: Write + Send + 'static> Writer<W> {
         io::Error::other("the output's writer thread stopped")
     }
 
+    /// Waits for the writer to write what it was given and stop.
     fn join(self) -> io::Result<W> {
         drop(self.to_write);
-        drop(self.written);
+        // Taking back what it gives back until it stops, so that it is never kept from
+        // writing a buffer by a full channel.
+        while self.written.recv().is_ok() {}
         self.thread
             .join()
             .map_err(|_| io::Error::other("the output's writer thread panicked"))
@@ -198,10 +203,19 @@ impl<W: Write + Send + 'static> Write for Background<W> {
 
 impl<W: Write + Send + 'static> Drop for Background<W> {
     fn drop(&mut self) {
-        // Not finished (an error on the way): the writer stops after what it holds, and is
-        // waited for, so that nothing writes to the output once it is dropped.
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.join();
+        // Not finished (an error on the way): what is held is written, as a `BufWriter`
+        // would, and the writer waited for, so that nothing writes to the output once
+        // it is dropped.
+        let last = std::mem::take(&mut self.buf);
+        match (self.writer.take(), self.out.as_mut()) {
+            (Some(mut writer), _) => {
+                let _ = writer.send(last);
+                let _ = writer.join();
+            }
+            (None, Some(out)) => {
+                let _ = out.write_all(&last);
+            }
+            (None, None) => {}
         }
     }
 }
@@ -282,6 +296,19 @@ mod tests {
         out.write_all(b"more").unwrap();
         out.finish().unwrap();
         assert!(kept.bytes.lock().unwrap().ends_with(b"more"));
+    }
+
+    /// Dropped unfinished, small or large, it writes everything it was given.
+    #[test]
+    fn dropped_it_writes_what_it_holds() {
+        for size in [10, 4 * BUFFER + 5] {
+            let kept = Kept::default();
+            let mut out = Background::new(kept.clone());
+            let want = text(size);
+            out.write_all(&want).unwrap();
+            drop(out);
+            assert!(*kept.bytes.lock().unwrap() == want, "{size}");
+        }
     }
 
     /// The output's error is a later write's or the finish's, and nothing is written

@@ -11,6 +11,8 @@
 use std::io::{self, Write};
 
 use super::fill::fill_and_stroke;
+use super::in_blocks::write_lines;
+use super::threads::{start, THREADED_FROM};
 use super::Buffered;
 use crate::layout::chart::Graph;
 use crate::num::{f6_slot, push_f6};
@@ -22,17 +24,20 @@ use crate::paint::geometry::band_outline;
 pub(super) struct Formatted {
     slots: Vec<[u8; SLOT]>,
     lens: Vec<u8>,
-    /// The texts too long for a slot (numbers of eight digits and more before the point),
-    /// by index.
+    /// The texts too long for a slot (numbers of ten digits and more before the point,
+    /// nine when negative), by index.
     long: Vec<(usize, Vec<u8>)>,
 }
 
 /// Slot size: `-1234567.123456` is 15 bytes, and page coordinates are far smaller.
 const SLOT: usize = 16;
 
-/// The fewest numbers [`Formatted::refill`] formats in halves on two threads (a thread
-/// costs about as much as formatting a few hundred).
-const IN_HALVES_FROM: usize = 1 << 14;
+/// A [`Formatted`]'s room, made ready: its slots, lengths and long texts.
+type Room<'a> = (
+    &'a mut Vec<[u8; SLOT]>,
+    &'a mut Vec<u8>,
+    &'a mut Vec<(usize, Vec<u8>)>,
+);
 
 /// Formats `value(first + j)` into `slots[j]` and `lens[j]`; the texts too long for a
 /// slot into `long` (their length 0).
@@ -68,33 +73,44 @@ impl Formatted {
         f
     }
 
-    /// Formats `value(k)` for every `k` below `n` into `self`, its room reused. A long
-    /// edge's halves are formatted on two threads (the painting has the machine to itself
-    /// by then, and halves need no more room than the whole).
-    pub(super) fn refill(&mut self, n: usize, value: impl Fn(usize) -> f64 + Sync) {
+    /// Makes room for `n` numbers, its room reused; the slots, lengths and long texts.
+    fn room(&mut self, n: usize) -> Room<'_> {
         self.slots.clear();
         self.lens.clear();
         self.long.clear();
         self.slots.resize(n, [0; SLOT]);
         self.lens.resize(n, 0);
-        let (slots, lens, long) = (&mut self.slots, &mut self.lens, &mut self.long);
-        if n < IN_HALVES_FROM {
-            fill(slots, lens, 0, &value, long);
-            return;
+        (&mut self.slots, &mut self.lens, &mut self.long)
+    }
+
+    /// Formats `value(k)` for every `k` below `n` into `self`, its room reused.
+    fn refill(&mut self, n: usize, value: impl Fn(usize) -> f64) {
+        let (slots, lens, long) = self.room(n);
+        fill(slots, lens, 0, &value, long);
+    }
+
+    /// [`Self::refill`], a long edge's halves on two threads (for a painting that has a
+    /// core to spare: halves need no more room than the whole).
+    pub(super) fn refill_in_halves(&mut self, n: usize, value: impl Fn(usize) -> f64 + Sync) {
+        if n < THREADED_FROM {
+            return self.refill(n, value);
         }
+        let (slots, lens, long) = self.room(n);
         let half = n / 2;
         let (slots, upper_slots) = slots.split_at_mut(half);
         let (lens, upper_lens) = lens.split_at_mut(half);
-        let mut upper_long = Vec::new();
-        std::thread::scope(|scope| {
-            let upper =
-                scope.spawn(|| fill(upper_slots, upper_lens, half, &value, &mut upper_long));
-            fill(slots, lens, 0, &value, long);
-            upper
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        let value = &value;
+        let upper_long = std::thread::scope(|scope| {
+            let upper = start(scope, move || {
+                let mut upper_long = Vec::new();
+                fill(upper_slots, upper_lens, half, value, &mut upper_long);
+                upper_long
+            });
+            fill(slots, lens, 0, value, long);
+            upper.join()
         });
-        long.append(&mut upper_long);
+        // Always there: the work of `start` is done on a thread or here.
+        long.extend(upper_long.into_iter().flatten());
     }
 
     /// Number `k` in its slot, and its length; `None` for a text too long for one.
@@ -194,7 +210,7 @@ pub(super) fn long_bands<W: Write>(out: &mut Buffered<'_, W>, g: &Graph) -> io::
         for i in 0..g.bands.len() {
             // The next band's top, formatted on another thread meanwhile.
             let next = (i + 1 < g.bands.len() && drawn(i + 1))
-                .then(|| scope.spawn(move || Formatted::of(&g.bands[i + 1].top)));
+                .then(|| start(scope, move || Formatted::of(&g.bands[i + 1].top)));
             if let Some(t) = &top {
                 let formatted;
                 let bottom = match &below {
@@ -213,7 +229,11 @@ pub(super) fn long_bands<W: Write>(out: &mut Buffered<'_, W>, g: &Graph) -> io::
                 out.flush_if_large()?;
             }
             below = top.take();
-            top = next.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            // (Always formatted: the work of `start` is done on a thread or here.)
+            top = next.map(|h| {
+                h.join()
+                    .unwrap_or_else(|| Formatted::of(&g.bands[i + 1].top))
+            });
         }
         Ok(())
     })
@@ -240,18 +260,16 @@ pub(super) fn bottom_text<W: Write>(
     bottom: &Bottom<'_>,
     n: usize,
 ) -> io::Result<()> {
-    let along_bottom = |buf: &mut Vec<u8>, k: usize, op: &[u8; 7]| {
+    // Line 0 is the first point's `moveto`, line `k + 1` point `k`'s `lineto`.
+    let line = |buf: &mut Vec<u8>, j: usize| {
+        let (k, op) = match j {
+            0 => (0, b"moveto\n"),
+            _ => (j - 1, b"lineto\n"),
+        };
         let (ys, ky) = bottom.at(k);
         vertex(buf, xs, k, ys, ky, op);
     };
-    along_bottom(&mut out.buf, 0, b"moveto\n");
-    for k in 0..n {
-        along_bottom(&mut out.buf, k, b"lineto\n");
-        if k % 4096 == 4095 {
-            out.flush_if_large()?;
-        }
-    }
-    Ok(())
+    write_lines(out, n + 1, &line)
 }
 
 /// The second half of [`band_text`]: the top edge right to left, its last point
@@ -262,15 +280,12 @@ pub(super) fn top_text<W: Write>(
     top: &Formatted,
     n: usize,
 ) -> io::Result<()> {
-    let along_top = |buf: &mut Vec<u8>, k: usize| vertex(buf, xs, k, top, k, b"lineto\n");
-    along_top(&mut out.buf, n - 1);
-    for k in (0..n).rev() {
-        along_top(&mut out.buf, k);
-        if k % 4096 == 0 {
-            out.flush_if_large()?;
-        }
-    }
-    Ok(())
+    // Line 0 repeats the last point, line `j` is point `n - j`.
+    let line = |buf: &mut Vec<u8>, j: usize| {
+        let k = n - j.max(1);
+        vertex(buf, xs, k, top, k, b"lineto\n");
+    };
+    write_lines(out, n + 1, &line)
 }
 
 #[cfg(test)]
@@ -293,6 +308,32 @@ mod tests {
         long_bands(&mut b, g).unwrap();
         b.pass_on().unwrap();
         out
+    }
+
+    /// An edge formatted in halves on two threads is the edge formatted on one: long
+    /// numbers on both sides of the cut and at its ends, and values that are not numbers.
+    #[test]
+    fn halves_format_as_the_whole() {
+        let n = 40_000;
+        let mut values: Vec<f64> = (0..n).map(|k| 72.0 + k as f64 * 0.013).collect();
+        for k in [0, 5, n / 2 - 1, n / 2, n / 2 + 1, 30_000, n - 1] {
+            values[k] = 1e15 / 3.0 + k as f64;
+        }
+        values[7] = -0.0;
+        values[n / 2 + 5] = f64::NAN;
+        values[n - 3] = f64::NEG_INFINITY;
+        values[11] = -123_456_789.5;
+        let mut whole = Formatted::default();
+        whole.refill(n, |k| values[k]);
+        let mut halves = Formatted::default();
+        halves.refill_in_halves(n, |k| values[k]);
+        let text = |f: &Formatted| {
+            let mut buf = Vec::new();
+            (0..n).for_each(|k| f.push(&mut buf, k));
+            buf
+        };
+        assert!(text(&halves) == text(&whole));
+        assert!(halves.long.len() == 8 && halves.long.is_sorted_by_key(|(k, _)| *k));
     }
 
     /// Long bands, with odd values (negative zero, large, many decimals) and bands that

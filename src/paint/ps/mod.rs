@@ -5,10 +5,12 @@
 mod bbox;
 mod escape;
 mod fill;
+mod in_blocks;
 mod long_bands;
 mod spilled_bands;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use std::io::{self, Write};
 

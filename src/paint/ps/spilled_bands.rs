@@ -9,6 +9,7 @@ use std::io::{self, Write};
 
 use super::fill::fill_and_stroke;
 use super::long_bands::{axis, bottom_text, top_text, Bottom, Formatted};
+use super::threads::{start, THREADED_FROM};
 use super::Buffered;
 use crate::layout::chart::{Fill, Graph, SpilledBands};
 
@@ -30,7 +31,7 @@ pub(super) fn spilled_bands<W: Write>(
     let mut stack = vec![0.0; n];
     let mut spill = spilled.spill.lock();
     let mut xs = Formatted::default();
-    xs.refill(n, |k| g.xs[k]);
+    xs.refill_in_halves(n, |k| g.xs[k]);
     let axis = axis(g.y0);
     // The edge below the band being drawn (the band below's top), then its top.
     let mut edge = Formatted::default();
@@ -46,20 +47,23 @@ pub(super) fn spilled_bands<W: Write>(
             _ => Bottom::Band(&edge),
         };
         // The band's points are added to the stack on another thread while the bottom
-        // edge is written (that reads only the edge formatted before).
+        // edge is written (that reads only the edge formatted before), when they are many.
         let number = spilled.bands.get(i).copied().flatten();
         let (spill, stacked_on) = (&mut *spill, &mut stack);
-        std::thread::scope(|scope| {
-            let stacking = number.map(|number| {
-                scope.spawn(move || stack_on(spill, number, spilled.scale, stacked_on))
-            });
-            let written = bottom_text(out, &xs, &under, n);
-            let stacked =
-                stacking.map(|s| s.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-            written.and(stacked.unwrap_or(Ok(())))
+        let scale = spilled.scale;
+        std::thread::scope(|scope| match number {
+            Some(number) if n >= THREADED_FROM => {
+                let stacking = start(scope, move || stack_on(spill, number, scale, stacked_on));
+                let written = bottom_text(out, &xs, &under, n);
+                let stacked = stacking.join().unwrap_or_else(|| Err(lost()));
+                written.and(stacked)
+            }
+            Some(number) => bottom_text(out, &xs, &under, n)
+                .and_then(|()| stack_on(spill, number, scale, stacked_on)),
+            None => bottom_text(out, &xs, &under, n),
         })?;
         let top = |k: usize| stack[k] + g.y0;
-        edge.refill(n, top);
+        edge.refill_in_halves(n, top);
         top_text(out, &xs, &edge, n)?;
         let area = || {
             let below = below.unwrap_or_default();
@@ -77,6 +81,12 @@ pub(super) fn spilled_bands<W: Write>(
         out.flush_if_large()?;
     }
     Ok(())
+}
+
+/// The stacking of a band's points was lost (not done on a thread or here: `start` does
+/// not let that happen).
+fn lost() -> io::Error {
+    io::Error::other("a band's points were not stacked")
 }
 
 /// Adds band `number`'s points, scaled, to `stack`, as the layout adds a band's column:

@@ -182,11 +182,19 @@ fn bands_and_values_past_a_short_code_read_back() {
     assert!(scan.recorded(&mut record));
     assert_eq!(scan.fast_len, bytes.len());
     record.extend_from_slice(scan.record_body());
-    for form in FORMS {
+    // By role too: the split of bands past the short codes.
+    let role = |k: usize| [Role::Drawn, Role::Merged, Role::Dropped][k % 3];
+    let named = (0..70_000).map(|k| (format!("n{k}").into_bytes().into(), role(k)));
+    let roles = RunRoles(named.collect());
+    for (form, roles) in FORMS
+        .map(|f| (f, None))
+        .into_iter()
+        .chain([(Form::Split, Some(&roles))])
+    {
         let mut back = ChunkScan::default();
-        assert!(back.replay(&bytes, &record, form, None), "{form:?}");
+        assert!(back.replay(&bytes, &record, form, roles), "{form:?}");
         let mut want = ChunkScan::default();
-        want.scan(&bytes, 1 << 16, form, None, false);
+        want.scan(&bytes, 1 << 16, form, roles, false);
         assert_eq!(seen(&back), seen(&want), "{form:?}");
     }
 }
