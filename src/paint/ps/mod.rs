@@ -5,7 +5,6 @@
 mod bbox;
 mod escape;
 mod fill;
-mod in_blocks;
 mod long_bands;
 mod spilled_bands;
 #[cfg(test)]

@@ -9,7 +9,6 @@ use std::io::{self, Write};
 
 use super::fill::fill_and_stroke;
 use super::long_bands::{axis, bottom_text, top_text, Bottom, Formatted};
-use super::threads::{start, THREADED_FROM};
 use super::Buffered;
 use crate::layout::chart::{Fill, Graph, SpilledBands};
 
@@ -31,7 +30,7 @@ pub(super) fn spilled_bands<W: Write>(
     let mut stack = vec![0.0; n];
     let mut spill = spilled.spill.lock();
     let mut xs = Formatted::default();
-    xs.refill_in_halves(n, |k| g.xs[k]);
+    xs.refill(n, |k| g.xs[k]);
     let axis = axis(g.y0);
     // The edge below the band being drawn (the band below's top), then its top.
     let mut edge = Formatted::default();
@@ -46,24 +45,12 @@ pub(super) fn spilled_bands<W: Write>(
             0 => Bottom::Axis(&axis),
             _ => Bottom::Band(&edge),
         };
-        // The band's points are added to the stack on another thread while the bottom
-        // edge is written (that reads only the edge formatted before), when they are many.
-        let number = spilled.bands.get(i).copied().flatten();
-        let (spill, stacked_on) = (&mut *spill, &mut stack);
-        let scale = spilled.scale;
-        std::thread::scope(|scope| match number {
-            Some(number) if n >= THREADED_FROM => {
-                let stacking = start(scope, move || stack_on(spill, number, scale, stacked_on));
-                let written = bottom_text(out, &xs, &under, n);
-                let stacked = stacking.join().unwrap_or_else(|| Err(lost()));
-                written.and(stacked)
-            }
-            Some(number) => bottom_text(out, &xs, &under, n)
-                .and_then(|()| stack_on(spill, number, scale, stacked_on)),
-            None => bottom_text(out, &xs, &under, n),
-        })?;
+        bottom_text(out, &xs, &under, n)?;
+        if let Some(number) = spilled.bands.get(i).copied().flatten() {
+            stack_on(&mut spill, number, spilled.scale, &mut stack)?;
+        }
         let top = |k: usize| stack[k] + g.y0;
-        edge.refill_in_halves(n, top);
+        edge.refill(n, top);
         top_text(out, &xs, &edge, n)?;
         let area = || {
             let below = below.unwrap_or_default();
@@ -81,12 +68,6 @@ pub(super) fn spilled_bands<W: Write>(
         out.flush_if_large()?;
     }
     Ok(())
-}
-
-/// The stacking of a band's points was lost (not done on a thread or here: `start` does
-/// not let that happen).
-fn lost() -> io::Error {
-    io::Error::other("a band's points were not stacked")
 }
 
 /// Adds band `number`'s points, scaled, to `stack`, as the layout adds a band's column:

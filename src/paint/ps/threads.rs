@@ -5,10 +5,6 @@
 use std::sync::{Arc, Mutex};
 use std::thread::{Scope, ScopedJoinHandle};
 
-/// The fewest samples for which a chart's edge is worth a thread of its own (a thread
-/// costs about as much as formatting a few hundred numbers).
-pub(super) const THREADED_FROM: usize = 1 << 14;
-
 /// Work started by [`start`].
 pub(super) enum Started<'scope, T> {
     Thread(ScopedJoinHandle<'scope, Option<T>>),
