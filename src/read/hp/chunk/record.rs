@@ -6,9 +6,10 @@
 //! six bytes a line (a seventh of GHC's usual text) and has no name to hash or compare.
 //!
 //! A record is the scan's own account of the lines it read: the replay goes through the
-//! same steps for each (`ChunkScan::marker`, `ChunkScan::take`), so it stops, if ever,
-//! where the scan would; a record that does not read back whole is refused, and the
-//! chunk is scanned from its text.
+//! same steps for each (`ChunkScan::marker`, `ChunkScan::take`; in split mode a census's
+//! sums are added up as the scan adds them and put in once, when the census is over:
+//! `OpenCensus`), so it stops, if ever, where the scan would; a record that does not
+//! read back whole is refused, and the chunk is scanned from its text.
 
 use super::{add_at, whole, ChunkScan, Form, Marker, SUMMED_BELOW};
 use crate::intern::hash_bytes;
