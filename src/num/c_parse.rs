@@ -52,9 +52,11 @@ fn count_digits(s: &[u8]) -> usize {
 fn strtol10(s: &[u8]) -> i64 {
     let (negative, rest) = take_sign(skip_c_space(s));
     let digits = &rest[..count_digits(rest)];
-    // Saturating at u64::MAX keeps every overflowing input above both limits checked below.
+    // Saturating at u64::MAX keeps every overflowing input above both limits checked below;
+    // `wrapping_sub` because a cut mapped file may have turned the digits to zeros since.
     let magnitude = digits.iter().fold(0u64, |acc, &c| {
-        acc.saturating_mul(10).saturating_add(u64::from(c - b'0'))
+        acc.saturating_mul(10)
+            .saturating_add(u64::from(c.wrapping_sub(b'0')))
     });
     if negative {
         if magnitude > i64::MIN.unsigned_abs() {
@@ -177,9 +179,9 @@ fn parse_hex_float(s: &[u8]) -> Option<f64> {
 fn parse_exponent(s: &[u8]) -> i64 {
     const LIMIT: i64 = 1 << 40;
     let (negative, digits) = take_sign(s);
-    let magnitude = digits
-        .iter()
-        .fold(0i64, |acc, &c| (acc * 10 + i64::from(c - b'0')).min(LIMIT));
+    let magnitude = digits.iter().fold(0i64, |acc, &c| {
+        (acc * 10 + i64::from(c.wrapping_sub(b'0'))).min(LIMIT)
+    });
     if negative {
         -magnitude
     } else {

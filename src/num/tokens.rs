@@ -8,10 +8,13 @@ pub(crate) const MAX_NUMBER_LEN: usize = 32;
 /// The value of an integer token (digits only), as C's `atof` reads it.
 pub fn integer_value(digits: &[u8]) -> f64 {
     if digits.len() <= 19 {
-        // Exact in u64; `as f64` rounds to nearest-even like strtod.
-        digits
-            .iter()
-            .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64
+        // Exact in u64; `as f64` rounds to nearest-even like strtod. Wrapping, because
+        // the caller's check that these are digits may have read a mapped file that was
+        // cut since (its pages now read as zeros): nonsense then, never a panic.
+        digits.iter().fold(0u64, |acc, &d| {
+            acc.wrapping_mul(10)
+                .wrapping_add(u64::from(d.wrapping_sub(b'0')))
+        }) as f64
     } else {
         std::str::from_utf8(digits)
             .ok()
@@ -78,7 +81,7 @@ fn parsed_float_value(text: &[u8]) -> f64 {
 
 #[cfg(test)]
 mod short_decimal_tests {
-    use super::{parsed_float_value, short_decimal};
+    use super::{integer_value, parsed_float_value, short_decimal};
 
     /// Wherever the short way gives a value, it is the general parse's, bit for bit.
     #[test]
@@ -116,6 +119,10 @@ mod short_decimal_tests {
             assert_eq!(short_decimal(text), Some(want));
         }
         assert_eq!(short_decimal(b"."), None);
+        // Digits a cut mapped file turned to zeros or others after they were checked:
+        // a value, not a panic.
+        let _ = integer_value(&[0; 19]);
+        let _ = integer_value(&[0xff; 19]);
         assert_eq!(
             short_decimal(b"1234567890.1234567"),
             None,
