@@ -137,11 +137,7 @@ pub(crate) fn write_output(
     paint: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<Option<PathBuf>, String> {
     if output.is_some_and(|o| o == "-") {
-        let mut out = Background::new(io::stdout());
-        return paint(&mut out)
-            .and_then(|()| out.finish().map(drop))
-            .map(|()| None)
-            .map_err(|e| format!("cannot write to stdout: {e}"));
+        return write_stdout(|out| paint(out)).map(|()| None);
     }
     let path = output.map_or_else(|| default.to_path_buf(), PathBuf::from);
     let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
@@ -149,6 +145,16 @@ pub(crate) fn write_output(
     paint(file.writer()).map_err(failed)?;
     file.commit().map_err(failed)?;
     Ok(Some(path))
+}
+
+/// Writes with `paint` to stdout, through a [`Background`] writer.
+pub(crate) fn write_stdout(
+    paint: impl FnOnce(&mut Background<io::Stdout>) -> io::Result<()>,
+) -> Result<(), String> {
+    let mut out = Background::new(io::stdout());
+    paint(&mut out)
+        .and_then(|()| out.finish().map(drop))
+        .map_err(|e| format!("cannot write to stdout: {e}"))
 }
 
 #[cfg(test)]

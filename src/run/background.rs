@@ -49,14 +49,9 @@ impl<W: Write + Send + 'static> Background<W> {
     /// empty one back when two are out.
     fn hand_over(&mut self) -> io::Result<()> {
         if self.writer.is_none() {
-            let Some(out) = self.out.take() else {
-                return Err(io::Error::other("the output was closed"));
-            };
-            self.writer = Some(Writer::start(out)?);
+            self.writer = Some(Writer::start(self.out.take().ok_or_else(closed)?)?);
         }
-        let Some(writer) = self.writer.as_mut() else {
-            return Err(io::Error::other("the output was closed"));
-        };
+        let writer = self.writer.as_mut().ok_or_else(closed)?;
         let full = std::mem::take(&mut self.buf);
         writer.send(full)?;
         self.buf = match writer.out {

@@ -9,7 +9,6 @@ use crate::paint::html::Page;
 use crate::Chart;
 use crate::{Format, PaintOptions};
 
-use super::background::Background;
 use super::done::Done;
 use crate::cli::Invocation;
 
@@ -67,9 +66,5 @@ impl<'a> Painted<'a> {
 }
 
 pub(super) fn write_stdout(painted: &Painted<'_>) -> Result<(), String> {
-    let mut out = Background::new(io::stdout());
-    painted
-        .write(&mut out)
-        .and_then(|()| out.finish().map(drop))
-        .map_err(|e| format!("cannot write to stdout: {e}"))
+    super::atomic::write_stdout(|out| painted.write(out))
 }

@@ -31,32 +31,6 @@ pub(super) struct Formatted {
 /// Slot size: `-1234567.123456` is 15 bytes, and page coordinates are far smaller.
 const SLOT: usize = 16;
 
-/// Formats `value(k)` into `slots[k]` and `lens[k]`; the texts too long for a slot into
-/// `long` (their length 0).
-fn fill(
-    slots: &mut [[u8; SLOT]],
-    lens: &mut [u8],
-    value: &impl Fn(usize) -> f64,
-    long: &mut Vec<(usize, Vec<u8>)>,
-) {
-    for (j, (slot, len)) in slots.iter_mut().zip(lens.iter_mut()).enumerate() {
-        let v = value(j);
-        if let Some((text, n)) = f6_slot(v) {
-            (*slot, *len) = (text, n as u8);
-            continue;
-        }
-        let mut text = Vec::new();
-        push_f6(&mut text, v);
-        if text.len() <= SLOT {
-            slot[..text.len()].copy_from_slice(&text);
-            *len = text.len() as u8;
-        } else {
-            long.push((j, text));
-            *len = 0;
-        }
-    }
-}
-
 impl Formatted {
     fn of(values: &[f64]) -> Formatted {
         let mut f = Formatted::default();
@@ -71,7 +45,24 @@ impl Formatted {
         self.long.clear();
         self.slots.resize(n, [0; SLOT]);
         self.lens.resize(n, 0);
-        fill(&mut self.slots, &mut self.lens, &value, &mut self.long);
+        // The texts too long for a slot go to `long`, their length 0.
+        let each = self.slots.iter_mut().zip(self.lens.iter_mut());
+        for (j, (slot, len)) in each.enumerate() {
+            let v = value(j);
+            if let Some((text, n)) = f6_slot(v) {
+                (*slot, *len) = (text, n as u8);
+                continue;
+            }
+            let mut text = Vec::new();
+            push_f6(&mut text, v);
+            if text.len() <= SLOT {
+                slot[..text.len()].copy_from_slice(&text);
+                *len = text.len() as u8;
+            } else {
+                self.long.push((j, text));
+                *len = 0;
+            }
+        }
     }
 
     /// Number `k` in its slot, and its length; `None` for a text too long for one.
