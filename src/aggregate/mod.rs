@@ -60,7 +60,7 @@ use crate::aux_file::Aux;
 use crate::defaults;
 use crate::needs::Needs;
 use crate::profile::spill::SpillHandle;
-use crate::profile::{area, stack_heights, Band, BandInfo, Profile, Series};
+use crate::profile::{stack_heights, Band, BandInfo, Profile, Series, StackFold};
 
 /// How the bands of a profile are chosen and ordered: hp2ps's `-t`, `-d`, `-i` and `-m`.
 #[derive(Debug, Clone, PartialEq)]
@@ -284,29 +284,22 @@ pub(crate) fn aggregate_facts(
         bands[first_drawn..].reverse();
     }
 
-    let heights = match spill {
-        Some(spill) => std::mem::take(&mut spill.lock().heights),
-        None => stack_heights(&bands, nsamples),
-    };
     let times = profile.times;
+    let stack = match spill {
+        Some(spill) => spilled_stack(spill, &times),
+        None => {
+            let mut fold = StackFold::default();
+            (stack_heights(&bands, nsamples).into_iter()).for_each(|h| fold.push(&times, h));
+            fold
+        }
+    };
     let first = times.first().copied().unwrap_or(0.0);
     let last = times.last().copied().unwrap_or(0.0);
     let x_range = nonzero(at_least(
         at_least(last - first, aux.and_then(|a| a.x_range)),
         opts.min_x_range,
     ));
-    // A fold with `>` rather than `f64::max`: hp2ps keeps the first of equal or NaN
-    // heights, and `max` would not.
-    let y_max = heights
-        .iter()
-        .skip(1)
-        .fold(heights.first().copied().unwrap_or(0.0), |m, &h| {
-            if h > m {
-                h
-            } else {
-                m
-            }
-        });
+    let y_max = stack.peak.unwrap_or(0.0);
     let series = series::clip_series(profile.series, first, first + x_range);
     let hp2ps_max = match series::series_max(&series) {
         Some(s) if s > y_max => s,
@@ -324,7 +317,7 @@ pub(crate) fn aggregate_facts(
         ))
     };
     let (y_range, aux_y_range) = (range(y_max), range(hp2ps_max));
-    let area = area(&times, &heights);
+    let area = stack.area;
     let x_axis_end = match opts.min_x_range {
         Some(shared) if shared > last - first => first + x_range,
         _ => last,
@@ -353,6 +346,20 @@ pub(crate) fn aggregate_facts(
         rest,
         totals,
     }
+}
+
+/// The stack's peak and area from the heights in `spill`, read back a block at a time;
+/// a failure to read them is the spill's to say (`Spill::read_failure`).
+fn spilled_stack(spill: &SpillHandle, times: &[f64]) -> StackFold {
+    let mut fold = StackFold::default();
+    let mut spill = spill.lock();
+    let read = spill.read_heights(&mut |points| {
+        points.iter().for_each(|p| fold.push(times, p.value));
+    });
+    if let Err(e) = read {
+        spill.failed_to_read(e);
+    }
+    fold
 }
 
 /// `--uniform-scale` for charts made together (the HTML page of several runs): each

@@ -29,7 +29,9 @@ pub use info::{BandInfo, IpeEntry, SymbolMatch};
 pub(crate) use key::{match_key, name_key};
 pub(crate) use numbers::{BandNumbers, Fate};
 pub(crate) use running::{beats, Running};
-pub(crate) use stack::{area, merged_values, stack_heights, stack_on, trapezoid_weights};
+pub(crate) use stack::{
+    area, merged_values, stack_heights, stack_on, trapezoid_weights, StackFold,
+};
 
 use std::collections::BTreeMap;
 

@@ -1,9 +1,9 @@
 //! The drawn bands' points of a long `.hp` kept in a file rather than in memory (issue
 //! 39, `-c` as PostScript): the second reading hands each drawn band's points here,
 //! which writes them in blocks of a band each, and the painter reads a band back block
-//! by block when it draws it. What stays in memory is a block per band being filled,
-//! where each band's blocks are, the stack's height at every census and the merged
-//! bands' sum until the reading ends (then written as the OTHER band's points).
+//! by block when it draws it. The stack's height at each census and the merged bands'
+//! sum (OTHER's points) come as each census is complete, and are written alike. What
+//! stays in memory is a block per band being filled and where each band's blocks are.
 //!
 //! The file is the caller's (the command makes it, nameless, in TMPDIR): anything that
 //! reads, writes and seeks. A write that fails is kept and said once the reading is
@@ -37,23 +37,30 @@ struct Block {
     last: u32,
 }
 
+/// One series of points in the file: a band's, or the stack's heights.
+#[derive(Debug, Default)]
+struct Series {
+    /// Points not written yet.
+    pending: Vec<Point>,
+    /// The blocks in the file, in order.
+    blocks: Vec<Block>,
+}
+
 /// The drawn bands' points, in a file.
 pub(crate) struct Spill {
     file: Box<dyn SpillFile>,
     /// Where the next block goes.
     end: u64,
-    /// Each band's points not written yet, by band number.
-    pending: Vec<Vec<Point>>,
-    /// Each band's blocks in the file.
-    blocks: Vec<Vec<Block>>,
+    /// Each band's points, by band number.
+    bands: Vec<Series>,
+    /// The stack's height at every census (the drawn bands and those merged into
+    /// OTHER), as points: a census's once it is complete (`crate::seam`'s closing sums).
+    heights: Series,
     /// The first failure to write, said by [`Spill::finish`].
     failed: Option<io::Error>,
     /// The first failure to read back, said by [`Spill::read_failure`].
     read_failed: Option<io::Error>,
-    /// The stack's height at every census (the drawn bands and those merged into
-    /// OTHER), added up as the reading goes.
-    pub(crate) heights: Vec<f64>,
-    /// The band whose points are the merged bands' sum (OTHER's), once written.
+    /// The band whose points are the merged bands' sum (OTHER's).
     pub(crate) carrier: Option<u32>,
     /// Every band's name, by number, once the reading is over.
     pub(crate) names: Vec<Vec<u8>>,
@@ -65,9 +72,16 @@ impl std::fmt::Debug for Spill {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Spill")
             .field("end", &self.end)
-            .field("bands", &self.blocks.len())
+            .field("bands", &self.bands.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Which series of a spill.
+#[derive(Clone, Copy)]
+enum Which {
+    Band(usize),
+    Heights,
 }
 
 impl Spill {
@@ -76,11 +90,10 @@ impl Spill {
         Spill {
             file,
             end: 0,
-            pending: Vec::new(),
-            blocks: Vec::new(),
+            bands: Vec::new(),
+            heights: Series::default(),
             failed: None,
             read_failed: None,
-            heights: Vec::new(),
             carrier: None,
             names: Vec::new(),
             bytes: Vec::new(),
@@ -90,21 +103,42 @@ impl Spill {
     /// Adds `points` to band `band`'s, after those given before.
     pub(crate) fn put(&mut self, band: u32, points: impl Iterator<Item = Point>) {
         let b = band as usize;
-        if self.pending.len() <= b {
-            self.pending.resize_with(b + 1, Vec::new);
-            self.blocks.resize_with(b + 1, Vec::new);
+        if self.bands.len() <= b {
+            self.bands.resize_with(b + 1, Series::default);
         }
+        self.put_in(Which::Band(b), points);
+    }
+
+    /// Adds the stack's heights of some censuses, `(census, height)` in census order,
+    /// after those given before.
+    pub(crate) fn put_heights(&mut self, heights: impl Iterator<Item = (usize, f64)>) {
+        let points = heights.map(|(census, value)| Point {
+            sample: census as u32,
+            value,
+        });
+        self.put_in(Which::Heights, points);
+    }
+
+    fn series(&mut self, which: Which) -> &mut Series {
+        match which {
+            Which::Band(b) => &mut self.bands[b],
+            Which::Heights => &mut self.heights,
+        }
+    }
+
+    fn put_in(&mut self, which: Which, points: impl Iterator<Item = Point>) {
         for p in points {
-            self.pending[b].push(p);
-            if self.pending[b].len() == BLOCK {
-                self.write_block(b);
+            let series = self.series(which);
+            series.pending.push(p);
+            if series.pending.len() == BLOCK {
+                self.write_block(which);
             }
         }
     }
 
-    /// Writes band `b`'s pending points as a block (or drops them after a failure).
-    fn write_block(&mut self, b: usize) {
-        let points = std::mem::take(&mut self.pending[b]);
+    /// Writes a series' pending points as a block (or drops them after a failure).
+    fn write_block(&mut self, which: Which) {
+        let points = std::mem::take(&mut self.series(which).pending);
         if points.is_empty() || self.failed.is_some() {
             return;
         }
@@ -118,26 +152,29 @@ impl Spill {
             .and_then(|_| self.file.write_all(&self.bytes));
         match written {
             Ok(()) => {
-                self.blocks[b].push(Block {
+                let block = Block {
                     at: self.end,
                     count: points.len() as u32,
                     first: points[0].sample,
                     last: points[points.len() - 1].sample,
-                });
+                };
                 self.end += self.bytes.len() as u64;
+                self.series(which).blocks.push(block);
             }
             Err(e) => self.failed = Some(e),
         }
-        // The buffer is reused for the band's next block.
-        self.pending[b] = points;
-        self.pending[b].clear();
+        // The buffer is reused for the series' next block.
+        let series = self.series(which);
+        series.pending = points;
+        series.pending.clear();
     }
 
     /// Writes every pending point; the first failure to write, if any.
     pub(crate) fn finish(&mut self) -> io::Result<()> {
-        for b in 0..self.pending.len() {
-            self.write_block(b);
-            self.pending[b] = Vec::new();
+        let every = (0..self.bands.len()).map(Which::Band);
+        for which in every.chain([Which::Heights]) {
+            self.write_block(which);
+            self.series(which).pending = Vec::new();
         }
         if self.failed.is_none() {
             if let Err(e) = self.file.flush() {
@@ -163,6 +200,15 @@ impl Spill {
         self.read_band_in(band, 0..usize::MAX, each)
     }
 
+    /// Hands the stack's heights to `each`, a block at a time, as points of their
+    /// censuses, in census order.
+    pub(crate) fn read_heights(&mut self, each: &mut dyn FnMut(&[Point])) -> io::Result<()> {
+        let blocks = std::mem::take(&mut self.heights.blocks);
+        let read = self.read_blocks(&blocks, 0..usize::MAX, each);
+        self.heights.blocks = blocks;
+        read
+    }
+
     /// [`Self::read_band`] of the blocks that hold points of the samples `samples`: those
     /// before and after are not read (the blocks read may hold points of other samples
     /// too, at their ends).
@@ -172,9 +218,21 @@ impl Spill {
         samples: std::ops::Range<usize>,
         each: &mut dyn FnMut(&[Point]),
     ) -> io::Result<()> {
-        let Some(blocks) = self.blocks.get(band as usize) else {
+        let Some(series) = self.bands.get_mut(band as usize) else {
             return Ok(());
         };
+        let blocks = std::mem::take(&mut series.blocks);
+        let read = self.read_blocks(&blocks, samples, each);
+        self.bands[band as usize].blocks = blocks;
+        read
+    }
+
+    fn read_blocks(
+        &mut self,
+        blocks: &[Block],
+        samples: std::ops::Range<usize>,
+        each: &mut dyn FnMut(&[Point]),
+    ) -> io::Result<()> {
         let mut points = Vec::with_capacity(BLOCK);
         for block in blocks {
             if (block.last as usize) < samples.start {

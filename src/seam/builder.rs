@@ -146,6 +146,16 @@ impl ProfileBuilder {
         }
     }
 
+    /// How many censuses a [`Self::drawn_only`] builder held at most (the rest were
+    /// handed on to its spill).
+    #[cfg(test)]
+    pub(crate) fn most_censuses_held(&self) -> usize {
+        match &self.keeping {
+            Keeping::Drawn(d) => d.most_held(),
+            _ => 0,
+        }
+    }
+
     /// A builder that keeps the points of the bands `drawing` says are drawn, and the sum
     /// of those merged into OTHER as the points of the first of them, the others left
     /// empty: the second reading of a long profile, whose roles the first decided.
@@ -267,6 +277,7 @@ impl ProfileBuilder {
         let band = &mut self.profile.bands[id as usize].points;
         let at = Censuses {
             complete: self.current,
+            open: self.current,
             times: &self.profile.times,
         };
         self.keeping.take(band, id, points, base, at);
@@ -362,6 +373,7 @@ impl Sink for ProfileBuilder {
                     _ => {
                         let at = Censuses {
                             complete: base,
+                            open: base,
                             times: &self.profile.times,
                         };
                         self.keeping.take(band, id, points, base, at);
@@ -416,6 +428,7 @@ impl Sink for ProfileBuilder {
             if !matches!(self.keeping, Keeping::Every) {
                 let at = Censuses {
                     complete: base + count,
+                    open: base,
                     times: &self.profile.times,
                 };
                 self.keeping.take(band, id, &points, base, at);

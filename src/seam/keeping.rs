@@ -6,6 +6,7 @@
 //! (`sloping.rs`). The builder interns names alike in every mode, so a
 //! band has the same number in both readings of the same bytes.
 
+use super::closing::Closing;
 use super::run::RunSplit;
 use super::sloping::Sloping;
 use super::summing::Summing;
@@ -39,6 +40,9 @@ pub(crate) enum Keeping {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Censuses<'a> {
     pub(crate) complete: u32,
+    /// The first census that points may still come for (this run's or block's first):
+    /// those before it are over.
+    pub(crate) open: u32,
     pub(crate) times: &'a [f64],
 }
 
@@ -46,8 +50,12 @@ pub(crate) struct Censuses<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct Drawn {
     drawing: Drawing,
-    /// The merged bands' values added up, census by census, in file order.
-    sums: Vec<f64>,
+    /// The merged bands' values added up, census by census, in file order; with a
+    /// spill, each census's handed on to it as OTHER's point once the census is over.
+    sums: Closing,
+    /// With a spill, the stack's height at each census (the drawn and merged bands'
+    /// values added up), handed on to it alike.
+    heights: Closing,
     /// The last census any point was in (the builder's `dropped` needs it).
     last: Option<u32>,
     /// How many runs came split by role (the tests check that some did).
@@ -80,8 +88,8 @@ impl Keeping {
     ) {
         match self {
             Keeping::Every => band.extend(points.iter().map(|p| shifted(p, base))),
-            Keeping::Totals(t) => t.take(id, points, base),
-            Keeping::Drawn(d) => d.take(band, id, points, base),
+            Keeping::Totals(t) => t.take(id, points, base, at.open),
+            Keeping::Drawn(d) => d.take(band, id, points, base, at.open),
             Keeping::Summed(s) => s.take(id, points, base, at.complete, at.times),
             Keeping::Sloped(s) => s.take(id, points, base),
             Keeping::Both(b) => {
@@ -101,7 +109,7 @@ impl Keeping {
             Keeping::Drawn(d) => d.take_census(points, sample),
             Keeping::Totals(t) => {
                 for &(id, value) in points {
-                    t.take(id, &[Point { sample, value }], 0);
+                    t.take(id, &[Point { sample, value }], 0, sample);
                 }
                 true
             }
@@ -117,9 +125,7 @@ impl Keeping {
             Keeping::Totals(t) => t.discard_from(complete),
             Keeping::Drawn(d) => {
                 d.sums.truncate(complete as usize);
-                if let Some(spill) = &d.drawing.spill {
-                    spill.lock().heights.truncate(complete as usize);
-                }
+                d.heights.truncate(complete as usize);
                 d.last.is_some_and(|last| last >= complete)
             }
             Keeping::Summed(s) => s.discard_from(complete),
@@ -208,16 +214,14 @@ impl Keeping {
             b.1.spilled(names, censuses);
             return;
         }
-        if let Keeping::Drawn(Drawn {
-            drawing: Drawing {
-                spill: Some(spill), ..
-            },
-            ..
-        }) = self
-        {
-            let mut spill = spill.lock();
-            spill.names = names;
-            spill.heights.resize(censuses, 0.0);
+        if let Keeping::Drawn(d) = self {
+            if let Some(spill) = &d.drawing.spill {
+                let mut spill = spill.lock();
+                spill.names = names;
+                d.heights.reach(censuses);
+                d.heights.truncate(censuses);
+                spill.put_heights(d.heights.hand_on_all());
+            }
         }
     }
 
@@ -240,19 +244,15 @@ impl Keeping {
             Keeping::Both(b) => return b.0.merged_points().or_else(|| b.1.merged_points()),
             _ => return None,
         };
-        let carrier = d.drawing.roles.iter().position(|&r| r == Role::Merged)?;
-        let sums = std::mem::take(&mut d.sums);
-        let points = (sums.into_iter().enumerate()).map(|(sample, value)| Point {
-            sample: sample as u32,
-            value,
-        });
+        let carrier = d.carrier()?;
+        let points = d.sums.hand_on_all().map(census_point);
         if let Some(spill) = &d.drawing.spill {
             let mut spill = spill.lock();
-            spill.put(carrier as u32, points);
-            spill.carrier = Some(carrier as u32);
+            spill.put(carrier, points);
+            spill.carrier = Some(carrier);
             return None;
         }
-        Some((carrier, points.collect()))
+        Some((carrier as usize, points.collect()))
     }
 }
 
@@ -282,13 +282,13 @@ impl Drawn {
             let last = base + last;
             self.last = Some(self.last.map_or(last, |l| l.max(last)));
         }
-        let Some(spill) = &self.drawing.spill else {
+        let Some(spill) = self.drawing.spill.clone() else {
             return;
         };
         let mut spill = spill.lock();
-        let censuses = self.drawing.censuses;
-        add_census_sums(&mut spill.heights, base, split.heights, censuses);
-        add_census_sums(&mut self.sums, base, split.merged, censuses);
+        self.hand_on(&mut spill, base);
+        add_census_sums(&mut self.heights, base, split.heights);
+        add_census_sums(&mut self.sums, base, split.merged);
         for (&id, points) in ids.iter().zip(by_band) {
             if !points.is_empty() && self.drawing.roles.get(id as usize) == Some(&Role::Drawn) {
                 spill.put(id, points.iter().map(|p| shifted(p, base)));
@@ -298,34 +298,34 @@ impl Drawn {
 
     /// [`Keeping::take_census`].
     fn take_census(&mut self, points: &[(u32, f64)], sample: u32) -> bool {
-        let Some(spill) = &self.drawing.spill else {
+        let Some(spill) = self.drawing.spill.clone() else {
             return false;
         };
         if points.is_empty() {
             return true;
         }
         self.last = Some(self.last.map_or(sample, |l| l.max(sample)));
-        let (censuses, roles) = (self.drawing.censuses, &self.drawing.roles);
         let mut spill = spill.lock();
+        self.hand_on(&mut spill, sample);
         for &(id, value) in points {
-            let role = roles.get(id as usize);
             let point = [Point { sample, value }];
-            spill_points(&mut spill, &mut self.sums, censuses, role, id, &point, 0);
+            self.spill_points(&mut spill, id, &point, 0);
         }
         true
     }
 
-    fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32) {
+    /// [`Keeping::take`]; `open`: the first census points may still come for.
+    fn take(&mut self, band: &mut Vec<Point>, id: u32, points: &[Point], base: u32, open: u32) {
         if let Some(p) = points.last() {
             let last = p.sample + base;
             self.last = Some(self.last.map_or(last, |l| l.max(last)));
         }
-        let role = self.drawing.roles.get(id as usize);
-        if let Some(spill) = &self.drawing.spill {
-            let censuses = self.drawing.censuses;
-            let sums = &mut self.sums;
-            return spill_points(&mut spill.lock(), sums, censuses, role, id, points, base);
+        if let Some(spill) = self.drawing.spill.clone() {
+            let mut spill = spill.lock();
+            self.hand_on(&mut spill, open);
+            return self.spill_points(&mut spill, id, points, base);
         }
+        let role = self.drawing.roles.get(id as usize);
         match role {
             Some(Role::Drawn) => {
                 if band.capacity() == 0 {
@@ -343,77 +343,80 @@ impl Drawn {
             }
             Some(Role::Merged) => {
                 for p in points {
-                    let at = (p.sample + base) as usize;
-                    if self.sums.len() <= at {
-                        self.sums.resize(at + 1, 0.0);
-                    }
-                    self.sums[at] += p.value;
+                    self.sums.add((p.sample + base) as usize, p.value);
                 }
             }
             Some(Role::Dropped) | None => {}
         }
     }
-}
 
-/// [`Drawn::take`] into a spill: a drawn band's points written to it, a merged band's
-/// added into `sums`, and both into the stack's heights. The heights are added in file
-/// order, not band by band as `stack_heights` adds them: the same doubles, because every
-/// value is whole and every census's sum of magnitudes below 2^52 (the first reading
-/// checked, else there is no second).
-fn spill_points(
-    spill: &mut Spill,
-    sums: &mut Vec<f64>,
-    censuses: usize,
-    role: Option<&Role>,
-    id: u32,
-    points: &[Point],
-    base: u32,
-) {
-    let merged = match role {
-        Some(Role::Drawn) => false,
-        Some(Role::Merged) => true,
-        Some(Role::Dropped) | None => return,
-    };
-    // Their final size at once: doubling would leave up to half of each unused.
-    if spill.heights.capacity() == 0 {
-        spill.heights.reserve_exact(censuses);
+    /// The most censuses whose heights or merged bands' sum were held at once.
+    #[cfg(test)]
+    pub(crate) fn most_held(&self) -> usize {
+        self.heights.most_held().max(self.sums.most_held())
     }
-    if merged && sums.capacity() == 0 {
-        sums.reserve_exact(censuses);
+
+    /// The band whose points are the merged bands' sum: the first merged one.
+    fn carrier(&self) -> Option<u32> {
+        let roles = &self.drawing.roles;
+        roles
+            .iter()
+            .position(|&r| r == Role::Merged)
+            .map(|b| b as u32)
     }
-    for p in points {
-        let (at, value) = ((p.sample + base) as usize, p.value);
-        if spill.heights.len() <= at {
-            spill.heights.resize(at + 1, 0.0);
+
+    /// Hands the censuses before `open` on to `spill`: they are over, so their heights
+    /// and the merged bands' sums are final.
+    fn hand_on(&mut self, spill: &mut Spill, open: u32) {
+        let open = open as usize;
+        spill.put_heights(self.heights.hand_on(open));
+        match self.carrier() {
+            Some(carrier) => spill.put(carrier, self.sums.hand_on(open).map(census_point)),
+            None => self.sums.hand_on(open).for_each(drop),
         }
-        spill.heights[at] += value;
-        if merged {
-            if sums.len() <= at {
-                sums.resize(at + 1, 0.0);
+    }
+
+    /// [`Self::take`] into a spill: a drawn band's points written to it, a merged band's
+    /// added into `sums`, and both into the stack's heights. The heights are added in
+    /// file order, not band by band as `stack_heights` adds them: the same doubles,
+    /// because every value is whole and every census's sum of magnitudes below 2^52 (the
+    /// first reading checked, else there is no second).
+    fn spill_points(&mut self, spill: &mut Spill, id: u32, points: &[Point], base: u32) {
+        let merged = match self.drawing.roles.get(id as usize) {
+            Some(Role::Drawn) => false,
+            Some(Role::Merged) => true,
+            Some(Role::Dropped) | None => return,
+        };
+        for p in points {
+            let (at, value) = ((p.sample + base) as usize, p.value);
+            self.heights.add(at, value);
+            if merged {
+                self.sums.add(at, value);
             }
-            sums[at] += value;
         }
-    }
-    if !merged {
-        spill.put(id, points.iter().map(|p| shifted(p, base)));
+        if !merged {
+            spill.put(id, points.iter().map(|p| shifted(p, base)));
+        }
     }
 }
 
-/// Adds a run's census sums (`sums`, from census `base` on) into `to`, grown to reach
-/// the last (its room reserved for all `censuses` at once).
-fn add_census_sums(to: &mut Vec<f64>, base: u32, sums: &[u64], censuses: usize) {
+/// A census's sum as the point of its census.
+fn census_point((census, value): (usize, f64)) -> Point {
+    Point {
+        sample: census as u32,
+        value,
+    }
+}
+
+/// Adds a run's sums by census (`sums`, from census `base`) into `to`.
+fn add_census_sums(to: &mut Closing, base: u32, sums: &[u64]) {
     if sums.is_empty() {
         return;
     }
-    if to.capacity() == 0 {
-        to.reserve_exact(censuses);
-    }
-    let (from, end) = (base as usize, base as usize + sums.len());
-    if to.len() < end {
-        to.resize(end, 0.0);
-    }
-    for (t, &s) in to[from..].iter_mut().zip(sums) {
-        *t += s as f64;
+    let from = base as usize;
+    to.reach(from + sums.len());
+    for (k, &s) in sums.iter().enumerate() {
+        to.add(from + k, s as f64);
     }
 }
 

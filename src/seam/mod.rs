@@ -23,6 +23,7 @@
 
 mod block;
 mod builder;
+mod closing;
 mod keeping;
 mod run;
 mod sink;

@@ -7,6 +7,7 @@
 //! sum at once is adding each value through a double. Past that the sums are not
 //! taken ([`Totals::spoiled`]), and the reading is made again point by point.
 
+use super::closing::Closing;
 use super::run::RunSums;
 use crate::num::c_trunc_i64;
 use crate::profile::keep::BandTotals;
@@ -23,8 +24,11 @@ const WHOLE_BELOW: i128 = 1 << 53;
 #[derive(Debug, Default)]
 pub(crate) struct Totals {
     bands: Vec<Running>,
-    /// Every census's sum of magnitudes, to tell whether sums are exact in any order.
-    magnitudes: Vec<f64>,
+    /// The open censuses' sums of magnitudes, to tell whether sums are exact in any
+    /// order: a census's is checked once it is over (see [`Self::hand_on`]).
+    magnitudes: Closing,
+    /// The first census over whose sum of magnitudes was not below 2^52, if any.
+    inexact: Option<usize>,
     /// Some value was not a whole number.
     fraction: bool,
     /// Take the points one by one only (the reading made again once sums were
@@ -47,8 +51,10 @@ struct Running {
 }
 
 impl Totals {
-    /// Takes `points` of band `id`, their samples counted from `base`.
-    pub(crate) fn take(&mut self, id: u32, points: &[Point], base: u32) {
+    /// Takes `points` of band `id`, their samples counted from `base`; `open`: the first
+    /// census points may still come for.
+    pub(crate) fn take(&mut self, id: u32, points: &[Point], base: u32, open: u32) {
+        self.hand_on(open);
         let r = band(&mut self.bands, id);
         for p in points {
             let (sample, value) = (p.sample + base, p.value);
@@ -59,11 +65,7 @@ impl Totals {
             r.total = c_trunc_i64(r.total as f64 + value);
             r.count += 1;
             self.fraction |= value.fract() != 0.0;
-            let at = sample as usize;
-            if self.magnitudes.len() <= at {
-                self.magnitudes.resize(at + 1, 0.0);
-            }
-            self.magnitudes[at] += value.abs();
+            self.magnitudes.add(sample as usize, value.abs());
         }
     }
 
@@ -72,6 +74,7 @@ impl Totals {
     /// would not stay a double's whole number, nothing but [`Self::spoiled`].
     pub(crate) fn take_sums(&mut self, ids: &[u32], sums: &RunSums<'_>, base: u32) {
         self.runs_summed += 1;
+        self.hand_on(base);
         for (&id, s) in ids.iter().zip(sums.bands) {
             let r = band(&mut self.bands, id);
             let total = i128::from(r.total) + i128::from(s.sum);
@@ -91,13 +94,22 @@ impl Totals {
             r.count += s.count;
         }
         let (from, censuses) = (base as usize, sums.censuses);
-        if self.magnitudes.len() < from + censuses.len() {
-            self.magnitudes.resize(from + censuses.len(), 0.0);
-        }
+        self.magnitudes.reach(from + censuses.len());
         // Whole numbers: below 2^52 in the end exactly when every partial sum of the
         // values one by one stays below it (past 2^52 a rounded sum cannot fall back).
-        for (m, &sum) in self.magnitudes[from..].iter_mut().zip(censuses) {
-            *m += sum as f64;
+        for (k, &sum) in censuses.iter().enumerate() {
+            self.magnitudes.add(from + k, sum as f64);
+        }
+    }
+
+    /// Checks the censuses before `open`, which are over, and gives up their sums.
+    fn hand_on(&mut self, open: u32) {
+        for (census, m) in self.magnitudes.hand_on(open as usize) {
+            // (A NaN sum is not below either.)
+            let below = m < EXACT_BELOW;
+            if !below && self.inexact.is_none() {
+                self.inexact = Some(census);
+            }
         }
     }
 
@@ -110,6 +122,7 @@ impl Totals {
             dropped = true;
         }
         self.magnitudes.truncate(complete as usize);
+        self.inexact = self.inexact.filter(|&census| census < complete as usize);
         dropped
     }
 
@@ -126,7 +139,9 @@ impl Totals {
 
     /// The reading's result, with the bands' names.
     pub(crate) fn band_totals(&self, names: Vec<Vec<u8>>, censuses: usize) -> BandTotals {
-        let exact = !self.fraction && self.magnitudes.iter().all(|&m| m < EXACT_BELOW);
+        let exact = !self.fraction
+            && self.inexact.is_none()
+            && self.magnitudes.held().all(|m| m < EXACT_BELOW);
         BandTotals {
             totals: (0..names.len())
                 .map(|id| self.bands.get(id).map_or(0, |r| r.total))

@@ -17,6 +17,12 @@ use crate::{Format, LoadOptions, ReadOptions, RenderOptions};
 /// The second reading of `bytes` in chunks of `chunk` bytes as `drawing` says, into a
 /// spill in memory: what it found, as text, and how many runs came split.
 fn second_reading(bytes: &[u8], drawing: &Drawing, chunk: usize) -> (String, u64) {
+    let (found, split, _) = second_reading_held(bytes, drawing, chunk);
+    (found, split)
+}
+
+/// [`second_reading`], and the most censuses the builder held at once.
+fn second_reading_held(bytes: &[u8], drawing: &Drawing, chunk: usize) -> (String, u64, usize) {
     let spill = SpillHandle::new(Spill::new(Box::new(std::io::Cursor::new(Vec::new()))));
     let mut drawing = drawing.clone();
     drawing.spill = Some(spill.clone());
@@ -28,11 +34,15 @@ fn second_reading(bytes: &[u8], drawing: &Drawing, chunk: usize) -> (String, u64
         chunk,
         &mut |_| {},
     );
-    let split = builder.runs_split();
+    let (split, held) = (builder.runs_split(), builder.most_censuses_held());
     let profile = builder.finish();
     let mut spill = spill.lock();
     let finished = spill.finish().map_err(|e| e.to_string());
-    let heights: Vec<u64> = spill.heights.iter().map(|h| h.to_bits()).collect();
+    let mut heights = Vec::new();
+    let read_heights = spill.read_heights(&mut |ps| {
+        heights.extend(ps.iter().map(|p| (p.sample, p.value.to_bits())));
+    });
+    let heights = (read_heights.map_err(|e| e.to_string()), heights);
     let mut bands = Vec::new();
     for band in 0..profile.bands.len() as u32 {
         let mut points = Vec::new();
@@ -45,7 +55,7 @@ fn second_reading(bytes: &[u8], drawing: &Drawing, chunk: usize) -> (String, u64
         spill.carrier,
         spill.names
     );
-    (found, split)
+    (found, split, held)
 }
 
 /// Checks `bytes` both ways, for every option set that reads it twice; how many runs
@@ -90,5 +100,30 @@ fn generated_profiles_read_alike_split_by_role() {
         let bytes = generated(bands, censuses, false, cut);
         let split = same_split(&format!("{bands} bands, cut {cut}"), &bytes);
         assert!(split > 100, "runs split: {split}");
+    }
+}
+
+/// The second reading into a spill holds the heights and OTHER's sum of the censuses
+/// still open only (a run's, split by role or not), not one of each census of the file.
+#[test]
+fn the_second_reading_holds_the_open_censuses_only() {
+    let bytes = generated(60, 300, false, true);
+    let mut render = RenderOptions::for_format(Format::Ps);
+    render.aggregate = option_sets().swap_remove(0);
+    let opts = LoadOptions::default();
+    let (drawing, _) = decide(&bytes, &opts, &render, &mut |_| {}, &|| {}).expect("two readings");
+    let plain = Drawing {
+        by_name: None,
+        ..drawing.clone()
+    };
+    for (how, drawing) in [("split", &drawing), ("by band", &plain)] {
+        let (_, _, whole) = second_reading_held(&bytes, drawing, 1 << 20);
+        assert!(
+            whole >= 100,
+            "{how}: a long run holds its censuses: {whole}"
+        );
+        let (_, _, held) = second_reading_held(&bytes, drawing, 4096);
+        // A 4 KiB chunk holds about five censuses of 60 bands.
+        assert!(held <= 10, "{how}: {held} censuses held at once");
     }
 }

@@ -135,3 +135,33 @@ fn values_past_2_53_are_taken_one_by_one() {
     }
     assert!(summed > 10, "runs added up: {summed}");
 }
+
+/// A census early in the file whose values add up past 2^52 makes the sums not exact,
+/// though that census was checked and given up long before the reading ended; and a
+/// file whose every census stays below it is exact.
+#[test]
+fn a_census_past_2_52_long_before_the_end_is_not_exact() {
+    let half = 1u64 << 51;
+    // Census 3 holds `big` twice and `small` 4: 2^52 + 4 with two halves, 2^52 - 2 with
+    // two of 2^51 - 3.
+    for (at, big, exact) in [(3, half, false), (3, half - 3, true), (4_999, half, false)] {
+        let mut values = vec![1; 5_000];
+        values[at] = big;
+        let mut bytes = with_values(&values);
+        let line = format!("big\t{big}\n");
+        let pos = bytes.windows(line.len()).position(|w| w == line.as_bytes());
+        let pos = pos.expect("the big line");
+        bytes.splice(pos..pos, line.bytes());
+        for by_points in [true, false] {
+            for chunk in [64, 4096, 1 << 20] {
+                let (totals, spoiled, _) = first_reading(&bytes, chunk, by_points);
+                let totals = totals.expect("read");
+                assert!(!spoiled, "census {at}, chunks of {chunk}");
+                assert_eq!(
+                    totals.exact, exact,
+                    "census {at} ({big}), chunks of {chunk}"
+                );
+            }
+        }
+    }
+}
