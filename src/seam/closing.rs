@@ -58,6 +58,13 @@ impl Closing {
         self.held.truncate(end.saturating_sub(self.from));
     }
 
+    /// Whether [`Self::hand_on`] of `end` would hand any census on (asked first: a
+    /// reading asks at every point, and most of the time none is).
+    #[inline]
+    pub(crate) fn any_before(&self, end: usize) -> bool {
+        end > self.from && !self.held.is_empty()
+    }
+
     /// Hands on the censuses before `end` that are held, in order, as `(census, sum)`:
     /// their censuses are complete. Those before `end` not reached yet are handed on
     /// later, once reached (as the zeros `Vec::resize` would have put there).

@@ -50,12 +50,8 @@ pub(crate) struct Censuses<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct Drawn {
     drawing: Drawing,
-    /// The merged bands' values added up, census by census, in file order; with a
-    /// spill, each census's handed on to it as OTHER's point once the census is over.
-    sums: Closing,
-    /// With a spill, the stack's height at each census (the drawn and merged bands'
-    /// values added up), handed on to it alike.
-    heights: Closing,
+    /// What is added up census by census.
+    open: OpenSums,
     /// The last census any point was in (the builder's `dropped` needs it).
     last: Option<u32>,
     /// How many runs came split by role (the tests check that some did).
@@ -71,6 +67,7 @@ impl Keeping {
     /// The second reading's, with each band's role and count by its number.
     pub(crate) fn drawn(drawing: Drawing) -> Keeping {
         Keeping::Drawn(Drawn {
+            open: OpenSums::new(&drawing.roles),
             drawing,
             ..Drawn::default()
         })
@@ -124,8 +121,8 @@ impl Keeping {
             Keeping::Every => false,
             Keeping::Totals(t) => t.discard_from(complete),
             Keeping::Drawn(d) => {
-                d.sums.truncate(complete as usize);
-                d.heights.truncate(complete as usize);
+                d.open.sums.truncate(complete as usize);
+                d.open.heights.truncate(complete as usize);
                 d.last.is_some_and(|last| last >= complete)
             }
             Keeping::Summed(s) => s.discard_from(complete),
@@ -218,9 +215,10 @@ impl Keeping {
             if let Some(spill) = &d.drawing.spill {
                 let mut spill = spill.lock();
                 spill.names = names;
-                d.heights.reach(censuses);
-                d.heights.truncate(censuses);
-                spill.put_heights(d.heights.hand_on_all());
+                let heights = &mut d.open.heights;
+                heights.reach(censuses);
+                heights.truncate(censuses);
+                spill.put_heights(heights.hand_on_all());
             }
         }
     }
@@ -244,8 +242,8 @@ impl Keeping {
             Keeping::Both(b) => return b.0.merged_points().or_else(|| b.1.merged_points()),
             _ => return None,
         };
-        let carrier = d.carrier()?;
-        let points = d.sums.hand_on_all().map(census_point);
+        let carrier = d.open.carrier?;
+        let points = d.open.sums.hand_on_all().map(census_point);
         if let Some(spill) = &d.drawing.spill {
             let mut spill = spill.lock();
             spill.put(carrier, points);
@@ -282,13 +280,13 @@ impl Drawn {
             let last = base + last;
             self.last = Some(self.last.map_or(last, |l| l.max(last)));
         }
-        let Some(spill) = self.drawing.spill.clone() else {
+        let Some(spill) = &self.drawing.spill else {
             return;
         };
         let mut spill = spill.lock();
-        self.hand_on(&mut spill, base);
-        add_census_sums(&mut self.heights, base, split.heights);
-        add_census_sums(&mut self.sums, base, split.merged);
+        self.open.hand_on(&mut spill, base);
+        add_census_sums(&mut self.open.heights, base, split.heights);
+        add_census_sums(&mut self.open.sums, base, split.merged);
         for (&id, points) in ids.iter().zip(by_band) {
             if !points.is_empty() && self.drawing.roles.get(id as usize) == Some(&Role::Drawn) {
                 spill.put(id, points.iter().map(|p| shifted(p, base)));
@@ -298,7 +296,7 @@ impl Drawn {
 
     /// [`Keeping::take_census`].
     fn take_census(&mut self, points: &[(u32, f64)], sample: u32) -> bool {
-        let Some(spill) = self.drawing.spill.clone() else {
+        let Some(spill) = &self.drawing.spill else {
             return false;
         };
         if points.is_empty() {
@@ -306,10 +304,11 @@ impl Drawn {
         }
         self.last = Some(self.last.map_or(sample, |l| l.max(sample)));
         let mut spill = spill.lock();
-        self.hand_on(&mut spill, sample);
+        self.open.hand_on(&mut spill, sample);
         for &(id, value) in points {
             let point = [Point { sample, value }];
-            self.spill_points(&mut spill, id, &point, 0);
+            let roles = &self.drawing.roles;
+            self.open.spill_points(&mut spill, roles, id, &point, 0);
         }
         true
     }
@@ -320,10 +319,11 @@ impl Drawn {
             let last = p.sample + base;
             self.last = Some(self.last.map_or(last, |l| l.max(last)));
         }
-        if let Some(spill) = self.drawing.spill.clone() {
+        if let Some(spill) = &self.drawing.spill {
             let mut spill = spill.lock();
-            self.hand_on(&mut spill, open);
-            return self.spill_points(&mut spill, id, points, base);
+            self.open.hand_on(&mut spill, open);
+            let roles = &self.drawing.roles;
+            return self.open.spill_points(&mut spill, roles, id, points, base);
         }
         let role = self.drawing.roles.get(id as usize);
         match role {
@@ -343,7 +343,7 @@ impl Drawn {
             }
             Some(Role::Merged) => {
                 for p in points {
-                    self.sums.add((p.sample + base) as usize, p.value);
+                    self.open.sums.add((p.sample + base) as usize, p.value);
                 }
             }
             Some(Role::Dropped) | None => {}
@@ -353,36 +353,59 @@ impl Drawn {
     /// The most censuses whose heights or merged bands' sum were held at once.
     #[cfg(test)]
     pub(crate) fn most_held(&self) -> usize {
-        self.heights.most_held().max(self.sums.most_held())
+        let open = &self.open;
+        open.heights.most_held().max(open.sums.most_held())
     }
+}
 
+/// What the second reading adds up census by census: the merged bands' values, in file
+/// order (with a spill, each census's handed on to it as OTHER's point once the census
+/// is over), and with a spill the stack's height (the drawn and merged bands' values),
+/// handed on alike.
+#[derive(Debug, Default)]
+struct OpenSums {
+    sums: Closing,
+    heights: Closing,
     /// The band whose points are the merged bands' sum: the first merged one.
-    fn carrier(&self) -> Option<u32> {
-        let roles = &self.drawing.roles;
-        roles
-            .iter()
-            .position(|&r| r == Role::Merged)
-            .map(|b| b as u32)
+    carrier: Option<u32>,
+}
+
+impl OpenSums {
+    fn new(roles: &[Role]) -> OpenSums {
+        OpenSums {
+            carrier: (roles.iter().position(|&r| r == Role::Merged)).map(|b| b as u32),
+            ..OpenSums::default()
+        }
     }
 
     /// Hands the censuses before `open` on to `spill`: they are over, so their heights
     /// and the merged bands' sums are final.
     fn hand_on(&mut self, spill: &mut Spill, open: u32) {
         let open = open as usize;
+        if !self.heights.any_before(open) && !self.sums.any_before(open) {
+            return;
+        }
         spill.put_heights(self.heights.hand_on(open));
-        match self.carrier() {
+        match self.carrier {
             Some(carrier) => spill.put(carrier, self.sums.hand_on(open).map(census_point)),
             None => self.sums.hand_on(open).for_each(drop),
         }
     }
 
-    /// [`Self::take`] into a spill: a drawn band's points written to it, a merged band's
+    /// [`Drawn::take`] into a spill: a drawn band's points written to it, a merged band's
     /// added into `sums`, and both into the stack's heights. The heights are added in
     /// file order, not band by band as `stack_heights` adds them: the same doubles,
     /// because every value is whole and every census's sum of magnitudes below 2^52 (the
     /// first reading checked, else there is no second).
-    fn spill_points(&mut self, spill: &mut Spill, id: u32, points: &[Point], base: u32) {
-        let merged = match self.drawing.roles.get(id as usize) {
+    fn spill_points(
+        &mut self,
+        spill: &mut Spill,
+        roles: &[Role],
+        id: u32,
+        points: &[Point],
+        base: u32,
+    ) {
+        let merged = match roles.get(id as usize) {
             Some(Role::Drawn) => false,
             Some(Role::Merged) => true,
             Some(Role::Dropped) | None => return,

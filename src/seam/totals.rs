@@ -104,6 +104,9 @@ impl Totals {
 
     /// Checks the censuses before `open`, which are over, and gives up their sums.
     fn hand_on(&mut self, open: u32) {
+        if !self.magnitudes.any_before(open as usize) {
+            return;
+        }
         for (census, m) in self.magnitudes.hand_on(open as usize) {
             // (A NaN sum is not below either.)
             let below = m < EXACT_BELOW;
