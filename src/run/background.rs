@@ -5,13 +5,16 @@
 //!
 //! The same bytes in the same order, and at most three buffers (two in the writer's
 //! hands, or three during a flush): a painter that gets ahead waits for the writer. A
-//! small output (one buffer) is written by the calling thread and no thread is started.
+//! small output (one buffer) is written by the calling thread and no thread is started,
+//! and so is every output when no thread can be started (a process at its limit of
+//! threads or memory), as `paint/ps/threads.rs` does its work.
 //! The writer's first error is said when the next buffer is handed over (a megabyte or
 //! two of writes later), or by a flush or [`Background::finish`]. Dropped unfinished,
 //! it writes what it holds, as `BufWriter` does (its errors then go unsaid).
 
 use std::io::{self, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Bytes a buffer holds before it is handed to the writer.
@@ -20,9 +23,22 @@ const BUFFER: usize = 1 << 20;
 /// A [`Write`] whose bytes reach `W` through a writer thread (see the module docs).
 pub(crate) struct Background<W: Write + Send + 'static> {
     buf: Vec<u8>,
-    /// The output, until the writer thread is started.
+    /// The output, until the writer thread is started (for good when none could be).
     out: Option<W>,
     writer: Option<Writer<W>>,
+    /// How a writer thread is started ([`std::thread::Builder::spawn`]; the tests' own
+    /// one fails).
+    spawn: Spawn<W>,
+}
+
+/// Starts a writer thread running the function given.
+type Spawn<W> = fn(Box<dyn FnOnce() -> Option<W> + Send>) -> io::Result<JoinHandle<Option<W>>>;
+
+/// [`Spawn`] by the standard library, as a thread named `output`.
+fn spawn_thread<W: Send + 'static>(
+    run: Box<dyn FnOnce() -> Option<W> + Send>,
+) -> io::Result<JoinHandle<Option<W>>> {
+    std::thread::Builder::new().name("output".into()).spawn(run)
 }
 
 /// The writer thread and the way to it.
@@ -33,7 +49,7 @@ struct Writer<W> {
     written: Receiver<io::Result<Vec<u8>>>,
     /// Buffers handed over and not back yet.
     out: usize,
-    thread: JoinHandle<W>,
+    thread: JoinHandle<Option<W>>,
 }
 
 impl<W: Write + Send + 'static> Background<W> {
@@ -42,6 +58,7 @@ impl<W: Write + Send + 'static> Background<W> {
             buf: Vec::with_capacity(BUFFER),
             out: Some(out),
             writer: None,
+            spawn: spawn_thread::<W>,
         }
     }
 
@@ -49,7 +66,16 @@ impl<W: Write + Send + 'static> Background<W> {
     /// empty one back when two are out.
     fn hand_over(&mut self) -> io::Result<()> {
         if self.writer.is_none() {
-            self.writer = Some(Writer::start(self.out.take().ok_or_else(closed)?)?);
+            match Writer::start(self.out.take().ok_or_else(closed)?, self.spawn) {
+                Ok(writer) => self.writer = Some(writer),
+                // No thread: the buffer is written here, as every one after it.
+                Err(out) => {
+                    let out = self.out.insert(out.ok_or_else(closed)?);
+                    out.write_all(&self.buf)?;
+                    self.buf.clear();
+                    return Ok(());
+                }
+            }
         }
         let writer = self.writer.as_mut().ok_or_else(closed)?;
         let full = std::mem::take(&mut self.buf);
@@ -87,26 +113,35 @@ fn closed() -> io::Error {
 }
 
 impl<W: Write + Send + 'static> Writer<W> {
-    fn start(mut out: W) -> io::Result<Self> {
+    /// A writer thread writing to `out`; `out` back when no thread could be started.
+    fn start(out: W, spawn: Spawn<W>) -> Result<Self, Option<W>> {
         // One buffer queued while one is written: two out at most.
         let (to_write, queued) = sync_channel::<Vec<u8>>(1);
         let (give_back, written) = sync_channel::<io::Result<Vec<u8>>>(2);
-        let thread = std::thread::Builder::new()
-            .name("output".into())
-            .spawn(move || {
-                for mut buf in queued {
-                    let done = match buf.is_empty() {
-                        true => out.flush(),
-                        false => out.write_all(&buf),
-                    };
-                    buf.clear();
-                    let failed = done.is_err();
-                    if give_back.send(done.map(|()| buf)).is_err() || failed {
-                        break;
-                    }
+        // Held by both sides: a thread that is not started leaves the output here.
+        let held = Arc::new(Mutex::new(Some(out)));
+        let theirs = Arc::clone(&held);
+        let take = |cell: &Mutex<Option<W>>| cell.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let run = Box::new(move || {
+            let mut out = take(&theirs)?;
+            for mut buf in queued {
+                let done = match buf.is_empty() {
+                    true => out.flush(),
+                    false => out.write_all(&buf),
+                };
+                buf.clear();
+                let failed = done.is_err();
+                if give_back.send(done.map(|()| buf)).is_err() || failed {
+                    break;
                 }
-                out
-            })?;
+            }
+            Some(out)
+        });
+        let thread = match spawn(run) {
+            Ok(thread) => thread,
+            // The function was dropped unrun: the output is still held here.
+            Err(_) => return Err(take(&held)),
+        };
         Ok(Writer {
             to_write,
             written,
@@ -160,9 +195,11 @@ impl<W: Write + Send + 'static> Writer<W> {
         // Taking back what it gives back until it stops, so that it is never kept from
         // writing a buffer by a full channel.
         while self.written.recv().is_ok() {}
-        self.thread
-            .join()
-            .map_err(|_| io::Error::other("the output's writer thread panicked"))
+        match self.thread.join() {
+            Ok(Some(out)) => Ok(out),
+            Ok(None) => Err(io::Error::other("the output's writer thread had no output")),
+            Err(_) => Err(io::Error::other("the output's writer thread panicked")),
+        }
     }
 }
 
@@ -330,5 +367,41 @@ mod tests {
             assert_eq!(e.to_string(), "disk full", "{fail_after}");
             assert!(kept.bytes.lock().unwrap().len() < fail_after + 7919);
         }
+    }
+
+    /// A spawn that fails, as in a process at its limit of threads.
+    fn refused<W>(_: Box<dyn FnOnce() -> Option<W> + Send>) -> io::Result<JoinHandle<Option<W>>> {
+        Err(io::Error::other("no thread"))
+    }
+
+    /// When no thread can be started, the buffers are written by the calling thread: the
+    /// same bytes in order, a flush that writes everything so far, the output's error
+    /// said, and no output lost.
+    #[test]
+    fn without_a_thread_every_byte_arrives_here() {
+        for size in [0, BUFFER + 1, 5 * BUFFER + 12_345] {
+            let kept = Kept::default();
+            let mut out = Background::new(kept.clone());
+            out.spawn = refused::<Kept>;
+            let want = text(size);
+            for piece in want.chunks(100_003) {
+                out.write_all(piece).unwrap();
+            }
+            assert!(out.writer.is_none(), "{size}: no writer");
+            out.flush().unwrap();
+            assert!(*kept.bytes.lock().unwrap() == want, "{size}: flushed");
+            out.write_all(b"more").unwrap();
+            out.finish().unwrap();
+            assert!(kept.bytes.lock().unwrap().ends_with(b"more"), "{size}");
+            assert_eq!(*kept.flushes.lock().unwrap(), 2, "{size}");
+        }
+        let kept = Kept {
+            fail_after: Some(BUFFER + 3),
+            ..Kept::default()
+        };
+        let mut out = Background::new(kept.clone());
+        out.spawn = refused::<Kept>;
+        let failed = (0..8).find_map(|_| out.write_all(&text(BUFFER / 2 + 1)).err());
+        assert_eq!(failed.expect("an error").to_string(), "disk full");
     }
 }
