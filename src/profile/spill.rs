@@ -203,10 +203,8 @@ impl Spill {
     /// Hands the stack's heights to `each`, a block at a time, as points of their
     /// censuses, in census order.
     pub(crate) fn read_heights(&mut self, each: &mut dyn FnMut(&[Point])) -> io::Result<()> {
-        let blocks = std::mem::take(&mut self.heights.blocks);
-        let read = self.read_blocks(&blocks, 0..usize::MAX, each);
-        self.heights.blocks = blocks;
-        read
+        let (file, bytes) = (&mut self.file, &mut self.bytes);
+        read_blocks(file, bytes, &self.heights.blocks, 0..usize::MAX, each)
     }
 
     /// [`Self::read_band`] of the blocks that hold points of the samples `samples`: those
@@ -218,46 +216,16 @@ impl Spill {
         samples: std::ops::Range<usize>,
         each: &mut dyn FnMut(&[Point]),
     ) -> io::Result<()> {
-        let Some(series) = self.bands.get_mut(band as usize) else {
+        let Some(series) = self.bands.get(band as usize) else {
             return Ok(());
         };
-        let blocks = std::mem::take(&mut series.blocks);
-        let read = self.read_blocks(&blocks, samples, each);
-        self.bands[band as usize].blocks = blocks;
-        read
-    }
-
-    fn read_blocks(
-        &mut self,
-        blocks: &[Block],
-        samples: std::ops::Range<usize>,
-        each: &mut dyn FnMut(&[Point]),
-    ) -> io::Result<()> {
-        let mut points = Vec::with_capacity(BLOCK);
-        for block in blocks {
-            if (block.last as usize) < samples.start {
-                continue;
-            }
-            if block.first as usize >= samples.end {
-                break;
-            }
-            self.bytes.resize(block.count as usize * POINT_BYTES, 0);
-            self.file.seek(SeekFrom::Start(block.at))?;
-            self.file.read_exact(&mut self.bytes)?;
-            points.clear();
-            points.extend(self.bytes.chunks_exact(POINT_BYTES).map(|c| {
-                let mut sample = [0; 4];
-                let mut bits = [0; 8];
-                sample.copy_from_slice(&c[..4]);
-                bits.copy_from_slice(&c[4..]);
-                Point {
-                    sample: u32::from_le_bytes(sample),
-                    value: f64::from_bits(u64::from_le_bytes(bits)),
-                }
-            }));
-            each(&points);
-        }
-        Ok(())
+        read_blocks(
+            &mut self.file,
+            &mut self.bytes,
+            &series.blocks,
+            samples,
+            each,
+        )
     }
 
     /// Keeps `e`, a failure to read the file back (thinning's), to be said by
@@ -279,6 +247,43 @@ impl Spill {
             false => (self.names.iter().position(|n| n == name)).map(|b| b as u32),
         }
     }
+}
+
+/// Hands the points of `blocks` of `file` that hold samples `samples` to `each`, a
+/// block at a time, read through `bytes`. (Of the spill's fields, not a method: the
+/// blocks are read where they are, so a panic in `each` leaves the spill whole.)
+fn read_blocks(
+    file: &mut Box<dyn SpillFile>,
+    bytes: &mut Vec<u8>,
+    blocks: &[Block],
+    samples: std::ops::Range<usize>,
+    each: &mut dyn FnMut(&[Point]),
+) -> io::Result<()> {
+    let mut points = Vec::with_capacity(BLOCK);
+    for block in blocks {
+        if (block.last as usize) < samples.start {
+            continue;
+        }
+        if block.first as usize >= samples.end {
+            break;
+        }
+        bytes.resize(block.count as usize * POINT_BYTES, 0);
+        file.seek(SeekFrom::Start(block.at))?;
+        file.read_exact(bytes)?;
+        points.clear();
+        points.extend(bytes.chunks_exact(POINT_BYTES).map(|c| {
+            let mut sample = [0; 4];
+            let mut bits = [0; 8];
+            sample.copy_from_slice(&c[..4]);
+            bits.copy_from_slice(&c[4..]);
+            Point {
+                sample: u32::from_le_bytes(sample),
+                value: f64::from_bits(u64::from_le_bytes(bits)),
+            }
+        }));
+        each(&points);
+    }
+    Ok(())
 }
 
 /// A [`Spill`] shared by the reading that fills it, the command that made it and the
