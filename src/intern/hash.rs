@@ -1,6 +1,7 @@
 //! The hashes of names: every byte ([`hash_bytes`], the one the profile's index and the
-//! readers' workers agree on), or a few words ([`quick_hash`], a worker's first try); and
-//! [`same`], the name compare of every table.
+//! readers' workers agree on), or a few words ([`quick_hash`], a worker's first try;
+//! [`line_hash`], the `.hp` reader's for each data line); and [`same`], the name compare
+//! of every table.
 
 use std::hash::Hasher;
 
@@ -70,28 +71,6 @@ pub(crate) fn quick_hash(name: &[u8]) -> u64 {
     mix_words(a, b, c, n)
 }
 
-/// [`quick_hash`] of the name that fills the first `n` (1 to 64) bytes of `w`, without
-/// a branch on `n`: the words are picked by selects, not jumps, since the names' lengths
-/// vary from line to line.
-#[inline(always)]
-pub(crate) fn quick_hash_window(w: &[u8; 64], n: usize) -> u64 {
-    let word = |i: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&w[i..i + 8]);
-        u64::from_le_bytes(b)
-    };
-    // The first word (only its first n bytes when n < 8), the second, and the eight
-    // bytes that end the name (the first eight when n < 8: then unused).
-    let first = word(0) & (u64::MAX >> (8 * (8 - n.min(8))));
-    let tail = word(n.max(8) - 8);
-    // Masks rather than `if`s, which the compiler kept as jumps.
-    let long = 0u64.wrapping_sub(u64::from(n >= 16));
-    let middle = 0u64.wrapping_sub(u64::from(n >= 8)) & !long;
-    let b = (word(8) & long) | (tail & middle);
-    let c = tail & long;
-    mix_words(first, b, c, n)
-}
-
 /// The mixing of [`quick_hash`]'s words.
 #[inline(always)]
 fn mix_words(a: u64, b: u64, c: u64, n: usize) -> u64 {
@@ -99,6 +78,60 @@ fn mix_words(a: u64, b: u64, c: u64, n: usize) -> u64 {
         ^ (b ^ 0x94d0_49bb_1331_11eb).wrapping_mul(0x2545_f491_4f6c_dd1d)
         ^ (c ^ n as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
     let m = u128::from(x) * 0x9e37_79b9_7f4a_7c15_u128;
+    (m as u64) ^ ((m >> 64) as u64)
+}
+
+/// The hash of a data line's name in a `.hp` reader's chunk (`read/hp/chunk/names.rs`):
+/// the length and at most three words, as [`quick_hash`], mixed by one multiply (this
+/// runs for every line of a long profile whose censuses list their bands in a new order
+/// each time; the chunk's table compares names wherever hashes agree, and falls back to
+/// hashing every byte when too many collide).
+#[inline(always)]
+pub(crate) fn line_hash(name: &[u8]) -> u64 {
+    let n = name.len();
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&name[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (first, second, tail) = if n >= 16 {
+        (word(0), word(8), word(n - 8))
+    } else if n >= 8 {
+        (word(0), 0, word(n - 8))
+    } else {
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(name);
+        (u64::from_le_bytes(w), 0, 0)
+    };
+    mix_line(first, second, tail, n)
+}
+
+/// [`line_hash`] of the name that fills the first `n` (1 to 64) bytes of `w`: below 16
+/// bytes, the words are picked by masks, not jumps, since the names' lengths vary from
+/// line to line.
+#[inline(always)]
+pub(crate) fn line_hash_window(w: &[u8; 64], n: usize) -> u64 {
+    let word = |i: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&w[i..i + 8]);
+        u64::from_le_bytes(b)
+    };
+    // Most of GHC's names are 16 bytes or longer: a jump that is rarely taken, then
+    // three words as they are.
+    if n >= 16 {
+        return mix_line(word(0), word(8), word(n - 8), n);
+    }
+    let first = word(0) & (u64::MAX >> (8 * (8 - n.min(8))));
+    let tail = word(n.max(8) - 8) & 0u64.wrapping_sub(u64::from(n >= 8));
+    mix_line(first, 0, tail, n)
+}
+
+/// The mixing of [`line_hash`]'s words: rotated apart, so that equal words in different
+/// places do not cancel, then one multiply folded.
+#[inline(always)]
+fn mix_line(first: u64, second: u64, tail: u64, n: usize) -> u64 {
+    let x = first ^ second.rotate_left(21) ^ tail.rotate_left(43) ^ (n as u64) << 56;
+    let m = u128::from(x ^ 0x9e37_79b9_7f4a_7c15) * 0xbf58_476d_1ce4_e5b9_u128;
     (m as u64) ^ ((m >> 64) as u64)
 }
 
@@ -146,17 +179,33 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{quick_hash, quick_hash_window, same};
+    use super::{line_hash, line_hash_window, same};
 
     #[test]
-    fn the_window_hash_is_the_quick_hash_of_the_name() {
+    fn the_window_hash_is_the_line_hash_of_the_name() {
         let mut next = crate::test_rng::xorshift(3);
         for _ in 0..20_000 {
             let mut w = [0u8; 64];
             w.iter_mut().for_each(|b| *b = next() as u8);
             for n in 1..=64 {
-                assert_eq!(quick_hash_window(&w, n), quick_hash(&w[..n]), "{n}");
+                assert_eq!(line_hash_window(&w, n), line_hash(&w[..n]), "{n}");
             }
+        }
+    }
+
+    /// Names that differ in one byte of the words hashed, or in length only, hash apart
+    /// (GHC's names often differ in a digit or share a long prefix).
+    #[test]
+    fn line_hashes_of_near_names_differ() {
+        for n in 1..=40usize {
+            let name: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            let hashed = |i: usize| i < 16 || i + 8 >= n;
+            for i in (0..n).filter(|&i| hashed(i)) {
+                let mut other = name.clone();
+                other[i] ^= 1;
+                assert_ne!(line_hash(&name), line_hash(&other), "{n} {i}");
+            }
+            assert_ne!(line_hash(&name), line_hash(&name[..n - 1]), "{n}");
         }
     }
 

@@ -8,6 +8,6 @@ mod hash;
 mod index;
 mod table;
 
-pub(crate) use hash::{hash_bytes, quick_hash, quick_hash_window, same, FxBuild};
+pub(crate) use hash::{hash_bytes, line_hash, line_hash_window, quick_hash, same, FxBuild};
 pub(crate) use index::NameIndex;
 pub(crate) use table::{fill_tagged, probe, tagged_slot, Probe};

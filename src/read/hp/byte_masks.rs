@@ -1,8 +1,10 @@
-//! Two masks of a 64-byte window at the start of a line, for the data-line fast path
+//! Masks of a 64-byte window at the start of a line, for the data-line fast path
 //! ([`super::data_line::window_data_line`]): which bytes are at or below space (the TAB
-//! and the line end among them) and which are ASCII digits. With both, a line of
-//! GHC's `name<TAB>digits` shape is found without a loop whose length varies from line
-//! to line: such loops' mispredicted exits were most of the scan of a long profile.
+//! and the line end among them), and which are equal to another window's (a name
+//! compared with a known one). With them, a line of GHC's `name<TAB>digits` shape is
+//! found without a loop whose length varies from line to line: such loops' mispredicted
+//! exits were most of the scan of a long profile. (The digits are checked eight at a
+//! time where they are read, `data_line.rs`: cheaper than a third mask.)
 //!
 //! On x86-64 the masks are SSE2's (part of every x86-64 processor, so no detection at run
 //! time): sixteen bytes a compare. This is the library's only `unsafe`: the loads read
@@ -12,11 +14,10 @@
 /// The window's width in bytes; a line that does not end within it takes the general path.
 pub(crate) const WIDTH: usize = 64;
 
-/// Bit `k` of the first mask is set when `w[k] <= b' '`, of the second when `w[k]` is
-/// an ASCII digit.
+/// Bit `k` is set when `w[k] <= b' '`.
 #[inline(always)]
-pub(crate) fn masks(w: &[u8; WIDTH]) -> (u64, u64) {
-    imp::masks(w)
+pub(crate) fn low_mask(w: &[u8; WIDTH]) -> u64 {
+    imp::low_mask(w)
 }
 
 /// Bit `k` is set when `a[k] == b[k]`.
@@ -31,7 +32,6 @@ mod imp {
     use super::WIDTH;
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
-        _mm_sub_epi8,
     };
 
     /// The four 16-byte parts of `w`.
@@ -50,25 +50,17 @@ mod imp {
     }
 
     #[inline(always)]
-    pub(super) fn masks(w: &[u8; WIDTH]) -> (u64, u64) {
+    pub(super) fn low_mask(w: &[u8; WIDTH]) -> u64 {
         let v = parts(w);
-        let (mut low, mut digits) = (0u64, 0u64);
+        let mut low = 0u64;
         for (k, &x) in v.iter().enumerate() {
             // SAFETY: SSE2 is always there on x86-64; no memory is touched. An unsigned
             // `x <= c` is `min(x, c) == x`.
-            let (at_or_below_space, digit) = unsafe {
-                let space = _mm_set1_epi8(0x20);
-                let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
-                let nine = _mm_set1_epi8(9);
-                (
-                    _mm_cmpeq_epi8(_mm_min_epu8(x, space), x),
-                    _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d),
-                )
-            };
+            let at_or_below_space =
+                unsafe { _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x) };
             low |= bits(at_or_below_space) << (16 * k);
-            digits |= bits(digit) << (16 * k);
         }
-        (low, digits)
+        low
     }
 
     #[inline(always)]
@@ -92,13 +84,12 @@ use portable as imp;
 mod portable {
     use super::WIDTH;
 
-    pub(super) fn masks(w: &[u8; WIDTH]) -> (u64, u64) {
-        let (mut low, mut digits) = (0u64, 0u64);
+    pub(super) fn low_mask(w: &[u8; WIDTH]) -> u64 {
+        let mut low = 0u64;
         for (k, &b) in w.iter().enumerate() {
             low |= u64::from(b <= b' ') << k;
-            digits |= u64::from(b.is_ascii_digit()) << k;
         }
-        (low, digits)
+        low
     }
 
     pub(super) fn equal_mask(a: &[u8; WIDTH], b: &[u8; WIDTH]) -> u64 {
@@ -128,15 +119,14 @@ mod tests {
                     _ => (k as u32 + round) as u8,
                 };
             }
-            let (low, digits) = masks(&w);
+            let low = low_mask(&w);
             let mut other = w;
             other[(next() % 64) as usize] ^= 1 + (next() % 255) as u8;
             let same = equal_mask(&w, &other);
-            assert_eq!((low, digits), portable::masks(&w));
+            assert_eq!(low, portable::low_mask(&w));
             assert_eq!(same, portable::equal_mask(&w, &other));
             for k in 0..WIDTH {
                 assert_eq!(low >> k & 1 == 1, w[k] <= b' ', "{w:?} {k}");
-                assert_eq!(digits >> k & 1 == 1, w[k].is_ascii_digit(), "{w:?} {k}");
                 assert_eq!(same >> k & 1 == 1, w[k] == other[k], "{w:?} {k}");
             }
         }

@@ -2,7 +2,7 @@
 //! (this runs over every line of a large profile), and the TAB-line rule for real GHC names
 //! that hp2ps's tokens cannot read.
 
-use super::byte_masks::{masks, WIDTH};
+use super::byte_masks::{low_mask, WIDTH};
 use super::tokens::{is_space, keyword, LONGEST_KEYWORD, MAX_NUMBER_LEN};
 use crate::num::integer_value;
 
@@ -20,9 +20,17 @@ pub(crate) fn simple_data_line(seg: &[u8]) -> Option<(&[u8], f64)> {
 pub(crate) struct DataLine {
     pub name_len: usize,
     pub value: f64,
+    /// The value as a whole number when it is below [`WHOLE_BELOW`] (exact as a double
+    /// and as a sum's term), else `u64::MAX`: what the readers that add values up take,
+    /// without a conversion back from the double.
+    pub whole: u64,
     /// Bytes up to and including the LF (or to the end of the bytes).
     pub len: usize,
 }
+
+/// Values from here on have no [`DataLine::whole`] (2^53: a double holds every whole
+/// number below it exactly).
+pub(crate) const WHOLE_BELOW: u64 = 1 << 53;
 
 /// Scans `bytes` from the start of a line for `name<TAB>digits` and the line end (`\n`,
 /// `\r\n`, a lone `\r` before the end, or with `end_is_line_end` the end of `bytes`).
@@ -58,21 +66,27 @@ pub(crate) fn scan_data_line(bytes: &[u8], end_is_line_end: bool) -> Option<Data
     } else {
         integer_value(&bytes[tab + 1..i])
     };
+    // Below 2^53: through `i64`, one instruction where `u64` takes several.
+    let whole = match value < WHOLE_BELOW as f64 {
+        true => value as i64 as u64,
+        false => u64::MAX,
+    };
     Some(DataLine {
         name_len: tab,
         value,
+        whole,
         len,
     })
 }
 
 /// [`scan_data_line`] of a line that ends within the first [`WIDTH`] bytes, has at most
-/// [`WINDOW_DIGITS`] digits and ends in `\n`, from the window's masks
-/// ([`super::byte_masks`]) rather than loops; `None` for any other line, which the
-/// caller then hands to [`scan_data_line`]. Where it gives a line, it is that line.
+/// [`WINDOW_DIGITS`] digits and ends in `\n`, from the window's mask of the bytes at or
+/// below space ([`super::byte_masks`]) rather than loops; `None` for any other line, which
+/// the caller then hands to [`scan_data_line`]. Where it gives a line, it is that line.
 #[inline(always)]
 pub(crate) fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
     let w: &[u8; WIDTH] = bytes.get(..WIDTH)?.try_into().ok()?;
-    let (low, digits) = masks(w);
+    let low = low_mask(w);
     // The first byte at or below space must be the TAB, the second the line end.
     let tab = low.trailing_zeros() as usize;
     let end = (low & low.wrapping_sub(1)).trailing_zeros() as usize;
@@ -83,19 +97,20 @@ pub(crate) fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
     if count == 0 || count > WINDOW_DIGITS {
         return None;
     }
-    let wanted = ((1u64 << count) - 1) << (tab + 1);
     let name = &w[..tab];
     // Keywords are short and upper-case: names that are neither (most) skip the call,
     // tested with `&` rather than `&&` so that one jump decides.
     let maybe_keyword = (tab <= LONGEST_KEYWORD) & name[0].is_ascii_uppercase();
     let keyword = maybe_keyword && keyword(name).is_some();
-    if digits & wanted != wanted || name[0] == b'"' || keyword {
+    if name[0] == b'"' || keyword {
         return None;
     }
+    let whole = digits_before(w, end, count)?;
     Some(DataLine {
         name_len: tab,
         // Below 2^53: through `i64`, one instruction where `u64` takes several.
-        value: digits_before(w, end, count) as i64 as f64,
+        value: whole as i64 as f64,
+        whole,
         len: end + 1,
     })
 }
@@ -104,9 +119,10 @@ pub(crate) fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
 /// it is exact as a double and as a sum's term.
 pub(crate) const WINDOW_DIGITS: usize = 15;
 
-/// The value of the `count` (1 to [`WINDOW_DIGITS`]) digits that end before `w[end]`.
+/// The value of the `count` (1 to [`WINDOW_DIGITS`]) bytes that end before `w[end]`;
+/// `None` unless they are all ASCII digits.
 #[inline(always)]
-fn digits_before(w: &[u8; WIDTH], end: usize, count: usize) -> u64 {
+fn digits_before(w: &[u8; WIDTH], end: usize, count: usize) -> Option<u64> {
     let word = |to: usize| {
         let mut b = [0u8; 8];
         b.copy_from_slice(&w[to - 8..to]);
@@ -114,19 +130,36 @@ fn digits_before(w: &[u8; WIDTH], end: usize, count: usize) -> u64 {
     };
     if end < 16 {
         // Too near the window's start for whole words before the end: rare and short.
-        // Wrapping: a mapped file cut meanwhile reads back as zeros after the masks saw
-        // digits; the value is then nonsense, and the reader reports the change.
-        return w[end - count..end]
-            .iter()
-            .fold(0, |v, &d| v * 10 + u64::from(d.wrapping_sub(b'0')));
+        return w[end - count..end].iter().try_fold(0, |v, &d| {
+            let d = d.wrapping_sub(b'0');
+            (d <= 9).then(|| v * 10 + u64::from(d))
+        });
     }
     // The last (up to) eight digits in the top bytes of the word that ends at `end`.
     let low = count.min(8);
-    let last = top_digits(word(end), low);
-    if count <= 8 {
-        return last;
+    let last = word(end);
+    if !top_are_digits(last, low) {
+        return None;
     }
-    top_digits(word(end - 8), count - 8) * 100_000_000 + last
+    let last = top_digits(last, low);
+    if count <= 8 {
+        return Some(last);
+    }
+    let first = word(end - 8);
+    if !top_are_digits(first, count - 8) {
+        return None;
+    }
+    Some(top_digits(first, count - 8) * 100_000_000 + last)
+}
+
+/// Whether the top `n` (1 to 8) bytes of `t` (bytes minus `'0'`, as `^ 0x30`) were ASCII
+/// digits: 0 to 9 now, so a high nibble of 0 and a low one that adding 6 does not carry
+/// into the high nibble (the low nibbles alone are added: no carry between bytes).
+#[inline(always)]
+fn top_are_digits(t: u64, n: usize) -> bool {
+    const HIGH: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    let other = ((t & HIGH) | ((t & !HIGH) + 0x0606_0606_0606_0606)) & HIGH;
+    other & (u64::MAX << (8 * (8 - n))) == 0
 }
 
 /// The value of the `n` (1 to 8) digits in the top bytes of `t` (bytes minus `'0'`); the
@@ -135,8 +168,8 @@ fn digits_before(w: &[u8; WIDTH], end: usize, count: usize) -> u64 {
 fn top_digits(t: u64, n: usize) -> u64 {
     // No branch on `n == 8`: digit counts vary from line to line.
     let mut v = t & (u64::MAX << (8 * (8 - n)));
-    // Pairs, quads, octets (as in `leading_digits`). Wrapping, as `digits_before`'s
-    // other way: the bytes may no longer be digits.
+    // Pairs, quads, octets (as in `leading_digits`); the callers checked the digits, so
+    // nothing overflows, and wrapping arithmetic costs no check.
     v = v.wrapping_mul(10).wrapping_add(v >> 8) & 0x00ff_00ff_00ff_00ff;
     v = v.wrapping_mul(100).wrapping_add(v >> 16) & 0x0000_ffff_0000_ffff;
     v = v.wrapping_mul(10_000).wrapping_add(v >> 32) & 0x0000_0000_ffff_ffff;
@@ -343,28 +376,30 @@ mod scan_tests {
     /// it must not panic (a debug build's overflow checks), near the window's start or
     /// further on, whatever the bytes.
     #[test]
-    fn digits_changed_after_the_masks_give_a_value_not_a_panic() {
+    fn digits_before_reads_digits_and_refuses_anything_else() {
+        // Windows of any bytes (a mapped file cut meanwhile reads back as zeros), and of
+        // digits with now and then another byte among them.
         let mut next = crate::test_rng::xorshift(3);
-        for round in 0..2_000 {
+        let any = b"0123456789/:\x00\xff\x30\x39\xfa\x0a\x3a\x2f ";
+        for round in 0..4_000 {
             let w: [u8; WIDTH] = std::array::from_fn(|_| match round {
                 0 => 0,
                 1 => 0xff,
-                _ => next() as u8,
+                _ if round % 2 == 0 => next() as u8,
+                _ if next() % 12 == 0 => any[(next() % any.len() as u64) as usize],
+                _ => b'0' + (next() % 10) as u8,
             });
             for end in 1..WIDTH {
                 for count in 1..=WINDOW_DIGITS.min(end) {
-                    let _ = digits_before(&w, end, count);
+                    let digits = &w[end - count..end];
+                    let want = digits
+                        .iter()
+                        .all(u8::is_ascii_digit)
+                        .then(|| (digits.iter()).fold(0u64, |v, &d| v * 10 + u64::from(d - b'0')));
+                    assert_eq!(digits_before(&w, end, count), want, "{w:?} {end} {count}");
                 }
             }
         }
-        // Still the digits' value where they are digits.
-        let mut w = [b'x'; WIDTH];
-        for (k, d) in b"123456789012345".iter().enumerate() {
-            w[20 + k] = *d;
-            w[2 + k] = *d;
-        }
-        assert_eq!(digits_before(&w, 35, 15), 123_456_789_012_345);
-        assert_eq!(digits_before(&w, 11, 9), 123_456_789);
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! A chunk's names: each line's identifier to the chunk's local band id, guessed from
 //! the band that followed the previous one last time, else looked up in an
-//! open-addressing table by a quick hash of a few words, compared 64 bytes at once
+//! open-addressing table by a quick hash of a few words (`line_hash`), compared 64 bytes at once
 //! where the line's window ([`super::super::byte_masks`]) allows.
 
 use super::{ChunkScan, Form};
 use crate::intern::{
-    fill_tagged, hash_bytes, probe, quick_hash, quick_hash_window, same, tagged_slot, Probe,
+    fill_tagged, hash_bytes, line_hash, line_hash_window, probe, same, tagged_slot, Probe,
 };
 use crate::read::hp::byte_masks::{equal_mask, WIDTH};
 use crate::seam::BandSum;
@@ -49,6 +49,10 @@ impl ChunkScan {
         &bytes[s as usize..s as usize + l as usize]
     }
 
+    /// The local id of the name `bytes[start..start + len]`, `previous` being the band of
+    /// the line before plus one (0 after a census's end). Inlined into each form's loop,
+    /// which it is most of.
+    #[inline(always)]
     pub(super) fn intern(
         &mut self,
         bytes: &[u8],
@@ -99,8 +103,8 @@ impl ChunkScan {
     fn hash(&self, name: &[u8], window: Option<&[u8; WIDTH]>) -> u64 {
         match (self.full_hash, window) {
             (true, _) => hash_bytes(name),
-            (false, Some(w)) => quick_hash_window(w, name.len()),
-            (false, None) => quick_hash(name),
+            (false, Some(w)) => line_hash_window(w, name.len()),
+            (false, None) => line_hash(name),
         }
     }
 

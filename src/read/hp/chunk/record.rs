@@ -11,7 +11,8 @@
 //! `OpenCensus`), so it stops, if ever, where the scan would; a record that does not
 //! read back whole is refused, and the chunk is scanned from its text.
 
-use super::{add_at, whole, ChunkScan, Form, Marker, SUMMED_BELOW};
+use super::super::data_line::WHOLE_BELOW;
+use super::{add_at, ChunkScan, Form, Marker, SUMMED_BELOW};
 use crate::intern::hash_bytes;
 use crate::profile::keep::Role;
 use crate::profile::keep::RunRoles;
@@ -84,17 +85,19 @@ impl ChunkScan {
         self.record.extend_from_slice(&t.to_bits().to_le_bytes());
     }
 
-    /// Writes down a point the scan took, of band `id`; returns whether the scan goes on
-    /// writing down. A value of 2^53 or more (which only the forms that do not add the
-    /// points up take) is not written: the chunk then has no record.
+    /// Writes down a point the scan took, of band `id`, `value` being its
+    /// [`DataLine::whole`]; returns whether the scan goes on writing down. A value of 2^53
+    /// or more (which only the forms that do not add the points up take) is not
+    /// written: the chunk then has no record.
+    ///
+    /// [`DataLine::whole`]: super::super::data_line::DataLine::whole
     #[inline(always)]
-    pub(super) fn record_point(&mut self, id: u32, value: f64) -> bool {
-        if value >= SUMMED_BELOW {
+    pub(super) fn record_point(&mut self, id: u32, value: u64) -> bool {
+        if value >= WHOLE_BELOW {
             self.recording = false;
             self.record.clear();
             return false;
         }
-        let value = whole(value);
         let code = u16::try_from(u64::from(id) + u64::from(POINT));
         match (code, u32::try_from(value)) {
             (Ok(code), Ok(value)) => {
