@@ -54,9 +54,10 @@ pub(crate) struct Drawing {
 /// Each band's role by its name, for a reader's workers (they tell a run's names apart
 /// before the sink numbers them): the second reading of a long `.hp` has its points
 /// split by role as they are scanned (`crate::seam::Sink::run_roles`). A name it does not
-/// list is dropped.
+/// list is dropped. (Hashed as the profile's names are, not by SipHash: each chunk's
+/// names are looked up here.)
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct RunRoles(pub(crate) HashMap<Box<[u8]>, Role>);
+pub struct RunRoles(pub(crate) HashMap<Box<[u8]>, Role, crate::intern::FxBuild>);
 
 impl RunRoles {
     /// The role of the band named `name`.
