@@ -5,7 +5,8 @@
 //! graph with every top kept. What is held is one stack of the samples' heights, not a
 //! top per band.
 //!
-//! Two sides share the work of a long chart: the edges' side (a thread of its own) reads
+//! Two sides share the work of a long chart (up to [`THREAD_SAMPLES_UP_TO`] samples): the
+//! edges' side (a thread of its own) reads
 //! each band back, stacks it and formats its top, while the calling thread writes the
 //! lines of the edge before. Each edge is written twice in a row, as a band's top and
 //! then as the bottom of the band above it, so two rooms for formatted edges go back and
@@ -24,6 +25,13 @@ use crate::profile::spill::Spill;
 /// only pays for itself when each edge is long.
 const THREAD_SAMPLES: usize = 2_000;
 
+/// Nor with more than this many: the second room for a formatted edge (17 bytes a
+/// sample) would then cost more memory than the time it saves is worth (4 MiB; a day's
+/// profile at GHC's `-i0.1` has 864,000 samples, and a long profile's peak is its
+/// painting's). Issue 39's 400 MB profile, 100,000 samples, has its edges formatted on a
+/// thread; the 1.6 GB one, 400,000, on the calling thread.
+const THREAD_SAMPLES_UP_TO: usize = (4 << 20) / 17;
+
 /// Writes every band of `g`, whose points are in `spilled`, as [`super::band`] would
 /// write them from their tops. As [`super::long_bands`] writes them, each x and each
 /// edge is formatted once (a band's bottom is the top of the band below); what is held
@@ -37,7 +45,7 @@ pub(super) fn spilled_bands<W: Write>(
     if n == 0 {
         return Ok(());
     }
-    if n < THREAD_SAMPLES {
+    if !(THREAD_SAMPLES..=THREAD_SAMPLES_UP_TO).contains(&n) {
         return write_bands(out, g, &mut Inline::new(g, spilled));
     }
     std::thread::scope(|scope| {
