@@ -6,11 +6,10 @@
 //! top per band.
 //!
 //! Two sides share the work of a long chart (up to [`THREAD_SAMPLES_UP_TO`] samples): the
-//! edges' side (a thread of its own) reads
-//! each band back, stacks it and formats its top, while the calling thread writes the
-//! lines of the edge before. Each edge is written twice in a row, as a band's top and
-//! then as the bottom of the band above it, so two rooms for formatted edges go back and
-//! forth: one being written, one being filled.
+//! edges' side (a thread of its own) reads each band back, stacks it and formats its top,
+//! while the calling thread writes the lines of the edge before. Each edge is written
+//! twice in a row, as a band's top and then as the bottom of the band above it, so two
+//! rooms for formatted edges go back and forth: one being written, one being filled.
 
 use std::io::{self, Write};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};

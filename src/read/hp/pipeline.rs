@@ -279,6 +279,8 @@ fn worker<'a>(
     roles: Option<&RunRoles>,
 ) {
     let mut record = Vec::new();
+    // Every chunk taken goes back (the driver waits for each in turn, and another worker
+    // keeps the channel open): nothing here can panic outside the scan's `catch_unwind`.
     loop {
         // The lock is held while waiting for a chunk: the other workers would wait anyway.
         let next = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
