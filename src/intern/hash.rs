@@ -53,13 +53,22 @@ pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 /// elsewhere collide; the `.hp` reader's chunk scan then falls back to hashing every byte.
 #[inline(always)]
 pub(crate) fn quick_hash(name: &[u8]) -> u64 {
+    let (a, b, c) = words(name);
+    mix_words(a, b, c, name.len())
+}
+
+/// The words [`quick_hash`] and [`line_hash`] take of `name`: its first sixteen bytes and
+/// its last eight when it has sixteen or more; else its first eight and last eight (which
+/// overlap), or its bytes (below eight).
+#[inline(always)]
+fn words(name: &[u8]) -> (u64, u64, u64) {
     let n = name.len();
     let word = |i: usize| {
         let mut w = [0u8; 8];
         w.copy_from_slice(&name[i..i + 8]);
         u64::from_le_bytes(w)
     };
-    let (a, b, c) = if n >= 16 {
+    if n >= 16 {
         (word(0), word(8), word(n - 8))
     } else if n >= 8 {
         (word(0), word(n - 8), 0)
@@ -67,8 +76,7 @@ pub(crate) fn quick_hash(name: &[u8]) -> u64 {
         let mut w = [0u8; 8];
         w[..n].copy_from_slice(name);
         (u64::from_le_bytes(w), 0, 0)
-    };
-    mix_words(a, b, c, n)
+    }
 }
 
 /// The mixing of [`quick_hash`]'s words.
@@ -88,22 +96,8 @@ fn mix_words(a: u64, b: u64, c: u64, n: usize) -> u64 {
 /// hashing every byte when too many collide).
 #[inline(always)]
 pub(crate) fn line_hash(name: &[u8]) -> u64 {
-    let n = name.len();
-    let word = |i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&name[i..i + 8]);
-        u64::from_le_bytes(w)
-    };
-    let (first, second, tail) = if n >= 16 {
-        (word(0), word(8), word(n - 8))
-    } else if n >= 8 {
-        (word(0), 0, word(n - 8))
-    } else {
-        let mut w = [0u8; 8];
-        w[..n].copy_from_slice(name);
-        (u64::from_le_bytes(w), 0, 0)
-    };
-    mix_line(first, second, tail, n)
+    let (a, b, c) = words(name);
+    mix_line(a, b, c, name.len())
 }
 
 /// [`line_hash`] of the name that fills the first `n` (1 to 64) bytes of `w`: below 16
@@ -123,14 +117,14 @@ pub(crate) fn line_hash_window(w: &[u8; 64], n: usize) -> u64 {
     }
     let first = word(0) & (u64::MAX >> (8 * (8 - n.min(8))));
     let tail = word(n.max(8) - 8) & 0u64.wrapping_sub(u64::from(n >= 8));
-    mix_line(first, 0, tail, n)
+    mix_line(first, tail, 0, n)
 }
 
 /// The mixing of [`line_hash`]'s words: rotated apart, so that equal words in different
 /// places do not cancel, then one multiply folded.
 #[inline(always)]
-fn mix_line(first: u64, second: u64, tail: u64, n: usize) -> u64 {
-    let x = first ^ second.rotate_left(21) ^ tail.rotate_left(43) ^ (n as u64) << 56;
+fn mix_line(a: u64, b: u64, c: u64, n: usize) -> u64 {
+    let x = a ^ b.rotate_left(21) ^ c.rotate_left(43) ^ (n as u64) << 56;
     let m = u128::from(x ^ 0x9e37_79b9_7f4a_7c15) * 0xbf58_476d_1ce4_e5b9_u128;
     (m as u64) ^ ((m >> 64) as u64)
 }
