@@ -25,7 +25,7 @@ use crate::seam::{BandSum, RunEntry, RunSplit, RunSums, StatementRun, BEGIN, END
 /// Values from here on are not added up in [`Form::Sums`] (a double holds every whole
 /// number below it exactly): the scan stops before them, and the statement machine
 /// hands them over one by one.
-const SUMMED_BELOW: f64 = (1u64 << 53) as f64;
+const SUMMED_BELOW: f64 = WHOLE_BELOW as f64;
 
 /// [`Form`]s as the codes of [`ChunkScan::scan`]'s loops (a const generic of each).
 const ENTRIES: u8 = 0;

@@ -1,7 +1,7 @@
 //! A chunk's names: each line's identifier to the chunk's local band id, guessed from
 //! the band that followed the previous one last time, else looked up in an
-//! open-addressing table by a quick hash of a few words (`line_hash`), compared 64 bytes at once
-//! where the line's window ([`super::super::byte_masks`]) allows.
+//! open-addressing table by a quick hash of a few words (`line_hash`), compared 64 bytes
+//! at once where the line's window ([`super::super::byte_masks`]) allows.
 
 use super::{ChunkScan, Form};
 use crate::intern::{
