@@ -17,19 +17,24 @@ use crate::layout::chart::Graph;
 use crate::num::{f6_slot, push_f6};
 use crate::paint::geometry::band_outline;
 
-/// Numbers formatted as `%f` once, each in a slot of [`SLOT`] bytes (the text, padded),
-/// so that copying one is a fixed-size move rather than a call to `memcpy`.
+/// Numbers formatted as `%f` once, each in a slot of [`SLOT`] bytes (the text, padded,
+/// and its length in the last byte), so that copying one is a fixed-size move rather than
+/// a call to `memcpy`. A long chart holds two of these for each sample (its xs and an
+/// edge), so the slot is as small as page coordinates allow.
 #[derive(Default)]
 pub(super) struct Formatted {
     slots: Vec<[u8; SLOT]>,
-    lens: Vec<u8>,
-    /// The texts too long for a slot (numbers of ten digits and more before the point,
-    /// nine when negative), by index.
+    /// The texts too long for a slot (numbers of five digits and more before the point,
+    /// four when negative), by index; their slots' length is 0.
     long: Vec<(usize, Vec<u8>)>,
 }
 
-/// Slot size: `-1234567.123456` is 15 bytes, and page coordinates are far smaller.
-const SLOT: usize = 16;
+/// Slot size: a text of up to [`TEXT`] bytes (`1234.123456`: page coordinates have at
+/// most four digits before the point), then its length.
+const SLOT: usize = 12;
+
+/// The longest text a slot holds.
+const TEXT: usize = SLOT - 1;
 
 impl Formatted {
     fn of(values: &[f64]) -> Formatted {
@@ -41,36 +46,30 @@ impl Formatted {
     /// Formats `value(k)` for every `k` below `n` into `self`, its room reused.
     pub(super) fn refill(&mut self, n: usize, value: impl Fn(usize) -> f64) {
         self.slots.clear();
-        self.lens.clear();
         self.long.clear();
         self.slots.resize(n, [0; SLOT]);
-        self.lens.resize(n, 0);
-        // The texts too long for a slot go to `long`, their length 0.
-        let each = self.slots.iter_mut().zip(self.lens.iter_mut());
-        for (j, (slot, len)) in each.enumerate() {
+        for (j, slot) in self.slots.iter_mut().enumerate() {
             let v = value(j);
-            if let Some((text, n)) = f6_slot(v) {
-                (*slot, *len) = (text, n as u8);
+            if let Some((text, len)) = f6_slot(v).filter(|(_, len)| *len <= TEXT) {
+                slot[..TEXT].copy_from_slice(&text[..TEXT]);
+                slot[TEXT] = len as u8;
                 continue;
             }
+            // Too long for a slot (or not a number `f6_slot` writes): kept whole, the
+            // slot's length left 0.
             let mut text = Vec::new();
             push_f6(&mut text, v);
-            if text.len() <= SLOT {
-                slot[..text.len()].copy_from_slice(&text);
-                *len = text.len() as u8;
-            } else {
-                self.long.push((j, text));
-                *len = 0;
-            }
+            self.long.push((j, text));
         }
     }
 
     /// Number `k` in its slot, and its length; `None` for a text too long for one.
     #[inline(always)]
     fn slot(&self, k: usize) -> Option<(&[u8; SLOT], usize)> {
-        match self.lens[k] {
+        let slot = &self.slots[k];
+        match slot[TEXT] {
             0 => None,
-            len => Some((&self.slots[k], usize::from(len))),
+            len => Some((slot, usize::from(len))),
         }
     }
 
@@ -120,6 +119,8 @@ fn vertex(buf: &mut Vec<u8>, xs: &Formatted, kx: usize, ys: &Formatted, ky: usiz
     let (Some((x, xl)), Some((y, yl))) = (xs.slot(kx), ys.slot(ky)) else {
         return vertex_long(buf, xs, kx, ys, ky, op);
     };
+    // Each slot is copied whole, its padding and length byte too: the bytes after each
+    // text are written over (the space, the next text, the operator) or cut off.
     let mut line = [b' '; 2 * SLOT + 10];
     line[..SLOT].copy_from_slice(x);
     line[xl] = b' ';
@@ -294,6 +295,12 @@ mod tests {
         let mut tops: Vec<Vec<f64>> = (0..6).map(top).collect();
         tops[0][5] = -0.0;
         tops[1][7] = 1e15 / 3.0;
+        // About a slot's width: 11 bytes (the most a slot holds), then 12 and 13.
+        tops[2][9] = 1234.5;
+        tops[2][10] = 9999.9999994;
+        tops[4][11] = -1234.5;
+        tops[5][13] = 12345.25;
+        tops[5][14] = 9999.9999996;
         tops[3].truncate(n - 1);
         for colour in [false, true] {
             let g = Graph {
