@@ -14,6 +14,7 @@ mod names;
 mod record;
 #[cfg(test)]
 mod record_tests;
+mod split;
 
 use super::data_line::{scan_data_line, window_data_line, WHOLE_BELOW};
 use super::tokens::MAX_NUMBER_LEN;
@@ -213,6 +214,9 @@ impl ChunkScan {
             i += line.len;
             self.lines += 1;
         }
+        if FORM == SPLIT {
+            self.split.close_census();
+        }
         self.fast_len = i;
     }
 
@@ -292,7 +296,7 @@ impl ChunkScan {
                 value,
             }),
             SUMS => self.add_to_sums(id, whole),
-            SPLIT => self.split_point(id, value, whole),
+            SPLIT => self.split_point(id, whole),
             _ => self.entries.push(RunEntry { tag: id, value }),
         }
     }
@@ -306,26 +310,6 @@ impl ChunkScan {
             self.census_sums.resize(census + 1, 0);
         }
         self.census_sums[census] = self.census_sums[census].saturating_add(value);
-    }
-
-    /// Takes a point of band `id` (whole, below 2^53: `whole` is its value) as its role
-    /// says.
-    #[inline(always)]
-    fn split_point(&mut self, id: u32, value: f64, whole: u64) {
-        let census = self.ends as u32;
-        self.split.last = Some(census);
-        let merged = match self.roles[id as usize] {
-            Role::Dropped => return,
-            Role::Drawn => false,
-            Role::Merged => true,
-        };
-        if merged {
-            add_at(&mut self.split.merged, census, whole);
-        } else {
-            let sample = census;
-            self.by_band[id as usize].push(Point { sample, value });
-        }
-        add_at(&mut self.split.heights, census, whole);
     }
 
     /// [`Self::intern`], with a new band's role looked up in `roles` in split mode.
@@ -422,29 +406,23 @@ fn whole(value: f64) -> u64 {
 }
 
 /// What a scan in [`Form::Split`] adds up besides the drawn bands' points (see
-/// [`RunSplit`]).
+/// [`crate::seam::RunSplit`]), by the steps in `split.rs`.
 #[derive(Debug, Default)]
 pub(crate) struct Split {
     heights: Vec<u64>,
     merged: Vec<u64>,
     last: Option<u32>,
+    /// The census being taken, its sums added up here and put in `heights` and `merged`
+    /// once, when the census is over, rather than at each point.
+    open: OpenCensus,
 }
 
-impl Split {
-    fn clear(&mut self) {
-        self.heights.clear();
-        self.merged.clear();
-        self.last = None;
-    }
-}
-
-/// Adds `value` to `sums[at]`, `sums` grown to reach it (saturating: the sink takes
-/// these only when every census's sum is below 2^52).
-#[inline(always)]
-pub(super) fn add_at(sums: &mut Vec<u64>, at: u32, value: u64) {
-    let at = at as usize;
-    if sums.len() <= at {
-        sums.resize(at + 1, 0);
-    }
-    sums[at] = sums[at].saturating_add(value);
+/// The census being taken: whether it has points, and its height's and merged bands'
+/// sums so far (with whether any point was added).
+#[derive(Debug, Default)]
+struct OpenCensus {
+    census: u32,
+    any: bool,
+    height: (u64, bool),
+    merged: (u64, bool),
 }

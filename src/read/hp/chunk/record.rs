@@ -6,17 +6,15 @@
 //! six bytes a line (a seventh of GHC's usual text) and has no name to hash or compare.
 //!
 //! A record is the scan's own account of the lines it read: the replay goes through the
-//! same steps for each (`ChunkScan::marker`, `ChunkScan::take`; in split mode a census's
-//! sums are added up as the scan adds them and put in once, when the census is over:
-//! `OpenCensus`), so it stops, if ever, where the scan would; a record that does not
-//! read back whole is refused, and the chunk is scanned from its text.
+//! same steps for each (`ChunkScan::marker`, `ChunkScan::take`, and in split mode the
+//! scan's own `ChunkScan::split_point`, `split.rs`), so it stops, if ever, where the scan
+//! would; a record that does not read back whole is refused, and the chunk is scanned
+//! from its text.
 
 use super::super::data_line::WHOLE_BELOW;
-use super::{add_at, ChunkScan, Form, Marker, SUMMED_BELOW};
+use super::{ChunkScan, Form, Marker, SUMMED_BELOW};
 use crate::intern::hash_bytes;
-use crate::profile::keep::Role;
 use crate::profile::keep::RunRoles;
-use crate::profile::Point;
 
 /// A line's code, two bytes: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8
 /// bytes follow); a point of band `b` below 2^16 − [`POINT`] with a value below 2^32 is
@@ -60,16 +58,6 @@ fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8; N]> {
     let raw = bytes.get(*at..at.checked_add(N)?)?;
     *at += N;
     raw.try_into().ok()
-}
-
-/// In split mode, the census being replayed: whether it has points, and its heights'
-/// and merged bands' sums so far (with whether any point was added).
-#[derive(Default)]
-struct OpenCensus {
-    census: u32,
-    any: bool,
-    height: (u64, bool),
-    merged: (u64, bool),
 }
 
 impl ChunkScan {
@@ -175,7 +163,6 @@ impl ChunkScan {
             let name = bytes.get(start..start.checked_add(len)?)?;
             self.add_replayed(start, name, roles);
         }
-        let open = &mut OpenCensus::default();
         while *at < record.len() {
             let code = u16::from_le_bytes(fixed(record, at)?);
             let marker = match code {
@@ -185,12 +172,12 @@ impl ChunkScan {
                 LONG => {
                     let id = varint(record, at)?;
                     let value = varint(record, at)?;
-                    self.replay_point(id, value, open)?;
+                    self.replay_point(id, value)?;
                     continue;
                 }
                 _ => {
                     let value = u32::from_le_bytes(fixed(record, at)?);
-                    self.replay_point(u64::from(code - POINT), u64::from(value), open)?;
+                    self.replay_point(u64::from(code - POINT), u64::from(value))?;
                     continue;
                 }
             };
@@ -200,7 +187,7 @@ impl ChunkScan {
             }
             self.lines += 1;
         }
-        self.close_census(open);
+        self.split.close_census();
         (self.lines == lines).then_some(())?;
         self.fast_len = fast_len;
         Some(())
@@ -209,62 +196,17 @@ impl ChunkScan {
     /// Takes a point of the record, of band `id`; `None` when it is not one the scan
     /// could have written down.
     #[inline(always)]
-    fn replay_point(&mut self, id: u64, value: u64, open: &mut OpenCensus) -> Option<()> {
+    fn replay_point(&mut self, id: u64, value: u64) -> Option<()> {
         if id >= self.names.len() as u64 || value >= SUMMED_BELOW as u64 {
             return None;
         }
         match self.form {
-            Form::Split => self.split_replayed(id as u32, value, open),
+            Form::Split => self.split_point(id as u32, value),
             // Below 2^53: through `i64`, one instruction where `u64` takes several.
             _ => self.take(id as u32, value as i64 as f64),
         }
         self.lines += 1;
         Some(())
-    }
-
-    /// [`Self::take`] in split mode (`ChunkScan::split_point`), with the census's sums
-    /// added up in `open` and put in the split's once, when the census is over
-    /// ([`Self::close_census`]), rather than at each point.
-    #[inline(always)]
-    fn split_replayed(&mut self, id: u32, value: u64, open: &mut OpenCensus) {
-        let census = self.ends as u32;
-        if census != open.census {
-            self.close_census(open);
-            open.census = census;
-        }
-        open.any = true;
-        match self.roles[id as usize] {
-            Role::Dropped => {}
-            Role::Drawn => {
-                // Below 2^53: through `i64`, one instruction where `u64` takes several.
-                let point = Point {
-                    sample: census,
-                    value: value as i64 as f64,
-                };
-                self.by_band[id as usize].push(point);
-                open.height = (open.height.0.saturating_add(value), true);
-            }
-            Role::Merged => {
-                open.height = (open.height.0.saturating_add(value), true);
-                open.merged = (open.merged.0.saturating_add(value), true);
-            }
-        }
-    }
-
-    /// Puts the sums of the census `open` added up into the split's, as
-    /// `ChunkScan::split_point` would have put its points (saturating sums either way).
-    fn close_census(&mut self, open: &mut OpenCensus) {
-        let census = open.census;
-        if open.any {
-            self.split.last = Some(census);
-        }
-        if open.height.1 {
-            add_at(&mut self.split.heights, census, open.height.0);
-        }
-        if open.merged.1 {
-            add_at(&mut self.split.merged, census, open.merged.0);
-        }
-        *open = OpenCensus::default();
     }
 
     /// A name of the record, band number `names.len()`: what [`Self::intern`] does for a
