@@ -2,7 +2,6 @@
 //! `./foo.aux`), and the checks that an output never replaces its own input.
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -202,6 +201,7 @@ pub fn check_output(inv: &Invocation, names: &FileNames) -> Result<(), String> {
 /// Whether stdin is the regular file at `path` (filter mode with `-o` naming its input).
 #[cfg(unix)]
 pub fn stdin_is(path: &Path) -> bool {
+    use std::fs::File;
     use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
     let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
