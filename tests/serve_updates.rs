@@ -197,3 +197,48 @@ fn a_viewer_that_comes_while_the_program_is_quiet_is_told_how_long() {
     assert_eq!(state(&late), "live");
     drop(out);
 }
+
+/// A stream that takes up again after an update its tab had (the browser's
+/// `Last-Event-ID` on a reconnection, or the page's `?after=` when a tab comes back from
+/// hidden) is given the run's end it missed, though the next run has begun; a new
+/// stream's first event is the newest update, without a page (its tab loaded one).
+#[test]
+fn a_stream_that_takes_up_again_is_given_the_runs_end_it_missed() {
+    let bytes = log("leakmap-hc.eventlog");
+    let dir = TempDir::new("serve-resume");
+    mkfifo(&dir.join("run.eventlog"));
+    let served = Served::start(dir.path(), &["run.eventlog"]);
+    let open_fifo = || {
+        let mut fifo = std::fs::OpenOptions::new();
+        (fifo.write(true).open(dir.join("run.eventlog"))).expect("open the FIFO")
+    };
+    let mut out = open_fifo();
+    out.write_all(&bytes).expect("write");
+    drop(out);
+    let following = served.events();
+    let updates = following.until(Duration::from_secs(60), |u| {
+        state(u) == "ended" && !u["page"].is_null()
+    });
+    let end = updates.last().expect("one");
+    // The next program opens the FIFO and has written nothing yet: run 2 waits.
+    let next = open_fifo();
+    following.until(Duration::from_secs(30), |u| u["status"]["run"] == 2);
+    let resumed = [
+        served.events_asking("", "Last-Event-ID: 1\r\n"),
+        served.events_asking("?after=1", ""),
+    ];
+    for (how, events) in ["Last-Event-ID", "?after="].iter().zip(resumed) {
+        let first = events.next(Duration::from_secs(10)).expect("an update");
+        assert_eq!(first["status"]["run"], 1, "{how}: {}", first["status"]);
+        assert!(first["page"] == end["page"], "{how}: run 1's end page");
+        let then = events.next(Duration::from_secs(10)).expect("an update");
+        assert_eq!(then["status"]["run"], 2, "{how}: {}", then["status"]);
+    }
+    let fresh = served
+        .events()
+        .next(Duration::from_secs(10))
+        .expect("an update");
+    assert_eq!(fresh["status"]["run"], 2, "{}", fresh["status"]);
+    assert!(fresh["page"].is_null(), "a new stream's tab has its page");
+    drop(next);
+}

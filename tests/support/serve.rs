@@ -159,9 +159,15 @@ impl Served {
 
     /// The page's server-sent events, parsed, as they come.
     pub fn events(&self) -> Events {
+        self.events_asking("", "")
+    }
+
+    /// [`Served::events`] of a stream asked for with `query` after the path (`?after=3`)
+    /// and `headers` (each line ending in CRLF).
+    pub fn events_asking(&self, query: &str, headers: &str) -> Events {
         let mut s = TcpStream::connect(&self.addr).expect("connect");
         let req = format!(
-            "GET /{}/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            "GET /{}/events{query} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n{headers}\r\n",
             self.token, self.addr
         );
         s.write_all(req.as_bytes()).expect("send");

@@ -64,12 +64,14 @@ impl Answers {
     }
 
     /// The answer of `route` (`head`: a HEAD request, whose stream is not started;
-    /// `accept`: the request's `Accept`).
+    /// `accept`: the request's `Accept`; `resume`: the update after which a stream takes
+    /// up again, `routes::resumed_after`).
     pub(super) async fn answer(
         self: &Arc<Self>,
         route: Route,
         head: bool,
         accept: Option<&str>,
+        resume: Option<u64>,
     ) -> Answer {
         match route {
             Route::Page => {
@@ -80,7 +82,7 @@ impl Answers {
                 }
             }
             Route::Events if head => self.ok("text/event-stream; charset=utf-8", Bytes::new()),
-            Route::Events => self.stream(),
+            Route::Events => self.stream(resume),
             Route::Save => self.save().await,
             Route::Metrics => self.metrics(accept),
         }
@@ -175,13 +177,13 @@ impl Answers {
 
     /// An event stream: its task sends into a channel of one update that the response's
     /// body takes from as hyper writes it.
-    fn stream(self: &Arc<Self>) -> Answer {
+    fn stream(self: &Arc<Self>, resume: Option<u64>) -> Answer {
         let (tx, rx) = mpsc::channel(1);
         let slot = self.viewers.join();
         let hub = Arc::clone(&self.hub);
         let answers = Arc::clone(self);
         tokio::spawn(async move {
-            feed(&hub, &tx, &slot.gone).await;
+            feed(&hub, &tx, &slot.gone, resume).await;
             answers.viewers.leave(slot.id);
         });
         let builder = self.response(200, "text/event-stream; charset=utf-8");
@@ -202,12 +204,12 @@ fn page_policy(html: &[u8]) -> String {
 
 /// Sends updates to one viewer until it goes, its stream is closed to make room, or the
 /// server ends.
-async fn feed(hub: &Hub, tx: &mpsc::Sender<Bytes>, gone: &Notify) {
+async fn feed(hub: &Hub, tx: &mpsc::Sender<Bytes>, gone: &Notify, resume: Option<u64>) {
     let mut updates = hub.watch();
     if !send(tx, Bytes::from_static(b"retry: 2000\n\n"), gone).await {
         return;
     }
-    let mut sent = Sent::default();
+    let mut sent = Sent::resuming(resume, updates.borrow().seq);
     loop {
         let update = Arc::clone(&updates.borrow_and_update());
         if update.seq > sent.seq {

@@ -31,7 +31,7 @@ use tokio::net::{TcpListener, TcpStream};
 use super::answers::{Answer, Answers};
 use super::deadline::Deadline;
 use super::hub::Hub;
-use super::routes::{decide, is_loopback, Asked, Decision};
+use super::routes::{decide, is_loopback, resumed_after, Asked, Decision};
 
 /// The most a request's head may take (hyper's smallest buffer is 8 KiB).
 pub(super) const MAX_HEAD: usize = 16 * 1024;
@@ -223,8 +223,14 @@ async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answe
     let answers = &site.answers;
     match decide(&asked, &site.token, site.loopback) {
         Decision::Serve(route) => {
+            let resume = resumed_after(header("last-event-id"), target);
             answers
-                .answer(route, request.method() == Method::HEAD, header("accept"))
+                .answer(
+                    route,
+                    request.method() == Method::HEAD,
+                    header("accept"),
+                    resume,
+                )
                 .await
         }
         Decision::Redirect(to) => answers.redirect(&to),

@@ -119,6 +119,23 @@ fn same_site(asked: &Asked<'_>) -> bool {
     site_ok && origin_ok
 }
 
+/// The update after which a viewer's event stream takes up again: the stream's
+/// `Last-Event-ID` (a browser's reconnection says the last update it had), else the
+/// `after=N` of the request's query (the page's own: a tab that gave its stream back
+/// while hidden, or whose updates fell out of step); `None` for a new viewer, and for
+/// anything that is not a number.
+pub(super) fn resumed_after(last_event_id: Option<&str>, target: &str) -> Option<u64> {
+    let number = |text: &str| text.trim().parse::<u64>().ok();
+    let query = || {
+        let (_, query) = target.split('#').next()?.split_once('?')?;
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix("after="))
+            .and_then(number)
+    };
+    last_event_id.and_then(number).or_else(query)
+}
+
 /// Whether `ip` is a loopback address, an IPv4 one written as IPv6 (`::ffff:127.0.0.1`)
 /// included.
 pub(super) fn is_loopback(ip: IpAddr) -> bool {
@@ -159,6 +176,28 @@ mod tests {
             path,
             host,
             ..Asked::default()
+        }
+    }
+
+    #[test]
+    fn a_stream_resumes_after_the_update_its_browser_or_its_page_names() {
+        let events = format!("/{T}/events");
+        assert_eq!(resumed_after(None, &events), None);
+        assert_eq!(resumed_after(Some("41"), &events), Some(41));
+        assert_eq!(resumed_after(None, &format!("{events}?after=7")), Some(7));
+        assert_eq!(
+            resumed_after(None, &format!("{events}?x=1&after=7#z")),
+            Some(7)
+        );
+        // The browser's reconnection says the newer: the query is the page's first.
+        assert_eq!(
+            resumed_after(Some("41"), &format!("{events}?after=7")),
+            Some(41)
+        );
+        for odd in ["", "x", "-1", "1e3", "99999999999999999999999"] {
+            assert_eq!(resumed_after(Some(odd), &events), None, "{odd:?}");
+            let asked = format!("{events}?after={odd}");
+            assert_eq!(resumed_after(None, &asked), None, "{odd:?}");
         }
     }
 

@@ -70,6 +70,21 @@ pub(super) struct Sent {
     page: u64,
 }
 
+impl Sent {
+    /// A stream that takes up again after update `after` ([`super::routes`]'s
+    /// `resumed_after`), `newest` being the newest update: its viewer holds the page of
+    /// that update or of an earlier one, it cannot say which, so it is given the newest
+    /// page whole (and a run's whole run's page it skipped) rather than a patch; a new
+    /// stream's first event would give it no page, and its tab would keep its older
+    /// chart. A number past the newest update (not this server's) is a new viewer's.
+    pub(super) fn resuming(after: Option<u64>, newest: u64) -> Sent {
+        match after {
+            Some(seq) if seq <= newest => Sent { seq, page: 0 },
+            _ => Sent::default(),
+        }
+    }
+}
+
 impl Update {
     /// The state before the first update: nothing sent yet.
     pub(super) fn none() -> Update {

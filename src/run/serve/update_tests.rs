@@ -285,3 +285,50 @@ fn a_runs_end_page_is_never_skipped_and_no_page_crosses_runs() {
     // A stream's first event is this update's whole state.
     assert_eq!(next.event_for(&mut Sent::default()), next.full);
 }
+
+/// A stream that takes up again after an update its tab had (a reconnection, or a tab
+/// that gave its stream back while hidden) is given the newest page whole, never a
+/// patch of a page it may not hold, and a run's whole run's page it skipped; a new
+/// stream's first event gives no page (its tab loaded the newest), and a number past the
+/// newest update (not this server's) is a new stream's.
+#[test]
+fn a_stream_that_takes_up_again_is_given_the_newest_page() {
+    let mut deltas = Deltas::default();
+    let data = |n: u64| json!({ "t": (n..n + 40).collect::<Vec<_>>() });
+    let run = |state, run| Status {
+        state,
+        run,
+        ..status()
+    };
+    let first = after(&Update::none(), &status(), &data(1), true, &mut deltas);
+    let second = after(&first, &status(), &data(2), true, &mut deltas);
+    let quiet = after(&second, &status(), &data(2), false, &mut deltas);
+    for update in [&second, &quiet] {
+        let event = json(&update.event_for(&mut Sent::resuming(Some(1), quiet.seq)));
+        assert_eq!(event["page"], data(2), "{event}");
+        assert!(event.get("patch").is_none(), "{event}");
+    }
+    let fresh = json(&quiet.event_for(&mut Sent::resuming(None, quiet.seq)));
+    assert!(fresh.get("page").is_none(), "{fresh}");
+    let elsewhere = Sent::resuming(Some(quiet.seq + 1), quiet.seq);
+    assert_eq!(quiet.event_for(&mut elsewhere.clone()), quiet.full);
+    // Resumed at the newest update, the stream waits for the next: it has this one.
+    assert_eq!(Sent::resuming(Some(quiet.seq), quiet.seq).seq, quiet.seq);
+    // The run ended while the tab was hidden, and the next one waits for its program:
+    // the end's page first, then the wait, which brings none.
+    let end = after(&quiet, &run(State::Ended, 1), &data(3), true, &mut deltas);
+    let waits = after(&end, &run(State::Waiting, 2), &data(3), false, &mut deltas);
+    let mut sent = Sent::resuming(Some(2), waits.seq);
+    let told = json(&waits.event_for(&mut sent));
+    assert_eq!(
+        (&told["page"], &told["status"]["run"]),
+        (&data(3), &json!(1))
+    );
+    let then = json(&waits.event_for(&mut sent));
+    assert_eq!(then["status"]["state"], "waiting", "{then}");
+    assert!(then.get("page").is_none() && then.get("patch").is_none());
+    // What a new stream is sent then: the wait, and no page (the bug this mends: a tab
+    // that came back with a new stream kept its live chart).
+    let fresh = json(&waits.event_for(&mut Sent::default()));
+    assert!(fresh.get("page").is_none(), "{fresh}");
+}

@@ -370,7 +370,11 @@
 
   function connect() {
     if (events) events.close();
-    events = new EventSource('events');
+    // A stream that takes over from one this tab had names the last update it took, so
+    // that the server gives it the newest page whole (and a run's end it missed), not
+    // what a new tab is given: a tab back from hidden kept its live chart of a run that
+    // ended. The browser's own reconnections say it in Last-Event-ID.
+    events = new EventSource(live.seq > 0 ? 'events?after=' + live.seq : 'events');
     events.addEventListener('update', (e) => { heard(e.data, 'stream'); tell({ type: 'update', text: e.data }); });
     events.addEventListener('closed', () => setLink('moved'));
     events.addEventListener('error', () => {
