@@ -8,7 +8,9 @@
 //!   a closed input at once;
 //! * a new run starts with its whole run in view (it kept the old run's zoom); the marks
 //!   list follows the run (it said "1 mark" for ever); a band keeps its colour when two
-//!   bands swap ranks;
+//!   bands swap ranks; a tab hidden through a run's end and the next run's start draws
+//!   the end's page as the old run's (it was drawn as the new run's, and the new run
+//!   took the old one's zoom and colours);
 //! * drawing is paced to what the page can draw, and waits while the tab is hidden.
 //!
 //! `HP2PS_LIVE_SHOTS=DIR` keeps screenshots (light and dark) of the states seen.
@@ -82,6 +84,15 @@ fn shot(b: &Browser, name: &str, dark_too: bool) {
 }
 
 /// The bar's state and its text about the newest census.
+/// Makes the page say it is hidden (or shown), as a tab in the background does.
+fn hidden(b: &Browser, hidden: bool) {
+    b.script(
+        "Object.defineProperty(document, 'hidden', { configurable: true, get: () => arguments[0] });
+         document.dispatchEvent(new Event('visibilitychange'));",
+        json!([hidden]),
+    );
+}
+
 fn bar(b: &Browser) -> Value {
     b.script(
         "const bar = document.querySelector('.live-bar');
@@ -312,14 +323,38 @@ fn marks_colours_and_a_new_run_follow_the_run() {
         "the window in the past stays within the run"
     );
     shot(&b, "live-marks", false);
+    // Hidden through the run's end and the next run's start: the end's page waits to be
+    // drawn, then the next run's wait comes. Shown again, the page is drawn as run 1's
+    // (its window in the past kept), and the bar says run 2's wait. (Before, the page
+    // was drawn as run 2's: the window went, and run 2 took run 1's colours and zoom.)
+    hidden(&b, true);
     drop(out);
     wait_for(
         &b,
-        "return window.hp2ps.live.status.state === 'closed';",
-        Duration::from_secs(10),
+        "const p = window.hp2ps.live.pending;
+         return !!(p && p.page && p.status.run === 1 && p.status.state === 'closed');",
+        Duration::from_secs(20),
     );
-    // Run 2, a new writer: its page starts with the whole run in view.
     let mut out = writer(&dir.join("run.hp"));
+    wait_for(
+        &b,
+        "const p = window.hp2ps.live.pending;
+         return !!(p && p.page && (p.then || p.status).run === 2);",
+        Duration::from_secs(20),
+    );
+    hidden(&b, false);
+    wait_for(
+        &b,
+        "return window.hp2ps.live.pending === null;",
+        Duration::from_secs(5),
+    );
+    let shown = b.script(
+        "const L = window.hp2ps.live;
+         return [L.run, L.status.run, L.status.state, window.hp2ps.runs[0].state.window];",
+        json!([]),
+    );
+    assert_eq!(shown, json!([1, 2, "waiting", [0.1, 0.4]]), "{shown}");
+    // Run 2 writes: its page starts with the whole run in view.
     out.write_all(HEADER.as_bytes()).expect("write");
     for s in 0..8u64 {
         out.write_all(sample(s as f64 * 0.1, &[("other", 500 + s)]).as_bytes())

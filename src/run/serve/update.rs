@@ -40,6 +40,9 @@ pub(super) struct Update {
     pub(super) page: Option<Arc<Page>>,
     /// That page as HTML, made when a viewer first asks for it.
     pub(super) html: OnceLock<Bytes>,
+    /// The whole state with the newest page when this update brought none, made when a
+    /// viewer that skipped the page (or a stream that takes up again) first needs it.
+    with_page: OnceLock<Bytes>,
     /// The status the events end with, and its JSON there.
     status: Option<(Status, String)>,
     /// The run's end said at once: its whole run's page follows (so a viewer that
@@ -96,6 +99,7 @@ impl Update {
             delta: None,
             page: None,
             html: OnceLock::new(),
+            with_page: OnceLock::new(),
             status: None,
             page_follows: false,
             page_run: 0,
@@ -137,6 +141,7 @@ impl Update {
             delta,
             page,
             html: OnceLock::new(),
+            with_page: OnceLock::new(),
             status: Some((status.clone(), json)),
             page_follows: false,
             page_run: if brought { status.run } else { latest.page_run },
@@ -199,7 +204,8 @@ impl Update {
             return None;
         }
         let page = self.page.as_deref()?;
-        Some(Bytes::from(event(self.seq, json, Some(page), false)))
+        let whole = || Bytes::from(event(self.seq, json, Some(page), false));
+        Some(self.with_page.get_or_init(whole).clone())
     }
 
     /// `event` with its status saying how long ago the newest census was read as of

@@ -308,6 +308,9 @@ fn a_stream_that_takes_up_again_is_given_the_newest_page() {
         assert_eq!(event["page"], data(2), "{event}");
         assert!(event.get("patch").is_none(), "{event}");
     }
+    // Made once for every such viewer of the update, not once a viewer.
+    let [a, b] = [0, 1].map(|_| quiet.event_for(&mut Sent::resuming(Some(1), quiet.seq)));
+    assert!(a == b && a.as_ptr() == b.as_ptr());
     let fresh = json(&quiet.event_for(&mut Sent::resuming(None, quiet.seq)));
     assert!(fresh.get("page").is_none(), "{fresh}");
     let elsewhere = Sent::resuming(Some(quiet.seq + 1), quiet.seq);

@@ -241,7 +241,7 @@
     live.pending = null;
     const start = performance.now();
     apply(msg);
-    showStatus(msg.status);
+    showStatus(msg.then || msg.status);
     live.last = performance.now();
     live.cost = live.last - start;
     const newest = live.newest;
@@ -345,7 +345,12 @@
       // The section of a first page is kept until it is drawn.
       if (live.pending && live.pending.section !== undefined && msg.section === undefined && live.pending.status.run === msg.status.run) msg.section = live.pending.section;
       live.pending = msg;
-    } else if (live.pending) live.pending.status = msg.status;
+    } else if (live.pending && live.pending.status.run === msg.status.run) live.pending.status = msg.status;
+    // Another run's status (the next run waits, its page to come) does not become the
+    // waiting page's: drawn as the next run's, that page would reset the reader's view,
+    // and the next run's first page would keep this one's colours and zoom. It is said
+    // once the page is drawn.
+    else if (live.pending) live.pending.then = msg.status;
     else showStatus(msg.status);
     schedule();
   }
