@@ -354,6 +354,7 @@ fn marks_colours_and_a_new_run_follow_the_run() {
         json!([]),
     );
     assert_eq!(shown, json!([1, 2, "waiting", [0.1, 0.4]]), "{shown}");
+    shot(&b, "live-ended-then-waiting", false);
     // Run 2 writes: its page starts with the whole run in view.
     out.write_all(HEADER.as_bytes()).expect("write");
     for s in 0..8u64 {
