@@ -26,9 +26,9 @@ const THREAD_SAMPLES: usize = 2_000;
 
 /// Nor with more than this many: the second room for a formatted edge (12 bytes a
 /// sample) would then cost more memory than the time it saves is worth (4 MiB; a day's
-/// profile at GHC's `-i0.1` has 864,000 samples, and a long profile's peak is its
-/// painting's). Issue 39's 400 MB profile, 100,000 samples, has its edges formatted on a
-/// thread; the 1.6 GB one, 400,000, on the calling thread.
+/// profile at GHC's `-i0.1` has 864,000 samples, and the painting of so long a chart
+/// holds a few such arrays). Issue 39's 400 MB profile, 100,000 samples, has its edges
+/// formatted on a thread; the 1.6 GB one, 355,808, on the calling thread.
 const THREAD_SAMPLES_UP_TO: usize = (4 << 20) / 12;
 
 /// Writes every band of `g`, whose points are in `spilled`, as [`super::band`] would
