@@ -24,6 +24,20 @@ fn status() -> Status {
     }
 }
 
+/// The status of run `run` in `state`.
+fn run(state: State, run: u64) -> Status {
+    Status {
+        state,
+        run,
+        ..status()
+    }
+}
+
+/// Page data `n` (a column of 40 numbers from `n`).
+fn data(n: u64) -> Value {
+    json!({ "t": (n..n + 40).collect::<Vec<_>>() })
+}
+
 fn page(data: &Value) -> Arc<Page> {
     Arc::new(Page {
         data: data.to_string(),
@@ -157,7 +171,6 @@ fn a_viewer_is_sent_no_patch_of_a_page_it_skipped() {
 #[test]
 fn a_viewer_that_skipped_the_whole_runs_page_is_given_it() {
     let mut deltas = Deltas::default();
-    let data = |n: u64| json!({ "t": (n..n + 40).collect::<Vec<_>>() });
     let (live, ended) = (
         status(),
         Status {
@@ -248,12 +261,6 @@ fn an_update_sent_late_says_the_newest_census_age_as_of_then() {
 #[test]
 fn a_runs_end_page_is_never_skipped_and_no_page_crosses_runs() {
     let mut deltas = Deltas::default();
-    let data = |n: u64| json!({ "t": (n..n + 40).collect::<Vec<_>>() });
-    let run = |state, run| Status {
-        state,
-        run,
-        ..status()
-    };
     let live = after(
         &Update::none(),
         &run(State::Live, 1),
@@ -294,12 +301,6 @@ fn a_runs_end_page_is_never_skipped_and_no_page_crosses_runs() {
 #[test]
 fn a_stream_that_takes_up_again_is_given_the_newest_page() {
     let mut deltas = Deltas::default();
-    let data = |n: u64| json!({ "t": (n..n + 40).collect::<Vec<_>>() });
-    let run = |state, run| Status {
-        state,
-        run,
-        ..status()
-    };
     let first = after(&Update::none(), &status(), &data(1), true, &mut deltas);
     let second = after(&first, &status(), &data(2), true, &mut deltas);
     let quiet = after(&second, &status(), &data(2), false, &mut deltas);
