@@ -168,7 +168,7 @@ pub(crate) fn watch_signals() -> Result<(), String> {
 /// temporaries and ends the run by itself, as INT, TERM and HUP always did.
 #[cfg(unix)]
 fn ending_signals() -> Vec<libc::c_int> {
-    let mut signals = vec![
+    let signals = vec![
         libc::SIGINT,
         libc::SIGTERM,
         libc::SIGHUP,
@@ -183,11 +183,14 @@ fn ending_signals() -> Vec<libc::c_int> {
         libc::SIGIO,
         libc::SIGSYS,
     ];
+    // Linux's own, added where they exist (a `mut` elsewhere would go unused).
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
+    let signals = {
+        let mut signals = signals;
         signals.extend([libc::SIGPWR, libc::SIGSTKFLT]);
         signals.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
-    }
+        signals
+    };
     signals
 }
 
