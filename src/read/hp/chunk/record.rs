@@ -1,31 +1,31 @@
-//! A chunk's scan written down and read back (issue 39): the first reading of a long
-//! mapped `.hp` writes what its scan found in each chunk (the names' places, then each
-//! line as a code: a point's band and whole value, or a marker's time), and the second
-//! reading of the same bytes takes each chunk's scan from that instead of scanning the
-//! text again, in whatever form it needs the points (`super::Form`). The record is about
-//! six bytes a line (a seventh of GHC's usual text) and has no name to hash or compare.
+//! A chunk's scan written down for a second reading (issue 39): the first reading of a
+//! long mapped `.hp` writes what its scan found in each chunk (the names' places, then
+//! its lines), and the second reading of the same bytes takes each chunk's scan from that
+//! instead of scanning the text again (`replay.rs`), in whatever form it needs the points
+//! (`super::Form`). The record is about six bytes a line (a seventh of GHC's usual text)
+//! and has no name to hash or compare.
 //!
-//! A record is the scan's own account of the lines it read: the replay goes through the
-//! same steps for each (`ChunkScan::marker`, `ChunkScan::take`, and in split mode the
-//! scan's own `ChunkScan::split_point`, `split.rs`), so it stops, if ever, where the scan
-//! would; a record that does not read back whole is refused, and the chunk is scanned
-//! from its text.
+//! The lines are written down by band: every census's count and sum of points, the
+//! markers, then each band's points together, each its census and its value. So the
+//! second reading of a chart by role reads the drawn bands' points alone and skips the
+//! merged bands' whole (their sum by census is the census's less the others'), where it
+//! used to take every line in turn.
 
-use super::super::data_line::WHOLE_BELOW;
-use super::{ChunkScan, Form, Marker, SUMMED_BELOW};
-use crate::intern::hash_bytes;
-use crate::profile::keep::RunRoles;
+use super::{ChunkScan, Marker};
 
-/// A line's code, two bytes: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8
-/// bytes follow); a point of band `b` below 2^16 − [`POINT`] with a value below 2^32 is
-/// `b +` [`POINT`] (the value's 4 bytes follow); any other point is [`LONG`] (its band
-/// and value follow as [`push_varint`]s). Codes of a fixed length are written and read
-/// without a loop whose end depends on the number (the varints' was most of the replay).
-const BEGIN: u16 = 0;
-const END: u16 = 1;
-const MARK: u16 = 2;
-const LONG: u16 = 3;
-const POINT: u16 = 4;
+/// A marker's code: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8 bytes
+/// follow).
+pub(super) const BEGIN: u8 = 0;
+pub(super) const END: u8 = 1;
+pub(super) const MARK: u8 = 2;
+
+/// The most censuses a chunk with a record has (a point's census is written in two
+/// bytes).
+pub(super) const CENSUSES_UP_TO: u64 = 1 << 16;
+
+/// A point's bytes: its census (2) and its value (4). A chunk with a value past
+/// `u32` (four gigabytes in a band's census, rare) has no record: it is scanned again.
+pub(super) const POINT: usize = 6;
 
 /// Appends `v` in 7-bit groups, least first, the high bit set on all but the last.
 #[inline(always)]
@@ -39,7 +39,7 @@ pub(super) fn push_varint(out: &mut Vec<u8>, mut v: u64) {
 
 /// Reads a number [`push_varint`] wrote at `bytes[*at..]`, moving `at` past it.
 #[inline(always)]
-fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+pub(super) fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *bytes.get(*at)?;
@@ -54,7 +54,7 @@ fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
 
 /// The `N` bytes at `bytes[*at..]`, moving `at` past them.
 #[inline(always)]
-fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8; N]> {
+pub(super) fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8; N]> {
     let raw = bytes.get(*at..at.checked_add(N)?)?;
     *at += N;
     raw.try_into().ok()
@@ -69,37 +69,37 @@ impl ChunkScan {
             Marker::End => END,
             Marker::Mark => MARK,
         };
-        self.record.extend_from_slice(&code.to_le_bytes());
-        self.record.extend_from_slice(&t.to_bits().to_le_bytes());
+        let markers = &mut self.parts.markers;
+        markers.push(code);
+        markers.extend_from_slice(&t.to_bits().to_le_bytes());
     }
 
-    /// Writes down a point the scan took, of band `id`, `value` being its
-    /// [`DataLine::whole`]; returns whether the scan goes on writing down. A value of 2^53
-    /// or more (which only the forms that do not add the points up take) is not
+    /// Writes down a point the scan took, of band `id` in the census being taken,
+    /// `value` being its [`DataLine::whole`]; returns whether the scan goes on writing
+    /// down. A value past `u32` (and so any of 2^53 or more, which only the forms that
+    /// do not add the points up take), or a census past [`CENSUSES_UP_TO`], is not
     /// written: the chunk then has no record.
     ///
     /// [`DataLine::whole`]: super::super::data_line::DataLine::whole
     #[inline(always)]
     pub(super) fn record_point(&mut self, id: u32, value: u64) -> bool {
-        if value >= WHOLE_BELOW {
+        let (Ok(value), true) = (u32::try_from(value), self.ends < CENSUSES_UP_TO) else {
             self.recording = false;
-            self.record.clear();
             return false;
+        };
+        let (census, g) = (self.ends as usize, &mut self.parts);
+        if g.bands.len() <= id as usize {
+            g.bands.resize_with(id as usize + 1, Vec::new);
         }
-        let code = u16::try_from(u64::from(id) + u64::from(POINT));
-        match (code, u32::try_from(value)) {
-            (Ok(code), Ok(value)) => {
-                let mut line = [0; 6];
-                line[..2].copy_from_slice(&code.to_le_bytes());
-                line[2..].copy_from_slice(&value.to_le_bytes());
-                self.record.extend_from_slice(&line);
-            }
-            _ => {
-                self.record.extend_from_slice(&LONG.to_le_bytes());
-                push_varint(&mut self.record, u64::from(id));
-                push_varint(&mut self.record, value);
-            }
+        let mut point = [0; POINT];
+        point[..2].copy_from_slice(&(census as u16).to_le_bytes());
+        point[2..].copy_from_slice(&value.to_le_bytes());
+        g.bands[id as usize].extend_from_slice(&point);
+        if g.censuses.len() <= census {
+            g.censuses.resize(census + 1, (0, 0));
         }
+        let (count, sum) = &mut g.censuses[census];
+        (*count, *sum) = (*count + 1, sum.saturating_add(u64::from(value)));
         true
     }
 
@@ -126,98 +126,46 @@ impl ChunkScan {
         &self.record
     }
 
-    /// Takes the scan of the chunk `bytes` from `record` ([`Self::recorded`] of a scan of
-    /// the same bytes), in `form`, as [`Self::scan`] would make it; `false` (and the
-    /// scan reset) when the record does not read back whole.
-    pub(crate) fn replay(
-        &mut self,
-        bytes: &[u8],
-        record: &[u8],
-        form: Form,
-        roles: Option<&RunRoles>,
-    ) -> bool {
-        self.begin(form, roles, false);
-        let replayed = self.replay_lines(bytes, record, roles);
-        if replayed.is_none() {
-            self.reset();
+    /// Puts the lines the scan wrote down together in [`Self::record_body`]: the
+    /// censuses' counts and sums, the markers, then each band's points (see the
+    /// module's comment).
+    pub(super) fn close_record(&mut self) {
+        self.record.clear();
+        // Censuses past two bytes' reach after the last point: no record either.
+        if !self.recording || self.ends >= CENSUSES_UP_TO {
+            self.recording = false;
+            return;
         }
-        replayed.is_some()
-    }
-
-    fn replay_lines(
-        &mut self,
-        bytes: &[u8],
-        record: &[u8],
-        roles: Option<&RunRoles>,
-    ) -> Option<()> {
-        let at = &mut 0;
-        let fast_len = usize::try_from(varint(record, at)?).ok()?;
-        let lines = varint(record, at)?;
-        let names = varint(record, at)?;
-        if fast_len > bytes.len() || names > bytes.len() as u64 {
-            return None;
+        let (out, g) = (&mut self.record, &mut self.parts);
+        g.censuses.resize(self.ends as usize + 1, (0, 0));
+        push_varint(out, g.censuses.len() as u64);
+        for &(count, sum) in &g.censuses {
+            push_varint(out, count);
+            push_varint(out, sum);
         }
-        for _ in 0..names {
-            let start = usize::try_from(varint(record, at)?).ok()?;
-            let len = usize::try_from(varint(record, at)?).ok()?;
-            let name = bytes.get(start..start.checked_add(len)?)?;
-            self.add_replayed(start, name, roles);
-        }
-        while *at < record.len() {
-            let code = u16::from_le_bytes(fixed(record, at)?);
-            let marker = match code {
-                BEGIN => Marker::Begin,
-                END => Marker::End,
-                MARK => Marker::Mark,
-                LONG => {
-                    let id = varint(record, at)?;
-                    let value = varint(record, at)?;
-                    self.replay_point(id, value)?;
-                    continue;
-                }
-                _ => {
-                    let value = u32::from_le_bytes(fixed(record, at)?);
-                    self.replay_point(u64::from(code - POINT), u64::from(value))?;
-                    continue;
-                }
-            };
-            let t = f64::from_bits(u64::from_le_bytes(fixed(record, at)?));
-            if !self.marker(marker, t) {
-                return None;
+        push_varint(out, (g.markers.len() / 9) as u64);
+        out.extend_from_slice(&g.markers);
+        let groups = g.bands.iter().filter(|b| !b.is_empty()).count();
+        push_varint(out, groups as u64);
+        for (id, points) in g.bands.iter().enumerate() {
+            if !points.is_empty() {
+                push_varint(out, id as u64);
+                push_varint(out, (points.len() / POINT) as u64);
+                out.extend_from_slice(points);
             }
-            self.lines += 1;
         }
-        self.split.close_census();
-        (self.lines == lines).then_some(())?;
-        self.fast_len = fast_len;
-        Some(())
     }
 
-    /// Takes a point of the record, of band `id`; `None` when it is not one the scan
-    /// could have written down.
-    #[inline(always)]
-    fn replay_point(&mut self, id: u64, value: u64) -> Option<()> {
-        if id >= self.names.len() as u64 || value >= SUMMED_BELOW as u64 {
-            return None;
+    /// Makes the record's parts ready for a new chunk.
+    pub(super) fn clear_record(&mut self) {
+        let g = &mut self.parts;
+        if g.bands.len() > 1 << 12 {
+            // A chunk of many bands: do not keep clearing their lists.
+            g.bands = Vec::new();
         }
-        match self.form {
-            Form::Split => self.split_point(id as u32, value),
-            // Below 2^53: through `i64`, one instruction where `u64` takes several.
-            _ => self.take(id as u32, value as i64 as f64),
-        }
-        self.lines += 1;
-        Some(())
-    }
-
-    /// A name of the record, band number `names.len()`: what [`Self::intern`] does for a
-    /// new name, without the table.
-    fn add_replayed(&mut self, start: usize, name: &[u8], roles: Option<&RunRoles>) {
-        let id = self.names.len();
-        self.names.push((start as u32, name.len() as u32));
-        self.full_hashes.push(hash_bytes(name));
-        self.room_for(id);
-        if let Some(roles) = roles {
-            self.roles.push(roles.of(name));
-        }
+        g.bands.iter_mut().for_each(Vec::clear);
+        g.censuses.clear();
+        g.markers.clear();
+        self.record.clear();
     }
 }

@@ -50,9 +50,10 @@ fn chunk(next: &mut impl FnMut() -> u64, names: &[String], lines: usize) -> Vec<
             7 if next() % 8 == 0 => text += "name 12\n",
             _ => {
                 let name = &names[next() as usize % names.len()];
+                // Values past `u32` rare: a chunk with one has no record.
                 let value = match next() % 50 {
-                    0 => 9_007_199_254_740_993,
-                    1 => 123_456_789_012_345,
+                    0 if next() % 10 == 0 => 9_007_199_254_740_993,
+                    1 if next() % 10 == 0 => 123_456_789_012_345,
                     2 => 0,
                     _ => next() % 100_000,
                 };
@@ -114,6 +115,12 @@ fn a_chunk_read_back_is_the_scan_of_its_lines() {
             let prefix = &bytes[..scan.fast_len];
             for form in FORMS {
                 let mut back = ChunkScan::default();
+                if form == Form::Entries {
+                    // A record has no order of points across bands: refused, nothing kept.
+                    assert!(!back.replay(&bytes, &head, form, Some(&roles)));
+                    assert_eq!(seen(&back), seen(&ChunkScan::default()), "round {round}");
+                    continue;
+                }
                 assert!(
                     back.replay(&bytes, &head, form, Some(&roles)),
                     "round {round}"
@@ -136,7 +143,7 @@ fn a_chunk_read_back_is_the_scan_of_its_lines() {
         }
     }
     assert!(
-        recorded > 1000 && whole > 1000,
+        recorded > 1800 && whole > 1300,
         "{recorded} recorded, {whole} whole"
     );
 }
@@ -166,29 +173,32 @@ fn a_record_that_does_not_read_back_is_refused() {
     assert!(back.replay(&bytes, &record, Form::ByBand, None));
 }
 
-/// A chunk of more bands than a short code holds, and values of 2^32 and more: written
-/// down the long way, and read back as the scan reads them.
+/// A chunk of more bands than two bytes number is written down and read back as the scan
+/// reads it; one with a value past `u32` has no record (it is scanned again).
 #[test]
-fn bands_and_values_past_a_short_code_read_back() {
-    let mut text = String::from("BEGIN_SAMPLE 1.0\n");
-    for k in 0..70_000u64 {
-        text += &format!("n{k}\t{}\n", k * 65_537);
-    }
-    text += "n3\t7\nn69999\t5000000000\nEND_SAMPLE 1.0\n";
-    let bytes = text.into_bytes();
+fn many_bands_read_back_and_values_past_u32_are_not_written() {
+    let text = |last: u64| {
+        let mut text = String::from("BEGIN_SAMPLE 1.0\n");
+        for k in 0..70_000u64 {
+            text += &format!("n{k}\t{}\n", k * 61_000);
+        }
+        text += &format!("n3\t7\nn69999\t{last}\nEND_SAMPLE 1.0\n");
+        text.into_bytes()
+    };
+    let bytes = text(u64::from(u32::MAX));
     let mut scan = ChunkScan::default();
     scan.scan(&bytes, 1 << 16, Form::Sums, None, true);
     let mut record = Vec::new();
     assert!(scan.recorded(&mut record));
     assert_eq!(scan.fast_len, bytes.len());
     record.extend_from_slice(scan.record_body());
-    // By role too: the split of bands past the short codes.
+    // By role too: the split of so many bands.
     let role = |k: usize| [Role::Drawn, Role::Merged, Role::Dropped][k % 3];
     let named = (0..70_000).map(|k| (format!("n{k}").into_bytes().into(), role(k)));
     let roles = RunRoles(named.collect());
-    for (form, roles) in FORMS
-        .map(|f| (f, None))
-        .into_iter()
+    for (form, roles) in FORMS[1..]
+        .iter()
+        .map(|&f| (f, None))
         .chain([(Form::Split, Some(&roles))])
     {
         let mut back = ChunkScan::default();
@@ -197,4 +207,8 @@ fn bands_and_values_past_a_short_code_read_back() {
         want.scan(&bytes, 1 << 16, form, roles, false);
         assert_eq!(seen(&back), seen(&want), "{form:?}");
     }
+    let past = text(1 << 32);
+    scan.scan(&past, 1 << 16, Form::Sums, None, true);
+    assert_eq!(scan.fast_len, past.len(), "the scan goes on");
+    assert!(!scan.recorded(&mut record), "but writes nothing down");
 }
