@@ -2,15 +2,15 @@
 //! reading (issue 39): what `-c` reads twice to keep memory bounded, it scans once.
 //!
 //! The first reading (its workers adding the points up) writes each chunk's scan
-//! (`chunk/record.rs`: the names' places and each line as a short code) to a file the
-//! caller gives, about six bytes a line; a second reading of the same bytes
+//! (`chunk/record.rs`: the names' places, the markers, and each band's points) to a
+//! file the caller gives, about six bytes a line; a second reading of the same bytes
 //! takes each chunk's scan from there, in the form it needs, instead of scanning the
 //! text again (the scan is most of a reading's work). Chunks are cut the same way from
 //! the same bytes, so each is found by its place; one that is not there (past the
 //! recording's limit, or a scan that recorded nothing) is scanned from its text. The
 //! file is the caller's: a temporary one, gone with the recording.
 
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{self, IoSlice, Read, Seek, SeekFrom, Write};
 use std::sync::Mutex;
 
 use crate::profile::spill::SpillFile;
@@ -83,17 +83,26 @@ impl Recording {
         self.lock().state == State::Done
     }
 
-    /// Writes down the record (`head`, then `body`) of the chunk of `len` bytes at
-    /// `start` in the input: the next chunk in file order.
-    pub(crate) fn add(&self, start: usize, len: usize, head: &[u8], body: &[u8]) {
+    /// Writes down the record (`head`, then the parts of `body`) of the chunk of `len`
+    /// bytes at `start` in the input: the next chunk in file order.
+    pub(crate) fn add<'b>(
+        &self,
+        start: usize,
+        len: usize,
+        head: &'b [u8],
+        body: impl Iterator<Item = &'b [u8]>,
+    ) {
+        let parts: Vec<IoSlice<'b>> = std::iter::once(head)
+            .chain(body)
+            .map(IoSlice::new)
+            .collect();
+        let size = parts.iter().map(|p| p.len()).sum::<usize>();
         let mut inner = self.lock();
-        let size = head.len() + body.len();
         if inner.state != State::Open || inner.written + size as u64 > self.limit {
             return;
         }
         let at = inner.written;
-        let wrote = (inner.file.write_all(head)).and_then(|()| inner.file.write_all(body));
-        match wrote {
+        match write_all_parts(&mut *inner.file, &parts) {
             Ok(()) => {
                 inner.chunks.push((start, len, at, size));
                 inner.written += size as u64;
@@ -138,5 +147,89 @@ impl Recording {
     pub(crate) fn counts(&self) -> (u64, u64) {
         let inner = self.lock();
         (inner.written, inner.read)
+    }
+}
+
+/// Writes every byte of `parts` to `out`, in as few system calls as it takes (a chunk's
+/// record is a part per band: one `writev` rather than a `write` each).
+/// (`Write::write_all_vectored` is not stable, and `IoSlice::advance_slices` needs Rust
+/// 1.81: a write that stops inside a part goes on from there.)
+fn write_all_parts<W: Write + ?Sized>(out: &mut W, parts: &[IoSlice<'_>]) -> io::Result<()> {
+    let mut first = 0;
+    let mut skip = 0;
+    while first < parts.len() {
+        let wrote = match skip {
+            0 => out.write_vectored(&parts[first..])?,
+            _ => out.write(&parts[first][skip..])?,
+        };
+        if wrote == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        // Past the parts written whole, into the one written in part.
+        let mut left = skip + wrote;
+        while first < parts.len() && left >= parts[first].len() {
+            left -= parts[first].len();
+            first += 1;
+        }
+        skip = left;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that takes at most `most` bytes a call, vectored or not.
+    struct Trickle {
+        got: Vec<u8>,
+        most: usize,
+    }
+
+    impl Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.most);
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+            let mut n = 0;
+            for b in bufs {
+                let take = b.len().min(self.most - n);
+                self.got.extend_from_slice(&b[..take]);
+                n += take;
+                if n == self.most {
+                    break;
+                }
+            }
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Every byte of every part, in order, however the writes stop: inside a part, at a
+    /// part's end, past empty parts.
+    #[test]
+    fn parts_are_written_whole_whatever_each_write_takes() {
+        let texts: [&[u8]; 6] = [b"head", b"", b"a", b"bcdefgh", b"", b"ijklmnopqrstuvw"];
+        let parts: Vec<IoSlice<'_>> = texts.iter().map(|t| IoSlice::new(t)).collect();
+        for most in 1..30 {
+            let mut out = Trickle {
+                got: Vec::new(),
+                most,
+            };
+            write_all_parts(&mut out, &parts).expect("written");
+            assert_eq!(out.got, texts.concat(), "{most} bytes a write");
+        }
+        let mut stuck = Trickle {
+            got: Vec::new(),
+            most: 0,
+        };
+        let error = write_all_parts(&mut stuck, &parts).expect_err("no progress");
+        assert_eq!(error.kind(), io::ErrorKind::WriteZero);
     }
 }

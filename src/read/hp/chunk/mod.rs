@@ -96,12 +96,10 @@ pub(crate) struct ChunkScan {
     /// Guesses right minus guesses wrong lately, at most `names::GUESS_CREDIT_MAX`: at zero
     /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
     guess_credit: i32,
-    /// Whether the scan writes its lines down in [`Self::record`] (`record.rs`).
+    /// Whether the scan writes its lines down in [`Self::parts`] (`record.rs`).
     recording: bool,
-    /// The lines the scan read, by band (`record.rs`), when [`Self::recording`]: put
-    /// together from [`Self::parts`] when the scan is over.
-    record: Vec<u8>,
-    /// The record's parts, and what a replay adds up, kept from chunk to chunk.
+    /// The record's parts (the lines the scan read, by band, when [`Self::recording`]),
+    /// and what a replay adds up, kept from chunk to chunk.
     parts: RecordParts,
 }
 
@@ -111,6 +109,8 @@ pub(crate) struct ChunkScan {
 struct RecordParts {
     /// Per band: its points so far (census, value).
     bands: Vec<Vec<u8>>,
+    /// In a replay: each band's id and count of points, in the record's order.
+    groups: Vec<(u32, u64)>,
     /// Per census: its points' count and sum (saturating).
     censuses: Vec<(u64, u64)>,
     /// The markers so far (code, time).

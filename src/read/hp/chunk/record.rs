@@ -103,9 +103,11 @@ impl ChunkScan {
         true
     }
 
-    /// The head of the scan's record in `out` (its prefix's length and lines, its
-    /// names' places), [`Self::record_body`] being the rest (the lines); `false` when
-    /// the scan wrote nothing down.
+    /// The head of the scan's record in `out`: its prefix's length and lines, its
+    /// names' places, every census's count and sum of points, the markers (a code byte
+    /// and the time's 8 bytes each), and each band's id and count of points, in the
+    /// order of [`Self::record_body`], which holds the points; `false` when the scan
+    /// wrote nothing down.
     pub(crate) fn recorded(&self, out: &mut Vec<u8>) -> bool {
         out.clear();
         if !self.recording || self.fast_len == 0 {
@@ -118,26 +120,7 @@ impl ChunkScan {
             push_varint(out, u64::from(start));
             push_varint(out, u64::from(len));
         }
-        true
-    }
-
-    /// The lines of the scan's record ([`Self::recorded`]).
-    pub(crate) fn record_body(&self) -> &[u8] {
-        &self.record
-    }
-
-    /// Puts the lines the scan wrote down together in [`Self::record_body`]: the
-    /// censuses' counts and sums, the markers, then each band's points (see the
-    /// module's comment).
-    pub(super) fn close_record(&mut self) {
-        self.record.clear();
-        // Censuses past two bytes' reach after the last point: no record either.
-        if !self.recording || self.ends >= CENSUSES_UP_TO {
-            self.recording = false;
-            return;
-        }
-        let (out, g) = (&mut self.record, &mut self.parts);
-        g.censuses.resize(self.ends as usize + 1, (0, 0));
+        let g = &self.parts;
         push_varint(out, g.censuses.len() as u64);
         for &(count, sum) in &g.censuses {
             push_varint(out, count);
@@ -145,14 +128,34 @@ impl ChunkScan {
         }
         push_varint(out, (g.markers.len() / 9) as u64);
         out.extend_from_slice(&g.markers);
-        let groups = g.bands.iter().filter(|b| !b.is_empty()).count();
-        push_varint(out, groups as u64);
+        push_varint(out, self.record_body().count() as u64);
         for (id, points) in g.bands.iter().enumerate() {
             if !points.is_empty() {
                 push_varint(out, id as u64);
                 push_varint(out, (points.len() / POINT) as u64);
-                out.extend_from_slice(points);
             }
+        }
+        true
+    }
+
+    /// The rest of the scan's record after [`Self::recorded`]'s head: each band's points
+    /// (census, value), band by band. Kept in the bands' own lists and written from
+    /// there, not copied into one.
+    pub(crate) fn record_body(&self) -> impl Iterator<Item = &[u8]> {
+        (self.parts.bands.iter())
+            .filter(|points| !points.is_empty())
+            .map(Vec::as_slice)
+    }
+
+    /// Ends the record when the scan is over: every census has its count and sum (the
+    /// last ones perhaps without points); a chunk of censuses past two bytes' reach has
+    /// no record.
+    pub(super) fn close_record(&mut self) {
+        if self.ends >= CENSUSES_UP_TO {
+            self.recording = false;
+        }
+        if self.recording {
+            self.parts.censuses.resize(self.ends as usize + 1, (0, 0));
         }
     }
 
@@ -166,6 +169,5 @@ impl ChunkScan {
         g.bands.iter_mut().for_each(Vec::clear);
         g.censuses.clear();
         g.markers.clear();
-        self.record.clear();
     }
 }

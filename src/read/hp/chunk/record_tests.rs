@@ -111,7 +111,8 @@ fn a_chunk_read_back_is_the_scan_of_its_lines() {
                 continue;
             }
             recorded += 1;
-            head.extend_from_slice(scan.record_body());
+            scan.record_body()
+                .for_each(|part| head.extend_from_slice(part));
             let prefix = &bytes[..scan.fast_len];
             for form in FORMS {
                 let mut back = ChunkScan::default();
@@ -162,7 +163,8 @@ fn a_record_that_does_not_read_back_is_refused() {
             break bytes;
         }
     };
-    record.extend_from_slice(scan.record_body());
+    scan.record_body()
+        .for_each(|part| record.extend_from_slice(part));
     let mut back = ChunkScan::default();
     for cut in [1, record.len() / 2, record.len() - 1] {
         assert!(!back.replay(&bytes, &record[..cut], Form::ByBand, None));
@@ -191,7 +193,8 @@ fn many_bands_read_back_and_values_past_u32_are_not_written() {
     let mut record = Vec::new();
     assert!(scan.recorded(&mut record));
     assert_eq!(scan.fast_len, bytes.len());
-    record.extend_from_slice(scan.record_body());
+    scan.record_body()
+        .for_each(|part| record.extend_from_slice(part));
     // By role too: the split of so many bands.
     let role = |k: usize| [Role::Drawn, Role::Merged, Role::Dropped][k % 3];
     let named = (0..70_000).map(|k| (format!("n{k}").into_bytes().into(), role(k)));

@@ -98,10 +98,37 @@ impl ChunkScan {
                 sums.resize(censuses.len(), (0, 0));
             }
         }
-        let groups = varint(record, at)?;
-        for _ in 0..groups {
+        let mut groups = std::mem::take(&mut self.parts.groups);
+        let replayed = self.replay_groups(record, at, censuses.len(), &mut groups);
+        self.parts.groups = groups;
+        replayed?;
+        if by_role {
+            self.split_from_censuses(censuses)?;
+        }
+        (*at == record.len() && self.lines == lines).then_some(())?;
+        self.fast_len = fast_len;
+        Some(())
+    }
+
+    /// Takes each band's points: the bands' ids and counts from `record` at `at` (into
+    /// `groups`), then their points, which follow.
+    fn replay_groups(
+        &mut self,
+        record: &[u8],
+        at: &mut usize,
+        censuses: usize,
+        groups: &mut Vec<(u32, u64)>,
+    ) -> Option<()> {
+        let count = varint(record, at)?;
+        groups.clear();
+        for _ in 0..count.min(self.names.len() as u64 + 1) {
             let id = u32::try_from(varint(record, at)?).ok()?;
-            let n = varint(record, at)?;
+            groups.push((id, varint(record, at)?));
+        }
+        if groups.len() as u64 != count {
+            return None;
+        }
+        for &(id, n) in groups.iter() {
             let len = usize::try_from(n).ok()?.checked_mul(POINT)?;
             let points = record.get(*at..at.checked_add(len)?)?;
             *at += len;
@@ -109,13 +136,8 @@ impl ChunkScan {
                 return None;
             }
             self.lines += n;
-            self.replay_group(id, points, censuses.len())?;
+            self.replay_group(id, points, censuses)?;
         }
-        if by_role {
-            self.split_from_censuses(censuses)?;
-        }
-        (*at == record.len() && self.lines == lines).then_some(())?;
-        self.fast_len = fast_len;
         Some(())
     }
 
