@@ -24,6 +24,11 @@ use crate::profile::keep::{Role, RunRoles};
 use crate::profile::Point;
 use crate::seam::{BandSum, RunEntry, RunSplit, RunSums, StatementRun, BEGIN, END, MARK};
 
+/// A recorded point's bytes (`record.rs`): its census (2) and its value (4). A chunk
+/// with a value past `u32` (four gigabytes in a band's census, rare) has no record: it
+/// is scanned again.
+const POINT: usize = 6;
+
 /// [`Form`]s as the codes of [`ChunkScan::scan`]'s loops (a const generic of each).
 const ENTRIES: u8 = 0;
 const BY_BAND: u8 = 1;
@@ -108,11 +113,13 @@ pub(crate) struct ChunkScan {
 #[derive(Debug, Default)]
 struct RecordParts {
     /// Per band: its points so far (census, value).
-    bands: Vec<Vec<u8>>,
+    bands: Vec<Vec<[u8; POINT]>>,
     /// In a replay: each band's id and count of points, in the record's order.
     groups: Vec<(u32, u64)>,
-    /// Per census: its points' count and sum (saturating).
+    /// Per census: its points' count and sum (saturating), as each census ends.
     censuses: Vec<(u64, u64)>,
+    /// The census being taken's count and sum so far.
+    open: (u64, u64),
     /// The markers so far (code, time).
     markers: Vec<u8>,
     /// In a replay by role, per census: the drawn bands' points' count and sum, and the
@@ -205,7 +212,7 @@ impl ChunkScan {
                         previous = 0;
                     }
                     if recording {
-                        self.record_marker(kind, t);
+                        recording = self.record_marker(kind, t);
                     }
                     i += len;
                     self.lines += 1;

@@ -11,7 +11,7 @@
 //! merged bands' whole (their sum by census is the census's less the others'), where it
 //! used to take every line in turn.
 
-use super::{ChunkScan, Marker};
+use super::{ChunkScan, Marker, POINT};
 
 /// A marker's code: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8 bytes
 /// follow).
@@ -22,10 +22,6 @@ pub(super) const MARK: u8 = 2;
 /// The most censuses a chunk with a record has (a point's census is written in two
 /// bytes).
 pub(super) const CENSUSES_UP_TO: u64 = 1 << 16;
-
-/// A point's bytes: its census (2) and its value (4). A chunk with a value past
-/// `u32` (four gigabytes in a band's census, rare) has no record: it is scanned again.
-pub(super) const POINT: usize = 6;
 
 /// Appends `v` in 7-bit groups, least first, the high bit set on all but the last.
 #[inline(always)]
@@ -61,45 +57,51 @@ pub(super) fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8;
 }
 
 impl ChunkScan {
-    /// Writes down a marker line the scan took.
+    /// Writes down a marker line the scan took (after [`Self::marker`]); returns whether
+    /// the scan goes on writing down: a chunk of censuses past two bytes' reach has no
+    /// record.
     #[inline(always)]
-    pub(super) fn record_marker(&mut self, kind: Marker, t: f64) {
+    pub(super) fn record_marker(&mut self, kind: Marker, t: f64) -> bool {
         let code = match kind {
             Marker::Begin => BEGIN,
             Marker::End => END,
             Marker::Mark => MARK,
         };
-        let markers = &mut self.parts.markers;
-        markers.push(code);
-        markers.extend_from_slice(&t.to_bits().to_le_bytes());
+        let g = &mut self.parts;
+        g.markers.push(code);
+        g.markers.extend_from_slice(&t.to_bits().to_le_bytes());
+        if matches!(kind, Marker::End) {
+            // The census before this one is over.
+            g.censuses.push(std::mem::take(&mut g.open));
+            if self.ends >= CENSUSES_UP_TO {
+                self.recording = false;
+            }
+        }
+        self.recording
     }
 
     /// Writes down a point the scan took, of band `id` in the census being taken,
     /// `value` being its [`DataLine::whole`]; returns whether the scan goes on writing
     /// down. A value past `u32` (and so any of 2^53 or more, which only the forms that
-    /// do not add the points up take), or a census past [`CENSUSES_UP_TO`], is not
-    /// written: the chunk then has no record.
+    /// do not add the points up take) is not written: the chunk then has no record.
     ///
     /// [`DataLine::whole`]: super::super::data_line::DataLine::whole
     #[inline(always)]
     pub(super) fn record_point(&mut self, id: u32, value: u64) -> bool {
-        let (Ok(value), true) = (u32::try_from(value), self.ends < CENSUSES_UP_TO) else {
+        let Ok(value) = u32::try_from(value) else {
             self.recording = false;
             return false;
         };
-        let (census, g) = (self.ends as usize, &mut self.parts);
-        if g.bands.len() <= id as usize {
-            g.bands.resize_with(id as usize + 1, Vec::new);
-        }
         let mut point = [0; POINT];
-        point[..2].copy_from_slice(&(census as u16).to_le_bytes());
+        // Below two bytes' reach: the census after it stops the writing down.
+        point[..2].copy_from_slice(&(self.ends as u16).to_le_bytes());
         point[2..].copy_from_slice(&value.to_le_bytes());
-        g.bands[id as usize].extend_from_slice(&point);
-        if g.censuses.len() <= census {
-            g.censuses.resize(census + 1, (0, 0));
+        let g = &mut self.parts;
+        // Every band has its list (`names.rs`, as the band is met).
+        if let Some(band) = g.bands.get_mut(id as usize) {
+            band.push(point);
         }
-        let (count, sum) = &mut g.censuses[census];
-        (*count, *sum) = (*count + 1, sum.saturating_add(u64::from(value)));
+        g.open = (g.open.0 + 1, g.open.1.saturating_add(u64::from(value)));
         true
     }
 
@@ -132,7 +134,7 @@ impl ChunkScan {
         for (id, points) in g.bands.iter().enumerate() {
             if !points.is_empty() {
                 push_varint(out, id as u64);
-                push_varint(out, (points.len() / POINT) as u64);
+                push_varint(out, points.len() as u64);
             }
         }
         true
@@ -144,18 +146,14 @@ impl ChunkScan {
     pub(crate) fn record_body(&self) -> impl Iterator<Item = &[u8]> {
         (self.parts.bands.iter())
             .filter(|points| !points.is_empty())
-            .map(Vec::as_slice)
+            .map(|points| points.as_flattened())
     }
 
-    /// Ends the record when the scan is over: every census has its count and sum (the
-    /// last ones perhaps without points); a chunk of censuses past two bytes' reach has
-    /// no record.
+    /// Ends the record when the scan is over: the last census's count and sum.
     pub(super) fn close_record(&mut self) {
-        if self.ends >= CENSUSES_UP_TO {
-            self.recording = false;
-        }
         if self.recording {
-            self.parts.censuses.resize(self.ends as usize + 1, (0, 0));
+            let g = &mut self.parts;
+            g.censuses.push(std::mem::take(&mut g.open));
         }
     }
 
@@ -169,5 +167,6 @@ impl ChunkScan {
         g.bands.iter_mut().for_each(Vec::clear);
         g.censuses.clear();
         g.markers.clear();
+        g.open = (0, 0);
     }
 }

@@ -215,3 +215,32 @@ fn many_bands_read_back_and_values_past_u32_are_not_written() {
     assert_eq!(scan.fast_len, past.len(), "the scan goes on");
     assert!(!scan.recorded(&mut record), "but writes nothing down");
 }
+
+/// A point's census is written in two bytes: a chunk of 2^16 censuses or more has no
+/// record, one just short of that reads back as its scan.
+#[test]
+fn censuses_past_two_bytes_leave_no_record() {
+    let text = |censuses: u64| {
+        let mut text = String::new();
+        for k in 0..censuses {
+            text += &format!("BEGIN_SAMPLE {k}.0\nEND_SAMPLE {k}.0\n");
+        }
+        text += "BEGIN_SAMPLE 99999999.0\nlast\t7\n";
+        text.into_bytes()
+    };
+    let mut record = Vec::new();
+    for (censuses, kept) in [(65_535, true), (65_536, false), (65_537, false)] {
+        let bytes = text(censuses);
+        let mut scan = ChunkScan::default();
+        scan.scan(&bytes, 1 << 16, Form::Sums, None, true);
+        assert_eq!(scan.fast_len, bytes.len(), "the scan goes on");
+        assert_eq!(scan.recorded(&mut record), kept, "{censuses} censuses");
+        if kept {
+            scan.record_body()
+                .for_each(|part| record.extend_from_slice(part));
+            let mut back = ChunkScan::default();
+            assert!(back.replay(&bytes, &record, Form::Sums, None));
+            assert_eq!(seen(&back), seen(&scan));
+        }
+    }
+}

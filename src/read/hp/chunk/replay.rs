@@ -10,9 +10,9 @@
 //! saturated refuses the record. A record has no file order of points across bands, so
 //! [`Form::Entries`] is never replayed.
 
-use super::record::{fixed, varint, BEGIN, CENSUSES_UP_TO, END, MARK, POINT};
+use super::record::{fixed, varint, BEGIN, CENSUSES_UP_TO, END, MARK};
 use super::split::add_at;
-use super::{ChunkScan, Form, Marker};
+use super::{ChunkScan, Form, Marker, POINT};
 use crate::intern::hash_bytes;
 use crate::profile::keep::{Role, RunRoles};
 use crate::profile::Point;
