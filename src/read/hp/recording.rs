@@ -10,7 +10,7 @@
 //! recording's limit, or a scan that recorded nothing) is scanned from its text. The
 //! file is the caller's: a temporary one, gone with the recording.
 
-use std::io::{self, IoSlice, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::Mutex;
 
 use crate::profile::spill::SpillFile;
@@ -37,6 +37,10 @@ struct Inner {
     /// How many records were read back.
     read: u64,
     state: State,
+    /// A record put together before it is written: one write a chunk, whatever the
+    /// number of its parts (a part a band; a `writev` of thousands of small parts cost
+    /// more than the copy).
+    whole: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +63,7 @@ impl Recording {
             written: 0,
             read: 0,
             state: State::Open,
+            whole: Vec::new(),
         };
         Recording {
             inner: Mutex::new(inner),
@@ -92,17 +97,20 @@ impl Recording {
         head: &'b [u8],
         body: impl Iterator<Item = &'b [u8]>,
     ) {
-        let parts: Vec<IoSlice<'b>> = std::iter::once(head)
-            .chain(body)
-            .map(IoSlice::new)
-            .collect();
-        let size = parts.iter().map(|p| p.len()).sum::<usize>();
         let mut inner = self.lock();
-        if inner.state != State::Open || inner.written + size as u64 > self.limit {
+        let inner = &mut *inner;
+        if inner.state != State::Open {
+            return;
+        }
+        inner.whole.clear();
+        inner.whole.extend_from_slice(head);
+        body.for_each(|part| inner.whole.extend_from_slice(part));
+        let size = inner.whole.len();
+        if inner.written + size as u64 > self.limit {
             return;
         }
         let at = inner.written;
-        match write_all_parts(&mut *inner.file, &parts) {
+        match inner.file.write_all(&inner.whole) {
             Ok(()) => {
                 inner.chunks.push((start, len, at, size));
                 inner.written += size as u64;
@@ -147,89 +155,5 @@ impl Recording {
     pub(crate) fn counts(&self) -> (u64, u64) {
         let inner = self.lock();
         (inner.written, inner.read)
-    }
-}
-
-/// Writes every byte of `parts` to `out`, in as few system calls as it takes (a chunk's
-/// record is a part per band: one `writev` rather than a `write` each).
-/// (`Write::write_all_vectored` is not stable, and `IoSlice::advance_slices` needs Rust
-/// 1.81: a write that stops inside a part goes on from there.)
-fn write_all_parts<W: Write + ?Sized>(out: &mut W, parts: &[IoSlice<'_>]) -> io::Result<()> {
-    let mut first = 0;
-    let mut skip = 0;
-    while first < parts.len() {
-        let wrote = match skip {
-            0 => out.write_vectored(&parts[first..])?,
-            _ => out.write(&parts[first][skip..])?,
-        };
-        if wrote == 0 {
-            return Err(io::ErrorKind::WriteZero.into());
-        }
-        // Past the parts written whole, into the one written in part.
-        let mut left = skip + wrote;
-        while first < parts.len() && left >= parts[first].len() {
-            left -= parts[first].len();
-            first += 1;
-        }
-        skip = left;
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A writer that takes at most `most` bytes a call, vectored or not.
-    struct Trickle {
-        got: Vec<u8>,
-        most: usize,
-    }
-
-    impl Write for Trickle {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            let n = buf.len().min(self.most);
-            self.got.extend_from_slice(&buf[..n]);
-            Ok(n)
-        }
-
-        fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
-            let mut n = 0;
-            for b in bufs {
-                let take = b.len().min(self.most - n);
-                self.got.extend_from_slice(&b[..take]);
-                n += take;
-                if n == self.most {
-                    break;
-                }
-            }
-            Ok(n)
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// Every byte of every part, in order, however the writes stop: inside a part, at a
-    /// part's end, past empty parts.
-    #[test]
-    fn parts_are_written_whole_whatever_each_write_takes() {
-        let texts: [&[u8]; 6] = [b"head", b"", b"a", b"bcdefgh", b"", b"ijklmnopqrstuvw"];
-        let parts: Vec<IoSlice<'_>> = texts.iter().map(|t| IoSlice::new(t)).collect();
-        for most in 1..30 {
-            let mut out = Trickle {
-                got: Vec::new(),
-                most,
-            };
-            write_all_parts(&mut out, &parts).expect("written");
-            assert_eq!(out.got, texts.concat(), "{most} bytes a write");
-        }
-        let mut stuck = Trickle {
-            got: Vec::new(),
-            most: 0,
-        };
-        let error = write_all_parts(&mut stuck, &parts).expect_err("no progress");
-        assert_eq!(error.kind(), io::ErrorKind::WriteZero);
     }
 }
