@@ -2,8 +2,8 @@
 //! reading (issue 39): what `-c` reads twice to keep memory bounded, it scans once.
 //!
 //! The first reading (its workers adding the points up) writes each chunk's scan
-//! (`chunk/record.rs`: the names' places, the markers, and each band's points) to a
-//! file the caller gives, about six bytes a line; a second reading of the same bytes
+//! (`chunk/record.rs`: the names' places and each line as a short code) to a file the
+//! caller gives, about six bytes a line; a second reading of the same bytes
 //! takes each chunk's scan from there, in the form it needs, instead of scanning the
 //! text again (the scan is most of a reading's work). Chunks are cut the same way from
 //! the same bytes, so each is found by its place; one that is not there (past the
@@ -37,10 +37,6 @@ struct Inner {
     /// How many records were read back.
     read: u64,
     state: State,
-    /// A record put together before it is written: one write a chunk, whatever the
-    /// number of its parts (a part a band; a `writev` of thousands of small parts cost
-    /// more than the copy).
-    whole: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +59,6 @@ impl Recording {
             written: 0,
             read: 0,
             state: State::Open,
-            whole: Vec::new(),
         };
         Recording {
             inner: Mutex::new(inner),
@@ -88,29 +83,17 @@ impl Recording {
         self.lock().state == State::Done
     }
 
-    /// Writes down the record (`head`, then the parts of `body`) of the chunk of `len`
-    /// bytes at `start` in the input: the next chunk in file order.
-    pub(crate) fn add<'b>(
-        &self,
-        start: usize,
-        len: usize,
-        head: &'b [u8],
-        body: impl Iterator<Item = &'b [u8]>,
-    ) {
+    /// Writes down the record (`head`, then `body`) of the chunk of `len` bytes at
+    /// `start` in the input: the next chunk in file order.
+    pub(crate) fn add(&self, start: usize, len: usize, head: &[u8], body: &[u8]) {
         let mut inner = self.lock();
-        let inner = &mut *inner;
-        if inner.state != State::Open {
-            return;
-        }
-        inner.whole.clear();
-        inner.whole.extend_from_slice(head);
-        body.for_each(|part| inner.whole.extend_from_slice(part));
-        let size = inner.whole.len();
-        if inner.written + size as u64 > self.limit {
+        let size = head.len() + body.len();
+        if inner.state != State::Open || inner.written + size as u64 > self.limit {
             return;
         }
         let at = inner.written;
-        match inner.file.write_all(&inner.whole) {
+        let wrote = (inner.file.write_all(head)).and_then(|()| inner.file.write_all(body));
+        match wrote {
             Ok(()) => {
                 inner.chunks.push((start, len, at, size));
                 inner.written += size as u64;

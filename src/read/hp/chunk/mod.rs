@@ -14,7 +14,6 @@ mod names;
 mod record;
 #[cfg(test)]
 mod record_tests;
-mod replay;
 mod split;
 
 use super::data_line::{scan_data_line, window_data_line, WHOLE_BELOW};
@@ -24,10 +23,10 @@ use crate::profile::keep::{Role, RunRoles};
 use crate::profile::Point;
 use crate::seam::{BandSum, RunEntry, RunSplit, RunSums, StatementRun, BEGIN, END, MARK};
 
-/// A recorded point's bytes (`record.rs`): its census (2) and its value (4). A chunk
-/// with a value past `u32` (four gigabytes in a band's census, rare) has no record: it
-/// is scanned again.
-const POINT: usize = 6;
+/// Values from here on are not added up in [`Form::Sums`] (a double holds every whole
+/// number below it exactly): the scan stops before them, and the statement machine
+/// hands them over one by one.
+const SUMMED_BELOW: f64 = WHOLE_BELOW as f64;
 
 /// [`Form`]s as the codes of [`ChunkScan::scan`]'s loops (a const generic of each).
 const ENTRIES: u8 = 0;
@@ -101,31 +100,10 @@ pub(crate) struct ChunkScan {
     /// Guesses right minus guesses wrong lately, at most `names::GUESS_CREDIT_MAX`: at zero
     /// and below, names are looked up without guessing (see [`ChunkScan::intern`]).
     guess_credit: i32,
-    /// Whether the scan writes its lines down in [`Self::parts`] (`record.rs`).
+    /// Whether the scan writes its lines down in [`Self::record`] (`record.rs`).
     recording: bool,
-    /// The record's parts (the lines the scan read, by band, when [`Self::recording`]),
-    /// and what a replay adds up, kept from chunk to chunk.
-    parts: RecordParts,
-}
-
-/// The parts of a record by band (`record.rs`) while the scan writes it, and what a
-/// replay (`replay.rs`) adds up.
-#[derive(Debug, Default)]
-struct RecordParts {
-    /// Per band: its points so far (census, value).
-    bands: Vec<Vec<[u8; POINT]>>,
-    /// In a replay: each band's id and count of points, in the record's order.
-    groups: Vec<(u32, u64)>,
-    /// Per census: its points' count and sum (saturating), as each census ends.
-    censuses: Vec<(u64, u64)>,
-    /// The census being taken's count and sum so far.
-    open: (u64, u64),
-    /// The markers so far (code, time).
-    markers: Vec<u8>,
-    /// In a replay by role, per census: the drawn bands' points' count and sum, and the
-    /// dropped bands'.
-    drawn: Vec<(u64, u64)>,
-    dropped: Vec<(u64, u64)>,
+    /// The lines the scan read, as codes (`record.rs`), when [`Self::recording`].
+    record: Vec<u8>,
 }
 
 impl ChunkScan {
@@ -142,7 +120,7 @@ impl ChunkScan {
         self.census_sums.clear();
         self.roles.clear();
         self.split.clear();
-        self.clear_record();
+        self.record.clear();
         self.reset_names();
     }
 
@@ -184,7 +162,6 @@ impl ChunkScan {
             Form::Sums => self.scan_lines::<SUMS>(bytes, max_name_len, roles),
             Form::Split => self.scan_lines::<SPLIT>(bytes, max_name_len, roles),
         }
-        self.close_record();
     }
 
     /// [`Self::scan`]'s loop, in the form whose code ([`ENTRIES`] ...) is `FORM`.
@@ -212,7 +189,7 @@ impl ChunkScan {
                         previous = 0;
                     }
                     if recording {
-                        recording = self.record_marker(kind, t);
+                        self.record_marker(kind, t);
                     }
                     i += len;
                     self.lines += 1;
@@ -288,8 +265,29 @@ impl ChunkScan {
         true
     }
 
-    /// Takes a point of band `id` as the form whose code is `FORM` does: the forms that
-    /// add values up take its whole number (`DataLine::whole`), the others the double.
+    /// Takes a point of band `id` as the scan's form does.
+    #[inline(always)]
+    fn take(&mut self, id: u32, value: f64) {
+        let whole = match value < SUMMED_BELOW {
+            true => whole(value),
+            false => u64::MAX,
+        };
+        self.take_line(id, value, whole);
+    }
+
+    /// [`Self::take`] of a value whose whole number is known (`DataLine::whole`): the
+    /// forms that add values up take that, the others the double.
+    #[inline(always)]
+    fn take_line(&mut self, id: u32, value: f64, whole: u64) {
+        match self.form {
+            Form::Entries => self.take_as::<ENTRIES>(id, value, whole),
+            Form::ByBand => self.take_as::<BY_BAND>(id, value, whole),
+            Form::Sums => self.take_as::<SUMS>(id, value, whole),
+            Form::Split => self.take_as::<SPLIT>(id, value, whole),
+        }
+    }
+
+    /// [`Self::take_line`] in the form whose code is `FORM`.
     #[inline(always)]
     fn take_as<const FORM: u8>(&mut self, id: u32, value: f64, whole: u64) {
         match FORM {
@@ -306,13 +304,7 @@ impl ChunkScan {
     /// Adds a point of band `id` (whole, below 2^53) to its sum and its census's.
     #[inline(always)]
     fn add_to_sums(&mut self, id: u32, value: u64) {
-        self.add_to_sums_at(id, value, self.ends as u32);
-    }
-
-    /// [`Self::add_to_sums`] in census `census`.
-    #[inline(always)]
-    fn add_to_sums_at(&mut self, id: u32, value: u64, census: u32) {
-        let census = census as usize;
+        let census = self.ends as usize;
         self.sums[id as usize].add(value, census as u32);
         if self.census_sums.len() <= census {
             self.census_sums.resize(census + 1, 0);
@@ -404,6 +396,13 @@ fn marker_line(rest: &[u8]) -> Option<(Marker, f64, usize)> {
         _ => return None,
     };
     Some((kind, float_value(text), len))
+}
+
+/// A value below [`SUMMED_BELOW`] as the whole number it is: through `i64`, one
+/// instruction on x86-64 where `u64` takes several (this runs for every point).
+#[inline(always)]
+fn whole(value: f64) -> u64 {
+    value as i64 as u64
 }
 
 /// What a scan in [`Form::Split`] adds up besides the drawn bands' points (see

@@ -183,9 +183,6 @@ impl ChunkScan {
     /// Makes the points of new band `id` (the last of [`Self::names`]) start afresh in
     /// the scan's form.
     pub(super) fn room_for(&mut self, id: usize) {
-        if self.recording && self.parts.bands.len() <= id {
-            self.parts.bands.push(Vec::new());
-        }
         match self.form {
             Form::ByBand | Form::Split => {
                 if self.by_band.len() <= id {

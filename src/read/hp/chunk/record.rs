@@ -1,27 +1,31 @@
-//! A chunk's scan written down for a second reading (issue 39): the first reading of a
-//! long mapped `.hp` writes what its scan found in each chunk (the names' places, then
-//! its lines), and the second reading of the same bytes takes each chunk's scan from that
-//! instead of scanning the text again (`replay.rs`), in whatever form it needs the points
-//! (`super::Form`). The record is about six bytes a line (a seventh of GHC's usual text)
-//! and has no name to hash or compare.
+//! A chunk's scan written down and read back (issue 39): the first reading of a long
+//! mapped `.hp` writes what its scan found in each chunk (the names' places, then each
+//! line as a code: a point's band and whole value, or a marker's time), and the second
+//! reading of the same bytes takes each chunk's scan from that instead of scanning the
+//! text again, in whatever form it needs the points (`super::Form`). The record is about
+//! six bytes a line (a seventh of GHC's usual text) and has no name to hash or compare.
 //!
-//! The lines are written down by band: every census's count and sum of points, the
-//! markers, then each band's points together, each its census and its value. So the
-//! second reading of a chart by role reads the drawn bands' points alone and skips the
-//! merged bands' whole (their sum by census is the census's less the others'), where it
-//! used to take every line in turn.
+//! A record is the scan's own account of the lines it read: the replay goes through the
+//! same steps for each (`ChunkScan::marker`, `ChunkScan::take`, and in split mode the
+//! scan's own `ChunkScan::split_point`, `split.rs`), so it stops, if ever, where the scan
+//! would; a record that does not read back whole is refused, and the chunk is scanned
+//! from its text.
 
-use super::{ChunkScan, Marker, POINT};
+use super::super::data_line::WHOLE_BELOW;
+use super::{ChunkScan, Form, Marker, SUMMED_BELOW};
+use crate::intern::hash_bytes;
+use crate::profile::keep::RunRoles;
 
-/// A marker's code: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8 bytes
-/// follow).
-pub(super) const BEGIN: u8 = 0;
-pub(super) const END: u8 = 1;
-pub(super) const MARK: u8 = 2;
-
-/// The most censuses a chunk with a record has (a point's census is written in two
-/// bytes).
-pub(super) const CENSUSES_UP_TO: u64 = 1 << 16;
+/// A line's code, two bytes: `BEGIN_SAMPLE`, `END_SAMPLE` and `MARK` (their time's 8
+/// bytes follow); a point of band `b` below 2^16 − [`POINT`] with a value below 2^32 is
+/// `b +` [`POINT`] (the value's 4 bytes follow); any other point is [`LONG`] (its band
+/// and value follow as [`push_varint`]s). Codes of a fixed length are written and read
+/// without a loop whose end depends on the number (the varints' was most of the replay).
+const BEGIN: u16 = 0;
+const END: u16 = 1;
+const MARK: u16 = 2;
+const LONG: u16 = 3;
+const POINT: u16 = 4;
 
 /// Appends `v` in 7-bit groups, least first, the high bit set on all but the last.
 #[inline(always)]
@@ -35,7 +39,7 @@ pub(super) fn push_varint(out: &mut Vec<u8>, mut v: u64) {
 
 /// Reads a number [`push_varint`] wrote at `bytes[*at..]`, moving `at` past it.
 #[inline(always)]
-pub(super) fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *bytes.get(*at)?;
@@ -50,66 +54,58 @@ pub(super) fn varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
 
 /// The `N` bytes at `bytes[*at..]`, moving `at` past them.
 #[inline(always)]
-pub(super) fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8; N]> {
+fn fixed<const N: usize>(bytes: &[u8], at: &mut usize) -> Option<[u8; N]> {
     let raw = bytes.get(*at..at.checked_add(N)?)?;
     *at += N;
     raw.try_into().ok()
 }
 
 impl ChunkScan {
-    /// Writes down a marker line the scan took (after [`Self::marker`]); returns whether
-    /// the scan goes on writing down: a chunk of censuses past two bytes' reach has no
-    /// record.
+    /// Writes down a marker line the scan took.
     #[inline(always)]
-    pub(super) fn record_marker(&mut self, kind: Marker, t: f64) -> bool {
+    pub(super) fn record_marker(&mut self, kind: Marker, t: f64) {
         let code = match kind {
             Marker::Begin => BEGIN,
             Marker::End => END,
             Marker::Mark => MARK,
         };
-        let g = &mut self.parts;
-        g.markers.push(code);
-        g.markers.extend_from_slice(&t.to_bits().to_le_bytes());
-        if matches!(kind, Marker::End) {
-            // The census before this one is over.
-            g.censuses.push(std::mem::take(&mut g.open));
-            if self.ends >= CENSUSES_UP_TO {
-                self.recording = false;
-            }
-        }
-        self.recording
+        self.record.extend_from_slice(&code.to_le_bytes());
+        self.record.extend_from_slice(&t.to_bits().to_le_bytes());
     }
 
-    /// Writes down a point the scan took, of band `id` in the census being taken,
-    /// `value` being its [`DataLine::whole`]; returns whether the scan goes on writing
-    /// down. A value past `u32` (and so any of 2^53 or more, which only the forms that
-    /// do not add the points up take) is not written: the chunk then has no record.
+    /// Writes down a point the scan took, of band `id`, `value` being its
+    /// [`DataLine::whole`]; returns whether the scan goes on writing down. A value of 2^53
+    /// or more (which only the forms that do not add the points up take) is not
+    /// written: the chunk then has no record.
     ///
     /// [`DataLine::whole`]: super::super::data_line::DataLine::whole
     #[inline(always)]
     pub(super) fn record_point(&mut self, id: u32, value: u64) -> bool {
-        let Ok(value) = u32::try_from(value) else {
+        if value >= WHOLE_BELOW {
             self.recording = false;
+            self.record.clear();
             return false;
-        };
-        let mut point = [0; POINT];
-        // Below two bytes' reach: the census after it stops the writing down.
-        point[..2].copy_from_slice(&(self.ends as u16).to_le_bytes());
-        point[2..].copy_from_slice(&value.to_le_bytes());
-        let g = &mut self.parts;
-        // Every band has its list (`names.rs`, as the band is met).
-        if let Some(band) = g.bands.get_mut(id as usize) {
-            band.push(point);
         }
-        g.open = (g.open.0 + 1, g.open.1.saturating_add(u64::from(value)));
+        let code = u16::try_from(u64::from(id) + u64::from(POINT));
+        match (code, u32::try_from(value)) {
+            (Ok(code), Ok(value)) => {
+                let mut line = [0; 6];
+                line[..2].copy_from_slice(&code.to_le_bytes());
+                line[2..].copy_from_slice(&value.to_le_bytes());
+                self.record.extend_from_slice(&line);
+            }
+            _ => {
+                self.record.extend_from_slice(&LONG.to_le_bytes());
+                push_varint(&mut self.record, u64::from(id));
+                push_varint(&mut self.record, value);
+            }
+        }
         true
     }
 
-    /// The head of the scan's record in `out`: its prefix's length and lines, its
-    /// names' places, every census's count and sum of points, the markers (a code byte
-    /// and the time's 8 bytes each), and each band's id and count of points, in the
-    /// order of [`Self::record_body`], which holds the points; `false` when the scan
-    /// wrote nothing down.
+    /// The head of the scan's record in `out` (its prefix's length and lines, its
+    /// names' places), [`Self::record_body`] being the rest (the lines); `false` when
+    /// the scan wrote nothing down.
     pub(crate) fn recorded(&self, out: &mut Vec<u8>) -> bool {
         out.clear();
         if !self.recording || self.fast_len == 0 {
@@ -122,51 +118,106 @@ impl ChunkScan {
             push_varint(out, u64::from(start));
             push_varint(out, u64::from(len));
         }
-        let g = &self.parts;
-        push_varint(out, g.censuses.len() as u64);
-        for &(count, sum) in &g.censuses {
-            push_varint(out, count);
-            push_varint(out, sum);
-        }
-        push_varint(out, (g.markers.len() / 9) as u64);
-        out.extend_from_slice(&g.markers);
-        push_varint(out, self.record_body().count() as u64);
-        for (id, points) in g.bands.iter().enumerate() {
-            if !points.is_empty() {
-                push_varint(out, id as u64);
-                push_varint(out, points.len() as u64);
-            }
-        }
         true
     }
 
-    /// The rest of the scan's record after [`Self::recorded`]'s head: each band's points
-    /// (census, value), band by band. Kept in the bands' own lists and written from
-    /// there, not copied into one.
-    pub(crate) fn record_body(&self) -> impl Iterator<Item = &[u8]> {
-        (self.parts.bands.iter())
-            .filter(|points| !points.is_empty())
-            .map(|points| points.as_flattened())
+    /// The lines of the scan's record ([`Self::recorded`]).
+    pub(crate) fn record_body(&self) -> &[u8] {
+        &self.record
     }
 
-    /// Ends the record when the scan is over: the last census's count and sum.
-    pub(super) fn close_record(&mut self) {
-        if self.recording {
-            let g = &mut self.parts;
-            g.censuses.push(std::mem::take(&mut g.open));
+    /// Takes the scan of the chunk `bytes` from `record` ([`Self::recorded`] of a scan of
+    /// the same bytes), in `form`, as [`Self::scan`] would make it; `false` (and the
+    /// scan reset) when the record does not read back whole.
+    pub(crate) fn replay(
+        &mut self,
+        bytes: &[u8],
+        record: &[u8],
+        form: Form,
+        roles: Option<&RunRoles>,
+    ) -> bool {
+        self.begin(form, roles, false);
+        let replayed = self.replay_lines(bytes, record, roles);
+        if replayed.is_none() {
+            self.reset();
         }
+        replayed.is_some()
     }
 
-    /// Makes the record's parts ready for a new chunk.
-    pub(super) fn clear_record(&mut self) {
-        let g = &mut self.parts;
-        if g.bands.len() > 1 << 12 {
-            // A chunk of many bands: do not keep clearing their lists.
-            g.bands = Vec::new();
+    fn replay_lines(
+        &mut self,
+        bytes: &[u8],
+        record: &[u8],
+        roles: Option<&RunRoles>,
+    ) -> Option<()> {
+        let at = &mut 0;
+        let fast_len = usize::try_from(varint(record, at)?).ok()?;
+        let lines = varint(record, at)?;
+        let names = varint(record, at)?;
+        if fast_len > bytes.len() || names > bytes.len() as u64 {
+            return None;
         }
-        g.bands.iter_mut().for_each(Vec::clear);
-        g.censuses.clear();
-        g.markers.clear();
-        g.open = (0, 0);
+        for _ in 0..names {
+            let start = usize::try_from(varint(record, at)?).ok()?;
+            let len = usize::try_from(varint(record, at)?).ok()?;
+            let name = bytes.get(start..start.checked_add(len)?)?;
+            self.add_replayed(start, name, roles);
+        }
+        while *at < record.len() {
+            let code = u16::from_le_bytes(fixed(record, at)?);
+            let marker = match code {
+                BEGIN => Marker::Begin,
+                END => Marker::End,
+                MARK => Marker::Mark,
+                LONG => {
+                    let id = varint(record, at)?;
+                    let value = varint(record, at)?;
+                    self.replay_point(id, value)?;
+                    continue;
+                }
+                _ => {
+                    let value = u32::from_le_bytes(fixed(record, at)?);
+                    self.replay_point(u64::from(code - POINT), u64::from(value))?;
+                    continue;
+                }
+            };
+            let t = f64::from_bits(u64::from_le_bytes(fixed(record, at)?));
+            if !self.marker(marker, t) {
+                return None;
+            }
+            self.lines += 1;
+        }
+        self.split.close_census();
+        (self.lines == lines).then_some(())?;
+        self.fast_len = fast_len;
+        Some(())
+    }
+
+    /// Takes a point of the record, of band `id`; `None` when it is not one the scan
+    /// could have written down.
+    #[inline(always)]
+    fn replay_point(&mut self, id: u64, value: u64) -> Option<()> {
+        if id >= self.names.len() as u64 || value >= SUMMED_BELOW as u64 {
+            return None;
+        }
+        match self.form {
+            Form::Split => self.split_point(id as u32, value),
+            // Below 2^53: through `i64`, one instruction where `u64` takes several.
+            _ => self.take(id as u32, value as i64 as f64),
+        }
+        self.lines += 1;
+        Some(())
+    }
+
+    /// A name of the record, band number `names.len()`: what [`Self::intern`] does for a
+    /// new name, without the table.
+    fn add_replayed(&mut self, start: usize, name: &[u8], roles: Option<&RunRoles>) {
+        let id = self.names.len();
+        self.names.push((start as u32, name.len() as u32));
+        self.full_hashes.push(hash_bytes(name));
+        self.room_for(id);
+        if let Some(roles) = roles {
+            self.roles.push(roles.of(name));
+        }
     }
 }

@@ -50,10 +50,9 @@ fn chunk(next: &mut impl FnMut() -> u64, names: &[String], lines: usize) -> Vec<
             7 if next() % 8 == 0 => text += "name 12\n",
             _ => {
                 let name = &names[next() as usize % names.len()];
-                // Values past `u32` rare: a chunk with one has no record.
                 let value = match next() % 50 {
-                    0 if next() % 10 == 0 => 9_007_199_254_740_993,
-                    1 if next() % 10 == 0 => 123_456_789_012_345,
+                    0 => 9_007_199_254_740_993,
+                    1 => 123_456_789_012_345,
                     2 => 0,
                     _ => next() % 100_000,
                 };
@@ -111,17 +110,10 @@ fn a_chunk_read_back_is_the_scan_of_its_lines() {
                 continue;
             }
             recorded += 1;
-            scan.record_body()
-                .for_each(|part| head.extend_from_slice(part));
+            head.extend_from_slice(scan.record_body());
             let prefix = &bytes[..scan.fast_len];
             for form in FORMS {
                 let mut back = ChunkScan::default();
-                if form == Form::Entries {
-                    // A record has no order of points across bands: refused, nothing kept.
-                    assert!(!back.replay(&bytes, &head, form, Some(&roles)));
-                    assert_eq!(seen(&back), seen(&ChunkScan::default()), "round {round}");
-                    continue;
-                }
                 assert!(
                     back.replay(&bytes, &head, form, Some(&roles)),
                     "round {round}"
@@ -144,7 +136,7 @@ fn a_chunk_read_back_is_the_scan_of_its_lines() {
         }
     }
     assert!(
-        recorded > 1800 && whole > 1300,
+        recorded > 1000 && whole > 1000,
         "{recorded} recorded, {whole} whole"
     );
 }
@@ -163,8 +155,7 @@ fn a_record_that_does_not_read_back_is_refused() {
             break bytes;
         }
     };
-    scan.record_body()
-        .for_each(|part| record.extend_from_slice(part));
+    record.extend_from_slice(scan.record_body());
     let mut back = ChunkScan::default();
     for cut in [1, record.len() / 2, record.len() - 1] {
         assert!(!back.replay(&bytes, &record[..cut], Form::ByBand, None));
@@ -175,33 +166,29 @@ fn a_record_that_does_not_read_back_is_refused() {
     assert!(back.replay(&bytes, &record, Form::ByBand, None));
 }
 
-/// A chunk of more bands than two bytes number is written down and read back as the scan
-/// reads it; one with a value past `u32` has no record (it is scanned again).
+/// A chunk of more bands than a short code holds, and values of 2^32 and more: written
+/// down the long way, and read back as the scan reads them.
 #[test]
-fn many_bands_read_back_and_values_past_u32_are_not_written() {
-    let text = |last: u64| {
-        let mut text = String::from("BEGIN_SAMPLE 1.0\n");
-        for k in 0..70_000u64 {
-            text += &format!("n{k}\t{}\n", k * 61_000);
-        }
-        text += &format!("n3\t7\nn69999\t{last}\nEND_SAMPLE 1.0\n");
-        text.into_bytes()
-    };
-    let bytes = text(u64::from(u32::MAX));
+fn bands_and_values_past_a_short_code_read_back() {
+    let mut text = String::from("BEGIN_SAMPLE 1.0\n");
+    for k in 0..70_000u64 {
+        text += &format!("n{k}\t{}\n", k * 65_537);
+    }
+    text += "n3\t7\nn69999\t5000000000\nEND_SAMPLE 1.0\n";
+    let bytes = text.into_bytes();
     let mut scan = ChunkScan::default();
     scan.scan(&bytes, 1 << 16, Form::Sums, None, true);
     let mut record = Vec::new();
     assert!(scan.recorded(&mut record));
     assert_eq!(scan.fast_len, bytes.len());
-    scan.record_body()
-        .for_each(|part| record.extend_from_slice(part));
-    // By role too: the split of so many bands.
+    record.extend_from_slice(scan.record_body());
+    // By role too: the split of bands past the short codes.
     let role = |k: usize| [Role::Drawn, Role::Merged, Role::Dropped][k % 3];
     let named = (0..70_000).map(|k| (format!("n{k}").into_bytes().into(), role(k)));
     let roles = RunRoles(named.collect());
-    for (form, roles) in FORMS[1..]
-        .iter()
-        .map(|&f| (f, None))
+    for (form, roles) in FORMS
+        .map(|f| (f, None))
+        .into_iter()
         .chain([(Form::Split, Some(&roles))])
     {
         let mut back = ChunkScan::default();
@@ -209,38 +196,5 @@ fn many_bands_read_back_and_values_past_u32_are_not_written() {
         let mut want = ChunkScan::default();
         want.scan(&bytes, 1 << 16, form, roles, false);
         assert_eq!(seen(&back), seen(&want), "{form:?}");
-    }
-    let past = text(1 << 32);
-    scan.scan(&past, 1 << 16, Form::Sums, None, true);
-    assert_eq!(scan.fast_len, past.len(), "the scan goes on");
-    assert!(!scan.recorded(&mut record), "but writes nothing down");
-}
-
-/// A point's census is written in two bytes: a chunk of 2^16 censuses or more has no
-/// record, one just short of that reads back as its scan.
-#[test]
-fn censuses_past_two_bytes_leave_no_record() {
-    let text = |censuses: u64| {
-        let mut text = String::new();
-        for k in 0..censuses {
-            text += &format!("BEGIN_SAMPLE {k}.0\nEND_SAMPLE {k}.0\n");
-        }
-        text += "BEGIN_SAMPLE 99999999.0\nlast\t7\n";
-        text.into_bytes()
-    };
-    let mut record = Vec::new();
-    for (censuses, kept) in [(65_535, true), (65_536, false), (65_537, false)] {
-        let bytes = text(censuses);
-        let mut scan = ChunkScan::default();
-        scan.scan(&bytes, 1 << 16, Form::Sums, None, true);
-        assert_eq!(scan.fast_len, bytes.len(), "the scan goes on");
-        assert_eq!(scan.recorded(&mut record), kept, "{censuses} censuses");
-        if kept {
-            scan.record_body()
-                .for_each(|part| record.extend_from_slice(part));
-            let mut back = ChunkScan::default();
-            assert!(back.replay(&bytes, &record, Form::Sums, None));
-            assert_eq!(seen(&back), seen(&scan));
-        }
     }
 }

@@ -67,7 +67,7 @@ impl ChunkScan {
 /// Adds `value` to `sums[at]`, `sums` grown to reach it (saturating: the sink takes
 /// these only when every census's sum is below 2^52).
 #[inline(always)]
-pub(super) fn add_at(sums: &mut Vec<u64>, at: u32, value: u64) {
+fn add_at(sums: &mut Vec<u64>, at: u32, value: u64) {
     let at = at as usize;
     if sums.len() <= at {
         sums.resize(at + 1, 0);
