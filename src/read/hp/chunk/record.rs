@@ -164,6 +164,12 @@ impl ChunkScan {
             self.add_replayed(start, name, roles);
         }
         while *at < record.len() {
+            if self.form == Form::Split {
+                self.replay_split_points(record, at)?;
+                if *at == record.len() {
+                    break;
+                }
+            }
             let code = u16::from_le_bytes(fixed(record, at)?);
             let marker = match code {
                 BEGIN => Marker::Begin,
@@ -190,6 +196,41 @@ impl ChunkScan {
         self.split.close_census();
         (self.lines == lines).then_some(())?;
         self.fast_len = fast_len;
+        Some(())
+    }
+
+    /// In [`Form::Split`], the points from `record[*at..]` up to the next line of
+    /// another code (a marker, or a point written the long way), moving `at` past them:
+    /// what [`Self::replay_point`] does for each, with the census entered once for them
+    /// all (no marker between them, so no census ends) and nothing asked of the form
+    /// (most of the second reading of `-c` is this loop); `None` for a band that is
+    /// not the chunk's.
+    #[inline(always)]
+    fn replay_split_points(&mut self, record: &[u8], at: &mut usize) -> Option<()> {
+        // Every name has its role (`add_replayed`): a band past them is not the chunk's.
+        let names = self.names.len().min(self.roles.len());
+        self.enter_census();
+        let first = *at;
+        while let Some(&[c0, c1, v0, v1, v2, v3]) = record.get(*at..at.wrapping_add(6)) {
+            let code = u16::from_le_bytes([c0, c1]);
+            if code < POINT {
+                break;
+            }
+            let id = usize::from(code - POINT);
+            let role = *self.roles[..names].get(id)?;
+            // A short code's value is below 2^32, so below 2^53 too.
+            self.take_split(
+                id as u32,
+                role,
+                u64::from(u32::from_le_bytes([v0, v1, v2, v3])),
+            );
+            *at += 6;
+        }
+        let points = (*at - first) / 6;
+        if points > 0 {
+            self.split.open.any = true;
+            self.lines += points as u64;
+        }
         Some(())
     }
 

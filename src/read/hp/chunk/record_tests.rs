@@ -164,6 +164,25 @@ fn a_record_that_does_not_read_back_is_refused() {
     // A chunk shorter than what the record read.
     assert!(!back.replay(&bytes[..scan.fast_len - 1], &record, Form::ByBand, None));
     assert!(back.replay(&bytes, &record, Form::ByBand, None));
+    // A point of a band the chunk does not name (and of one it does, to keep the count
+    // of lines as a longer record's), in every form, by role too.
+    let roles = roles(&names);
+    let past = u16::try_from(scan.names.len()).expect("few names") + 4;
+    for code in [past, past + 1000, u16::MAX] {
+        let mut more = record.clone();
+        for line in [code, 4] {
+            more.extend_from_slice(&line.to_le_bytes());
+            more.extend_from_slice(&7u32.to_le_bytes());
+        }
+        for (form, roles) in FORMS
+            .map(|f| (f, None))
+            .into_iter()
+            .chain([(Form::Split, Some(&roles))])
+        {
+            assert!(!back.replay(&bytes, &more, form, roles), "{code} {form:?}");
+            assert_eq!((back.fast_len, back.lines, back.names.len()), (0, 0, 0));
+        }
+    }
 }
 
 /// A chunk of more bands than a short code holds, and values of 2^32 and more: written

@@ -35,17 +35,33 @@ impl Split {
 
 impl ChunkScan {
     /// Takes a point of band `id` whose value is the whole number `value` (below 2^53)
-    /// as the band's role says.
+    /// as the band's role says, in the census being taken.
     #[inline(always)]
     pub(super) fn split_point(&mut self, id: u32, value: u64) {
+        self.enter_census();
+        self.split.open.any = true;
+        self.take_split(id, self.roles[id as usize], value);
+    }
+
+    /// Makes the census being taken ([`Self::ends`]) the open one, putting the one
+    /// before in if it is another.
+    #[inline(always)]
+    pub(super) fn enter_census(&mut self) {
         let census = self.ends as u32;
         if census != self.split.open.census {
             self.split.close_census();
             self.split.open.census = census;
         }
+    }
+
+    /// [`Self::split_point`] of band `id`, whose role is `role`, in the open census,
+    /// which has points (the replay enters it, and says so, once for a run of points:
+    /// `record.rs`).
+    #[inline(always)]
+    pub(super) fn take_split(&mut self, id: u32, role: Role, value: u64) {
+        let census = self.split.open.census;
         let open = &mut self.split.open;
-        open.any = true;
-        match self.roles[id as usize] {
+        match role {
             Role::Dropped => {}
             Role::Drawn => {
                 // Below 2^53: through `i64`, one instruction where `u64` takes several.
