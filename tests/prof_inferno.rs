@@ -77,8 +77,10 @@ fn our_folded_stacks_are_infernos_on_every_file_it_reads() {
         return;
     }
     let mut files: Vec<_> = generated().into_iter().filter(|f| !is_json(f)).collect();
+    let public = public();
+    let with_public = public.is_some();
     files.extend(
-        public()
+        public
             .unwrap_or_default()
             .into_iter()
             .filter(|f| !is_json(f)),
@@ -116,8 +118,11 @@ fn our_folded_stacks_are_infernos_on_every_file_it_reads() {
          ({tabs} lines of TAB labels, {hundreds} of 100.0 % undone)",
         files.len()
     );
-    // The 144 generated reports, and some public ones when ../shared is there.
-    assert!(read_by_inferno >= 144, "{read_by_inferno}");
-    assert!(compared >= 144 + 2 * 56, "{compared}");
+    // The generated reports alone give 145 read and 253 foldings; the public
+    // ones of ../shared, when it is there (it is skipped with a word
+    // otherwise), give 202 and 316.
+    let (least_read, least_compared) = if with_public { (200, 310) } else { (144, 250) };
+    assert!(read_by_inferno >= least_read, "{read_by_inferno}");
+    assert!(compared >= least_compared, "{compared}");
     assert_eq!(tabs, 18, "the oddnamestabs files' TAB labels");
 }
