@@ -299,8 +299,7 @@ impl Hub {
         let mut seen = 0;
         let mut last = Instant::now() - GAP;
         let mut gap = GAP;
-        // The run's number and its version: a new run's versions start again from 0.
-        let mut version = (0, u64::MAX);
+        let mut live_from = LiveFrom::default();
         let mut final_of: Option<u64> = None;
         let mut page: Option<Arc<Page>> = None;
         let mut told = 0;
@@ -330,9 +329,7 @@ impl Hub {
                 shared.status.since_newest = shared.status.clock.since();
                 shared.status.gap = shared.status.clock.usual();
                 (shared.status.kept, shared.status.kept_bytes) = self.record().said();
-                let now = (shared.status.run, run.version());
-                let moved = now != version;
-                version = now;
+                let moved = live_from.moved_to(shared.status.run, run.version());
                 let profile = match moved {
                     true => Some(run.profile()),
                     false => None,
@@ -433,8 +430,57 @@ impl Hub {
     }
 }
 
+/// The run and the version of it that the live page was last made from. A new run's
+/// versions start again from 0, so the version alone would miss a new run that is first
+/// seen at the number the last one ended at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LiveFrom {
+    run: u64,
+    version: u64,
+}
+
+impl Default for LiveFrom {
+    /// Nothing yet: every run's first look is a move.
+    fn default() -> LiveFrom {
+        LiveFrom {
+            run: 0,
+            version: u64::MAX,
+        }
+    }
+}
+
+impl LiveFrom {
+    /// Whether version `version` of run `run` is another than the last one seen (the
+    /// page is then made again); it becomes the last one seen.
+    fn moved_to(&mut self, run: u64, version: u64) -> bool {
+        let now = LiveFrom { run, version };
+        std::mem::replace(self, now) != now
+    }
+}
+
 /// A lock, whatever a thread that panicked holding it left (the state is still whole:
 /// every change under these locks is made in one step).
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LiveFrom;
+
+    /// A new run seen first at the very version the last run ended at is a move (the
+    /// page is made again), as is a new version of the same run; the same version of the
+    /// same run is not.
+    #[test]
+    fn a_new_run_at_the_last_runs_version_is_a_move() {
+        let mut live_from = LiveFrom::default();
+        assert!(live_from.moved_to(0, 0), "the first look");
+        assert!(!live_from.moved_to(0, 0));
+        assert!(live_from.moved_to(0, 7));
+        assert!(!live_from.moved_to(0, 7));
+        assert!(live_from.moved_to(1, 7), "run 1 at run 0's last version");
+        assert!(!live_from.moved_to(1, 7));
+        assert!(live_from.moved_to(1, 0));
+        assert!(live_from.moved_to(2, 0));
+    }
 }
