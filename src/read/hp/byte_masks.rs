@@ -9,7 +9,8 @@
 //! On x86-64 the masks are SSE2's (part of every x86-64 processor, so no detection at run
 //! time): sixteen bytes a compare. This is the library's only `unsafe`: the loads read
 //! 16-byte parts of a `[u8; 64]` that the caller holds a reference to, so they are in
-//! bounds by the type. Elsewhere, a loop over the bytes gives the same masks.
+//! bounds by the type; and a prefetch ([`prefetch`]), which touches nothing. Elsewhere, a
+//! loop over the bytes gives the same masks, and there is no prefetch.
 
 /// The window's width in bytes; a line that does not end within it takes the general path.
 pub(crate) const WIDTH: usize = 64;
@@ -24,6 +25,16 @@ pub(crate) fn low_mask(w: &[u8; WIDTH]) -> u64 {
 #[inline(always)]
 pub(crate) fn equal_mask(a: &[u8; WIDTH], b: &[u8; WIDTH]) -> u64 {
     imp::equal_mask(a, b)
+}
+
+/// Asks for the cache line at `bytes[at]` to be loaded (nothing when `at` is past the
+/// end): a hint, which changes no result. A prefetch never faults, so a page not yet
+/// mapped is simply not loaded.
+#[inline(always)]
+pub(crate) fn prefetch(bytes: &[u8], at: usize) {
+    if at < bytes.len() {
+        imp::prefetch(bytes, at);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -64,6 +75,16 @@ mod imp {
     }
 
     #[inline(always)]
+    pub(super) fn prefetch(bytes: &[u8], at: usize) {
+        // SAFETY: a prefetch never faults; `at` is in bounds anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                bytes.as_ptr().add(at).cast::<i8>(),
+            )
+        }
+    }
+
+    #[inline(always)]
     pub(super) fn equal_mask(a: &[u8; WIDTH], b: &[u8; WIDTH]) -> u64 {
         let (a, b) = (parts(a), parts(b));
         let mut same = 0u64;
@@ -83,6 +104,9 @@ use portable as imp;
 #[cfg(any(test, not(target_arch = "x86_64")))]
 mod portable {
     use super::WIDTH;
+
+    #[allow(dead_code)]
+    pub(super) fn prefetch(_bytes: &[u8], _at: usize) {}
 
     pub(super) fn low_mask(w: &[u8; WIDTH]) -> u64 {
         let mut low = 0u64;
