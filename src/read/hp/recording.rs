@@ -125,7 +125,9 @@ impl Recording {
         if chunk_len != len {
             return false;
         }
-        out.clear();
+        // Zeros only where the buffer grows (it is reused chunk after chunk, and read
+        // over whole): written first over all of it, they were a seventh of the input
+        // written again.
         out.resize(size, 0);
         let file = &mut inner.file;
         let read = (file.seek(SeekFrom::Start(at))).and_then(|_| file.read_exact(out));
