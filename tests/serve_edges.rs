@@ -3,7 +3,8 @@
 //! `-o` that is the input is refused; the whole run's page is made in one place:
 //! several saves at once wait for one child, and Ctrl-C right after the run's end, or
 //! a terminal's while the end's page is being made, still writes `-o`; a hang-up writes
-//! `-o` as Ctrl-C does, and a second Ctrl-C ends the run at once, leaving no temporary.
+//! `-o` as Ctrl-C does, and a second Ctrl-C ends the run at once, leaving no temporary;
+//! saves whose clients went away give their places back.
 
 mod support;
 
@@ -145,6 +146,49 @@ fn saves_at_once_wait_for_one_child() {
     assert!(children >= 1, "the child was seen ({:?})", start.elapsed());
     assert_eq!(most, 1, "one child at a time");
     assert_eq!(children, 1, "one child for the unchanged record");
+}
+
+/// Saves whose clients went away before the page came give their places back once
+/// their page is made: a save after them is answered (their places were kept for
+/// ever, and after 16 every save was refused with 503 until the server ended).
+#[test]
+fn saves_whose_clients_went_away_give_their_places_back() {
+    let dir = TempDir::new("serve-saves-gone");
+    let samples = 3000;
+    std::fs::write(dir.join("big.hp"), big_hp(60, samples, 100).concat()).expect("write");
+    let served = Served::start(dir.path(), &["big.hp"]);
+    served.events().until(Duration::from_secs(60), |u| {
+        u["status"]["censuses"].as_u64() == Some(samples as u64)
+    });
+    let save = format!("/{}/save", served.token);
+    // Twenty at once, all waiting for the one child's page, and gone before it is made.
+    let asked: Vec<_> = (0..20)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&served.addr).expect("connect");
+            let ask = format!("GET {save} HTTP/1.1\r\nHost: {}\r\n\r\n", served.addr);
+            std::io::Write::write_all(&mut s, ask.as_bytes()).expect("send");
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(30));
+    drop(asked);
+    let start = Instant::now();
+    let (mut refused, mut answered) = (0, None);
+    while start.elapsed() < Duration::from_secs(60) {
+        let (code, page) = served.get(&save);
+        if code == 200 {
+            answered = Some(page);
+            break;
+        }
+        assert_eq!(code, 503, "{}", String::from_utf8_lossy(&page));
+        refused += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let page = answered.unwrap_or_else(|| panic!("every save refused ({refused} in 60 s)"));
+    assert!(
+        String::from_utf8_lossy(&page).contains("</html>"),
+        "a whole page"
+    );
 }
 
 /// A big generated eventlog as `run.eventlog` in `dir`, followed with `-o whole.html`,

@@ -155,11 +155,18 @@ impl Answers {
             self.saves.fetch_sub(1, Ordering::AcqRel);
             return self.refuse(503, "too many saves of this page at once");
         }
+        let slot = SaveSlot(Arc::clone(self));
         // Asked now: a page begun from now on holds the run as it stands.
         let asked = self.hub.asked();
         let hub = Arc::clone(&self.hub);
-        let made = tokio::task::spawn_blocking(move || hub.whole(Some(asked), None)).await;
-        self.saves.fetch_sub(1, Ordering::AcqRel);
+        let made = tokio::task::spawn_blocking(move || {
+            // Held by the making, not by this answer: a client that goes away drops the
+            // answer at the `await` below, but the making goes on, and counts until it
+            // ends (so abandoned saves neither keep their places for ever nor stack up).
+            let _slot = slot;
+            hub.whole(Some(asked), None)
+        })
+        .await;
         match made {
             Ok(Ok(whole)) => {
                 let file = super::saved::saved_name(&self.hub.name);
@@ -188,6 +195,15 @@ impl Answers {
         });
         let builder = self.response(200, "text/event-stream; charset=utf-8");
         self.finish(builder, Events { rx }.boxed())
+    }
+}
+
+/// A save's place among the [`MAX_SAVES`], given back when dropped.
+struct SaveSlot(Arc<Answers>);
+
+impl Drop for SaveSlot {
+    fn drop(&mut self) {
+        self.0.saves.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
