@@ -210,7 +210,9 @@ async fn connection(tcp: TcpStream, site: Arc<Site>) {
 
 /// The answer to one request.
 async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answer {
-    let header = |name: &str| (request.headers().get(name)).and_then(|v| v.to_str().ok());
+    // A value that is not text reads as empty, not as absent: an `Origin` no browser
+    // would send is then another site's, not none (the checks fail closed).
+    let header = |name: &str| (request.headers().get(name)).map(|v| v.to_str().unwrap_or(""));
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
     let asked = Asked {
         read_only: matches!(*request.method(), Method::GET | Method::HEAD),
@@ -219,6 +221,7 @@ async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answe
         origin: header("origin"),
         fetch_site: header("sec-fetch-site"),
         body: !request.body().is_end_stream(),
+        hosts: request.headers().get_all("host").iter().nth(1).is_some(),
     };
     let answers = &site.answers;
     match decide(&asked, &site.token, site.loopback) {

@@ -53,6 +53,8 @@ pub(super) struct Asked<'a> {
     pub(super) fetch_site: Option<&'a str>,
     /// Whether it declares a body (a length other than 0, or chunks).
     pub(super) body: bool,
+    /// Whether it has more than one `Host` (RFC 9112: a 400).
+    pub(super) hosts: bool,
 }
 
 /// The answer to `asked`, against the token and whether the server listens on a
@@ -62,6 +64,9 @@ pub(super) fn decide(asked: &Asked<'_>, token: &str, loopback: bool) -> Decision
         // Refused unread: a body declared and never sent, or of a terabyte, costs
         // nothing.
         return Decision::Refused(400, "this server takes no request body");
+    }
+    if asked.hosts {
+        return Decision::Refused(400, "a request names one Host");
     }
     if !asked.host.is_some_and(|h| host_allowed(h, loopback)) {
         return Decision::Refused(
@@ -145,10 +150,16 @@ pub(super) fn is_loopback(ip: IpAddr) -> bool {
 /// Whether a request's `Host` may be answered: on a loopback address only a loopback
 /// name or address (any port: an ssh tunnel's), elsewhere any.
 fn host_allowed(host: &str, loopback: bool) -> bool {
+    let port = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
     let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
+        // `[v6]` or `[v6]:port`, nothing else: an unclosed bracket is no address.
+        Some(v6) => match v6.split_once(']') {
+            Some((address, "")) => address,
+            Some((address, rest)) if rest.strip_prefix(':').is_some_and(port) => address,
+            _ => return false,
+        },
         None => match host.rsplit_once(':') {
-            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            Some((name, p)) if port(p) => name,
             _ => host,
         },
     };
@@ -258,6 +269,9 @@ mod tests {
             Some("evil.example:8080"),
             Some("127.0.0.1.evil.example"),
             Some(""),
+            Some("[::1"),
+            Some("[::1]x"),
+            Some("[::1]:8a"),
         ] {
             let d = at(&format!("/{T}/"), host);
             assert!(matches!(d, Decision::Refused(403, _)), "{host:?}");
@@ -283,6 +297,13 @@ mod tests {
             decide(&with_body, T, true),
             Decision::Refused(400, _)
         ));
+        // Two `Host`s, the first of them good: a 400 too.
+        let path = format!("/{T}/");
+        let hosts = Asked {
+            hosts: true,
+            ..get(&path, Some("127.0.0.1:8080"))
+        };
+        assert!(matches!(decide(&hosts, T, true), Decision::Refused(400, _)));
     }
 
     #[test]
@@ -311,6 +332,9 @@ mod tests {
             (Some("http://evil.example"), None),
             (Some("http://127.0.0.1:9999"), Some("same-origin")),
             (Some("null"), None),
+            // A header that is not text reads as empty (`http.rs`), never as absent.
+            (Some(""), None),
+            (None, Some("")),
         ] {
             let d = from(origin, site);
             assert!(
