@@ -221,7 +221,7 @@ async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answe
         origin: header("origin"),
         fetch_site: header("sec-fetch-site"),
         body: !request.body().is_end_stream(),
-        hosts: request.headers().get_all("host").iter().nth(1).is_some(),
+        second_host: request.headers().get_all("host").iter().nth(1).is_some(),
     };
     let answers = &site.answers;
     match decide(&asked, &site.token, site.loopback) {

@@ -53,8 +53,8 @@ pub(super) struct Asked<'a> {
     pub(super) fetch_site: Option<&'a str>,
     /// Whether it declares a body (a length other than 0, or chunks).
     pub(super) body: bool,
-    /// Whether it has more than one `Host` (RFC 9112: a 400).
-    pub(super) hosts: bool,
+    /// Whether it has a second `Host` (RFC 9112: a 400).
+    pub(super) second_host: bool,
 }
 
 /// The answer to `asked`, against the token and whether the server listens on a
@@ -65,7 +65,7 @@ pub(super) fn decide(asked: &Asked<'_>, token: &str, loopback: bool) -> Decision
         // nothing.
         return Decision::Refused(400, "this server takes no request body");
     }
-    if asked.hosts {
+    if asked.second_host {
         return Decision::Refused(400, "a request names one Host");
     }
     if !asked.host.is_some_and(|h| host_allowed(h, loopback)) {
@@ -299,11 +299,14 @@ mod tests {
         ));
         // Two `Host`s, the first of them good: a 400 too.
         let path = format!("/{T}/");
-        let hosts = Asked {
-            hosts: true,
+        let two_hosts = Asked {
+            second_host: true,
             ..get(&path, Some("127.0.0.1:8080"))
         };
-        assert!(matches!(decide(&hosts, T, true), Decision::Refused(400, _)));
+        assert!(matches!(
+            decide(&two_hosts, T, true),
+            Decision::Refused(400, _)
+        ));
     }
 
     #[test]
