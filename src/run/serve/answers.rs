@@ -151,11 +151,14 @@ impl Answers {
     /// The whole run's page, to save: the page `--format html` writes of the run so far
     /// (the record as it stood when the request came, or later).
     async fn save(self: &Arc<Self>) -> Answer {
-        if self.saves.fetch_add(1, Ordering::AcqRel) >= MAX_SAVES {
-            self.saves.fetch_sub(1, Ordering::AcqRel);
+        // The place is taken and held by a guard at once, so that dropping the guard is
+        // the one way a place is given back, on a refusal as after a making.
+        let taken = self.saves.fetch_add(1, Ordering::AcqRel);
+        let slot = SaveSlot(Arc::clone(self));
+        if taken >= MAX_SAVES {
+            drop(slot);
             return self.refuse(503, "too many saves of this page at once");
         }
-        let slot = SaveSlot(Arc::clone(self));
         // Asked now: a page begun from now on holds the run as it stands.
         let asked = self.hub.asked();
         let hub = Arc::clone(&self.hub);
