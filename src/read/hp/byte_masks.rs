@@ -1,5 +1,5 @@
 //! Masks of a 64-byte window at the start of a line, for the data-line fast path
-//! ([`super::data_line::window_data_line`]): which bytes are at or below space (the TAB
+//! ([`super::data_line::line_in_window`]): which bytes are at or below space (the TAB
 //! and the line end among them), and which are equal to another window's (a name
 //! compared with a known one). With them, a line of GHC's `name<TAB>digits` shape is
 //! found without a loop whose length varies from line to line: such loops' mispredicted

@@ -79,13 +79,13 @@ pub(crate) fn scan_data_line(bytes: &[u8], end_is_line_end: bool) -> Option<Data
     })
 }
 
-/// [`scan_data_line`] of a line that ends within the first [`WIDTH`] bytes, has at most
-/// [`WINDOW_DIGITS`] digits and ends in `\n`, from the window's mask of the bytes at or
-/// below space ([`super::byte_masks`]) rather than loops; `None` for any other line, which
-/// the caller then hands to [`scan_data_line`]. Where it gives a line, it is that line.
+/// [`scan_data_line`] of the line at the start of the window `w` (a line's first
+/// [`WIDTH`] bytes) when it ends within the window, has at most [`WINDOW_DIGITS`]
+/// digits and ends in `\n`, from the window's mask of the bytes at or below space
+/// ([`super::byte_masks`]) rather than loops; `None` for any other line, which the
+/// caller then hands to [`scan_data_line`]. Where it gives a line, it is that line.
 #[inline(always)]
-pub(crate) fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
-    let w: &[u8; WIDTH] = bytes.get(..WIDTH)?.try_into().ok()?;
+pub(crate) fn line_in_window(w: &[u8; WIDTH]) -> Option<DataLine> {
     let low = low_mask(w);
     // The first byte at or below space must be the TAB, the second the line end.
     let tab = low.trailing_zeros() as usize;
@@ -115,7 +115,7 @@ pub(crate) fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
     })
 }
 
-/// The most digits [`window_data_line`] reads: every such number is below 2^53, so
+/// The most digits [`line_in_window`] reads: every such number is below 2^53, so
 /// it is exact as a double and as a sum's term.
 pub(crate) const WINDOW_DIGITS: usize = 15;
 
@@ -251,6 +251,11 @@ pub(crate) fn tab_data_line(seg: &[u8], max_name_len: usize) -> Option<(&[u8], f
 #[cfg(test)]
 mod scan_tests {
     use super::*;
+
+    /// [`line_in_window`] of the line at the start of `bytes`, as the scan takes it.
+    fn window_data_line(bytes: &[u8]) -> Option<DataLine> {
+        line_in_window(bytes.get(..WIDTH)?.try_into().ok()?)
+    }
 
     #[test]
     fn finds_the_first_byte_at_or_below_space() {

@@ -50,8 +50,9 @@ impl ChunkScan {
     }
 
     /// The local id of the name `bytes[start..start + len]`, `previous` being the band of
-    /// the line before plus one (0 after a census's end). Inlined into each form's loop,
-    /// which it is most of.
+    /// the line before plus one (0 after a census's end), and `window` the [`WIDTH`]
+    /// bytes from `start` when the name is shorter and they are all in `bytes`. Inlined
+    /// into each form's loop, which it is most of.
     #[inline(always)]
     pub(super) fn intern(
         &mut self,
@@ -59,9 +60,9 @@ impl ChunkScan {
         start: usize,
         len: usize,
         previous: usize,
+        window: Option<&[u8; WIDTH]>,
     ) -> u32 {
         let name = &bytes[start..start + len];
-        let window = window_at(bytes, start, len);
         // The band that followed the previous one last time; failing that, the one after
         // it, and the one after that (bands that are missing from this sample). Only
         // while guessing pays: in a chunk whose samples list their bands in a new order
@@ -114,11 +115,18 @@ impl ChunkScan {
     #[inline(always)]
     fn is_name(&self, bytes: &[u8], id: u32, name: &[u8], window: Option<&[u8; WIDTH]>) -> bool {
         let (s, l) = self.names[id as usize];
-        if let (Some(w), Some(theirs)) = (window, window_at(bytes, s as usize, l as usize)) {
-            let wanted = (1u64 << name.len()) - 1;
-            return l as usize == name.len() && equal_mask(w, theirs) & wanted == wanted;
+        if l as usize != name.len() {
+            return false;
         }
-        same(self.name(bytes, id), name)
+        // The same length, so band `id`'s name is as short as this one, and was met
+        // earlier in the chunk: its window is in the bytes whenever this one's is (the
+        // check below is then never false, but costs less than a check of both).
+        let theirs = bytes.get(s as usize..s as usize + WIDTH);
+        if let (Some(w), Some(theirs)) = (window, theirs.and_then(|t| t.try_into().ok())) {
+            let wanted = (1u64 << name.len()) - 1;
+            return equal_mask(w, theirs) & wanted == wanted;
+        }
+        same_out_of_line(self.name(bytes, id), name)
     }
 
     /// The local id of `bytes[start..start + len]`, a new one if it is new.
@@ -228,12 +236,10 @@ impl ChunkScan {
     }
 }
 
-/// The [`WIDTH`] bytes from `start`, when the name there (`len` bytes) is shorter and
-/// they are all in `bytes`.
-#[inline(always)]
-fn window_at(bytes: &[u8], start: usize, len: usize) -> Option<&[u8; WIDTH]> {
-    if len >= WIDTH {
-        return None;
-    }
-    bytes.get(start..start + WIDTH)?.try_into().ok()
+/// [`same`] for names without a window (64 bytes and longer, or near the chunk's end):
+/// rare, and kept out of the loop, whose registers its setup took at every line.
+#[cold]
+#[inline(never)]
+fn same_out_of_line(a: &[u8], b: &[u8]) -> bool {
+    same(a, b)
 }

@@ -194,6 +194,7 @@ impl ChunkScan {
             self.lines += 1;
         }
         self.split.close_census();
+        self.close_census_sum();
         (self.lines == lines).then_some(())?;
         self.fast_len = fast_len;
         Some(())
