@@ -19,6 +19,43 @@ pub(crate) trait SpillFile: Read + Write + Seek + Send {}
 
 impl<T: Read + Write + Seek + Send> SpillFile for T {}
 
+/// Reads from `file` at `at` into `buf` without moving a position that another thread
+/// may be using (`pread`; on Windows a read at a place): how much was read.
+#[cfg(unix)]
+pub(crate) fn read_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, at)
+}
+
+#[cfg(windows)]
+pub(crate) fn read_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, at)
+}
+
+#[cfg(not(any(unix, windows)))]
+pub(crate) fn read_at(_: &std::fs::File, _: &mut [u8], _: u64) -> io::Result<usize> {
+    Err(io::Error::other("no positioned reads on this platform"))
+}
+
+/// [`read_at`] until `buf` is full.
+pub(crate) fn read_exact_at(
+    file: &std::fs::File,
+    mut buf: &mut [u8],
+    mut at: u64,
+) -> io::Result<()> {
+    while !buf.is_empty() {
+        match read_at(file, buf, at) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// How many points a block holds (12 bytes each): large enough for few system calls,
 /// small enough that a block per drawn band costs little.
 const BLOCK: usize = 8192;

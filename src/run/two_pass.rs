@@ -89,7 +89,13 @@ pub(super) fn first_reading(
 /// text again, as it does past the limit).
 pub(super) fn recording() -> Option<Arc<Recording>> {
     let file = super::spill_file::spill_file(&std::env::temp_dir()).ok()?;
-    Some(Arc::new(Recording::new(Box::new(file), RECORDING_LIMIT)))
+    // A second handle, for the second reading's workers to read at places at once.
+    let again = file.try_clone().ok();
+    let recording = Recording::new(Box::new(file), RECORDING_LIMIT);
+    Some(Arc::new(match again {
+        Some(again) => recording.read_at_places(again),
+        None => recording,
+    }))
 }
 
 /// Where the second reading puts the drawn bands' points: a new spill file in TMPDIR

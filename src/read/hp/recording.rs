@@ -11,15 +11,23 @@
 //! file is the caller's: a temporary one, gone with the recording.
 
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crate::profile::spill::SpillFile;
+use crate::profile::spill::{read_exact_at, SpillFile};
 
 /// The first reading's scans, for the second ([`super::ReadOptions::recording`]).
 pub(crate) struct Recording {
     inner: Mutex<Inner>,
     /// The most bytes written down; the chunks after are scanned again from the text.
     limit: u64,
+    /// Another handle on the file, when the caller has one: the second reading's
+    /// workers read their records through it at their places, at once, where through
+    /// the file under the lock one waited for the other's read (8 of the 22 ms they
+    /// spent on records, 400 MB profile).
+    at_places: Option<std::fs::File>,
+    /// How many records were read back.
+    read: AtomicU64,
 }
 
 impl std::fmt::Debug for Recording {
@@ -34,8 +42,6 @@ struct Inner {
     /// length, where its record starts in the file and its record's length.
     chunks: Vec<(usize, usize, u64, usize)>,
     written: u64,
-    /// How many records were read back.
-    read: u64,
     state: State,
 }
 
@@ -57,13 +63,21 @@ impl Recording {
             file,
             chunks: Vec::new(),
             written: 0,
-            read: 0,
             state: State::Open,
         };
         Recording {
             inner: Mutex::new(inner),
             limit,
+            at_places: None,
+            read: AtomicU64::new(0),
         }
+    }
+
+    /// The recording, its records read back through `file`, another handle on the file
+    /// it writes (read at places, so without the lock).
+    pub(crate) fn read_at_places(mut self, file: std::fs::File) -> Recording {
+        self.at_places = Some(file);
+        self
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -129,9 +143,19 @@ impl Recording {
         // over whole): written first over all of it, they were a seventh of the input
         // written again.
         out.resize(size, 0);
-        let file = &mut inner.file;
-        let read = (file.seek(SeekFrom::Start(at))).and_then(|_| file.read_exact(out));
-        inner.read += u64::from(read.is_ok());
+        let read = match &self.at_places {
+            Some(file) => {
+                // Nothing is written once the recording is done: its chunks stay put.
+                drop(inner);
+                read_exact_at(file, out, at)
+            }
+            None => {
+                let file = &mut inner.file;
+                (file.seek(SeekFrom::Start(at))).and_then(|_| file.read_exact(out))
+            }
+        };
+        self.read
+            .fetch_add(u64::from(read.is_ok()), Ordering::Relaxed);
         read.is_ok()
     }
 
@@ -139,6 +163,6 @@ impl Recording {
     #[cfg(test)]
     pub(crate) fn counts(&self) -> (u64, u64) {
         let inner = self.lock();
-        (inner.written, inner.read)
+        (inner.written, self.read.load(Ordering::Relaxed))
     }
 }

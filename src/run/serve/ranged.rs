@@ -4,6 +4,8 @@
 use std::fs::File;
 use std::io::{self, Read};
 
+use crate::profile::spill::read_at;
+
 /// A number of bytes for people: `316.0 MB`.
 pub(super) fn size(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["bytes", "kB", "MB", "GB", "TB"];
@@ -59,19 +61,4 @@ impl Read for Ranged<'_> {
         self.at += n as u64;
         Ok(n)
     }
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buf, at)
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(file, buf, at)
-}
-
-#[cfg(not(any(unix, windows)))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
-    Err(io::Error::other("no positioned reads on this platform"))
 }

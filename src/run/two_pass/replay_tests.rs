@@ -19,19 +19,26 @@ fn read<S: Sink>(bytes: &[u8], opts: &ReadOptions, chunk: usize, mut sink: S) ->
     (sink, format!("{read:?}"))
 }
 
-/// Checks `bytes` both ways; how many records were read back.
-fn same_replayed(name: &str, bytes: &[u8]) -> usize {
+/// Checks `bytes` both ways; how many records were read back, and how many of them
+/// from a file at their places.
+fn same_replayed(name: &str, bytes: &[u8]) -> (usize, usize) {
     let plain = ReadOptions::default();
     // The second reading's roles, as `-c` of the whole file decides them.
     let render = RenderOptions::for_format(Format::Ps);
     let drawing = decide(bytes, &LoadOptions::default(), &render, &mut |_| {}, &|| {})
         .map(|(drawing, _)| drawing);
-    let mut replayed = 0;
+    let (mut replayed, mut at_places) = (0, 0);
     for chunk in [1, 13, 200, 4096, 1 << 20] {
-        let recording = Arc::new(Recording::new(
-            Box::new(std::io::Cursor::new(Vec::new())),
-            1 << 30,
-        ));
+        // In memory, read back under the lock; or, for some, as `-c` records: in a file
+        // of TMPDIR, read back at places through a second handle.
+        let in_file = matches!(chunk, 200 | 4096);
+        let recording = match in_file {
+            true => super::recording().expect("a recording file in TMPDIR"),
+            false => Arc::new(Recording::new(
+                Box::new(std::io::Cursor::new(Vec::new())),
+                1 << 30,
+            )),
+        };
         let recorded = ReadOptions {
             recording: Some(recording.clone()),
             ..ReadOptions::default()
@@ -55,14 +62,16 @@ fn same_replayed(name: &str, bytes: &[u8]) -> usize {
             assert_eq!(got_read, want_read, "{at}: second reading");
             assert!(got.finish() == want.finish(), "{at}: drawn profile");
         }
-        replayed += recording.counts().1 as usize;
+        let read_back = recording.counts().1 as usize;
+        replayed += read_back;
+        at_places += if in_file { read_back } else { 0 };
     }
-    replayed
+    (replayed, at_places)
 }
 
 #[test]
 fn every_golden_input_reads_alike_from_its_scans() {
-    let replayed = every_golden_input(same_replayed);
+    let replayed = every_golden_input(|name, bytes| same_replayed(name, bytes).0);
     assert!(replayed > 10_000, "records read back: {replayed}");
 }
 
@@ -70,8 +79,9 @@ fn every_golden_input_reads_alike_from_its_scans() {
 fn generated_profiles_read_alike_from_their_scans() {
     for (bands, censuses, cut) in [(60, 300, true), (200, 100, false)] {
         let bytes = generated(bands, censuses, false, cut);
-        let replayed = same_replayed(&format!("{bands} bands"), &bytes);
+        let (replayed, at_places) = same_replayed(&format!("{bands} bands"), &bytes);
         assert!(replayed > 1000, "records read back: {replayed}");
+        assert!(at_places > 100, "records read back at places: {at_places}");
     }
     // A value that is not a whole number is an error: the same one.
     same_replayed("a fraction", &generated(200, 100, true, false));
