@@ -191,6 +191,43 @@ fn saves_whose_clients_went_away_give_their_places_back() {
     );
 }
 
+/// A HEAD of the save is answered with the save's head, without a child making the
+/// page (it made one, for headers only: a client looping on HEAD kept a core busy), and
+/// says no length, which only the made page has; a GET after it gets the page.
+#[test]
+fn a_head_of_the_save_makes_no_page() {
+    let dir = TempDir::new("serve-save-head");
+    let samples = 3000;
+    std::fs::write(dir.join("big.hp"), big_hp(60, samples, 100).concat()).expect("write");
+    let served = Served::start(dir.path(), &["big.hp"]);
+    served.events().until(Duration::from_secs(60), |u| {
+        u["status"]["censuses"].as_u64() == Some(samples as u64)
+    });
+    let (pid, save) = (served.pid(), format!("/{}/save", served.token));
+    let mut children = HashSet::new();
+    for _ in 0..20 {
+        let mut s = std::net::TcpStream::connect(&served.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+        let ask = format!(
+            "HEAD {save} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            served.addr
+        );
+        std::io::Write::write_all(&mut s, ask.as_bytes()).expect("send");
+        let mut answer = String::new();
+        let _ = std::io::Read::read_to_string(&mut s, &mut answer);
+        children.extend(page_makers(pid));
+        let head = answer.to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{answer}");
+        assert!(head.contains("content-disposition: attachment"), "{answer}");
+        assert!(!head.contains("content-length"), "a length not known: {answer}");
+        assert!(answer.ends_with("\r\n\r\n"), "no body: {answer}");
+    }
+    assert!(children.is_empty(), "pages made for HEAD: {children:?}");
+    let (code, page) = served.get(&save);
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&page));
+    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a whole page");
+}
+
 /// A big generated eventlog as `run.eventlog` in `dir`, followed with `-o whole.html`,
 /// and the page `--format html --time elapsed` writes of it.
 fn served_big_log(dir: &TempDir) -> (Served, Vec<u8>) {

@@ -83,6 +83,7 @@ impl Answers {
             }
             Route::Events if head => self.ok("text/event-stream; charset=utf-8", Bytes::new()),
             Route::Events => self.stream(resume),
+            Route::Save if head => self.save_head(),
             Route::Save => self.save().await,
             Route::Metrics => self.metrics(accept),
         }
@@ -172,13 +173,8 @@ impl Answers {
         .await;
         match made {
             Ok(Ok(whole)) => {
-                let file = super::saved::saved_name(&self.hub.name);
-                let disposition = format!("attachment; filename=\"{file}\"");
-                let builder = self
-                    .response(200, "text/html; charset=utf-8")
-                    .header("Content-Disposition", disposition);
                 let page = Bytes::from(whole.page.clone());
-                self.finish(builder, Full::new(page).boxed())
+                self.finish(self.saved(), Full::new(page).boxed())
             }
             Ok(Err(e)) => self.refuse(500, &e),
             Err(_) => self.refuse(500, "the page could not be made"),
@@ -198,6 +194,25 @@ impl Answers {
         });
         let builder = self.response(200, "text/event-stream; charset=utf-8");
         self.finish(builder, Events { rx }.boxed())
+    }
+}
+
+impl Answers {
+    /// The head of a save's answer: a page, as an attachment of the run's name.
+    fn saved(&self) -> hyper::http::response::Builder {
+        let file = super::saved::saved_name(&self.hub.name);
+        let disposition = format!("attachment; filename=\"{file}\"");
+        self.response(200, "text/html; charset=utf-8")
+            .header("Content-Disposition", disposition)
+    }
+
+    /// A HEAD of the save: its head, without making the page (a child's work, which a
+    /// client looping on HEAD would have had done for nothing). The page's length is
+    /// known only once it is made, so none is said (RFC 9110, 9.3.2 allows it): the
+    /// body is one of no known length, which the HEAD answer does not send.
+    fn save_head(&self) -> Answer {
+        let (_, rx) = mpsc::channel(1);
+        self.finish(self.saved(), Events { rx }.boxed())
     }
 }
 
