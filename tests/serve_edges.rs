@@ -219,13 +219,19 @@ fn a_head_of_the_save_makes_no_page() {
         let head = answer.to_ascii_lowercase();
         assert!(head.starts_with("http/1.1 200"), "{answer}");
         assert!(head.contains("content-disposition: attachment"), "{answer}");
-        assert!(!head.contains("content-length"), "a length not known: {answer}");
+        assert!(
+            !head.contains("content-length"),
+            "a length not known: {answer}"
+        );
         assert!(answer.ends_with("\r\n\r\n"), "no body: {answer}");
     }
     assert!(children.is_empty(), "pages made for HEAD: {children:?}");
     let (code, page) = served.get(&save);
     assert_eq!(code, 200, "{}", String::from_utf8_lossy(&page));
-    assert!(String::from_utf8_lossy(&page).contains("</html>"), "a whole page");
+    assert!(
+        String::from_utf8_lossy(&page).contains("</html>"),
+        "a whole page"
+    );
 }
 
 /// A big generated eventlog as `run.eventlog` in `dir`, followed with `-o whole.html`,
