@@ -366,6 +366,16 @@ fn requests_are_answered_only_with_the_token_and_a_loopback_host() {
             "{host}"
         );
     }
+    // An absolute-form target names the host asked for; its `Host` is ignored (RFC 9112).
+    for (authority, host, code) in [
+        ("evil.example", served.addr.as_str(), 403),
+        ("user@127.0.0.1", served.addr.as_str(), 403),
+        (served.addr.as_str(), "evil.example", 200),
+    ] {
+        let target = format!("http://{authority}/{t}/");
+        let asked = served.request("GET", &target, Some(host)).0;
+        assert_eq!(asked, code, "{target} with Host {host}");
+    }
     for path in [
         "../../../etc/passwd",
         "Cargo.toml",

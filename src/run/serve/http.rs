@@ -217,7 +217,9 @@ async fn answer<B: hyper::body::Body>(site: &Site, request: Request<B>) -> Answe
     let asked = Asked {
         read_only: matches!(*request.method(), Method::GET | Method::HEAD),
         path: target,
-        host: header("host"),
+        // An absolute-form target (`GET http://host/...`, which a browser sends only to a
+        // proxy) names the host asked for, and its `Host` is ignored (RFC 9112, 3.2.2).
+        host: (request.uri().authority()).map_or_else(|| header("host"), |a| Some(a.as_str())),
         origin: header("origin"),
         fetch_site: header("sec-fetch-site"),
         body: !request.body().is_end_stream(),
