@@ -97,17 +97,22 @@ fn an_output_that_is_the_input_is_refused() {
     }
 }
 
+/// `big.hp` in `dir`, 3,000 censuses of 60 bands (big enough that its page takes the
+/// child a while), served, once the server has read all of it.
+fn served_big_hp(dir: &TempDir) -> Served {
+    const SAMPLES: usize = 3000;
+    std::fs::write(dir.join("big.hp"), big_hp(60, SAMPLES, 100).concat()).expect("write");
+    let served = Served::start(dir.path(), &["big.hp"]);
+    served.events().until(Duration::from_secs(60), |u| {
+        u["status"]["censuses"].as_u64() == Some(SAMPLES as u64)
+    });
+    served
+}
+
 #[test]
 fn saves_at_once_wait_for_one_child() {
     let dir = TempDir::new("serve-saves");
-    // Big enough that its page takes the child a while.
-    let pieces = big_hp(60, 3000, 100);
-    let samples = 3000;
-    std::fs::write(dir.join("big.hp"), pieces.concat()).expect("write");
-    let served = Served::start(dir.path(), &["big.hp"]);
-    served.events().until(Duration::from_secs(60), |u| {
-        u["status"]["censuses"].as_u64() == Some(samples)
-    });
+    let served = served_big_hp(&dir);
     let pid = served.pid();
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watcher = std::thread::spawn({
@@ -154,12 +159,7 @@ fn saves_at_once_wait_for_one_child() {
 #[test]
 fn saves_whose_clients_went_away_give_their_places_back() {
     let dir = TempDir::new("serve-saves-gone");
-    let samples = 3000;
-    std::fs::write(dir.join("big.hp"), big_hp(60, samples, 100).concat()).expect("write");
-    let served = Served::start(dir.path(), &["big.hp"]);
-    served.events().until(Duration::from_secs(60), |u| {
-        u["status"]["censuses"].as_u64() == Some(samples as u64)
-    });
+    let served = served_big_hp(&dir);
     let save = format!("/{}/save", served.token);
     // Twenty at once, all waiting for the one child's page, and gone before it is made.
     let asked: Vec<_> = (0..20)
@@ -197,12 +197,7 @@ fn saves_whose_clients_went_away_give_their_places_back() {
 #[test]
 fn a_head_of_the_save_makes_no_page() {
     let dir = TempDir::new("serve-save-head");
-    let samples = 3000;
-    std::fs::write(dir.join("big.hp"), big_hp(60, samples, 100).concat()).expect("write");
-    let served = Served::start(dir.path(), &["big.hp"]);
-    served.events().until(Duration::from_secs(60), |u| {
-        u["status"]["censuses"].as_u64() == Some(samples as u64)
-    });
+    let served = served_big_hp(&dir);
     let (pid, save) = (served.pid(), format!("/{}/save", served.token));
     let mut children = HashSet::new();
     for _ in 0..20 {
