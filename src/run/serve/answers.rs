@@ -211,8 +211,7 @@ impl Answers {
     /// known only once it is made, so none is said (RFC 9110, 9.3.2 allows it): the
     /// body is one of no known length, which the HEAD answer does not send.
     fn save_head(&self) -> Answer {
-        let (_, rx) = mpsc::channel(1);
-        self.finish(self.saved(), Events { rx }.boxed())
+        self.finish(self.saved(), LengthUnknown.boxed())
     }
 }
 
@@ -298,6 +297,22 @@ impl Body for Events {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         self.rx.poll_recv(cx).map(|b| b.map(|b| Ok(Frame::data(b))))
+    }
+}
+
+/// A body that says nothing of its length and has no data: the HEAD of an answer
+/// whose length is known only once made. (`Empty` would say a length of 0.)
+struct LengthUnknown;
+
+impl Body for LengthUnknown {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Poll::Ready(None)
     }
 }
 
