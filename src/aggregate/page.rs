@@ -23,7 +23,7 @@
 
 use std::ops::Range;
 
-use super::decimate::{kept_in, kept_samples, BandPoints};
+use super::decimate::{drop_order, kept_in, kept_samples, BandPoints, DropOrder};
 use super::Aggregated;
 #[cfg(test)]
 use crate::defaults::PAGE_VALUES;
@@ -67,7 +67,10 @@ impl PageSamples {
         max_points: usize,
         budget: usize,
     ) -> PageSamples {
-        let drawn = kept_samples(agg, points, max_points);
+        // One simplification for the samples drawn and, further on, for those the bands
+        // not drawn are carried at (it was two, a tenth of a long profile's page).
+        let order = drop_order(agg, points, max_points);
+        let drawn = order.as_ref().and_then(|o| o.kept(max_points));
         let n = agg.times.len();
         let mut carried = drawn
             .as_ref()
@@ -103,7 +106,11 @@ impl PageSamples {
         let counts: Vec<usize> = (levels.iter())
             .map(|l| l.tiles.iter().map(Vec::len).sum())
             .collect();
-        let rest = rest_at(agg, points, drawn.as_deref(), &counts, room);
+        let thinned = Thinning {
+            order: order.as_ref(),
+            drawn: drawn.as_deref(),
+        };
+        let rest = rest_at(agg, points, thinned, &counts, room);
         PageSamples {
             drawn,
             levels,
@@ -112,16 +119,26 @@ impl PageSamples {
     }
 }
 
+/// How the drawn samples were found.
+#[derive(Clone, Copy)]
+struct Thinning<'a> {
+    /// The order of the simplification that found them (`None`: every sample drawn).
+    order: Option<&'a DropOrder>,
+    /// The drawn samples, a flag per sample; `None` for all.
+    drawn: Option<&'a [bool]>,
+}
+
 /// Where the bands not drawn go within `room` band values (see the module docs): every
-/// drawn sample (`drawn`: a flag per sample, `None` for all) and the levels that fit (of
-/// `levels` samples each), or a subset of the drawn samples.
+/// drawn sample (`thinned.drawn`) and the levels that fit (of `levels` samples each), or
+/// a subset of the drawn samples.
 fn rest_at(
     agg: &Aggregated,
     points: BandPoints<'_>,
-    drawn: Option<&[bool]>,
+    thinned: Thinning<'_>,
     levels: &[usize],
     room: usize,
 ) -> Option<RestAt> {
+    let drawn = thinned.drawn;
     let r = agg.rest.len();
     let n = agg.times.len();
     let d = drawn.map_or(n, |keep| keep.iter().filter(|&&k| k).count());
@@ -149,7 +166,12 @@ fn rest_at(
     }
     // The same reduction with a smaller limit drops the same samples first, and more:
     // what it keeps is among the drawn samples.
-    let keep = kept_samples(agg, points, most).unwrap_or_else(|| vec![true; n]);
+    let keep = match thinned.order {
+        // The drawn samples' simplification, on further.
+        Some(order) => order.kept(most),
+        None => kept_samples(agg, points, most),
+    };
+    let keep = keep.unwrap_or_else(|| vec![true; n]);
     let drawn_samples = (0..n).filter(|&s| drawn.map_or(true, |k| k[s]));
     let places = (drawn_samples.enumerate())
         .filter_map(|(place, s)| keep[s].then_some(place))

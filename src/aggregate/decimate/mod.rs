@@ -42,6 +42,8 @@ use edges::Edges;
 mod cheapest;
 mod edges;
 #[cfg(test)]
+mod order_tests;
+#[cfg(test)]
 mod tests;
 mod windows;
 
@@ -94,6 +96,52 @@ pub(super) fn kept_samples(
     }
 }
 
+/// The order in which [`kept_samples`] drops the samples of `agg` (its bands' points from
+/// `points`) at a limit of `max_points`, and on past it to the last sample it can drop:
+/// `None` when it keeps them all at that limit. A smaller limit drops the same samples
+/// first, and more; so the order gives the samples kept at `max_points` and at every
+/// smaller limit ([`DropOrder::kept`]) for the price of one simplification (a page wants
+/// two: the samples drawn, and fewer for the bands not drawn).
+pub(super) fn drop_order(
+    agg: &Aggregated,
+    points: BandPoints<'_>,
+    max_points: usize,
+) -> Option<DropOrder> {
+    let n = agg.times.len();
+    let window = windows::window_len(agg.bands.len());
+    (!keeps_all(n, max_points)).then(|| order_in(agg, points, 0..n, 0, window))
+}
+
+/// The samples of a range in the order the simplification drops them.
+pub(super) struct DropOrder {
+    /// The samples of the range.
+    n: usize,
+    /// The samples dropped, by their place in the range, first dropped first.
+    dropped: Vec<u32>,
+}
+
+impl DropOrder {
+    /// What [`kept_samples`] gives at a limit of `max_points`, any limit (the order goes
+    /// on to the last sample that can be dropped): `None` when every sample is kept.
+    pub(super) fn kept(&self, max_points: usize) -> Option<Vec<bool>> {
+        if keeps_all(self.n, max_points) {
+            return None;
+        }
+        Some(self.kept_in_range(max_points))
+    }
+
+    /// A flag per sample of the range: whether it is left when the first dropped go
+    /// until `max_points` are left (or none can go).
+    fn kept_in_range(&self, max_points: usize) -> Vec<bool> {
+        let mut keep = vec![true; self.n];
+        let drops = self.n.saturating_sub(max_points);
+        for &s in self.dropped.iter().take(drops) {
+            keep[s as usize] = false;
+        }
+        keep
+    }
+}
+
 /// Whether [`simplified`] would keep every one of `n` samples, or cannot take them.
 fn keeps_all(n: usize, max_points: usize) -> bool {
     // Samples are numbered in 32 bits (`Point::sample`), and so are the list's links.
@@ -140,18 +188,36 @@ fn simplified_in(
     max_points: usize,
     window: usize,
 ) -> Vec<bool> {
-    if range.len() <= max_points {
-        return vec![true; range.len()];
+    order_in(agg, points, range, max_points, window).kept_in_range(max_points)
+}
+
+/// The samples of `range` (at least three) in the order the simplification drops them,
+/// until `fewest` are left or none can go; windows of `window` samples (at least one).
+fn order_in(
+    agg: &Aggregated,
+    points: BandPoints<'_>,
+    range: Range<usize>,
+    fewest: usize,
+    window: usize,
+) -> DropOrder {
+    let n = range.len();
+    let mut dropped = Vec::new();
+    if n <= fewest {
+        return DropOrder { n, dropped };
     }
-    if range.len() > window {
-        return windows::simplified(agg, points, range, max_points, window);
+    if n > window {
+        dropped = windows::dropped(agg, points, range, fewest, window);
+        return DropOrder { n, dropped };
     }
-    let mut left = range.len();
+    let mut left = n;
     let (edges, fixed) = Edges::with_protected(agg, range, points);
-    drop_cheapest(&edges, &fixed, 0, |_| {
+    drop_cheapest(&edges, &fixed, 0, |entry| {
+        // The entry's low half is the sample's place in the range.
+        dropped.push(entry as u32);
         left -= 1;
-        left > max_points
-    })
+        left > fewest
+    });
+    DropOrder { n, dropped }
 }
 
 /// Drops the samples not kept (`keep`: a flag per sample, as [`kept_samples`] gives

@@ -59,7 +59,7 @@ fn dense(a: &Aggregated) -> Vec<Vec<f64>> {
         .collect()
 }
 
-fn noisy(n: usize, bands: usize) -> Aggregated {
+pub(super) fn noisy(n: usize, bands: usize) -> Aggregated {
     let mut next = crate::test_rng::xorshift(12345);
     let mut rnd = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
     let times = (0..n).map(|i| i as f64 * 0.01).collect();
@@ -190,7 +190,7 @@ fn a_spike_in_one_sample_survives() {
 
 /// A profile of 3 to `most + 2` samples whose times repeat, go back or are not numbers,
 /// of up to 3 bands with points missing and points past the end.
-fn odd_profile(next: &mut impl FnMut() -> u64, most: u64) -> Aggregated {
+pub(super) fn odd_profile(next: &mut impl FnMut() -> u64, most: u64) -> Aggregated {
     let n = 3 + (next() % most) as usize;
     let times: Vec<f64> = (0..n)
         .map(|i| match next() % 8 {

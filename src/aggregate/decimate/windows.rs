@@ -34,15 +34,16 @@ pub(super) fn window_len(bands: usize) -> usize {
     (WINDOW_TOPS / (4 * bands.max(1))).max(MIN_WINDOW)
 }
 
-/// `super::simplified` of `range` (more than `window` samples, `window` at least one), a
-/// window at a time (see the module docs).
-pub(super) fn simplified(
+/// The samples of `range` (more than `window` samples, `window` at least one) in the
+/// order `super::simplified` drops them until `fewest` are left or none can go, by their
+/// place in the range, a window at a time (see the module docs).
+pub(super) fn dropped(
     agg: &Aggregated,
     points: BandPoints<'_>,
     range: Range<usize>,
-    max_points: usize,
+    fewest: usize,
     window: usize,
-) -> Vec<bool> {
+) -> Vec<u32> {
     let n = range.len();
     let fixed = protected(agg, range.clone(), points);
     let mut orders: Vec<Vec<u64>> = Vec::new();
@@ -62,29 +63,30 @@ pub(super) fn simplified(
         orders.push(order);
         start = end;
     }
-    merged(&orders, n, max_points)
+    merged(&orders, n, fewest)
 }
 
-/// Which of `n` samples are kept when the cheapest of the windows' next ones is dropped
-/// until `max_points` are left or none can go: `orders` are the windows' entries, each
-/// in its window's order (cost above the sample, as `drop_cheapest` gives them).
-fn merged(orders: &[Vec<u64>], n: usize, max_points: usize) -> Vec<bool> {
-    let mut keep = vec![true; n];
+/// The samples of `n` dropped, in turn, when the cheapest of the windows' next ones is
+/// dropped until `fewest` are left or none can go: `orders` are the windows' entries,
+/// each in its window's order (cost above the sample, as `drop_cheapest` gives them).
+fn merged(orders: &[Vec<u64>], n: usize, fewest: usize) -> Vec<u32> {
+    let mut dropped = Vec::new();
     let mut next = vec![0usize; orders.len()];
     let mut heads: BinaryHeap<Reverse<(u64, usize)>> = (orders.iter().enumerate())
         .filter_map(|(w, order)| order.first().map(|&e| Reverse((e, w))))
         .collect();
     let mut left = n;
-    while left > max_points {
+    while left > fewest {
         let Some(Reverse((entry, w))) = heads.pop() else {
             break;
         };
-        keep[(entry & u64::from(u32::MAX)) as usize] = false;
+        // The entry's low half is the sample's place in the range.
+        dropped.push(entry as u32);
         left -= 1;
         next[w] += 1;
         if let Some(&e) = orders[w].get(next[w]) {
             heads.push(Reverse((e, w)));
         }
     }
-    keep
+    dropped
 }
