@@ -79,7 +79,7 @@ impl PageReading {
     /// The bands not drawn on their own (traces, merged into OTHER), each with its
     /// points in the samples flagged in `wanted` only; the others without points.
     pub(crate) fn rest(&self, wanted: &[bool]) -> Result<Vec<Band>, LoadError> {
-        self.map.read_again();
+        super::ready_again(&self.map, &self.opts);
         let release = &mut |n| self.map.release(n);
         rest_bands(self.map.bytes(), &self.opts, &self.roles, wanted, release)
     }
@@ -156,7 +156,7 @@ pub(crate) fn page_reading(
     if opts.placed.is_none() {
         opts.hp.recording = super::recording();
     }
-    let again = || map.read_again();
+    let again = || super::ready_again(map, opts);
     let spill = super::spill();
     let read = read_parts(map.bytes(), opts, &inv.render, spill, &again, &mut |n| {
         map.release(n)

@@ -137,3 +137,34 @@ fn past_the_limit_and_after_a_failure_the_text_is_scanned() {
     assert_eq!(again, first);
     assert_eq!(recording.counts().1, 0);
 }
+
+/// A reading that replays a finished recording gives the map's pages back a chunk at a
+/// time (it touches a few of each chunk's, and a whole folio is mapped for each);
+/// without a recording, or before it is finished, 16 MiB at a time.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_reading_that_replays_gives_the_pages_back_sooner() {
+    use crate::run::mapped::{pages_present, Mapped};
+    let dir = std::env::temp_dir().join(format!("hp2ps-ready-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("long.hp");
+    std::fs::write(&path, vec![b'x'; 4 << 20]).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let map = Mapped::of(&file).expect("a large regular file is mapped");
+    let given_back_after_a_chunk = |opts: &LoadOptions| {
+        let touched: u64 = map.bytes().iter().step_by(512).map(|&b| u64::from(b)).sum();
+        assert!(touched > 0);
+        super::ready_again(&map, opts);
+        map.release(1 << 20);
+        pages_present(&map.bytes()[..1 << 20]) == 0
+    };
+    let mut opts = LoadOptions::default();
+    assert!(!given_back_after_a_chunk(&opts), "no recording");
+    let recording = super::recording().expect("a recording in TMPDIR");
+    opts.hp.recording = Some(Arc::clone(&recording));
+    assert!(!given_back_after_a_chunk(&opts), "a recording not finished");
+    recording.end(true);
+    assert!(given_back_after_a_chunk(&opts), "a finished recording");
+    drop(map);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
