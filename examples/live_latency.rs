@@ -1,5 +1,5 @@
 //! Measures how long a census takes from the running program to the live page's
-//! screen: a program started with `-ol FIFO` (or writing its log to a file) is followed
+//! screen: a program started with `-olFIFO` (or writing its log to a file) is followed
 //! by `hp2ps --serve`, whose page is open in headless Chromium.
 //!
 //! ```text

@@ -4,7 +4,7 @@
 # scripts/measure-memory.sh, and the day, 864,000 censuses every 0.1 s, 7.1 GB), each
 # written to a file, read once into the page cache and timed with `wc -l`, then replayed
 # into `hp2ps --serve FIFO -o page.html --spool DIR` as a running program writes its
-# log into a FIFO (`+RTS -ol FIFO`), as fast as the server reads it. For each:
+# log into a FIFO (`+RTS -olFIFO`), as fast as the server reads it. For each:
 #   - the time to read the run (the replay's start to "the program ended" on stderr)
 #     and the server's peak RSS then (VmHWM, from /proc: what following costs);
 #   - the time the whole run's page took (to "wrote page.html"), and the peak RSS of

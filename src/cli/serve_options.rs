@@ -16,7 +16,7 @@ pub(super) fn args() -> [Arg; 9] {
             .action(ArgAction::SetTrue)
             .help(
                 "Serve a page that follows the run live, in the browser: the FILE as it\n\
-                 grows (a .hp or eventlog, replaced files too), a FIFO (+RTS -ol FIFO),\n\
+                 grows (a .hp or eventlog, replaced files too), a FIFO (+RTS -olFIFO),\n\
                  stdin (- or no FILE), unix:PATH or tcp:[HOST:]PORT (an eventlog-socket\n\
                  socket; tcp:PORT is this machine's); prints the page's address; -o FILE\n\
                  writes the whole run's page at the end",

@@ -1,6 +1,6 @@
 //! Where a followed run's bytes come from, and what is heard there: a file as the
 //! program writes it (looked at every [`LOOK`], replaced or cut files starting a new
-//! run), a FIFO (`+RTS -ol FIFO`: each writer a run), standard input, or the Unix socket
+//! run), a FIFO (`+RTS -olFIFO`: each writer a run), standard input, or the Unix socket
 //! of the eventlog-socket library (each connection a run: it sends the log's header to
 //! every new client, then the events from then on).
 //!
@@ -217,9 +217,7 @@ fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
             }
             At::Fifo => {
                 said.wait(
-                    format!(
-                        "waiting for a program to write into the FIFO {name} (+RTS -ol {name})"
-                    ),
+                    format!("waiting for a program to write into the FIFO {name} (+RTS -ol{name})"),
                     on,
                 );
                 // The open waits for a writer; Ctrl-C ends the program from its own
