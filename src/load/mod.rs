@@ -75,7 +75,7 @@ pub struct Loaded {
 
 impl Loaded {
     /// What its page's header says of how the profile was made: what its eventlog told
-    /// (nothing for a `.hp`).
+    /// (nothing for a `.hp`), and what its reading warned of.
     pub(crate) fn facts(&self) -> ProfileFacts {
         let mut facts = ProfileFacts::default();
         if let Some(r) = &self.eventlog {
@@ -83,6 +83,10 @@ impl Loaded {
             facts.interval = r.sampling_period;
             facts.runtime = r.rts.clone();
         }
+        // (Heap-size lines asked of a `.hp` are not about its data.)
+        let about_the_data = |w: &&Warning| !matches!(w, Warning::HeapSizeNeedsEventlog);
+        let warned = self.warnings.iter().filter(about_the_data);
+        facts.warnings = warned.map(Warning::to_string).collect();
         facts
     }
 }

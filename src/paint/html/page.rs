@@ -324,6 +324,8 @@ fn write_head(j: &mut Json, h: &Head<'_>, file: Option<&str>) {
         j.number(f.interval.unwrap_or(f64::NAN));
         j.key("runtime");
         optional(j, f.runtime.as_deref());
+        j.key("warnings");
+        j.list(&f.warnings, |j, w| j.string(w));
     });
     j.key("notes");
     j.list(&h.notes, |j, n| j.string(n));

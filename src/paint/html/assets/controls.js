@@ -51,6 +51,7 @@
     this.factsLine = facts;
     const children = [el('h1', {}, d.file || d.job || 'hp2ps'), kind, tools, facts];
     if (d.job) children.push(el('p', { class: 'facts job', title: 'JOB: the program and its options' }, d.job));
+    for (const w of (d.facts && d.facts.warnings) || []) children.push(el('p', { class: 'warning', role: 'note', 'data-read-warning': '' }, 'Read with a warning: ' + w + '.'));
     for (const note of d.notes || []) children.push(el('p', { class: 'warning', role: 'note' }, 'Left out: ' + note + '.'));
     const budget = this.budgetNote();
     if (budget) children.push(el('p', { class: 'warning budget', role: 'note' }, budget));
