@@ -217,7 +217,10 @@ fn follow_path(path: &Path, buf: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
             }
             At::Fifo => {
                 said.wait(
-                    format!("waiting for a program to write into the FIFO {name} (+RTS -ol{name})"),
+                    format!(
+                        "waiting for a program to write into the FIFO {name} (+RTS {})",
+                        shell_word(&format!("-ol{name}"))
+                    ),
                     on,
                 );
                 // The open waits for a writer; Ctrl-C ends the program from its own
@@ -396,4 +399,37 @@ fn follow_socket(path: &Path, _: &mut [u8], on: &mut dyn FnMut(Heard<'_>)) {
         "unix:{}: Unix sockets are not supported on this platform",
         path.display()
     )));
+}
+
+/// `word` as one word of a shell's command line: as it is when every character is one no
+/// shell treats specially, else in single quotes. The FIFO's flag is copied from the
+/// server's message into the program's command line, and the RTS takes the name glued to
+/// `-ol`, so a name with a space must stay one argument (`'-olmy run.fifo'`).
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_owned();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_flag_with_a_plain_name_is_left_as_it_is() {
+        assert_eq!(shell_word("-olrun.fifo"), "-olrun.fifo");
+        assert_eq!(
+            shell_word("-ol/tmp/a-b_c/run.fifo"),
+            "-ol/tmp/a-b_c/run.fifo"
+        );
+    }
+
+    #[test]
+    fn a_name_a_shell_would_split_or_expand_is_quoted_as_one_word() {
+        assert_eq!(shell_word("-olmy run.fifo"), "'-olmy run.fifo'");
+        assert_eq!(shell_word("-ol$HOME/*.fifo"), "'-ol$HOME/*.fifo'");
+        assert_eq!(shell_word("-olit's.fifo"), "'-olit'\\''s.fifo'");
+    }
 }
