@@ -19,6 +19,11 @@
 # found there are reused. Set KEEP=1 to keep the profiles and outputs; by default they
 # are deleted at the end (1.6 GB and more).
 #
+# The floor (issue 39): in the same rounds, for each .hp, examples/scan_floor.rs adds up
+# every band's values (the least a chart needs, AVX2 on every core, the input already in
+# memory: its own timer), and `cat` copies binary 0's `-c` output into a new file (the
+# least its writing costs); a second table sets them beside `wc -l` and `-c`.
+#
 # Peak RSS is GNU time's (%M, KiB; the largest of the process's life); wall time from
 # date +%s.%N around the run; with two binaries, their stdout and stderr are compared
 # (the warnings too). Each round runs every command of every binary once, so a
@@ -83,6 +88,11 @@ for i in "${!bins[@]}"; do
 done
 
 generator
+floor=$work/scan_floor
+if [[ ! -x $floor || $root/examples/scan_floor.rs -nt $floor ]]; then
+    log "building the floor (examples/scan_floor.rs)"
+    rustc --edition 2021 -C opt-level=3 -C codegen-units=1 -o "$floor" "$root/examples/scan_floor.rs"
+fi
 profiles=()
 for s in $sizes; do
     generated "p$s.hp" --size "$s" --bands 200
@@ -132,6 +142,19 @@ for ((r = 1; r <= runs; r++)); do
         cat "$work/$p" >/dev/null
         timed "$work/out.wc" wc -l "$work/$p"
         walls["$p|wc"]+=" $wall"
+        if [[ $p == *.hp ]]; then
+            # "... 2 threads: 0.164 s": the scan's own time, the input read before it.
+            "$floor" "$work/$p" >"$work/out.floor"
+            walls["$p|floor"]+=" $(sed -n 's/.*: \([0-9.]*\) s$/\1/p' "$work/out.floor")"
+            # The floor must have done the work: its lines are wc's, its sum awk's.
+            read -r floor_lines _ <"$work/out.floor"
+            read -r wc_lines _ <"$work/out.wc"
+            [[ $floor_lines == "$wc_lines" ]] || { log "the floor read $floor_lines lines, wc $wc_lines"; exit 1; }
+            if ((r == 1)); then
+                awk_sum=$(awk -F'\t' 'NF == 2 { s += $2 } END { printf "%.0f", s }' "$work/$p")
+                grep -q "sum $awk_sum," "$work/out.floor" || { log "the floor's sum is not awk's ($awk_sum)"; exit 1; }
+            fi
+        fi
         for c in "${commands[@]}"; do
             name=${c%%|*}
             read -r -a flags <<<"${c#*|}"
@@ -142,6 +165,10 @@ for ((r = 1; r <= runs; r++)); do
                 prev=${peaks["$p|$name|$i"]:-0}
                 ((rss > prev)) && peaks["$p|$name|$i"]=$rss
             done
+            if [[ $name == -c && $p == *.hp ]]; then
+                timed "$work/out.copy" cat "$work/out.0.$p.-c"
+                walls["$p|write"]+=" $wall"
+            fi
             if ((r == 1 && ${#bins[@]} > 1)); then
                 for ((i = 1; i < ${#bins[@]}; i++)); do
                     if ! cmp -s "$work/out.0.$p.$name" "$work/out.$i.$p.$name" ||
@@ -178,6 +205,27 @@ for p in "${profiles[@]}"; do
         cw=$(median ${walls["$p|-c|$i"]})
         row+=" | $(ratio "$cw" "$wc_med") | $(($(stat -c %s "$work/out.$i.$p.page") / 1000)) kB |"
         echo "$row"
+    done
+done
+echo
+echo "The floor: the least work of a chart (every band's values added up; examples/scan_floor.rs, $(sed -n 's/.*, \([0-9]* threads\):.*/\1/p' "$work/out.floor" 2>/dev/null || echo '?'), the input in memory) and the least writing (\`cat\` of binary 0's \`-c\` output into a new file), medians:"
+echo
+echo "| file | \`wc -l\` | floor: scan | floor: writing | floor | floor / \`wc -l\` | binary | \`-c\` | \`-c\` / floor |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for p in "${profiles[@]}"; do
+    [[ $p == *.hp ]] || continue
+    # shellcheck disable=SC2086
+    wc_med=$(median ${walls["$p|wc"]})
+    # shellcheck disable=SC2086
+    scan_med=$(median ${walls["$p|floor"]})
+    # shellcheck disable=SC2086
+    write_med=$(median ${walls["$p|write"]})
+    least=$(echo "$scan_med + $write_med" | bc -l)
+    for i in "${!bins[@]}"; do
+        # shellcheck disable=SC2086
+        cw=$(median ${walls["$p|-c|$i"]})
+        printf '| %s | %.2f s | %.2f s | %.2f s | %.2f s | %s | %s | %.2f s | %s |\n' "$p" "$wc_med" \
+            "$scan_med" "$write_med" "$least" "$(ratio "$least" "$wc_med")" "$i" "$cw" "$(ratio "$cw" "$least")"
     done
 done
 echo
