@@ -83,9 +83,7 @@ impl Loaded {
             facts.interval = r.sampling_period;
             facts.runtime = r.rts.clone();
         }
-        // (Heap-size lines asked of a `.hp` are not about its data.)
-        let about_the_data = |w: &&Warning| !matches!(w, Warning::HeapSizeNeedsEventlog);
-        let warned = self.warnings.iter().filter(about_the_data);
+        let warned = self.warnings.iter().filter(|w| !w.only_when_asked());
         facts.warnings = warned.map(Warning::to_string).collect();
         facts
     }

@@ -71,6 +71,14 @@ impl Warning {
             _ => format!("{file}: {self}"),
         }
     }
+
+    /// Whether it is said only to a user who asked for what it is about: heap-size lines of
+    /// a `.hp` (`--heap-size`). The page and the exports ask for those lines themselves
+    /// wherever a log has them, so neither their stderr nor the page's header says it
+    /// unasked. Every other warning is about the input, and always said.
+    pub(crate) fn only_when_asked(&self) -> bool {
+        matches!(self, Warning::HeapSizeNeedsEventlog)
+    }
 }
 
 impl fmt::Display for Warning {

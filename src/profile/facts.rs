@@ -1,7 +1,7 @@
 //! What is known of how a profile was made, besides its JOB: what an eventlog tells (its
 //! breakdown, its interval, its runtime) and what reading the input warned of, for the
-//! page's header. Worked out once, by
-//! [`crate::load::Loaded::facts`], and read by every page of the profile.
+//! page's header. Worked out once, by [`crate::load::Loaded::facts`], and read by every
+//! page of the profile.
 
 /// What the page's header says about a profile that its JOB may not: how it was made,
 /// when the input (an eventlog) told. The page also reads the JOB's RTS options.

@@ -213,9 +213,7 @@ fn finish_read(
         ),
         ..Failure::from(read_error(name, e))
     })?;
-    // An export asks for the heap lines itself, where the log has them: a .hp's lack of
-    // them is said only when --heap-size asked.
-    let asked = |w: &&Warning| inv.heap_size || !matches!(w, Warning::HeapSizeNeedsEventlog);
+    let asked = |w: &&Warning| inv.heap_size || !w.only_when_asked();
     warnings.extend(
         (loaded.warnings.iter().filter(asked)).map(|w| format!("hp2ps: warning: {}", w.line(name))),
     );
