@@ -407,6 +407,49 @@ fn the_header_says_what_the_profile_is_and_the_page_works_dark_printed_and_narro
         "the chart the page's width: {narrow}"
     );
     assert_eq!(narrow[2], json!(true), "the legend below the chart");
+    // There, each word of a legend name stays on one line where the entry is wide enough
+    // for it (the share goes below the name): "(301)wordStrea|m/" broke inside the word.
+    let broken = |when: &str| {
+        let (entries, broken): (usize, Vec<String>) =
+            serde_json::from_value(p.js(BROKEN_WORDS)).unwrap();
+        assert_eq!(entries, 9, "{when}: the legend's entries");
+        assert!(
+            broken.is_empty(),
+            "{when}: names cut or words broken: {broken:?}"
+        );
+    };
+    broken("opened 800 px wide");
+    // The same once a page opened wide is made narrow.
+    browser.resize(WINDOW.0, WINDOW.1);
+    browser.open(&dir.join("page.html"));
+    p.settle();
+    broken("1400 px wide");
+    browser.resize(800, 900);
+    p.settle();
+    broken("made 800 px wide");
     browser.resize(WINDOW.0, WINDOW.1);
     p.assert_quiet("dark, printed and narrow");
 }
+
+/// The legend's entries, and its names cut or with a word laid out on more than one line
+/// although the entry is wide enough for it beside its swatch (a word is what the page
+/// puts between `<wbr>`s).
+const BROKEN_WORDS: &str = r#"
+const broken = [];
+const entries = document.querySelectorAll('#legend li[data-band]');
+for (const li of entries) {
+  const name = li.querySelector('.name');
+  const room = li.querySelector('.toggle').clientWidth - 20;
+  if (name.scrollWidth > name.clientWidth + 1) broken.push(li.dataset.band + ': cut');
+  for (const w of name.querySelectorAll('.w')) {
+    if (w.getClientRects().length < 2) continue;
+    const probe = w.cloneNode(true);
+    probe.style.cssText = 'position:absolute;white-space:nowrap;visibility:hidden';
+    name.appendChild(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    if (width <= room) broken.push(li.dataset.band + ': ' + w.textContent);
+  }
+}
+return [entries.length, broken];
+"#;

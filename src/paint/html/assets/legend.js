@@ -32,6 +32,17 @@
     aside.appendChild(panel);
     this.fillLegend();
     this.buildSplitter(aside);
+    // The names are fitted again when the legend's width changes (a window made narrower,
+    // the legend moved below the chart); only the width counts, so a fit that changes
+    // the legend's height does not start another.
+    if (window.ResizeObserver) {
+      let width = null;
+      new ResizeObserver(() => {
+        if (this.list.clientWidth === width) return;
+        width = this.list.clientWidth;
+        if (this.d.keyLabels !== 'fit') this.fitNames();
+      }).observe(this.list);
+    }
   };
 
   // The entries: the bands, top of the stack first (as they are drawn), then the lines.
@@ -90,12 +101,15 @@
     if (this.d.keyLabels === 'fit') this.fitLabels(); else this.fitNames();
   };
 
-  // A name with a word wider than the legend (it wraps only between words) may break
-  // inside that word rather than be cut.
+  // A name wraps only between words. One with a word wider than the room beside its
+  // share takes the entry's whole width, its share going below it; only a word wider
+  // than that breaks inside itself, rather than be cut.
   R.fitNames = function () {
     for (const li of this.legendItems) {
       const name = li.querySelector('.name');
-      name.classList.remove('long');
+      name.classList.remove('long', 'full');
+      if (name.scrollWidth <= name.clientWidth + 1) continue;
+      name.classList.add('full');
       if (name.scrollWidth > name.clientWidth + 1) name.classList.add('long');
     }
   };
