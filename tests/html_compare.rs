@@ -111,7 +111,24 @@ fn two_real_runs_in_one_page() {
     pointing_at_one_chart_points_at_the_other(&p, &dir, &files);
     zooming_one_chart_zooms_the_other(&p);
     innermost_cost_centres_match_their_stacks_together(&p, &sums);
+    the_filter_says_what_it_takes_whole(&p);
     p.assert_quiet("after the interactions");
+}
+
+/// The compare toolbar's filter shows its whole placeholder ("Filter bands: text, or
+/// /regex/" lost its last characters in a box 14rem wide): the text's width, the box's
+/// padding and the room Chromium keeps for a search box's clear button, within the box.
+fn the_filter_says_what_it_takes_whole(p: &Page<'_>) {
+    let fits = p.js(
+        "const i = document.querySelector('.compare .toolbar input[type=search]'); const s = getComputedStyle(i); \
+         const c = document.createElement('canvas').getContext('2d'); c.font = s.font; \
+         return [c.measureText(i.placeholder).width + parseFloat(s.paddingLeft) + parseFloat(s.paddingRight) + 20, i.clientWidth];",
+    );
+    let (needs, has) = (fits[0].as_f64().unwrap(), fits[1].as_f64().unwrap());
+    assert!(
+        needs <= has,
+        "the filter's placeholder needs {needs} px, has {has}"
+    );
 }
 
 fn the_axes_are_shared_and_a_name_has_one_colour(p: &Page<'_>) {
