@@ -9,7 +9,7 @@
 //!   legend, the table, the icicle as a tree of levels), the focus shown;
 //! * the chart's picture hidden from screen readers, a summary in its place;
 //! * 800 px wide: one scroll, no table wider than the page; printed: headers whole, the
-//!   `-hi` table condensed;
+//!   `-hi` table condensed, its headers atop every page of the PDF;
 //! * zoom history through the URL (back and forward), the table as CSV in the units
 //!   shown, `(:)` bold whole, "bytes per second".
 //!
@@ -273,6 +273,49 @@ fn narrow_one_scroll_and_printed_whole_headers() {
         height / count <= 40.0,
         "{count} rows, {height} px: not condensed"
     );
+}
+
+/// Printed to PDF, a table of several pages has its column headers atop each: Chromium
+/// repeats the header row, but not a button's text in it (the sortable headers are
+/// buttons), so page 2 on had only "Info" before the labels were printed as text.
+#[test]
+fn a_printed_table_has_its_headers_on_every_page() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    if !support::tools::require("/usr/bin/pdftotext") {
+        return;
+    }
+    let dir = TempDir::new("html-printed");
+    let hi = page_of(
+        &dir,
+        "hi.html",
+        &repo("tests/data/ghc-9.10/textproc-hi.eventlog"),
+        &[],
+    );
+    let p = open_offline(&browser, &hi);
+    p.js("document.querySelector('.more-rows').click();");
+    let pdf = p.browser.cdp("Page.printToPDF", json!({}));
+    let pdf = support::webdriver::base64_decode(pdf["data"].as_str().expect("a PDF"));
+    let file = dir.write("hi.pdf", &pdf);
+    let text = std::process::Command::new("/usr/bin/pdftotext")
+        .args(["-layout".as_ref(), file.as_os_str(), "-".as_ref()])
+        .output()
+        .expect("pdftotext runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    // The table's rows, by their growth in bytes a second (the chart's page has none).
+    let with_rows: Vec<&str> = (text.split('\x0c'))
+        .filter(|page| page.contains("B/s"))
+        .collect();
+    assert!(with_rows.len() >= 2, "the table on one page: {text}");
+    for (i, page) in with_rows.iter().enumerate() {
+        for head in ["Band", "Peak", "Share", "Growth"] {
+            assert!(
+                page.contains(head),
+                "table page {i} without {head:?}:\n{page}"
+            );
+        }
+    }
 }
 
 #[test]

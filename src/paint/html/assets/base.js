@@ -249,8 +249,10 @@ window.hp2ps = (function () {
   }
 
   // A table's column header that sorts by it: a button, and aria-sort set by `sorted`.
+  // The label is the header's data-label too, which print shows in the button's place:
+  // Chromium leaves a button's text out of the header it repeats atop each printed page.
   function sortHeader(label, title, num, click) {
-    const th = el('th', { scope: 'col', title, class: num ? 'num' : '' });
+    const th = el('th', { scope: 'col', title, class: num ? 'num' : '', 'data-label': label });
     const b = el('button', { type: 'button' }, label);
     b.addEventListener('click', click);
     th.appendChild(b);

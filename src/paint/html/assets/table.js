@@ -167,7 +167,7 @@
       this.nums.at[r] = band && band.values && i !== null ? band.values[i] : NaN;
     }
     const th = this.headers.at;
-    if (th) th.firstChild.textContent = 'At ' + (i === null ? '–' : H.when(this.times[i], this.d.sampleUnit));
+    if (th) th.dataset.label = th.firstChild.textContent = 'At ' + (i === null ? '–' : H.when(this.times[i], this.d.sampleUnit));
   };
 
   // The sample nearest the pointer's last time, in the samples drawn now (null: none).
